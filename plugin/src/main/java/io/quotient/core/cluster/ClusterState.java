@@ -1,0 +1,177 @@
+package io.quotient.core.cluster;
+
+import java.util.List;
+
+/**
+ * The free capacity of every node, mutable and array-backed so that placement policies can score
+ * thousands of nodes per decision. Planners work on a {@link #copy()} and apply tentative
+ * allocations to it (apply, check, keep or release), so the caller's state changes only on commit.
+ *
+ * <p>Only guaranteed shares are tracked here: capacity lent above a request is not a placement
+ * constraint (it is taken back by the node enforcer when the owner needs it).
+ */
+public final class ClusterState {
+
+    private final List<NodeSpec> nodes;
+    private final long[] freeCpu;
+    private final long[] freeMemory;
+    private final int[][] gpuFree;
+    private final long[] version;
+    private long totalGpuMilli;
+
+    public ClusterState(List<NodeSpec> nodes) {
+        this.nodes = List.copyOf(nodes);
+        int n = this.nodes.size();
+        freeCpu = new long[n];
+        freeMemory = new long[n];
+        gpuFree = new int[n][];
+        version = new long[n];
+        for (int i = 0; i < n; i++) {
+            NodeSpec spec = this.nodes.get(i);
+            freeCpu[i] = spec.cpuMilli();
+            freeMemory[i] = spec.memoryMib();
+            gpuFree[i] = new int[spec.gpuCount()];
+            java.util.Arrays.fill(gpuFree[i], ResourceDemand.WHOLE);
+            totalGpuMilli += (long) spec.gpuCount() * ResourceDemand.WHOLE;
+        }
+    }
+
+    private ClusterState(ClusterState other) {
+        nodes = other.nodes;
+        freeCpu = other.freeCpu.clone();
+        freeMemory = other.freeMemory.clone();
+        gpuFree = new int[other.gpuFree.length][];
+        for (int i = 0; i < gpuFree.length; i++) {
+            gpuFree[i] = other.gpuFree[i].clone();
+        }
+        version = other.version.clone();
+        totalGpuMilli = other.totalGpuMilli;
+    }
+
+    public ClusterState copy() {
+        return new ClusterState(this);
+    }
+
+    public int nodeCount() {
+        return nodes.size();
+    }
+
+    public List<NodeSpec> nodes() {
+        return nodes;
+    }
+
+    public NodeSpec node(int index) {
+        return nodes.get(index);
+    }
+
+    public int indexOf(String nodeName) {
+        for (int i = 0; i < nodes.size(); i++) {
+            if (nodes.get(i).name().equals(nodeName)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    public long freeCpu(int node) {
+        return freeCpu[node];
+    }
+
+    public long freeMemory(int node) {
+        return freeMemory[node];
+    }
+
+    public int gpuCount(int node) {
+        return gpuFree[node].length;
+    }
+
+    /** Free guaranteed share of one GPU, 0..1000. */
+    public int gpuFree(int node, int gpu) {
+        return gpuFree[node][gpu];
+    }
+
+    /** Sum of free GPU milli on the node. */
+    public long gpuFreeOnNode(int node) {
+        long sum = 0;
+        for (int g : gpuFree[node]) {
+            sum += g;
+        }
+        return sum;
+    }
+
+    /** Changes whenever the node's free capacity changes; lets policies cache per-node scores. */
+    public long version(int node) {
+        return version[node];
+    }
+
+    public long totalGpuMilli() {
+        return totalGpuMilli;
+    }
+
+    public long allocatedGpuMilli() {
+        long free = 0;
+        for (int i = 0; i < gpuFree.length; i++) {
+            free += gpuFreeOnNode(i);
+        }
+        return totalGpuMilli - free;
+    }
+
+    /** Whether CPU, memory, GPU model and enough GPUs with the demanded share are free on the node. */
+    public boolean fits(int node, ResourceDemand demand) {
+        if (freeCpu[node] < demand.cpuMilli() || freeMemory[node] < demand.memoryMib()) {
+            return false;
+        }
+        if (!demand.needsGpu()) {
+            return true;
+        }
+        NodeSpec spec = nodes.get(node);
+        if (!demand.allowsModel(spec.gpuModel()) || spec.gpuCount() < demand.gpuCount()) {
+            return false;
+        }
+        int milli = demand.milliOn(spec);
+        int enough = 0;
+        for (int free : gpuFree[node]) {
+            if (free >= milli && ++enough >= demand.gpuCount()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Takes the allocation's capacity; fails loudly (and changes nothing) if it does not fit. */
+    public void allocate(Allocation a) {
+        int node = a.nodeIndex();
+        if (freeCpu[node] < a.cpuMilli() || freeMemory[node] < a.memoryMib()) {
+            throw new IllegalStateException("allocation does not fit CPU/memory of " + nodes.get(node).name() + ": " + a);
+        }
+        for (int g : a.gpuIndices()) {
+            if (gpuFree[node][g] < a.milliPerGpu()) {
+                throw new IllegalStateException("GPU " + g + " of " + nodes.get(node).name() + " has only "
+                        + gpuFree[node][g] + " milli free: " + a);
+            }
+        }
+        freeCpu[node] -= a.cpuMilli();
+        freeMemory[node] -= a.memoryMib();
+        for (int g : a.gpuIndices()) {
+            gpuFree[node][g] -= a.milliPerGpu();
+        }
+        version[node]++;
+    }
+
+    /** Returns the allocation's capacity (the inverse of {@link #allocate}). */
+    public void release(Allocation a) {
+        int node = a.nodeIndex();
+        NodeSpec spec = nodes.get(node);
+        for (int g : a.gpuIndices()) {
+            if (gpuFree[node][g] + a.milliPerGpu() > ResourceDemand.WHOLE) {
+                throw new IllegalStateException("releasing more than GPU " + g + " of " + spec.name() + " holds: " + a);
+            }
+        }
+        freeCpu[node] = Math.min(spec.cpuMilli(), freeCpu[node] + a.cpuMilli());
+        freeMemory[node] = Math.min(spec.memoryMib(), freeMemory[node] + a.memoryMib());
+        for (int g : a.gpuIndices()) {
+            gpuFree[node][g] += a.milliPerGpu();
+        }
+        version[node]++;
+    }
+}
