@@ -1,0 +1,22 @@
+package io.quotient.core.scheduling;
+
+import java.util.Set;
+
+/**
+ * A job request exactly as a user wrote it (REST body, template parameters, VDK hook), before validation.
+ * Every field may be null; JobSpecValidator turns it into a {@link JobSpec} or a {@link RequestException}
+ * naming the offending field. Field names are the REST API's, so errors point at what the user wrote.
+ *
+ * @param gpuCount       whole GPUs ({@code gpu.count})
+ * @param fraction       guaranteed fraction of one GPU, 0 &lt; f &lt; 1 ({@code gpu.fraction})
+ * @param fractionLimit  burst limit, fraction &lt;= limit &lt;= 1 ({@code gpu.fractionLimit})
+ * @param gpuMemoryMib   guaranteed MiB of one GPU ({@code gpu.memoryMib}); never together with fraction
+ * @param gpuMemoryLimitMib burst limit in MiB ({@code gpu.memoryLimitMib})
+ * @param gpuDevices     the same fraction or MiB on this many GPUs of one node ({@code gpuDevices})
+ * @param gpuModels      allowed GPU models; empty or null means any
+ */
+public record JobRequestInput(String team, String name, Integer gpuCount, Double fraction, Double fractionLimit,
+                              Long gpuMemoryMib, Long gpuMemoryLimitMib, Integer gpuDevices, Long cpuMilli,
+                              Long memoryMib, Integer priority, Boolean preemptible, Long minRuntimeSeconds,
+                              Set<String> gpuModels) {
+}
