@@ -1,17 +1,236 @@
 package io.quotient.app.cli;
 
 import io.quotient.app.QuotientCli;
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.placement.PlacementPolicies;
+import io.quotient.core.placement.TargetWorkload;
+import io.quotient.sim.ReportFormats;
+import io.quotient.sim.SimulationReport;
+import io.quotient.sim.Simulator;
+import io.quotient.sim.TraceFormatException;
+import io.quotient.sim.TracePod;
+import io.quotient.sim.TraceReader;
 
-/** Placeholder until its owner fills it in. */
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/** {@code simulate}: replays an openb trace against a placement policy (protocol of PACKING.md). */
 public final class SimulateCommand implements QuotientCli.Command {
+
+    static final String HELP = """
+            Usage: java -jar quotient.jar simulate --pods FILE|VARIANT [--nodes FILE] [--policy NAME]
+                                                   [--seeds 42..51] [--inflation 1.3] [--json]
+
+            Replays a GPU-sharing trace in the format of Alibaba's cluster-trace-gpu-v2023 ("openb"):
+            pods are sorted by name, shuffled with each seed, inflated to --inflation x the cluster's
+            GPU capacity, and placed one at a time. Reports the GPUs left unallocated and the
+            fragmentation when the arrived GPU demand reaches 100 % of capacity, averaged over seeds.
+
+            Options:
+              --pods FILE|VARIANT  pod list CSV (11 columns or the first five); a variant name such as
+                                   'default' or 'gpushare40' means openb_pod_list_VARIANT.csv in the
+                                   openb data folder
+              --nodes FILE         node list CSV (sn,cpu_milli,memory_mib,gpu,model); default: the
+                                   openb GPU node list, found via -Dquotient.data.dir, $QUOTIENT_DATA_DIR,
+                                   ../shared/data/openb or shared/data/openb
+              --policy NAME        one of {policies} (default quotient)
+              --seeds SPEC         42..51 (default), a list 42,43 or one seed
+              --inflation RATIO    target GPU demand / capacity (default 1.3)
+              --json               print one JSON object on stdout instead of tables
+              --help               this text
+            """.replace("{policies}", String.join(", ", PlacementPolicies.names()));
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public SimulateCommand() {
+        this(System.out, System.err);
+    }
+
+    /** A command writing to the given streams (tests capture them). */
+    public SimulateCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
     @Override
     public int run(String[] args) {
-        System.err.println("not available yet");
-        return 1;
+        SimulateOptions options;
+        try {
+            options = SimulateOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("simulate: " + e.getMessage() + "\nRun 'java -jar quotient.jar simulate --help' for the options.");
+            return 2;
+        }
+        if (options.help()) {
+            out.println(HELP);
+            return 0;
+        }
+        try {
+            Path nodesFile = options.nodes() != null ? options.nodes() : DataFolder.locate().resolve(DataFolder.GPU_NODES);
+            Path podsFile = DataFolder.podsFile(options.pods());
+            List<NodeSpec> nodes = TraceReader.readNodes(nodesFile);
+            List<TracePod> pods = TraceReader.readPods(podsFile);
+            Simulator simulator = new Simulator(nodes, pods, options.inflation());
+            Simulator.Progress progress = options.json() ? Simulator.Progress.NONE : new SeedProgress(err);
+            SimulationReport report = simulator.simulate(options.policy(), options.seeds(), progress);
+            out.print(options.json() ? ReportFormats.json(report) + "\n" : ReportFormats.text(report));
+            return 0;
+        } catch (TraceFormatException | IllegalArgumentException | UncheckedIOException e) {
+            err.println("simulate: " + e.getMessage());
+            return 1;
+        }
     }
 
     @Override
     public String summary() {
-        return "simulate";
+        return "replay a GPU-sharing trace against a placement policy and report packing";
+    }
+
+    /** Prints one line per finished seed to stderr, so long runs show that they move. */
+    private static final class SeedProgress implements Simulator.Progress {
+        private final PrintStream err;
+        private long started = System.nanoTime();
+
+        SeedProgress(PrintStream err) {
+            this.err = err;
+        }
+
+        @Override
+        public void update(long seed, int done, int total) {
+            if (done == 1) {
+                started = System.nanoTime();
+            }
+            if (done == total) {
+                err.printf(Locale.ROOT, "seed %d: %d pods placed or failed in %.1f s%n", seed, total,
+                        (System.nanoTime() - started) / 1e9);
+            }
+        }
+    }
+
+    /** Where the shipped openb trace lives, so the defaults work from the repository root. */
+    static final class DataFolder {
+        static final String GPU_NODES = "openb_node_list_gpu_node.csv";
+
+        private DataFolder() {
+        }
+
+        static Path locate() {
+            String configured = System.getProperty("quotient.data.dir", System.getenv("QUOTIENT_DATA_DIR"));
+            List<Path> candidates = configured != null ? List.of(Path.of(configured))
+                    : List.of(Path.of("../shared/data/openb"), Path.of("shared/data/openb"), Path.of("../../shared/data/openb"));
+            return candidates.stream().filter(p -> Files.isRegularFile(p.resolve(GPU_NODES))).findFirst()
+                    .orElseThrow(() -> new IllegalArgumentException("cannot find the openb data folder (tried "
+                            + candidates + "); pass --nodes FILE, or set -Dquotient.data.dir / QUOTIENT_DATA_DIR"));
+        }
+
+        /** A path as given, or for a bare variant name the shipped openb_pod_list_NAME.csv. */
+        static Path podsFile(String pods) {
+            Path given = Path.of(pods);
+            if (Files.exists(given) || pods.contains("/") || pods.endsWith(".csv")) {
+                return given;
+            }
+            return locate().resolve("openb_pod_list_" + pods + ".csv");
+        }
+    }
+
+    /** The parsed arguments of {@code simulate}; {@link #parse} rejects anything it does not understand. */
+    record SimulateOptions(Path nodes, String pods, String policy, List<Long> seeds, double inflation, boolean json,
+                           boolean help) {
+
+        static final String DEFAULT_POLICY = "quotient";
+        static final String DEFAULT_SEEDS = "42..51";
+        private static final java.util.Set<String> VALUED = java.util.Set.of("--nodes", "--pods", "--policy", "--seeds",
+                "--inflation");
+
+        static SimulateOptions parse(String[] args) {
+            Path nodes = null;
+            String pods = null;
+            String policy = DEFAULT_POLICY;
+            List<Long> seeds = seeds(DEFAULT_SEEDS);
+            double inflation = Simulator.DEFAULT_INFLATION;
+            boolean json = false;
+            for (int i = 0; i < args.length; i++) {
+                String arg = args[i];
+                String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+                if (name.equals("--help") || name.equals("-h")) {
+                    return new SimulateOptions(null, null, policy, seeds, inflation, false, true);
+                }
+                if (name.equals("--json")) {
+                    json = true;
+                    continue;
+                }
+                if (!VALUED.contains(name)) {
+                    throw new IllegalArgumentException("unknown option '" + arg + "'");
+                }
+                String value;
+                if (arg.contains("=")) {
+                    value = arg.substring(arg.indexOf('=') + 1);
+                } else if (i + 1 < args.length) {
+                    value = args[++i];
+                } else {
+                    throw new IllegalArgumentException("option " + name + " needs a value");
+                }
+                switch (name) {
+                    case "--nodes" -> nodes = Path.of(value);
+                    case "--pods" -> pods = value;
+                    case "--policy" -> policy = policy(value);
+                    case "--seeds" -> seeds = seeds(value);
+                    case "--inflation" -> inflation = inflation(value);
+                    default -> throw new IllegalArgumentException("unknown option '" + arg + "'");
+                }
+            }
+            if (pods == null) {
+                throw new IllegalArgumentException("--pods is required (a pod list CSV or an openb variant such as 'default')");
+            }
+            return new SimulateOptions(nodes, pods, policy, seeds, inflation, json, false);
+        }
+
+        private static String policy(String value) {
+            PlacementPolicies.create(value, 0, TargetWorkload.typical());
+            return value.trim().toLowerCase(java.util.Locale.ROOT);
+        }
+
+        /** {@code 42..51}, {@code 42,43,50} or {@code 42}. */
+        static List<Long> seeds(String spec) {
+            try {
+                List<Long> seeds = new ArrayList<>();
+                if (spec.contains("..")) {
+                    long from = Long.parseLong(spec.substring(0, spec.indexOf("..")).trim());
+                    long to = Long.parseLong(spec.substring(spec.indexOf("..") + 2).trim());
+                    if (to < from || to - from > 10_000) {
+                        throw new IllegalArgumentException("--seeds range " + spec + " must go upwards and hold at most 10001 seeds");
+                    }
+                    for (long s = from; s <= to; s++) {
+                        seeds.add(s);
+                    }
+                } else {
+                    for (String part : spec.split(",")) {
+                        seeds.add(Long.parseLong(part.trim()));
+                    }
+                }
+                return List.copyOf(seeds);
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--seeds must be FROM..TO, a comma-separated list or one number, was '"
+                        + spec + "'");
+            }
+        }
+
+        private static double inflation(String value) {
+            try {
+                double ratio = Double.parseDouble(value);
+                if (!(ratio > 0) || ratio > 100) {
+                    throw new IllegalArgumentException("--inflation must be a ratio above 0 (e.g. 1.3), was " + value);
+                }
+                return ratio;
+            } catch (NumberFormatException e) {
+                throw new IllegalArgumentException("--inflation must be a number such as 1.3, was '" + value + "'");
+            }
+        }
     }
 }

@@ -17,6 +17,7 @@ public final class ClusterState {
     private final long[] freeMemory;
     private final int[][] gpuFree;
     private final long[] version;
+    private final AllocationKinds kinds;
     private long totalGpuMilli;
 
     public ClusterState(List<NodeSpec> nodes) {
@@ -34,6 +35,7 @@ public final class ClusterState {
             java.util.Arrays.fill(gpuFree[i], ResourceDemand.WHOLE);
             totalGpuMilli += (long) spec.gpuCount() * ResourceDemand.WHOLE;
         }
+        kinds = new AllocationKinds(n);
     }
 
     private ClusterState(ClusterState other) {
@@ -45,6 +47,7 @@ public final class ClusterState {
             gpuFree[i] = other.gpuFree[i].clone();
         }
         version = other.version.clone();
+        kinds = other.kinds.copy();
         totalGpuMilli = other.totalGpuMilli;
     }
 
@@ -88,6 +91,19 @@ public final class ClusterState {
     /** Free guaranteed share of one GPU, 0..1000. */
     public int gpuFree(int node, int gpu) {
         return gpuFree[node][gpu];
+    }
+
+    /** Copies the free share of each GPU of the node into {@code dest} (at least {@link #gpuCount} long). */
+    public void copyGpuFree(int node, int[] dest) {
+        System.arraycopy(gpuFree[node], 0, dest, 0, gpuFree[node].length);
+    }
+
+    /**
+     * The kinds of GPU allocations the node holds, as {@link AllocationKinds#kindOf} codes with their
+     * counts (CPU-only allocations are not counted). Read-only view.
+     */
+    public java.util.Map<Integer, Integer> allocationKinds(int node) {
+        return kinds.of(node);
     }
 
     /** Sum of free GPU milli on the node. */
@@ -155,6 +171,7 @@ public final class ClusterState {
         for (int g : a.gpuIndices()) {
             gpuFree[node][g] -= a.milliPerGpu();
         }
+        kinds.add(node, a);
         version[node]++;
     }
 
@@ -172,6 +189,7 @@ public final class ClusterState {
         for (int g : a.gpuIndices()) {
             gpuFree[node][g] += a.milliPerGpu();
         }
+        kinds.remove(node, a);
         version[node]++;
     }
 }

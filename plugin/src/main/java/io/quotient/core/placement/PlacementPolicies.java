@@ -1,0 +1,40 @@
+package io.quotient.core.placement;
+
+import java.util.List;
+import java.util.Locale;
+
+/** The placement policies selectable by name (configuration, CLI), each deterministic for a seed. */
+public final class PlacementPolicies {
+
+    private static final List<String> NAMES = List.of("random", "dotprod", "clustering", "packing", "bestfit", "fgd",
+            "quotient");
+
+    private PlacementPolicies() {
+    }
+
+    /** Every known policy name, the reference policies of the FGD simulator first, Quotient's own last. */
+    public static List<String> names() {
+        return NAMES;
+    }
+
+    /**
+     * A new policy instance with its own random source.
+     *
+     * @param workload the expected task shapes; used by the fragmentation-aware policies
+     * @throws IllegalArgumentException for an unknown name (the message lists the known ones)
+     */
+    public static PlacementPolicy create(String name, long seed, TargetWorkload workload) {
+        String key = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
+        return switch (key) {
+            case "random" -> new RandomPolicy(seed);
+            case "dotprod" -> new DotProductPolicy(seed);
+            case "clustering" -> new ClusteringPolicy(seed);
+            case "packing" -> new PackingPolicy(seed);
+            case "bestfit" -> new BestFitPolicy(seed);
+            case "fgd" -> new FgdPolicy(seed, workload);
+            case "quotient" -> new QuotientPolicy(seed, workload);
+            default -> throw new IllegalArgumentException("unknown placement policy '" + name + "'; known policies: "
+                    + String.join(", ", NAMES));
+        };
+    }
+}

@@ -1,0 +1,138 @@
+package io.quotient.core.placement;
+
+import io.quotient.core.cluster.Allocation;
+import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.ResourceDemand;
+
+import java.util.Optional;
+import java.util.Random;
+
+/**
+ * The kube-scheduler shape every reference policy shares: score each node that passes the filter and
+ * fits, optionally min-max normalise the scores to 0..100 (integer arithmetic, as the FGD simulator's
+ * score extension does), take the highest, then let the policy choose the GPUs on the winning node.
+ *
+ * <p>Ties go to the node with the best rank in a random but fixed priority order drawn from the seed,
+ * as in the FGD simulator (it prefixes node names with a random permutation and keeps the
+ * lexicographically smallest among equal scores). A fixed order matters: equal-score placements keep
+ * landing on the same nodes, which consolidates work; uniform random tie-breaking spreads it and
+ * fragments the cluster far more (FGD leaves about twice the GPUs idle with it).
+ */
+abstract class ScoringPolicy implements PlacementPolicy {
+
+    static final long MAX_SCORE = 100;
+
+    private final String name;
+    private final Random random;
+    private int[] rank = new int[0];
+
+    ScoringPolicy(String name, long seed) {
+        this.name = name;
+        this.random = new Random(seed);
+    }
+
+    @Override
+    public final String name() {
+        return name;
+    }
+
+    /** Synchronised because policies keep per-placement scratch state (one placement at a time). */
+    @Override
+    public synchronized Optional<Allocation> place(ClusterState state, ResourceDemand demand, NodeFilter filter) {
+        int n = state.nodeCount();
+        int[] nodes = new int[n];
+        long[] scores = new long[n];
+        int count = 0;
+        prepare(state, demand);
+        for (int node = 0; node < n; node++) {
+            if (filter.accepts(state, node) && state.fits(node, demand)) {
+                nodes[count] = node;
+                scores[count] = score(state, node, demand);
+                count++;
+            }
+        }
+        if (count == 0) {
+            return Optional.empty();
+        }
+        if (normalises()) {
+            normalise(scores, count);
+        }
+        if (rank.length != n) {
+            rank = randomRanks(n);
+        }
+        int winner = selectHighest(nodes, scores, count);
+        return Optional.of(allocationOn(state, winner, demand));
+    }
+
+    /** Called once per placement before scoring; policies that precompute per-demand data override it. */
+    void prepare(ClusterState state, ResourceDemand demand) {
+    }
+
+    /** Higher is better. Only called for nodes the demand fits. */
+    abstract long score(ClusterState state, int node, ResourceDemand demand);
+
+    /** Whether raw scores are min-max normalised to 0..100 before the highest is taken. */
+    boolean normalises() {
+        return true;
+    }
+
+    /** The allocation on the chosen node; by default the tightest-fitting GPUs. */
+    Allocation allocationOn(ClusterState state, int node, ResourceDemand demand) {
+        return tightestAllocation(state, node, demand);
+    }
+
+    final Random random() {
+        return random;
+    }
+
+    static Allocation tightestAllocation(ClusterState state, int node, ResourceDemand demand) {
+        return allocationWithGpus(state, node, demand, demand.needsGpu()
+                ? GpuPicker.tightest(state, node, demand.milliOn(state.node(node)), demand.gpuCount())
+                : new int[0]);
+    }
+
+    static Allocation allocationWithGpus(ClusterState state, int node, ResourceDemand demand, int[] gpus) {
+        int milli = demand.needsGpu() ? demand.milliOn(state.node(node)) : 0;
+        return new Allocation(node, gpus, milli, demand.cpuMilli(), demand.memoryMib());
+    }
+
+    private static void normalise(long[] scores, int count) {
+        long highest = Long.MIN_VALUE;
+        long lowest = Long.MAX_VALUE;
+        for (int i = 0; i < count; i++) {
+            highest = Math.max(highest, scores[i]);
+            lowest = Math.min(lowest, scores[i]);
+        }
+        long range = highest - lowest;
+        for (int i = 0; i < count; i++) {
+            scores[i] = range == 0 ? 0 : (scores[i] - lowest) * MAX_SCORE / range;
+        }
+    }
+
+    private int selectHighest(int[] nodes, long[] scores, int count) {
+        int selected = nodes[0];
+        long max = scores[0];
+        for (int i = 1; i < count; i++) {
+            if (scores[i] > max || (scores[i] == max && rank[nodes[i]] < rank[selected])) {
+                max = scores[i];
+                selected = nodes[i];
+            }
+        }
+        return selected;
+    }
+
+    /** A uniformly random permutation: rank[node] is the node's place in the tie-break order. */
+    private int[] randomRanks(int n) {
+        int[] ranks = new int[n];
+        for (int i = 0; i < n; i++) {
+            ranks[i] = i;
+        }
+        for (int i = n - 1; i > 0; i--) {
+            int j = random.nextInt(i + 1);
+            int swap = ranks[i];
+            ranks[i] = ranks[j];
+            ranks[j] = swap;
+        }
+        return ranks;
+    }
+}

@@ -1,0 +1,118 @@
+package io.quotient.core.placement;
+
+import io.quotient.core.cluster.ResourceDemand;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The "target workload" M of the FGD paper: the task shapes a cluster expects, each with its
+ * probability. Fragmentation is measured against it: idle GPU capacity counts as fragmented for a
+ * shape when that shape could not use it.
+ *
+ * @param shapes the shapes, probabilities summing to 1 (normalised on construction)
+ */
+public record TargetWorkload(List<Shape> shapes) {
+
+    /** Share of pods the most frequent shapes must cover (PACKING.md: smallest prefix covering 95 %). */
+    public static final double COVERAGE = 0.95;
+
+    /**
+     * One task shape. Memory is not part of a shape (the FGD definition ignores it).
+     *
+     * @param gpuMilli      per-GPU share, 0 for CPU-only shapes
+     * @param allowedModels GPU models the shape may use; empty means any
+     */
+    public record Shape(long cpuMilli, int gpuCount, int gpuMilli, Set<String> allowedModels, double probability) {
+
+        /** The per-GPU share of a whole GPU. */
+        public static final int WHOLE = ResourceDemand.WHOLE;
+
+        public Shape {
+            allowedModels = allowedModels == null ? Set.of() : Set.copyOf(allowedModels);
+            if (cpuMilli < 0 || gpuCount < 0 || gpuMilli < 0 || gpuMilli > ResourceDemand.WHOLE || probability < 0) {
+                throw new IllegalArgumentException("invalid workload shape: cpu=" + cpuMilli + " gpus=" + gpuCount
+                        + " milli=" + gpuMilli + " p=" + probability);
+            }
+            if (gpuCount > 0 && gpuMilli == 0) {
+                throw new IllegalArgumentException("a GPU shape needs a per-GPU share in 1..1000");
+            }
+        }
+
+        public boolean cpuOnly() {
+            return gpuCount == 0;
+        }
+
+        public boolean allowsModel(String model) {
+            return allowedModels.isEmpty() || allowedModels.contains(model);
+        }
+
+        Shape withProbability(double p) {
+            return new Shape(cpuMilli, gpuCount, gpuMilli, allowedModels, p);
+        }
+    }
+
+    public TargetWorkload {
+        if (shapes == null || shapes.isEmpty()) {
+            throw new IllegalArgumentException("a target workload needs at least one shape");
+        }
+        double total = shapes.stream().mapToDouble(Shape::probability).sum();
+        if (!(total > 0)) {
+            throw new IllegalArgumentException("target workload probabilities must sum to more than 0");
+        }
+        shapes = shapes.stream().map(s -> s.withProbability(s.probability() / total)).toList();
+    }
+
+    /**
+     * The workload of a trace: count shapes (cpu, per-GPU share, GPU count, allowed models), most
+     * frequent first, keep the smallest prefix covering {@link #COVERAGE} of the demands, renormalise.
+     * Ties in count keep first-seen order so the result is deterministic for a given trace order.
+     * MiB demands are not representable without a node and must be converted by the caller.
+     */
+    public static TargetWorkload fromDemands(List<ResourceDemand> trace) {
+        if (trace.isEmpty()) {
+            throw new IllegalArgumentException("cannot derive a target workload from an empty trace");
+        }
+        Map<Shape, Integer> counts = new LinkedHashMap<>();
+        for (ResourceDemand d : trace) {
+            if (d.gpuCount() > 0 && d.gpuMemoryMib() > 0) {
+                throw new IllegalArgumentException("target workload needs GPU shares in milli, not MiB: " + d);
+            }
+            int milli = d.gpuCount() == 0 ? 0 : d.gpuMilli();
+            counts.merge(new Shape(d.cpuMilli(), d.gpuCount(), milli, d.allowedModels(), 0), 1, Integer::sum);
+        }
+        List<Map.Entry<Shape, Integer>> sorted = new ArrayList<>(counts.entrySet());
+        sorted.sort(Map.Entry.<Shape, Integer>comparingByValue(Comparator.reverseOrder()));
+        List<Shape> kept = new ArrayList<>();
+        long covered = 0;
+        for (Map.Entry<Shape, Integer> e : sorted) {
+            kept.add(e.getKey().withProbability(e.getValue()));
+            covered += e.getValue();
+            if (covered >= COVERAGE * trace.size()) {
+                break;
+            }
+        }
+        return new TargetWorkload(kept);
+    }
+
+    /**
+     * A default for a live service that has not observed its own workload yet: mostly single GPUs
+     * and halves/quarters, some multi-GPU training jobs and CPU-only pods, loosely following the
+     * openb production trace.
+     */
+    public static TargetWorkload typical() {
+        return new TargetWorkload(List.of(
+                new Shape(8_000, 1, 1000, Set.of(), 0.30),
+                new Shape(4_000, 1, 500, Set.of(), 0.15),
+                new Shape(4_000, 1, 250, Set.of(), 0.15),
+                new Shape(2_000, 1, 100, Set.of(), 0.05),
+                new Shape(16_000, 2, 1000, Set.of(), 0.08),
+                new Shape(32_000, 4, 1000, Set.of(), 0.07),
+                new Shape(64_000, 8, 1000, Set.of(), 0.05),
+                new Shape(4_000, 0, 0, Set.of(), 0.15)));
+    }
+}

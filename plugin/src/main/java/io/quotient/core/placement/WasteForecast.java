@@ -1,0 +1,114 @@
+package io.quotient.core.placement;
+
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Quotient's measure of the GPU capacity a node is likely to lose for good, from its free resources and
+ * the target workload. Three parts, all in GPU milli:
+ * <ol>
+ *   <li><b>Slivers.</b> For a GPU with {@code g} milli free, {@code W(g)} is the share expected to stay idle
+ *   if the pod sizes of the workload keep arriving and each one that fits is placed there:
+ *   {@code W(g) = Σ_d w_d · W(g − d) / Σ_d w_d} over the sizes d ≤ g, and {@code W(g) = g} when none fits.
+ *   Sizes making up less than {@value #RARE_SIZE_SHARE} of the GPU pods are not counted on to fill a gap:
+ *   in a cluster thousands of gaps compete for those few pods, so a gap only they fit stays idle (without
+ *   this, an 810-milli pod looks harmless because a rare 160-milli pod "could" fill its 190 leftover).
+ *   Unlike FGD's F, which asks only whether one more pod of each shape fits, W follows a GPU to the end of
+ *   its life and so prefers leftovers that combine well (two 470s, three 320s) over ones that do not.</li>
+ *   <li><b>Shapes the node cannot host.</b> The probability mass of the GPU shapes the node lacks CPU for,
+ *   or (multi-GPU shapes) lacks enough GPUs with the share free for, times the idle GPU not already
+ *   counted as slivers (FGD's test, without counting twice): whole free nodes stay whole for large jobs.</li>
+ *   <li><b>CPU too small for the GPUs.</b> {@code max(0, R − freeCpu/ρ)} with ρ the workload's CPU per GPU
+ *   milli: GPUs left without the CPU that jobs typically bring along. FGD only notices when a single pod
+ *   no longer fits; this sees a GPU-dense node being drained of CPU by CPU-heavy or CPU-only pods early.</li>
+ * </ol>
+ * Tables are per GPU model (models restrict which shapes count) and built once. Thread-safe.
+ */
+final class WasteForecast implements NodeMeasure {
+
+    /** Sizes below this share of GPU pods are too rare to fill gaps (see the class comment). */
+    static final double RARE_SIZE_SHARE = 0.03;
+
+    private final List<TargetWorkload.Shape> gpuShapes;
+    private final double cpuPerMilli;
+    private final Map<String, double[]> slivers = new ConcurrentHashMap<>();
+
+    WasteForecast(TargetWorkload workload) {
+        gpuShapes = workload.shapes().stream().filter(s -> !s.cpuOnly()).toList();
+        double cpu = 0;
+        double gpu = 0;
+        for (TargetWorkload.Shape s : gpuShapes) {
+            cpu += s.probability() * s.cpuMilli();
+            gpu += s.probability() * s.gpuCount() * s.gpuMilli();
+        }
+        cpuPerMilli = gpu == 0 ? 0 : cpu / gpu;
+    }
+
+    @Override
+    public double of(String model, long freeCpu, int[] gpuFree, int gpuCount) {
+        double[] w = slivers.computeIfAbsent(model, this::sliverTable);
+        long idle = 0;
+        double sliver = 0;
+        for (int i = 0; i < gpuCount; i++) {
+            idle += gpuFree[i];
+            sliver += w[gpuFree[i]];
+        }
+        if (idle == 0) {
+            return 0;
+        }
+        double cpuShort = cpuPerMilli == 0 ? 0 : Math.max(0, idle - freeCpu / cpuPerMilli);
+        return sliver + unhostableShare(model, freeCpu, gpuFree, gpuCount) * (idle - sliver) + cpuShort;
+    }
+
+    /**
+     * The probability mass of the GPU shapes allowed on this model that the node cannot host at all:
+     * too little CPU, or (for multi-GPU shapes) too few GPUs with the share free. Single-GPU shapes that
+     * no GPU fits are already in the sliver part.
+     */
+    private double unhostableShare(String model, long freeCpu, int[] gpuFree, int gpuCount) {
+        double share = 0;
+        for (TargetWorkload.Shape s : gpuShapes) {
+            if (s.allowsModel(model) && (freeCpu < s.cpuMilli()
+                    || (s.gpuCount() > 1 && fitting(gpuFree, gpuCount, s.gpuMilli()) < s.gpuCount()))) {
+                share += s.probability();
+            }
+        }
+        return share;
+    }
+
+    private static int fitting(int[] gpuFree, int gpuCount, int milli) {
+        int n = 0;
+        for (int i = 0; i < gpuCount; i++) {
+            if (gpuFree[i] >= milli) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private double[] sliverTable(String model) {
+        double[] weightBySize = new double[TargetWorkload.Shape.WHOLE + 1];
+        double total = 0;
+        for (TargetWorkload.Shape s : gpuShapes) {
+            if (s.allowsModel(model)) {
+                // a k-GPU shape takes d from k GPUs: k arrivals of size d from one GPU's point of view
+                weightBySize[s.gpuMilli()] += s.probability() * s.gpuCount();
+                total += s.probability() * s.gpuCount();
+            }
+        }
+        double[] w = new double[weightBySize.length];
+        for (int g = 0; g < w.length; g++) {
+            double weight = 0;
+            double sum = 0;
+            for (int d = 1; d <= g; d++) {
+                if (weightBySize[d] > 0 && weightBySize[d] >= RARE_SIZE_SHARE * total) {
+                    weight += weightBySize[d];
+                    sum += weightBySize[d] * w[g - d];
+                }
+            }
+            w[g] = weight == 0 ? g : sum / weight;
+        }
+        return w;
+    }
+}

@@ -1,0 +1,77 @@
+package io.quotient.core.placement;
+
+import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.ResourceDemand;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Set;
+
+import static io.quotient.core.placement.Clusters.cluster;
+import static io.quotient.core.placement.Clusters.fraction;
+import static io.quotient.core.placement.Clusters.node;
+import static io.quotient.core.placement.Clusters.use;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** The three parts of {@link WasteForecast} and the choices they lead Quotient's policy to. */
+class QuotientPolicyTest {
+
+    // fractions of 470 and 810 and whole GPUs, equally often, 4 CPUs each
+    private final TargetWorkload mix = new TargetWorkload(List.of(
+            new TargetWorkload.Shape(4_000, 1, 470, Set.of(), 1),
+            new TargetWorkload.Shape(4_000, 1, 810, Set.of(), 1),
+            new TargetWorkload.Shape(4_000, 1, 1000, Set.of(), 1)));
+
+    @Test
+    void aGpuLeftWithRoomOnlyForRareSizesCountsAsIdle() {
+        WasteForecast forecast = new WasteForecast(mix);
+        // 190 free: no size fits; 530 free: a 470 leaves 60 that nothing fits
+        assertThat(forecast.of("T4", 64_000, new int[] {190}, 1)).isCloseTo(190, within(1e-9));
+        assertThat(forecast.of("T4", 64_000, new int[] {530}, 1)).isCloseTo(60, within(1e-9));
+        // a free GPU: a third ends whole, a third as 190 left by an 810, a third as a 530 gap that ends at 60
+        assertThat(forecast.of("T4", 64_000, new int[] {1000}, 1)).isCloseTo((0 + 190 + 60) / 3.0, within(1e-9));
+        assertThat(forecast.of("T4", 64_000, new int[] {0}, 1)).isZero();
+    }
+
+    @Test
+    void countsIdleGpusThatLackTheCpuTheirJobsNeed() {
+        WasteForecast forecast = new WasteForecast(mix);
+        double enoughCpu = forecast.of("T4", 64_000, new int[] {1000, 1000}, 2);
+        double littleCpu = forecast.of("T4", 3_000, new int[] {1000, 1000}, 2);
+        assertThat(littleCpu).isGreaterThan(enoughCpu);
+        // no shape fits 3 CPUs: everything idle is lost
+        assertThat(littleCpu).isGreaterThanOrEqualTo(2000);
+    }
+
+    @Test
+    void keepsWholeNodesForMultiGpuShapes() {
+        WasteForecast forecast = new WasteForecast(new TargetWorkload(List.of(
+                new TargetWorkload.Shape(4_000, 1, 500, Set.of(), 1),
+                new TargetWorkload.Shape(8_000, 4, 1000, Set.of(), 1))));
+        double whole = forecast.of("A100", 64_000, new int[] {1000, 1000, 1000, 1000}, 4);
+        double broken = forecast.of("A100", 64_000, new int[] {500, 1000, 1000, 1000}, 4);
+        assertThat(broken - whole).isGreaterThan(500);
+    }
+
+    @Test
+    void pairsAFractionWithTheGapItFillsBest() {
+        // node 0 has a GPU with 530 free (a 470 fills it to 60), node 1 one with 810 free (a 470 leaves 340)
+        ClusterState state = cluster(node("a", 1, "T4"), node("b", 1, "T4"));
+        use(state, 0, 0, 470);
+        use(state, 1, 0, 190);
+        var a = PlacementPolicies.create("quotient", 1, mix).place(state, fraction(470)).orElseThrow();
+        assertThat(a.nodeIndex()).isZero();
+    }
+
+    @Test
+    void keepsCpuOnlyPodsOffNodesWhoseIdleGpusNeedTheCpu() {
+        ClusterState state = cluster(node("gpus-idle", 4, "T4"), node("gpus-busy", 4, "T4"));
+        for (int g = 0; g < 4; g++) {
+            use(state, 1, g, 1000);
+        }
+        var a = PlacementPolicies.create("quotient", 1, mix).place(state, ResourceDemand.cpuOnly(60_000, 1_000))
+                .orElseThrow();
+        assertThat(a.nodeIndex()).isEqualTo(1);
+    }
+}

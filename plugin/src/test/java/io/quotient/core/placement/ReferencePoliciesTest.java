@@ -1,0 +1,113 @@
+package io.quotient.core.placement;
+
+import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.ResourceDemand;
+import org.junit.jupiter.api.Test;
+
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static io.quotient.core.placement.Clusters.cluster;
+import static io.quotient.core.placement.Clusters.fraction;
+import static io.quotient.core.placement.Clusters.node;
+import static io.quotient.core.placement.Clusters.use;
+import static io.quotient.core.placement.Clusters.whole;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The scoring rules of the FGD simulator's policies, on small clusters. */
+class ReferencePoliciesTest {
+
+    @Test
+    void bestFitScoresTheResourcesLeftAfterPlacement() {
+        ClusterState state = cluster(node("a", 8, "A100"));
+        // 1 − ½·60000/128000 − ½·7000/8000 = 0.328125
+        assertThat(new BestFitPolicy(1).score(state, 0, whole(1))).isEqualTo(32);
+    }
+
+    @Test
+    void bestFitPrefersTheFullerNodeAndTheTightestGpu() {
+        ClusterState state = cluster(node("empty", 4, "A100"), node("used", 4, "A100"));
+        use(state, 1, 0, 1000);
+        use(state, 1, 1, 600);
+        use(state, 1, 2, 300);
+        var a = new BestFitPolicy(1).place(state, fraction(350)).orElseThrow();
+        assertThat(a.nodeIndex()).isEqualTo(1);
+        assertThat(a.gpuIndices()).containsExactly(1); // 400 free: the tightest of 400, 700, 1000
+    }
+
+    @Test
+    void fgdQuantisesTheFragmentationDecreaseWithASigmoid() {
+        assertThat(FgdPolicy.quantised(0)).isEqualTo(50);
+        assertThat(FgdPolicy.quantised(1000)).isEqualTo(73);
+        assertThat(FgdPolicy.quantised(-1000)).isEqualTo(26);
+    }
+
+    @Test
+    void fgdChoosesTheGpuThatKeepsAWholeGpuForWholeGpuShapes() {
+        TargetWorkload m = new TargetWorkload(List.of(new TargetWorkload.Shape(1_000, 1, 1000, Set.of(), 0.5),
+                new TargetWorkload.Shape(1_000, 1, 500, Set.of(), 0.5)));
+        ClusterState state = cluster(node("a", 2, "A100"));
+        use(state, 0, 1, 500);
+        // on GPU 1: F 250 → 0 (score 56); on GPU 0: F 250 → 500 (score 43)
+        var a = new FgdPolicy(1, m).place(state, fraction(500)).orElseThrow();
+        assertThat(a.gpuIndices()).containsExactly(1);
+    }
+
+    @Test
+    void packingPrefersSharedGpusThenUsedNodesThenFreeNodes() {
+        ClusterState state = cluster(node("free", 2, "A100"), node("used", 2, "A100"), node("shared", 2, "A100"));
+        use(state, 1, 0, 1000);
+        use(state, 2, 0, 400);
+        PackingPolicy packing = new PackingPolicy(1);
+        assertThat(packing.score(state, 2, fraction(300))).isEqualTo(100 - 60 / 10);
+        assertThat(packing.score(state, 1, fraction(300))).isEqualTo(49);
+        assertThat(packing.score(state, 0, fraction(300))).isEqualTo(31);
+        assertThat(packing.place(state, fraction(300)).orElseThrow().nodeIndex()).isEqualTo(2);
+    }
+
+    @Test
+    void clusteringKeepsJobsOfOneKindTogether() {
+        ClusterState state = cluster(node("fractions", 4, "A100"), node("wholes", 4, "A100"), node("empty", 4, "A100"));
+        use(state, 0, 0, 300);
+        state.allocate(new io.quotient.core.cluster.Allocation(1, new int[] {0}, 1000, 0, 0));
+        ClusteringPolicy clustering = new ClusteringPolicy(1);
+        assertThat(clustering.place(state, fraction(500)).orElseThrow().nodeIndex()).isEqualTo(0);
+        assertThat(clustering.place(state, whole(1)).orElseThrow().nodeIndex()).isEqualTo(1);
+        assertThat(clustering.place(state, whole(2)).orElseThrow().nodeIndex()).isEqualTo(2);
+    }
+
+    @Test
+    void dotProductPrefersTheNodeLeastAlignedWithTheDemand() {
+        ClusterState state = cluster(node("empty", 8, "A100"), node("busy", 8, "A100"));
+        for (int g = 0; g < 6; g++) {
+            state.allocate(new io.quotient.core.cluster.Allocation(1, new int[] {g}, 1000, 0, 0));
+        }
+        assertThat(new DotProductPolicy(1).place(state, whole(1)).orElseThrow().nodeIndex()).isEqualTo(1);
+    }
+
+    @Test
+    void randomSpreadsOverTheNodesThatFit() {
+        ClusterState state = Clusters.uniform(10, 8);
+        RandomPolicy random = new RandomPolicy(3);
+        Set<Integer> used = new HashSet<>();
+        for (int i = 0; i < 30; i++) {
+            used.add(random.place(state, ResourceDemand.cpuOnly(100, 100)).orElseThrow().nodeIndex());
+        }
+        assertThat(used.size()).isGreaterThan(5);
+    }
+
+    @Test
+    void equalScoresGoToTheSameNodeEveryTime() {
+        // ties follow a fixed random order, so identical placements consolidate instead of spreading
+        ClusterState state = Clusters.uniform(10, 8);
+        FgdPolicy fgd = new FgdPolicy(5, TargetWorkload.typical());
+        Set<Integer> used = new HashSet<>();
+        for (int i = 0; i < 5; i++) {
+            var a = fgd.place(state, ResourceDemand.cpuOnly(100, 100)).orElseThrow();
+            state.allocate(a);
+            used.add(a.nodeIndex());
+        }
+        assertThat(used).hasSize(1);
+    }
+}

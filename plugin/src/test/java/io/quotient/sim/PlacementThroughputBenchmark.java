@@ -1,0 +1,78 @@
+package io.quotient.sim;
+
+import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.placement.PlacementPolicies;
+import io.quotient.core.placement.PlacementPolicy;
+import io.quotient.core.placement.TargetWorkload;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.LongStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Placement speed on the 1,213-node openb cluster, one thread. Prints, per policy: placements per second
+ * in a full simulated run of the default trace (place + allocate + bookkeeping, failed pods included), and
+ * place() calls per second against a half-full cluster; then the wall time of a 10-seed simulation.
+ * Run: {@code mvn -B -Pbenchmarks -pl plugin test -Dtest=PlacementThroughputBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
+ */
+@Tag("benchmark")
+class PlacementThroughputBenchmark {
+
+    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../../shared/data/openb"));
+
+    @Test
+    void placementsPerSecondPerPolicyAndTenSeedSimulationTime() {
+        List<NodeSpec> nodes = TraceReader.readNodes(DATA.resolve("openb_node_list_gpu_node.csv"));
+        List<TracePod> pods = TraceReader.readPods(DATA.resolve("openb_pod_list_default.csv"));
+        Simulator simulator = new Simulator(nodes, pods, Simulator.DEFAULT_INFLATION);
+        for (String policy : PlacementPolicies.names()) {
+            simulator.run(policy, 41, Simulator.Progress.NONE); // warm-up: JIT and caches
+            RunResult run = simulator.run(policy, 42, Simulator.Progress.NONE);
+            double calls = placeCallsPerSecond(policy, nodes, pods, simulator.workload());
+            System.out.printf(Locale.ROOT, "%-10s simulate: %,8.0f placements/s   place() on a half-full cluster: %,8.0f/s%n",
+                    policy, run.placementsPerSecond(), calls);
+            assertThat(run.placementsPerSecond()).isPositive();
+        }
+        for (String policy : List.of("fgd", "quotient")) {
+            long start = System.nanoTime();
+            SimulationReport report = simulator.simulate(policy, LongStream.rangeClosed(42, 51).boxed().toList(),
+                    Simulator.Progress.NONE);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            System.out.printf(Locale.ROOT, "10-seed simulate of default with %-8s: %5.1f s (unallocated %.2f %%)%n",
+                    policy, seconds, report.mean().unallocatedGpuPctAt100());
+        }
+    }
+
+    /** place() without allocating, on a cluster filled to about half by the trace. */
+    private static double placeCallsPerSecond(String policy, List<NodeSpec> nodes, List<TracePod> pods,
+                                              TargetWorkload workload) {
+        ClusterState state = new ClusterState(nodes);
+        PlacementPolicy filler = PlacementPolicies.create("bestfit", 1, workload);
+        List<TracePod> order = ArrivalOrder.of(pods, 1, state.totalGpuMilli(), Simulator.DEFAULT_INFLATION);
+        int half = order.size() / 2;
+        for (TracePod pod : order.subList(0, half)) {
+            filler.place(state, pod.demand()).ifPresent(state::allocate);
+        }
+        PlacementPolicy measured = PlacementPolicies.create(policy, 1, workload);
+        List<ResourceDemand> demands = order.subList(half, order.size()).stream().map(TracePod::demand).toList();
+        for (ResourceDemand d : demands) {
+            measured.place(state, d); // warm-up
+        }
+        long start = System.nanoTime();
+        int calls = 0;
+        while (System.nanoTime() - start < 2_000_000_000L) {
+            for (ResourceDemand d : demands) {
+                measured.place(state, d);
+            }
+            calls += demands.size();
+        }
+        return calls / ((System.nanoTime() - start) / 1e9);
+    }
+}

@@ -1,0 +1,94 @@
+package io.quotient.sim;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quotient.app.cli.SimulateCommand;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The {@code simulate} subcommand end to end on small files. */
+class SimulateCommandTest {
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+    private final SimulateCommand command = new SimulateCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
+
+    private Path nodes() throws IOException {
+        return Files.writeString(dir.resolve("nodes.csv"), "sn,cpu_milli,memory_mib,gpu,model\n"
+                + "n1,32000,131072,4,T4\nn2,32000,131072,4,T4\nn3,96000,393216,8,G2\n");
+    }
+
+    private Path pods() throws IOException {
+        StringBuilder sb = new StringBuilder("name,cpu_milli,memory_mib,num_gpu,gpu_milli\n");
+        for (int i = 0; i < 30; i++) {
+            sb.append("p").append(i).append(",4000,8192,1,").append(i % 3 == 0 ? 1000 : 300 + 10 * i).append('\n');
+        }
+        return Files.writeString(dir.resolve("pods.csv"), sb.toString());
+    }
+
+    private String out() {
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    private String err() {
+        return err.toString(StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void printsTheDocumentedJson() throws Exception {
+        int code = command.run(new String[] {"--nodes", nodes().toString(), "--pods", pods().toString(),
+                "--policy", "fgd", "--seeds", "42..44", "--json"});
+        assertThat(code).as(err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(out());
+        assertThat(json.get("policy").asText()).isEqualTo("fgd");
+        assertThat(json.get("gpus").asInt()).isEqualTo(16);
+        assertThat(json.get("runs")).hasSize(3);
+        assertThat(json.get("mean").has("placementsPerSecond")).isTrue();
+        assertThat(err()).isEmpty();
+    }
+
+    @Test
+    void printsTablesAndProgressWithoutJson() throws Exception {
+        int code = command.run(new String[] {"--nodes=" + nodes(), "--pods=" + pods(), "--seeds=7,8"});
+        assertThat(code).isZero();
+        assertThat(out()).contains("policy quotient").contains("unallocated %").contains("mean");
+        assertThat(err()).contains("seed 7:").contains("seed 8:");
+    }
+
+    @Test
+    void explainsItsOptions() {
+        assertThat(command.run(new String[] {"--help"})).isZero();
+        assertThat(out()).contains("--pods").contains("--seeds").contains("--json").contains("fgd, quotient");
+    }
+
+    @Test
+    void rejectsBadArgumentsWithExitCodeTwo() throws Exception {
+        assertThat(command.run(new String[] {"--nodes", nodes().toString()})).isEqualTo(2);
+        assertThat(err()).contains("--pods is required");
+        assertThat(command.run(new String[] {"--pods", "x.csv", "--seeds", "9..3"})).isEqualTo(2);
+        assertThat(command.run(new String[] {"--pods", "x.csv", "--policy", "tetris"})).isEqualTo(2);
+        assertThat(command.run(new String[] {"--pods", "x.csv", "--frobnicate"})).isEqualTo(2);
+        assertThat(err()).contains("unknown option '--frobnicate'");
+    }
+
+    @Test
+    void reportsMalformedFilesWithTheirPosition() throws Exception {
+        Path bad = Files.writeString(dir.resolve("bad.csv"), "p1,4000,8192,1,300\np2,4000,8192,one,300\n");
+        int code = command.run(new String[] {"--nodes", nodes().toString(), "--pods", bad.toString()});
+        assertThat(code).isEqualTo(1);
+        assertThat(err()).contains(bad + ":2:4:").contains("num_gpu");
+    }
+}

@@ -1,0 +1,104 @@
+package io.quotient.sim;
+
+import io.quotient.core.cluster.NodeSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class TraceReaderTest {
+
+    @TempDir
+    Path dir;
+
+    private Path file(String name, String content) throws IOException {
+        return Files.writeString(dir.resolve(name), content);
+    }
+
+    @Test
+    void readsElevenColumnPodsWithModelConstraints() throws IOException {
+        Path pods = file("pods.csv", """
+                name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
+                openb-pod-0000,12000,16384,1,1000,,LS,Running,0,12537496,0
+                openb-pod-0001,6000,12288,1,460,V100M16|V100M32,LS,Running,427061,12902960,427061
+                openb-pod-0002,8000,30517,0,0,,BE,Running,1,2,1
+                openb-pod-0003,32000,65536,8,1000,G2,LS,Running,1,2,1
+                """);
+        List<TracePod> read = TraceReader.readPods(pods);
+        assertThat(read).extracting(TracePod::name)
+                .containsExactly("openb-pod-0000", "openb-pod-0001", "openb-pod-0002", "openb-pod-0003");
+        assertThat(read.get(0).demand().allowedModels()).isEmpty();
+        assertThat(read.get(1).demand().allowedModels()).containsExactlyInAnyOrder("V100M16", "V100M32");
+        assertThat(read.get(1).demand().gpuMilli()).isEqualTo(460);
+        assertThat(read.get(2).demand().needsGpu()).isFalse();
+        assertThat(read.get(3).gpuMilli()).isEqualTo(8000);
+        assertThat(read.get(3).demand().memoryMib()).isEqualTo(65536);
+    }
+
+    @Test
+    void readsFiveColumnPodsWithoutAHeader() throws IOException {
+        Path pods = file("pods.csv", "p1,4000,1024,1,500\np2,2000,512,0,0\n\n");
+        List<TracePod> read = TraceReader.readPods(pods);
+        assertThat(read).hasSize(2);
+        assertThat(read.get(0).demand().gpuMilli()).isEqualTo(500);
+        assertThat(read.get(0).demand().allowedModels()).isEmpty();
+    }
+
+    @Test
+    void readsNodesIncludingCpuOnlyNodes() throws IOException {
+        Path nodes = file("nodes.csv", """
+                sn,cpu_milli,memory_mib,gpu,model
+                openb-node-0000,64000,262144,2,P100
+                openb-node-0001,32000,262144,0,
+                """);
+        List<NodeSpec> read = TraceReader.readNodes(nodes);
+        assertThat(read).containsExactly(new NodeSpec("openb-node-0000", 64000, 262144, 2, "P100", 0),
+                new NodeSpec("openb-node-0001", 32000, 262144, 0, "", 0));
+    }
+
+    @Test
+    void namesFileLineAndColumnOfABadNumber() throws IOException {
+        Path pods = file("bad.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np1,4000,1024,1,500\np2,4000,lots,1,500\n");
+        assertThatThrownBy(() -> TraceReader.readPods(pods)).isInstanceOf(TraceFormatException.class)
+                .hasMessageStartingWith(pods + ":3:3:").hasMessageContaining("memory_mib").hasMessageContaining("'lots'");
+    }
+
+    @Test
+    void rejectsRowsWithTooFewColumns() throws IOException {
+        Path pods = file("short.csv", "p1,4000,1024\n");
+        assertThatThrownBy(() -> TraceReader.readPods(pods)).isInstanceOf(TraceFormatException.class)
+                .hasMessageStartingWith(pods + ":1:1:").hasMessageContaining("at least 5");
+    }
+
+    @Test
+    void rejectsImpossibleGpuRequests() throws IOException {
+        Path over = file("over.csv", "p1,4000,1024,1,1500\n");
+        assertThatThrownBy(() -> TraceReader.readPods(over)).hasMessageStartingWith(over + ":1:5:")
+                .hasMessageContaining("between 0 and 1000");
+        Path zero = file("zero.csv", "p1,4000,1024,2,0\n");
+        assertThatThrownBy(() -> TraceReader.readPods(zero)).hasMessageStartingWith(zero + ":1:5:");
+        Path negative = file("neg.csv", "p1,-1,1024,0,0\n");
+        assertThatThrownBy(() -> TraceReader.readPods(negative)).hasMessageStartingWith(negative + ":1:2:");
+    }
+
+    @Test
+    void rejectsNodesWithGpusButNoModel() throws IOException {
+        Path nodes = file("nodes.csv", "n1,64000,262144,2,\n");
+        assertThatThrownBy(() -> TraceReader.readNodes(nodes)).hasMessageStartingWith(nodes + ":1:5:")
+                .hasMessageContaining("GPU model");
+    }
+
+    @Test
+    void rejectsMissingAndEmptyFiles() throws IOException {
+        assertThatThrownBy(() -> TraceReader.readPods(dir.resolve("absent.csv")))
+                .isInstanceOf(TraceFormatException.class).hasMessageContaining("no such file");
+        Path empty = file("empty.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n");
+        assertThatThrownBy(() -> TraceReader.readPods(empty)).hasMessageContaining("no pods");
+    }
+}
