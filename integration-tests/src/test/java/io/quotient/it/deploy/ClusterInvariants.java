@@ -1,0 +1,92 @@
+package io.quotient.it.deploy;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.models.V1Job;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.quotient.it.harness.Await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What must hold once the service has converged, whatever happened before (crashes, leader changes): every
+ * record's workload matches its status, no Job without a record and no second Job for one, and reservation pods
+ * exactly on the GPUs that placed fractions use.
+ */
+final class ClusterInvariants {
+
+    private ClusterInvariants() {
+    }
+
+    /** Waits until nothing is violated; fails listing the violations of the last look. */
+    static void awaitConsistent(ClusterFacts cluster, Duration timeout) {
+        Await.until("the cluster to be consistent with the records", timeout, () -> violations(cluster), List::isEmpty);
+    }
+
+    static List<String> violations(ClusterFacts cluster) throws ApiException {
+        List<String> violations = new ArrayList<>();
+        Set<String> recordNames = new HashSet<>();
+        Set<String> neededReservations = new HashSet<>();
+        for (DynamicKubernetesObject gpuJob : cluster.gpuJobs()) {
+            JsonObject raw = gpuJob.getRaw();
+            JsonObject spec = raw.getAsJsonObject("spec");
+            String team = spec.get("team").getAsString();
+            String name = spec.get("name").getAsString();
+            recordNames.add(gpuJob.getMetadata().getName());
+            JsonObject status = raw.has("status") ? raw.getAsJsonObject("status") : new JsonObject();
+            String phase = text(status, "phase");
+            String node = text(status, "node");
+            List<V1Pod> pods = cluster.livePodsOf(team, name);
+            boolean holds = "Placed".equals(phase) || "Running".equals(phase);
+            if (holds && (pods.size() != 1 || !node.equals(pods.get(0).getSpec().getNodeName())
+                    || !"Running".equals(pods.get(0).getStatus().getPhase()))) {
+                violations.add(team + "/" + name + " is " + phase + " on " + node + " but has live pods "
+                        + describe(pods));
+            }
+            if (!holds && !"Succeeded".equals(phase) && !"Failed".equals(phase) && !pods.isEmpty()) {
+                violations.add(team + "/" + name + " is " + phase + " but still has pods " + describe(pods));
+            }
+            if (holds && status.has("gpus")) {
+                for (JsonElement gpu : status.getAsJsonArray("gpus")) {
+                    if (gpu.getAsJsonObject().get("fraction").getAsDouble() < 1) {
+                        neededReservations.add(node + "/" + gpu.getAsJsonObject().get("index").getAsInt());
+                    }
+                }
+            }
+        }
+        for (V1Job job : cluster.jobs()) {
+            if (!recordNames.contains(job.getMetadata().getName()) && job.getMetadata().getDeletionTimestamp() == null) {
+                violations.add("Job " + job.getMetadata().getName() + " has no GpuJob");
+            }
+        }
+        Set<String> reserved = new HashSet<>();
+        for (V1Pod pod : cluster.reservationPods()) {
+            Map<String, String> labels = pod.getMetadata().getLabels();
+            String slot = pod.getMetadata().getAnnotations().get("quotient.io/node") + "/"
+                    + labels.get("quotient.io/gpu-index");
+            if (!reserved.add(slot)) {
+                violations.add("two reservation pods for GPU " + slot);
+            }
+        }
+        if (!reserved.equals(neededReservations)) {
+            violations.add("reservation pods on " + reserved + " but placed fractions use " + neededReservations);
+        }
+        return violations;
+    }
+
+    private static String text(JsonObject object, String field) {
+        return object.has(field) && !object.get(field).isJsonNull() ? object.get(field).getAsString() : null;
+    }
+
+    private static String describe(List<V1Pod> pods) {
+        return pods.stream().map(p -> p.getMetadata().getName() + "@" + p.getSpec().getNodeName() + "("
+                + p.getStatus().getPhase() + ")").toList().toString();
+    }
+}

@@ -1,0 +1,133 @@
+package io.quotient.it.deploy;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.scheduling.QuotaState;
+import io.quotient.deploy.port.GpuBinding;
+import io.quotient.deploy.port.GpuSlot;
+import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.JobStatus;
+import io.quotient.it.harness.ControlPlane;
+import io.quotient.it.harness.FakeGpuNode;
+import io.quotient.it.harness.FakeGpuNodeSpec;
+import io.quotient.it.harness.FakeGpuNodes;
+import io.quotient.it.harness.FakeKubelet;
+import io.quotient.it.harness.RealKubernetes;
+import io.quotient.it.harness.TestNamespace;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * After a crash at any point of a deploy or a preemption, the service rebuilds from the API server: no
+ * duplicate Job, no leaked reservation pod, no lost job.
+ */
+@RealKubernetes
+class CrashSafetyIT {
+
+    private static final Duration CONVERGENCE = Duration.ofSeconds(120);
+
+    @BeforeAll
+    static void installCrd(ApiClient client) {
+        QuotientManifests.installCrd(client);
+    }
+
+    /** The states a leader leaves when it dies between two writes, made exactly, then handed to a new service. */
+    @Test
+    void newServiceFinishesWhatADeadLeaderLeftHalfDone(ControlPlane plane, TestNamespace namespace,
+                                                       FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
+            throws Exception {
+        FakeGpuNode node = nodes.create(FakeGpuNodeSpec.of("crash", 4, 81920, "NVIDIA-H100-80GB-HBM3"));
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 4, null));
+        ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
+        try (AdapterFixture deadLeader = new AdapterFixture(plane.newApiClient(), plane.newApiClient(), namespace.name())) {
+            io.quotient.it.harness.Await.until("the dead leader's view of " + node.name(),
+                    () -> deadLeader.observer.node(node.name()).orElse(null));
+            // 1. the Job was created, then the process died before writing the placement
+            JobRecord orphan = deadLeader.store.create(AdapterFixture.wholeGpuRecord("team-a", "job-no-status", 1));
+            deadLeader.gateway.deploy(orphan, new PlacedJob(orphan.spec(), node.name(), List.of(0), 1000,
+                    QuotaState.IN_QUOTA, Instant.now()), List.of(new GpuBinding(0, null, 1)));
+            // 2. the placement was written, then the process died before creating the Job
+            JobRecord placed = deadLeader.store.create(AdapterFixture.wholeGpuRecord("team-a", "status-no-job", 1));
+            deadLeader.store.updateStatus(placed, JobStatus.placed(node.name(), List.of(new GpuBinding(1, null, 1)),
+                    QuotaState.IN_QUOTA, Instant.now()));
+            // 3. a GPU was reserved for a fraction whose placement was never written
+            deadLeader.gateway.ensureReservation(new GpuSlot(node.name(), 3));
+        }
+        io.quotient.it.harness.Await.until("the leaked reservation pod to exist", cluster::reservationPods,
+                pods -> pods.size() == 1);
+
+        try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
+            ClusterInvariants.awaitConsistent(cluster, CONVERGENCE);
+
+            assertThat(cluster.jobs()).hasSize(2);
+            assertThat(cluster.reservationPods()).isEmpty();
+            for (String name : List.of("job-no-status", "status-no-job")) {
+                assertThat(service.api().job("team-a", name).text("phase")).isIn("Placed", "Running");
+                assertThat(cluster.livePodsOf("team-a", name)).hasSize(1);
+            }
+        }
+    }
+
+    /** SIGKILL in the middle of a burst of deploys that preempt borrowed jobs and reserve GPUs for fractions. */
+    @Test
+    void killedInTheMiddleOfPreemptionsTheServiceComesBackWithNothingLostOrDuplicated(
+            ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
+            throws Exception {
+        nodes.create(FakeGpuNodeSpec.of("kill", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
+        nodes.create(FakeGpuNodeSpec.of("kill", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 8, null),
+                new TeamsFile.Quota("team-b", 8, null));
+        ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
+        List<java.util.Map<String, Object>> burst = new ArrayList<>();
+        for (int i = 1; i <= 6; i++) {
+            burst.add(Requests.wholeGpus("b-" + i, 1));
+        }
+        for (int i = 1; i <= 4; i++) {
+            burst.add(Requests.fraction("b-f" + i, 0.5));
+        }
+
+        QuotientService first = QuotientService.process("first", plane, namespace.name(), teams, dir);
+        try {
+            for (int i = 1; i <= 16; i++) {
+                assertThat(first.api().deploy("team-a", Requests.wholeGpus("a-" + i, 1)).status()).isEqualTo(201);
+            }
+            ClusterInvariants.awaitConsistent(cluster, CONVERGENCE);
+            AtomicInteger answered = new AtomicInteger();
+            CompletableFuture<Void> deploys = CompletableFuture.runAsync(() -> {
+                for (var body : burst) {
+                    first.api().deploy("team-b", body);
+                    answered.incrementAndGet();
+                }
+            });
+            io.quotient.it.harness.Await.until("a few of team-b's deploys", answered::get, n -> n >= 3);
+            first.kill();
+            deploys.handle((ok, failure) -> null).join();
+        } finally {
+            first.close();
+        }
+
+        try (QuotientService second = QuotientService.process("second", plane, namespace.name(), teams, dir)) {
+            for (var body : burst) { // what the dead service did not record is deployed again; the rest is taken
+                assertThat(second.api().deploy("team-b", body).status()).isIn(201, 202, 409);
+            }
+            ClusterInvariants.awaitConsistent(cluster, CONVERGENCE);
+            io.quotient.it.harness.Await.until("team-b to hold its guarantee", CONVERGENCE,
+                    () -> second.api().team("team-b").get("allocatedGpus").getAsDouble(), gpus -> gpus == 8.0);
+            ClusterInvariants.awaitConsistent(cluster, CONVERGENCE);
+            assertThat(second.api().team("team-a").get("allocatedGpus").getAsDouble()).isEqualTo(8.0);
+            assertThat(cluster.gpuJobs()).as("no job lost").hasSize(16 + burst.size());
+            assertThat(second.api().team("team-a").get("pendingJobs").getAsInt()).isEqualTo(8);
+        }
+    }
+}

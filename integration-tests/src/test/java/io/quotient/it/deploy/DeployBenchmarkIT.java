@@ -1,0 +1,104 @@
+package io.quotient.it.deploy;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.quotient.it.harness.Await;
+import io.quotient.it.harness.ControlPlane;
+import io.quotient.it.harness.FakeGpuNodeSpec;
+import io.quotient.it.harness.FakeGpuNodes;
+import io.quotient.it.harness.RealKubernetes;
+import io.quotient.it.harness.TestNamespace;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Sustained deploys per second and p50/p99 deploy latency through REST into the real API server, with 500 jobs
+ * already placed (targets: at least 50 deploys/s, p99 under 200 ms). Each deploy records a GpuJob, decides, writes
+ * the placement and creates the Job. Run: mvn -pl integration-tests verify -Dit.test=DeployBenchmarkIT
+ * -Dsurefire.excludedGroups=none (see the report in the test output).
+ */
+@Tag("benchmark")
+@RealKubernetes
+class DeployBenchmarkIT {
+
+    private static final int NODES = 100;
+    private static final int GPUS_PER_NODE = 8;
+    private static final int ALREADY_PLACED = 500;
+    private static final int MEASURED = 250;
+    private static final int CLIENTS = 4;
+
+    @BeforeAll
+    static void installCrd(ApiClient client) {
+        QuotientManifests.installCrd(client);
+    }
+
+    @Test
+    void deploysPerSecondAndLatencyWith500JobsPlaced(ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes,
+                                                     @TempDir Path dir) throws Exception {
+        for (int i = 0; i < NODES; i++) {
+            nodes.create(FakeGpuNodeSpec.of("bench", GPUS_PER_NODE, 81920, "NVIDIA-H100-80GB-HBM3"));
+        }
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 1000, null));
+        ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
+
+        try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
+            run(service.api(), "warm", ALREADY_PLACED);
+            Await.until("the 500 Jobs to exist", cluster::jobs, jobs -> jobs.size() == ALREADY_PLACED);
+
+            long start = System.nanoTime();
+            List<Long> latencies = run(service.api(), "measured", MEASURED);
+            double seconds = (System.nanoTime() - start) / 1e9;
+
+            Collections.sort(latencies);
+            System.out.println(String.format("[benchmark] deploy through REST into the API server, %d jobs already placed,"
+                            + " %d clients: %d deploys in %.2f s = %.1f deploys/s; latency p50 %.1f ms, p99 %.1f ms,"
+                            + " max %.1f ms (targets: >= 50 deploys/s, p99 < 200 ms)",
+                    ALREADY_PLACED, CLIENTS, MEASURED, seconds, MEASURED / seconds, percentile(latencies, 0.50),
+                    percentile(latencies, 0.99), latencies.get(latencies.size() - 1) / 1e6));
+            Await.until("every Job to exist", cluster::jobs, jobs -> jobs.size() == ALREADY_PLACED + MEASURED);
+        }
+    }
+
+    /** Deploys {@code count} one-GPU jobs from {@link #CLIENTS} threads; returns each deploy's latency in ns. */
+    private static List<Long> run(QuotientApi api, String prefix, int count) throws Exception {
+        ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+        try {
+            List<Future<Long>> deploys = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                String name = prefix + "-" + i;
+                deploys.add(clients.submit(() -> {
+                    long t0 = System.nanoTime();
+                    QuotientApi.Answer answer = api.deploy("team-a", Requests.wholeGpus(name, 1));
+                    long latency = System.nanoTime() - t0;
+                    if (answer.status() != 201) {
+                        throw new AssertionError("deploy " + name + " was not placed: " + answer);
+                    }
+                    return latency;
+                }));
+            }
+            List<Long> latencies = new ArrayList<>();
+            for (Future<Long> deploy : deploys) {
+                latencies.add(deploy.get());
+            }
+            return latencies;
+        } finally {
+            clients.shutdown();
+        }
+    }
+
+    private static double percentile(List<Long> sorted, double p) {
+        int index = (int) Math.ceil(p * sorted.size()) - 1;
+        return sorted.get(Math.max(0, index)) / 1e6;
+    }
+}

@@ -1,0 +1,118 @@
+package io.quotient.it.deploy;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.quotient.it.harness.Await;
+import io.quotient.it.harness.ControlPlane;
+import io.quotient.it.harness.FakeGpuNodeSpec;
+import io.quotient.it.harness.FakeGpuNodes;
+import io.quotient.it.harness.FakeKubelet;
+import io.quotient.it.harness.RealKubernetes;
+import io.quotient.it.harness.TestNamespace;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The greedy team and idle capacity, end to end: team A borrows 10 GPUs over its 20; team B claims its 20; A's
+ * borrowed jobs (and only those) are evicted and wait with the reason; B's jobs run where kube-scheduler bound
+ * them; when B's jobs finish, A's evicted jobs come back by themselves.
+ */
+@RealKubernetes
+class GreedyTeamIT {
+
+    private static final int JOBS_OF_A = 15;
+    private static final int JOBS_OF_B = 10;
+
+    @BeforeAll
+    static void installCrd(ApiClient client) {
+        QuotientManifests.installCrd(client);
+    }
+
+    @Test
+    void borrowedGpusAreTakenBackAndTheEvictedJobsReturnWhenCapacityFrees(
+            ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
+            throws Exception {
+        for (int i = 0; i < 4; i++) {
+            nodes.create(FakeGpuNodeSpec.of("greedy", 10, 81920, "NVIDIA-H100-80GB-HBM3"));
+        }
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 20, null),
+                new TeamsFile.Quota("team-b", 20, null));
+        ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
+
+        try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
+            QuotientApi api = service.api();
+            Set<String> borrowed = new TreeSet<>();
+            for (int i = 1; i <= JOBS_OF_A; i++) {
+                QuotientApi.Answer answer = api.deploy("team-a", Requests.wholeGpus("a-" + i, 2));
+                assertThat(answer.status()).as("%s", answer).isEqualTo(201);
+                if ("OverQuota".equals(answer.text("quotaState"))) {
+                    borrowed.add("a-" + i);
+                }
+                cluster.awaitRunningPod("team-a", "a-" + i);
+            }
+            assertThat(borrowed).hasSize(5);
+            assertThat(api.team("team-a").get("overQuotaGpus").getAsDouble()).isEqualTo(10);
+
+            for (int i = 1; i <= JOBS_OF_B; i++) {
+                QuotientApi.Answer answer = api.deploy("team-b", Requests.wholeGpus("b-" + i, 2));
+                assertThat(answer.status()).as("%s", answer).isEqualTo(201);
+                assertThat(answer.text("quotaState")).isEqualTo("InQuota");
+            }
+            for (int i = 1; i <= JOBS_OF_B; i++) {
+                assertThat(cluster.boundNode("team-b", "b-" + i)).isNotNull();
+            }
+
+            Set<String> evicted = new TreeSet<>();
+            for (int i = 1; i <= JOBS_OF_A; i++) {
+                QuotientApi.Answer job = api.job("team-a", "a-" + i);
+                if ("Pending".equals(job.text("phase")) || "Preempted".equals(job.text("phase"))) {
+                    evicted.add("a-" + i);
+                    assertThat(job.text("reason")).as("%s", job).containsIgnoringCase("preempted")
+                            .contains("team-b");
+                }
+            }
+            assertThat(evicted).as("exactly the borrowed jobs are evicted").isEqualTo(borrowed);
+            for (String name : evicted) {
+                Await.until("the pods of evicted " + name + " to go", () -> cluster.livePodsOf("team-a", name),
+                        List::isEmpty);
+            }
+            Await.until("a Preempted event on each evicted job", () -> preemptedEvents(plane.apiClient(),
+                    namespace.name()), events -> events.containsAll(objectNames(evicted)));
+
+            for (int i = 1; i <= JOBS_OF_B; i++) {
+                cluster.finish(kubelet, "team-b", "b-" + i);
+            }
+            for (String name : evicted) {
+                cluster.awaitRunningPod("team-a", name);
+            }
+            assertThat(api.team("team-a").get("pendingJobs").getAsInt()).isZero();
+        }
+    }
+
+    private static Set<String> preemptedEvents(ApiClient client, String namespace)
+            throws io.kubernetes.client.openapi.ApiException {
+        Set<String> objects = new TreeSet<>();
+        for (CoreV1Event event : new CoreV1Api(client).listNamespacedEvent(namespace).execute().getItems()) {
+            if ("Preempted".equals(event.getReason()) && "GpuJob".equals(event.getInvolvedObject().getKind())) {
+                objects.add(event.getInvolvedObject().getName());
+            }
+        }
+        return objects;
+    }
+
+    private static List<String> objectNames(Set<String> jobs) {
+        List<String> names = new ArrayList<>();
+        jobs.forEach(job -> names.add("team-a." + job));
+        return names;
+    }
+}

@@ -1,0 +1,117 @@
+package io.quotient.it.deploy;
+
+import com.google.gson.Gson;
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.Map;
+
+/** The service's REST API as the tests call it: JSON in, status code and JSON out. */
+final class QuotientApi {
+
+    private static final Gson GSON = new Gson();
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final URI base;
+
+    QuotientApi(URI base) {
+        this.base = base;
+    }
+
+    /** An answer: the HTTP status and the JSON body (JsonNull when empty). */
+    record Answer(int status, JsonElement body) {
+
+        JsonObject object() {
+            return body.getAsJsonObject();
+        }
+
+        String text(String field) {
+            JsonElement value = object().get(field);
+            return value == null || value.isJsonNull() ? null : value.getAsString();
+        }
+
+        @Override
+        public String toString() {
+            return status + " " + body;
+        }
+    }
+
+    Answer deploy(String team, Map<String, ?> body) {
+        return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(GSON.toJson(body))));
+    }
+
+    /** Sends a raw body, for malformed JSON and unknown fields. */
+    Answer deployRaw(String team, String json) {
+        return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs"))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    Answer job(String team, String name) {
+        return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs/" + name)).GET());
+    }
+
+    Answer delete(String team, String name) {
+        return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs/" + name)).DELETE());
+    }
+
+    JsonArray teams() {
+        return send(HttpRequest.newBuilder(path("/api/v1/teams")).GET()).body().getAsJsonArray();
+    }
+
+    /** One team of GET /api/v1/teams. */
+    JsonObject team(String name) {
+        for (JsonElement team : teams()) {
+            if (name.equals(team.getAsJsonObject().get("name").getAsString())) {
+                return team.getAsJsonObject();
+            }
+        }
+        throw new AssertionError("GET /api/v1/teams lists no team " + name + ": " + teams());
+    }
+
+    Answer cluster() {
+        return send(HttpRequest.newBuilder(path("/api/v1/cluster")).GET());
+    }
+
+    /** Whether the service answers its health endpoint with 200. */
+    boolean healthy() {
+        try {
+            return http.send(HttpRequest.newBuilder(path("/actuator/health")).timeout(Duration.ofSeconds(2)).GET()
+                    .build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private URI path(String path) {
+        return base.resolve(path);
+    }
+
+    private Answer send(HttpRequest.Builder request) {
+        try {
+            HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(60)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            String body = response.body();
+            return new Answer(response.statusCode(), body == null || body.isBlank() ? JsonNull.INSTANCE
+                    : JsonParser.parseString(body));
+        } catch (IOException e) {
+            throw new UncheckedIOException("calling the service at " + base + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while calling the service", e);
+        }
+    }
+}
