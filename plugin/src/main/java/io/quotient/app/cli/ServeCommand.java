@@ -1,17 +1,50 @@
 package io.quotient.app.cli;
 
+import io.quotient.app.QuotientApplication;
 import io.quotient.app.QuotientCli;
+import org.springframework.boot.SpringApplication;
 
-/** Placeholder until its owner fills it in. */
+import java.util.Arrays;
+
+/** {@code serve}: starts the service (REST API on port 8080 by default) on Kubernetes or the embedded cluster. */
 public final class ServeCommand implements QuotientCli.Command {
+
+    static final String HELP = """
+            Usage: java -jar quotient.jar serve [--name=value ...]
+
+            Starts the Quotient control plane: REST API (/api/v1, OpenAPI at /v3/api-docs), Actuator
+            (/actuator/health, /actuator/prometheus) and the periodic re-queue, reclaim and defragmentation.
+
+            With no kubeconfig and outside a pod it runs on an embedded in-memory cluster (4 nodes x 10 GPUs,
+            teams team-a and team-b with 20 guaranteed GPUs each), so you can try the API at once.
+
+            Options (any Spring Boot property; also as environment variables, e.g. QUOTIENT_TEAMS_FILE):
+              --quotient.cluster.mode=auto|embedded|kubernetes   cluster to work on (default auto)
+              --quotient.kubeconfig=PATH                         kubeconfig; selects Kubernetes in auto mode
+              --quotient.teams-file=PATH                         teams and quotas (YAML), re-read on change
+              --quotient.embedded.cluster-file=PATH              nodes of the embedded cluster (YAML)
+              --quotient.templates-folder=PATH                   extra or replacing job templates (*.yaml)
+              --quotient.scheduling.placement-policy=NAME        quotient (default), fgd, bestfit, packing, ...
+              --quotient.scheduling.stop-grace=30s               grace period of evicted and deleted jobs
+              --quotient.schedules.requeue-interval=5s           re-queue of waiting jobs
+              --quotient.schedules.reclaim-interval=15s          return of borrowed GPUs
+              --quotient.schedules.defragment-cron="0 0 3 * * ?" defragmentation (Quartz cron)
+              --quotient.schedules.defragment-max-moved-share=0.1
+              --server.port=8080
+            """;
+
     @Override
     public int run(String[] args) {
-        System.err.println("not available yet");
-        return 1;
+        if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
+            System.out.println(HELP);
+            return 0;
+        }
+        SpringApplication.run(QuotientApplication.class, args);
+        return 0;
     }
 
     @Override
     public String summary() {
-        return "serve";
+        return "run the control plane service (REST API; embedded cluster when no Kubernetes is configured)";
     }
 }

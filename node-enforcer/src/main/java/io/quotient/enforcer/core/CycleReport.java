@@ -1,0 +1,19 @@
+package io.quotient.enforcer.core;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What one cycle saw and did. {@code sample} is empty and {@code unavailableReason} set when the GPUs
+ * could not be read.
+ */
+public record CycleReport(Optional<GpuSample> sample, EnforcementPlan plan, String unavailableReason) {
+
+  public static CycleReport unavailable(String reason) {
+    return new CycleReport(Optional.empty(), new EnforcementPlan(List.of(), List.of(), List.of()), reason);
+  }
+
+  public boolean gpusAvailable() {
+    return sample.isPresent();
+  }
+}

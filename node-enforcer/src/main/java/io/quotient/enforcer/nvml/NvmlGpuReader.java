@@ -1,0 +1,113 @@
+package io.quotient.enforcer.nvml;
+
+import com.sun.jna.Pointer;
+import io.quotient.enforcer.core.GpuDevice;
+import io.quotient.enforcer.core.GpuProcess;
+import io.quotient.enforcer.core.GpuReader;
+import io.quotient.enforcer.core.GpuSample;
+import io.quotient.enforcer.core.GpuUnavailableException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the node's GPUs through NVML for the enforcement cycle. With MIG on, each MIG instance is a
+ * device of its own (memory and processes are per instance) and the physical GPU is listed too, for
+ * the report. NVML is opened lazily and re-opened after the driver or a GPU was lost, so the agent
+ * recovers on its own instead of crash-looping.
+ */
+public final class NvmlGpuReader implements GpuReader, AutoCloseable {
+
+  private static final Logger log = LoggerFactory.getLogger(NvmlGpuReader.class);
+
+  private record Identity(String uuid, String model) {
+  }
+
+  private final Supplier<Nvml> opener;
+  private Nvml nvml;
+  private String driverVersion;
+  private final Map<Integer, Identity> identities = new HashMap<>();
+
+  public NvmlGpuReader(Supplier<Nvml> opener) {
+    this.opener = opener;
+  }
+
+  @Override
+  public synchronized GpuSample read() {
+    try {
+      Nvml api = open();
+      int count = api.deviceCount();
+      List<GpuDevice> devices = new ArrayList<>(count);
+      List<GpuProcess> processes = new ArrayList<>();
+      for (int index = 0; index < count; index++) {
+        readDevice(api, index, devices, processes);
+      }
+      return new GpuSample(driverVersion, devices, processes);
+    } catch (NvmlException e) {
+      if (e.isDeviceOrDriverLost()) {
+        reset();
+      }
+      throw new GpuUnavailableException("cannot read the GPUs through NVML: " + e.getMessage()
+          + "; no fractions should be placed on this node until the driver and GPUs are healthy again", e);
+    }
+  }
+
+  private void readDevice(Nvml api, int index, List<GpuDevice> devices, List<GpuProcess> processes) {
+    Pointer handle = api.handle(index);
+    Identity identity = identities.computeIfAbsent(index, i -> new Identity(api.uuid(handle), api.name(handle)));
+    NvmlMemoryInfo memory = api.memory(handle);
+    int utilization = api.utilization(handle).map(u -> u.gpu).orElse(-1);
+    devices.add(new GpuDevice(index, identity.uuid(), identity.model(), memory.total(), memory.used(), memory.free(),
+        utilization, ""));
+    if (!api.migEnabled(handle)) {
+      addProcesses(api, handle, identity.uuid(), processes);
+      return;
+    }
+    for (Pointer mig : api.migDevices(handle)) {
+      String migUuid = api.uuid(mig);
+      NvmlMemoryInfo migMemory = api.memory(mig);
+      devices.add(new GpuDevice(index, migUuid, identity.model(), migMemory.total(), migMemory.used(),
+          migMemory.free(), -1, identity.uuid()));
+      addProcesses(api, mig, migUuid, processes);
+    }
+  }
+
+  private static void addProcesses(Nvml api, Pointer handle, String uuid, List<GpuProcess> processes) {
+    for (NvmlProcess process : api.computeProcesses(handle)) {
+      processes.add(new GpuProcess(process.pid(), uuid, process.usedBytes()));
+    }
+  }
+
+  private Nvml open() {
+    if (nvml == null) {
+      Nvml opened = opener.get();
+      try {
+        driverVersion = opened.driverVersion();
+      } catch (NvmlException e) {
+        opened.close();
+        throw e;
+      }
+      identities.clear();
+      nvml = opened;
+      log.info("NVML {} loaded from {} (driver {}, process list through {})", opened.hasMemoryInfoV2() ? "11.6+" : "legacy",
+          opened.libraryName(), driverVersion, opened.processListFunction());
+    }
+    return nvml;
+  }
+
+  private void reset() {
+    if (nvml != null) {
+      nvml.close();
+      nvml = null;
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    reset();
+  }
+}

@@ -1,0 +1,55 @@
+package io.quotient.adapters.k8s;
+
+import io.kubernetes.client.common.KubernetesType;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.options.DeleteOptions;
+
+import java.time.Duration;
+import java.util.function.Supplier;
+
+/** Small helpers around client-java's generic API responses: status codes and errors that say what failed. */
+final class ApiCalls {
+
+    static final int NOT_FOUND = 404;
+    static final int CONFLICT = 409;
+
+    private ApiCalls() {
+    }
+
+    /**
+     * Runs a call and returns its response, turning a transport failure (API server unreachable) into a
+     * {@link KubernetesCallException} that names what was attempted.
+     */
+    static <T extends KubernetesType> KubernetesApiResponse<T> call(String what, Supplier<KubernetesApiResponse<T>> call) {
+        try {
+            return call.get();
+        } catch (RuntimeException e) {
+            throw new KubernetesCallException(what + " failed: the API server could not be reached (" + e.getMessage()
+                    + "); the operation is retried by the next reconciliation", e);
+        }
+    }
+
+    /** The response's object; fails with the API server's reason when the call did not succeed. */
+    static <T extends KubernetesType> T expect(KubernetesApiResponse<T> response, String what) {
+        if (response.isSuccess()) {
+            return response.getObject();
+        }
+        throw failure(response, what);
+    }
+
+    static KubernetesCallException failure(KubernetesApiResponse<?> response, String what) {
+        String reason = response.getStatus() == null ? "no reason given" : response.getStatus().getMessage();
+        return new KubernetesCallException(what + " failed: HTTP " + response.getHttpStatusCode() + ": " + reason,
+                response.getHttpStatusCode());
+    }
+
+    /** Delete options: dependents are removed in the background; pods get {@code grace} to exit (null: default). */
+    static DeleteOptions background(Duration grace) {
+        DeleteOptions options = new DeleteOptions();
+        options.setPropagationPolicy("Background");
+        if (grace != null) {
+            options.setGracePeriodSeconds(grace.toSeconds());
+        }
+        return options;
+    }
+}

@@ -1,0 +1,114 @@
+package io.quotient.adapters.k8s;
+
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.BatchV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Job;
+import io.kubernetes.client.openapi.models.V1JobList;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1NodeList;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodList;
+import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.quotient.adapters.template.TemplateRenderer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The informer caches the Kubernetes adapters read from: every node, and in the service's namespace the GpuJobs
+ * and the Jobs and pods Quotient manages (label {@code app.kubernetes.io/managed-by=quotient}). Watches need a
+ * client without read timeout; pass one built for that.
+ */
+public final class ClusterInformers implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(ClusterInformers.class);
+    static final String MANAGED_SELECTOR = TemplateRenderer.MANAGED_BY_LABEL + "=" + TemplateRenderer.MANAGED_BY;
+
+    private final SharedInformerFactory factory;
+    private final String namespace;
+    private final SharedIndexInformer<V1Node> nodes;
+    private final SharedIndexInformer<V1Pod> pods;
+    private final SharedIndexInformer<V1Job> jobs;
+    private final SharedIndexInformer<GpuJobResource> gpuJobs;
+
+    public ClusterInformers(ApiClient watchClient, String namespace) {
+        this.namespace = namespace;
+        this.factory = new SharedInformerFactory(watchClient);
+        CoreV1Api core = new CoreV1Api(watchClient);
+        BatchV1Api batch = new BatchV1Api(watchClient);
+        nodes = factory.sharedIndexInformerFor(new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1",
+                "nodes", watchClient), V1Node.class, 0);
+        pods = factory.sharedIndexInformerFor(params -> core.listNamespacedPod(namespace)
+                .labelSelector(MANAGED_SELECTOR).resourceVersion(params.resourceVersion)
+                .timeoutSeconds(params.timeoutSeconds).watch(params.watch).buildCall(null), V1Pod.class, V1PodList.class);
+        jobs = factory.sharedIndexInformerFor(params -> batch.listNamespacedJob(namespace)
+                .labelSelector(MANAGED_SELECTOR).resourceVersion(params.resourceVersion)
+                .timeoutSeconds(params.timeoutSeconds).watch(params.watch).buildCall(null), V1Job.class, V1JobList.class);
+        gpuJobs = factory.sharedIndexInformerFor(new GenericKubernetesApi<>(GpuJobResource.class, GpuJobList.class,
+                GpuJobResource.GROUP, GpuJobResource.VERSION, GpuJobResource.PLURAL, watchClient),
+                GpuJobResource.class, 0, namespace);
+    }
+
+    /**
+     * Starts every informer and waits until each has listed its objects once, so that the first decision already
+     * sees the whole cluster (after a restart: every record, Job and reservation pod that exists).
+     *
+     * @throws IllegalStateException when they have not synced within {@code timeout}
+     */
+    public void start(Duration timeout) {
+        factory.startAllRegisteredInformers();
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (SharedIndexInformer<?> informer : List.of(nodes, pods, jobs, gpuJobs)) {
+            while (!informer.hasSynced()) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("the Kubernetes caches did not sync within " + timeout + " (namespace "
+                            + namespace + "); check that the API server is reachable, the GpuJob CRD is installed "
+                            + "(kubectl apply -f deploy/) and the service account may list nodes, pods, jobs and gpujobs");
+                }
+                sleep();
+            }
+        }
+        log.info("Kubernetes caches synced: {} nodes, {} managed pods, {} jobs, {} GpuJobs in namespace {}",
+                nodes.getIndexer().list().size(), pods.getIndexer().list().size(), jobs.getIndexer().list().size(),
+                gpuJobs.getIndexer().list().size(), namespace);
+    }
+
+    public SharedIndexInformer<V1Node> nodes() {
+        return nodes;
+    }
+
+    public SharedIndexInformer<V1Pod> pods() {
+        return pods;
+    }
+
+    public SharedIndexInformer<V1Job> jobs() {
+        return jobs;
+    }
+
+    public SharedIndexInformer<GpuJobResource> gpuJobs() {
+        return gpuJobs;
+    }
+
+    public String namespace() {
+        return namespace;
+    }
+
+    @Override
+    public void close() {
+        factory.stopAllRegisteredInformers();
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(20);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for the Kubernetes caches to sync", e);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.quotient.adapters.k8s;
+
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1EventSource;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1ObjectReference;
+import io.quotient.core.scheduling.JobId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * Records Kubernetes Events on jobs' GpuJobs ({@code kubectl describe gpujob} shows them). Events are
+ * informational, so they are sent in the background: a deploy never waits for one, and when the API server is
+ * too slow to keep up the oldest-first queue drops new ones with a warning instead of blocking decisions.
+ */
+public final class EventRecorder implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
+    private static final Set<String> WARNINGS = Set.of("Preempted", "GpuOomKilled", "GpuLoanReclaimed");
+    private static final int MAX_MESSAGE = 1024;
+
+    private final CoreV1Api core;
+    private final String namespace;
+    private final String instance;
+    private final Function<JobId, Optional<String>> uidOf;
+    private final ThreadPoolExecutor sender;
+    private final AtomicLong sequence = new AtomicLong();
+
+    /**
+     * @param instance the replica's identity, shown as the reporting instance
+     * @param uidOf    the UID of a job's GpuJob (events link to it)
+     */
+    public EventRecorder(CoreV1Api core, String namespace, String instance, Function<JobId, Optional<String>> uidOf) {
+        this.core = core;
+        this.namespace = namespace;
+        this.instance = instance;
+        this.uidOf = uidOf;
+        this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1000), r -> {
+            Thread t = new Thread(r, "quotient-events");
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    public void record(JobId job, String reason, String message) {
+        CoreV1Event event = event(job, reason, message);
+        try {
+            sender.execute(() -> send(job, event));
+        } catch (RejectedExecutionException e) {
+            log.warn("event {} for job {} of team {} dropped: the event queue is full ({})", reason, job.name(),
+                    job.team(), message);
+        }
+    }
+
+    CoreV1Event event(JobId job, String reason, String message) {
+        String object = KubernetesNames.ofJob(job);
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        String text = message == null ? "" : message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) : message;
+        return new CoreV1Event()
+                .metadata(new V1ObjectMeta().namespace(namespace)
+                        .name(object + "." + Long.toHexString(System.currentTimeMillis()) + sequence.incrementAndGet()))
+                .involvedObject(new V1ObjectReference().apiVersion(GpuJobResource.API_VERSION).kind(GpuJobResource.KIND)
+                        .namespace(namespace).name(object).uid(uidOf.apply(job).orElse(null)))
+                .reason(reason).message(text).type(WARNINGS.contains(reason) ? "Warning" : "Normal")
+                .source(new V1EventSource().component("quotient")).reportingComponent("quotient.io/quotient")
+                .reportingInstance(instance).firstTimestamp(now).lastTimestamp(now).count(1);
+    }
+
+    private void send(JobId job, CoreV1Event event) {
+        try {
+            core.createNamespacedEvent(namespace, event).execute();
+        } catch (ApiException e) {
+            log.warn("event {} for job {} of team {} not recorded: HTTP {}: {}", event.getReason(), job.name(), job.team(),
+                    e.getCode(), e.getResponseBody());
+        } catch (RuntimeException e) {
+            log.warn("event {} for job {} of team {} not recorded: {}", event.getReason(), job.name(), job.team(),
+                    e.toString());
+        }
+    }
+
+    /** Sends what is queued (for up to a few seconds), then stops. */
+    @Override
+    public void close() {
+        sender.shutdown();
+        try {
+            sender.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

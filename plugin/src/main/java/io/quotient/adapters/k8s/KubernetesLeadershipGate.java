@@ -1,0 +1,113 @@
+package io.quotient.adapters.k8s;
+
+import io.kubernetes.client.extended.leaderelection.LeaderElectionConfig;
+import io.kubernetes.client.extended.leaderelection.LeaderElector;
+import io.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
+import io.kubernetes.client.openapi.ApiClient;
+import io.quotient.deploy.port.LeadershipGate;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * Leader election on a {@code coordination.k8s.io} Lease with client-java's {@link LeaderElector}. Only the
+ * replica holding the Lease decides. A follower takes over at most one lease duration plus one retry period after
+ * the leader stops renewing (about 8 s + 2 s with the defaults); a leader that cannot renew within the renew deadline
+ * steps down before its lease can expire, so two replicas never decide at once.
+ */
+public final class KubernetesLeadershipGate implements LeadershipGate, AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(KubernetesLeadershipGate.class);
+
+    /** Lease timings; renewDeadline &lt; leaseDuration so the leader steps down before another may take over. */
+    public record Timing(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
+        public Timing {
+            if (renewDeadline.compareTo(leaseDuration) >= 0 || retryPeriod.compareTo(renewDeadline) >= 0) {
+                throw new IllegalArgumentException("leader election needs retryPeriod < renewDeadline < leaseDuration,"
+                        + " was " + retryPeriod + " / " + renewDeadline + " / " + leaseDuration);
+            }
+        }
+
+        /** A follower takes over within about 10 s (lease + jittered retries): the 15 s the service promises. */
+        public static final Timing DEFAULT = new Timing(Duration.ofSeconds(8), Duration.ofSeconds(6),
+                Duration.ofSeconds(1));
+    }
+
+    private final LeaderElectionConfig config;
+    private final String identity;
+    private final AtomicBoolean leader = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicReference<LeaderElector> elector = new AtomicReference<>();
+    private final Thread thread;
+
+    public KubernetesLeadershipGate(ApiClient client, String namespace, String leaseName, String identity,
+                                    Timing timing) {
+        this.identity = identity;
+        this.config = new LeaderElectionConfig(new LeaseLock(namespace, leaseName, identity, client),
+                timing.leaseDuration(), timing.renewDeadline(), timing.retryPeriod());
+        this.thread = new Thread(this::contend, "quotient-leader-election");
+        thread.setDaemon(true);
+    }
+
+    /** Starts contending for the Lease in the background. */
+    public void start() {
+        thread.start();
+    }
+
+    @Override
+    public boolean isLeader() {
+        return leader.get();
+    }
+
+    public String identity() {
+        return identity;
+    }
+
+    /** Runs elections until closed: after losing the Lease, this replica contends again as a follower. */
+    private void contend() {
+        while (!closed.get()) {
+            LeaderElector current = new LeaderElector(config,
+                    e -> log.warn("leader election of {} hit an error: {}", identity, e.toString()));
+            elector.set(current);
+            try {
+                current.run(() -> {
+                    leader.set(true);
+                    log.info("{} is now the leader: it decides placements and runs the periodic jobs", identity);
+                }, () -> {
+                    leader.set(false);
+                    log.info("{} is no longer the leader", identity);
+                });
+            } catch (RuntimeException e) {
+                log.warn("leader election of {} stopped: {}; contending again", identity, e.toString());
+            } finally {
+                leader.set(false);
+                current.close();
+            }
+            pause();
+        }
+    }
+
+    private void pause() {
+        try {
+            Thread.sleep(config.getRetryPeriod().toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            closed.set(true);
+        }
+    }
+
+    /** Stops deciding at once and stops contending. The Lease then expires, and a follower takes over. */
+    @Override
+    public void close() {
+        closed.set(true);
+        leader.set(false);
+        LeaderElector current = elector.get();
+        if (current != null) {
+            current.close();
+        }
+        thread.interrupt();
+    }
+}

@@ -1,0 +1,151 @@
+package io.quotient.adapters.memory;
+
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.deploy.port.ClusterObserver;
+import io.quotient.deploy.port.GpuBinding;
+import io.quotient.deploy.port.GpuSlot;
+import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.WorkloadGateway;
+import io.quotient.deploy.port.WorkloadPhase;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.UUID;
+
+/**
+ * An in-memory cluster that plays both sides of the Kubernetes adapters: what the observer sees and what the
+ * gateway changes. Workloads run as soon as they are deployed, reservations get a stable fake GPU UUID at
+ * once, and every node's enforcer is ready. Lets {@code serve} run without a cluster and the use cases be
+ * tested without one.
+ */
+public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway {
+
+    /** Events kept for inspection; older ones are dropped. */
+    private static final int EVENTS_KEPT = 1000;
+
+    private final List<NodeSpec> nodes;
+    private final Set<String> templateNames;
+    private final Map<JobId, Workload> workloads = new LinkedHashMap<>();
+    private final Map<GpuSlot, String> reservations = new LinkedHashMap<>();
+    private final Map<JobId, Integer> creations = new HashMap<>();
+    private final Deque<Event> events = new ArrayDeque<>();
+
+    /** A workload as the embedded cluster runs it. */
+    public record Workload(String node, List<GpuBinding> gpus, WorkloadPhase phase) {
+    }
+
+    /** An event recorded on a job. */
+    public record Event(JobId job, String reason, String message, Instant at) {
+    }
+
+    public EmbeddedCluster(List<NodeSpec> nodes, Set<String> templateNames) {
+        this.nodes = List.copyOf(nodes);
+        this.templateNames = Set.copyOf(templateNames);
+    }
+
+    @Override
+    public List<NodeSpec> nodes() {
+        return nodes;
+    }
+
+    @Override
+    public Set<String> fractionReadyNodes() {
+        Set<String> names = new TreeSet<>();
+        nodes.forEach(n -> names.add(n.name()));
+        return names;
+    }
+
+    @Override
+    public synchronized Map<GpuSlot, String> reservations() {
+        return Map.copyOf(reservations);
+    }
+
+    @Override
+    public synchronized Map<JobId, WorkloadPhase> workloads() {
+        Map<JobId, WorkloadPhase> phases = new LinkedHashMap<>();
+        workloads.forEach((job, w) -> phases.put(job, w.phase()));
+        return phases;
+    }
+
+    @Override
+    public Set<String> templateNames() {
+        return templateNames;
+    }
+
+    @Override
+    public synchronized void deploy(JobRecord record, PlacedJob placement, List<GpuBinding> gpus) {
+        Workload wanted = new Workload(placement.node(), List.copyOf(gpus), WorkloadPhase.RUNNING);
+        Workload existing = workloads.get(record.id());
+        if (existing != null && existing.node().equals(wanted.node()) && existing.gpus().equals(wanted.gpus())) {
+            return;
+        }
+        workloads.put(record.id(), wanted);
+        creations.merge(record.id(), 1, Integer::sum);
+    }
+
+    @Override
+    public synchronized void stop(JobId job, Duration grace) {
+        workloads.remove(job);
+    }
+
+    @Override
+    public synchronized String ensureReservation(GpuSlot gpu) {
+        return reservations.computeIfAbsent(gpu, EmbeddedCluster::fakeUuid);
+    }
+
+    @Override
+    public synchronized void releaseReservation(GpuSlot gpu) {
+        reservations.remove(gpu);
+    }
+
+    @Override
+    public synchronized void recordEvent(JobId job, String reason, String message) {
+        if (events.size() == EVENTS_KEPT) {
+            events.removeFirst();
+        }
+        events.addLast(new Event(job, reason, message, Instant.now()));
+    }
+
+    /** Ends a job's workload as its pods would: the next phase sync releases its capacity. */
+    public synchronized void finish(JobId job, boolean succeeded) {
+        Workload w = workloads.get(job);
+        if (w == null) {
+            throw new IllegalArgumentException("job " + job + " has no workload in the embedded cluster");
+        }
+        workloads.put(job, new Workload(w.node(), w.gpus(), succeeded ? WorkloadPhase.SUCCEEDED : WorkloadPhase.FAILED));
+    }
+
+    /** The workload of a job, or null when it has none. */
+    public synchronized Workload workloadOf(JobId job) {
+        return workloads.get(job);
+    }
+
+    /** How many times a workload was created (not skipped as identical) for the job; detects duplicates. */
+    public synchronized int creations(JobId job) {
+        return creations.getOrDefault(job, 0);
+    }
+
+    public synchronized List<Event> events() {
+        return List.copyOf(events);
+    }
+
+    public synchronized List<Event> events(JobId job) {
+        return events.stream().filter(e -> e.job().equals(job)).toList();
+    }
+
+    /** A UUID in the NVML format, stable for the GPU, so restarts of the embedded cluster agree. */
+    static String fakeUuid(GpuSlot gpu) {
+        return "GPU-" + UUID.nameUUIDFromBytes((gpu.node() + "/" + gpu.gpuIndex()).getBytes(StandardCharsets.UTF_8));
+    }
+}

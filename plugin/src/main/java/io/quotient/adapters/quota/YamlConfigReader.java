@@ -1,0 +1,125 @@
+package io.quotient.adapters.quota;
+
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
+
+import java.io.StringReader;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/**
+ * Reads small configuration files (teams, embedded cluster) as a YAML node tree so that every error names the
+ * line it is about. Typed accessors reject unknown keys and wrong types with a reason a person can act on.
+ */
+public final class YamlConfigReader {
+
+    private final String source;
+
+    public YamlConfigReader(String source) {
+        this.source = source;
+    }
+
+    /** The document's top-level mapping. */
+    public MappingNode root(String text) {
+        Node node;
+        try {
+            node = new Yaml(new SafeConstructor(new LoaderOptions())).compose(new StringReader(text));
+        } catch (MarkedYAMLException e) {
+            Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+            throw new ConfigFileException(source, mark == null ? 0 : mark.getLine() + 1,
+                    "not valid YAML: " + e.getProblem());
+        } catch (YAMLException e) {
+            throw new ConfigFileException(source, 0, "not valid YAML: " + e.getMessage());
+        }
+        if (node == null) {
+            throw new ConfigFileException(source, 1, "the file is empty");
+        }
+        return mapping(node, "the document");
+    }
+
+    /** The entries of a mapping by key; fails on keys outside {@code allowed} (typos would be silently ignored). */
+    public Map<String, Node> fields(MappingNode map, Set<String> allowed) {
+        Map<String, Node> fields = new LinkedHashMap<>();
+        for (NodeTuple tuple : map.getValue()) {
+            String key = scalar(tuple.getKeyNode(), "a key");
+            if (!allowed.contains(key)) {
+                throw error(tuple.getKeyNode(), "unknown field '" + key + "'; allowed: " + String.join(", ",
+                        allowed.stream().sorted().toList()));
+            }
+            if (fields.put(key, tuple.getValueNode()) != null) {
+                throw error(tuple.getKeyNode(), "field '" + key + "' appears twice");
+            }
+        }
+        return fields;
+    }
+
+    public List<MappingNode> sequenceOfMappings(Node node, String what) {
+        if (!(node instanceof SequenceNode seq)) {
+            throw error(node, what + " must be a list");
+        }
+        return seq.getValue().stream().map(n -> mapping(n, "each entry of " + what)).toList();
+    }
+
+    public MappingNode mapping(Node node, String what) {
+        if (!(node instanceof MappingNode map)) {
+            throw error(node, what + " must be a mapping of fields");
+        }
+        return map;
+    }
+
+    public String string(Node node, String field) {
+        String value = scalar(node, field);
+        if (value.isBlank()) {
+            throw error(node, field + " must not be empty");
+        }
+        return value;
+    }
+
+    public double number(Node node, String field, double min) {
+        double value = parsed(node, field, Double::parseDouble, "a number");
+        if (!(value >= min) || Double.isInfinite(value)) {
+            throw error(node, field + " must be a finite number >= " + min + ", was " + scalar(node, field));
+        }
+        return value;
+    }
+
+    public long integer(Node node, String field, long min) {
+        long value = parsed(node, field, Long::parseLong, "a whole number");
+        if (value < min) {
+            throw error(node, field + " must be >= " + min + ", was " + value);
+        }
+        return value;
+    }
+
+    private <T> T parsed(Node node, String field, Function<String, T> parser, String kind) {
+        String text = scalar(node, field);
+        try {
+            return parser.apply(text);
+        } catch (NumberFormatException e) {
+            throw error(node, field + " must be " + kind + ", was '" + text + "'");
+        }
+    }
+
+    public ConfigFileException error(Node node, String reason) {
+        return new ConfigFileException(source, node.getStartMark().getLine() + 1, reason);
+    }
+
+    private String scalar(Node node, String what) {
+        if (!(node instanceof ScalarNode scalar)) {
+            throw error(node, what + " must be a single value");
+        }
+        return scalar.getValue();
+    }
+}

@@ -1,0 +1,48 @@
+package io.quotient.adapters.rest;
+
+import io.quotient.core.scheduling.JobRequestInput;
+import io.quotient.deploy.port.JobSubmission;
+import io.swagger.v3.oas.annotations.media.Schema;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The body of {@code POST /api/v1/teams/{team}/jobs}. Everything is checked by the service, which names the
+ * offending field in its 400 answer; unknown fields are refused (a typo must not silently drop a limit).
+ */
+@Schema(description = "A GPU job to deploy")
+public record JobRequestBody(
+        @Schema(description = "job name, unique in the team (DNS label)", example = "train-resnet") String name,
+        @Schema(description = "template: job (default), pytorchjob, notebook or a custom one", example = "job")
+        String template,
+        @Schema(description = "container image; the template's when left out", example = "pytorch/pytorch:2.3.0")
+        String image,
+        List<String> command,
+        List<String> args,
+        @Schema(description = "GPU request: {count} or {fraction, fractionLimit} or {memoryMib, memoryLimitMib}")
+        GpuBody gpu,
+        @Schema(description = "the same fraction or MiB on this many GPUs of one node") Integer gpuDevices,
+        @Schema(description = "allowed GPU models; any when empty") Set<String> gpuModels,
+        Long cpuMilli,
+        Long memoryMib,
+        @Schema(description = "priority within the team; higher runs first and is preempted last") Integer priority,
+        @Schema(description = "may borrow idle GPUs beyond the team's guarantee (and be preempted)")
+        Boolean preemptible,
+        @Schema(description = "not preempted before it ran this long") Long minRuntimeSeconds,
+        Map<String, String> labels,
+        Map<String, String> env) {
+
+    /** The GPU part of a request; exactly one style (count, fraction or memory). */
+    public record GpuBody(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {
+    }
+
+    public JobSubmission toSubmission(String team) {
+        GpuBody g = gpu == null ? new GpuBody(null, null, null, null, null) : gpu;
+        JobRequestInput input = new JobRequestInput(team, name, g.count(), g.fraction(), g.fractionLimit(),
+                g.memoryMib(), g.memoryLimitMib(), gpuDevices, cpuMilli, memoryMib, priority, preemptible,
+                minRuntimeSeconds, gpuModels);
+        return new JobSubmission(input, template, image, command, args, labels, env);
+    }
+}

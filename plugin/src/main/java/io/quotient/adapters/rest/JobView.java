@@ -1,0 +1,29 @@
+package io.quotient.adapters.rest;
+
+import io.quotient.deploy.port.GpuBinding;
+import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.JobStatus;
+
+import java.time.Instant;
+import java.util.List;
+
+/** A job as the API shows it: its status and where it runs, or why it waits. */
+public record JobView(String team, String name, String template, String phase, String node, List<GpuView> gpus,
+                      String quotaState, String reason, Instant createdAt, Instant placedAt) {
+
+    /** One GPU the job uses. */
+    public record GpuView(int index, String uuid, double fraction) {
+    }
+
+    public static JobView of(JobRecord record) {
+        JobStatus s = record.status();
+        List<GpuView> gpus = s.gpus().stream().map(JobView::gpu).toList();
+        return new JobView(record.id().team(), record.id().name(), record.submission().template(),
+                s.phase().wireName(), s.node(), gpus, s.quotaState() == null ? null : s.quotaState().wireName(),
+                s.reason(), record.createdAt(), s.placedAt());
+    }
+
+    private static GpuView gpu(GpuBinding g) {
+        return new GpuView(g.index(), g.uuid(), g.fraction());
+    }
+}

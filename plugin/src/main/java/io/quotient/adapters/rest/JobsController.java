@@ -1,0 +1,65 @@
+package io.quotient.adapters.rest;
+
+import io.quotient.core.scheduling.JobId;
+import io.quotient.deploy.DeploymentService;
+import io.quotient.deploy.port.JobRecord;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+import org.springframework.web.util.UriComponentsBuilder;
+
+import java.util.List;
+
+/** Deploying, reading and deleting a team's GPU jobs. */
+@RestController
+@RequestMapping("/api/v1/teams/{team}/jobs")
+public class JobsController {
+
+    private final DeploymentService deployments;
+
+    public JobsController(DeploymentService deployments) {
+        this.deployments = deployments;
+    }
+
+    @Operation(summary = "Deploy a GPU job", responses = {
+            @ApiResponse(responseCode = "201", description = "placed: node, GPUs and quota state in the body"),
+            @ApiResponse(responseCode = "202", description = "recorded but waiting (phase Pending, reason says why)"),
+            @ApiResponse(responseCode = "400", description = "invalid request; field and reason in the body"),
+            @ApiResponse(responseCode = "404", description = "unknown team"),
+            @ApiResponse(responseCode = "409", description = "a job of that name exists in the team")})
+    @PostMapping
+    public ResponseEntity<JobView> deploy(@PathVariable String team, @RequestBody JobRequestBody body,
+                                          UriComponentsBuilder uri) {
+        JobRecord record = deployments.deploy(body.toSubmission(team));
+        HttpStatus status = record.phase().holdsCapacity() ? HttpStatus.CREATED : HttpStatus.ACCEPTED;
+        return ResponseEntity.status(status)
+                .location(uri.path("/api/v1/teams/{team}/jobs/{name}").buildAndExpand(team, record.id().name()).toUri())
+                .body(JobView.of(record));
+    }
+
+    @Operation(summary = "The team's jobs, oldest first")
+    @GetMapping
+    public List<JobView> list(@PathVariable String team) {
+        return deployments.list(team).stream().map(JobView::of).toList();
+    }
+
+    @Operation(summary = "One job: phase, placement, quota state and why it is pending")
+    @GetMapping("/{name}")
+    public JobView get(@PathVariable String team, @PathVariable String name) {
+        return JobView.of(deployments.get(new JobId(team, name)));
+    }
+
+    @Operation(summary = "Delete a job: its pods are stopped and its capacity goes to waiting jobs")
+    @DeleteMapping("/{name}")
+    public JobView delete(@PathVariable String team, @PathVariable String name) {
+        return JobView.of(deployments.delete(new JobId(team, name)));
+    }
+}

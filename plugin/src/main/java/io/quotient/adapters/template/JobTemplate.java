@@ -1,0 +1,50 @@
+package io.quotient.adapters.template;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A loaded, checked template. The document is private to this record: rendering works on deep copies.
+ *
+ * @param name   what requests call it (the file name without {@code .yaml})
+ * @param source where it was loaded from, for messages
+ */
+public record JobTemplate(String name, String source, WorkloadKind kind, Map<String, Object> document) {
+
+    public JobTemplate {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(kind, "kind");
+        document = Trees.deepCopy(document);
+    }
+
+    /** A mutable deep copy of the document, ready to be rendered. */
+    Map<String, Object> copyDocument() {
+        return Trees.deepCopy(document);
+    }
+
+    /**
+     * Parses and checks one template document.
+     *
+     * @throws IllegalArgumentException with the reason when the document cannot be rendered
+     */
+    static JobTemplate check(String name, String source, Object loaded) {
+        if (!(loaded instanceof Map<?, ?>)) {
+            throw new IllegalArgumentException("the file must hold one YAML mapping (a Kubernetes object), was "
+                    + (loaded == null ? "empty" : "a " + loaded.getClass().getSimpleName()));
+        }
+        Map<String, Object> document = Trees.deepCopy(castMap(loaded));
+        WorkloadKind kind = WorkloadKind.of(document.get("apiVersion"), document.get("kind"))
+                .orElseThrow(() -> new IllegalArgumentException("apiVersion '" + document.get("apiVersion")
+                        + "' kind '" + document.get("kind") + "' is not supported; use one of "
+                        + WorkloadKind.supportedList()));
+        List<PodTemplate> pods = kind.podTemplates(document);
+        pods.forEach(PodTemplate::validate);
+        return new JobTemplate(name, source, kind, document);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> castMap(Object loaded) {
+        return (Map<String, Object>) loaded;
+    }
+}

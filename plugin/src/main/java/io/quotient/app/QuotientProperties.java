@@ -1,0 +1,67 @@
+package io.quotient.app;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.DecimalMax;
+import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * The service's settings under {@code quotient.*} (command line {@code --quotient.teams-file=...}, environment
+ * {@code QUOTIENT_TEAMS_FILE}, or application.yaml).
+ *
+ * @param cluster           which cluster to work on
+ * @param kubeconfig        kubeconfig file; when set, {@code auto} mode picks Kubernetes
+ * @param teamsFile         teams and quotas (YAML); re-read when it changes. Unset: the cluster mode's default
+ * @param teamsPollInterval how often the teams file is checked for changes
+ * @param templatesFolder   extra or replacing job templates ({@code *.yaml}); the built-in ones otherwise
+ * @param embedded          the embedded cluster
+ * @param scheduling        how decisions are made and applied
+ * @param schedules         the periodic jobs (Quartz)
+ */
+@Validated
+@ConfigurationProperties("quotient")
+public record QuotientProperties(@Valid @NotNull @DefaultValue Cluster cluster, String kubeconfig, Path teamsFile,
+                                 @NotNull @DefaultValue("5s") Duration teamsPollInterval, Path templatesFolder,
+                                 @Valid @NotNull @DefaultValue Embedded embedded,
+                                 @Valid @NotNull @DefaultValue Scheduling scheduling,
+                                 @Valid @NotNull @DefaultValue Schedules schedules) {
+
+    /** @param mode auto (default), embedded or kubernetes */
+    public record Cluster(@NotNull @DefaultValue("auto") ClusterMode mode) {
+    }
+
+    /** @param clusterFile nodes of the embedded cluster (YAML); 4 nodes × 10 GPUs when unset */
+    public record Embedded(Path clusterFile) {
+    }
+
+    /**
+     * @param placementPolicy placement policy name (PlacementPolicies: quotient, fgd, bestfit, ...)
+     * @param seed            seed of the policy's tie-breaking
+     * @param stopGrace       how long evicted and deleted jobs' pods get to exit (checkpointing)
+     */
+    public record Scheduling(@NotBlank @DefaultValue("quotient") String placementPolicy,
+                             @DefaultValue("42") long seed,
+                             @NotNull @DefaultValue("30s") Duration stopGrace) {
+    }
+
+    /**
+     * @param requeueInterval          re-queue of waiting jobs (and reconciliation with the cluster)
+     * @param reclaimInterval          return of borrowed GPUs to teams with waiting in-quota work
+     * @param defragmentCron           Quartz cron of the defragmentation, nightly by default
+     * @param defragmentMaxMovedShare  at most this share of the cluster's GPUs is moved per defragmentation
+     * @param metricsInterval          refresh of the per-team and cluster gauges
+     */
+    public record Schedules(@NotNull @DefaultValue("5s") Duration requeueInterval,
+                            @NotNull @DefaultValue("15s") Duration reclaimInterval,
+                            @NotBlank @DefaultValue("0 0 3 * * ?") String defragmentCron,
+                            @DecimalMin("0.0") @DecimalMax("1.0") @DefaultValue("0.1") double defragmentMaxMovedShare,
+                            @NotNull @DefaultValue("15s") Duration metricsInterval) {
+    }
+}

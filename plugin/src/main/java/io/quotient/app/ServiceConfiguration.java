@@ -1,0 +1,113 @@
+package io.quotient.app;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quotient.adapters.hook.InProcessDeployHook;
+import io.quotient.adapters.metrics.MicrometerDeploymentMetrics;
+import io.quotient.adapters.metrics.QuotientGauges;
+import io.quotient.adapters.quota.TeamsFileSource;
+import io.quotient.core.placement.FragmentationMeasure;
+import io.quotient.core.placement.TargetWorkload;
+import io.quotient.core.scheduling.Scheduler;
+import io.quotient.deploy.Decider;
+import io.quotient.deploy.DecisionLock;
+import io.quotient.deploy.DecisionService;
+import io.quotient.deploy.DeploymentService;
+import io.quotient.deploy.JobTransitions;
+import io.quotient.deploy.PlanApplier;
+import io.quotient.deploy.Reconciler;
+import io.quotient.deploy.Reports;
+import io.quotient.deploy.RequestValidator;
+import io.quotient.deploy.ReservationKeeper;
+import io.quotient.deploy.SnapshotBuilder;
+import io.quotient.deploy.port.ClusterObserver;
+import io.quotient.deploy.port.DeploymentMetrics;
+import io.quotient.deploy.port.JobRecordStore;
+import io.quotient.deploy.port.LeadershipGate;
+import io.quotient.deploy.port.TeamsSource;
+import io.quotient.deploy.port.WorkloadGateway;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Primary;
+
+import java.time.Clock;
+
+/**
+ * The application layer wired on whichever cluster mode provides the ports (embedded or Kubernetes).
+ */
+@Configuration(proxyBeanMethods = false)
+public class ServiceConfiguration {
+
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
+
+    /** The teams file when one is configured (re-read on change), else the cluster mode's teams. */
+    @Bean
+    @Primary
+    TeamsSource teamsSource(QuotientProperties properties, ClusterDefaultTeams clusterTeams, Clock clock) {
+        if (properties.teamsFile() != null) {
+            return new TeamsFileSource(properties.teamsFile(), properties.teamsPollInterval(), clock);
+        }
+        return clusterTeams.source();
+    }
+
+    @Bean
+    DeploymentMetrics deploymentMetrics(MeterRegistry registry) {
+        return new MicrometerDeploymentMetrics(registry);
+    }
+
+    @Bean
+    DecisionLock decisionLock() {
+        return new DecisionLock();
+    }
+
+    @Bean
+    ReservationKeeper reservationKeeper(JobRecordStore store, ClusterObserver cluster, WorkloadGateway gateway) {
+        return new ReservationKeeper(store, cluster, gateway);
+    }
+
+    @Bean
+    JobTransitions jobTransitions(JobRecordStore store, WorkloadGateway gateway, ReservationKeeper reservations,
+                                  DeploymentMetrics metrics, QuotientProperties properties, Clock clock) {
+        return new JobTransitions(store, gateway, reservations, metrics, properties.scheduling().stopGrace(), clock);
+    }
+
+    @Bean
+    Decider decider(JobRecordStore store, ClusterObserver cluster, TeamsSource teams, Scheduler scheduler,
+                    JobTransitions transitions, Clock clock) {
+        return new Decider(store, new SnapshotBuilder(cluster, teams, clock), scheduler,
+                new PlanApplier(store, transitions));
+    }
+
+    @Bean
+    DecisionService decisionService(JobRecordStore store, ClusterObserver cluster, WorkloadGateway gateway,
+                                    JobTransitions transitions, ReservationKeeper reservations, Decider decider,
+                                    DecisionLock lock, LeadershipGate leadership, QuotientProperties properties) {
+        Reconciler reconciler = new Reconciler(store, cluster, gateway, transitions, reservations,
+                properties.scheduling().stopGrace());
+        return new DecisionService(reconciler, decider, transitions, lock, leadership);
+    }
+
+    @Bean
+    DeploymentService deploymentService(JobRecordStore store, TeamsSource teams, WorkloadGateway gateway,
+                                        RequestValidator validator, DecisionService decisions,
+                                        DeploymentMetrics metrics, Clock clock) {
+        return new DeploymentService(store, teams, gateway, validator, decisions, metrics, clock);
+    }
+
+    @Bean
+    InProcessDeployHook deployHook(DeploymentService deployments) {
+        return new InProcessDeployHook(deployments);
+    }
+
+    @Bean
+    Reports reports(JobRecordStore store, ClusterObserver cluster, TeamsSource teams) {
+        return new Reports(store, cluster, teams, new FragmentationMeasure(TargetWorkload.typical()));
+    }
+
+    @Bean
+    QuotientGauges quotientGauges(Reports reports, MeterRegistry registry) {
+        return new QuotientGauges(reports, registry);
+    }
+}

@@ -1,0 +1,112 @@
+package io.quotient.app.kubernetes;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.quotient.adapters.k8s.ClusterInformers;
+import io.quotient.adapters.k8s.ConfigMapTeamsSource;
+import io.quotient.adapters.k8s.EventRecorder;
+import io.quotient.adapters.k8s.GpuJobMapper;
+import io.quotient.adapters.k8s.KubernetesClusterObserver;
+import io.quotient.adapters.k8s.KubernetesJobRecordStore;
+import io.quotient.adapters.k8s.KubernetesLeadershipGate;
+import io.quotient.adapters.k8s.KubernetesWorkloadGateway;
+import io.quotient.adapters.template.TemplateCatalog;
+import io.quotient.adapters.template.TemplateRenderer;
+import io.quotient.app.ClusterDefaultTeams;
+import io.quotient.app.ClusterModeCondition;
+import io.quotient.app.QuotientProperties;
+import io.quotient.deploy.RequestValidator;
+import io.quotient.deploy.port.TeamsSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Lazy;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * The ports on a Kubernetes cluster ({@code quotient.cluster.mode=kubernetes}, or {@code auto} with
+ * {@code --quotient.kubeconfig=PATH} or inside a pod): GpuJob records, informer caches, rendered workloads,
+ * reservation pods, Events, the teams ConfigMap, and leader election on a Lease.
+ */
+@Configuration(proxyBeanMethods = false)
+@Conditional(ClusterModeCondition.Kubernetes.class)
+@EnableConfigurationProperties(KubernetesProperties.class)
+public class KubernetesConfiguration {
+
+    private static final Logger log = LoggerFactory.getLogger(KubernetesConfiguration.class);
+
+    @Bean
+    ApiClient kubernetesApiClient(QuotientProperties properties) {
+        return KubernetesClients.forCalls(properties.kubeconfig());
+    }
+
+    /** Started before any port is used: the first decision sees every record and object that exists. */
+    @Bean(destroyMethod = "close")
+    ClusterInformers clusterInformers(QuotientProperties properties, KubernetesProperties kubernetes) {
+        return new ClusterInformers(KubernetesClients.forWatches(properties.kubeconfig()), kubernetes.namespace());
+    }
+
+    @Bean
+    TemplateRenderer templateRenderer(QuotientProperties properties) {
+        TemplateCatalog catalog = TemplateCatalog.load(Optional.ofNullable(properties.templatesFolder()));
+        log.info("job templates: {}", catalog.names());
+        return new TemplateRenderer(catalog);
+    }
+
+    @Bean
+    KubernetesJobRecordStore kubernetesJobRecordStore(ApiClient client, ClusterInformers informers,
+                                                      KubernetesProperties kubernetes, RequestValidator validator,
+                                                      @Lazy TeamsSource teams) {
+        // the stored request is validated again on read, with the validator new requests go through
+        GpuJobMapper mapper = new GpuJobMapper(input -> validator.validate(input, teams.teams()));
+        KubernetesJobRecordStore store = new KubernetesJobRecordStore(client, informers.gpuJobs(), kubernetes.namespace(),
+                mapper);
+        informers.start(kubernetes.cacheSyncTimeout());
+        return store;
+    }
+
+    @Bean
+    KubernetesClusterObserver kubernetesClusterObserver(ClusterInformers informers, KubernetesProperties kubernetes,
+                                                        KubernetesJobRecordStore startedWithStore, Clock clock) {
+        return new KubernetesClusterObserver(informers, clock, kubernetes.reportFreshness());
+    }
+
+    @Bean(destroyMethod = "close")
+    EventRecorder eventRecorder(ApiClient client, KubernetesProperties kubernetes, KubernetesJobRecordStore store,
+                                LeaderIdentity identity) {
+        return new EventRecorder(new CoreV1Api(client), kubernetes.namespace(), identity.value(), store::uidOf);
+    }
+
+    @Bean(destroyMethod = "close")
+    KubernetesWorkloadGateway kubernetesWorkloadGateway(ApiClient client, KubernetesProperties kubernetes,
+                                                        TemplateRenderer renderer, KubernetesClusterObserver observer,
+                                                        KubernetesJobRecordStore store, EventRecorder events) {
+        return new KubernetesWorkloadGateway(client, kubernetes.namespace(), renderer, observer, store::uidOf, events);
+    }
+
+    @Bean
+    LeaderIdentity leaderIdentity(KubernetesProperties kubernetes) {
+        return LeaderIdentity.of(kubernetes.identity());
+    }
+
+    @Bean(initMethod = "start", destroyMethod = "close")
+    KubernetesLeadershipGate kubernetesLeadershipGate(ApiClient client, KubernetesProperties kubernetes,
+                                                      LeaderIdentity identity) {
+        return new KubernetesLeadershipGate(client, kubernetes.namespace(), kubernetes.leaseName(), identity.value(),
+                new KubernetesLeadershipGate.Timing(kubernetes.leaseDuration(), kubernetes.renewDeadline(),
+                        kubernetes.retryPeriod()));
+    }
+
+    /** The teams ConfigMap, used when no teams file is configured. */
+    @Bean
+    ClusterDefaultTeams kubernetesTeams(ApiClient client, KubernetesProperties kubernetes,
+                                        QuotientProperties properties, Clock clock) {
+        return new ClusterDefaultTeams(new ConfigMapTeamsSource(new CoreV1Api(client), kubernetes.namespace(),
+                properties.teamsPollInterval(), clock));
+    }
+}

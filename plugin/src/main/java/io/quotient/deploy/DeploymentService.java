@@ -1,0 +1,105 @@
+package io.quotient.deploy;
+
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.JobSpec;
+import io.quotient.core.scheduling.Team;
+import io.quotient.deploy.port.DeploymentMetrics;
+import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.JobRecordStore;
+import io.quotient.deploy.port.JobStatus;
+import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.TeamsSource;
+import io.quotient.deploy.port.WorkloadGateway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The use cases users call (REST, the VDK hook): deploy a job, read jobs, delete a job.
+ *
+ * <p>A deploy is validated completely before anything is written; then its record is created (Pending) before
+ * any decision, so that a crash after that point leaves a job the re-queue picks up rather than one forgotten.
+ * The decision itself is the {@link DecisionService}'s: serialised, and only on the leader (on a follower the
+ * job stays recorded and the leader's re-queue places it).
+ */
+public final class DeploymentService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(DeploymentService.class);
+    static final String AWAITING_DECISION = "recorded; waiting for a scheduling decision";
+    static final String AWAITING_LEADER = "recorded; the leader replica decides its placement on its next re-queue";
+
+    private final JobRecordStore store;
+    private final TeamsSource teams;
+    private final WorkloadGateway gateway;
+    private final RequestValidator validator;
+    private final DecisionService decisions;
+    private final DeploymentMetrics metrics;
+    private final Clock clock;
+
+    public DeploymentService(JobRecordStore store, TeamsSource teams, WorkloadGateway gateway,
+                             RequestValidator validator, DecisionService decisions, DeploymentMetrics metrics,
+                             Clock clock) {
+        this.store = store;
+        this.teams = teams;
+        this.gateway = gateway;
+        this.validator = validator;
+        this.decisions = decisions;
+        this.metrics = metrics;
+        this.clock = clock;
+    }
+
+    /**
+     * Deploys a job: returns its record, Placed (with node, GPUs and quota state) or Pending (with the reason).
+     *
+     * @throws TeamNotFoundException when the team is not configured; nothing is recorded
+     * @throws io.quotient.core.scheduling.RequestException naming the bad field; nothing is recorded
+     * @throws io.quotient.deploy.port.JobAlreadyExistsException when the name is taken; nothing is changed
+     */
+    public JobRecord deploy(JobSubmission submission) {
+        Instant start = clock.instant();
+        Map<String, Team> configured = requireTeam(submission.request().team());
+        SubmissionChecks.check(submission, gateway.templateNames());
+        JobSpec spec = validator.validate(submission.request(), configured);
+        String waiting = decisions.isLeader() ? AWAITING_DECISION : AWAITING_LEADER;
+        JobRecord created = store.create(new JobRecord(submission, spec, JobStatus.pending(waiting), start, null));
+        LOG.info("job {} of team {} recorded ({} template)", spec.id().name(), spec.team(), submission.template());
+        decisions.decideNew(created);
+        JobRecord decided = store.find(created.id()).orElse(created);
+        metrics.deployed(decided.phase(), Duration.between(start, clock.instant()));
+        return decided;
+    }
+
+    /** @throws JobNotFoundException when there is no such job */
+    public JobRecord get(JobId job) {
+        return store.find(job).orElseThrow(() -> new JobNotFoundException(job));
+    }
+
+    /** The team's jobs in creation order. @throws TeamNotFoundException for a team not configured */
+    public List<JobRecord> list(String team) {
+        requireTeam(team);
+        return store.list(team);
+    }
+
+    /**
+     * Deletes a job: its pods are stopped, its record removed, and its capacity goes to waiting jobs.
+     *
+     * @return the record as it was before deletion
+     * @throws JobNotFoundException when there is no such job
+     */
+    public JobRecord delete(JobId job) {
+        return decisions.remove(job).orElseThrow(() -> new JobNotFoundException(job));
+    }
+
+    private Map<String, Team> requireTeam(String team) {
+        Map<String, Team> configured = teams.teams();
+        if (team == null || !configured.containsKey(team)) {
+            throw new TeamNotFoundException(String.valueOf(team), configured.keySet());
+        }
+        return configured;
+    }
+}

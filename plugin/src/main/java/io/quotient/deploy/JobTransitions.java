@@ -1,0 +1,140 @@
+package io.quotient.deploy;
+
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.deploy.port.DeploymentMetrics;
+import io.quotient.deploy.port.GpuBinding;
+import io.quotient.deploy.port.JobPhase;
+import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.JobRecordStore;
+import io.quotient.deploy.port.JobStatus;
+import io.quotient.deploy.port.WorkloadGateway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The changes of one job's state, each written to its record BEFORE the cluster is touched: the record is the
+ * intent, and the reconciler re-applies an intent whose cluster side was interrupted. Every gateway call is
+ * idempotent, so re-applying never duplicates.
+ */
+public final class JobTransitions {
+
+    private static final Logger LOG = LoggerFactory.getLogger(JobTransitions.class);
+
+    private final JobRecordStore store;
+    private final WorkloadGateway gateway;
+    private final ReservationKeeper reservations;
+    private final DeploymentMetrics metrics;
+    private final Duration stopGrace;
+    private final Clock clock;
+
+    public JobTransitions(JobRecordStore store, WorkloadGateway gateway, ReservationKeeper reservations,
+                          DeploymentMetrics metrics, Duration stopGrace, Clock clock) {
+        this.store = store;
+        this.gateway = gateway;
+        this.reservations = reservations;
+        this.metrics = metrics;
+        this.stopGrace = stopGrace;
+        this.clock = clock;
+    }
+
+    /** Records the placement, reserves fractional GPUs, then creates the workload (once the GPU UUIDs are known). */
+    public JobRecord place(JobRecord record, PlacedJob placement, DecisionCause cause) {
+        boolean requeued = record.phase().waiting() && cause != DecisionCause.DEPLOY;
+        List<GpuBinding> gpus = reservations.bind(placement.node(), Placements.bindings(placement));
+        JobRecord placed = store.updateStatus(record,
+                JobStatus.placed(placement.node(), gpus, placement.quotaState(), clock.instant()));
+        String where = Placements.describe(placement) + ", " + placement.quotaState().wireName();
+        LOG.info("job {} of team {} placed on node {}: {}", record.id().name(), record.id().team(), placement.node(),
+                where);
+        gateway.recordEvent(record.id(), requeued ? "Requeued" : "Placed",
+                (requeued ? "Re-deployed on " : "Placed on ") + where);
+        if (requeued) {
+            metrics.requeued(record.id());
+        }
+        return deployIfBound(placed);
+    }
+
+    /**
+     * Creates the workload of a placed record if its fractional GPUs all have UUIDs, asking for them first.
+     * Safe to repeat: an identical workload is left as it is.
+     */
+    public JobRecord deployIfBound(JobRecord placed) {
+        List<GpuBinding> gpus = reservations.bind(placed.status().node(), placed.status().gpus());
+        JobRecord current = gpus.equals(placed.status().gpus())
+                ? placed : store.updateStatus(placed, placed.status().withGpus(gpus));
+        if (!Placements.uuidsKnown(gpus)) {
+            LOG.info("job {} of team {} waits on node {} for the GPU UUID of its reservation", placed.id().name(),
+                    placed.id().team(), placed.status().node());
+            return current;
+        }
+        gateway.deploy(current, Placements.of(current), gpus);
+        return current;
+    }
+
+    /**
+     * Evicts a job holding capacity: marks it Preempted with the reason, says so in an event, stops its workload
+     * gracefully, releases GPUs left without fractions and puts it back in the queue (Pending, same reason).
+     */
+    public JobRecord preempt(JobRecord record, String reason, DecisionCause cause) {
+        String why = reason.startsWith(PendingReasons.PREEMPTED_PREFIX) ? reason
+                : PendingReasons.PREEMPTED_PREFIX + ": " + reason;
+        JobRecord preempted = store.updateStatus(record, record.status().withPhase(JobPhase.PREEMPTED, why));
+        LOG.info("job {} of team {} preempted on node {}: {}", record.id().name(), record.id().team(),
+                record.status().node(), why);
+        gateway.recordEvent(record.id(), "Preempted", why);
+        metrics.preempted(record.id(), cause.preemptionLabel());
+        return requeueStopped(preempted);
+    }
+
+    /** Finishes an eviction: stops the workload, releases reservations, returns the job to Pending. */
+    public JobRecord requeueStopped(JobRecord preempted) {
+        gateway.stop(preempted.id(), stopGrace);
+        JobRecord pending = store.updateStatus(preempted, JobStatus.pending(preempted.status().reason()));
+        reservations.releaseUnneeded(Placements.fractionalSlots(preempted));
+        return pending;
+    }
+
+    /** Updates why a waiting job waits; writes and tells (event) only when the reason changed. */
+    public JobRecord keepPending(JobRecord record, String why) {
+        String reason = PendingReasons.merge(record.status().reason(), why);
+        if (record.phase() == JobPhase.PENDING && Objects.equals(reason, record.status().reason())) {
+            return record;
+        }
+        LOG.info("job {} of team {} pending: {}", record.id().name(), record.id().team(), reason);
+        gateway.recordEvent(record.id(), "Pending", reason);
+        return store.updateStatus(record, JobStatus.pending(reason));
+    }
+
+    /**
+     * Stops the job's workload, deletes its record and releases GPUs it leaves without fractions.
+     *
+     * @return the record as it was, or empty when there was none
+     */
+    public Optional<JobRecord> remove(JobId job) {
+        Optional<JobRecord> found = store.find(job);
+        found.ifPresent(record -> {
+            gateway.stop(job, stopGrace);
+            store.delete(job);
+            LOG.info("job {} of team {} deleted (was {} on node {})", job.name(), job.team(),
+                    record.phase().wireName(), record.status().node());
+            reservations.releaseUnneeded(Placements.fractionalSlots(record));
+        });
+        return found;
+    }
+
+    /** Records that the workload finished (or vanished) and releases its capacity. */
+    public JobRecord finish(JobRecord record, JobPhase outcome, String reason) {
+        JobRecord finished = store.updateStatus(record, record.status().withPhase(outcome, reason));
+        LOG.info("job {} of team {} on node {} {}: {}", record.id().name(), record.id().team(), record.status().node(),
+                outcome.wireName(), reason);
+        reservations.releaseUnneeded(Placements.fractionalSlots(record));
+        return finished;
+    }
+}

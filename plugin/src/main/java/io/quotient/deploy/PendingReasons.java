@@ -1,0 +1,24 @@
+package io.quotient.deploy;
+
+/**
+ * Keeps a pending job's reason readable over time. A preempted job keeps saying that it was preempted (users ask
+ * "where did my job go?") while the re-queue updates why it still waits.
+ */
+public final class PendingReasons {
+
+    static final String PREEMPTED_PREFIX = "Preempted";
+    private static final String STILL_WAITING = "; still waiting: ";
+
+    private PendingReasons() {
+    }
+
+    /** The reason to show after the scheduler said {@code why} about a job whose reason was {@code current}. */
+    public static String merge(String current, String why) {
+        if (current != null && current.startsWith(PREEMPTED_PREFIX)) {
+            int cut = current.indexOf(STILL_WAITING);
+            String preemption = cut < 0 ? current : current.substring(0, cut);
+            return why == null || why.isBlank() || preemption.equals(why) ? preemption : preemption + STILL_WAITING + why;
+        }
+        return why;
+    }
+}

@@ -1,0 +1,79 @@
+package io.quotient.deploy;
+
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.Plan;
+import io.quotient.core.scheduling.PlanAction;
+import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.JobRecordStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Optional;
+
+/**
+ * Applies a plan's actions in order. A failure stops the plan there (later actions may rely on earlier ones,
+ * e.g. a placement on the evictions before it); what was recorded stays, and the next reconciliation and
+ * re-queue finish or redo the rest from the records.
+ */
+public final class PlanApplier {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PlanApplier.class);
+
+    private final JobRecordStore store;
+    private final JobTransitions transitions;
+
+    public PlanApplier(JobRecordStore store, JobTransitions transitions) {
+        this.store = store;
+        this.transitions = transitions;
+    }
+
+    /** Returns whether every action was applied. */
+    public boolean apply(Plan plan, DecisionCause cause) {
+        for (PlanAction action : plan.actions()) {
+            try {
+                applyOne(action, cause);
+            } catch (RuntimeException e) {
+                LOG.warn("applying the plan stopped at {} for job {}: {}. The records keep what was decided; the next"
+                        + " re-queue completes it.", action.getClass().getSimpleName(), action.job(), e.toString());
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void applyOne(PlanAction action, DecisionCause cause) {
+        Optional<JobRecord> found = store.find(action.job());
+        if (found.isEmpty()) {
+            LOG.info("skipping {} for job {}: its record was deleted meanwhile", action.getClass().getSimpleName(),
+                    action.job());
+            return;
+        }
+        JobRecord record = found.get();
+        if (action instanceof PlanAction.Place p) {
+            if (!record.phase().holdsCapacity()) {
+                transitions.place(record, p.placement(), cause);
+            }
+        } else if (action instanceof PlanAction.Evict e) {
+            if (record.phase().holdsCapacity()) {
+                transitions.preempt(record, e.reason(), cause);
+            }
+        } else if (action instanceof PlanAction.KeepPending k) {
+            if (record.phase().waiting()) {
+                transitions.keepPending(record, k.reason());
+            }
+        } else if (action instanceof PlanAction.Move m) {
+            move(record, m, cause);
+        }
+    }
+
+    private void move(JobRecord record, PlanAction.Move move, DecisionCause cause) {
+        JobId id = record.id();
+        JobRecord pending = record;
+        if (record.phase().holdsCapacity()) {
+            pending = transitions.preempt(record, "Preempted to consolidate free GPUs: moved from "
+                    + Placements.describe(move.from()) + " to " + Placements.describe(move.to()), cause);
+        }
+        LOG.info("moving job {} of team {} to node {}", id.name(), id.team(), move.to().node());
+        transitions.place(pending, move.to(), cause);
+    }
+}

@@ -1,0 +1,121 @@
+package io.quotient.deploy;
+
+import io.quotient.core.scheduling.JobId;
+import io.quotient.deploy.port.ClusterObserver;
+import io.quotient.deploy.port.JobPhase;
+import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.JobRecordStore;
+import io.quotient.deploy.port.WorkloadGateway;
+import io.quotient.deploy.port.WorkloadPhase;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Makes the cluster match the records (desired state) and the records match what the workloads did (observed
+ * state). Run before every queue decision and after a restart or a leader change; this is what makes a crash
+ * at any point of a deploy or a preemption harmless:
+ * <ul>
+ *   <li>a placed job without a workload gets it (the crash came between the status write and the create);</li>
+ *   <li>a preempted job whose stop was interrupted is stopped and re-queued;</li>
+ *   <li>a waiting job whose old workload still runs, and a workload without a record, are stopped;</li>
+ *   <li>a reservation with no fraction on its GPU is released;</li>
+ *   <li>running, succeeded and failed workloads update their job's phase; finished jobs free their capacity.</li>
+ * </ul>
+ */
+public final class Reconciler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Reconciler.class);
+
+    private final JobRecordStore store;
+    private final ClusterObserver cluster;
+    private final WorkloadGateway gateway;
+    private final JobTransitions transitions;
+    private final ReservationKeeper reservations;
+    private final Duration stopGrace;
+
+    public Reconciler(JobRecordStore store, ClusterObserver cluster, WorkloadGateway gateway,
+                      JobTransitions transitions, ReservationKeeper reservations, Duration stopGrace) {
+        this.store = store;
+        this.cluster = cluster;
+        this.gateway = gateway;
+        this.transitions = transitions;
+        this.reservations = reservations;
+        this.stopGrace = stopGrace;
+    }
+
+    /** One pass; returns how many jobs finished (capacity that the queue may now use). */
+    public int reconcile() {
+        Map<JobId, WorkloadPhase> workloads = cluster.workloads();
+        List<JobRecord> records = store.listAll();
+        int finished = 0;
+        for (JobRecord record : records) {
+            try {
+                finished += reconcileOne(record, workloads.getOrDefault(record.id(), WorkloadPhase.ABSENT)) ? 1 : 0;
+            } catch (RuntimeException e) {
+                LOG.warn("reconciling job {} of team {} failed, retrying on the next pass: {}", record.id().name(),
+                        record.id().team(), e.toString());
+            }
+        }
+        stopOrphans(workloads, records);
+        reservations.releaseLeaked();
+        return finished;
+    }
+
+    private boolean reconcileOne(JobRecord record, WorkloadPhase workload) {
+        JobPhase phase = record.phase();
+        if (phase == JobPhase.PREEMPTED) {
+            transitions.requeueStopped(record);
+        } else if (phase == JobPhase.PENDING && workload.active()) {
+            LOG.info("stopping the workload of pending job {} of team {}: it is left from an earlier placement",
+                    record.id().name(), record.id().team());
+            gateway.stop(record.id(), stopGrace);
+        } else if (phase.holdsCapacity()) {
+            return reconcilePlaced(record, workload);
+        }
+        return false;
+    }
+
+    private boolean reconcilePlaced(JobRecord record, WorkloadPhase workload) {
+        switch (workload) {
+            case SUCCEEDED -> transitions.finish(record, JobPhase.SUCCEEDED, "completed");
+            case FAILED -> transitions.finish(record, JobPhase.FAILED, "its pods failed; see the pods' logs");
+            case RUNNING -> {
+                if (record.phase() == JobPhase.PLACED) {
+                    store.updateStatus(record, record.status().withPhase(JobPhase.RUNNING, null));
+                }
+                return false;
+            }
+            case STARTING -> {
+                return false;
+            }
+            case ABSENT -> {
+                if (record.phase() == JobPhase.PLACED) {
+                    transitions.deployIfBound(record);
+                    return false;
+                }
+                // it ran and its workload is gone: removed outside Quotient (or garbage-collected unobserved)
+                transitions.finish(record, JobPhase.FAILED, "its workload disappeared while running; it was deleted"
+                        + " outside Quotient. Delete and deploy the job again to rerun it");
+            }
+        }
+        return true;
+    }
+
+    private void stopOrphans(Map<JobId, WorkloadPhase> workloads, List<JobRecord> records) {
+        Set<JobId> known = new HashSet<>();
+        records.forEach(r -> known.add(r.id()));
+        workloads.forEach((job, phase) -> {
+            if (!known.contains(job) && phase.active()) {
+                LOG.info("stopping workload of job {} of team {}: it has no record (deleted, or a crash before the"
+                        + " record was removed)", job.name(), job.team());
+                gateway.stop(job, stopGrace);
+            }
+        });
+    }
+}

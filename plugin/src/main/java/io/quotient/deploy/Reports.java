@@ -1,0 +1,143 @@
+package io.quotient.deploy;
+
+import io.quotient.core.cluster.Allocation;
+import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.placement.FragmentationMeasure;
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.scheduling.Team;
+import io.quotient.deploy.port.ClusterObserver;
+import io.quotient.deploy.port.GpuSlot;
+import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.JobRecordStore;
+import io.quotient.deploy.port.TeamsSource;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Read models for people and monitoring: how much each team holds (in quota and borrowed) and how the cluster's
+ * GPUs are shared and fragmented. Computed from the records and the cluster on each call.
+ */
+public final class Reports {
+
+    private final JobRecordStore store;
+    private final ClusterObserver cluster;
+    private final TeamsSource teams;
+    private final FragmentationMeasure fragmentation;
+
+    /** A team's quota and what it holds, in milli-GPU. */
+    public record TeamUsage(Team team, long allocatedMilli, long inQuotaMilli, long overQuotaMilli, int pendingJobs) {
+    }
+
+    /** A job's share of one GPU. */
+    public record GpuShare(JobId job, int milli) {
+    }
+
+    /** One GPU: who holds which share, what is free, and the UUID of its reservation when it hosts fractions. */
+    public record GpuUsage(int index, String reservationUuid, List<GpuShare> holders, int freeMilli) {
+    }
+
+    /** One node with its GPUs and its fragmentation F_n(M) in milli-GPU (PACKING.md). */
+    public record NodeUsage(NodeSpec spec, boolean fractionReady, List<GpuUsage> gpus, long freeMilli,
+                            double fragmentedMilli) {
+    }
+
+    /**
+     * The cluster's GPUs and its fragmentation as PACKING.md defines it.
+     *
+     * @param fragmentationAmountPercent 100 × Σ F_n(M) / all GPU milli
+     * @param fragmentationRatioPercent  100 × Σ F_n(M) / free GPU milli (0 when nothing is free)
+     */
+    public record ClusterUsage(List<NodeUsage> nodes, long totalMilli, long freeMilli, int wholeFreeGpus,
+                               int wholeFreeNodes, double fragmentationAmountPercent,
+                               double fragmentationRatioPercent) {
+    }
+
+    public Reports(JobRecordStore store, ClusterObserver cluster, TeamsSource teams, FragmentationMeasure fragmentation) {
+        this.store = store;
+        this.cluster = cluster;
+        this.teams = teams;
+        this.fragmentation = fragmentation;
+    }
+
+    /** Every configured team, in configuration order. */
+    public List<TeamUsage> teams() {
+        Map<String, long[]> held = new LinkedHashMap<>();
+        Map<String, Integer> pending = new LinkedHashMap<>();
+        for (JobRecord r : store.listAll()) {
+            if (r.phase().holdsCapacity()) {
+                PlacedJob p = Placements.of(r);
+                long[] sums = held.computeIfAbsent(r.id().team(), t -> new long[2]);
+                sums[p.quotaState() == QuotaState.IN_QUOTA ? 0 : 1] += p.gpuMilli();
+            } else if (r.phase().waiting()) {
+                pending.merge(r.id().team(), 1, Integer::sum);
+            }
+        }
+        return teams.teams().values().stream().map(t -> {
+            long[] sums = held.getOrDefault(t.name(), new long[2]);
+            return new TeamUsage(t, sums[0] + sums[1], sums[0], sums[1], pending.getOrDefault(t.name(), 0));
+        }).toList();
+    }
+
+    public ClusterUsage cluster() {
+        List<NodeSpec> nodes = cluster.nodes();
+        ClusterState state = new ClusterState(nodes);
+        Map<GpuSlot, List<GpuShare>> holders = new LinkedHashMap<>();
+        for (JobRecord r : store.listAll()) {
+            if (r.phase().holdsCapacity()) {
+                book(state, Placements.of(r), holders);
+            }
+        }
+        Set<String> ready = cluster.fractionReadyNodes();
+        Map<GpuSlot, String> reservations = cluster.reservations();
+        List<NodeUsage> nodeUsages = new ArrayList<>();
+        double fragmented = 0;
+        int wholeFreeGpus = 0;
+        int wholeFreeNodes = 0;
+        for (int n = 0; n < nodes.size(); n++) {
+            NodeSpec spec = nodes.get(n);
+            List<GpuUsage> gpus = new ArrayList<>();
+            int wholeFreeHere = 0;
+            for (int g = 0; g < spec.gpuCount(); g++) {
+                GpuSlot slot = new GpuSlot(spec.name(), g);
+                int free = state.gpuFree(n, g);
+                wholeFreeHere += free == ResourceDemand.WHOLE ? 1 : 0;
+                gpus.add(new GpuUsage(g, reservations.get(slot), holders.getOrDefault(slot, List.of()), free));
+            }
+            double f = fragmentation.of(state, n);
+            fragmented += f;
+            wholeFreeGpus += wholeFreeHere;
+            wholeFreeNodes += spec.gpuCount() > 0 && wholeFreeHere == spec.gpuCount() ? 1 : 0;
+            nodeUsages.add(new NodeUsage(spec, ready.contains(spec.name()), gpus, state.gpuFreeOnNode(n), f));
+        }
+        long total = state.totalGpuMilli();
+        long free = total - state.allocatedGpuMilli();
+        return new ClusterUsage(nodeUsages, total, free, wholeFreeGpus, wholeFreeNodes,
+                total == 0 ? 0 : 100.0 * fragmented / total, free == 0 ? 0 : 100.0 * fragmented / free);
+    }
+
+    private static void book(ClusterState state, PlacedJob p, Map<GpuSlot, List<GpuShare>> holders) {
+        int node = state.indexOf(p.node());
+        if (node < 0) {
+            return; // the node left the cluster; the job's capacity is gone with it
+        }
+        int[] gpus = p.gpuIndices().stream().mapToInt(Integer::intValue).toArray();
+        Allocation allocation = new Allocation(node, gpus, p.milliPerGpu(), p.spec().cpuMilli(), p.spec().memoryMib());
+        for (int g : gpus) {
+            holders.computeIfAbsent(new GpuSlot(p.node(), g), s -> new ArrayList<>())
+                    .add(new GpuShare(p.id(), p.milliPerGpu()));
+        }
+        try {
+            state.allocate(allocation);
+        } catch (IllegalStateException overbooked) {
+            // still listed as a holder; a report must not fail on a state the reconciler is fixing
+        }
+    }
+}

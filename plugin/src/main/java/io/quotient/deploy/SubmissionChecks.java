@@ -1,0 +1,64 @@
+package io.quotient.deploy;
+
+import io.quotient.core.scheduling.RequestException;
+import io.quotient.deploy.port.JobSubmission;
+
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Checks the parts of a submission the scheduling core does not look at (template, labels, env), so that a bad
+ * request is refused with the field named before anything is recorded.
+ */
+public final class SubmissionChecks {
+
+    private static final Pattern LABEL_NAME = Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)");
+    private static final Pattern LABEL_PREFIX = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
+    private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?");
+    private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    /** Labels Quotient sets itself; a user value would hide the real team, job or quota state. */
+    private static final String RESERVED_PREFIX = "quotient.io/";
+
+    private SubmissionChecks() {
+    }
+
+    /** @throws RequestException naming the field and the reason */
+    public static void check(JobSubmission submission, Set<String> templates) {
+        if (!templates.contains(submission.template())) {
+            throw new RequestException("template", "unknown template '" + submission.template() + "'; known templates: "
+                    + String.join(", ", templates.stream().sorted().toList()));
+        }
+        if (submission.image() != null && submission.image().isBlank()) {
+            throw new RequestException("image", "must not be blank; leave it out to use the template's image");
+        }
+        submission.labels().forEach(SubmissionChecks::checkLabel);
+        for (Map.Entry<String, String> e : submission.env().entrySet()) {
+            if (!ENV_NAME.matcher(e.getKey()).matches()) {
+                throw new RequestException("env." + e.getKey(), "is not a valid environment variable name (letters,"
+                        + " digits and '_', not starting with a digit)");
+            }
+            if (e.getValue() == null) {
+                throw new RequestException("env." + e.getKey(), "must have a value");
+            }
+        }
+    }
+
+    private static void checkLabel(String key, String value) {
+        String field = "labels." + key;
+        if (key.startsWith(RESERVED_PREFIX)) {
+            throw new RequestException(field, "labels under " + RESERVED_PREFIX + " are set by Quotient");
+        }
+        int slash = key.indexOf('/');
+        String name = slash < 0 ? key : key.substring(slash + 1);
+        boolean prefixOk = slash < 0 || LABEL_PREFIX.matcher(key.substring(0, slash)).matches();
+        if (!prefixOk || !LABEL_NAME.matcher(name).matches()) {
+            throw new RequestException(field, "is not a valid Kubernetes label key ([prefix/]name, name at most 63"
+                    + " characters of letters, digits, '-', '_', '.')");
+        }
+        if (value == null || !LABEL_VALUE.matcher(value).matches()) {
+            throw new RequestException(field, "value '" + value + "' is not a valid Kubernetes label value (at most"
+                    + " 63 characters of letters, digits, '-', '_', '.', starting and ending alphanumeric)");
+        }
+    }
+}

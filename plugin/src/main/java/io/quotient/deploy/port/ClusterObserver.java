@@ -1,0 +1,38 @@
+package io.quotient.deploy.port;
+
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.scheduling.JobId;
+
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The live view of the cluster the scheduling snapshot is built from (Kubernetes: informer caches on nodes,
+ * pods, Jobs; embedded: the in-memory cluster). Reads are cheap and never block on the network; they may lag
+ * the cluster slightly, which the idempotent gateway and the periodic reconciliation absorb.
+ */
+public interface ClusterObserver {
+
+    /** The schedulable GPU nodes with their capacities (GPU-feature-discovery labels, allocatable). */
+    java.util.List<NodeSpec> nodes();
+
+    /** Nodes whose node enforcer reports ready recently; only these receive new fractional jobs. */
+    Set<String> fractionReadyNodes();
+
+    /**
+     * Every reservation that exists (Kubernetes: reservation pods), with the GPU UUID reported for it, or
+     * an empty string while the node enforcer has not reported it yet.
+     */
+    Map<GpuSlot, String> reservations();
+
+    /**
+     * The workloads Quotient created, by job (Kubernetes: Jobs/pods labelled {@code quotient.io/team} and
+     * {@code quotient.io/job}). Jobs without a workload are absent from the map.
+     */
+    Map<JobId, WorkloadPhase> workloads();
+
+    /** The phase of one job's workload; {@link WorkloadPhase#ABSENT} when none exists. */
+    default WorkloadPhase workload(JobId job) {
+        return workloads().getOrDefault(job, WorkloadPhase.ABSENT);
+    }
+}

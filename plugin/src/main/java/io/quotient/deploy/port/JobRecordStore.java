@@ -1,0 +1,43 @@
+package io.quotient.deploy.port;
+
+import io.quotient.core.scheduling.JobId;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Durable job records (Kubernetes: {@code GpuJob} custom resources; embedded: a map). Implementations are
+ * thread-safe. Records returned carry the store's current {@link JobRecord#version()}.
+ *
+ * <p><b>Read-your-writes:</b> {@link #find}, {@link #list} and {@link #listAll} reflect every write this store
+ * instance has completed, immediately (an informer-backed store overlays its own writes until the cache catches
+ * up). Decisions are built from these reads; a lagging view would book the same GPU twice.
+ */
+public interface JobRecordStore {
+
+    /**
+     * Stores a new record (its version is ignored) and returns it with its version.
+     *
+     * @throws JobAlreadyExistsException when a record with the same team and name exists; nothing is changed
+     */
+    JobRecord create(JobRecord record);
+
+    Optional<JobRecord> find(JobId job);
+
+    /** The records of one team, in creation order. */
+    List<JobRecord> list(String team);
+
+    /** Every record, in creation order. */
+    List<JobRecord> listAll();
+
+    /**
+     * Replaces the status of {@code record}, if the stored version still equals {@code record.version()}.
+     *
+     * @return the stored record with its new version
+     * @throws StaleRecordException when the record changed or was deleted since it was read; nothing is changed
+     */
+    JobRecord updateStatus(JobRecord record, JobStatus status);
+
+    /** Removes the record; returns false when there was none. */
+    boolean delete(JobId job);
+}

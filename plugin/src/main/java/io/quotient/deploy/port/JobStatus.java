@@ -1,0 +1,45 @@
+package io.quotient.deploy.port;
+
+import io.quotient.core.scheduling.QuotaState;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The observed and decided state of a job, as written to its record (the custom resource's status).
+ *
+ * @param node       the node it is placed on; null unless the phase holds capacity (or it finished there)
+ * @param gpus       the GPUs it uses on that node; empty for pending and CPU-only jobs
+ * @param quotaState whether it runs inside its team's guarantee; null while not placed
+ * @param reason     a human-readable why: why it is pending, why it was preempted, why it failed; may be null
+ * @param placedAt   when the current placement was decided; null while not placed
+ */
+public record JobStatus(JobPhase phase, String node, List<GpuBinding> gpus, QuotaState quotaState, String reason,
+                        Instant placedAt) {
+
+    public JobStatus {
+        Objects.requireNonNull(phase, "phase");
+        gpus = gpus == null ? List.of() : List.copyOf(gpus);
+    }
+
+    public static JobStatus pending(String reason) {
+        return new JobStatus(JobPhase.PENDING, null, List.of(), null, reason, null);
+    }
+
+    public static JobStatus placed(String node, List<GpuBinding> gpus, QuotaState quotaState, Instant placedAt) {
+        return new JobStatus(JobPhase.PLACED, node, gpus, quotaState, null, placedAt);
+    }
+
+    public JobStatus withPhase(JobPhase newPhase, String newReason) {
+        return new JobStatus(newPhase, node, gpus, quotaState, newReason, placedAt);
+    }
+
+    public JobStatus withGpus(List<GpuBinding> newGpus) {
+        return new JobStatus(phase, node, newGpus, quotaState, reason, placedAt);
+    }
+
+    public JobStatus withQuotaState(QuotaState newQuotaState) {
+        return new JobStatus(phase, node, gpus, newQuotaState, reason, placedAt);
+    }
+}

@@ -1,0 +1,41 @@
+package io.quotient.deploy.port;
+
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.JobRequestInput;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A deployment exactly as the user submitted it (REST body, VDK hook): the resource request that the core
+ * validates and schedules, and what the template needs to build the workload. This is the custom
+ * resource's {@code spec}; it never changes after creation.
+ *
+ * @param request  the resource request as written (team, name, GPU request, priority, ...), not yet validated
+ * @param template template name ({@code job}, {@code pytorchjob}, {@code notebook}, or a custom one)
+ * @param image    container image; may be null when the template has a default
+ * @param command  container command; empty means the image's entrypoint
+ * @param args     container arguments
+ * @param labels   extra labels for the workload's pods
+ * @param env      extra environment variables for the GPU container
+ */
+public record JobSubmission(JobRequestInput request, String template, String image, List<String> command,
+                            List<String> args, Map<String, String> labels, Map<String, String> env) {
+
+    /** The template used when the user names none. */
+    public static final String DEFAULT_TEMPLATE = "job";
+
+    public JobSubmission {
+        Objects.requireNonNull(request, "request");
+        template = template == null || template.isBlank() ? DEFAULT_TEMPLATE : template;
+        command = command == null ? List.of() : List.copyOf(command);
+        args = args == null ? List.of() : List.copyOf(args);
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
+        env = env == null ? Map.of() : Map.copyOf(env);
+    }
+
+    public JobId id() {
+        return new JobId(request.team(), request.name());
+    }
+}

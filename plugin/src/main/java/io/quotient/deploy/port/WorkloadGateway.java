@@ -1,0 +1,41 @@
+package io.quotient.deploy.port;
+
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.PlacedJob;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Applies decisions to the cluster (Kubernetes: renders the template into a Job and creates it, deletes pods,
+ * manages reservation pods, records Events; embedded: changes the in-memory cluster). Every method is
+ * idempotent, because after a crash the service re-applies what its records say.
+ */
+public interface WorkloadGateway {
+
+    /** Template names that {@link #deploy} can render; an unknown name is refused before anything is recorded. */
+    Set<String> templateNames();
+
+    /**
+     * Creates the job's workload on the placement: pinned to {@code placement.node()}, with whole GPUs as
+     * {@code nvidia.com/gpu} and fractions bound to the GPU UUIDs in {@code gpus} (all known). Does nothing
+     * when an identical workload exists already; replaces a different one (an older placement).
+     */
+    void deploy(JobRecord record, PlacedJob placement, List<GpuBinding> gpus);
+
+    /** Stops the job's workload gracefully (pods get {@code grace} to exit); nothing when there is none. */
+    void stop(JobId job, Duration grace);
+
+    /**
+     * Makes sure a reservation holds this whole GPU for fractional jobs; returns the GPU's UUID, or an empty
+     * string while it is not known yet (the node enforcer reports it a moment after the reservation starts).
+     */
+    String ensureReservation(GpuSlot gpu);
+
+    /** Releases the reservation of this GPU (the last fraction on it left); nothing when there is none. */
+    void releaseReservation(GpuSlot gpu);
+
+    /** Records an event on the job (Kubernetes Event on its record) with a reason of CONVENTIONS.md. */
+    void recordEvent(JobId job, String reason, String message);
+}

@@ -1,0 +1,38 @@
+package io.quotient.adapters.k8s;
+
+import io.quotient.core.scheduling.JobId;
+import io.quotient.deploy.port.GpuSlot;
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class KubernetesNamesTest {
+
+    @Test
+    void jobNameIsTeamDotJobWhenItFits() {
+        assertThat(KubernetesNames.ofJob(new JobId("team-a", "train-1"))).isEqualTo("team-a.train-1");
+    }
+
+    @Test
+    void namesThatWouldBeAmbiguousOrTooLongAreHashedDeterministically() {
+        String longName = "x".repeat(60);
+        String hashed = KubernetesNames.ofJob(new JobId("team-a", longName));
+
+        assertThat(hashed).hasSizeLessThanOrEqualTo(63).doesNotContain(".").startsWith("team-a-xxx")
+                .matches("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+        assertThat(KubernetesNames.ofJob(new JobId("team-a", longName))).isEqualTo(hashed);
+        assertThat(KubernetesNames.ofJob(new JobId("team-a", longName + "y"))).isNotEqualTo(hashed);
+        // "a.b" + "c" and "a" + "b.c" would both read a.b.c
+        assertThat(KubernetesNames.ofJob(new JobId("a.b", "c"))).isNotEqualTo(KubernetesNames.ofJob(new JobId("a", "b.c")));
+    }
+
+    @Test
+    void reservationPodNameFollowsTheConventionAndStaysWithin63Characters() {
+        assertThat(KubernetesNames.ofReservation(new GpuSlot("gpu-node-1", 3)))
+                .isEqualTo("quotient-reservation-gpu-node-1-3");
+        String longNode = "node." + "z".repeat(80) + ".example.com";
+        String name = KubernetesNames.ofReservation(new GpuSlot(longNode, 7));
+        assertThat(name).hasSizeLessThanOrEqualTo(63).startsWith("quotient-reservation-node-zzz");
+        assertThat(name).isNotEqualTo(KubernetesNames.ofReservation(new GpuSlot(longNode, 6)));
+    }
+}

@@ -1,0 +1,54 @@
+package io.quotient.adapters.memory;
+
+import io.quotient.adapters.quota.ConfigFileException;
+import io.quotient.core.cluster.NodeSpec;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class EmbeddedClusterFileParserTest {
+
+    @Test
+    void expandsNodeGroups() {
+        List<NodeSpec> nodes = EmbeddedClusterFileParser.parse("""
+                nodes:
+                  - {name: big, count: 2, gpus: 8, gpuModel: H100, gpuMemoryMib: 81559}
+                  - {name: small, gpus: 1, gpuModel: T4, gpuMemoryMib: 15360, cpuMilli: 8000, memoryMib: 32768}
+                """, "cluster.yaml");
+
+        assertThat(nodes).extracting(NodeSpec::name).containsExactly("big-1", "big-2", "small");
+        assertThat(nodes.get(0)).isEqualTo(new NodeSpec("big-1", 128_000, 1_048_576, 8, "H100", 81559));
+        assertThat(nodes.get(2)).isEqualTo(new NodeSpec("small", 8000, 32768, 1, "T4", 15360));
+    }
+
+    @Test
+    void namesTheLineOfAProblem() {
+        assertThatThrownBy(() -> EmbeddedClusterFileParser.parse("""
+                nodes:
+                  - name: a
+                    gpus: 4
+                    gpuModel: A100
+                  - {name: b, gpus: many, gpuModel: A100, gpuMemoryMib: 1}
+                """, "cluster.yaml"))
+                .isInstanceOfSatisfying(ConfigFileException.class, e -> {
+                    assertThat(e.line()).isEqualTo(2);
+                    assertThat(e.reason()).contains("needs 'gpuMemoryMib'");
+                });
+        assertThatThrownBy(() -> EmbeddedClusterFileParser.parse(
+                "nodes:\n  - {name: b, gpus: many, gpuModel: A100, gpuMemoryMib: 1}\n", "c"))
+                .hasMessageContaining("c:2").hasMessageContaining("gpus must be a whole number");
+        assertThatThrownBy(() -> EmbeddedClusterFileParser.parse("nodes: []\n", "c"))
+                .hasMessageContaining("at least one node");
+    }
+
+    @Test
+    void theBuiltInClusterIsFourNodesOfTenGpus() throws Exception {
+        try (var in = getClass().getClassLoader().getResourceAsStream("quotient/embedded/cluster.yaml")) {
+            List<NodeSpec> nodes = EmbeddedClusterFileParser.parse(new String(in.readAllBytes()), "built-in");
+            assertThat(nodes).hasSize(4).allSatisfy(n -> assertThat(n.gpuCount()).isEqualTo(10));
+        }
+    }
+}

@@ -1,0 +1,53 @@
+package io.quotient.deploy;
+
+import io.quotient.core.scheduling.GpuRequest;
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.JobSpec;
+import io.quotient.core.scheduling.Plan;
+import io.quotient.core.scheduling.Scheduler;
+import io.quotient.core.scheduling.SchedulingSnapshot;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/**
+ * A scheduler whose plans the test writes, to test how the application layer applies plans (order, crashes,
+ * recovery) independently of the core's decisions. Keeps the snapshots it was given.
+ */
+final class ScriptedScheduler implements Scheduler {
+
+    BiFunction<SchedulingSnapshot, JobSpec, Plan> onSchedule = (s, j) -> Plan.EMPTY;
+    Function<SchedulingSnapshot, Plan> onPending = s -> Plan.EMPTY;
+    Function<SchedulingSnapshot, Plan> onRebalance = s -> Plan.EMPTY;
+    final List<SchedulingSnapshot> snapshots = new ArrayList<>();
+
+    /** Whole GPUs or a fraction, as written; enough validation for scripted plans. */
+    static final RequestValidator SIMPLE_VALIDATOR = (input, teams) -> {
+        GpuRequest gpu = input.gpuCount() != null ? new GpuRequest.WholeGpus(input.gpuCount())
+                : input.fraction() != null ? new GpuRequest.Fraction((int) Math.round(input.fraction() * 1000),
+                (int) Math.round(input.fraction() * 1000), 1) : new GpuRequest.None();
+        return new JobSpec(new JobId(input.team(), input.name()), gpu, 0, 0, null, 0,
+                !Boolean.FALSE.equals(input.preemptible()), Duration.ZERO);
+    };
+
+    @Override
+    public Plan schedule(SchedulingSnapshot snapshot, JobSpec job) {
+        snapshots.add(snapshot);
+        return onSchedule.apply(snapshot, job);
+    }
+
+    @Override
+    public Plan schedulePending(SchedulingSnapshot snapshot) {
+        snapshots.add(snapshot);
+        return onPending.apply(snapshot);
+    }
+
+    @Override
+    public Plan rebalance(SchedulingSnapshot snapshot, double maxMovedShare) {
+        snapshots.add(snapshot);
+        return onRebalance.apply(snapshot);
+    }
+}

@@ -1,0 +1,89 @@
+package io.quotient.deploy;
+
+import io.quotient.adapters.memory.EmbeddedCluster;
+import io.quotient.adapters.memory.InMemoryJobRecordStore;
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.scheduling.Scheduler;
+import io.quotient.core.scheduling.Team;
+import io.quotient.core.placement.FragmentationMeasure;
+import io.quotient.core.placement.TargetWorkload;
+import io.quotient.deploy.port.DeploymentMetrics;
+import io.quotient.deploy.port.LeadershipGate;
+import io.quotient.deploy.port.TeamsSource;
+import io.quotient.deploy.port.WorkloadGateway;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+
+/** The application layer wired on the embedded cluster, as the service wires it, for tests. */
+public final class ServiceHarness {
+
+    public final EmbeddedCluster cluster;
+    public final InMemoryJobRecordStore store = new InMemoryJobRecordStore();
+    public final MutableClock clock = new MutableClock();
+    public final RecordingMetrics metrics = new RecordingMetrics();
+    public final DecisionService decisions;
+    public final DeploymentService deployments;
+    public final Reports reports;
+
+    /** The embedded default: 4 nodes × 10 GPUs, team-a and team-b guaranteed 20 each. */
+    public static List<NodeSpec> fourNodesOfTenGpus() {
+        List<NodeSpec> nodes = new ArrayList<>();
+        for (int i = 1; i <= 4; i++) {
+            nodes.add(new NodeSpec("gpu-node-" + i, 128_000, 1_048_576, 10, "A100", 81_920));
+        }
+        return nodes;
+    }
+
+    public static Map<String, Team> twoTeamsOfTwenty() {
+        return Map.of("team-a", Team.of("team-a", 20), "team-b", Team.of("team-b", 20));
+    }
+
+    public ServiceHarness(Scheduler scheduler, RequestValidator validator) {
+        this(scheduler, validator, fourNodesOfTenGpus(), twoTeamsOfTwenty(), gateway -> gateway,
+                LeadershipGate.ALWAYS);
+    }
+
+    public ServiceHarness(Scheduler scheduler, RequestValidator validator, List<NodeSpec> nodes,
+                          Map<String, Team> teams, Function<WorkloadGateway, WorkloadGateway> gatewayWrapper,
+                          LeadershipGate leadership) {
+        cluster = new EmbeddedCluster(nodes, Set.of("job", "pytorchjob", "notebook"));
+        TeamsSource teamsSource = () -> teams;
+        WorkloadGateway gateway = gatewayWrapper.apply(cluster);
+        Duration grace = Duration.ofSeconds(30);
+        ReservationKeeper reservations = new ReservationKeeper(store, cluster, gateway);
+        JobTransitions transitions = new JobTransitions(store, gateway, reservations, metrics, grace, clock);
+        Decider decider = new Decider(store, new SnapshotBuilder(cluster, teamsSource, clock), scheduler,
+                new PlanApplier(store, transitions));
+        Reconciler reconciler = new Reconciler(store, cluster, gateway, transitions, reservations, grace);
+        decisions = new DecisionService(reconciler, decider, transitions, new DecisionLock(), leadership);
+        deployments = new DeploymentService(store, teamsSource, gateway, validator, decisions, metrics, clock);
+        reports = new Reports(store, cluster, teamsSource, new FragmentationMeasure(TargetWorkload.typical()));
+    }
+
+    /** Counts what the use cases report. */
+    public static final class RecordingMetrics implements DeploymentMetrics {
+        public final List<String> preemptions = new ArrayList<>();
+        public final List<String> requeues = new ArrayList<>();
+        public int deploys;
+
+        @Override
+        public void deployed(io.quotient.deploy.port.JobPhase outcome, Duration latency) {
+            deploys++;
+        }
+
+        @Override
+        public void preempted(io.quotient.core.scheduling.JobId job, String cause) {
+            preemptions.add(job + ":" + cause);
+        }
+
+        @Override
+        public void requeued(io.quotient.core.scheduling.JobId job) {
+            requeues.add(job.toString());
+        }
+    }
+}
