@@ -75,9 +75,9 @@ public class ServiceConfiguration {
 
     @Bean
     Decider decider(JobRecordStore store, ClusterObserver cluster, TeamsSource teams, Scheduler scheduler,
-                    JobTransitions transitions, Clock clock) {
+                    JobTransitions transitions, LeadershipGate leadership, Clock clock) {
         return new Decider(store, new SnapshotBuilder(cluster, teams, clock), scheduler,
-                new PlanApplier(store, transitions));
+                new PlanApplier(store, transitions, leadership));
     }
 
     @Bean

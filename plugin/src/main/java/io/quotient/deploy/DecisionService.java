@@ -46,13 +46,15 @@ public final class DecisionService {
     }
 
     /**
-     * Removes a job: stops its workload, deletes its record, releases GPUs left without fractions, and lets
-     * waiting jobs use the freed capacity at once (on the leader). Returns the record as it was, if any.
+     * Removes a job: stops its workload and deletes its record; on the leader also releases GPUs left without
+     * fractions and lets waiting jobs use the freed capacity at once (on a follower the leader's next re-queue
+     * does both). Returns the record as it was, if any.
      */
     public Optional<JobRecord> remove(JobId job) {
         return lock.decide(() -> {
             Optional<JobRecord> removed = transitions.remove(job);
             if (removed.isPresent() && leadership.isLeader()) {
+                transitions.releaseGpusOf(removed.get());
                 decider.decidePending();
             }
             return removed;

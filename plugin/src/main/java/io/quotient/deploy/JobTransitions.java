@@ -47,17 +47,35 @@ public final class JobTransitions {
     /** Records the placement, reserves fractional GPUs, then creates the workload (once the GPU UUIDs are known). */
     public JobRecord place(JobRecord record, PlacedJob placement, DecisionCause cause) {
         boolean requeued = record.phase().waiting() && cause != DecisionCause.DEPLOY;
+        JobRecord placed = place(record, placement, requeued ? "Requeued" : "Placed",
+                requeued ? "Re-deployed on " : "Placed on ");
+        if (requeued) {
+            metrics.requeued(record.id());
+        }
+        return placed;
+    }
+
+    /**
+     * Moves a job (defragmentation): evicts it from where it runs (its pods get the stop grace), then places it
+     * at its new place. If the move stops half-way, the job waits Pending and the re-queue places it.
+     */
+    public JobRecord move(JobRecord record, PlacedJob from, PlacedJob to, DecisionCause cause) {
+        JobRecord pending = record;
+        if (record.phase().holdsCapacity()) {
+            pending = preempt(record, "Preempted to consolidate free GPUs: moved from " + Placements.describe(from)
+                    + " to " + Placements.describe(to), cause);
+        }
+        return place(pending, to, "Moved", "Moved from " + Placements.describe(from) + " to ");
+    }
+
+    private JobRecord place(JobRecord record, PlacedJob placement, String event, String verb) {
         List<GpuBinding> gpus = reservations.bind(placement.node(), Placements.bindings(placement));
         JobRecord placed = store.updateStatus(record,
                 JobStatus.placed(placement.node(), gpus, placement.quotaState(), clock.instant()));
         String where = Placements.describe(placement) + ", " + placement.quotaState().wireName();
         LOG.info("job {} of team {} placed on node {}: {}", record.id().name(), record.id().team(), placement.node(),
                 where);
-        gateway.recordEvent(record.id(), requeued ? "Requeued" : "Placed",
-                (requeued ? "Re-deployed on " : "Placed on ") + where);
-        if (requeued) {
-            metrics.requeued(record.id());
-        }
+        gateway.recordEvent(record.id(), event, verb + where);
         return deployIfBound(placed);
     }
 
@@ -113,7 +131,8 @@ public final class JobTransitions {
     }
 
     /**
-     * Stops the job's workload, deletes its record and releases GPUs it leaves without fractions.
+     * Stops the job's workload and deletes its record. The GPUs it leaves without fractions are released by
+     * {@link #releaseGpusOf} (on the leader: a follower's view may miss a fraction the leader just placed there).
      *
      * @return the record as it was, or empty when there was none
      */
@@ -124,9 +143,13 @@ public final class JobTransitions {
             store.delete(job);
             LOG.info("job {} of team {} deleted (was {} on node {})", job.name(), job.team(),
                     record.phase().wireName(), record.status().node());
-            reservations.releaseUnneeded(Placements.fractionalSlots(record));
         });
         return found;
+    }
+
+    /** Releases the reservations of the GPUs a removed job held fractions of, where no other fraction is left. */
+    public void releaseGpusOf(JobRecord removed) {
+        reservations.releaseUnneeded(Placements.fractionalSlots(removed));
     }
 
     /** Records that the workload finished (or vanished) and releases its capacity. */

@@ -1,10 +1,10 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.PlanAction;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
+import io.quotient.deploy.port.LeadershipGate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,7 +13,8 @@ import java.util.Optional;
 /**
  * Applies a plan's actions in order. A failure stops the plan there (later actions may rely on earlier ones,
  * e.g. a placement on the evictions before it); what was recorded stays, and the next reconciliation and
- * re-queue finish or redo the rest from the records.
+ * re-queue finish or redo the rest from the records. A replica that loses the leadership in the middle of a plan
+ * stops there too: the new leader decides from the records, so nothing is decided twice.
  */
 public final class PlanApplier {
 
@@ -21,15 +22,22 @@ public final class PlanApplier {
 
     private final JobRecordStore store;
     private final JobTransitions transitions;
+    private final LeadershipGate leadership;
 
-    public PlanApplier(JobRecordStore store, JobTransitions transitions) {
+    public PlanApplier(JobRecordStore store, JobTransitions transitions, LeadershipGate leadership) {
         this.store = store;
         this.transitions = transitions;
+        this.leadership = leadership;
     }
 
     /** Returns whether every action was applied. */
     public boolean apply(Plan plan, DecisionCause cause) {
         for (PlanAction action : plan.actions()) {
+            if (!leadership.isLeader()) {
+                LOG.warn("this replica lost the leadership while applying a plan; stopping before {} for job {}: the"
+                        + " new leader decides it from the records", action.getClass().getSimpleName(), action.job());
+                return false;
+            }
             try {
                 applyOne(action, cause);
             } catch (RuntimeException e) {
@@ -67,13 +75,8 @@ public final class PlanApplier {
     }
 
     private void move(JobRecord record, PlanAction.Move move, DecisionCause cause) {
-        JobId id = record.id();
-        JobRecord pending = record;
-        if (record.phase().holdsCapacity()) {
-            pending = transitions.preempt(record, "Preempted to consolidate free GPUs: moved from "
-                    + Placements.describe(move.from()) + " to " + Placements.describe(move.to()), cause);
-        }
-        LOG.info("moving job {} of team {} to node {}", id.name(), id.team(), move.to().node());
-        transitions.place(pending, move.to(), cause);
+        LOG.info("moving job {} of team {} from node {} to node {}", record.id().name(), record.id().team(),
+                move.from().node(), move.to().node());
+        transitions.move(record, move.from(), move.to(), cause);
     }
 }

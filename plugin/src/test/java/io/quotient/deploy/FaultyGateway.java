@@ -18,6 +18,9 @@ final class FaultyGateway implements WorkloadGateway {
 
     private final WorkloadGateway real;
     Fault next = Fault.NONE;
+    /** Runs after each stop, e.g. to take the leadership away in the middle of a plan. */
+    Runnable afterStop = () -> {
+    };
 
     FaultyGateway(WorkloadGateway real) {
         this.real = real;
@@ -39,6 +42,7 @@ final class FaultyGateway implements WorkloadGateway {
     public void stop(JobId job, Duration grace) {
         fail(Fault.BEFORE_STOP);
         real.stop(job, grace);
+        afterStop.run();
     }
 
     @Override

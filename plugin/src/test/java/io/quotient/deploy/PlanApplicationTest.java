@@ -130,6 +130,10 @@ class PlanApplicationTest {
         assertThat(moved.status().node()).isEqualTo("gpu-node-1");
         assertThat(h.cluster.workloadOf(job.id()).node()).isEqualTo("gpu-node-1");
         assertThat(h.metrics.preemptions).containsExactly("team-a/stray:defragment");
+        assertThat(h.metrics.requeues).as("a move is no re-queue").isEmpty();
+        assertThat(h.cluster.events(job.id())).extracting(e -> e.reason()).containsExactly("Placed", "Preempted",
+                "Moved");
+        assertThat(h.cluster.events(job.id()).get(2).message()).startsWith("Moved from gpu-node-4 GPUs [9] to gpu-node-1");
     }
 
     @Test

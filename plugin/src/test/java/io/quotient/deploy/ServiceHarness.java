@@ -58,7 +58,7 @@ public final class ServiceHarness {
         ReservationKeeper reservations = new ReservationKeeper(store, cluster, gateway);
         JobTransitions transitions = new JobTransitions(store, gateway, reservations, metrics, grace, clock);
         Decider decider = new Decider(store, new SnapshotBuilder(cluster, teamsSource, clock), scheduler,
-                new PlanApplier(store, transitions));
+                new PlanApplier(store, transitions, leadership));
         Reconciler reconciler = new Reconciler(store, cluster, gateway, transitions, reservations, grace);
         decisions = new DecisionService(reconciler, decider, transitions, new DecisionLock(), leadership);
         deployments = new DeploymentService(store, teamsSource, gateway, validator, decisions, metrics, clock);

@@ -6,6 +6,7 @@ import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1Pod;
 import io.quotient.it.harness.Conventions;
 import io.quotient.it.harness.ControlPlane;
 import io.quotient.it.harness.FakeGpuReports;
@@ -13,6 +14,7 @@ import io.quotient.it.harness.HarnessSettings;
 import io.quotient.it.harness.KubeCalls;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.ScriptRunner;
+import io.quotient.it.harness.TestNamespace;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +28,8 @@ class FakeGpuNodeScriptIT {
   private static final Duration SCRIPT_TIMEOUT = Duration.ofMinutes(1);
 
   @Test
-  void scriptMakesASchedulableGpuNodeWithLabelsAndAReadyReport(ControlPlane controlPlane) throws ApiException {
+  void scriptMakesASchedulableGpuNodeWithLabelsAndAReadyReport(ControlPlane controlPlane, TestNamespace namespace)
+      throws ApiException {
     CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
     String name = "script-" + UUID.randomUUID().toString().substring(0, 8);
     try {
@@ -49,6 +52,12 @@ class FakeGpuNodeScriptIT {
       List<String> uuids = new ArrayList<>();
       report.getAsJsonArray("gpus").forEach(gpu -> uuids.add(gpu.getAsJsonObject().get("uuid").getAsString()));
       assertThat(uuids).containsExactly(FakeGpuReports.gpuUuid(name, 0), FakeGpuReports.gpuUuid(name, 1));
+
+      // Schedulable for real: the kube-scheduler binds a pod that requires this node and both its GPUs,
+      // and the fake kubelet serves the script's node as it serves the Java fixture's.
+      api.createNamespacedPod(namespace.name(), Workloads.gpuPod("on-script-node", 2, name)).execute();
+      V1Pod running = FakeKubeletIT.awaitPhase(api, namespace, "on-script-node", "Running");
+      assertThat(running.getSpec().getNodeName()).isEqualTo(name);
     } finally {
       KubeCalls.deleteIgnoringMissing("deleting node " + name, () -> api.deleteNode(name).buildCall(null));
     }

@@ -1,6 +1,12 @@
 package io.quotient.it.deploy;
 
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.util.PatchUtils;
 import io.kubernetes.client.openapi.models.V1EnvVar;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.quotient.it.harness.Await;
@@ -9,6 +15,7 @@ import io.quotient.it.harness.FakeGpuNode;
 import io.quotient.it.harness.FakeGpuNodeSpec;
 import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
+import io.quotient.it.harness.KubeCalls;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
 import org.junit.jupiter.api.BeforeAll;
@@ -34,7 +41,10 @@ class FractionsIT {
             ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
             throws Exception {
         FakeGpuNode node = nodes.create(FakeGpuNodeSpec.of("frac", 4, 81920, "NVIDIA-H100-80GB-HBM3"));
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 4, null));
+        // a node whose enforcer reports not ready: whole GPUs may go there, fractions must not
+        FakeGpuNode unready = nodes.create(FakeGpuNodeSpec.of("frac-unready", 4, 81920, "NVIDIA-H100-80GB-HBM3"));
+        reportNotReady(plane.apiClient(), unready.name());
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 8, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 
         try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
@@ -65,7 +75,25 @@ class FractionsIT {
             assertThat(cluster.reservationPods()).hasSize(2);
             assertThat(env(cluster.awaitRunningPod("team-a", "f4"), "NVIDIA_VISIBLE_DEVICES")).isEqualTo(other);
 
-            for (String name : List.of("f1", "f2", "f3", "f4")) {
+            // a multi-GPU fraction holds one reservation per GPU and sees both UUIDs
+            assertThat(api.deploy("team-a", Requests.with(Requests.fraction("fm", 0.5), "gpuDevices", 2)).status())
+                    .isEqualTo(201);
+            QuotientApi.Answer multi = Await.until("job fm to be bound to two GPU UUIDs", () -> api.job("team-a", "fm"),
+                    answer -> uuids(answer).size() == 2 && !uuids(answer).contains(null));
+            assertThat(multi.text("node")).isEqualTo(node.name());
+            assertThat(node.gpuUuids()).containsAll(uuids(multi));
+            assertThat(env(cluster.awaitRunningPod("team-a", "fm"), "NVIDIA_VISIBLE_DEVICES"))
+                    .isEqualTo(String.join(",", uuids(multi)));
+            List<String> fractionGpus = new java.util.ArrayList<>(List.of(shared, other));
+            fractionGpus.addAll(uuids(multi));
+            assertThat(cluster.reservationPods()).extracting(p -> p.getMetadata().getAnnotations()
+                    .get("quotient.io/gpu-uuid")).containsExactlyInAnyOrderElementsOf(new java.util.TreeSet<>(fractionGpus));
+            for (String name : List.of("f1", "f2", "f3", "f4", "fm")) {
+                assertThat(api.job("team-a", name).text("node")).as("fractions avoid the node whose enforcer is not"
+                        + " ready").isEqualTo(node.name());
+            }
+
+            for (String name : List.of("f1", "f2", "f3", "f4", "fm")) {
                 assertThat(api.delete("team-a", name).status()).isBetween(200, 204);
             }
             Await.until("the reservation pods to go with the last fractions", cluster::reservationPods, List::isEmpty);
@@ -78,6 +106,35 @@ class FractionsIT {
                 answer -> answer.object().getAsJsonArray("gpus").size() == 1
                         && !answer.object().getAsJsonArray("gpus").get(0).getAsJsonObject().get("uuid").isJsonNull());
         return placed.object().getAsJsonArray("gpus").get(0).getAsJsonObject().get("uuid").getAsString();
+    }
+
+    private static List<String> uuids(QuotientApi.Answer job) {
+        List<String> uuids = new java.util.ArrayList<>();
+        job.object().getAsJsonArray("gpus").forEach(g -> uuids.add(g.getAsJsonObject().get("uuid").isJsonNull() ? null
+                : g.getAsJsonObject().get("uuid").getAsString()));
+        return uuids;
+    }
+
+    /** Rewrites the node's GPU report as its enforcer would when NVML fails (the fake kubelet keeps it fresh). */
+    private static void reportNotReady(ApiClient client, String nodeName) {
+        CoreV1Api core = new CoreV1Api(client);
+        KubeCalls.retryOnConflict("marking the enforcer of " + nodeName + " not ready", () -> {
+            V1Node node = core.readNode(nodeName).execute();
+            JsonObject report = JsonParser.parseString(node.getMetadata().getAnnotations()
+                    .get("quotient.io/gpu-report")).getAsJsonObject();
+            report.addProperty("ready", false);
+            report.addProperty("reason", "NVML could not be initialised (test)");
+            JsonObject annotations = new JsonObject();
+            annotations.addProperty("quotient.io/gpu-report", report.toString());
+            JsonObject metadata = new JsonObject();
+            metadata.add("annotations", annotations);
+            // the resourceVersion makes the merge patch conditional: a concurrent refresh is retried, not lost
+            metadata.addProperty("resourceVersion", node.getMetadata().getResourceVersion());
+            JsonObject patch = new JsonObject();
+            patch.add("metadata", metadata);
+            return PatchUtils.patch(V1Node.class, () -> core.patchNode(nodeName, new V1Patch(patch.toString()))
+                    .buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+        });
     }
 
     private static String env(V1Pod pod, String name) {

@@ -16,8 +16,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,7 +52,8 @@ class GreedyTeamIT {
                 new TeamsFile.Quota("team-b", 20, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 
-        try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
+        try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams,
+                "--quotient.schedules.metrics-interval=1s")) {
             QuotientApi api = service.api();
             Set<String> borrowed = new TreeSet<>();
             for (int i = 1; i <= JOBS_OF_A; i++) {
@@ -86,8 +90,36 @@ class GreedyTeamIT {
                 Await.until("the pods of evicted " + name + " to go", () -> cluster.livePodsOf("team-a", name),
                         List::isEmpty);
             }
-            Await.until("a Preempted event on each evicted job", () -> preemptedEvents(plane.apiClient(),
-                    namespace.name()), events -> events.containsAll(objectNames(evicted)));
+            Await.until("a Preempted event on each evicted job", () -> events(plane.apiClient(),
+                    namespace.name(), "Preempted").keySet(), events -> events.containsAll(objectNames(evicted)));
+
+            // a job that cannot run now says why: in its answer, its GET and an Event
+            QuotientApi.Answer waiting = api.deploy("team-a", Requests.wholeGpus("a-extra", 2));
+            assertThat(waiting.status()).as("%s", waiting).isEqualTo(202);
+            assertThat(waiting.text("phase")).isEqualTo("Pending");
+            String why = waiting.text("reason");
+            assertThat(why).isNotBlank().doesNotContain("recorded; waiting");
+            Await.until("a Pending event saying what GET says", () -> {
+                String shown = api.job("team-a", "a-extra").text("reason");
+                return shown != null && shown.equals(events(plane.apiClient(), namespace.name(), "Pending")
+                        .get("team-a.a-extra"));
+            }, same -> same);
+
+            PrometheusSamples afterReclaim = Await.until("the gauges to show the reclaim",
+                    () -> new PrometheusSamples(api.prometheus()),
+                    m -> m.value("quotient_team_pending_jobs", Map.of("team", "team-a")) == 6);
+            assertThat(afterReclaim.value("quotient_preemptions_total", Map.of("team", "team-a", "cause", "reclaim")))
+                    .isEqualTo(5);
+            assertThat(afterReclaim.value("quotient_team_guaranteed_gpus", Map.of("team", "team-b"))).isEqualTo(20);
+            assertThat(afterReclaim.value("quotient_team_allocated_gpus", Map.of("team", "team-b"))).isEqualTo(20);
+            assertThat(afterReclaim.value("quotient_team_allocated_gpus", Map.of("team", "team-a"))).isEqualTo(20);
+            assertThat(afterReclaim.value("quotient_team_borrowed_gpus", Map.of("team", "team-a"))).isZero();
+            assertThat(afterReclaim.value("quotient_cluster_free_gpus", Map.of())).isZero();
+            assertThat(afterReclaim.value("quotient_cluster_fragmentation_percent", Map.of())).isZero();
+            assertThat(afterReclaim.value("quotient_deploy_latency_seconds_count", Map.of("outcome", "Placed")))
+                    .isEqualTo(JOBS_OF_A + JOBS_OF_B);
+            assertThat(afterReclaim.value("quotient_deploy_latency_seconds_count", Map.of("outcome", "Pending")))
+                    .isEqualTo(1);
 
             for (int i = 1; i <= JOBS_OF_B; i++) {
                 cluster.finish(kubelet, "team-b", "b-" + i);
@@ -95,19 +127,26 @@ class GreedyTeamIT {
             for (String name : evicted) {
                 cluster.awaitRunningPod("team-a", name);
             }
+            cluster.awaitRunningPod("team-a", "a-extra");
             assertThat(api.team("team-a").get("pendingJobs").getAsInt()).isZero();
+            assertThat(new PrometheusSamples(api.prometheus()).value("quotient_requeues_total",
+                    Map.of("team", "team-a"))).isEqualTo(evicted.size() + 1);
         }
     }
 
-    private static Set<String> preemptedEvents(ApiClient client, String namespace)
+    /** The latest message of each GpuJob's events with this reason, by the GpuJob's name. */
+    private static Map<String, String> events(ApiClient client, String namespace, String reason)
             throws io.kubernetes.client.openapi.ApiException {
-        Set<String> objects = new TreeSet<>();
-        for (CoreV1Event event : new CoreV1Api(client).listNamespacedEvent(namespace).execute().getItems()) {
-            if ("Preempted".equals(event.getReason()) && "GpuJob".equals(event.getInvolvedObject().getKind())) {
-                objects.add(event.getInvolvedObject().getName());
+        Map<String, String> messages = new TreeMap<>();
+        List<CoreV1Event> all = new ArrayList<>(new CoreV1Api(client).listNamespacedEvent(namespace).execute()
+                .getItems());
+        all.sort(Comparator.comparing(CoreV1Event::getLastTimestamp, Comparator.nullsFirst(Comparator.naturalOrder())));
+        for (CoreV1Event event : all) {
+            if (reason.equals(event.getReason()) && "GpuJob".equals(event.getInvolvedObject().getKind())) {
+                messages.put(event.getInvolvedObject().getName(), event.getMessage());
             }
         }
-        return objects;
+        return messages;
     }
 
     private static List<String> objectNames(Set<String> jobs) {

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -42,10 +43,13 @@ class LeaderElectionIT {
 
     @Test
     void followerTakesOverFromALeaderThatStopsRenewingAndTheyNeverLeadTogether() throws Exception {
+        AtomicInteger secondElected = new AtomicInteger();
+        second.whenElected(secondElected::incrementAndGet);
         first.start();
         Await.until("replica-1 to lead", () -> first.isLeader(), leading -> leading);
         second.start();
         assertNeverBothLead(Duration.ofSeconds(3));
+        assertThat(secondElected).hasValue(0);
         assertThat(second.isLeader()).isFalse();
 
         // the leader loses the API server, as a killed or partitioned replica would: no renewal, no hand-over
@@ -60,6 +64,8 @@ class LeaderElectionIT {
         double takeover = (System.nanoTime() - cutAt) / 1e9;
         assertThat(overlaps).isZero();
         assertThat(first.isLeader()).isFalse();
+        Await.until("replica-2's election task to run (the service re-queues at once)", secondElected::get,
+                runs -> runs == 1);
         System.out.printf("[failover] replica-2 leads %.1f s after replica-1 lost the API server "
                 + "(lease 8 s, renew deadline 6 s, retry 1 s)%n", takeover);
     }

@@ -83,6 +83,24 @@ final class QuotientApi {
         return send(HttpRequest.newBuilder(path("/api/v1/cluster")).GET());
     }
 
+    /** The service's Prometheus scrape ({@code GET /actuator/prometheus}) as text. */
+    String prometheus() {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(path("/actuator/prometheus"))
+                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new AssertionError("GET /actuator/prometheus answered " + response.statusCode() + ": "
+                        + response.body());
+            }
+            return response.body();
+        } catch (IOException e) {
+            throw new UncheckedIOException("scraping the service at " + base + " failed", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while scraping the service", e);
+        }
+    }
+
     /** Whether the service answers its health endpoint with 200. */
     boolean healthy() {
         try {

@@ -64,11 +64,21 @@ public final class ControlPlane {
       case AUTO -> K3sBackend.dockerAvailable();
     };
     ClusterBackend backend = useK3s ? K3sBackend.start(settings) : LocalControlPlaneBackend.start(settings);
-    ControlPlane plane = new ControlPlane(backend);
+    ControlPlane plane;
+    try {
+      plane = new ControlPlane(backend);
+    } catch (RuntimeException e) {
+      backend.stop();
+      throw e;
+    }
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       plane.fakeKubelet.close();
       backend.stop();
     }, "stop-test-control-plane"));
+    int leftovers = Leftovers.remove(plane.apiClient);
+    if (leftovers > 0) {
+      System.err.println("[harness] removed " + leftovers + " fake nodes and test namespaces left by an earlier run");
+    }
     System.err.println("[harness] tests run against " + backend.description()
         + " (server 1." + plane.serverMinorVersion + "), kubeconfig " + backend.kubeconfig());
     return plane;

@@ -9,6 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -42,6 +45,7 @@ public final class KubernetesLeadershipGate implements LeadershipGate, AutoClose
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicReference<LeaderElector> elector = new AtomicReference<>();
     private final Thread thread;
+    private final List<Runnable> electionListeners = new CopyOnWriteArrayList<>();
 
     public KubernetesLeadershipGate(ApiClient client, String namespace, String leaseName, String identity,
                                     Timing timing) {
@@ -62,6 +66,15 @@ public final class KubernetesLeadershipGate implements LeadershipGate, AutoClose
         return leader.get();
     }
 
+    /** Runs {@code action} in the background each time this replica is elected, and now if it leads already. */
+    @Override
+    public void whenElected(Runnable action) {
+        electionListeners.add(action);
+        if (leader.get()) {
+            runInBackground(action);
+        }
+    }
+
     public String identity() {
         return identity;
     }
@@ -76,6 +89,7 @@ public final class KubernetesLeadershipGate implements LeadershipGate, AutoClose
                 current.run(() -> {
                     leader.set(true);
                     log.info("{} is now the leader: it decides placements and runs the periodic jobs", identity);
+                    electionListeners.forEach(KubernetesLeadershipGate::runInBackground);
                 }, () -> {
                     leader.set(false);
                     log.info("{} is no longer the leader", identity);
@@ -88,6 +102,15 @@ public final class KubernetesLeadershipGate implements LeadershipGate, AutoClose
             }
             pause();
         }
+    }
+
+    private static void runInBackground(Runnable action) {
+        CompletableFuture.runAsync(action).whenComplete((done, failure) -> {
+            if (failure != null) {
+                log.warn("a task run on election failed: {}; the periodic jobs do the same work later",
+                        failure.toString());
+            }
+        });
     }
 
     private void pause() {

@@ -17,6 +17,8 @@ import io.quotient.app.ClusterModeCondition;
 import io.quotient.app.QuotientProperties;
 import io.quotient.deploy.RequestValidator;
 import io.quotient.deploy.port.TeamsSource;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
@@ -100,6 +102,13 @@ public class KubernetesConfiguration {
         return new KubernetesLeadershipGate(client, kubernetes.namespace(), kubernetes.leaseName(), identity.value(),
                 new KubernetesLeadershipGate.Timing(kubernetes.leaseDuration(), kubernetes.renewDeadline(),
                         kubernetes.retryPeriod()));
+    }
+
+    /** {@code quotient_leader{identity}}: 1 on the replica that decides, 0 on a follower (the sum should be 1). */
+    @Bean
+    Gauge leaderGauge(KubernetesLeadershipGate gate, MeterRegistry registry) {
+        return Gauge.builder("quotient.leader", gate, g -> g.isLeader() ? 1 : 0).tag("identity", gate.identity())
+                .description("whether this replica holds the leader Lease and makes the decisions").register(registry);
     }
 
     /** The teams ConfigMap, used when no teams file is configured. */

@@ -1,13 +1,20 @@
 package io.quotient.app.schedule;
 
 import io.quotient.app.QuotientProperties;
+import io.quotient.deploy.port.LeadershipGate;
 import org.quartz.CronScheduleBuilder;
 import org.quartz.Job;
 import org.quartz.JobBuilder;
 import org.quartz.JobDetail;
+import org.quartz.JobKey;
+import org.quartz.Scheduler;
+import org.quartz.SchedulerException;
 import org.quartz.SimpleScheduleBuilder;
 import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -20,7 +27,24 @@ import java.time.Duration;
 @Configuration(proxyBeanMethods = false)
 public class SchedulesConfiguration {
 
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulesConfiguration.class);
     static final String GROUP = "quotient";
+    static final JobKey REQUEUE = JobKey.jobKey("requeue", GROUP);
+
+    /**
+     * A newly elected leader runs the re-queue at once: it rebuilds from the API server (finishing what a dead
+     * leader left half done) and places the jobs recorded meanwhile, instead of waiting for the next tick.
+     */
+    @Bean
+    SmartInitializingSingleton requeueOnElection(LeadershipGate leadership, Scheduler quartz) {
+        return () -> leadership.whenElected(() -> {
+            try {
+                quartz.triggerJob(REQUEUE);
+            } catch (SchedulerException e) {
+                LOG.warn("could not start the re-queue on election: {}; it runs on its next tick", e.toString());
+            }
+        });
+    }
 
     @Bean
     JobDetail requeueJob() {

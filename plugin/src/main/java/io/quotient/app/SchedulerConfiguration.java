@@ -1,0 +1,38 @@
+package io.quotient.app;
+
+import io.quotient.core.placement.TargetWorkload;
+import io.quotient.core.scheduling.JobSpecValidator;
+import io.quotient.core.scheduling.QuotaScheduler;
+import io.quotient.core.scheduling.Scheduler;
+import io.quotient.deploy.RequestValidator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The scheduling core in the service: the scheduler with the configured placement policy, and the request validator. */
+@Configuration(proxyBeanMethods = false)
+public class SchedulerConfiguration {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SchedulerConfiguration.class);
+
+    @Bean
+    Scheduler scheduler(QuotientProperties properties) {
+        QuotientProperties.Scheduling scheduling = properties.scheduling();
+        QuotaScheduler scheduler = new QuotaScheduler(scheduling.placementPolicy(), scheduling.seed(),
+                TargetWorkload.typical());
+        LOG.info("scheduler: placement policy {}, seed {}", scheduler.policyName(), scheduling.seed());
+        return scheduler;
+    }
+
+    /**
+     * Validates requests without requiring the team to be configured: the deployment service refuses unknown teams
+     * itself (404) before validating, and stored jobs of a team removed since must still be read (their pods hold
+     * GPUs that the scheduler has to count).
+     */
+    @Bean
+    RequestValidator requestValidator() {
+        JobSpecValidator validator = new JobSpecValidator();
+        return (input, teams) -> validator.validateRequest(input);
+    }
+}

@@ -1,0 +1,191 @@
+package io.quotient.core.scheduling;
+
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Turns a request as written ({@link JobRequestInput}) into a {@link JobSpec}, or refuses it with a
+ * {@link RequestException} naming the field (as the REST API spells it) and the reason. Checks happen before
+ * anything is recorded, so a refused request changes nothing.
+ */
+public final class JobSpecValidator {
+
+    /** Job names become Kubernetes object names and label values: a DNS-1123 label. */
+    public static final int MAX_NAME_LENGTH = 63;
+    /** Job priorities are relative within a team; the bound keeps them readable and free of overflow. */
+    public static final int MAX_PRIORITY = 1000;
+
+    private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+    /**
+     * The validated job of a configured team.
+     *
+     * @throws UnknownTeamException when the team is not among {@code teams}
+     * @throws RequestException     naming the offending field and the reason
+     */
+    public JobSpec validate(JobRequestInput input, Map<String, Team> teams) {
+        JobSpec spec = validateRequest(input);
+        if (!teams.containsKey(spec.team())) {
+            throw new UnknownTeamException(spec.team(), teams.keySet());
+        }
+        return spec;
+    }
+
+    /**
+     * The validated job without checking that its team is configured: for requests already recorded, whose team
+     * may have been removed from the configuration since (their pods still hold GPUs and must be counted).
+     *
+     * @throws RequestException naming the offending field and the reason
+     */
+    public JobSpec validateRequest(JobRequestInput input) {
+        if (input == null) {
+            throw new RequestException("body", "the request is empty");
+        }
+        String team = requireName("team", input.team());
+        String name = requireName("name", input.name());
+        GpuRequest gpu = gpuRequest(input);
+        Set<String> models = models(input.gpuModels(), gpu);
+        long cpu = nonNegative("cpuMilli", input.cpuMilli());
+        long memory = nonNegative("memoryMib", input.memoryMib());
+        int priority = priority(input.priority());
+        boolean preemptible = input.preemptible() == null || input.preemptible();
+        Duration minRuntime = Duration.ofSeconds(nonNegative("minRuntimeSeconds", input.minRuntimeSeconds()));
+        return new JobSpec(new JobId(team, name), gpu, cpu, memory, models, priority, preemptible, minRuntime);
+    }
+
+    private static String requireName(String field, String value) {
+        if (value == null || value.isBlank()) {
+            throw new RequestException(field, "is required");
+        }
+        if (value.length() > MAX_NAME_LENGTH) {
+            throw new RequestException(field, "is " + value.length() + " characters long; at most " + MAX_NAME_LENGTH
+                    + " are allowed (it names Kubernetes objects)");
+        }
+        if (!DNS_LABEL.matcher(value).matches()) {
+            throw new RequestException(field, "'" + value + "' is not a valid name: use lower-case letters, digits"
+                    + " and '-', starting and ending with a letter or digit (a DNS-1123 label)");
+        }
+        return value;
+    }
+
+    private static GpuRequest gpuRequest(JobRequestInput in) {
+        boolean whole = in.gpuCount() != null;
+        boolean fraction = in.fraction() != null;
+        boolean memory = in.gpuMemoryMib() != null;
+        if (whole && (fraction || memory)) {
+            throw new RequestException("gpu.count", "cannot be combined with gpu." + (fraction ? "fraction" : "memoryMib")
+                    + "; ask for whole GPUs, a fraction or MiB of a GPU");
+        }
+        if (fraction && memory) {
+            throw new RequestException("gpu.memoryMib", "cannot be combined with gpu.fraction; ask for a fraction or"
+                    + " for MiB of a GPU, not both");
+        }
+        if (in.fractionLimit() != null && !fraction) {
+            throw new RequestException("gpu.fractionLimit", "needs gpu.fraction (the guaranteed share it bursts from)");
+        }
+        if (in.gpuMemoryLimitMib() != null && !memory) {
+            throw new RequestException("gpu.memoryLimitMib", "needs gpu.memoryMib (the guaranteed MiB it bursts from)");
+        }
+        if (in.gpuDevices() != null && !fraction && !memory) {
+            throw new RequestException("gpuDevices", "applies only to gpu.fraction or gpu.memoryMib; ask for whole"
+                    + " GPUs with gpu.count");
+        }
+        if (whole) {
+            if (in.gpuCount() <= 0) {
+                throw new RequestException("gpu.count", "must be at least 1 (was " + in.gpuCount()
+                        + "); leave gpu out for a job without GPUs");
+            }
+            return new GpuRequest.WholeGpus(in.gpuCount());
+        }
+        int devices = devices(in.gpuDevices());
+        if (fraction) {
+            int milli = fractionMilli("gpu.fraction", in.fraction(), false);
+            int limit = in.fractionLimit() == null ? milli : fractionMilli("gpu.fractionLimit", in.fractionLimit(), true);
+            if (limit < milli) {
+                throw new RequestException("gpu.fractionLimit", "(" + in.fractionLimit() + ") must not be below"
+                        + " gpu.fraction (" + in.fraction() + ")");
+            }
+            return new GpuRequest.Fraction(milli, limit, devices);
+        }
+        if (memory) {
+            long mib = in.gpuMemoryMib();
+            if (mib <= 0) {
+                throw new RequestException("gpu.memoryMib", "must be at least 1 MiB (was " + mib + ")");
+            }
+            long limit = in.gpuMemoryLimitMib() == null ? mib : in.gpuMemoryLimitMib();
+            if (limit < mib) {
+                throw new RequestException("gpu.memoryLimitMib", "(" + limit + ") must not be below gpu.memoryMib ("
+                        + mib + ")");
+            }
+            return new GpuRequest.Memory(mib, limit, devices);
+        }
+        return new GpuRequest.None();
+    }
+
+    private static int devices(Integer devices) {
+        if (devices == null) {
+            return 1;
+        }
+        if (devices <= 0) {
+            throw new RequestException("gpuDevices", "must be at least 1 (was " + devices + ")");
+        }
+        return devices;
+    }
+
+    /** A share in milli-GPU; the request must be strictly inside (0, 1), a limit may reach 1. */
+    private static int fractionMilli(String field, double value, boolean mayBeWhole) {
+        if (Double.isNaN(value) || Double.isInfinite(value) || value <= 0 || value > 1 || (!mayBeWhole && value >= 1)) {
+            throw new RequestException(field, "must be greater than 0 and " + (mayBeWhole ? "at most 1" : "less than 1")
+                    + " (was " + value + ")" + (mayBeWhole ? "" : "; ask for whole GPUs with gpu.count"));
+        }
+        long milli = Math.round(value * 1000);
+        if (milli < 1) {
+            throw new RequestException(field, "(" + value + ") is below the smallest share, 0.001 of a GPU");
+        }
+        if (!mayBeWhole && milli >= 1000) {
+            throw new RequestException(field, "(" + value + ") rounds to a whole GPU; ask for gpu.count 1 instead");
+        }
+        return (int) milli;
+    }
+
+    private static Set<String> models(Set<String> requested, GpuRequest gpu) {
+        if (requested == null || requested.isEmpty()) {
+            return Set.of();
+        }
+        if (gpu instanceof GpuRequest.None) {
+            throw new RequestException("gpuModels", "applies only to jobs that request GPUs");
+        }
+        Set<String> models = new LinkedHashSet<>();
+        for (String model : requested) {
+            if (model == null || model.isBlank()) {
+                throw new RequestException("gpuModels", "must not contain empty model names");
+            }
+            models.add(model.trim());
+        }
+        return models;
+    }
+
+    private static long nonNegative(String field, Long value) {
+        if (value == null) {
+            return 0;
+        }
+        if (value < 0) {
+            throw new RequestException(field, "must not be negative (was " + value + ")");
+        }
+        return value;
+    }
+
+    private static int priority(Integer value) {
+        if (value == null) {
+            return 0;
+        }
+        if (value < -MAX_PRIORITY || value > MAX_PRIORITY) {
+            throw new RequestException("priority", "must be between " + -MAX_PRIORITY + " and " + MAX_PRIORITY
+                    + " (was " + value + ")");
+        }
+        return value;
+    }
+}

@@ -1,0 +1,103 @@
+package io.quotient.core.scheduling;
+
+import io.quotient.core.placement.PlacementPolicies;
+import io.quotient.core.placement.PlacementPolicy;
+import io.quotient.core.placement.TargetWorkload;
+
+import java.util.ArrayDeque;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Quotient's scheduler: quotas first (a team's guarantee is its own, borrowed capacity is taken back when the owner
+ * needs it), then placement with a named policy (default {@code quotient}) to keep large jobs placeable.
+ *
+ * <p>Each call starts a fresh policy from the same seed, so a plan depends only on the snapshot.
+ */
+public final class QuotaScheduler implements Scheduler {
+
+    public static final String DEFAULT_POLICY = "quotient";
+
+    private final String policyName;
+    private final long seed;
+    private final TargetWorkload workload;
+
+    /** @throws IllegalArgumentException for an unknown policy name (the message lists the known ones) */
+    public QuotaScheduler(String policyName, long seed, TargetWorkload workload) {
+        this.policyName = policyName;
+        this.seed = seed;
+        this.workload = workload;
+        PlacementPolicies.create(policyName, seed, workload);
+    }
+
+    /** The default policy with a typical workload. */
+    public static QuotaScheduler withDefaults() {
+        return new QuotaScheduler(DEFAULT_POLICY, 42, TargetWorkload.typical());
+    }
+
+    public String policyName() {
+        return policyName;
+    }
+
+    @Override
+    public Plan schedule(SchedulingSnapshot snapshot, JobSpec job) {
+        List<JobSpec> waiting = new java.util.ArrayList<>(snapshot.pending().stream().map(PendingJob::spec).toList());
+        waiting.add(job);
+        PlanningRound round = new PlanningRound(snapshot, policy(), waiting);
+        round.decide(job);
+        return round.plan();
+    }
+
+    /**
+     * In queue order, every job that runs within its team's guarantee is decided first (taking borrowed capacity
+     * back where needed); then idle capacity is lent: the next job always comes from the highest-priority team
+     * that borrows least relative to its weight (weighted max-min).
+     */
+    @Override
+    public Plan schedulePending(SchedulingSnapshot snapshot) {
+        List<PendingJob> queue = snapshot.pending().stream().sorted(QueueOrder.of(snapshot.teams())).toList();
+        PlanningRound round = new PlanningRound(snapshot, policy(), queue.stream().map(PendingJob::spec).toList());
+        Map<String, Deque<JobSpec>> borrowers = new LinkedHashMap<>();
+        for (PendingJob p : queue) {
+            JobSpec job = p.spec();
+            if (round.wouldBeInQuota(job) || !job.preemptible()) {
+                round.decide(job);
+            } else {
+                borrowers.computeIfAbsent(job.team(), t -> new ArrayDeque<>()).add(job);
+            }
+        }
+        Comparator<String> neediest = Comparator
+                .comparingInt((String t) -> -round.team(t).priority())
+                .thenComparingDouble(t -> borrowedPerWeight(round, t))
+                .thenComparing(t -> t);
+        while (!borrowers.isEmpty()) {
+            String team = borrowers.keySet().stream().min(neediest).orElseThrow();
+            Deque<JobSpec> jobs = borrowers.get(team);
+            round.decide(jobs.poll());
+            if (jobs.isEmpty()) {
+                borrowers.remove(team);
+            }
+        }
+        return round.plan();
+    }
+
+    @Override
+    public Plan rebalance(SchedulingSnapshot snapshot, double maxMovedShare) {
+        if (!(maxMovedShare >= 0 && maxMovedShare <= 1)) {
+            throw new IllegalArgumentException("maxMovedShare must be between 0 and 1, was " + maxMovedShare);
+        }
+        return new Rebalancer(policy()).plan(snapshot, maxMovedShare);
+    }
+
+    private PlacementPolicy policy() {
+        return PlacementPolicies.create(policyName, seed, workload);
+    }
+
+    private static double borrowedPerWeight(PlanningRound round, String team) {
+        double weight = round.team(team).overQuotaWeight();
+        return weight <= 0 ? Double.MAX_VALUE : round.borrowed(team) / weight;
+    }
+}

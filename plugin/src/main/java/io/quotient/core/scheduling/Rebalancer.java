@@ -1,0 +1,105 @@
+package io.quotient.core.scheduling;
+
+import io.quotient.core.cluster.Allocation;
+import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.placement.PlacementPolicy;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.IntStream;
+
+/**
+ * Consolidation: empties the GPUs of the least-used nodes by moving their jobs onto nodes already in use, so that
+ * whole nodes (and their GPUs) become free for large jobs. A node is drained only when every GPU job on it may be
+ * moved (preemptible, past its minimum runtime) and each one finds a new place on another busy node; the moves of a
+ * node are tried on the workspace and undone unless all of them succeed. At most a share of the cluster's GPU
+ * capacity is moved per plan, since each move restarts a job.
+ */
+final class Rebalancer {
+
+    private final PlacementPolicy policy;
+
+    Rebalancer(PlacementPolicy policy) {
+        this.policy = policy;
+    }
+
+    Plan plan(SchedulingSnapshot snapshot, double maxMovedShare) {
+        Workspace ws = Workspace.of(snapshot);
+        ClusterState state = ws.state();
+        long budget = (long) Math.floor(maxMovedShare * state.totalGpuMilli());
+        long moved = 0;
+        Set<Integer> drained = new HashSet<>();
+        List<PlanAction> actions = new ArrayList<>();
+        for (int node : leastUsedFirst(state)) {
+            List<PlacedJob> jobs = gpuJobsOn(ws, node);
+            long cost = jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
+            if (jobs.isEmpty() || moved + cost > budget || !jobs.stream().allMatch(j -> movable(j, snapshot.now()))) {
+                continue;
+            }
+            Optional<List<PlanAction.Move>> moves = drain(ws, node, jobs, drained, snapshot);
+            if (moves.isPresent()) {
+                drained.add(node);
+                moved += cost;
+                actions.addAll(moves.get());
+            }
+        }
+        return new Plan(actions);
+    }
+
+    /** Moves every job off the node onto other busy nodes, or changes nothing and returns empty. */
+    private Optional<List<PlanAction.Move>> drain(Workspace ws, int node, List<PlacedJob> jobs, Set<Integer> drained,
+                                                  SchedulingSnapshot snapshot) {
+        ClusterState state = ws.state();
+        List<Allocation> originals = new ArrayList<>();
+        for (PlacedJob job : jobs) {
+            originals.add(ws.allocation(job.id()).orElseThrow());
+            ws.remove(job.id());
+        }
+        List<PlanAction.Move> moves = new ArrayList<>();
+        for (PlacedJob job : jobs.stream().sorted(Comparator.comparingLong(PlacedJob::gpuMilli).reversed()).toList()) {
+            boolean shares = Demands.sharesGpu(job.spec());
+            PlacementPolicy.NodeFilter target = (s, n) -> n != node && !drained.contains(n) && busy(s, n)
+                    && (!shares || snapshot.fractionReadyNodes().contains(s.node(n).name()));
+            Optional<Allocation> a = policy.place(state, Demands.of(job.spec()), target);
+            if (a.isEmpty()) {
+                moves.forEach(m -> ws.remove(m.to().id()));
+                for (int i = 0; i < jobs.size(); i++) {
+                    ws.add(jobs.get(i), originals.get(i));
+                }
+                return Optional.empty();
+            }
+            PlacedJob to = ws.placement(job.spec(), a.get(), job.quotaState(), snapshot.now());
+            ws.add(to, a.get());
+            moves.add(new PlanAction.Move(job, to));
+        }
+        return Optional.of(moves);
+    }
+
+    private static List<Integer> leastUsedFirst(ClusterState state) {
+        return IntStream.range(0, state.nodeCount()).filter(n -> state.gpuCount(n) > 0 && busy(state, n)).boxed()
+                .sorted(Comparator.comparingLong((Integer n) -> used(state, n)).thenComparing(n -> n)).toList();
+    }
+
+    private static List<PlacedJob> gpuJobsOn(Workspace ws, int node) {
+        return ws.placed().stream().filter(j -> !j.gpuIndices().isEmpty() && ws.nodeIndex(j.node()) == node
+                && ws.allocation(j.id()).isPresent()).toList();
+    }
+
+    private static boolean movable(PlacedJob job, Instant now) {
+        return job.spec().preemptible() && !now.isBefore(job.startedAt().plus(job.spec().minRuntime()));
+    }
+
+    private static boolean busy(ClusterState state, int node) {
+        return used(state, node) > 0;
+    }
+
+    private static long used(ClusterState state, int node) {
+        return (long) state.gpuCount(node) * ResourceDemand.WHOLE - state.gpuFreeOnNode(node);
+    }
+}

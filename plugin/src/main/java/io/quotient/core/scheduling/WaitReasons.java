@@ -1,0 +1,175 @@
+package io.quotient.core.scheduling;
+
+import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.placement.PlacementPolicy;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.IntStream;
+
+/** The human reasons a job stays pending: what blocks it and, where it helps, what would unblock it. */
+final class WaitReasons {
+
+    private static final int NEAREST_SHOWN = 3;
+
+    private WaitReasons() {
+    }
+
+    /** "3", "0.25", "2.5": GPU milli as a user writes GPUs. */
+    static String gpus(long milli) {
+        return BigDecimal.valueOf(milli, 3).stripTrailingZeros().toPlainString();
+    }
+
+    static String atMax(Team team, long holds, long needs) {
+        return team.name() + " is at its maxGpus " + gpus(team.maxMilli()) + " (holds " + gpus(holds)
+                + " GPUs, this job needs " + gpus(needs) + ")";
+    }
+
+    static String nonPreemptibleBeyondGuarantee(Team team, long inQuota, long needs) {
+        return team.name() + "'s in-quota jobs hold " + gpus(inQuota) + " of its " + gpus(team.guaranteedMilli())
+                + " guaranteed GPUs and this job needs " + gpus(needs) + "; non-preemptible jobs run only within the"
+                + " guarantee (wait for the team's jobs to finish, or deploy it with preemptible: true to borrow idle GPUs)";
+    }
+
+    static String noRoomInQuota(Team team, String capacity) {
+        return capacity + "; " + team.name() + " is within its guarantee but no borrowed GPUs could be taken back to"
+                + " make room (in-quota jobs and jobs inside their minimum runtime are not preempted)";
+    }
+
+    static String noIdleToBorrow(Team team, long inQuota, String capacity) {
+        return team.name() + " has used its guarantee (" + gpus(inQuota) + " of " + gpus(team.guaranteedMilli())
+                + " GPUs) and borrows only idle GPUs: " + capacity;
+    }
+
+    /**
+     * Why no node takes the demand: no node could ever (model, GPU count, GPU memory, fraction readiness), or
+     * capacity is in use, or it is free but scattered (fragmentation), naming the nearest candidate nodes.
+     */
+    static String noNode(ClusterState state, ResourceDemand demand, PlacementPolicy.NodeFilter filter,
+                         boolean sharesGpu) {
+        List<Integer> eligible = IntStream.range(0, state.nodeCount())
+                .filter(n -> couldEverHold(state.node(n), demand)).boxed().toList();
+        List<Integer> accepted = eligible.stream().filter(n -> filter.accepts(state, n)).toList();
+        if (accepted.isEmpty()) {
+            return sharesGpu ? "no node that could hold it is ready for shared GPUs (its node enforcer has not reported"
+                    + " ready): " + names(state, eligible) : "no node that could hold it accepts it now";
+        }
+        if (!demand.needsGpu()) {
+            return "no node has " + demand.cpuMilli() + "m CPU and " + demand.memoryMib() + " MiB memory free";
+        }
+        return noFreeCapacity(state, demand, accepted);
+    }
+
+    private static String noFreeCapacity(ClusterState state, ResourceDemand demand, List<Integer> nodes) {
+        String what = shape(demand) + model(demand);
+        List<Integer> cpuShort = nodes.stream().filter(n -> usableGpus(state, n, demand) >= demand.gpuCount()).toList();
+        if (!cpuShort.isEmpty()) {
+            int n = cpuShort.get(0);
+            return "nodes with " + what + " free lack CPU or memory: " + state.node(n).name() + " has "
+                    + state.freeCpu(n) + "m CPU and " + state.freeMemory(n) + " MiB free, the job needs "
+                    + demand.cpuMilli() + "m and " + demand.memoryMib() + " MiB";
+        }
+        List<Integer> nearest = new ArrayList<>(nodes);
+        nearest.sort(Comparator.comparingInt((Integer n) -> -usableGpus(state, n, demand)).thenComparing(n -> n));
+        StringBuilder sb = new StringBuilder();
+        for (int n : nearest.subList(0, Math.min(NEAREST_SHOWN, nearest.size()))) {
+            sb.append(sb.isEmpty() ? "" : ", ").append(state.node(n).name()).append(" (")
+                    .append(usableGpus(state, n, demand)).append(" of ").append(demand.gpuCount()).append(')');
+        }
+        long usableTotal = nodes.stream().mapToLong(n -> usableGpus(state, n, demand)).sum();
+        String prefix = usableTotal >= demand.gpuCount()
+                ? "fragmentation: " + usableTotal + " GPUs with " + share(demand) + " free in total, but no node has "
+                : "no node has ";
+        return prefix + what + " free; nearest candidates: " + sb;
+    }
+
+    /**
+     * Why no node of the cluster could hold the demand even if it were empty, or null when some node could. Such a
+     * job waits until the cluster changes, whatever the quotas.
+     */
+    static String neverFits(ClusterState state, ResourceDemand demand) {
+        if (IntStream.range(0, state.nodeCount()).anyMatch(n -> couldEverHold(state.node(n), demand))) {
+            return null;
+        }
+        return "it cannot run on this cluster as requested: " + whyNoNodeFits(state, demand);
+    }
+
+    private static String whyNoNodeFits(ClusterState state, ResourceDemand demand) {
+        Set<String> models = new TreeSet<>();
+        int largest = 0;
+        long largestMemory = 0;
+        for (NodeSpec n : state.nodes()) {
+            if (n.gpuCount() > 0) {
+                models.add(n.gpuModel());
+                largest = Math.max(largest, n.gpuCount());
+                largestMemory = Math.max(largestMemory, n.gpuMemoryMib());
+            }
+        }
+        if (demand.needsGpu() && models.isEmpty()) {
+            return "the cluster has no GPU nodes";
+        }
+        if (demand.needsGpu() && models.stream().noneMatch(demand::allowsModel)) {
+            return "no node has GPU model " + String.join(" or ", new TreeSet<>(demand.allowedModels()))
+                    + " (the cluster has " + String.join(", ", models) + ")";
+        }
+        if (demand.gpuCount() > largest) {
+            return "no node has " + demand.gpuCount() + " GPUs (the largest has " + largest + ")";
+        }
+        if (demand.gpuMemoryMib() > 0) {
+            return "no GPU" + model(demand) + " has " + demand.gpuMemoryMib() + " MiB (the largest has " + largestMemory
+                    + " MiB)";
+        }
+        return "no node has " + demand.cpuMilli() + "m CPU and " + demand.memoryMib() + " MiB memory in total";
+    }
+
+    /** Whether the node could hold the demand when empty. */
+    static boolean couldEverHold(NodeSpec node, ResourceDemand demand) {
+        if (node.cpuMilli() < demand.cpuMilli() || node.memoryMib() < demand.memoryMib()) {
+            return false;
+        }
+        return !demand.needsGpu() || (node.gpuCount() >= demand.gpuCount() && demand.allowsModel(node.gpuModel())
+                && demand.milliOn(node) <= ResourceDemand.WHOLE);
+    }
+
+    private static int usableGpus(ClusterState state, int node, ResourceDemand demand) {
+        int milli = demand.milliOn(state.node(node));
+        int usable = 0;
+        for (int g = 0; g < state.gpuCount(node); g++) {
+            usable += state.gpuFree(node, g) >= milli ? 1 : 0;
+        }
+        return usable;
+    }
+
+    private static String shape(ResourceDemand demand) {
+        if (demand.gpuMemoryMib() > 0) {
+            return demand.gpuCount() + (demand.gpuCount() == 1 ? " GPU" : " GPUs") + " with " + share(demand);
+        }
+        if (demand.gpuMilli() < ResourceDemand.WHOLE) {
+            return demand.gpuCount() + (demand.gpuCount() == 1 ? " GPU" : " GPUs") + " with " + share(demand);
+        }
+        return demand.gpuCount() + (demand.gpuCount() == 1 ? " whole GPU" : " whole GPUs");
+    }
+
+    private static String share(ResourceDemand demand) {
+        if (demand.gpuMemoryMib() > 0) {
+            return demand.gpuMemoryMib() + " MiB";
+        }
+        return demand.gpuMilli() >= ResourceDemand.WHOLE ? "a whole GPU" : gpus(demand.gpuMilli()) + " of a GPU";
+    }
+
+    private static String model(ResourceDemand demand) {
+        return demand.allowedModels().isEmpty() ? ""
+                : " of model " + String.join(" or ", new TreeSet<>(demand.allowedModels()));
+    }
+
+    private static String names(ClusterState state, List<Integer> nodes) {
+        return String.join(", ", nodes.stream().limit(NEAREST_SHOWN).map(n -> state.node(n).name()).toList())
+                + (nodes.size() > NEAREST_SHOWN ? ", ..." : "");
+    }
+}

@@ -1,0 +1,145 @@
+package io.quotient.core.scheduling;
+
+import io.quotient.core.cluster.Allocation;
+import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.cluster.ResourceDemand;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The state a plan is built on: free capacity per GPU, the jobs holding it, and the quota ledger. A planner applies
+ * its tentative steps here (evict, place), checks the result, and undoes them when they do not work out; the
+ * snapshot it came from is never changed.
+ */
+final class Workspace {
+
+    private final ClusterState state;
+    private final Map<String, Integer> nodeIndex = new HashMap<>();
+    private final Map<JobId, PlacedJob> placed = new LinkedHashMap<>();
+    private final Map<JobId, Allocation> allocations = new HashMap<>();
+    private final QuotaLedger ledger;
+
+    private Workspace(List<NodeSpec> nodes, Map<String, Team> teams) {
+        state = new ClusterState(nodes);
+        for (int i = 0; i < nodes.size(); i++) {
+            nodeIndex.putIfAbsent(nodes.get(i).name(), i);
+        }
+        ledger = new QuotaLedger(teams);
+    }
+
+    static Workspace of(SchedulingSnapshot snapshot) {
+        Workspace w = new Workspace(snapshot.nodes(), snapshot.teams());
+        for (PlacedJob job : QuotaLedger.withCurrentQuotaStates(snapshot.placed(), snapshot.teams())) {
+            w.placed.put(job.id(), job);
+            w.ledger.add(job);
+            w.observedAllocation(job).ifPresent(a -> {
+                w.state.allocate(a);
+                w.allocations.put(job.id(), a);
+            });
+        }
+        return w;
+    }
+
+    ClusterState state() {
+        return state;
+    }
+
+    QuotaLedger ledger() {
+        return ledger;
+    }
+
+    Collection<PlacedJob> placed() {
+        return placed.values();
+    }
+
+    Optional<PlacedJob> placed(JobId job) {
+        return Optional.ofNullable(placed.get(job));
+    }
+
+    /** -1 when the node is not in the snapshot (removed, or never observed). */
+    int nodeIndex(String node) {
+        return nodeIndex.getOrDefault(node, -1);
+    }
+
+    /** Takes the capacity of a new placement. */
+    void add(PlacedJob job, Allocation allocation) {
+        state.allocate(allocation);
+        allocations.put(job.id(), allocation);
+        placed.put(job.id(), job);
+        ledger.add(job);
+    }
+
+    /** Frees what the job holds; returns it so the step can be undone with {@link #add}. */
+    PlacedJob remove(JobId id) {
+        PlacedJob job = placed.remove(id);
+        if (job == null) {
+            throw new IllegalArgumentException("job " + id + " holds no capacity in this plan");
+        }
+        Allocation a = allocations.remove(id);
+        if (a != null) {
+            state.release(a);
+        }
+        ledger.remove(job);
+        return job;
+    }
+
+    Optional<Allocation> allocation(JobId id) {
+        return Optional.ofNullable(allocations.get(id));
+    }
+
+    /** The job placed as the policy decided. */
+    PlacedJob placement(JobSpec spec, Allocation a, QuotaState quota, java.time.Instant now) {
+        List<Integer> gpus = new ArrayList<>();
+        for (int g : a.gpuIndices()) {
+            gpus.add(g);
+        }
+        return new PlacedJob(spec, state.node(a.nodeIndex()).name(), gpus, a.milliPerGpu(), quota, now);
+    }
+
+    /**
+     * What an observed job holds, clipped to what is free: the observation may be inconsistent for a moment (a
+     * node shrank, a record raced a restart), and a plan must still be made. Empty for jobs on unknown nodes.
+     */
+    private Optional<Allocation> observedAllocation(PlacedJob job) {
+        int node = nodeIndex(job.node());
+        if (node < 0) {
+            return Optional.empty();
+        }
+        Allocation wanted = new Allocation(node, indices(job, node), Math.min(job.milliPerGpu(), ResourceDemand.WHOLE),
+                job.spec().cpuMilli(), job.spec().memoryMib());
+        if (fitsExactly(wanted)) {
+            return Optional.of(wanted);
+        }
+        int milli = wanted.milliPerGpu();
+        for (int g : wanted.gpuIndices()) {
+            milli = Math.min(milli, state.gpuFree(node, g));
+        }
+        return Optional.of(new Allocation(node, wanted.gpuIndices(), milli,
+                Math.min(wanted.cpuMilli(), state.freeCpu(node)), Math.min(wanted.memoryMib(), state.freeMemory(node))));
+    }
+
+    private int[] indices(PlacedJob job, int node) {
+        return job.gpuIndices().stream().distinct().filter(g -> g >= 0 && g < state.gpuCount(node))
+                .mapToInt(Integer::intValue).toArray();
+    }
+
+    private boolean fitsExactly(Allocation a) {
+        int node = a.nodeIndex();
+        if (state.freeCpu(node) < a.cpuMilli() || state.freeMemory(node) < a.memoryMib()) {
+            return false;
+        }
+        for (int g : a.gpuIndices()) {
+            if (state.gpuFree(node, g) < a.milliPerGpu()) {
+                return false;
+            }
+        }
+        return true;
+    }
+}

@@ -1,0 +1,170 @@
+package io.quotient.core.scheduling;
+
+import io.quotient.core.cluster.Allocation;
+import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.NodeSpec;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A tiny in-memory cluster for scheduling tests: deploys jobs through a scheduler and applies its plans the way the
+ * service does (placements hold capacity, evicted jobs go back to the queue), checking after every plan that no
+ * GPU, CPU or memory is over-allocated.
+ */
+final class ClusterRun {
+
+    static final String MODEL = "A100-SXM4-80GB";
+    static final long GPU_MIB = 81_920;
+
+    final Scheduler scheduler;
+    final List<NodeSpec> nodes;
+    final Map<String, Team> teams = new LinkedHashMap<>();
+    final Map<JobId, PlacedJob> placed = new LinkedHashMap<>();
+    final Map<JobId, PendingJob> pending = new LinkedHashMap<>();
+    final Map<JobId, String> reasons = new LinkedHashMap<>();
+    final List<Plan> plans = new ArrayList<>();
+    Set<String> fractionReady;
+    Instant now = Instant.parse("2026-01-01T00:00:00Z");
+
+    ClusterRun(Scheduler scheduler, List<NodeSpec> nodes) {
+        this.scheduler = scheduler;
+        this.nodes = nodes;
+        this.fractionReady = new HashSet<>(nodes.stream().map(NodeSpec::name).toList());
+    }
+
+    /** The problem statement's cluster: 4 nodes × 10 GPUs. */
+    static ClusterRun fourByTen() {
+        return new ClusterRun(QuotaScheduler.withDefaults(), nodes(4, 10));
+    }
+
+    static List<NodeSpec> nodes(int count, int gpus) {
+        List<NodeSpec> nodes = new ArrayList<>();
+        for (int i = 1; i <= count; i++) {
+            nodes.add(new NodeSpec("node-" + i, 128_000, 1_048_576, gpus, MODEL, GPU_MIB));
+        }
+        return nodes;
+    }
+
+    static JobSpec job(String team, String name, int gpus) {
+        return new JobSpec(new JobId(team, name), new GpuRequest.WholeGpus(gpus), 1000, 1024, Set.of(), 0, true,
+                Duration.ZERO);
+    }
+
+    static JobSpec fraction(String team, String name, int milli) {
+        return new JobSpec(new JobId(team, name), new GpuRequest.Fraction(milli, milli, 1), 500, 512, Set.of(), 0,
+                true, Duration.ZERO);
+    }
+
+    ClusterRun team(String name, int guaranteedGpus) {
+        teams.put(name, Team.of(name, guaranteedGpus));
+        return this;
+    }
+
+    ClusterRun team(Team team) {
+        teams.put(team.name(), team);
+        return this;
+    }
+
+    SchedulingSnapshot snapshot() {
+        return new SchedulingSnapshot(nodes, fractionReady, List.copyOf(placed.values()), List.copyOf(pending.values()),
+                teams, now);
+    }
+
+    /** A new job: decided alone, as the service decides a deploy. */
+    Plan deploy(JobSpec job) {
+        Plan plan = scheduler.schedule(snapshot(), job);
+        pending.put(job.id(), new PendingJob(job, now));
+        return apply(plan);
+    }
+
+    Plan deployAll(JobSpec... jobs) {
+        List<PlanAction> all = new ArrayList<>();
+        for (JobSpec j : jobs) {
+            all.addAll(deploy(j).actions());
+        }
+        return new Plan(all);
+    }
+
+    /** The periodic re-queue (and reclaim). */
+    Plan requeue() {
+        return apply(scheduler.schedulePending(snapshot()));
+    }
+
+    Plan rebalance(double share) {
+        return apply(scheduler.rebalance(snapshot(), share));
+    }
+
+    void advance(Duration d) {
+        now = now.plus(d);
+    }
+
+    void finish(String team, String name) {
+        placed.remove(new JobId(team, name));
+    }
+
+    Plan apply(Plan plan) {
+        plans.add(plan);
+        for (PlanAction a : plan.actions()) {
+            if (a instanceof PlanAction.Place p) {
+                pending.remove(p.job());
+                placed.put(p.job(), p.placement());
+            } else if (a instanceof PlanAction.Evict e) {
+                PlacedJob gone = placed.remove(e.job());
+                pending.put(e.job(), new PendingJob(gone.spec(), now));
+                reasons.put(e.job(), e.reason());
+            } else if (a instanceof PlanAction.KeepPending k) {
+                reasons.put(k.job(), k.reason());
+            } else if (a instanceof PlanAction.Move m) {
+                placed.put(m.job(), m.to());
+            }
+        }
+        checkNothingOverAllocated();
+        return plan;
+    }
+
+    /** Allocating every placement on a fresh state throws when a GPU, CPU or memory is over-allocated. */
+    void checkNothingOverAllocated() {
+        ClusterState state = new ClusterState(nodes);
+        for (PlacedJob j : placed.values()) {
+            int node = state.indexOf(j.node());
+            state.allocate(new Allocation(node, j.gpuIndices().stream().mapToInt(Integer::intValue).toArray(),
+                    j.milliPerGpu(), j.spec().cpuMilli(), j.spec().memoryMib()));
+        }
+    }
+
+    /** GPUs the team holds (fractions count). */
+    double held(String team) {
+        return placed.values().stream().filter(j -> j.spec().team().equals(team)).mapToLong(PlacedJob::gpuMilli)
+                .sum() / 1000.0;
+    }
+
+    double held(String team, QuotaState state) {
+        return placed.values().stream().filter(j -> j.spec().team().equals(team) && j.quotaState() == state)
+                .mapToLong(PlacedJob::gpuMilli).sum() / 1000.0;
+    }
+
+    boolean isPlaced(String team, String name) {
+        return placed.containsKey(new JobId(team, name));
+    }
+
+    PlacedJob placement(String team, String name) {
+        return placed.get(new JobId(team, name));
+    }
+
+    String reason(String team, String name) {
+        return reasons.get(new JobId(team, name));
+    }
+
+    Set<String> nodesOf(String team) {
+        Set<String> used = new HashSet<>();
+        placed.values().stream().filter(j -> j.spec().team().equals(team)).forEach(j -> used.add(j.node()));
+        return used;
+    }
+}
