@@ -30,8 +30,6 @@ import java.util.Map;
 public final class DeploymentService {
 
     private static final Logger LOG = LoggerFactory.getLogger(DeploymentService.class);
-    static final String AWAITING_DECISION = "recorded; waiting for a scheduling decision";
-    static final String AWAITING_LEADER = "recorded; the leader replica decides its placement on its next re-queue";
 
     private final JobRecordStore store;
     private final TeamsSource teams;
@@ -65,7 +63,7 @@ public final class DeploymentService {
         Map<String, Team> configured = requireTeam(submission.request().team());
         SubmissionChecks.check(submission, gateway.templateNames());
         JobSpec spec = validator.validate(submission.request(), configured);
-        String waiting = decisions.isLeader() ? AWAITING_DECISION : AWAITING_LEADER;
+        String waiting = decisions.isLeader() ? PendingReasons.AWAITING_DECISION : PendingReasons.AWAITING_LEADER;
         JobRecord created = store.create(new JobRecord(submission, spec, JobStatus.pending(waiting), start, null));
         LOG.info("job {} of team {} recorded ({} template)", spec.id().name(), spec.team(), submission.template());
         decisions.decideNew(created);

@@ -46,7 +46,9 @@ public final class JobTransitions {
 
     /** Records the placement, reserves fractional GPUs, then creates the workload (once the GPU UUIDs are known). */
     public JobRecord place(JobRecord record, PlacedJob placement, DecisionCause cause) {
-        boolean requeued = record.phase().waiting() && cause != DecisionCause.DEPLOY;
+        // a job placed by the queue before its own deploy decision ran (the two race for the lock) is just placed
+        boolean requeued = record.phase().waiting() && cause != DecisionCause.DEPLOY
+                && !PendingReasons.undecided(record.status().reason());
         JobRecord placed = place(record, placement, requeued ? "Requeued" : "Placed",
                 requeued ? "Re-deployed on " : "Placed on ");
         if (requeued) {

@@ -7,9 +7,20 @@ package io.quotient.deploy;
 public final class PendingReasons {
 
     static final String PREEMPTED_PREFIX = "Preempted";
+    private static final String RECORDED_PREFIX = "recorded; ";
+    /** The reason of a job recorded on the leader until its first decision (a moment later). */
+    static final String AWAITING_DECISION = RECORDED_PREFIX + "waiting for a scheduling decision";
+    /** The reason of a job recorded on a follower: the leader's re-queue makes its first decision. */
+    static final String AWAITING_LEADER = RECORDED_PREFIX
+            + "the leader replica decides its placement on its next re-queue";
     private static final String STILL_WAITING = "; still waiting: ";
 
     private PendingReasons() {
+    }
+
+    /** Whether a job with this reason has never been decided (so placing it is its first placement, no re-queue). */
+    static boolean undecided(String reason) {
+        return reason != null && reason.startsWith(RECORDED_PREFIX);
     }
 
     /** The reason to show after the scheduler said {@code why} about a job whose reason was {@code current}. */

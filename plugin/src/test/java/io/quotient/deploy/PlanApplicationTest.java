@@ -154,6 +154,9 @@ class PlanApplicationTest {
         leader.set(true);
         follower.decisions.requeuePending();
         assertThat(follower.store.find(new JobId("team-a", "j")).orElseThrow().phase()).isEqualTo(JobPhase.PLACED);
+        // its first placement, though made by the queue: no re-queue
+        assertThat(follower.cluster.events(recorded.id())).extracting(e -> e.reason()).containsExactly("Placed");
+        assertThat(follower.metrics.requeues).isEmpty();
     }
 
     @Test

@@ -55,6 +55,9 @@ class GreedyTeamIT {
         try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams,
                 "--quotient.schedules.metrics-interval=1s")) {
             QuotientApi api = service.api();
+            assertThat(api.text("/actuator/health/readiness")).contains("\"UP\"");
+            assertThat(api.text("/actuator/health/liveness")).contains("\"UP\"");
+            assertThat(new PrometheusSamples(api.prometheus()).value("quotient_leader", Map.of())).isEqualTo(1);
             Set<String> borrowed = new TreeSet<>();
             for (int i = 1; i <= JOBS_OF_A; i++) {
                 QuotientApi.Answer answer = api.deploy("team-a", Requests.wholeGpus("a-" + i, 2));

@@ -30,8 +30,12 @@ class PackingIT {
     void sixThreeGpuJobsLandOnTwoNodesSoThatAnEightGpuJobStillFits(ControlPlane plane, TestNamespace namespace,
                                                                      FakeGpuNodes nodes, FakeKubelet kubelet,
                                                                      @TempDir Path dir) throws Exception {
+        // the problem statement's cluster: 4 nodes x 10 GPUs, sized like real GPU servers (128 cores, 1 TiB).
+        // The placement policy judges fragmentation against the expected job shapes, which ask for about 8 cores
+        // per GPU: on nodes with the harness's default 16 cores big shapes never fit anyway, and packing is moot.
         for (int i = 0; i < 4; i++) {
-            nodes.create(FakeGpuNodeSpec.of("pack", 10, 81920, "NVIDIA-H100-80GB-HBM3"));
+            nodes.create(FakeGpuNodeSpec.of("pack", 10, 81920, "NVIDIA-H100-80GB-HBM3").withCpu(128)
+                    .withMemoryMib(1024 * 1024));
         }
         Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 20, null),
                 new TeamsFile.Quota("team-b", 20, null));

@@ -85,19 +85,23 @@ final class QuotientApi {
 
     /** The service's Prometheus scrape ({@code GET /actuator/prometheus}) as text. */
     String prometheus() {
+        return text("/actuator/prometheus");
+    }
+
+    /** The body of {@code GET path} as text; fails unless the answer is 200. */
+    String text(String path) {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(path("/actuator/prometheus"))
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(path(path))
                     .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
-                throw new AssertionError("GET /actuator/prometheus answered " + response.statusCode() + ": "
-                        + response.body());
+                throw new AssertionError("GET " + path + " answered " + response.statusCode() + ": " + response.body());
             }
             return response.body();
         } catch (IOException e) {
-            throw new UncheckedIOException("scraping the service at " + base + " failed", e);
+            throw new UncheckedIOException("calling GET " + path + " of the service at " + base + " failed", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while scraping the service", e);
+            throw new IllegalStateException("interrupted while calling the service", e);
         }
     }
 

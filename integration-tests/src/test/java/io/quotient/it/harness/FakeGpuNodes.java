@@ -13,6 +13,7 @@ import io.kubernetes.client.openapi.models.V1NodeCondition;
 import io.kubernetes.client.openapi.models.V1NodeStatus;
 import io.kubernetes.client.openapi.models.V1NodeSystemInfo;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1Taint;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -79,6 +80,21 @@ public final class FakeGpuNodes implements AutoCloseable {
   public synchronized void delete(String name) {
     deleteIgnoringMissing("deleting fake node " + name, () -> api.deleteNode(name).buildCall(null));
     created.removeIf(node -> node.name().equals(name));
+  }
+
+  /**
+   * Deletes every pod bound to the node, of any namespace (e.g. reservation pods in quotient-system), at once
+   * (grace 0): no kubelet would finish a graceful deletion once the node is gone.
+   */
+  static void deletePodsOn(CoreV1Api api, String nodeName) {
+    List<V1Pod> pods = call("listing pods on node " + nodeName,
+        () -> api.listPodForAllNamespaces().fieldSelector("spec.nodeName=" + nodeName).execute()).getItems();
+    for (V1Pod pod : pods) {
+      String name = pod.getMetadata().getName();
+      String namespace = pod.getMetadata().getNamespace();
+      deleteIgnoringMissing("deleting pod " + namespace + "/" + name + " of fake node " + nodeName,
+          () -> api.deleteNamespacedPod(name, namespace).gracePeriodSeconds(0).buildCall(null));
+    }
   }
 
   @Override

@@ -1,10 +1,6 @@
 package io.quotient.it.harness;
 
-import static io.quotient.it.harness.KubeCalls.call;
-import static io.quotient.it.harness.KubeCalls.deleteIgnoringMissing;
-
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.models.V1Pod;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -44,7 +40,8 @@ final class KubernetesTestSession implements AutoCloseable {
     List<RuntimeException> failures = new ArrayList<>();
     runCollecting(failures, () -> {
       if (nodes != null) {
-        nodes.created().forEach(node -> removePodsOn(node.name()));
+        CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
+        nodes.created().forEach(node -> FakeGpuNodes.deletePodsOn(api, node.name()));
         nodes.close();
       }
     });
@@ -57,19 +54,6 @@ final class KubernetesTestSession implements AutoCloseable {
       IllegalStateException failure = new IllegalStateException("cleaning up after " + testName + " failed");
       failures.forEach(failure::addSuppressed);
       throw failure;
-    }
-  }
-
-  /** Pods of any namespace on the node (e.g. reservation pods in quotient-system). */
-  private void removePodsOn(String nodeName) {
-    CoreV1Api api = new CoreV1Api(controlPlane.apiClient());
-    List<V1Pod> pods = call("listing pods on node " + nodeName,
-        () -> api.listPodForAllNamespaces().fieldSelector("spec.nodeName=" + nodeName).execute()).getItems();
-    for (V1Pod pod : pods) {
-      String name = pod.getMetadata().getName();
-      String podNamespace = pod.getMetadata().getNamespace();
-      deleteIgnoringMissing("deleting pod " + podNamespace + "/" + name + " of fake node " + nodeName,
-          () -> api.deleteNamespacedPod(name, podNamespace).gracePeriodSeconds(0).buildCall(null));
     }
   }
 

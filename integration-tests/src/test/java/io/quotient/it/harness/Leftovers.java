@@ -7,7 +7,6 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1Node;
-import io.kubernetes.client.openapi.models.V1Pod;
 
 /**
  * Removes what an earlier, killed test JVM left on a control plane that is being reused (kept with
@@ -27,13 +26,7 @@ final class Leftovers {
     for (V1Node node : call("listing leftover fake GPU nodes", () -> api.listNode()
         .labelSelector(Conventions.FAKE_NODE_LABEL + "=true").execute()).getItems()) {
       String name = node.getMetadata().getName();
-      for (V1Pod pod : call("listing pods on leftover node " + name, () -> api.listPodForAllNamespaces()
-          .fieldSelector("spec.nodeName=" + name).execute()).getItems()) {
-        String podName = pod.getMetadata().getName();
-        String namespace = pod.getMetadata().getNamespace();
-        deleteIgnoringMissing("deleting pod " + namespace + "/" + podName + " of leftover node " + name,
-            () -> api.deleteNamespacedPod(podName, namespace).gracePeriodSeconds(0).buildCall(null));
-      }
+      FakeGpuNodes.deletePodsOn(api, name);
       deleteIgnoringMissing("deleting leftover fake node " + name, () -> api.deleteNode(name).buildCall(null));
       removed++;
     }
@@ -41,9 +34,7 @@ final class Leftovers {
         .labelSelector(Conventions.TEST_NAMESPACE_LABEL + "=true").execute()).getItems()) {
       String name = namespace.getMetadata().getName();
       if (namespace.getMetadata().getDeletionTimestamp() == null) {
-        deleteIgnoringMissing("deleting pods of leftover test namespace " + name,
-            () -> api.deleteCollectionNamespacedPod(name).gracePeriodSeconds(0).buildCall(null));
-        deleteIgnoringMissing("deleting leftover test namespace " + name, () -> api.deleteNamespace(name).buildCall(null));
+        TestNamespace.delete(api, name);
         removed++;
       }
     }

@@ -49,6 +49,11 @@ public final class TestNamespace implements AutoCloseable {
   /** Removes the pods at once (grace 0), then asks for the namespace's deletion without waiting for it. */
   @Override
   public void close() {
+    delete(api, name);
+  }
+
+  /** Also used for namespaces that a killed run left behind ({@link Leftovers}). */
+  static void delete(CoreV1Api api, String name) {
     deleteIgnoringMissing("deleting the pods of test namespace " + name,
         () -> api.deleteCollectionNamespacedPod(name).gracePeriodSeconds(0).buildCall(null));
     deleteIgnoringMissing("deleting test namespace " + name, () -> api.deleteNamespace(name).buildCall(null));

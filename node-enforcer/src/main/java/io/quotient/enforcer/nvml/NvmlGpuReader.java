@@ -30,6 +30,7 @@ public final class NvmlGpuReader implements GpuReader, AutoCloseable {
   private final Supplier<Nvml> opener;
   private Nvml nvml;
   private String driverVersion;
+  private String lastAnnounced = "";
   private final Map<Integer, Identity> identities = new HashMap<>();
 
   public NvmlGpuReader(Supplier<Nvml> opener) {
@@ -93,8 +94,16 @@ public final class NvmlGpuReader implements GpuReader, AutoCloseable {
       }
       identities.clear();
       nvml = opened;
-      log.info("NVML {} loaded from {} (driver {}, process list through {})", opened.hasMemoryInfoV2() ? "11.6+" : "legacy",
-          opened.libraryName(), driverVersion, opened.processListFunction());
+      String loaded = String.format("NVML %s loaded from %s (driver %s, process list through %s)",
+          opened.hasMemoryInfoV2() ? "11.6+" : "legacy", opened.libraryName(), driverVersion,
+          opened.processListFunction());
+      // While a GPU is lost NVML is re-opened every cycle: say it once, not twice a second.
+      if (!loaded.equals(lastAnnounced)) {
+        log.info(loaded);
+        lastAnnounced = loaded;
+      } else {
+        log.debug(loaded);
+      }
     }
     return nvml;
   }

@@ -20,6 +20,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.client.TestRestTemplate;
@@ -33,8 +34,10 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * The packaged application: NVML found by its default names on the JNA path (the fake), the enforcement
  * loop running on its own schedule, readiness following NVML, Prometheus metrics. Kubernetes is off;
- * pods come from the test's node fixture.
+ * pods come from the test's node fixture. Spring Boot turns metrics export (and with it the Prometheus
+ * endpoint) off in tests; {@link AutoConfigureObservability} turns it back on, as in production.
  */
+@AutoConfigureObservability(tracing = false)
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "quotient.enforcer.kubernetes.enabled=false",
     "quotient.enforcer.poll-interval=100ms",

@@ -23,11 +23,19 @@ public final class FakeNvml {
 
   private final Path library;
   private final Path stateFile;
+  /*
+   * Held for as long as this fixture lives: JNA dlclose()s a library whose last proxy was garbage
+   * collected, and the fake would then be unloaded and lose the state-file path set here. The next
+   * load (the application's, by its default names) would get a fresh copy that answers every call
+   * with NVML_ERROR_UNKNOWN.
+   */
+  private final Control control;
 
   private FakeNvml(Path library, Path stateFile) {
     this.library = library;
     this.stateFile = stateFile;
-    Native.load(library.toString(), Control.class).fakeNvmlSetStateFile(stateFile.toString());
+    this.control = Native.load(library.toString(), Control.class);
+    control.fakeNvmlSetStateFile(stateFile.toString());
   }
 
   /** The full fake (NVML 11.6+ symbols), the one -Djna.library.path finds. */

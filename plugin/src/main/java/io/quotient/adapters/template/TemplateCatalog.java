@@ -1,5 +1,8 @@
 package io.quotient.adapters.template;
 
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -104,8 +107,12 @@ public final class TemplateCatalog {
             loaded.put(name, JobTemplate.check(name, source, documents.get(0)));
         } catch (IOException | UncheckedIOException e) {
             problems.add(source + ": cannot be read: " + e.getMessage());
+        } catch (MarkedYAMLException e) {
+            Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
+            problems.add(source + (mark == null ? "" : ":" + (mark.getLine() + 1)) + ": not valid YAML: "
+                    + (e.getContext() == null ? "" : e.getContext() + ", ") + e.getProblem());
         } catch (RuntimeException e) {
-            // SnakeYAML's syntax errors and our structural checks both end here, with their reason
+            // other SnakeYAML errors and our structural checks end here, with their reason
             problems.add(source + ": " + e.getMessage().strip());
         }
     }

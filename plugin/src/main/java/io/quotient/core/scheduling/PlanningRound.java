@@ -67,7 +67,8 @@ final class PlanningRound {
                 room.get().victims().forEach(v -> actions.add(new PlanAction.Evict(v.id(), evictionReason(v, job))));
                 return place(job, room.get().allocation(), true);
             }
-            return keepPending(job, WaitReasons.noRoomInQuota(team, noNode(job, demand, filter)));
+            return keepPending(job, WaitReasons.noRoomInQuota(team, noNode(job, demand, filter),
+                    preemption.nextUnprotected(ws)));
         }
         return keepPending(job, WaitReasons.noIdleToBorrow(team, ledger.inQuota(team.name()),
                 noNode(job, demand, filter)));

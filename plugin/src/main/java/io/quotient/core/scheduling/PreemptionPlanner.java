@@ -52,6 +52,16 @@ final class PreemptionPlanner {
     }
 
     /**
+     * When the first borrowed job now protected by its minimum runtime may be preempted, if any is; tells a waiting
+     * team when reclaiming can go further.
+     */
+    Optional<Instant> nextUnprotected(Workspace ws) {
+        return ws.placed().stream()
+                .filter(j -> j.quotaState() == QuotaState.OVER_QUOTA && j.spec().preemptible() && !evictable(j))
+                .map(j -> j.startedAt().plus(j.spec().minRuntime())).min(Instant::compareTo);
+    }
+
+    /**
      * Evicts victims from the workspace and places the demand there, or changes nothing and returns empty when no
      * set of evictable jobs makes room.
      */

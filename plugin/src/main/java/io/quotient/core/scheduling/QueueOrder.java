@@ -11,14 +11,14 @@ final class QueueOrder {
 
     static Comparator<PendingJob> of(Map<String, Team> teams) {
         return Comparator
-                .comparingInt((PendingJob p) -> -teamPriority(teams, p.spec().team()))
-                .thenComparingInt(p -> -p.spec().priority())
+                .comparing((PendingJob p) -> teamPriority(teams, p.spec().team()), Comparator.reverseOrder())
+                .thenComparing(p -> p.spec().priority(), Comparator.reverseOrder())
                 .thenComparing(PendingJob::queuedAt)
                 .thenComparing(p -> p.spec().id().toString());
     }
 
     private static int teamPriority(Map<String, Team> teams, String team) {
         Team t = teams.get(team);
-        return t == null ? Integer.MIN_VALUE + 1 : t.priority();
+        return t == null ? Integer.MIN_VALUE : t.priority();
     }
 }

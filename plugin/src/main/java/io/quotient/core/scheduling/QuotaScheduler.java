@@ -70,7 +70,7 @@ public final class QuotaScheduler implements Scheduler {
             }
         }
         Comparator<String> neediest = Comparator
-                .comparingInt((String t) -> -round.team(t).priority())
+                .comparing((String t) -> round.team(t).priority(), Comparator.reverseOrder())
                 .thenComparingDouble(t -> borrowedPerWeight(round, t))
                 .thenComparing(t -> t);
         while (!borrowers.isEmpty()) {

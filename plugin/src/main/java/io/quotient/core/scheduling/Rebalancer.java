@@ -16,7 +16,8 @@ import java.util.stream.IntStream;
 
 /**
  * Consolidation: empties the GPUs of the least-used nodes by moving their jobs onto nodes already in use, so that
- * whole nodes (and their GPUs) become free for large jobs. A node is drained only when every GPU job on it may be
+ * whole nodes (and their GPUs) become free for large jobs; then frees whole GPUs on the remaining nodes by merging
+ * fractions ({@link SharedGpuConsolidation}). A node is drained only when every GPU job on it may be
  * moved (preemptible, past its minimum runtime) and each one finds a new place on another busy node; the moves of a
  * node are tried on the workspace and undone unless all of them succeed. At most a share of the cluster's GPU
  * capacity is moved per plan, since each move restarts a job.
@@ -35,6 +36,7 @@ final class Rebalancer {
         long budget = (long) Math.floor(maxMovedShare * state.totalGpuMilli());
         long moved = 0;
         Set<Integer> drained = new HashSet<>();
+        Set<JobId> movedJobs = new HashSet<>();
         List<PlanAction> actions = new ArrayList<>();
         for (int node : leastUsedFirst(state)) {
             List<PlacedJob> jobs = gpuJobsOn(ws, node);
@@ -47,38 +49,22 @@ final class Rebalancer {
                 drained.add(node);
                 moved += cost;
                 actions.addAll(moves.get());
+                moves.get().forEach(m -> movedJobs.add(m.job()));
             }
         }
+        new SharedGpuConsolidation(ws, snapshot, drained, movedJobs).consolidate(budget - moved, actions);
         return new Plan(actions);
     }
 
     /** Moves every job off the node onto other busy nodes, or changes nothing and returns empty. */
     private Optional<List<PlanAction.Move>> drain(Workspace ws, int node, List<PlacedJob> jobs, Set<Integer> drained,
                                                   SchedulingSnapshot snapshot) {
-        ClusterState state = ws.state();
-        List<Allocation> originals = new ArrayList<>();
-        for (PlacedJob job : jobs) {
-            originals.add(ws.allocation(job.id()).orElseThrow());
-            ws.remove(job.id());
-        }
-        List<PlanAction.Move> moves = new ArrayList<>();
-        for (PlacedJob job : jobs.stream().sorted(Comparator.comparingLong(PlacedJob::gpuMilli).reversed()).toList()) {
+        return ws.relocate(jobs, job -> {
             boolean shares = Demands.sharesGpu(job.spec());
             PlacementPolicy.NodeFilter target = (s, n) -> n != node && !drained.contains(n) && busy(s, n)
                     && (!shares || snapshot.fractionReadyNodes().contains(s.node(n).name()));
-            Optional<Allocation> a = policy.place(state, Demands.of(job.spec()), target);
-            if (a.isEmpty()) {
-                moves.forEach(m -> ws.remove(m.to().id()));
-                for (int i = 0; i < jobs.size(); i++) {
-                    ws.add(jobs.get(i), originals.get(i));
-                }
-                return Optional.empty();
-            }
-            PlacedJob to = ws.placement(job.spec(), a.get(), job.quotaState(), snapshot.now());
-            ws.add(to, a.get());
-            moves.add(new PlanAction.Move(job, to));
-        }
-        return Optional.of(moves);
+            return policy.place(ws.state(), Demands.of(job.spec()), target);
+        }, snapshot.now());
     }
 
     private static List<Integer> leastUsedFirst(ClusterState state) {
@@ -91,7 +77,8 @@ final class Rebalancer {
                 && ws.allocation(j.id()).isPresent()).toList();
     }
 
-    private static boolean movable(PlacedJob job, Instant now) {
+    /** Preemptible and past its minimum runtime: a move restarts the job. */
+    static boolean movable(PlacedJob job, Instant now) {
         return job.spec().preemptible() && !now.isBefore(job.startedAt().plus(job.spec().minRuntime()));
     }
 

@@ -6,9 +6,11 @@ import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.PlacementPolicy;
 
 import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.IntStream;
@@ -37,9 +39,11 @@ final class WaitReasons {
                 + " guarantee (wait for the team's jobs to finish, or deploy it with preemptible: true to borrow idle GPUs)";
     }
 
-    static String noRoomInQuota(Team team, String capacity) {
+    static String noRoomInQuota(Team team, String capacity, Optional<Instant> nextUnprotected) {
         return capacity + "; " + team.name() + " is within its guarantee but no borrowed GPUs could be taken back to"
-                + " make room (in-quota jobs and jobs inside their minimum runtime are not preempted)";
+                + " make room (in-quota jobs and jobs inside their minimum runtime are not preempted)"
+                + nextUnprotected.map(t -> "; borrowed jobs inside their minimum runtime may be preempted from " + t)
+                .orElse("");
     }
 
     static String noIdleToBorrow(Team team, long inQuota, String capacity) {

@@ -6,12 +6,15 @@ import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
 
 import java.util.ArrayList;
+import java.time.Instant;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The state a plan is built on: free capacity per GPU, the jobs holding it, and the quota ledger. A planner applies
@@ -90,12 +93,40 @@ final class Workspace {
         return job;
     }
 
+    /**
+     * Moves all the jobs at once (largest first) to where {@code target} says, or, when it finds no place for one of
+     * them, undoes everything and returns empty: consolidation moves a group only when every member has a new place.
+     */
+    Optional<List<PlanAction.Move>> relocate(List<PlacedJob> jobs, Function<PlacedJob, Optional<Allocation>> target,
+                                             Instant now) {
+        List<Allocation> originals = new ArrayList<>();
+        for (PlacedJob job : jobs) {
+            originals.add(allocation(job.id()).orElseThrow());
+            remove(job.id());
+        }
+        List<PlanAction.Move> moves = new ArrayList<>();
+        for (PlacedJob job : jobs.stream().sorted(Comparator.comparingLong(PlacedJob::gpuMilli).reversed()).toList()) {
+            Optional<Allocation> a = target.apply(job);
+            if (a.isEmpty()) {
+                moves.forEach(m -> remove(m.to().id()));
+                for (int i = 0; i < jobs.size(); i++) {
+                    add(jobs.get(i), originals.get(i));
+                }
+                return Optional.empty();
+            }
+            PlacedJob to = placement(job.spec(), a.get(), job.quotaState(), now);
+            add(to, a.get());
+            moves.add(new PlanAction.Move(job, to));
+        }
+        return Optional.of(moves);
+    }
+
     Optional<Allocation> allocation(JobId id) {
         return Optional.ofNullable(allocations.get(id));
     }
 
     /** The job placed as the policy decided. */
-    PlacedJob placement(JobSpec spec, Allocation a, QuotaState quota, java.time.Instant now) {
+    PlacedJob placement(JobSpec spec, Allocation a, QuotaState quota, Instant now) {
         List<Integer> gpus = new ArrayList<>();
         for (int g : a.gpuIndices()) {
             gpus.add(g);

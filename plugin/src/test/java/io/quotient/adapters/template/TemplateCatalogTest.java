@@ -98,14 +98,14 @@ class TemplateCatalogTest {
                 TemplateException.class);
 
         assertThat(e.problems()).hasSize(11);
-        assertProblem(e, "syntax.yaml", "flow sequence");
+        assertProblem(e, "syntax.yaml:4: not valid YAML", "flow sequence");
         assertProblem(e, "two-docs.yaml", "holds 2 YAML documents");
         assertProblem(e, "empty.yaml", "holds 0 YAML documents");
         assertProblem(e, "scalar.yaml", "one YAML mapping");
         assertProblem(e, "deployment.yaml", "kind 'Deployment' is not supported");
         assertProblem(e, "no-containers.yaml", "spec.template.spec.containers is missing");
         assertProblem(e, "no-image.yaml", "has no image");
-        assertProblem(e, "duplicate.yaml", "duplicate key");
+        assertProblem(e, "duplicate.yaml:", "duplicate key");
         assertProblem(e, "pinned.yaml", "nodeName is set");
         assertProblem(e, "no-master.yaml", "no Master replica");
         assertProblem(e, "bad-gpu-container.yaml", "initContainers is missing");

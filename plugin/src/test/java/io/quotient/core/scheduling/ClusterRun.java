@@ -72,9 +72,13 @@ final class ClusterRun {
         return this;
     }
 
+    /** The snapshot the latest plan was made from. */
+    SchedulingSnapshot lastSnapshot;
+
     SchedulingSnapshot snapshot() {
-        return new SchedulingSnapshot(nodes, fractionReady, List.copyOf(placed.values()), List.copyOf(pending.values()),
-                teams, now);
+        lastSnapshot = new SchedulingSnapshot(nodes, fractionReady, List.copyOf(placed.values()),
+                List.copyOf(pending.values()), teams, now);
+        return lastSnapshot;
     }
 
     /** A new job: decided alone, as the service decides a deploy. */

@@ -114,7 +114,8 @@ class PreemptionRulesTest {
         }
         Plan plan = run.deploy(ClusterRun.job("team-b", "b1", 10));
         assertThat(plan.actionsOf(PlanAction.Evict.class)).isEmpty();
-        assertThat(run.reason("team-b", "b1")).contains("minimum runtime");
+        assertThat(run.reason("team-b", "b1")).endsWith("borrowed jobs inside their minimum runtime may be preempted"
+                + " from " + run.now.plus(Duration.ofMinutes(50)));
 
         run.advance(Duration.ofMinutes(50));
         Plan later = run.requeue();

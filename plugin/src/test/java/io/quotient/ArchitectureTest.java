@@ -1,0 +1,42 @@
+package io.quotient;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+/**
+ * The scheduling core stays pure (DESIGN.md): no Kubernetes, Spring, Quartz or JNA, and no adapter, wiring or
+ * application-layer code, so that it can be tested and reasoned about on snapshots alone.
+ */
+class ArchitectureTest {
+
+    private static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.quotient");
+    }
+
+    @Test
+    void theCoreImportsNoFramework() {
+        noClasses().that().resideInAPackage("io.quotient.core..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.kubernetes..", "org.springframework..",
+                        "org.quartz..", "com.sun.jna..")
+                .because("the core is pure functions over snapshots (DESIGN.md)")
+                .check(classes);
+    }
+
+    @Test
+    void theCoreDependsOnNoAdapterWiringOrApplicationLayer() {
+        noClasses().that().resideInAPackage("io.quotient.core..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.quotient.adapters..", "io.quotient.app..",
+                        "io.quotient.deploy..", "io.quotient.sim..")
+                .because("adapters depend on the core, never the other way round")
+                .check(classes);
+    }
+}

@@ -1,0 +1,50 @@
+package io.quotient.core.scheduling;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class FairShareTest {
+
+    private static Map<String, Team> teams(Team... teams) {
+        Map<String, Team> map = new LinkedHashMap<>();
+        for (Team t : teams) {
+            map.put(t.name(), t);
+        }
+        return map;
+    }
+
+    @Test
+    void guaranteesFirstThenTheRestByWeight() {
+        Map<String, Long> share = FairShare.of(
+                teams(new Team("a", 10_000, Team.UNLIMITED, 1, 0), new Team("b", 10_000, Team.UNLIMITED, 3, 0)),
+                Map.of("a", 40_000L, "b", 40_000L), 40_000);
+        assertThat(share).containsEntry("a", 15_000L).containsEntry("b", 25_000L);
+    }
+
+    @Test
+    void whatATeamCannotUseGoesToTheOthers() {
+        Map<String, Long> share = FairShare.of(
+                teams(new Team("a", 0, Team.UNLIMITED, 1, 0), new Team("b", 0, Team.UNLIMITED, 1, 0)),
+                Map.of("a", 4_000L, "b", 40_000L), 40_000);
+        assertThat(share).containsEntry("a", 4_000L).containsEntry("b", 36_000L);
+    }
+
+    @Test
+    void maximumsAndPrioritiesBound() {
+        Map<String, Long> share = FairShare.of(
+                teams(new Team("low", 0, Team.UNLIMITED, 5, 0), new Team("high", 0, 30_000, 1, 1)),
+                Map.of("low", 40_000L, "high", 40_000L), 40_000);
+        assertThat(share).containsEntry("high", 30_000L).containsEntry("low", 10_000L);
+    }
+
+    @Test
+    void aTeamWithoutDemandGetsNothing() {
+        Map<String, Long> share = FairShare.of(teams(Team.of("idle", 20), Team.of("busy", 20)),
+                Map.of("busy", 30_000L), 40_000);
+        assertThat(share).containsEntry("idle", 0L).containsEntry("busy", 30_000L);
+    }
+}

@@ -1,0 +1,185 @@
+package io.quotient.core.scheduling;
+
+import io.quotient.core.cluster.NodeSpec;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** The scheduler's invariants on random clusters, quotas and streams of deploys, finishes, re-queues and moves. */
+class SchedulerProperties {
+
+    private static final List<String> TEAMS = List.of("team-a", "team-b", "team-c");
+
+    /** One step of a random history. */
+    record Step(int kind, int team, GpuRequest gpu, int priority, boolean preemptible, boolean minRuntime, int pick) {
+    }
+
+    @Property(tries = 80)
+    void everyPlanIsSafeAndNoRequestVanishes(@ForAll("clusters") List<NodeSpec> nodes,
+                                             @ForAll("quotas") List<Team> teams,
+                                             @ForAll("histories") List<Step> history) {
+        ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), nodes);
+        teams.forEach(run::team);
+        Map<JobId, JobSpec> alive = new LinkedHashMap<>();
+        int counter = 0;
+        for (Step step : history) {
+            Plan plan;
+            switch (step.kind()) {
+                case 0, 1, 2 -> {
+                    JobSpec job = new JobSpec(new JobId(teams.get(step.team() % teams.size()).name(), "j" + counter++),
+                            step.gpu(), 500, 1024, Set.of(), step.priority(), step.preemptible(),
+                            step.minRuntime() ? Duration.ofMinutes(30) : Duration.ZERO);
+                    alive.put(job.id(), job);
+                    plan = run.deploy(job);
+                }
+                case 3 -> {
+                    List<JobId> placed = new ArrayList<>(run.placed.keySet());
+                    if (!placed.isEmpty()) {
+                        JobId done = placed.get(step.pick() % placed.size());
+                        run.placed.remove(done);
+                        alive.remove(done);
+                    }
+                    plan = run.requeue();
+                }
+                case 4 -> plan = run.rebalance(0.5);
+                default -> {
+                    run.advance(Duration.ofMinutes(20));
+                    plan = run.requeue();
+                }
+            }
+            checkEvictionsWereAllowed(run.lastSnapshot, plan);
+            checkPlacements(plan);
+            checkMaximums(run);
+            for (JobId id : alive.keySet()) {
+                boolean placed = run.placed.containsKey(id);
+                boolean waitingWithReason = run.pending.containsKey(id) && run.reasons.get(id) != null
+                        && !run.reasons.get(id).isBlank();
+                assertThat(placed || waitingWithReason).as("job %s is placed or waits with a reason", id).isTrue();
+            }
+        }
+    }
+
+    @Property(tries = 60)
+    void aTeamBelowItsGuaranteeGetsItBackWhenTheClusterCanHoldIt(@ForAll("clusters") List<NodeSpec> nodes,
+                                                                 @ForAll @IntRange(min = 0, max = 100) int share,
+                                                                 @ForAll @IntRange(min = 0, max = 60) int demand) {
+        int capacity = nodes.stream().mapToInt(NodeSpec::gpuCount).sum();
+        int guaranteeB = capacity * share / 100;
+        ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), nodes)
+                .team("team-a", capacity - guaranteeB).team("team-b", guaranteeB);
+        for (int i = 0; i < capacity + 3; i++) {
+            run.deploy(ClusterRun.job("team-a", "a" + i, 1));
+        }
+        assertThat(run.held("team-a")).isEqualTo(capacity);
+        for (int i = 0; i < demand; i++) {
+            run.deploy(ClusterRun.job("team-b", "b" + i, 1));
+        }
+        run.requeue();
+        assertThat(run.held("team-b")).isEqualTo(Math.min(guaranteeB, demand));
+        assertThat(run.held("team-a", QuotaState.IN_QUOTA)).isEqualTo(capacity - guaranteeB);
+    }
+
+    /** Each evicted job was borrowed (over quota as of the snapshot), preemptible and past its minimum runtime. */
+    private static void checkEvictionsWereAllowed(SchedulingSnapshot before, Plan plan) {
+        Map<JobId, PlacedJob> states = new HashMap<>();
+        QuotaLedger.withCurrentQuotaStates(before.placed(), before.teams()).forEach(j -> states.put(j.id(), j));
+        for (PlanAction.Evict e : plan.actionsOf(PlanAction.Evict.class)) {
+            PlacedJob victim = states.get(e.job());
+            assertThat(victim.quotaState()).as("evicted %s", e.job()).isEqualTo(QuotaState.OVER_QUOTA);
+            assertThat(victim.spec().preemptible()).isTrue();
+            assertThat(before.now()).isAfterOrEqualTo(victim.startedAt().plus(victim.spec().minRuntime()));
+            assertThat(e.reason()).startsWith("Preempted by ");
+        }
+    }
+
+    /** Placements take the GPUs they asked for; non-preemptible work only within the guarantee; a job moves once. */
+    private static void checkPlacements(Plan plan) {
+        assertThat(plan.actionsOf(PlanAction.Move.class)).extracting(PlanAction::job).doesNotHaveDuplicates()
+                .allSatisfy(id -> assertThat(plan.actionsOf(PlanAction.Evict.class)).extracting(PlanAction::job)
+                        .doesNotContain(id));
+        for (PlanAction.Move m : plan.actionsOf(PlanAction.Move.class)) {
+            assertThat(m.to().spec()).isEqualTo(m.from().spec());
+            assertThat(m.to().node() + m.to().gpuIndices()).isNotEqualTo(m.from().node() + m.from().gpuIndices());
+        }
+        for (PlanAction.Place p : plan.actionsOf(PlanAction.Place.class)) {
+            PlacedJob j = p.placement();
+            assertThat(j.gpuIndices()).hasSize(j.spec().gpu() instanceof GpuRequest.None ? 0
+                    : j.spec().gpu() instanceof GpuRequest.WholeGpus w ? w.count()
+                    : j.spec().gpu() instanceof GpuRequest.Fraction f ? f.devices()
+                    : ((GpuRequest.Memory) j.spec().gpu()).devices()).doesNotHaveDuplicates();
+            if (!j.spec().preemptible()) {
+                assertThat(j.quotaState()).isEqualTo(QuotaState.IN_QUOTA);
+            }
+        }
+    }
+
+    private static void checkMaximums(ClusterRun run) {
+        for (Team t : run.teams.values()) {
+            if (t.hasMax()) {
+                assertThat(run.held(t.name()) * 1000).isLessThanOrEqualTo(t.maxMilli());
+            }
+        }
+    }
+
+    @Provide
+    Arbitrary<List<NodeSpec>> clusters() {
+        Arbitrary<NodeSpec> node = Combinators.combine(Arbitraries.of(2, 4, 8), Arbitraries.of(16_384L, 81_920L))
+                .as((gpus, memory) -> new NodeSpec("n", 64_000, 512_000, gpus, "A100", memory));
+        return node.list().ofMinSize(1).ofMaxSize(5).map(list -> {
+            List<NodeSpec> named = new ArrayList<>();
+            for (int i = 0; i < list.size(); i++) {
+                NodeSpec n = list.get(i);
+                named.add(new NodeSpec("node-" + i, n.cpuMilli(), n.memoryMib(), n.gpuCount(), n.gpuModel(),
+                        n.gpuMemoryMib()));
+            }
+            return named;
+        });
+    }
+
+    @Provide
+    Arbitrary<List<Team>> quotas() {
+        Arbitrary<Team> team = Combinators.combine(Arbitraries.integers().between(0, 12),
+                        Arbitraries.integers().between(-1, 12), Arbitraries.of(0.0, 1.0, 2.0),
+                        Arbitraries.integers().between(0, 1))
+                .as((guaranteed, extra, weight, priority) -> new Team("t", guaranteed * 1000L,
+                        extra < 0 ? Team.UNLIMITED : (guaranteed + extra) * 1000L, weight, priority));
+        return team.list().ofMinSize(2).ofMaxSize(3).map(list -> {
+            List<Team> named = new ArrayList<>();
+            for (int i = 0; i < list.size(); i++) {
+                Team t = list.get(i);
+                named.add(new Team(TEAMS.get(i), t.guaranteedMilli(), t.maxMilli(), t.overQuotaWeight(), t.priority()));
+            }
+            return named;
+        });
+    }
+
+    @Provide
+    Arbitrary<List<Step>> histories() {
+        Arbitrary<GpuRequest> gpu = Arbitraries.oneOf(
+                Arbitraries.integers().between(1, 8).map(n -> (GpuRequest) new GpuRequest.WholeGpus(n)),
+                Combinators.combine(Arbitraries.integers().between(50, 950), Arbitraries.integers().between(1, 2))
+                        .as((m, d) -> (GpuRequest) new GpuRequest.Fraction(m, Math.min(1000, m + 100), d)),
+                Combinators.combine(Arbitraries.longs().between(1000, 40_000), Arbitraries.integers().between(1, 2))
+                        .as((mib, d) -> (GpuRequest) new GpuRequest.Memory(mib, mib, d)),
+                Arbitraries.just(new GpuRequest.None()));
+        Arbitrary<Step> step = Combinators.combine(Arbitraries.integers().between(0, 5), Arbitraries.integers()
+                        .between(0, 2), gpu, Arbitraries.integers().between(-2, 2),
+                Arbitraries.of(true, true, true, false), Arbitraries.of(false, false, true),
+                Arbitraries.integers().between(0, 1000)).as(Step::new);
+        return step.list().ofMinSize(1).ofMaxSize(40);
+    }
+}
