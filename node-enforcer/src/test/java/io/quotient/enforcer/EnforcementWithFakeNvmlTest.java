@@ -217,6 +217,34 @@ class EnforcementWithFakeNvmlTest {
   }
 
   @Test
+  void aV3SymbolThatIsNotImplementedIsReplacedByTheOldOne() throws Exception {
+    Process greedy = children.sleeper();
+    node.podWith(greedy, QUARTER_TO_HALF, Map.of());
+    fake.write(t4().process(0, greedy.pid(), 12 * GIB).fail("nvmlDeviceGetComputeRunningProcesses_v3", 13));
+
+    cycle().run();
+
+    assertThat(node.health.state().ready()).isTrue();
+    assertThat(greedy.waitFor(10, TimeUnit.SECONDS)).as("enforced through the unversioned symbol").isTrue();
+  }
+
+  @Test
+  void withoutAnyWorkingProcessListTheNodeIsNotReadyAndNothingIsKilled() throws Exception {
+    Process greedy = children.sleeper();
+    node.podWith(greedy, QUARTER_TO_HALF, Map.of());
+    fake.write(t4().process(0, greedy.pid(), 12 * GIB).fail("nvmlDeviceGetComputeRunningProcesses_v3", 13)
+        .fail("nvmlDeviceGetComputeRunningProcesses", 13));
+
+    CycleReport report = cycle().run();
+
+    assertThat(report.gpusAvailable()).isFalse();
+    assertThat(node.health.state().ready()).isFalse();
+    assertThat(node.health.state().reason()).contains("nvmlDeviceGetComputeRunningProcesses", "FUNCTION_NOT_FOUND");
+    assertThat(node.kills).isEmpty();
+    assertThat(greedy.isAlive()).isTrue();
+  }
+
+  @Test
   void noNvmlLibraryMeansNotReady() {
     try (NvmlGpuReader missing = new NvmlGpuReader(() -> Nvml.open(List.of("libnvidia-ml-missing.so.1")))) {
       CycleReport report = node.cycle(missing, GRACE, false).run();

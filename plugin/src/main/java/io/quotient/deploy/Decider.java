@@ -26,10 +26,17 @@ public final class Decider {
         this.applier = applier;
     }
 
-    /** Places a newly recorded job, or keeps it pending with the reason. */
+    /**
+     * Places a newly recorded job, or keeps it pending with the reason. Nothing when the job is no longer waiting:
+     * the re-queue may have taken the lock first and placed it (deciding it again would evict a second time).
+     */
     public Plan decideNew(JobRecord record) {
+        Optional<JobRecord> current = store.find(record.id());
+        if (current.isEmpty() || !current.get().phase().waiting()) {
+            return Plan.EMPTY;
+        }
         SchedulingSnapshot snapshot = snapshots.build(store.listAll(), Optional.of(record.id()));
-        Plan plan = scheduler.schedule(snapshot, record.spec());
+        Plan plan = scheduler.schedule(snapshot, current.get().spec());
         applier.apply(plan, DecisionCause.DEPLOY);
         return plan;
     }

@@ -1,8 +1,9 @@
 package io.quotient.app;
 
 import io.quotient.adapters.hook.DeployHook;
+import io.quotient.adapters.hook.DeployOutcome;
 import io.quotient.adapters.hook.HookDecision;
-import io.quotient.core.scheduling.JobRequestInput;
+import io.quotient.adapters.hook.HookRequest;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.port.JobSubmission;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,6 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -168,22 +168,26 @@ class EmbeddedServiceApiTest {
 
     @Test
     void theInProcessHookHasTheRestSemantics() throws Exception {
-        JobRequestInput input = new JobRequestInput("hook", "nightly", 2, null, null, null, null, null, null, null,
-                null, true, null, null);
-        HookDecision decision = hook.beforeDeploy(new JobSubmission(input, "job", "busybox:1.36",
-                List.of("sleep", "60"), List.of(), Map.of(), Map.of()));
+        JobSubmission job = HookRequest.job("hook", "nightly-ingest").wholeGpus(2)
+                .image("registry.example/ingest:1.4").command("python", "ingest.py").preemptible(true)
+                .label("vdk.io/data-job", "nightly-ingest").env("RUN_DATE", "2026-11-23").build();
+
+        HookDecision decision = hook.beforeDeploy(job);
 
         assertThat(decision.placed()).isTrue();
         assertThat(decision.gpus()).hasSize(2);
-        mvc.perform(get("/api/v1/teams/hook/jobs/nightly")).andExpect(jsonPath("$.node").value(decision.node()));
+        assertThat(decision.quotaState()).isEqualTo("InQuota");
+        mvc.perform(get("/api/v1/teams/hook/jobs/nightly-ingest")).andExpect(jsonPath("$.node").value(decision.node()));
 
-        JobRequestInput bad = new JobRequestInput("hook", "Bad_Name!", 1, null, null, null, null, null, null, null,
-                null, true, null, null);
-        assertThatThrownBy(() -> hook.beforeDeploy(new JobSubmission(bad, "job", null, List.of(), List.of(),
-                Map.of(), Map.of()))).isInstanceOf(RequestException.class)
+        assertThatThrownBy(() -> hook.beforeDeploy(HookRequest.job("hook", "Bad_Name!").wholeGpus(1).build()))
+                .isInstanceOf(RequestException.class)
                 .satisfies(e -> assertThat(((RequestException) e).field()).isEqualTo("name"));
-        hook.undeploy(decision.job());
-        mvc.perform(get("/api/v1/teams/hook/jobs/nightly")).andExpect(status().isNotFound());
+        assertThatThrownBy(() -> hook.beforeDeploy(HookRequest.job("hook", "frac").fraction(0.5, 0.3).build()))
+                .isInstanceOf(RequestException.class)
+                .satisfies(e -> assertThat(((RequestException) e).field()).isEqualTo("gpu.fractionLimit"));
+
+        hook.afterDeploy(decision.job(), DeployOutcome.failed("the control service's bookkeeping failed"));
+        mvc.perform(get("/api/v1/teams/hook/jobs/nightly-ingest")).andExpect(status().isNotFound());
     }
 
     private ResultActions deploy(String team, String body) throws Exception {

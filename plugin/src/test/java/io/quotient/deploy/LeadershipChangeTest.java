@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** What a replica does when it is not, or stops being, the leader: it never decides what the leader decides. */
+/** Decisions that could be taken twice (leader changes, a deploy racing the queue) are taken once. */
 class LeadershipChangeTest {
 
     private final ScriptedScheduler scheduler = new ScriptedScheduler();
@@ -42,6 +42,24 @@ class LeadershipChangeTest {
         assertThat(h.store.find(borrower.id()).orElseThrow().phase()).isEqualTo(JobPhase.PENDING);
         assertThat(owner.phase()).as("left to the new leader").isEqualTo(JobPhase.PENDING);
         assertThat(h.cluster.workloadOf(owner.id())).isNull();
+    }
+
+    @Test
+    void aDeployDecisionThatLosesTheRaceToTheQueueDecidesNothingAgain() {
+        scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.KeepPending(spec.id(), "no free GPU")));
+        JobRecord stale = h.deployments.deploy(JobFixtures.wholeGpus("team-b", "owner", 2));
+        scheduler.onPending = s -> new Plan(List.of(new PlanAction.Place(PlanApplicationTest.at(s,
+                s.pending().get(0).spec(), "gpu-node-1", List.of(0, 1), 1000, QuotaState.IN_QUOTA))));
+        h.decisions.requeuePending(); // the queue took the lock first and placed the job
+        int decisions = scheduler.snapshots.size();
+        scheduler.onSchedule = (s, spec) -> {
+            throw new AssertionError("the job was decided a second time");
+        };
+
+        h.decisions.decideNew(stale);
+
+        assertThat(scheduler.snapshots).hasSize(decisions);
+        assertThat(h.store.find(stale.id()).orElseThrow().status().node()).isEqualTo("gpu-node-1");
     }
 
     @Test

@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Placement speed on the 1,213-node openb cluster, one thread. Prints, per policy: placements per second
  * in a full simulated run of the default trace (place + allocate + bookkeeping, failed pods included), and
- * place() calls per second against a half-full cluster; then the wall time of a 10-seed simulation.
+ * place() calls per second against a half-full cluster, with the run's unallocated GPU % and fragmentation at
+ * 100 % arrived; then the wall time of a 10-seed simulation of fgd and quotient.
  * Run: {@code mvn -B -Pbenchmarks -pl plugin test -Dtest=PlacementThroughputBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 @Tag("benchmark")
@@ -36,8 +37,9 @@ class PlacementThroughputBenchmark {
             simulator.run(policy, 41, Simulator.Progress.NONE); // warm-up: JIT and caches
             RunResult run = simulator.run(policy, 42, Simulator.Progress.NONE);
             double calls = placeCallsPerSecond(policy, nodes, pods, simulator.workload());
-            System.out.printf(Locale.ROOT, "%-10s simulate: %,8.0f placements/s   place() on a half-full cluster: %,8.0f/s%n",
-                    policy, run.placementsPerSecond(), calls);
+            System.out.printf(Locale.ROOT, "%-10s simulate: %,8.0f placements/s   place() on a half-full cluster: %,8.0f/s"
+                    + "   seed 42: unallocated %5.2f %%, fragmentation %5.2f %%%n", policy, run.placementsPerSecond(), calls,
+                    run.unallocatedGpuPctAt100(), run.fragAmountPctAt100());
             assertThat(run.placementsPerSecond()).isPositive();
         }
         for (String policy : List.of("fgd", "quotient")) {

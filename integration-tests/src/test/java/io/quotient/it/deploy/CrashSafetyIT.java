@@ -1,6 +1,7 @@
 package io.quotient.it.deploy;
 
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaState;
 import io.quotient.deploy.port.GpuBinding;
@@ -77,6 +78,81 @@ class CrashSafetyIT {
                 assertThat(cluster.livePodsOf("team-a", name)).hasSize(1);
             }
         }
+    }
+
+    /**
+     * SIGKILL at exact points (the service's crash-test switch): right after a Job is created, before its status says
+     * Running; then after an eviction is recorded, before the evicted pods are deleted. A third service converges.
+     */
+    @Test
+    void killedRightAfterCreatingAJobAndInTheMiddleOfAPreemptionTheNextServiceFinishesExactlyThat(
+            ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
+            throws Exception {
+        nodes.create(FakeGpuNodeSpec.of("exact", 4, 81920, "NVIDIA-H100-80GB-HBM3"));
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 2, null),
+                new TeamsFile.Quota("team-b", 2, null));
+        ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
+
+        try (QuotientService creating = QuotientService.process("creating", plane, namespace.name(), teams, dir,
+                "--quotient.kubernetes.testing-crash-at=after-workload-created")) {
+            awaitLeader(plane, namespace, creating);
+            deployUntilKilled(creating, "team-a", Requests.wholeGpus("a-1", 2));
+        }
+        assertThat(cluster.jobs()).singleElement().satisfies(job ->
+                assertThat(job.getMetadata().getName()).isEqualTo("team-a.a-1"));
+        String firstJobUid = cluster.jobs().get(0).getMetadata().getUid();
+
+        try (QuotientService evicting = QuotientService.process("evicting", plane, namespace.name(), teams, dir,
+                "--quotient.kubernetes.testing-crash-at=before-eviction-stop")) {
+            awaitLeader(plane, namespace, evicting);
+            QuotientApi.Answer borrowing = evicting.api().deploy("team-a", Requests.wholeGpus("a-2", 2));
+            assertThat(borrowing.text("quotaState")).as("%s", borrowing).isEqualTo("OverQuota");
+            cluster.awaitRunningPod("team-a", "a-2");
+            deployUntilKilled(evicting, "team-b", Requests.wholeGpus("b-1", 2));
+        }
+        assertThat(statusOf(cluster, "team-a.a-2")).as("the eviction was recorded").isEqualTo("Preempted");
+        assertThat(cluster.livePodsOf("team-a", "a-2")).as("but its pods were not deleted yet").hasSize(1);
+
+        try (QuotientService recovered = QuotientService.process("recovered", plane, namespace.name(), teams, dir)) {
+            ClusterInvariants.awaitConsistent(cluster, CONVERGENCE);
+            QuotientApi api = recovered.api();
+            io.quotient.it.harness.Await.until("b-1 to be placed", CONVERGENCE,
+                    () -> api.job("team-b", "b-1").text("phase"), p -> "Running".equals(p) || "Placed".equals(p));
+            ClusterInvariants.awaitConsistent(cluster, CONVERGENCE);
+            assertThat(api.job("team-a", "a-1").text("phase")).isEqualTo("Running");
+            QuotientApi.Answer evicted = api.job("team-a", "a-2");
+            assertThat(evicted.text("phase")).isEqualTo("Pending");
+            assertThat(evicted.text("reason")).startsWith("Preempted by team-b");
+            assertThat(cluster.jobs()).extracting(job -> job.getMetadata().getName())
+                    .containsExactlyInAnyOrder("team-a.a-1", "team-b.b-1");
+            assertThat(cluster.jobs()).filteredOn(job -> job.getMetadata().getName().equals("team-a.a-1"))
+                    .singleElement().satisfies(job -> assertThat(job.getMetadata().getUid())
+                            .as("the Job made before the first crash is kept, not made again").isEqualTo(firstJobUid));
+            assertThat(cluster.gpuJobs()).as("no job lost").hasSize(3);
+        }
+    }
+
+    private static void awaitLeader(ControlPlane plane, TestNamespace namespace, QuotientService service) {
+        CoordinationV1Api coordination = new CoordinationV1Api(plane.apiClient());
+        io.quotient.it.harness.Await.until(service.name() + " to hold the Lease", () -> coordination
+                .readNamespacedLease("quotient-leader", namespace.name()).execute().getSpec().getHolderIdentity(),
+                service.name()::equals);
+    }
+
+    /** Deploys a request whose decision reaches the crash point: the call fails, the process is dead. */
+    private static void deployUntilKilled(QuotientService service, String team, java.util.Map<String, Object> body) {
+        try {
+            QuotientApi.Answer answer = service.api().deploy(team, body);
+            throw new AssertionError("the service " + service.name() + " answered " + answer
+                    + " instead of dying at its crash point");
+        } catch (java.io.UncheckedIOException expected) {
+            io.quotient.it.harness.Await.until(service.name() + " to be dead", service::alive, alive -> !alive);
+        }
+    }
+
+    private static String statusOf(ClusterFacts cluster, String gpuJob) {
+        return cluster.gpuJobs().stream().filter(j -> j.getMetadata().getName().equals(gpuJob)).findFirst()
+                .map(j -> j.getRaw().getAsJsonObject("status").get("phase").getAsString()).orElse(null);
     }
 
     /** SIGKILL in the middle of a burst of deploys that preempt borrowed jobs and reserve GPUs for fractions. */

@@ -4,9 +4,12 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.BatchV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Job;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
+import io.quotient.adapters.k8s.ConfigMapTeamsSource;
 import io.quotient.adapters.k8s.KubernetesNames;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaState;
@@ -34,6 +37,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -228,6 +232,31 @@ class KubernetesAdaptersIT {
         assertThat(event.getInvolvedObject().getUid()).isNotBlank();
         assertThat(event.getType()).isEqualTo("Warning");
         assertThat(event.getMessage()).isEqualTo("Preempted by team-b reclaiming its guarantee");
+    }
+
+    @Test
+    void teamsComeFromTheConfigMapAndAnInvalidEditKeepsTheLastGoodOnes() throws Exception {
+        ConfigMapTeamsSource source = new ConfigMapTeamsSource(core, namespace.name(), Duration.ZERO,
+                java.time.Clock.systemUTC());
+        assertThat(source.teams()).as("no ConfigMap yet: no teams").isEmpty();
+
+        V1ConfigMap map = new V1ConfigMap().metadata(new V1ObjectMeta().name(ConfigMapTeamsSource.CONFIG_MAP))
+                .data(Map.of(ConfigMapTeamsSource.KEY, "teams:\n  - name: team-a\n    guaranteedGpus: 20\n"
+                        + "    maxGpus: 30\n"));
+        core.createNamespacedConfigMap(namespace.name(), map).execute();
+        assertThat(source.teams()).containsOnlyKeys("team-a");
+        assertThat(source.teams().get("team-a").guaranteedMilli()).isEqualTo(20_000);
+        assertThat(source.teams().get("team-a").maxMilli()).isEqualTo(30_000);
+
+        map.setData(Map.of(ConfigMapTeamsSource.KEY, "teams:\n  - name: team-a\n    guaranteedGpus: lots\n"));
+        core.replaceNamespacedConfigMap(ConfigMapTeamsSource.CONFIG_MAP, namespace.name(), map).execute();
+        assertThat(source.teams().get("team-a").guaranteedMilli()).as("the invalid edit is refused").isEqualTo(20_000);
+
+        map.setData(Map.of(ConfigMapTeamsSource.KEY, "teams:\n  - name: team-a\n    guaranteedGpus: 8\n"
+                + "  - name: team-b\n    guaranteedGpus: 4\n"));
+        core.replaceNamespacedConfigMap(ConfigMapTeamsSource.CONFIG_MAP, namespace.name(), map).execute();
+        assertThat(source.teams()).containsOnlyKeys("team-a", "team-b");
+        assertThat(source.teams().get("team-a").guaranteedMilli()).isEqualTo(8_000);
     }
 
     private V1Pod awaitBoundPod(JobRecord record) {

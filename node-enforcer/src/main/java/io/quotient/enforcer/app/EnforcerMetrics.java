@@ -21,7 +21,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Prometheus metrics: per container and GPU (used, request, limit, loaned bytes), per GPU (total,
- * used), kills by reason, and whether NVML is readable. Gauges are registered once per series and
+ * used, utilization), kills by reason, and whether NVML is readable. Gauges are registered once per series and
  * removed when the series disappears, so a cycle only updates numbers.
  */
 final class EnforcerMetrics implements EnforcementListener {
@@ -60,6 +60,9 @@ final class EnforcerMetrics implements EnforcementListener {
       Tags tags = Tags.of("gpu", gpu.uuid(), "model", gpu.model(), "index", Integer.toString(gpu.index()));
       set(seen, "quotient.gpu.memory.total.bytes", tags, gpu.totalBytes());
       set(seen, "quotient.gpu.memory.used.bytes", tags, gpu.usedBytes());
+      if (gpu.utilizationPercent() >= 0) { // not reported for MIG instances
+        set(seen, "quotient.gpu.utilization", tags, gpu.utilizationPercent(), "percent");
+      }
     }
     for (ContainerUsage usage : report.plan().usage()) {
       Tags tags = Tags.of("namespace", usage.container().namespace(), "pod", usage.container().pod(),
@@ -78,13 +81,17 @@ final class EnforcerMetrics implements EnforcementListener {
   }
 
   private void set(Set<Series> seen, String name, Tags tags, long value) {
+    set(seen, name, tags, value, "bytes");
+  }
+
+  private void set(Set<Series> seen, String name, Tags tags, long value, String unit) {
     Series series = new Series(name, tags);
     seen.add(series);
     AtomicLong holder = values.get(series);
     if (holder == null) {
       AtomicLong created = new AtomicLong(value);
       values.put(series, created);
-      meters.put(series, Gauge.builder(name, created, AtomicLong::get).tags(tags).baseUnit("bytes").register(registry).getId());
+      meters.put(series, Gauge.builder(name, created, AtomicLong::get).tags(tags).baseUnit(unit).register(registry).getId());
       return;
     }
     holder.set(value);

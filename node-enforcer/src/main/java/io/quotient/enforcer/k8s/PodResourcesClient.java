@@ -6,6 +6,7 @@ import io.grpc.ManagedChannel;
 import io.grpc.MethodDescriptor;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
+import io.grpc.netty.shaded.io.netty.channel.ChannelOption;
 import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollDomainSocketChannel;
 import io.grpc.netty.shaded.io.netty.channel.epoll.EpollEventLoopGroup;
@@ -77,6 +78,8 @@ public final class PodResourcesClient implements AutoCloseable {
     this.channel = NettyChannelBuilder.forAddress(new DomainSocketAddress(socket.toString()))
         .eventLoopGroup(events)
         .channelType(EpollDomainSocketChannel.class)
+        // gRPC asks for TCP keep-alive, which a unix socket does not have: without this, Netty warns on every connect
+        .withOption(ChannelOption.SO_KEEPALIVE, null)
         .overrideAuthority("localhost")
         .usePlaintext()
         .build();

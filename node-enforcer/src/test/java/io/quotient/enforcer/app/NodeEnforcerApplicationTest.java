@@ -73,8 +73,12 @@ class NodeEnforcerApplicationTest {
   }
 
   private static FakeNvmlState healthy() {
-    return FakeNvmlState.create().device(0, 16 * GIB, "Tesla T4")
-        .process(0, borrower.pid(), 6 * GIB).process(0, greedy.pid(), GIB / 2);
+    return withGreedyUsing(GIB / 2);
+  }
+
+  private static FakeNvmlState withGreedyUsing(long greedyBytes) {
+    return FakeNvmlState.create().device(0, 16 * GIB, "Tesla T4").utilization(0, 37, 20)
+        .process(0, borrower.pid(), 6 * GIB).process(0, greedy.pid(), greedyBytes);
   }
 
   @DynamicPropertySource
@@ -98,11 +102,12 @@ class NodeEnforcerApplicationTest {
     await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(prometheus())
         .contains("quotient_gpu_memory_total_bytes{gpu=\"" + FakeNvmlState.uuid(0) + "\",index=\"0\",model=\"Tesla T4\"} "
             + (double) (16 * GIB))
+        .contains("quotient_gpu_utilization_percent{gpu=\"" + FakeNvmlState.uuid(0) + "\",index=\"0\",model=\"Tesla T4\"} 37.0")
         .containsPattern("quotient_container_gpu_memory_loaned_bytes\\{container=\"main\",gpu=\"GPU-[0-9-]+\","
             + "namespace=\"team-a\",pod=\"pod-" + borrower.pid() + "\"} " + (double) (2 * GIB))
         .containsPattern("quotient_enforcer_nvml_ready 1.0"));
 
-    fake.write(healthy().process(0, greedy.pid(), 2 * GIB));
+    fake.write(withGreedyUsing(2 * GIB));
 
     await().atMost(Duration.ofSeconds(10)).until(() -> !greedy.isAlive());
     assertThat(borrower.isAlive()).isTrue();

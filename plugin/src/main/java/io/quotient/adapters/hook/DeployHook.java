@@ -11,13 +11,12 @@ import io.quotient.deploy.port.JobSubmission;
  *
  * <p>Example, in the control service's deployment step:
  * <pre>{@code
- * JobRequestInput request = new JobRequestInput("team-a", "nightly-ingest", 2, null, null, null, null, null,
- *         4000L, 16384L, 0, true, null, null);
- * JobSubmission submission = new JobSubmission(request, "job", "registry.example/ingest:1.4",
- *         List.of("python", "ingest.py"), List.of(), Map.of("vdk.io/data-job", "nightly-ingest"), Map.of());
+ * JobSubmission job = HookRequest.job("team-a", "nightly-ingest").wholeGpus(2)
+ *         .image("registry.example/ingest:1.4").command("python", "ingest.py").preemptible(true)
+ *         .label("vdk.io/data-job", "nightly-ingest").build();
  * HookDecision decision;
  * try {
- *     decision = hook.beforeDeploy(submission);          // records, validates and places (or queues) the job
+ *     decision = hook.beforeDeploy(job);                 // records, validates and places (or queues) the job
  * } catch (RequestException e) {                         // 400: e.field() says what to fix; nothing was created
  *     return DeploymentResult.rejected(e.field(), e.getMessage());
  * }

@@ -23,11 +23,16 @@ public final class InspectCommand implements QuotientCli.Command {
 
             Asks a running Quotient service (GET /api/v1/teams and /api/v1/cluster) and prints
             the teams' quotas and use, the nodes with their free and fragmented GPUs, each GPU
-            with the jobs sharing it, and the cluster's fragmentation.
+            with the jobs sharing it, and the cluster's fragmentation. It needs the service:
+            start one with 'java -jar quotient.jar serve' (an embedded demo cluster when no
+            Kubernetes is configured) or point --url at a deployed one.
 
             Options:
-              --url=URL   the service's base URL (default http://localhost:8080)
+              --url=URL   the service's base URL (default http://localhost:8080); also --url URL
               --help      this text
+
+            Exit status: 0 printed, 1 the service could not be reached or answered an error,
+            2 bad options.
             """;
     private static final String DEFAULT_URL = "http://localhost:8080";
 
@@ -47,12 +52,15 @@ public final class InspectCommand implements QuotientCli.Command {
     @Override
     public int run(String[] args) {
         String url = DEFAULT_URL;
-        for (String arg : args) {
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
             if (arg.equals("--help") || arg.equals("-h")) {
                 out.println(HELP);
                 return 0;
             } else if (arg.startsWith("--url=")) {
                 url = arg.substring("--url=".length()).replaceAll("/+$", "");
+            } else if (arg.equals("--url") && i + 1 < args.length) {
+                url = args[++i].replaceAll("/+$", "");
             } else {
                 err.println("inspect: unknown option '" + arg + "'\n" + HELP);
                 return 2;

@@ -43,6 +43,15 @@ public final class SimulateCommand implements QuotientCli.Command {
               --inflation RATIO    target GPU demand / capacity (default 1.3)
               --json               print one JSON object on stdout instead of tables
               --help               this text
+
+            Output: per seed, the unallocated GPU %, the fragmentation amount % (idle GPU capacity the
+            trace's common pod shapes cannot use, as a share of all GPUs) and ratio % (as a share of the
+            idle GPUs) at arrived = 100 %, the pods scheduled and failed, and placements per second; then
+            their mean and the mean curve over arrived 0..130 %. Without --json, one progress line per
+            finished seed goes to stderr.
+
+            Exit status: 0 done, 1 unreadable or malformed input (the message names file, line and
+            column), 2 bad options.
             """.replace("{policies}", String.join(", ", PlacementPolicies.names()));
 
     private final PrintStream out;

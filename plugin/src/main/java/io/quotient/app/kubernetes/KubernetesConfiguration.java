@@ -17,6 +17,7 @@ import io.quotient.app.ClusterModeCondition;
 import io.quotient.app.QuotientProperties;
 import io.quotient.deploy.RequestValidator;
 import io.quotient.deploy.port.TeamsSource;
+import io.quotient.deploy.port.WorkloadGateway;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
@@ -25,6 +26,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
+import org.springframework.context.annotation.Primary;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 
 import java.time.Clock;
@@ -89,6 +91,18 @@ public class KubernetesConfiguration {
                                                         TemplateRenderer renderer, KubernetesClusterObserver observer,
                                                         KubernetesJobRecordStore store, EventRecorder events) {
         return new KubernetesWorkloadGateway(client, kubernetes.namespace(), renderer, observer, store::uidOf, events);
+    }
+
+    /** The gateway the service uses: the Kubernetes one, wrapped by a crash point only when a test asks for one. */
+    @Bean
+    @Primary
+    WorkloadGateway workloadGateway(KubernetesWorkloadGateway gateway, KubernetesProperties kubernetes) {
+        if (kubernetes.testingCrashAt() == null || kubernetes.testingCrashAt().isBlank()) {
+            return gateway;
+        }
+        CrashPoint point = CrashPoint.parse(kubernetes.testingCrashAt());
+        log.warn("crash testing: this process SIGKILLs itself at {}", point);
+        return point.around(gateway);
     }
 
     @Bean

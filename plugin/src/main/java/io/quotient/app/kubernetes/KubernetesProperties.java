@@ -20,6 +20,8 @@ import java.time.Duration;
  * @param retryPeriod       how often leader election is tried and renewed
  * @param identity          this replica's name in the Lease; default: $POD_NAME, else host name plus a random suffix
  * @param cacheSyncTimeout  how long start-up waits for the informer caches to list the cluster
+ * @param testingCrashAt    crash tests only: {@code after-workload-created} or {@code before-eviction-stop} makes the
+ *                          process SIGKILL itself there; unset in production
  */
 @Validated
 @ConfigurationProperties("quotient.kubernetes")
@@ -30,5 +32,6 @@ public record KubernetesProperties(@NotBlank @DefaultValue("quotient-system") St
                                    @NotNull @DefaultValue("6s") Duration renewDeadline,
                                    @NotNull @DefaultValue("1s") Duration retryPeriod,
                                    String identity,
-                                   @NotNull @DefaultValue("60s") Duration cacheSyncTimeout) {
+                                   @NotNull @DefaultValue("60s") Duration cacheSyncTimeout,
+                                   String testingCrashAt) {
 }

@@ -85,7 +85,8 @@ abstract class GradientPolicy extends ScoringPolicy {
         long cpuAfter = state.freeCpu(node) - demand.cpuMilli();
         int milli = demand.needsGpu() ? demand.milliOn(state.node(node)) : 0;
         if (onOneGpu(state, node, demand)) {
-            long best = -1;
+            // below any score, so chosenGpu[node] is always set here and never left from an earlier state
+            long best = Long.MIN_VALUE;
             int bestLeft = Integer.MAX_VALUE;
             for (int g = 0; g < gpus; g++) {
                 int left = state.gpuFree(node, g) - milli;

@@ -56,6 +56,11 @@ public record TargetWorkload(List<Shape> shapes) {
         }
     }
 
+    /** The FGD simulator's order of shapes with equal counts, ascending (the workload takes them descending). */
+    private static final Comparator<Shape> SHAPE_ORDER = Comparator.comparingLong(Shape::cpuMilli)
+            .thenComparingInt(Shape::gpuMilli).thenComparingInt(Shape::gpuCount)
+            .thenComparing(s -> String.join("|", new java.util.TreeSet<>(s.allowedModels())));
+
     public TargetWorkload {
         if (shapes == null || shapes.isEmpty()) {
             throw new IllegalArgumentException("a target workload needs at least one shape");
@@ -70,7 +75,8 @@ public record TargetWorkload(List<Shape> shapes) {
     /**
      * The workload of a trace: count shapes (cpu, per-GPU share, GPU count, allowed models), most
      * frequent first, keep the smallest prefix covering {@link #COVERAGE} of the demands, renormalise.
-     * Ties in count keep first-seen order so the result is deterministic for a given trace order.
+     * Ties in count go to the larger shape (CPU, then per-GPU share, GPU count, models), as the FGD
+     * simulator orders them, so the result does not depend on the order of the trace.
      * MiB demands are not representable without a node and must be converted by the caller.
      */
     public static TargetWorkload fromDemands(List<ResourceDemand> trace) {
@@ -86,7 +92,7 @@ public record TargetWorkload(List<Shape> shapes) {
             counts.merge(new Shape(d.cpuMilli(), d.gpuCount(), milli, d.allowedModels(), 0), 1, Integer::sum);
         }
         List<Map.Entry<Shape, Integer>> sorted = new ArrayList<>(counts.entrySet());
-        sorted.sort(Map.Entry.<Shape, Integer>comparingByValue(Comparator.reverseOrder()));
+        sorted.sort(Map.Entry.<Shape, Integer>comparingByValue().thenComparing(Map.Entry::getKey, SHAPE_ORDER).reversed());
         List<Shape> kept = new ArrayList<>();
         long covered = 0;
         for (Map.Entry<Shape, Integer> e : sorted) {

@@ -11,9 +11,11 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li><b>Slivers.</b> For a GPU with {@code g} milli free, {@code W(g)} is the share expected to stay idle
  *   if the pod sizes of the workload keep arriving and each one that fits is placed there:
  *   {@code W(g) = Σ_d w_d · W(g − d) / Σ_d w_d} over the sizes d ≤ g, and {@code W(g) = g} when none fits.
- *   Sizes making up less than {@value #RARE_SIZE_SHARE} of the GPU pods are not counted on to fill a gap:
- *   in a cluster thousands of gaps compete for those few pods, so a gap only they fit stays idle (without
- *   this, an 810-milli pod looks harmless because a rare 160-milli pod "could" fill its 190 leftover).
+ *   Fraction sizes making up less than {@value #RARE_SIZE_SHARE} of the fractional demand are not counted on
+ *   to fill a gap: in a cluster thousands of gaps compete for those few pods, so a gap only they fit stays
+ *   idle (without this, an 810-milli pod looks harmless because a rare 160-milli pod "could" fill its 190
+ *   leftover). Rarity is measured among the fractions only, because only they can fill a partly used GPU:
+ *   how many whole-GPU jobs a trace has must not change which fractions count as common.
  *   Unlike FGD's F, which asks only whether one more pod of each shape fits, W follows a GPU to the end of
  *   its life and so prefers leftovers that combine well (two 470s, three 320s) over ones that do not.</li>
  *   <li><b>Shapes the node cannot host.</b> The probability mass of the GPU shapes the node lacks CPU for,
@@ -27,7 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 final class WasteForecast implements NodeMeasure {
 
-    /** Sizes below this share of GPU pods are too rare to fill gaps (see the class comment). */
+    /** Fraction sizes below this share of the fractional demand are too rare to fill gaps (see the class comment). */
     static final double RARE_SIZE_SHARE = 0.03;
 
     private final List<TargetWorkload.Shape> gpuShapes;
@@ -89,12 +91,14 @@ final class WasteForecast implements NodeMeasure {
 
     private double[] sliverTable(String model) {
         double[] weightBySize = new double[TargetWorkload.Shape.WHOLE + 1];
-        double total = 0;
+        double gapFillers = 0;
         for (TargetWorkload.Shape s : gpuShapes) {
             if (s.allowsModel(model)) {
                 // a k-GPU shape takes d from k GPUs: k arrivals of size d from one GPU's point of view
                 weightBySize[s.gpuMilli()] += s.probability() * s.gpuCount();
-                total += s.probability() * s.gpuCount();
+                if (s.gpuMilli() < TargetWorkload.Shape.WHOLE) {
+                    gapFillers += s.probability() * s.gpuCount();
+                }
             }
         }
         double[] w = new double[weightBySize.length];
@@ -102,7 +106,8 @@ final class WasteForecast implements NodeMeasure {
             double weight = 0;
             double sum = 0;
             for (int d = 1; d <= g; d++) {
-                if (weightBySize[d] > 0 && weightBySize[d] >= RARE_SIZE_SHARE * total) {
+                if (weightBySize[d] > 0
+                        && (d == TargetWorkload.Shape.WHOLE || weightBySize[d] >= RARE_SIZE_SHARE * gapFillers)) {
                     weight += weightBySize[d];
                     sum += weightBySize[d] * w[g - d];
                 }

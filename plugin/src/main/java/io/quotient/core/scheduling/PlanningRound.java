@@ -11,7 +11,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * One planning pass over a snapshot: jobs are decided one after another on a shared {@link Workspace}, so each
@@ -22,7 +21,8 @@ final class PlanningRound {
 
     private final Workspace ws;
     private final PlacementPolicy policy;
-    private final Set<String> fractionReady;
+    /** Per node index, whether its enforcer is ready for shared GPUs. */
+    private final boolean[] fractionReady;
     private final Instant now;
     private final PreemptionPlanner preemption;
     private final List<PlanAction> actions = new ArrayList<>();
@@ -31,7 +31,10 @@ final class PlanningRound {
     PlanningRound(SchedulingSnapshot snapshot, PlacementPolicy policy, Collection<JobSpec> waiting) {
         this.ws = Workspace.of(snapshot);
         this.policy = policy;
-        this.fractionReady = snapshot.fractionReadyNodes();
+        this.fractionReady = new boolean[ws.state().nodeCount()];
+        for (int n = 0; n < fractionReady.length; n++) {
+            fractionReady[n] = snapshot.fractionReadyNodes().contains(ws.state().node(n).name());
+        }
         this.now = snapshot.now();
         this.preemption = new PreemptionPlanner(ws.ledger(), fairShares(waiting), now);
     }
@@ -64,7 +67,8 @@ final class PlanningRound {
                     && ledger.fitsGuarantee(team.name(), demand.totalMilliOn(s.node(n)));
             var room = preemption.makeRoom(ws, demand, inQuota, policy);
             if (room.isPresent()) {
-                room.get().victims().forEach(v -> actions.add(new PlanAction.Evict(v.id(), evictionReason(v, job))));
+                List<PlacedJob> victims = room.get().victims();
+                victims.forEach(v -> actions.add(new PlanAction.Evict(v.id(), evictionReason(v, victims, job))));
                 return place(job, room.get().allocation(), true);
             }
             return keepPending(job, WaitReasons.noRoomInQuota(team, noNode(job, demand, filter),
@@ -112,7 +116,7 @@ final class PlanningRound {
         if (!Demands.sharesGpu(job)) {
             return PlacementPolicy.NodeFilter.ANY;
         }
-        return (s, n) -> fractionReady.contains(s.node(n).name());
+        return (s, n) -> fractionReady[n];
     }
 
     private boolean place(JobSpec job, Allocation allocation, boolean inQuota) {
@@ -131,10 +135,13 @@ final class PlanningRound {
         return WaitReasons.noNode(ws.state(), demand, filter, Demands.sharesGpu(job));
     }
 
-    private String evictionReason(PlacedJob victim, JobSpec claimant) {
+    /** Why the victim goes, with what its team held before this preemption. */
+    private String evictionReason(PlacedJob victim, List<PlacedJob> victims, JobSpec claimant) {
         QuotaLedger ledger = ws.ledger();
         String team = victim.spec().team();
-        String holder = team + " holds " + WaitReasons.gpus(ledger.total(team)) + " GPUs with a guarantee of "
+        long heldBefore = ledger.total(team) + victims.stream().filter(v -> v.spec().team().equals(team))
+                .mapToLong(PlacedJob::gpuMilli).sum();
+        String holder = team + " held " + WaitReasons.gpus(heldBefore) + " GPUs with a guarantee of "
                 + WaitReasons.gpus(ledger.team(team).guaranteedMilli());
         if (team.equals(claimant.team())) {
             return "Preempted by " + claimant.id() + ", which runs within " + team + "'s guarantee; this job ran on"

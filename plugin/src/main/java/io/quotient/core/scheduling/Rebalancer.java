@@ -1,6 +1,5 @@
 package io.quotient.core.scheduling;
 
-import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.PlacementPolicy;
@@ -41,7 +40,10 @@ final class Rebalancer {
         for (int node : leastUsedFirst(state)) {
             List<PlacedJob> jobs = gpuJobsOn(ws, node);
             long cost = jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
-            if (jobs.isEmpty() || moved + cost > budget || !jobs.stream().allMatch(j -> movable(j, snapshot.now()))) {
+            // a job moves once per plan: a node that received moved jobs is a target, not drained in turn
+            if (jobs.isEmpty() || moved + cost > budget
+                    || !jobs.stream().allMatch(j -> movable(j, snapshot.now()) && !movedJobs.contains(j.id()))
+                    || freeOnOtherBusyNodes(state, node, drained) < cost) {
                 continue;
             }
             Optional<List<PlanAction.Move>> moves = drain(ws, node, jobs, drained, snapshot);
@@ -67,14 +69,25 @@ final class Rebalancer {
         }, snapshot.now());
     }
 
+    /** Where the node's jobs could go at most: a cheap bound that skips hopeless drains on a full cluster. */
+    private static long freeOnOtherBusyNodes(ClusterState state, int node, Set<Integer> drained) {
+        long free = 0;
+        for (int n = 0; n < state.nodeCount(); n++) {
+            if (n != node && !drained.contains(n) && busy(state, n)) {
+                free += state.gpuFreeOnNode(n);
+            }
+        }
+        return free;
+    }
+
     private static List<Integer> leastUsedFirst(ClusterState state) {
         return IntStream.range(0, state.nodeCount()).filter(n -> state.gpuCount(n) > 0 && busy(state, n)).boxed()
                 .sorted(Comparator.comparingLong((Integer n) -> used(state, n)).thenComparing(n -> n)).toList();
     }
 
     private static List<PlacedJob> gpuJobsOn(Workspace ws, int node) {
-        return ws.placed().stream().filter(j -> !j.gpuIndices().isEmpty() && ws.nodeIndex(j.node()) == node
-                && ws.allocation(j.id()).isPresent()).toList();
+        return ws.jobsOn(node).stream().filter(j -> !j.gpuIndices().isEmpty() && ws.allocation(j.id()).isPresent())
+                .toList();
     }
 
     /** Preemptible and past its minimum runtime: a move restarts the job. */

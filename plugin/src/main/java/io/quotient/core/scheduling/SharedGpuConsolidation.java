@@ -38,8 +38,8 @@ final class SharedGpuConsolidation {
     long consolidate(long budget, List<PlanAction> actions) {
         long spent = 0;
         for (Gpu source : sharedGpusLeastUsedFirst()) {
-            List<PlacedJob> jobs = ws.placed().stream().filter(j -> ws.nodeIndex(j.node()) == source.node()
-                    && j.gpuIndices().contains(source.index())).toList();
+            List<PlacedJob> jobs = ws.jobsOn(source.node()).stream()
+                    .filter(j -> j.gpuIndices().contains(source.index())).toList();
             long cost = jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
             if (jobs.isEmpty() || spent + cost > budget || !jobs.stream().allMatch(this::movableFraction)) {
                 continue;

@@ -9,7 +9,9 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -72,21 +74,28 @@ final class WaitReasons {
 
     private static String noFreeCapacity(ClusterState state, ResourceDemand demand, List<Integer> nodes) {
         String what = shape(demand) + model(demand);
-        List<Integer> cpuShort = nodes.stream().filter(n -> usableGpus(state, n, demand) >= demand.gpuCount()).toList();
-        if (!cpuShort.isEmpty()) {
-            int n = cpuShort.get(0);
+        Optional<Integer> cpuShort = nodes.stream().filter(n -> usableGpus(state, n, demand) >= demand.gpuCount())
+                .findFirst();
+        if (cpuShort.isPresent()) {
+            int n = cpuShort.get();
             return "nodes with " + what + " free lack CPU or memory: " + state.node(n).name() + " has "
                     + state.freeCpu(n) + "m CPU and " + state.freeMemory(n) + " MiB free, the job needs "
                     + demand.cpuMilli() + "m and " + demand.memoryMib() + " MiB";
         }
+        Map<Integer, Integer> usable = new HashMap<>();
+        nodes.forEach(n -> usable.put(n, usableGpus(state, n, demand)));
         List<Integer> nearest = new ArrayList<>(nodes);
-        nearest.sort(Comparator.comparingInt((Integer n) -> -usableGpus(state, n, demand)).thenComparing(n -> n));
+        nearest.sort(Comparator.comparingInt((Integer n) -> -usable.get(n)).thenComparing(n -> n));
         StringBuilder sb = new StringBuilder();
         for (int n : nearest.subList(0, Math.min(NEAREST_SHOWN, nearest.size()))) {
             sb.append(sb.isEmpty() ? "" : ", ").append(state.node(n).name()).append(" (")
-                    .append(usableGpus(state, n, demand)).append(" of ").append(demand.gpuCount()).append(')');
+                    .append(usable.get(n)).append(" of ").append(demand.gpuCount()).append(')');
         }
-        long usableTotal = nodes.stream().mapToLong(n -> usableGpus(state, n, demand)).sum();
+        long usableTotal = usable.values().stream().mapToLong(Integer::longValue).sum();
+        if (usableTotal == 0) {
+            return "every GPU" + model(demand) + " is in use" + (demand.gpuMilli() < ResourceDemand.WHOLE
+                    || demand.gpuMemoryMib() > 0 ? " (none has " + share(demand) + " free)" : "");
+        }
         String prefix = usableTotal >= demand.gpuCount()
                 ? "fragmentation: " + usableTotal + " GPUs with " + share(demand) + " free in total, but no node has "
                 : "no node has ";

@@ -11,9 +11,11 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -27,12 +29,15 @@ final class Workspace {
     private final Map<String, Integer> nodeIndex = new HashMap<>();
     private final Map<JobId, PlacedJob> placed = new LinkedHashMap<>();
     private final Map<JobId, Allocation> allocations = new HashMap<>();
+    /** Per node index, the jobs on it (consolidation looks at one node at a time). */
+    private final List<Set<JobId>> byNode = new ArrayList<>();
     private final QuotaLedger ledger;
 
     private Workspace(List<NodeSpec> nodes, Map<String, Team> teams) {
         state = new ClusterState(nodes);
         for (int i = 0; i < nodes.size(); i++) {
             nodeIndex.putIfAbsent(nodes.get(i).name(), i);
+            byNode.add(new LinkedHashSet<>());
         }
         ledger = new QuotaLedger(teams);
     }
@@ -40,8 +45,7 @@ final class Workspace {
     static Workspace of(SchedulingSnapshot snapshot) {
         Workspace w = new Workspace(snapshot.nodes(), snapshot.teams());
         for (PlacedJob job : QuotaLedger.withCurrentQuotaStates(snapshot.placed(), snapshot.teams())) {
-            w.placed.put(job.id(), job);
-            w.ledger.add(job);
+            w.track(job);
             w.observedAllocation(job).ifPresent(a -> {
                 w.state.allocate(a);
                 w.allocations.put(job.id(), a);
@@ -75,8 +79,21 @@ final class Workspace {
     void add(PlacedJob job, Allocation allocation) {
         state.allocate(allocation);
         allocations.put(job.id(), allocation);
+        track(job);
+    }
+
+    private void track(PlacedJob job) {
         placed.put(job.id(), job);
         ledger.add(job);
+        int node = nodeIndex(job.node());
+        if (node >= 0) {
+            byNode.get(node).add(job.id());
+        }
+    }
+
+    /** The jobs on the node, in the order they were observed or placed. */
+    List<PlacedJob> jobsOn(int node) {
+        return byNode.get(node).stream().map(placed::get).toList();
     }
 
     /** Frees what the job holds; returns it so the step can be undone with {@link #add}. */
@@ -90,6 +107,10 @@ final class Workspace {
             state.release(a);
         }
         ledger.remove(job);
+        int node = nodeIndex(job.node());
+        if (node >= 0) {
+            byNode.get(node).remove(id);
+        }
         return job;
     }
 

@@ -1,10 +1,12 @@
 package io.quotient.app.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -42,6 +44,38 @@ class InspectCommandTest {
 
         assertThat(code).isEqualTo(1);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("cannot reach the Quotient service at http://127.0.0.1:9");
+    }
+
+    @Test
+    void asksTheServiceForTeamsAndClusterAndPrintsThem() throws Exception {
+        HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        answer(server, "/api/v1/teams", "[{\"name\":\"team-a\",\"guaranteedGpus\":2.5,\"maxGpus\":4.0,"
+                + "\"overQuotaWeight\":1.0,\"allocatedGpus\":3.0,\"inQuotaGpus\":2.5,\"overQuotaGpus\":0.5,\"pendingJobs\":0}]");
+        answer(server, "/api/v1/cluster", "{\"totalGpus\":8.0,\"freeGpus\":5.0,\"wholeFreeGpus\":5,\"wholeFreeNodes\":0,"
+                + "\"fragmentation\":{\"amountPercent\":0.0,\"ratioPercent\":0.0},\"nodes\":[]}");
+        server.start();
+        try {
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            int code = new InspectCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+                    new PrintStream(new ByteArrayOutputStream())).run(new String[]{"--url",
+                    "http://127.0.0.1:" + server.getAddress().getPort() + "/"});
+
+            assertThat(code).isZero();
+            assertThat(out.toString(StandardCharsets.UTF_8)).containsPattern("team-a\\s+2.5\\s+4\\s+1.0\\s+3\\s+2.5\\s+0.5")
+                    .contains("CLUSTER  8 GPUs, 5 free (5 whole GPUs, 0 whole nodes free)");
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    private static void answer(HttpServer server, String path, String body) {
+        server.createContext(path, exchange -> {
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        });
     }
 
     @Test

@@ -35,6 +35,21 @@ class QuotientPolicyTest {
     }
 
     @Test
+    void judgesAFractionRareAmongFractionsNotAmongWholeGpuJobs() {
+        // 250 is a sixth of the fractional demand (common) but under 1 % of all GPU pods; 100 is 1.6 % of the fractions
+        for (double wholeShare : new double[] {0.0, 0.97}) {
+            WasteForecast forecast = new WasteForecast(new TargetWorkload(List.of(
+                    new TargetWorkload.Shape(4_000, 1, 1000, Set.of(), wholeShare),
+                    new TargetWorkload.Shape(4_000, 1, 500, Set.of(), 0.025),
+                    new TargetWorkload.Shape(4_000, 1, 250, Set.of(), 0.005),
+                    new TargetWorkload.Shape(4_000, 1, 100, Set.of(), 0.0005))));
+            assertThat(forecast.of("T4", 64_000, new int[] {250}, 1)).as("whole share %s", wholeShare).isZero();
+            assertThat(forecast.of("T4", 64_000, new int[] {100}, 1)).as("whole share %s", wholeShare)
+                    .isCloseTo(100, within(1e-9));
+        }
+    }
+
+    @Test
     void countsIdleGpusThatLackTheCpuTheirJobsNeed() {
         WasteForecast forecast = new WasteForecast(mix);
         double enoughCpu = forecast.of("T4", 64_000, new int[] {1000, 1000}, 2);

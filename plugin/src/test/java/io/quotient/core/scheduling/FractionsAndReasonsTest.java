@@ -102,6 +102,17 @@ class FractionsAndReasonsTest {
     }
 
     @Test
+    void aFullClusterSaysEveryGpuIsInUse() {
+        ClusterRun run = ClusterRun.fourByTen().team("team-a", 40).team("team-b", 0);
+        for (int i = 1; i <= 4; i++) {
+            run.deploy(ClusterRun.job("team-a", "a" + i, 10));
+        }
+        run.deploy(ClusterRun.fraction("team-b", "small", 100));
+        assertThat(run.reason("team-b", "small")).isEqualTo("team-b has used its guarantee (0 of 0 GPUs) and borrows"
+                + " only idle GPUs: every GPU is in use (none has 0.1 of a GPU free)");
+    }
+
+    @Test
     void missingCpuIsNamed() {
         ClusterRun run = ClusterRun.fourByTen().team("team-a", 20);
         for (int i = 1; i <= 4; i++) {

@@ -51,6 +51,9 @@ class PreemptionRulesTest {
         PlacedJob placed = run.placement("team-b", "b1");
         assertThat(plan.actionsOf(PlanAction.Evict.class)).allSatisfy(e -> assertThat(e.job().name())
                 .startsWith("over-" + placed.node().substring("node-".length())));
+        assertThat(plan.actionsOf(PlanAction.Evict.class)).extracting(PlanAction.Evict::reason).containsOnly(
+                "Preempted by team-b reclaiming its guarantee for team-b/b1; this job ran on borrowed GPUs (team-a held"
+                        + " 40 GPUs with a guarantee of 20) and is re-queued");
     }
 
     @Test
@@ -100,7 +103,7 @@ class PreemptionRulesTest {
         Plan plan = run.deploy(ClusterRun.job("team-b", "whole-node", 10));
         assertThat(plan.actionsOf(PlanAction.Evict.class)).isEmpty();
         assertThat(run.placed).hasSize(8);
-        assertThat(run.reason("team-b", "whole-node")).contains("no node has 10 whole GPUs free");
+        assertThat(run.reason("team-b", "whole-node")).startsWith("every GPU is in use; team-b is within its guarantee");
     }
 
     @Test

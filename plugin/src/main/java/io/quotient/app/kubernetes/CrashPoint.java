@@ -1,0 +1,98 @@
+package io.quotient.app.kubernetes;
+
+import io.quotient.adapters.k8s.KubernetesWorkloadGateway;
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.deploy.port.GpuBinding;
+import io.quotient.deploy.port.GpuSlot;
+import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.WorkloadGateway;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+
+/**
+ * Crash testing only ({@code quotient.kubernetes.testing-crash-at}): the process SIGKILLs itself at a chosen point of
+ * a deploy or a preemption, so that tests can show a restarted service converges from exactly that state.
+ */
+enum CrashPoint {
+    /** After the first workload (Job) is created in the API server, before its status is written Running. */
+    AFTER_WORKLOAD_CREATED,
+    /** After an eviction is recorded (Preempted), before the evicted job's pods are deleted. */
+    BEFORE_EVICTION_STOP;
+
+    private static final Logger LOG = LoggerFactory.getLogger(CrashPoint.class);
+
+    /** @throws IllegalArgumentException naming the valid values */
+    static CrashPoint parse(String value) {
+        try {
+            return valueOf(value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("quotient.kubernetes.testing-crash-at is '" + value
+                    + "'; use after-workload-created or before-eviction-stop, or leave it unset (production)", e);
+        }
+    }
+
+    /** The gateway that dies at this point. */
+    WorkloadGateway around(KubernetesWorkloadGateway real) {
+        return new Crashing(real, this);
+    }
+
+    private void die(String where) {
+        long pid = ProcessHandle.current().pid();
+        LOG.warn("crash point {} reached ({}): process {} kills itself with SIGKILL", this, where, pid);
+        try {
+            new ProcessBuilder("kill", "-KILL", Long.toString(pid)).inheritIO().start().waitFor();
+        } catch (IOException e) {
+            LOG.warn("kill -KILL {} could not run ({}); halting instead", pid, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        Runtime.getRuntime().halt(137); // no shutdown hooks either way, as with SIGKILL
+    }
+
+    private record Crashing(KubernetesWorkloadGateway real, CrashPoint point) implements WorkloadGateway {
+
+        @Override
+        public Set<String> templateNames() {
+            return real.templateNames();
+        }
+
+        @Override
+        public void deploy(JobRecord record, PlacedJob placement, List<GpuBinding> gpus) {
+            real.deploy(record, placement, gpus);
+            if (point == AFTER_WORKLOAD_CREATED) {
+                real.awaitQueuedWrites();
+                point.die("workload of job " + record.id() + " created");
+            }
+        }
+
+        @Override
+        public void stop(JobId job, Duration grace) {
+            if (point == BEFORE_EVICTION_STOP) {
+                point.die("stopping job " + job);
+            }
+            real.stop(job, grace);
+        }
+
+        @Override
+        public String ensureReservation(GpuSlot gpu) {
+            return real.ensureReservation(gpu);
+        }
+
+        @Override
+        public void releaseReservation(GpuSlot gpu) {
+            real.releaseReservation(gpu);
+        }
+
+        @Override
+        public void recordEvent(JobId job, String reason, String message) {
+            real.recordEvent(job, reason, message);
+        }
+    }
+}
