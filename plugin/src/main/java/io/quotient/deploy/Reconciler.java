@@ -70,6 +70,9 @@ public final class Reconciler {
     private boolean reconcileOne(JobRecord record, WorkloadPhase workload) {
         JobPhase phase = record.phase();
         if (phase == JobPhase.PREEMPTED) {
+            // the Event of the interrupted eviction may have died with the process that recorded it: say it again
+            gateway.recordEvent(record.id(), "Preempted", record.status().reason()
+                    + " (eviction completed after an interruption: a restart, a leader change or an API error)");
             transitions.requeueStopped(record);
         } else if (phase == JobPhase.PENDING && workload.active()) {
             LOG.info("stopping the workload of pending job {} of team {}: it is left from an earlier placement",

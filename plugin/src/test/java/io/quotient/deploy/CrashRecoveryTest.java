@@ -93,6 +93,11 @@ class CrashRecoveryTest {
         assertThat(h.store.find(owner.id()).orElseThrow().phase().holdsCapacity()).isTrue();
         assertThat(h.cluster.workloadOf(owner.id()).node()).isEqualTo("gpu-node-1");
         assertThat(h.cluster.creations(owner.id())).isEqualTo(1);
+        // the Event of the interrupted eviction may have died with the process: it is said again
+        assertThat(h.cluster.events(borrower.id())).extracting(e -> e.reason()).containsExactly("Placed", "Preempted",
+                "Preempted");
+        assertThat(h.cluster.events(borrower.id()).get(2).message()).startsWith("Preempted by team-b")
+                .contains("eviction completed after an interruption");
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.quotient.it.deploy;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaState;
 import io.quotient.deploy.port.GpuBinding;
@@ -123,6 +124,12 @@ class CrashSafetyIT {
             QuotientApi.Answer evicted = api.job("team-a", "a-2");
             assertThat(evicted.text("phase")).isEqualTo("Pending");
             assertThat(evicted.text("reason")).startsWith("Preempted by team-b");
+            assertThat(new CoreV1Api(plane.apiClient()).listNamespacedEvent(namespace.name()).execute().getItems())
+                    .as("a Preempted event on the evicted job, even though its recorder was killed")
+                    .anySatisfy(event -> {
+                        assertThat(event.getReason()).isEqualTo("Preempted");
+                        assertThat(event.getInvolvedObject().getName()).isEqualTo("team-a.a-2");
+                    });
             assertThat(cluster.jobs()).extracting(job -> job.getMetadata().getName())
                     .containsExactlyInAnyOrder("team-a.a-1", "team-b.b-1");
             assertThat(cluster.jobs()).filteredOn(job -> job.getMetadata().getName().equals("team-a.a-1"))

@@ -1,0 +1,23 @@
+package io.quotient.app.kubernetes;
+
+import org.junit.jupiter.api.Test;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class CrashPointTest {
+
+    @Test
+    void readsThePointsAsWrittenOnTheCommandLine() {
+        assertThat(CrashPoint.parse("after-workload-created")).isEqualTo(CrashPoint.AFTER_WORKLOAD_CREATED);
+        assertThat(CrashPoint.parse(" Before-Eviction-Stop ")).isEqualTo(CrashPoint.BEFORE_EVICTION_STOP);
+    }
+
+    @Test
+    void anUnknownPointIsRefusedNamingThePropertyAndTheValidValues() {
+        assertThatThrownBy(() -> CrashPoint.parse("after-lunch"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("quotient.kubernetes.testing-crash-at is 'after-lunch'")
+                .hasMessageContaining("after-workload-created or before-eviction-stop");
+    }
+}
