@@ -16,12 +16,17 @@ public class SchedulerConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerConfiguration.class);
 
+    /**
+     * The typical workload is only a starting point: the scheduler fits it to the nodes of each snapshot (CPU per
+     * GPU capped at the median GPU node's), so it also packs on clusters with few cores per GPU.
+     */
     @Bean
     Scheduler scheduler(QuotientProperties properties) {
         QuotientProperties.Scheduling scheduling = properties.scheduling();
         QuotaScheduler scheduler = new QuotaScheduler(scheduling.placementPolicy(), scheduling.seed(),
                 TargetWorkload.typical());
-        LOG.info("scheduler: placement policy {}, seed {}", scheduler.policyName(), scheduling.seed());
+        LOG.info("scheduler: placement policy {}, seed {}, typical target workload fitted to the cluster's CPU per GPU",
+                scheduler.policyName(), scheduling.seed());
         return scheduler;
     }
 

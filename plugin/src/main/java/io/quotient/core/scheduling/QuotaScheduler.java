@@ -1,5 +1,7 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.placement.ClusterFittedWorkload;
+import io.quotient.core.placement.SharedGpuFirstPolicy;
 import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.PlacementPolicy;
 import io.quotient.core.placement.TargetWorkload;
@@ -15,7 +17,9 @@ import java.util.Map;
  * Quotient's scheduler: quotas first (a team's guarantee is its own, borrowed capacity is taken back when the owner
  * needs it), then placement with a named policy (default {@code quotient}) to keep large jobs placeable.
  *
- * <p>Each call starts a fresh policy from the same seed, so a plan depends only on the snapshot.
+ * <p>Each call starts a fresh policy from the same seed, so a plan depends only on the snapshot. The policy scores
+ * against the target workload fitted to the snapshot's nodes ({@link ClusterFittedWorkload}): a workload whose
+ * multi-GPU shapes need more CPU per GPU than the nodes have would stop the policy from packing.
  */
 public final class QuotaScheduler implements Scheduler {
 
@@ -23,13 +27,15 @@ public final class QuotaScheduler implements Scheduler {
 
     private final String policyName;
     private final long seed;
-    private final TargetWorkload workload;
+    private final ClusterFittedWorkload workload;
 
-    /** @throws IllegalArgumentException for an unknown policy name (the message lists the known ones) */
+    /**
+     * @param workload the expected task shapes, fitted to each snapshot's nodes before use
+     * @throws IllegalArgumentException for an unknown policy name (the message lists the known ones) */
     public QuotaScheduler(String policyName, long seed, TargetWorkload workload) {
         this.policyName = policyName;
         this.seed = seed;
-        this.workload = workload;
+        this.workload = new ClusterFittedWorkload(workload);
         PlacementPolicies.create(policyName, seed, workload);
     }
 
@@ -46,7 +52,7 @@ public final class QuotaScheduler implements Scheduler {
     public Plan schedule(SchedulingSnapshot snapshot, JobSpec job) {
         List<JobSpec> waiting = new java.util.ArrayList<>(snapshot.pending().stream().map(PendingJob::spec).toList());
         waiting.add(job);
-        PlanningRound round = new PlanningRound(snapshot, policy(), waiting);
+        PlanningRound round = new PlanningRound(snapshot, policy(snapshot), waiting);
         round.decide(job);
         return round.plan();
     }
@@ -59,7 +65,7 @@ public final class QuotaScheduler implements Scheduler {
     @Override
     public Plan schedulePending(SchedulingSnapshot snapshot) {
         List<PendingJob> queue = snapshot.pending().stream().sorted(QueueOrder.of(snapshot.teams())).toList();
-        PlanningRound round = new PlanningRound(snapshot, policy(), queue.stream().map(PendingJob::spec).toList());
+        PlanningRound round = new PlanningRound(snapshot, policy(snapshot), queue.stream().map(PendingJob::spec).toList());
         Map<String, Deque<JobSpec>> borrowers = new LinkedHashMap<>();
         for (PendingJob p : queue) {
             JobSpec job = p.spec();
@@ -89,11 +95,12 @@ public final class QuotaScheduler implements Scheduler {
         if (!(maxMovedShare >= 0 && maxMovedShare <= 1)) {
             throw new IllegalArgumentException("maxMovedShare must be between 0 and 1, was " + maxMovedShare);
         }
-        return new Rebalancer(policy()).plan(snapshot, maxMovedShare);
+        return new Rebalancer(policy(snapshot)).plan(snapshot, maxMovedShare);
     }
 
-    private PlacementPolicy policy() {
-        return PlacementPolicies.create(policyName, seed, workload);
+    /** Fractions go to already shared GPUs first: in the service each fresh GPU costs a whole reservation pod. */
+    private PlacementPolicy policy(SchedulingSnapshot snapshot) {
+        return new SharedGpuFirstPolicy(PlacementPolicies.create(policyName, seed, workload.forNodes(snapshot.nodes())));
     }
 
     private static double borrowedPerWeight(PlanningRound round, String team) {

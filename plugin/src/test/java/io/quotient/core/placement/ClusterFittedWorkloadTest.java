@@ -1,0 +1,103 @@
+package io.quotient.core.placement;
+
+import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.cluster.ResourceDemand;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class ClusterFittedWorkloadTest {
+
+    private static final TargetWorkload.Shape EIGHT = new TargetWorkload.Shape(64_000, 8, 1000, Set.of("A100"), 0.2);
+    private static final TargetWorkload.Shape HALF = new TargetWorkload.Shape(4_000, 1, 500, Set.of(), 0.3);
+    private static final TargetWorkload.Shape SMALL = new TargetWorkload.Shape(1_000, 2, 1000, Set.of(), 0.3);
+    private static final TargetWorkload.Shape CPU = new TargetWorkload.Shape(32_000, 0, 0, Set.of(), 0.2);
+    private static final TargetWorkload BASE = new TargetWorkload(List.of(EIGHT, HALF, SMALL, CPU));
+
+    private static NodeSpec node(String name, long cpuMilli, int gpus) {
+        return new NodeSpec(name, cpuMilli, 65_536, gpus, gpus == 0 ? "" : "A100", 81_920);
+    }
+
+    @Test
+    void capsEachGpuShapesCpuAtTheGivenFigurePerWholeGpu() {
+        TargetWorkload capped = BASE.withCpuPerGpuAtMost(1_600);
+
+        assertThat(capped.shapes()).extracting(TargetWorkload.Shape::cpuMilli)
+                .containsExactly(12_800L, 800L, 1_000L, 32_000L);
+        assertThat(capped.shapes()).extracting(TargetWorkload.Shape::probability)
+                .containsExactlyElementsOf(BASE.shapes().stream().map(TargetWorkload.Shape::probability).toList());
+        assertThat(capped.shapes().get(0).allowedModels()).containsExactly("A100");
+        assertThat(capped.shapes()).extracting(TargetWorkload.Shape::gpuCount).containsExactly(8, 1, 2, 0);
+        assertThat(BASE.withCpuPerGpuAtMost(8_000)).isEqualTo(BASE);
+        assertThat(BASE.withCpuPerGpuAtMost(Long.MAX_VALUE)).isEqualTo(BASE);
+        assertThatThrownBy(() -> BASE.withCpuPerGpuAtMost(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("CPU per GPU");
+    }
+
+    @Test
+    void fitsToTheMedianGpuNodeIgnoringCpuOnlyNodes() {
+        // per GPU: 1,600, 1,600, 2,000 and one odd 500; CPU-only nodes do not count; lower median 1,600
+        List<NodeSpec> nodes = List.of(node("a", 16_000, 10), node("b", 16_000, 10), node("c", 16_000, 8),
+                node("d", 2_000, 4), node("cpu-1", 256_000, 0), node("cpu-2", 256_000, 0));
+
+        TargetWorkload fitted = ClusterFittedWorkload.fit(BASE, nodes);
+
+        assertThat(fitted).isEqualTo(BASE.withCpuPerGpuAtMost(1_600));
+        assertThat(ClusterFittedWorkload.fit(BASE, List.of(node("cpu", 256_000, 0)))).isSameAs(BASE);
+        assertThat(ClusterFittedWorkload.fit(BASE, List.of(node("big", 128_000, 8)))).isEqualTo(BASE);
+    }
+
+    @Test
+    void isRecomputedOnlyWhenTheNodeShapesChange() {
+        ClusterFittedWorkload workloads = new ClusterFittedWorkload(BASE);
+        TargetWorkload first = workloads.forNodes(List.of(node("a", 16_000, 10), node("b", 128_000, 8),
+                node("c", 16_000, 10)));
+
+        // same shapes, other names and order: the cached instance
+        assertThat(workloads.forNodes(List.of(node("x", 128_000, 8), node("y", 16_000, 10), node("z", 16_000, 10))))
+                .isSameAs(first);
+        // one node more of the small kind changes nothing in the result, but it is a different cluster
+        TargetWorkload grown = workloads.forNodes(List.of(node("a", 16_000, 10), node("b", 128_000, 8),
+                node("c", 16_000, 10), node("d", 16_000, 10)));
+        assertThat(grown).isNotSameAs(first).isEqualTo(first);
+        // the big nodes become the majority: the shapes are no longer capped
+        assertThat(workloads.forNodes(List.of(node("a", 16_000, 10), node("b", 128_000, 8), node("c", 128_000, 8))))
+                .isEqualTo(BASE);
+        assertThat(workloads.base()).isSameAs(BASE);
+        assertThatThrownBy(() -> new ClusterFittedWorkload(null)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    /**
+     * Why the fitting exists: the same placements with the typical workload (8 cores per GPU), unfitted and fitted,
+     * on nodes with 3.2 cores per GPU.
+     */
+    @Test
+    void onFewCoresPerGpuOnlyTheFittedWorkloadKeepsThreeGpuJobsTogether() {
+        List<NodeSpec> nodes = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            nodes.add(node("n" + i, 32_000, 10));
+        }
+        assertThat(nodesUsedBySixThreeGpuJobs(TargetWorkload.typical(), nodes)).isEqualTo(3);
+        assertThat(nodesUsedBySixThreeGpuJobs(ClusterFittedWorkload.fit(TargetWorkload.typical(), nodes), nodes))
+                .isEqualTo(2);
+    }
+
+    private static int nodesUsedBySixThreeGpuJobs(TargetWorkload workload, List<NodeSpec> nodes) {
+        ClusterState state = new ClusterState(nodes);
+        PlacementPolicy policy = PlacementPolicies.create("quotient", 42, workload);
+        Set<Integer> used = new HashSet<>();
+        for (int i = 0; i < 6; i++) {
+            var allocation = policy.place(state, ResourceDemand.gpus(1_000, 4_096, 3, 1000, Set.of())).orElseThrow();
+            state.allocate(allocation);
+            used.add(allocation.nodeIndex());
+        }
+        return used.size();
+    }
+}
