@@ -5,7 +5,7 @@ import io.quotient.adapters.hook.InProcessDeployHook;
 import io.quotient.adapters.metrics.MicrometerDeploymentMetrics;
 import io.quotient.adapters.metrics.QuotientGauges;
 import io.quotient.adapters.quota.TeamsFileSource;
-import io.quotient.core.placement.FragmentationMeasure;
+import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.scheduling.Scheduler;
 import io.quotient.deploy.Decider;
@@ -103,7 +103,7 @@ public class ServiceConfiguration {
 
     @Bean
     Reports reports(JobRecordStore store, ClusterObserver cluster, TeamsSource teams) {
-        return new Reports(store, cluster, teams, new FragmentationMeasure(TargetWorkload.typical()));
+        return new Reports(store, cluster, teams, new ClusterFittedWorkload(TargetWorkload.typical()));
     }
 
     @Bean

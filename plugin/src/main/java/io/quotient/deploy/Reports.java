@@ -4,6 +4,7 @@ import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.FragmentationMeasure;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.PlacedJob;
@@ -30,7 +31,8 @@ public final class Reports {
     private final JobRecordStore store;
     private final ClusterObserver cluster;
     private final TeamsSource teams;
-    private final FragmentationMeasure fragmentation;
+    /** The expected job shapes, fitted to the observed nodes as the scheduler fits them, so both judge alike. */
+    private final ClusterFittedWorkload workload;
 
     /** A team's quota and what it holds, in milli-GPU. */
     public record TeamUsage(Team team, long allocatedMilli, long inQuotaMilli, long overQuotaMilli, int pendingJobs) {
@@ -60,11 +62,11 @@ public final class Reports {
                                double fragmentationRatioPercent) {
     }
 
-    public Reports(JobRecordStore store, ClusterObserver cluster, TeamsSource teams, FragmentationMeasure fragmentation) {
+    public Reports(JobRecordStore store, ClusterObserver cluster, TeamsSource teams, ClusterFittedWorkload workload) {
         this.store = store;
         this.cluster = cluster;
         this.teams = teams;
-        this.fragmentation = fragmentation;
+        this.workload = workload;
     }
 
     /** Every configured team, in configuration order. */
@@ -89,6 +91,7 @@ public final class Reports {
     public ClusterUsage cluster() {
         List<NodeSpec> nodes = cluster.nodes();
         ClusterState state = new ClusterState(nodes);
+        FragmentationMeasure fragmentation = new FragmentationMeasure(workload.forNodes(nodes));
         Map<GpuSlot, List<GpuShare>> holders = new LinkedHashMap<>();
         for (JobRecord r : store.listAll()) {
             if (r.phase().holdsCapacity()) {

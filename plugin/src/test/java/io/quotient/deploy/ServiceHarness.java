@@ -5,7 +5,7 @@ import io.quotient.adapters.memory.InMemoryJobRecordStore;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.Scheduler;
 import io.quotient.core.scheduling.Team;
-import io.quotient.core.placement.FragmentationMeasure;
+import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.deploy.port.DeploymentMetrics;
 import io.quotient.deploy.port.LeadershipGate;
@@ -62,7 +62,7 @@ public final class ServiceHarness {
         Reconciler reconciler = new Reconciler(store, cluster, gateway, transitions, reservations, grace);
         decisions = new DecisionService(reconciler, decider, transitions, new DecisionLock(), leadership);
         deployments = new DeploymentService(store, teamsSource, gateway, validator, decisions, metrics, clock);
-        reports = new Reports(store, cluster, teamsSource, new FragmentationMeasure(TargetWorkload.typical()));
+        reports = new Reports(store, cluster, teamsSource, new ClusterFittedWorkload(TargetWorkload.typical()));
     }
 
     /** Counts what the use cases report. */

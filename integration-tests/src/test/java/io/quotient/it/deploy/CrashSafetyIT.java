@@ -1,7 +1,6 @@
 package io.quotient.it.deploy;
 
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaState;
@@ -96,7 +95,7 @@ class CrashSafetyIT {
 
         try (QuotientService creating = QuotientService.process("creating", plane, namespace.name(), teams, dir,
                 "--quotient.kubernetes.testing-crash-at=after-workload-created")) {
-            awaitLeader(plane, namespace, creating);
+            Leadership.awaitLeading(plane, namespace.name(), creating);
             deployUntilKilled(creating, "team-a", Requests.wholeGpus("a-1", 2));
         }
         assertThat(cluster.jobs()).singleElement().satisfies(job ->
@@ -105,7 +104,7 @@ class CrashSafetyIT {
 
         try (QuotientService evicting = QuotientService.process("evicting", plane, namespace.name(), teams, dir,
                 "--quotient.kubernetes.testing-crash-at=before-eviction-stop")) {
-            awaitLeader(plane, namespace, evicting);
+            Leadership.awaitLeading(plane, namespace.name(), evicting);
             QuotientApi.Answer borrowing = evicting.api().deploy("team-a", Requests.wholeGpus("a-2", 2));
             assertThat(borrowing.text("quotaState")).as("%s", borrowing).isEqualTo("OverQuota");
             cluster.awaitRunningPod("team-a", "a-2");
@@ -137,13 +136,6 @@ class CrashSafetyIT {
                             .as("the Job made before the first crash is kept, not made again").isEqualTo(firstJobUid));
             assertThat(cluster.gpuJobs()).as("no job lost").hasSize(3);
         }
-    }
-
-    private static void awaitLeader(ControlPlane plane, TestNamespace namespace, QuotientService service) {
-        CoordinationV1Api coordination = new CoordinationV1Api(plane.apiClient());
-        io.quotient.it.harness.Await.until(service.name() + " to hold the Lease", () -> coordination
-                .readNamespacedLease("quotient-leader", namespace.name()).execute().getSpec().getHolderIdentity(),
-                service.name()::equals);
     }
 
     /** Deploys a request whose decision reaches the crash point: the call fails, the process is dead. */
@@ -182,6 +174,7 @@ class CrashSafetyIT {
 
         QuotientService first = QuotientService.process("first", plane, namespace.name(), teams, dir);
         try {
+            Leadership.awaitLeading(plane, namespace.name(), first);
             for (int i = 1; i <= 16; i++) {
                 assertThat(first.api().deploy("team-a", Requests.wholeGpus("a-" + i, 1)).status()).isEqualTo(201);
             }

@@ -41,10 +41,10 @@ class FailoverIT {
 
         try (QuotientService one = QuotientService.process("replica-1", plane, namespace.name(), teams, dir);
              QuotientService two = QuotientService.process("replica-2", plane, namespace.name(), teams, dir)) {
-            String holder = Await.until("a leader", () -> coordination.readNamespacedLease("quotient-leader",
-                    namespace.name()).execute().getSpec().getHolderIdentity());
+            String holder = Leadership.leaseHolder(plane, namespace.name());
             QuotientService leader = holder.equals(one.name()) ? one : two;
             QuotientService follower = leader == one ? two : one;
+            Leadership.awaitLeading(plane, namespace.name(), leader);
             for (int i = 1; i <= 3; i++) {
                 assertThat(leader.api().deploy("team-a", Requests.wholeGpus("before-" + i, 2)).status()).isEqualTo(201);
             }

@@ -47,10 +47,7 @@ class FractionsIT {
         Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 8, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 
-        // best fit makes the expected layout certain: this test is about binding fractions to reserved GPUs. The
-        // default "quotient" policy may open a second GPU for the second 0.3 (its forecast keeps 0.7 blocks whole)
-        try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams,
-                "--quotient.scheduling.placement-policy=bestfit")) {
+        try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
             QuotientApi api = service.api();
             for (String name : List.of("f1", "f2", "f3")) {
                 assertThat(api.deploy("team-a", Requests.fraction(name, 0.3)).status()).isEqualTo(201);
