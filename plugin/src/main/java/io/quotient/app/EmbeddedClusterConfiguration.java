@@ -6,6 +6,7 @@ import io.quotient.adapters.memory.InMemoryJobRecordStore;
 import io.quotient.adapters.quota.ConfigFileException;
 import io.quotient.adapters.quota.TeamsFileParser;
 import io.quotient.adapters.template.TemplateCatalog;
+import io.quotient.adapters.template.JobTemplate;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.Team;
 import io.quotient.deploy.port.LeadershipGate;
@@ -22,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -47,7 +49,12 @@ public class EmbeddedClusterConfiguration {
         TemplateCatalog templates = TemplateCatalog.load(Optional.ofNullable(properties.templatesFolder()));
         LOG.info("embedded cluster: {} nodes, {} GPUs; templates {}", nodes.size(),
                 nodes.stream().mapToInt(NodeSpec::gpuCount).sum(), templates.names());
-        return new EmbeddedCluster(nodes, new HashSet<>(templates.names()));
+        Map<String, Boolean> preemptibleDefaults = new HashMap<>();
+        for (String name : templates.names()) {
+            templates.find(name).flatMap(JobTemplate::preemptibleByDefault)
+                    .ifPresent(preemptible -> preemptibleDefaults.put(name, preemptible));
+        }
+        return new EmbeddedCluster(nodes, new HashSet<>(templates.names()), preemptibleDefaults);
     }
 
     @Bean

@@ -58,10 +58,11 @@ public final class DeploymentService {
      * @throws io.quotient.core.scheduling.RequestException naming the bad field; nothing is recorded
      * @throws io.quotient.deploy.port.JobAlreadyExistsException when the name is taken; nothing is changed
      */
-    public JobRecord deploy(JobSubmission submission) {
+    public JobRecord deploy(JobSubmission asWritten) {
         Instant start = clock.instant();
-        Map<String, Team> configured = requireTeam(submission.request().team());
-        SubmissionChecks.check(submission, gateway.templateNames());
+        Map<String, Team> configured = requireTeam(asWritten.request().team());
+        SubmissionChecks.check(asWritten, gateway.templateNames());
+        JobSubmission submission = withTemplateDefaults(asWritten);
         JobSpec spec = validator.validate(submission.request(), configured);
         String waiting = decisions.isLeader() ? PendingReasons.AWAITING_DECISION : PendingReasons.AWAITING_LEADER;
         JobRecord created = store.create(new JobRecord(submission, spec, JobStatus.pending(waiting), start, null));
@@ -70,6 +71,19 @@ public final class DeploymentService {
         JobRecord decided = store.find(created.id()).orElse(created);
         metrics.deployed(decided.phase(), Duration.between(start, clock.instant()));
         return decided;
+    }
+
+    /**
+     * Fills what the request left open from the template, before the record is stored, so that reading the record
+     * back later (a restart, the other replica) gives the same answer even if the template changes.
+     */
+    private JobSubmission withTemplateDefaults(JobSubmission submission) {
+        if (submission.request().preemptible() != null) {
+            return submission;
+        }
+        return gateway.preemptibleByDefault(submission.template())
+                .map(preemptible -> submission.withRequest(submission.request().withPreemptible(preemptible)))
+                .orElse(submission);
     }
 
     /** @throws JobNotFoundException when there is no such job */

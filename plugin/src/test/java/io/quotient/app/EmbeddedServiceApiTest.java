@@ -190,6 +190,27 @@ class EmbeddedServiceApiTest {
         mvc.perform(get("/api/v1/teams/hook/jobs/nightly-ingest")).andExpect(status().isNotFound());
     }
 
+    @Test
+    void notebooksAreNotPreemptibleUnlessTheRequestSaysSoAndSoNeverBorrow() throws Exception {
+        deploy("interactive", "{\"name\": \"nb-1\", \"template\": \"notebook\", \"gpu\": {\"count\": 1}}")
+                .andExpect(status().isCreated())
+                .andExpect(jsonPath("$.quotaState").value("InQuota"));
+
+        // the guarantee (1 GPU) is used: a second notebook may not borrow, as the template declares
+        deploy("interactive", "{\"name\": \"nb-2\", \"template\": \"notebook\", \"gpu\": {\"count\": 1}}")
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.phase").value("Pending"))
+                .andExpect(jsonPath("$.reason").value(containsString("non-preemptible")));
+        // a batch job (template "job") borrows idle GPUs by default, and so does a notebook that asks to
+        deploy("interactive", "{\"name\": \"batch\", \"gpu\": {\"count\": 1}}")
+                .andExpect(status().isCreated())
+                .andExpect(jsonPath("$.quotaState").value("OverQuota"));
+        deploy("interactive", "{\"name\": \"nb-3\", \"template\": \"notebook\", \"gpu\": {\"count\": 1},"
+                + " \"preemptible\": true}")
+                .andExpect(status().isCreated())
+                .andExpect(jsonPath("$.quotaState").value("OverQuota"));
+    }
+
     private ResultActions deploy(String team, String body) throws Exception {
         return mvc.perform(post("/api/v1/teams/" + team + "/jobs").contentType(MediaType.APPLICATION_JSON).content(body));
     }
@@ -206,6 +227,7 @@ class EmbeddedServiceApiTest {
         for (String team : List.of("deploy", "fractions", "bad", "taken", "hook")) {
             yaml.append("  - name: ").append(team).append("\n    guaranteedGpus: 4\n");
         }
+        yaml.append("  - name: interactive\n    guaranteedGpus: 1\n");
         yaml.append("  - name: capped\n    guaranteedGpus: 1\n    maxGpus: 2\n");
         yaml.append("  - name: views\n    guaranteedGpus: 4\n    maxGpus: 8\n    overQuotaWeight: 2\n");
         try {

@@ -10,6 +10,7 @@ import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.quotient.adapters.template.JobTemplate;
 import io.quotient.adapters.template.RenderRequest;
 import io.quotient.adapters.template.RenderedWorkload;
 import io.quotient.adapters.template.TemplateRenderer;
@@ -71,6 +72,11 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
     @Override
     public Set<String> templateNames() {
         return new LinkedHashSet<>(renderer.catalog().names());
+    }
+
+    @Override
+    public Optional<Boolean> preemptibleByDefault(String template) {
+        return renderer.catalog().find(template).flatMap(JobTemplate::preemptibleByDefault);
     }
 
     /**

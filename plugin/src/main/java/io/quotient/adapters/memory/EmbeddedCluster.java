@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
@@ -36,6 +37,7 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway {
 
     private final List<NodeSpec> nodes;
     private final Set<String> templateNames;
+    private final Map<String, Boolean> preemptibleDefaults;
     private final Map<JobId, Workload> workloads = new LinkedHashMap<>();
     private final Map<GpuSlot, String> reservations = new LinkedHashMap<>();
     private final Map<JobId, Integer> creations = new HashMap<>();
@@ -50,8 +52,19 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway {
     }
 
     public EmbeddedCluster(List<NodeSpec> nodes, Set<String> templateNames) {
+        this(nodes, templateNames, Map.of());
+    }
+
+    /** @param preemptibleDefaults per template, whether its jobs are preemptible when a request does not say */
+    public EmbeddedCluster(List<NodeSpec> nodes, Set<String> templateNames, Map<String, Boolean> preemptibleDefaults) {
         this.nodes = List.copyOf(nodes);
         this.templateNames = Set.copyOf(templateNames);
+        this.preemptibleDefaults = Map.copyOf(preemptibleDefaults);
+    }
+
+    @Override
+    public Optional<Boolean> preemptibleByDefault(String template) {
+        return Optional.ofNullable(preemptibleDefaults.get(template));
     }
 
     @Override

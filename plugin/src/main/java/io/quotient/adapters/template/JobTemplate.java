@@ -3,6 +3,7 @@ package io.quotient.adapters.template;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A loaded, checked template. The document is private to this record: rendering works on deep copies.
@@ -16,6 +17,14 @@ public record JobTemplate(String name, String source, WorkloadKind kind, Map<Str
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(kind, "kind");
         document = Trees.deepCopy(document);
+    }
+
+    /** The template's annotation saying whether its jobs are preemptible when a request does not say. */
+    public static final String PREEMPTIBLE_ANNOTATION = "quotient.io/preemptible";
+
+    /** What the template declares in {@value #PREEMPTIBLE_ANNOTATION}, or empty when it declares nothing. */
+    public Optional<Boolean> preemptibleByDefault() {
+        return declaredPreemptible(document);
     }
 
     /** A mutable deep copy of the document, ready to be rendered. */
@@ -40,7 +49,23 @@ public record JobTemplate(String name, String source, WorkloadKind kind, Map<Str
                         + WorkloadKind.supportedList()));
         List<PodTemplate> pods = kind.podTemplates(document);
         pods.forEach(PodTemplate::validate);
+        declaredPreemptible(document);
         return new JobTemplate(name, source, kind, document);
+    }
+
+    private static Optional<Boolean> declaredPreemptible(Map<String, Object> document) {
+        Object metadata = document.get("metadata");
+        Object annotations = metadata instanceof Map<?, ?> m ? m.get("annotations") : null;
+        Object value = annotations instanceof Map<?, ?> a ? a.get(PREEMPTIBLE_ANNOTATION) : null;
+        if (value == null) {
+            return Optional.empty();
+        }
+        return switch (String.valueOf(value)) {
+            case "true" -> Optional.of(true);
+            case "false" -> Optional.of(false);
+            default -> throw new IllegalArgumentException("metadata.annotations." + PREEMPTIBLE_ANNOTATION
+                    + " must be \"true\" or \"false\", was '" + value + "'");
+        };
     }
 
     @SuppressWarnings("unchecked")

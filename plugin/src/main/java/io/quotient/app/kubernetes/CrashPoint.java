@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -61,6 +62,11 @@ enum CrashPoint {
         @Override
         public Set<String> templateNames() {
             return real.templateNames();
+        }
+
+        @Override
+        public Optional<Boolean> preemptibleByDefault(String template) {
+            return real.preemptibleByDefault(template);
         }
 
         @Override

@@ -19,4 +19,10 @@ public record JobRequestInput(String team, String name, Integer gpuCount, Double
                               Long gpuMemoryMib, Long gpuMemoryLimitMib, Integer gpuDevices, Long cpuMilli,
                               Long memoryMib, Integer priority, Boolean preemptible, Long minRuntimeSeconds,
                               Set<String> gpuModels) {
+
+    /** The same request with the preemptible flag set (a template's default when the user left it open). */
+    public JobRequestInput withPreemptible(Boolean value) {
+        return new JobRequestInput(team, name, gpuCount, fraction, fractionLimit, gpuMemoryMib, gpuMemoryLimitMib,
+                gpuDevices, cpuMilli, memoryMib, priority, value, minRuntimeSeconds, gpuModels);
+    }
 }

@@ -35,6 +35,11 @@ public record JobSubmission(JobRequestInput request, String template, String ima
         env = env == null ? Map.of() : Map.copyOf(env);
     }
 
+    /** The same submission with another request (defaults filled in before the record is stored). */
+    public JobSubmission withRequest(JobRequestInput filled) {
+        return new JobSubmission(filled, template, image, command, args, labels, env);
+    }
+
     public JobId id() {
         return new JobId(request.team(), request.name());
     }

@@ -5,6 +5,7 @@ import io.quotient.core.scheduling.PlacedJob;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -16,6 +17,14 @@ public interface WorkloadGateway {
 
     /** Template names that {@link #deploy} can render; an unknown name is refused before anything is recorded. */
     Set<String> templateNames();
+
+    /**
+     * Whether jobs of this template are preemptible when the request does not say: a template may declare it
+     * (annotation {@code quotient.io/preemptible}); interactive notebooks are not, batch jobs are.
+     */
+    default Optional<Boolean> preemptibleByDefault(String template) {
+        return Optional.empty();
+    }
 
     /**
      * Creates the job's workload on the placement: pinned to {@code placement.node()}, with whole GPUs as

@@ -46,6 +46,8 @@ class TemplateCatalogTest {
         assertThat(catalog.find("job").orElseThrow().kind()).isEqualTo(WorkloadKind.JOB);
         assertThat(catalog.find("notebook").orElseThrow().kind()).isEqualTo(WorkloadKind.POD);
         assertThat(catalog.find("pytorchjob").orElseThrow().kind()).isEqualTo(WorkloadKind.PYTORCH_JOB);
+        assertThat(catalog.find("notebook").orElseThrow().preemptibleByDefault()).contains(false);
+        assertThat(catalog.find("job").orElseThrow().preemptibleByDefault()).isEmpty();
     }
 
     @Test
@@ -93,11 +95,13 @@ class TemplateCatalogTest {
                           containers: [{name: pytorch, image: p}]
                 """);
         write("bad-gpu-container.yaml", GOOD_JOB.replace("  template:\n", LOADER_IN_INIT_CONTAINER));
+        write("bad-preemptible.yaml", GOOD_JOB.replace("kind: Job\n",
+                "kind: Job\nmetadata:\n  annotations:\n    quotient.io/preemptible: sometimes\n"));
 
         TemplateException e = catchThrowableOfType(() -> TemplateCatalog.load(Optional.of(dir)),
                 TemplateException.class);
 
-        assertThat(e.problems()).hasSize(11);
+        assertThat(e.problems()).hasSize(12);
         assertProblem(e, "syntax.yaml:4: not valid YAML", "flow sequence");
         assertProblem(e, "two-docs.yaml", "holds 2 YAML documents");
         assertProblem(e, "empty.yaml", "holds 0 YAML documents");
@@ -109,6 +113,7 @@ class TemplateCatalogTest {
         assertProblem(e, "pinned.yaml", "nodeName is set");
         assertProblem(e, "no-master.yaml", "no Master replica");
         assertProblem(e, "bad-gpu-container.yaml", "initContainers is missing");
+        assertProblem(e, "bad-preemptible.yaml", "quotient.io/preemptible must be \"true\" or \"false\"");
         assertThat(e.getMessage()).contains("syntax.yaml").contains("restart");
     }
 
