@@ -270,7 +270,7 @@ class KubernetesAdaptersIT {
 
     private V1Job readJob(JobRecord record) {
         try {
-            return new BatchV1Api(plane.apiClient()).readNamespacedJob(KubernetesNames.ofJob(record.id()),
+            return new BatchV1Api(plane.apiClient()).readNamespacedJob(KubernetesNames.ofWorkload(record.id()),
                     namespace.name()).execute();
         } catch (io.kubernetes.client.openapi.ApiException e) {
             throw new AssertionError("reading the Job of " + record.id() + ": HTTP " + e.getCode(), e);

@@ -17,6 +17,9 @@ public final class KubernetesNames {
     /** Job controllers copy the Job name into a label value, so names stay within a label's 63 characters. */
     static final int MAX_LENGTH = 63;
     private static final int HASH_CHARS = 10;
+    /** Room for what controllers append to a workload's name ({@code -worker-123}) within a 63-character name. */
+    static final int MAX_WORKLOAD_LENGTH = 47;
+    private static final int WORKLOAD_HASH_CHARS = 8;
 
     private KubernetesNames() {
     }
@@ -33,6 +36,20 @@ public final class KubernetesNames {
         return hashed((job.team() + "-" + job.name()).replace('.', '-'), job.team() + "\n" + job.name());
     }
 
+    /**
+     * The name of a job's workload (Job, PyTorchJob, Pod): {@code <team>-<job>-<hash>}, a DNS-1035 label of at most
+     * {@value #MAX_WORKLOAD_LENGTH} characters. Unlike the GpuJob's name it holds no dot, because controllers derive
+     * Service names from it (Kubeflow's training operator names one per replica, {@code <name>-worker-12}), and
+     * Service names must be DNS-1035 labels within 63 characters. The hash keeps {@code a-b}/{@code c} and
+     * {@code a}/{@code b-c} apart.
+     */
+    public static String ofWorkload(JobId job) {
+        String name = hashed((job.team() + "-" + job.name()).replace('.', '-'), job.team() + "\n" + job.name(),
+                MAX_WORKLOAD_LENGTH, WORKLOAD_HASH_CHARS);
+        // a DNS-1035 label starts with a letter; team names are DNS-1123 labels and may start with a digit
+        return Character.isLetter(name.charAt(0)) ? name : "q" + name.substring(0, name.length() - 1);
+    }
+
     /** {@code quotient-reservation-<node>-<gpuIndex>}, hashed down to 63 characters for long node names. */
     public static String ofReservation(GpuSlot slot) {
         String plain = "quotient-reservation-" + slot.node() + "-" + slot.gpuIndex();
@@ -45,8 +62,12 @@ public final class KubernetesNames {
     }
 
     private static String hashed(String readable, String identity) {
-        String hash = sha256(identity).substring(0, HASH_CHARS);
-        String prefix = readable.substring(0, Math.min(readable.length(), MAX_LENGTH - HASH_CHARS - 1));
+        return hashed(readable, identity, MAX_LENGTH, HASH_CHARS);
+    }
+
+    private static String hashed(String readable, String identity, int maxLength, int hashChars) {
+        String hash = sha256(identity).substring(0, hashChars);
+        String prefix = readable.substring(0, Math.min(readable.length(), maxLength - hashChars - 1));
         // a name must end alphanumeric before the '-' we add
         prefix = prefix.replaceAll("[^a-z0-9]+$", "");
         return prefix.isEmpty() ? "q" + hash : prefix + "-" + hash;

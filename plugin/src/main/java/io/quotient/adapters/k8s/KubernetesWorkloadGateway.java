@@ -87,7 +87,7 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
     @Override
     public void deploy(JobRecord record, PlacedJob placement, List<GpuBinding> gpus) {
         long gpuMemoryMib = observer.node(placement.node()).map(NodeSpec::gpuMemoryMib).orElse(0L);
-        RenderedWorkload workload = renderer.render(new RenderRequest(namespace, KubernetesNames.ofJob(record.id()),
+        RenderedWorkload workload = renderer.render(new RenderRequest(namespace, KubernetesNames.ofWorkload(record.id()),
                 record, placement, gpus, gpuMemoryMib));
         JobId job = record.id();
         DynamicKubernetesObject object = toObject(workload, ownerUid.apply(job));
@@ -135,7 +135,7 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
     }
 
     private void delete(JobId job, Duration grace) {
-        String name = KubernetesNames.ofJob(job);
+        String name = KubernetesNames.ofWorkload(job);
         Set<WorkloadKind> kinds = kindsInUse();
         for (WorkloadKind kind : kinds) {
             String what = "deleting " + kind.kind() + " " + namespace + "/" + name + " of job " + job;

@@ -4,8 +4,8 @@ import io.quotient.adapters.k8s.KubernetesWorkloadGateway;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.deploy.port.GpuBinding;
-import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.ForwardingWorkloadGateway;
 import io.quotient.deploy.port.WorkloadGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -14,8 +14,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
-import java.util.Optional;
-import java.util.Set;
 
 /**
  * Crash testing only ({@code quotient.kubernetes.testing-crash-at}): the process SIGKILLs itself at a chosen point of
@@ -57,16 +55,15 @@ enum CrashPoint {
         Runtime.getRuntime().halt(137); // no shutdown hooks either way, as with SIGKILL
     }
 
-    private record Crashing(KubernetesWorkloadGateway real, CrashPoint point) implements WorkloadGateway {
+    private static final class Crashing extends ForwardingWorkloadGateway {
 
-        @Override
-        public Set<String> templateNames() {
-            return real.templateNames();
-        }
+        private final KubernetesWorkloadGateway real;
+        private final CrashPoint point;
 
-        @Override
-        public Optional<Boolean> preemptibleByDefault(String template) {
-            return real.preemptibleByDefault(template);
+        Crashing(KubernetesWorkloadGateway real, CrashPoint point) {
+            super(real);
+            this.real = real;
+            this.point = point;
         }
 
         @Override
@@ -84,21 +81,6 @@ enum CrashPoint {
                 point.die("stopping job " + job);
             }
             real.stop(job, grace);
-        }
-
-        @Override
-        public String ensureReservation(GpuSlot gpu) {
-            return real.ensureReservation(gpu);
-        }
-
-        @Override
-        public void releaseReservation(GpuSlot gpu) {
-            real.releaseReservation(gpu);
-        }
-
-        @Override
-        public void recordEvent(JobId job, String reason, String message) {
-            real.recordEvent(job, reason, message);
         }
     }
 }

@@ -27,6 +27,23 @@ class KubernetesNamesTest {
     }
 
     @Test
+    void workloadNamesAreDns1035LabelsWithRoomForReplicaSuffixesAndNeverAmbiguous() {
+        String plain = KubernetesNames.ofWorkload(new JobId("team-a", "train-1"));
+        assertThat(plain).startsWith("team-a-train-1-").hasSize("team-a-train-1-".length() + 8)
+                .isEqualTo(KubernetesNames.ofWorkload(new JobId("team-a", "train-1")));
+
+        for (JobId job : new JobId[]{new JobId("team-a", "x".repeat(63)), new JobId("7teams", "job"),
+                new JobId("a.b", "c"), new JobId("t", "a-very-long-pytorch-training-job-name-for-llm-finetuning")}) {
+            String name = KubernetesNames.ofWorkload(job);
+            assertThat(name).as(job.toString()).hasSizeLessThanOrEqualTo(KubernetesNames.MAX_WORKLOAD_LENGTH)
+                    .matches("[a-z]([-a-z0-9]*[a-z0-9])?");
+            assertThat(name + "-worker-123").as("a Service name derived by the training operator").hasSizeLessThanOrEqualTo(63);
+        }
+        assertThat(KubernetesNames.ofWorkload(new JobId("a-b", "c")))
+                .isNotEqualTo(KubernetesNames.ofWorkload(new JobId("a", "b-c")));
+    }
+
+    @Test
     void reservationPodNameFollowsTheConventionAndStaysWithin63Characters() {
         assertThat(KubernetesNames.ofReservation(new GpuSlot("gpu-node-1", 3)))
                 .isEqualTo("quotient-reservation-gpu-node-1-3");
