@@ -1,6 +1,8 @@
 package io.quotient.it.deploy;
 
 import com.google.gson.JsonElement;
+import io.quotient.adapters.k8s.KubernetesNames;
+import io.quotient.core.scheduling.JobId;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1Job;
@@ -32,14 +34,14 @@ final class ClusterInvariants {
 
     static List<String> violations(ClusterFacts cluster) throws ApiException {
         List<String> violations = new ArrayList<>();
-        Set<String> recordNames = new HashSet<>();
+        Set<String> workloadNames = new HashSet<>();
         Set<String> neededReservations = new HashSet<>();
         for (DynamicKubernetesObject gpuJob : cluster.gpuJobs()) {
             JsonObject raw = gpuJob.getRaw();
             JsonObject spec = raw.getAsJsonObject("spec");
             String team = spec.get("team").getAsString();
             String name = spec.get("name").getAsString();
-            recordNames.add(gpuJob.getMetadata().getName());
+            workloadNames.add(KubernetesNames.ofWorkload(new JobId(team, name)));
             JsonObject status = raw.has("status") ? raw.getAsJsonObject("status") : new JsonObject();
             String phase = text(status, "phase");
             String node = text(status, "node");
@@ -62,7 +64,7 @@ final class ClusterInvariants {
             }
         }
         for (V1Job job : cluster.jobs()) {
-            if (!recordNames.contains(job.getMetadata().getName()) && job.getMetadata().getDeletionTimestamp() == null) {
+            if (!workloadNames.contains(job.getMetadata().getName()) && job.getMetadata().getDeletionTimestamp() == null) {
                 violations.add("Job " + job.getMetadata().getName() + " has no GpuJob");
             }
         }

@@ -1,5 +1,7 @@
 package io.quotient.it.deploy;
 
+import io.quotient.adapters.k8s.KubernetesNames;
+import io.quotient.core.scheduling.JobId;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.quotient.core.scheduling.PlacedJob;
@@ -99,7 +101,7 @@ class CrashSafetyIT {
             deployUntilKilled(creating, "team-a", Requests.wholeGpus("a-1", 2));
         }
         assertThat(cluster.jobs()).singleElement().satisfies(job ->
-                assertThat(job.getMetadata().getName()).isEqualTo("team-a.a-1"));
+                assertThat(job.getMetadata().getName()).isEqualTo(workloadOf("team-a", "a-1")));
         String firstJobUid = cluster.jobs().get(0).getMetadata().getUid();
 
         try (QuotientService evicting = QuotientService.process("evicting", plane, namespace.name(), teams, dir,
@@ -130,8 +132,8 @@ class CrashSafetyIT {
                         assertThat(event.getInvolvedObject().getName()).isEqualTo("team-a.a-2");
                     });
             assertThat(cluster.jobs()).extracting(job -> job.getMetadata().getName())
-                    .containsExactlyInAnyOrder("team-a.a-1", "team-b.b-1");
-            assertThat(cluster.jobs()).filteredOn(job -> job.getMetadata().getName().equals("team-a.a-1"))
+                    .containsExactlyInAnyOrder(workloadOf("team-a", "a-1"), workloadOf("team-b", "b-1"));
+            assertThat(cluster.jobs()).filteredOn(job -> job.getMetadata().getName().equals(workloadOf("team-a", "a-1")))
                     .singleElement().satisfies(job -> assertThat(job.getMetadata().getUid())
                             .as("the Job made before the first crash is kept, not made again").isEqualTo(firstJobUid));
             assertThat(cluster.gpuJobs()).as("no job lost").hasSize(3);
@@ -205,5 +207,10 @@ class CrashSafetyIT {
             assertThat(cluster.gpuJobs()).as("no job lost").hasSize(16 + burst.size());
             assertThat(second.api().team("team-a").get("pendingJobs").getAsInt()).isEqualTo(8);
         }
+    }
+
+    /** The name Quotient gives the workload (Job) of a job. */
+    private static String workloadOf(String team, String job) {
+        return KubernetesNames.ofWorkload(new JobId(team, job));
     }
 }

@@ -90,7 +90,7 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
         RenderedWorkload workload = renderer.render(new RenderRequest(namespace, KubernetesNames.ofWorkload(record.id()),
                 record, placement, gpus, gpuMemoryMib));
         JobId job = record.id();
-        DynamicKubernetesObject object = toObject(workload, ownerUid.apply(job));
+        DynamicKubernetesObject object = toObject(workload, KubernetesNames.ofJob(job), ownerUid.apply(job));
         writes.submit(job, () -> create(job, workload, object, placement.node())).whenComplete((done, failure) -> {
             if (failure != null) {
                 log.warn("creating the workload of job {} of team {} on node {} failed: {}; the next reconciliation"
@@ -229,13 +229,14 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
         return uids;
     }
 
-    private DynamicKubernetesObject toObject(RenderedWorkload workload, Optional<String> owner) {
+    /** The workload with its GpuJob (named {@code ownerName}) as controlling owner, so deleting the record deletes it. */
+    private DynamicKubernetesObject toObject(RenderedWorkload workload, String ownerName, Optional<String> owner) {
         JsonObject json = GSON.toJsonTree(workload.body()).getAsJsonObject();
         owner.ifPresent(uid -> {
             JsonObject reference = new JsonObject();
             reference.addProperty("apiVersion", GpuJobResource.API_VERSION);
             reference.addProperty("kind", GpuJobResource.KIND);
-            reference.addProperty("name", workload.name());
+            reference.addProperty("name", ownerName);
             reference.addProperty("uid", uid);
             reference.addProperty("controller", true);
             JsonArray references = new JsonArray();
