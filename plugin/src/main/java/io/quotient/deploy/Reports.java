@@ -6,6 +6,7 @@ import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.FragmentationMeasure;
+import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaState;
@@ -33,6 +34,8 @@ public final class Reports {
     private final TeamsSource teams;
     /** The expected job shapes, fitted to the observed nodes as the scheduler fits them, so both judge alike. */
     private final ClusterFittedWorkload workload;
+    /** The measure of the last fitted workload; rebuilt only when the node shapes, and so the workload, change. */
+    private volatile FragmentationMeasure measure;
 
     /** A team's quota and what it holds, in milli-GPU. */
     public record TeamUsage(Team team, long allocatedMilli, long inQuotaMilli, long overQuotaMilli, int pendingJobs) {
@@ -91,7 +94,7 @@ public final class Reports {
     public ClusterUsage cluster() {
         List<NodeSpec> nodes = cluster.nodes();
         ClusterState state = new ClusterState(nodes);
-        FragmentationMeasure fragmentation = new FragmentationMeasure(workload.forNodes(nodes));
+        FragmentationMeasure fragmentation = measureFor(nodes);
         Map<GpuSlot, List<GpuShare>> holders = new LinkedHashMap<>();
         for (JobRecord r : store.listAll()) {
             if (r.phase().holdsCapacity()) {
@@ -142,5 +145,15 @@ public final class Reports {
         } catch (IllegalStateException overbooked) {
             // still listed as a holder; a report must not fail on a state the reconciler is fixing
         }
+    }
+
+    private FragmentationMeasure measureFor(List<NodeSpec> nodes) {
+        TargetWorkload fitted = workload.forNodes(nodes);
+        FragmentationMeasure current = measure;
+        if (current == null || current.workload() != fitted) { // forNodes returns the same instance while unchanged
+            current = new FragmentationMeasure(fitted);
+            measure = current;
+        }
+        return current;
     }
 }

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The live cluster from the informer caches: GPU nodes (GPU-feature-discovery labels, allocatable, the node
@@ -30,6 +31,15 @@ public final class KubernetesClusterObserver implements ClusterObserver {
     private final ClusterInformers informers;
     private final Clock clock;
     private final Duration reportFreshness;
+    /**
+     * Each node's facts as parsed at its resourceVersion: every decision reads every node (twice, for the nodes
+     * and for the fraction-ready set), and parsing labels, quantities and the enforcer's JSON report each time
+     * was most of the snapshot's cost.
+     */
+    private final Map<String, ParsedNode> parsed = new ConcurrentHashMap<>();
+
+    private record ParsedNode(String resourceVersion, Optional<NodeSpec> spec, Optional<GpuReport> report) {
+    }
 
     /** @param reportFreshness how recent the enforcer's report must be for a node to take new fractions */
     public KubernetesClusterObserver(ClusterInformers informers, Clock clock, Duration reportFreshness) {
@@ -41,9 +51,12 @@ public final class KubernetesClusterObserver implements ClusterObserver {
     @Override
     public List<NodeSpec> nodes() {
         List<NodeSpec> result = new ArrayList<>();
+        Set<String> present = new HashSet<>();
         for (V1Node node : informers.nodes().getIndexer().list()) {
-            NodeFacts.spec(node).ifPresent(result::add);
+            present.add(node.getMetadata().getName());
+            parse(node).spec().ifPresent(result::add);
         }
+        parsed.keySet().retainAll(present); // forget deleted nodes
         result.sort(Comparator.comparing(NodeSpec::name));
         return result;
     }
@@ -51,7 +64,7 @@ public final class KubernetesClusterObserver implements ClusterObserver {
     /** One schedulable GPU node by name. */
     public Optional<NodeSpec> node(String name) {
         V1Node node = informers.nodes().getIndexer().getByKey(name);
-        return node == null ? Optional.empty() : NodeFacts.spec(node);
+        return node == null ? Optional.empty() : parse(node).spec();
     }
 
     @Override
@@ -59,11 +72,24 @@ public final class KubernetesClusterObserver implements ClusterObserver {
         Instant now = clock.instant();
         Set<String> ready = new HashSet<>();
         for (V1Node node : informers.nodes().getIndexer().list()) {
-            if (NodeFacts.spec(node).isPresent() && NodeFacts.fractionReady(node, now, reportFreshness)) {
+            ParsedNode facts = parse(node);
+            if (facts.spec().isPresent() && NodeFacts.fractionReady(facts.report(), now, reportFreshness)) {
                 ready.add(node.getMetadata().getName());
             }
         }
         return ready;
+    }
+
+    private ParsedNode parse(V1Node node) {
+        String name = node.getMetadata().getName();
+        String version = node.getMetadata().getResourceVersion();
+        ParsedNode cached = parsed.get(name);
+        if (cached != null && version != null && version.equals(cached.resourceVersion())) {
+            return cached;
+        }
+        ParsedNode fresh = new ParsedNode(version, NodeFacts.spec(node), NodeFacts.report(node));
+        parsed.put(name, fresh);
+        return fresh;
     }
 
     /** Reservation pods that hold their GPU; terminating ones are leaving and no longer count. */

@@ -11,7 +11,6 @@ import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.port.JobAlreadyExistsException;
-import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.JobStatus;
@@ -89,20 +88,9 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
         GpuJobResource created = ApiCalls.expect(response, "creating GpuJob " + namespace + "/" + name
                 + " for job " + record.id());
         view.written(created);
-        JobRecord stored = toRecord(created);
-        if (record.status().phase() == JobPhase.PENDING && record.status().node() == null) {
-            // a GpuJob without status reads as "recorded, not decided yet", which is all this status says: the
-            // decision a moment later writes the first status. One API write less per deploy.
-            return stored;
-        }
-        // the API server ignores status on create (status subresource): write it as the first status update
-        try {
-            return updateStatus(stored, record.status());
-        } catch (StaleRecordException decidedMeanwhile) {
-            // the leader's re-queue saw the new GpuJob and decided it between the two writes: its status is newer
-            // than the "recorded" one we meant to write, so it stands
-            return find(record.id()).orElse(stored);
-        }
+        // the API server ignores status on create (status subresource), and a GpuJob without status reads as
+        // recorded and undecided, which is what a new record is: its first decision writes the first status
+        return toRecord(created);
     }
 
     @Override

@@ -53,7 +53,12 @@ final class NodeFacts {
 
     /** Whether the node's enforcer reported ready within {@code freshness}: only then may fractions go there. */
     static boolean fractionReady(V1Node node, Instant now, Duration freshness) {
-        return report(node).map(r -> r.readyAt(now, freshness)).orElse(false);
+        return fractionReady(report(node), now, freshness);
+    }
+
+    /** The same, on a report already parsed. */
+    static boolean fractionReady(Optional<GpuReport> report, Instant now, Duration freshness) {
+        return report.map(r -> r.readyAt(now, freshness)).orElse(false);
     }
 
     static Optional<GpuReport> report(V1Node node) {

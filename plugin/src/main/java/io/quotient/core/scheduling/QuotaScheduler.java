@@ -36,7 +36,7 @@ public final class QuotaScheduler implements Scheduler {
         this.policyName = policyName;
         this.seed = seed;
         this.workload = new ClusterFittedWorkload(workload);
-        PlacementPolicies.create(policyName, seed, workload);
+        PlacementPolicies.create(policyName, seed, workload); // a wrong name fails here, at start-up, not per decision
     }
 
     /** The default policy with a typical workload. */

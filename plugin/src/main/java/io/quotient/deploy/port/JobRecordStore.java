@@ -16,7 +16,8 @@ import java.util.Optional;
 public interface JobRecordStore {
 
     /**
-     * Stores a new record (its version is ignored) and returns it with its version.
+     * Stores a new, undecided record (its version is ignored) and returns it with its version. A store may keep
+     * only that it is undecided, not the pending reason given: the first decision writes the first real status.
      *
      * @throws JobAlreadyExistsException when a record with the same team and name exists; nothing is changed
      */
