@@ -5,8 +5,9 @@ import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
 
-import java.util.Arrays;
+import java.util.Comparator;
 import java.util.Optional;
+import java.util.stream.IntStream;
 
 /**
  * Places fractions on GPUs that already host fractions before opening a fresh GPU, then defers to the
@@ -69,27 +70,14 @@ public final class SharedGpuFirstPolicy implements PlacementPolicy {
 
     /** The {@code count} partly used GPUs of the node with the least room that still fits, or null if too few. */
     private static int[] tightestSharedGpus(ClusterState state, int node, int milli, int count) {
-        int gpuCount = state.gpuCount(node);
-        Integer[] shared = new Integer[gpuCount];
-        int found = 0;
-        for (int gpu = 0; gpu < gpuCount; gpu++) {
-            int free = state.gpuFree(node, gpu);
-            if (free < ResourceDemand.WHOLE && free >= milli) {
-                shared[found++] = gpu;
-            }
-        }
-        if (found < count) {
-            return null;
-        }
-        Integer[] candidates = Arrays.copyOf(shared, found);
-        Arrays.sort(candidates, (a, b) -> state.gpuFree(node, a) != state.gpuFree(node, b)
-                ? Integer.compare(state.gpuFree(node, a), state.gpuFree(node, b))
-                : Integer.compare(a, b));
-        int[] chosen = new int[count];
-        for (int i = 0; i < count; i++) {
-            chosen[i] = candidates[i];
-        }
-        Arrays.sort(chosen);
-        return chosen;
+        int[] chosen = IntStream.range(0, state.gpuCount(node))
+                .filter(gpu -> state.gpuFree(node, gpu) < ResourceDemand.WHOLE && state.gpuFree(node, gpu) >= milli)
+                .boxed()
+                .sorted(Comparator.comparingInt((Integer gpu) -> state.gpuFree(node, gpu)).thenComparingInt(gpu -> gpu))
+                .limit(count)
+                .mapToInt(Integer::intValue)
+                .sorted()
+                .toArray();
+        return chosen.length < count ? null : chosen;
     }
 }
