@@ -1,5 +1,6 @@
 package io.quotient.app;
 
+import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.scheduling.JobSpecValidator;
 import io.quotient.core.scheduling.QuotaScheduler;
@@ -21,10 +22,15 @@ public class SchedulerConfiguration {
      * GPU capped at the median GPU node's), so it also packs on clusters with few cores per GPU.
      */
     @Bean
-    Scheduler scheduler(QuotientProperties properties) {
+    ClusterFittedWorkload targetWorkload() {
+        return new ClusterFittedWorkload(TargetWorkload.typical());
+    }
+
+    /** The scheduler and the fragmentation report judge against the same fitted workload (one fitting, one cache). */
+    @Bean
+    Scheduler scheduler(QuotientProperties properties, ClusterFittedWorkload targetWorkload) {
         QuotientProperties.Scheduling scheduling = properties.scheduling();
-        QuotaScheduler scheduler = new QuotaScheduler(scheduling.placementPolicy(), scheduling.seed(),
-                TargetWorkload.typical());
+        QuotaScheduler scheduler = new QuotaScheduler(scheduling.placementPolicy(), scheduling.seed(), targetWorkload);
         LOG.info("scheduler: placement policy {}, seed {}, typical target workload fitted to the cluster's CPU per GPU",
                 scheduler.policyName(), scheduling.seed());
         return scheduler;

@@ -6,7 +6,6 @@ import io.quotient.adapters.metrics.MicrometerDeploymentMetrics;
 import io.quotient.adapters.metrics.QuotientGauges;
 import io.quotient.adapters.quota.TeamsFileSource;
 import io.quotient.core.placement.ClusterFittedWorkload;
-import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.scheduling.Scheduler;
 import io.quotient.deploy.Decider;
 import io.quotient.deploy.DecisionLock;
@@ -102,8 +101,9 @@ public class ServiceConfiguration {
     }
 
     @Bean
-    Reports reports(JobRecordStore store, ClusterObserver cluster, TeamsSource teams) {
-        return new Reports(store, cluster, teams, new ClusterFittedWorkload(TargetWorkload.typical()));
+    Reports reports(JobRecordStore store, ClusterObserver cluster, TeamsSource teams,
+                    ClusterFittedWorkload targetWorkload) {
+        return new Reports(store, cluster, teams, targetWorkload);
     }
 
     @Bean

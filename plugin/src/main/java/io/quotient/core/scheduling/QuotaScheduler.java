@@ -33,10 +33,16 @@ public final class QuotaScheduler implements Scheduler {
      * @param workload the expected task shapes, fitted to each snapshot's nodes before use
      * @throws IllegalArgumentException for an unknown policy name (the message lists the known ones) */
     public QuotaScheduler(String policyName, long seed, TargetWorkload workload) {
+        this(policyName, seed, new ClusterFittedWorkload(workload));
+    }
+
+    /** @param workload the expected task shapes and their fitting, shared with whoever reports fragmentation */
+    public QuotaScheduler(String policyName, long seed, ClusterFittedWorkload workload) {
         this.policyName = policyName;
         this.seed = seed;
-        this.workload = new ClusterFittedWorkload(workload);
-        PlacementPolicies.create(policyName, seed, workload); // a wrong name fails here, at start-up, not per decision
+        this.workload = workload;
+        // a wrong name fails here, at start-up, not at the first decision
+        PlacementPolicies.create(policyName, seed, workload.base());
     }
 
     /** The default policy with a typical workload. */
