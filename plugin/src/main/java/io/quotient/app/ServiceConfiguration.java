@@ -17,6 +17,7 @@ import io.quotient.deploy.Reconciler;
 import io.quotient.deploy.Reports;
 import io.quotient.deploy.RequestValidator;
 import io.quotient.deploy.ReservationKeeper;
+import io.quotient.deploy.AssumedPlacements;
 import io.quotient.deploy.SnapshotBuilder;
 import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.DeploymentMetrics;
@@ -29,6 +30,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
 
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * The application layer wired on whichever cluster mode provides the ports (embedded or Kubernetes).
@@ -75,8 +77,10 @@ public class ServiceConfiguration {
     @Bean
     Decider decider(JobRecordStore store, ClusterObserver cluster, TeamsSource teams, Scheduler scheduler,
                     JobTransitions transitions, LeadershipGate leadership, Clock clock) {
+        // a placement write is one API call with a 30 s read timeout: waiting a little longer covers it
         return new Decider(store, new SnapshotBuilder(cluster, teams, clock), scheduler,
-                new PlanApplier(store, transitions, leadership));
+                new PlanApplier(store, transitions, leadership), new AssumedPlacements(Duration.ofSeconds(35)),
+                transitions);
     }
 
     @Bean

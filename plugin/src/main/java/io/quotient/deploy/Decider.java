@@ -1,16 +1,22 @@
 package io.quotient.deploy;
 
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.Plan;
+import io.quotient.core.scheduling.PlanAction;
 import io.quotient.core.scheduling.Scheduler;
 import io.quotient.core.scheduling.SchedulingSnapshot;
+import io.quotient.deploy.port.JobAlreadyExistsException;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * One decision: snapshot the records and the cluster, ask the scheduling core for a plan, apply it. Callers hold
- * the {@link DecisionLock}.
+ * the {@link DecisionLock}, except for {@link #recordPlaced}, which records a new job with its placement after the
+ * lock is released (see {@link AssumedPlacements}).
  */
 public final class Decider {
 
@@ -18,32 +24,75 @@ public final class Decider {
     private final SnapshotBuilder snapshots;
     private final Scheduler scheduler;
     private final PlanApplier applier;
+    private final AssumedPlacements assumed;
+    private final JobTransitions transitions;
 
-    public Decider(JobRecordStore store, SnapshotBuilder snapshots, Scheduler scheduler, PlanApplier applier) {
+    public Decider(JobRecordStore store, SnapshotBuilder snapshots, Scheduler scheduler, PlanApplier applier,
+                   AssumedPlacements assumed, JobTransitions transitions) {
         this.store = store;
         this.snapshots = snapshots;
         this.scheduler = scheduler;
         this.applier = applier;
+        this.assumed = assumed;
+        this.transitions = transitions;
     }
 
     /**
-     * Places a newly recorded job, or keeps it pending with the reason. Nothing when the job is no longer waiting:
-     * the re-queue may have taken the lock first and placed it (deciding it again would evict a second time).
+     * Places a recorded job that is still undecided (its plan evicts others, or it was recorded on a follower), or
+     * keeps it pending with the reason; the whole plan is applied with the lock held, on written records only.
+     * Nothing when the job is no longer waiting: the re-queue may have taken the lock first and placed it (deciding
+     * it again would evict a second time).
      */
     public Plan decideNew(JobRecord record) {
+        assumed.awaitNone();
         Optional<JobRecord> current = store.find(record.id());
         if (current.isEmpty() || !current.get().phase().waiting()) {
             return Plan.EMPTY;
         }
-        SchedulingSnapshot snapshot = snapshots.build(store.listAll(), Optional.of(record.id()));
-        Plan plan = scheduler.schedule(snapshot, current.get().spec());
+        Plan plan = planNew(current.get());
         applier.apply(plan, DecisionCause.DEPLOY);
         return plan;
     }
 
+    /**
+     * The first decision on a job not recorded yet, with the lock held. A lone placement is assumed until
+     * {@link #recordPlaced} has written it (the lock is not held for that write), a lone "wait" is returned with its
+     * reason; a plan that evicts others first is left to {@link #decideNew} once the job is recorded.
+     *
+     * @throws JobAlreadyExistsException when a job of that name is recorded or being recorded; nothing is changed
+     */
+    public FirstDecision decideFirst(JobRecord unrecorded) {
+        JobId job = unrecorded.id();
+        if (store.find(job).isPresent() || assumed.current().containsKey(job)) {
+            throw new JobAlreadyExistsException(job);
+        }
+        Plan plan = planNew(unrecorded);
+        Optional<PlacedJob> lone = lonePlacement(plan, job);
+        if (lone.isPresent()) {
+            assumed.assume(lone.get());
+            return new FirstDecision.Place(lone.get());
+        }
+        if (plan.actions().size() == 1 && plan.actions().get(0) instanceof PlanAction.KeepPending wait
+                && wait.job().equals(job)) {
+            // recorded after the lock is released: a re-queue in between misses it, the next one takes it
+            return new FirstDecision.Wait(wait.reason());
+        }
+        return FirstDecision.UNDECIDED;
+    }
+
+    /** Records a new job with its assumed placement and deploys it; called without the lock. */
+    public JobRecord recordPlaced(JobRecord unrecorded, PlacedJob placement) {
+        try {
+            return transitions.recordPlaced(unrecorded, placement);
+        } finally {
+            assumed.settle(placement.spec().id());
+        }
+    }
+
     /** Tries every waiting job in queue order (evicting borrowed capacity for teams under their guarantee). */
     public Plan decidePending() {
-        SchedulingSnapshot snapshot = snapshots.build(store.listAll(), Optional.empty());
+        assumed.awaitNone();
+        SchedulingSnapshot snapshot = snapshot(Optional.empty());
         if (snapshot.pending().isEmpty()) {
             return Plan.EMPTY;
         }
@@ -54,9 +103,32 @@ public final class Decider {
 
     /** Moves preemptible jobs so that whole GPUs and nodes free up, within {@code maxMovedShare} of the cluster. */
     public Plan defragment(double maxMovedShare) {
-        SchedulingSnapshot snapshot = snapshots.build(store.listAll(), Optional.empty());
-        Plan plan = scheduler.rebalance(snapshot, maxMovedShare);
+        assumed.awaitNone();
+        Plan plan = scheduler.rebalance(snapshot(Optional.empty()), maxMovedShare);
         applier.apply(plan, DecisionCause.DEFRAGMENT);
         return plan;
+    }
+
+    /** Waits until every assumed placement is written, so that what follows acts on written records only. */
+    public void awaitAssumedWritten() {
+        assumed.awaitNone();
+    }
+
+    private Plan planNew(JobRecord waiting) {
+        return scheduler.schedule(snapshot(Optional.of(waiting.id())), waiting.spec());
+    }
+
+    private SchedulingSnapshot snapshot(Optional<JobId> decided) {
+        // the assumed placements first: one settling in between is then in its record, not missing from both
+        Map<JobId, PlacedJob> assumedNow = assumed.current();
+        return snapshots.build(store.listAll(), decided, assumedNow);
+    }
+
+    private static Optional<PlacedJob> lonePlacement(Plan plan, JobId job) {
+        if (plan.actions().size() == 1 && plan.actions().get(0) instanceof PlanAction.Place place
+                && place.job().equals(job)) {
+            return Optional.of(place.placement());
+        }
+        return Optional.empty();
     }
 }

@@ -4,11 +4,14 @@ import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.PlanAction;
 import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.LeadershipGate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Every decision of the service, one at a time ({@link DecisionLock}) and only on the leader replica: placing a
@@ -38,7 +41,31 @@ public final class DecisionService {
         return leadership.isLeader();
     }
 
-    /** Places a newly recorded job or leaves it pending with the reason; nothing on a follower. */
+    /**
+     * Records a new job together with its first decision and returns the record as stored. On the leader the
+     * decision comes first and the record is created with it in one write, after the lock is released (a
+     * placement is assumed meanwhile, {@link AssumedPlacements}); a plan that evicts other jobs is applied with the
+     * lock held, once the job is recorded. On a follower the job is recorded undecided, for the leader's re-queue.
+     *
+     * @throws io.quotient.deploy.port.JobAlreadyExistsException when the name is taken; nothing is changed
+     */
+    public JobRecord deployNew(JobRecord unrecorded) {
+        if (!leadership.isLeader()) {
+            return transitions.recordUndecided(unrecorded.withStatus(JobStatus.pending(PendingReasons.AWAITING_LEADER)));
+        }
+        FirstDecision first = lock.decide(() -> decider.decideFirst(unrecorded));
+        if (first instanceof FirstDecision.Place place) {
+            return decider.recordPlaced(unrecorded, place.placement());
+        }
+        if (first instanceof FirstDecision.Wait wait) {
+            return transitions.recordPending(unrecorded, wait.reason());
+        }
+        JobRecord created = transitions.recordUndecided(unrecorded);
+        decideNew(created);
+        return transitions.latest(created);
+    }
+
+    /** Places a recorded, undecided job or leaves it pending with the reason; nothing on a follower. */
     public void decideNew(JobRecord record) {
         if (leadership.isLeader()) {
             lock.decide(() -> decider.decideNew(record));
@@ -52,6 +79,7 @@ public final class DecisionService {
      */
     public Optional<JobRecord> remove(JobId job) {
         return lock.decide(() -> {
+            decider.awaitAssumedWritten(); // the job may be one of them
             Optional<JobRecord> removed = transitions.remove(job);
             if (removed.isPresent() && leadership.isLeader()) {
                 transitions.releaseGpusOf(removed.get());
@@ -69,10 +97,7 @@ public final class DecisionService {
         if (!leadership.isLeader()) {
             return Plan.EMPTY;
         }
-        return lock.decide(() -> {
-            reconciler.reconcile();
-            return decider.decidePending();
-        });
+        return afterReconciling(reconciliation -> decider.decidePending());
     }
 
     /**
@@ -89,12 +114,11 @@ public final class DecisionService {
         if (!leadership.isLeader()) {
             return 0;
         }
-        return lock.decide(() -> {
-            int finished = reconciler.reconcile();
-            if (finished > 0) {
+        return afterReconciling(reconciliation -> {
+            if (reconciliation.finished() > 0) {
                 decider.decidePending();
             }
-            return finished;
+            return reconciliation.finished();
         });
     }
 
@@ -103,12 +127,28 @@ public final class DecisionService {
         if (!leadership.isLeader()) {
             return Plan.EMPTY;
         }
-        return lock.decide(() -> {
-            reconciler.reconcile();
+        return afterReconciling(reconciliation -> {
             Plan plan = decider.defragment(maxMovedShare);
             LOG.info("defragmentation moved {} jobs (at most {} % of the cluster's GPUs)",
                     plan.actionsOf(PlanAction.Move.class).size(), maxMovedShare * 100);
             return plan;
         });
+    }
+
+    private record Reconciled<T>(T result, List<JobRecord> nowRunning) {
+    }
+
+    /**
+     * Under the lock, once no placement is assumed: reconciles, then runs {@code decision}. The Running phases the
+     * reconciliation saw are written after the lock is released.
+     */
+    private <T> T afterReconciling(Function<Reconciler.Reconciliation, T> decision) {
+        Reconciled<T> done = lock.decide(() -> {
+            decider.awaitAssumedWritten();
+            Reconciler.Reconciliation reconciliation = reconciler.reconcile();
+            return new Reconciled<>(decision.apply(reconciliation), reconciliation.nowRunning());
+        });
+        reconciler.recordRunning(done.nowRunning());
+        return done.result();
     }
 }

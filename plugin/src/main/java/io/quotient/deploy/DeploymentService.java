@@ -22,10 +22,11 @@ import java.util.Map;
 /**
  * The use cases users call (REST, the VDK hook): deploy a job, read jobs, delete a job.
  *
- * <p>A deploy is validated completely before anything is written; then its record is created (Pending) before
- * any decision, so that a crash after that point leaves a job the re-queue picks up rather than one forgotten.
- * The decision itself is the {@link DecisionService}'s: serialised, and only on the leader (on a follower the
- * job stays recorded and the leader's re-queue places it).
+ * <p>A deploy is validated completely before anything is written; then its record is created with its first
+ * decision (placed, or pending and why) before anything else is created for it, so that a crash after that point
+ * leaves a job the reconciler or the re-queue finishes rather than one forgotten. The decision itself is the
+ * {@link DecisionService}'s: serialised, and only on the leader (on a follower the job is recorded undecided and
+ * the leader's re-queue places it).
  */
 public final class DeploymentService {
 
@@ -64,11 +65,10 @@ public final class DeploymentService {
         SubmissionChecks.check(asWritten, gateway.templateNames());
         JobSubmission submission = withTemplateDefaults(asWritten);
         JobSpec spec = validator.validate(submission.request(), configured);
-        String waiting = decisions.isLeader() ? PendingReasons.AWAITING_DECISION : PendingReasons.AWAITING_LEADER;
-        JobRecord created = store.create(new JobRecord(submission, spec, JobStatus.pending(waiting), start, null));
-        LOG.info("job {} of team {} recorded ({} template)", spec.id().name(), spec.team(), submission.template());
-        decisions.decideNew(created);
-        JobRecord decided = store.find(created.id()).orElse(created);
+        JobRecord decided = decisions.deployNew(new JobRecord(submission, spec,
+                JobStatus.pending(PendingReasons.AWAITING_DECISION), start, null));
+        LOG.info("job {} of team {} recorded ({} template): {}", spec.id().name(), spec.team(), submission.template(),
+                decided.phase().wireName());
         metrics.deployed(decided.phase(), Duration.between(start, clock.instant()));
         return decided;
     }

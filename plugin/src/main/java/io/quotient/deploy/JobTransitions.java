@@ -71,13 +71,55 @@ public final class JobTransitions {
     }
 
     private JobRecord place(JobRecord record, PlacedJob placement, String event, String verb) {
+        return placed(store.updateStatus(record, placedStatus(placement)), placement, event, verb);
+    }
+
+    /**
+     * Records a new job together with its first decision, a placement (one write), then deploys it. Once the
+     * record is written the deploy has happened: a failure to create the workload is logged, and the
+     * reconciliation creates it from the record, as after a crash at that point.
+     */
+    public JobRecord recordPlaced(JobRecord unrecorded, PlacedJob placement) {
+        JobRecord recorded = store.create(unrecorded.withStatus(placedStatus(placement)));
+        try {
+            return placed(recorded, placement, "Placed", "Placed on ");
+        } catch (RuntimeException e) {
+            LOG.warn("job {} of team {} is recorded as placed on node {}, but creating its workload failed: {}. The"
+                    + " next reconciliation creates it.", unrecorded.id().name(), unrecorded.id().team(),
+                    placement.node(), e.toString());
+            return recorded;
+        }
+    }
+
+    /** Records a new job together with its first decision: it waits, for this reason. */
+    public JobRecord recordPending(JobRecord unrecorded, String why) {
+        JobRecord pending = store.create(unrecorded.withStatus(JobStatus.pending(why)));
+        LOG.info("job {} of team {} pending: {}", unrecorded.id().name(), unrecorded.id().team(), why);
+        gateway.recordEvent(unrecorded.id(), "Pending", why);
+        return pending;
+    }
+
+    /** Records a new job as it is, undecided: a decision follows (or the leader's re-queue takes it). */
+    public JobRecord recordUndecided(JobRecord unrecorded) {
+        return store.create(unrecorded);
+    }
+
+    /** The record as stored now, or {@code record} if it is gone. */
+    public JobRecord latest(JobRecord record) {
+        return store.find(record.id()).orElse(record);
+    }
+
+    /** Binds the placement's fractional GPUs to their reservations (UUIDs as far as known): the placed status. */
+    private JobStatus placedStatus(PlacedJob placement) {
         List<GpuBinding> gpus = reservations.bind(placement.node(), Placements.bindings(placement));
-        JobRecord placed = store.updateStatus(record,
-                JobStatus.placed(placement.node(), gpus, placement.quotaState(), clock.instant()));
+        return JobStatus.placed(placement.node(), gpus, placement.quotaState(), clock.instant());
+    }
+
+    private JobRecord placed(JobRecord placed, PlacedJob placement, String event, String verb) {
         String where = Placements.describe(placement) + ", " + placement.quotaState().wireName();
-        LOG.info("job {} of team {} placed on node {}: {}", record.id().name(), record.id().team(), placement.node(),
+        LOG.info("job {} of team {} placed on node {}: {}", placed.id().name(), placed.id().team(), placement.node(),
                 where);
-        gateway.recordEvent(record.id(), event, verb + where);
+        gateway.recordEvent(placed.id(), event, verb + where);
         return deployIfBound(placed);
     }
 

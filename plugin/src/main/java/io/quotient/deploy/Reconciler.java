@@ -11,6 +11,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -49,14 +50,28 @@ public final class Reconciler {
         this.stopGrace = stopGrace;
     }
 
-    /** One pass; returns how many jobs finished (capacity that the queue may now use). */
-    public int reconcile() {
+    /**
+     * What one pass found: how many jobs finished (capacity that the queue may now use) and the placed jobs whose
+     * workload now runs. Those are left to {@link #recordRunning}, after the decision lock is released: a phase
+     * that changes no capacity is not worth keeping every deploy waiting for hundreds of status writes.
+     */
+    public record Reconciliation(int finished, List<JobRecord> nowRunning) {
+    }
+
+    /** One pass, under the decision lock. */
+    public Reconciliation reconcile() {
         Map<JobId, WorkloadPhase> workloads = cluster.workloads();
         List<JobRecord> records = store.listAll();
         int finished = 0;
+        List<JobRecord> nowRunning = new ArrayList<>();
         for (JobRecord record : records) {
+            WorkloadPhase workload = workloads.getOrDefault(record.id(), WorkloadPhase.ABSENT);
+            if (workload == WorkloadPhase.RUNNING && record.phase() == JobPhase.PLACED) {
+                nowRunning.add(record);
+                continue;
+            }
             try {
-                finished += reconcileOne(record, workloads.getOrDefault(record.id(), WorkloadPhase.ABSENT)) ? 1 : 0;
+                finished += reconcileOne(record, workload) ? 1 : 0;
             } catch (RuntimeException e) {
                 LOG.warn("reconciling job {} of team {} failed, retrying on the next pass: {}", record.id().name(),
                         record.id().team(), e.toString());
@@ -64,7 +79,22 @@ public final class Reconciler {
         }
         stopOrphans(workloads, records);
         reservations.releaseLeaked();
-        return finished;
+        return new Reconciliation(finished, nowRunning);
+    }
+
+    /**
+     * Records that these placed jobs run; without the decision lock. A record a decision changed meanwhile (an
+     * eviction) refuses the write by its version, and the next pass looks again.
+     */
+    public void recordRunning(List<JobRecord> placed) {
+        for (JobRecord record : placed) {
+            try {
+                store.updateStatus(record, record.status().withPhase(JobPhase.RUNNING, null));
+            } catch (RuntimeException e) {
+                LOG.info("job {} of team {} on node {} runs, but its record could not say so yet ({}); the next pass"
+                        + " retries", record.id().name(), record.id().team(), record.status().node(), e.getMessage());
+            }
+        }
     }
 
     private boolean reconcileOne(JobRecord record, WorkloadPhase workload) {
@@ -88,14 +118,8 @@ public final class Reconciler {
         switch (workload) {
             case SUCCEEDED -> transitions.finish(record, JobPhase.SUCCEEDED, "completed");
             case FAILED -> transitions.finish(record, JobPhase.FAILED, "its pods failed; see the pods' logs");
-            case RUNNING -> {
-                if (record.phase() == JobPhase.PLACED) {
-                    store.updateStatus(record, record.status().withPhase(JobPhase.RUNNING, null));
-                }
-                return false;
-            }
-            case STARTING -> {
-                return false;
+            case RUNNING, STARTING -> {
+                return false; // a placed job that now runs is left to recordRunning
             }
             case ABSENT -> {
                 if (record.phase() == JobPhase.PLACED) {

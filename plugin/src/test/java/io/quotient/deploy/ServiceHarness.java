@@ -8,6 +8,7 @@ import io.quotient.core.scheduling.Team;
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.deploy.port.DeploymentMetrics;
+import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.TeamsSource;
 import io.quotient.deploy.port.WorkloadGateway;
@@ -51,18 +52,27 @@ public final class ServiceHarness {
     public ServiceHarness(Scheduler scheduler, RequestValidator validator, List<NodeSpec> nodes,
                           Map<String, Team> teams, Function<WorkloadGateway, WorkloadGateway> gatewayWrapper,
                           LeadershipGate leadership) {
+        this(scheduler, validator, nodes, teams, gatewayWrapper, leadership, records -> records);
+    }
+
+    /** @param storeWrapper wraps the records the service writes through ({@link #store} stays the stored truth) */
+    public ServiceHarness(Scheduler scheduler, RequestValidator validator, List<NodeSpec> nodes,
+                          Map<String, Team> teams, Function<WorkloadGateway, WorkloadGateway> gatewayWrapper,
+                          LeadershipGate leadership, Function<JobRecordStore, JobRecordStore> storeWrapper) {
         cluster = new EmbeddedCluster(nodes, Set.of("job", "pytorchjob", "notebook"));
         TeamsSource teamsSource = () -> teams;
         WorkloadGateway gateway = gatewayWrapper.apply(cluster);
+        JobRecordStore records = storeWrapper.apply(store);
         Duration grace = Duration.ofSeconds(30);
-        ReservationKeeper reservations = new ReservationKeeper(store, cluster, gateway);
-        JobTransitions transitions = new JobTransitions(store, gateway, reservations, metrics, grace, clock);
-        Decider decider = new Decider(store, new SnapshotBuilder(cluster, teamsSource, clock), scheduler,
-                new PlanApplier(store, transitions, leadership));
-        Reconciler reconciler = new Reconciler(store, cluster, gateway, transitions, reservations, grace);
+        ReservationKeeper reservations = new ReservationKeeper(records, cluster, gateway);
+        JobTransitions transitions = new JobTransitions(records, gateway, reservations, metrics, grace, clock);
+        Decider decider = new Decider(records, new SnapshotBuilder(cluster, teamsSource, clock), scheduler,
+                new PlanApplier(records, transitions, leadership), new AssumedPlacements(Duration.ofSeconds(5)),
+                transitions);
+        Reconciler reconciler = new Reconciler(records, cluster, gateway, transitions, reservations, grace);
         decisions = new DecisionService(reconciler, decider, transitions, new DecisionLock(), leadership);
-        deployments = new DeploymentService(store, teamsSource, gateway, validator, decisions, metrics, clock);
-        reports = new Reports(store, cluster, teamsSource, new ClusterFittedWorkload(TargetWorkload.typical()));
+        deployments = new DeploymentService(records, teamsSource, gateway, validator, decisions, metrics, clock);
+        reports = new Reports(records, cluster, teamsSource, new ClusterFittedWorkload(TargetWorkload.typical()));
     }
 
     /** Counts what the use cases report. */

@@ -42,6 +42,11 @@ final class ClusterFacts {
                 .execute().getItems().stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
     }
 
+    /** Every pod in the namespace, terminating ones included. */
+    List<V1Pod> pods() throws ApiException {
+        return core.listNamespacedPod(namespace).execute().getItems();
+    }
+
     /** Reservation pods that hold a GPU (not being deleted). */
     List<V1Pod> reservationPods() throws ApiException {
         return core.listNamespacedPod(namespace).labelSelector("quotient.io/role=gpu-reservation").execute().getItems()

@@ -1,5 +1,6 @@
 package io.quotient.it.deploy;
 
+import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.BatchV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -99,6 +100,29 @@ class KubernetesAdaptersIT {
         assertThat(adapters.store.find(created.id())).isEmpty();
         assertThat(adapters.store.delete(created.id())).isFalse();
         assertThatThrownBy(() -> adapters.store.updateStatus(updated, placed)).isInstanceOf(StaleRecordException.class);
+    }
+
+    @Test
+    void aRecordIsCreatedWithItsFirstDecisionAndAStatusWriteKeepsWhatTheServerStored() throws Exception {
+        JobStatus placed = JobStatus.placed("node-x", List.of(new GpuBinding(3, null, 1)), QuotaState.OVER_QUOTA,
+                Instant.parse("2024-05-01T10:00:00Z"));
+
+        JobRecord created = adapters.store.create(AdapterFixture.wholeGpuRecord("team-a", "at-once", 1).withStatus(placed));
+
+        ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
+        JsonObject stored = cluster.gpuJobs().get(0).getRaw();
+        assertThat(created.status()).isEqualTo(placed);
+        assertThat(stored.getAsJsonObject("status").get("node").getAsString()).as("one write").isEqualTo("node-x");
+        assertThat(stored.getAsJsonObject("status").get("quotaState").getAsString()).isEqualTo("OverQuota");
+
+        adapters.store.updateStatus(created, created.status().withPhase(JobPhase.RUNNING, null));
+
+        JsonObject after = cluster.gpuJobs().get(0).getRaw();
+        assertThat(after.getAsJsonObject("status").get("phase").getAsString()).isEqualTo("Running");
+        assertThat(after.get("spec")).as("the spec as written").isEqualTo(stored.get("spec"));
+        assertThat(after.getAsJsonObject("metadata").get("labels")).isEqualTo(stored.getAsJsonObject("metadata").get("labels"));
+        assertThat(after.getAsJsonObject("metadata").get("annotations"))
+                .isEqualTo(stored.getAsJsonObject("metadata").get("annotations"));
     }
 
     @Test

@@ -15,7 +15,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -48,7 +47,12 @@ final class QuotientService implements AutoCloseable {
                 "--quotient.kubernetes.identity=" + identity, "--quotient.teams-file=" + teamsFile,
                 "--quotient.teams-poll-interval=1s", "--quotient.schedules.requeue-interval=1s",
                 "--quotient.schedules.reclaim-interval=2s", "--quotient.scheduling.stop-grace=5s"));
-        args.addAll(Arrays.asList(extra));
+        // an extra argument replaces the test default of the same property (Spring would join both values)
+        for (String argument : extra) {
+            String key = argument.contains("=") ? argument.substring(0, argument.indexOf('=') + 1) : argument;
+            args.removeIf(existing -> existing.startsWith(key));
+            args.add(argument);
+        }
         return args;
     }
 

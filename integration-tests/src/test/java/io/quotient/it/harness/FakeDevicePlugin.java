@@ -15,17 +15,17 @@ import java.util.Set;
 /**
  * Hands out the fake GPUs of a node to the pods that request {@code nvidia.com/gpu}, as the NVIDIA device
  * plugin does: each GPU to one live pod at a time. A reservation pod's GPU is recorded in its
- * {@code quotient.io/gpu-uuid} annotation (the node enforcer's job on a real node); other pods' GPUs are
- * only remembered here, so that no two pods share one.
+ * {@code quotient.io/gpu-uuid} annotation (the node enforcer's job on a real node); every pod's GPUs are
+ * also remembered here, so that no two pods share one even before the kubelet's cache shows an annotation.
  */
 final class FakeDevicePlugin {
 
-  /** Pod UID to the GPUs given to a pod that is not a reservation pod. */
-  private final Map<String, List<String>> otherPods = new HashMap<>();
+  /** Pod UID to the GPUs given to the pod. */
+  private final Map<String, List<String>> given = new HashMap<>();
 
   /** Forgets the GPUs of pods that are gone or finished. */
   void keepOnly(Set<String> livePodUids) {
-    otherPods.keySet().retainAll(livePodUids);
+    given.keySet().retainAll(livePodUids);
   }
 
   /**
@@ -38,24 +38,22 @@ final class FakeDevicePlugin {
       return Optional.empty();
     }
     String uid = pod.getMetadata().getUid();
-    if (otherPods.containsKey(uid)) {
-      return Optional.of(otherPods.get(uid));
+    if (given.containsKey(uid)) {
+      return Optional.of(given.get(uid));
     }
     Set<String> taken = new HashSet<>();
     for (V1Pod other : livePodsOnNode) {
       reservedUuid(other).ifPresent(taken::add);
-      taken.addAll(otherPods.getOrDefault(other.getMetadata().getUid(), List.of()));
+      taken.addAll(given.getOrDefault(other.getMetadata().getUid(), List.of()));
     }
     LinkedHashSet<String> free = new LinkedHashSet<>(preferredFirst(pod, nodeGpus));
     free.removeAll(taken);
     if (free.size() < wanted) {
       return Optional.empty();
     }
-    List<String> chosen = new ArrayList<>(free).subList(0, wanted);
-    if (!isReservation(pod)) {
-      otherPods.put(uid, List.copyOf(chosen));
-    }
-    return Optional.of(List.copyOf(chosen));
+    List<String> chosen = List.copyOf(new ArrayList<>(free).subList(0, wanted));
+    given.put(uid, chosen);
+    return Optional.of(chosen);
   }
 
   static boolean isReservation(V1Pod pod) {

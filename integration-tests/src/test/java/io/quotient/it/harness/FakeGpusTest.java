@@ -66,6 +66,18 @@ class FakeGpusTest {
   }
 
   @Test
+  void aReservationsGpuStaysTakenBeforeItsAnnotationIsSeen() {
+    FakeDevicePlugin plugin = new FakeDevicePlugin();
+    V1Pod first = reservation("r0", 0, null);
+    assertThat(plugin.allocate(first, GPUS, List.of())).contains(List.of(GPUS.get(0)));
+
+    // the kubelet's cache still shows the first reservation without its annotation
+    Optional<List<String>> second = plugin.allocate(reservation("r0-again", 0, null), GPUS, List.of(first));
+
+    assertThat(second).contains(List.of(GPUS.get(1)));
+  }
+
+  @Test
   void gpusOfFinishedPodsAreFreedAgain() {
     FakeDevicePlugin plugin = new FakeDevicePlugin();
     V1Pod first = gpuPod("first", 3, Map.of());

@@ -9,8 +9,12 @@ import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.informer.SharedIndexInformer;
+import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodList;
 import io.kubernetes.client.util.PatchUtils;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
@@ -32,8 +36,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Plays the kubelet (and the device plugin, and the node enforcer's reporting) for every fake GPU node
- * (label {@code quotient.io/fake-node=true}), polling the API server a few times a second. One runs per
- * test JVM, from the control plane's start ({@link ControlPlane#fakeKubelet()}):
+ * (label {@code quotient.io/fake-node=true}). Like a real kubelet it watches its nodes and their pods
+ * (informers) instead of listing them, so that it costs the API server and the test JVM next to nothing while
+ * hundreds of pods exist (a benchmark shares these two cores with it); a pass over the caches a few times a
+ * second acts on what changed. One runs per test JVM, from the control plane's start
+ * ({@link ControlPlane#fakeKubelet()}):
  * <ul>
  *   <li>a pod bound to a fake node gets its GPUs (reservation pods: the {@code quotient.io/gpu-uuid}
  *       annotation, a distinct GPU of that node) and then a Running status with container IDs and an IP;</li>
@@ -53,6 +60,12 @@ public final class FakeKubelet implements AutoCloseable {
   private final ApiClient client;
   private final CoreV1Api api;
   private final ScheduledExecutorService loop;
+  private final SharedInformerFactory informers;
+  private final SharedIndexInformer<V1Node> nodeCache;
+  private final SharedIndexInformer<V1Pod> podCache;
+  /** Pods started (or being removed) by this kubelet whose change the caches may not show yet (pod UIDs). */
+  private final Set<String> started = new HashSet<>();
+  private final Set<String> removed = new HashSet<>();
   private final FakeDevicePlugin devicePlugin = new FakeDevicePlugin();
   private final Set<String> silentNodes = ConcurrentHashMap.newKeySet();
   private final AtomicInteger nextPodIp = new AtomicInteger(1);
@@ -66,11 +79,24 @@ public final class FakeKubelet implements AutoCloseable {
       thread.setDaemon(true);
       return thread;
     });
+    this.informers = new SharedInformerFactory(client);
+    this.nodeCache = informers.sharedIndexInformerFor(params -> api.listNode().labelSelector(FAKE_NODE_SELECTOR)
+        .resourceVersion(params.resourceVersion).timeoutSeconds(params.timeoutSeconds).watch(params.watch)
+        .buildCall(null), V1Node.class, V1NodeList.class);
+    this.podCache = informers.sharedIndexInformerFor(params -> api.listPodForAllNamespaces()
+        .fieldSelector("spec.nodeName!=").resourceVersion(params.resourceVersion)
+        .timeoutSeconds(params.timeoutSeconds).watch(params.watch).buildCall(null), V1Pod.class, V1PodList.class);
   }
 
-  /** Started once per JVM by {@link ControlPlane}: two kubelets on one node would hand out GPUs twice. */
+  /**
+   * Started once per JVM by {@link ControlPlane}: two kubelets on one node would hand out GPUs twice. The
+   * client must have no read timeout (it serves watches).
+   */
   static FakeKubelet start(ApiClient client) {
     FakeKubelet kubelet = new FakeKubelet(client);
+    kubelet.informers.startAllRegisteredInformers();
+    Await.until("the fake kubelet's caches to sync", () -> kubelet.nodeCache.hasSynced() && kubelet.podCache.hasSynced(),
+        synced -> synced);
     kubelet.loop.scheduleWithFixedDelay(kubelet::tickSafely, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
     return kubelet;
   }
@@ -95,6 +121,7 @@ public final class FakeKubelet implements AutoCloseable {
 
   @Override
   public void close() {
+    informers.stopAllRegisteredInformers();
     loop.shutdownNow();
     try {
       loop.awaitTermination(5, TimeUnit.SECONDS);
@@ -119,10 +146,10 @@ public final class FakeKubelet implements AutoCloseable {
     try {
       tick();
       lastFailure = null;
-    } catch (RuntimeException | ApiException e) {
+    } catch (RuntimeException e) {
       // A controller raced us or the server hiccupped: the next tick sees fresh state and tries again.
       // A failure that repeats is logged once, so a test that times out shows why its pods never ran.
-      Throwable cause = e instanceof ApiException ? e : e.getCause();
+      Throwable cause = e.getCause();
       if (cause instanceof ApiException api && api.getCode() == KubeCalls.CONFLICT) {
         return; // someone else updated the pod since we listed it: routine
       }
@@ -135,15 +162,17 @@ public final class FakeKubelet implements AutoCloseable {
     }
   }
 
-  private void tick() throws ApiException {
+  private void tick() {
     Map<String, V1Node> nodes = new HashMap<>();
-    for (V1Node node : api.listNode().labelSelector(FAKE_NODE_SELECTOR).execute().getItems()) {
+    for (V1Node node : nodeCache.getIndexer().list()) {
       nodes.put(node.getMetadata().getName(), node);
     }
     refreshReports(nodes.values());
     Map<String, List<V1Pod>> liveByNode = new HashMap<>();
+    Set<String> present = new HashSet<>();
     List<V1Pod> toDelete = new ArrayList<>();
-    for (V1Pod pod : api.listPodForAllNamespaces().fieldSelector("spec.nodeName!=").execute().getItems()) {
+    for (V1Pod pod : podCache.getIndexer().list()) {
+      present.add(pod.getMetadata().getUid());
       if (!nodes.containsKey(pod.getSpec().getNodeName())) {
         continue;
       }
@@ -153,14 +182,18 @@ public final class FakeKubelet implements AutoCloseable {
         liveByNode.computeIfAbsent(pod.getSpec().getNodeName(), n -> new ArrayList<>()).add(pod);
       }
     }
-    toDelete.forEach(this::removeTerminating);
+    // the cache lags our own writes by a moment: what we did stays done until the pod is gone
+    started.retainAll(present);
+    removed.retainAll(present);
+    toDelete.stream().filter(pod -> removed.add(pod.getMetadata().getUid())).forEach(this::removeTerminating);
     Set<String> liveUids = new HashSet<>();
     liveByNode.values().forEach(pods -> pods.forEach(p -> liveUids.add(p.getMetadata().getUid())));
     devicePlugin.keepOnly(liveUids);
     liveByNode.forEach((nodeName, pods) -> {
       for (int i = 0; i < pods.size(); i++) {
         V1Pod pod = pods.get(i);
-        if (!"Running".equals(pod.getStatus() == null ? null : pod.getStatus().getPhase())) {
+        if (!started.contains(pod.getMetadata().getUid())
+            && !"Running".equals(pod.getStatus() == null ? null : pod.getStatus().getPhase())) {
           // The annotated copy goes back in the list, so the next pod in this tick sees that GPU taken.
           pods.set(i, startPod(pod, nodes.get(nodeName), pods));
         }
@@ -195,10 +228,12 @@ public final class FakeKubelet implements AutoCloseable {
         current = annotateGpu(pod, gpus.get().get(0));
       }
     }
-    V1Pod started = current;
-    started.setStatus(FakePodStatuses.running(started, nextPodIp(), now()));
-    return call("starting pod " + where, () -> api.replaceNamespacedPodStatus(
-        started.getMetadata().getName(), started.getMetadata().getNamespace(), started).execute());
+    V1Pod running = current;
+    running.setStatus(FakePodStatuses.running(running, nextPodIp(), now()));
+    V1Pod written = call("starting pod " + where, () -> api.replaceNamespacedPodStatus(
+        running.getMetadata().getName(), running.getMetadata().getNamespace(), running).execute());
+    started.add(pod.getMetadata().getUid());
+    return written;
   }
 
   private V1Pod annotateGpu(V1Pod pod, String uuid) {

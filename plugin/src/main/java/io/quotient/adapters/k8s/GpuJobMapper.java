@@ -53,7 +53,7 @@ public final class GpuJobMapper {
         GpuJobSpec spec = new GpuJobSpec(r.team(), r.name(), s.template(), s.image(), s.command(), s.args(), gpu,
                 r.gpuDevices(), models, r.cpuMilli(), r.memoryMib(), r.priority(), r.preemptible(),
                 r.minRuntimeSeconds(), s.labels(), s.env());
-        return new GpuJobResource(metadata, spec, toStatus(record.status(), null));
+        return new GpuJobResource(metadata, spec, toStatus(record.status()));
     }
 
     /**
@@ -75,14 +75,14 @@ public final class GpuJobMapper {
                 metadata.getResourceVersion());
     }
 
-    static GpuJobStatus toStatus(JobStatus status, Long observedGeneration) {
+    static GpuJobStatus toStatus(JobStatus status) {
         List<GpuJobStatus.Gpu> gpus = new ArrayList<>();
         for (GpuBinding g : status.gpus()) {
             gpus.add(new GpuJobStatus.Gpu(g.index(), g.uuid(), g.fraction()));
         }
         return new GpuJobStatus(status.phase().wireName(), status.node(), gpus,
                 status.quotaState() == null ? null : status.quotaState().wireName(), status.reason(),
-                status.placedAt() == null ? null : status.placedAt().toString(), observedGeneration);
+                status.placedAt() == null ? null : status.placedAt().toString());
     }
 
     static JobStatus fromStatus(GpuJobStatus status) {

@@ -3,8 +3,6 @@ package io.quotient.adapters.k8s;
 import io.kubernetes.client.informer.ResourceEventHandler;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.openapi.ApiClient;
-import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
@@ -29,8 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Job records as {@code GpuJob} custom resources. Reads come from an informer cache overlaid with this
- * process's own writes (read-your-writes); writes go to the API server: create first, then the status through
- * the status subresource with the record's resourceVersion as precondition (optimistic concurrency).
+ * process's own writes (read-your-writes); writes go to the API server: a create carries the record's first
+ * status, later status writes replace the object with the record's resourceVersion as precondition (optimistic
+ * concurrency). The CRD has no status subresource, so that a deploy needs one write, not two.
  */
 public final class KubernetesJobRecordStore implements JobRecordStore {
 
@@ -38,10 +37,7 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
     private static final Comparator<JobRecord> CREATION_ORDER = Comparator.comparing(JobRecord::createdAt)
             .thenComparing(r -> r.id().team()).thenComparing(r -> r.id().name());
 
-    private final ApiClient client;
     private final GenericKubernetesApi<GpuJobResource, GpuJobList> api;
-    /** Status writes are PUTs on the status subresource: client-java's generic updateStatus PATCHes in a format 1.20 refuses. */
-    private final CustomObjectsApi statusApi;
     private final String namespace;
     private final GpuJobMapper mapper;
     private final ReadYourWrites<GpuJobResource> view;
@@ -51,10 +47,8 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
 
     public KubernetesJobRecordStore(ApiClient client, SharedIndexInformer<GpuJobResource> informer, String namespace,
                                     GpuJobMapper mapper) {
-        this.client = client;
         this.api = new GenericKubernetesApi<>(GpuJobResource.class, GpuJobList.class, GpuJobResource.GROUP,
                 GpuJobResource.VERSION, GpuJobResource.PLURAL, client);
-        this.statusApi = new CustomObjectsApi(client);
         this.namespace = namespace;
         this.mapper = mapper;
         this.view = new ReadYourWrites<>(name -> informer.getIndexer().getByKey(namespace + "/" + name),
@@ -88,8 +82,6 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
         GpuJobResource created = ApiCalls.expect(response, "creating GpuJob " + namespace + "/" + name
                 + " for job " + record.id());
         view.written(created);
-        // the API server ignores status on create (status subresource), and a GpuJob without status reads as
-        // recorded and undecided, which is what a new record is: its first decision writes the first status
         return toRecord(created);
     }
 
@@ -120,29 +112,24 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
         if (current == null) {
             throw new StaleRecordException(record.id(), "its GpuJob " + namespace + "/" + name + " was deleted");
         }
-        V1ObjectMeta metadata = new V1ObjectMeta().name(name).namespace(namespace)
-                .resourceVersion(record.version());
-        // only the status travels: the status subresource keeps the stored spec and metadata
-        GpuJobResource update = new GpuJobResource(metadata, null,
-                GpuJobMapper.toStatus(status, current.getMetadata().getGeneration()));
-        GpuJobResource stored;
-        try {
-            stored = client.<GpuJobResource>execute(statusApi.replaceNamespacedCustomObjectStatus(GpuJobResource.GROUP,
-                    GpuJobResource.VERSION, namespace, GpuJobResource.PLURAL, name, update).buildCall(null),
-                    GpuJobResource.class).getData();
-        } catch (ApiException e) {
-            if (e.getCode() == ApiCalls.CONFLICT) {
-                throw new StaleRecordException(record.id(), "resourceVersion " + record.version() + " is outdated");
-            }
-            if (e.getCode() == ApiCalls.NOT_FOUND) {
-                throw new StaleRecordException(record.id(), "its GpuJob " + namespace + "/" + name + " was deleted");
-            }
-            throw new KubernetesCallException("updating the status of GpuJob " + namespace + "/" + name + " failed: "
-                    + (e.getCode() == 0 ? "the API server could not be reached: " + e.getMessage()
-                    : "HTTP " + e.getCode() + ": " + e.getResponseBody()), e);
+        // the whole object travels (no status subresource), as stored: only the status differs, and the record's
+        // resourceVersion makes the API server refuse the write if anything changed since it was read
+        V1ObjectMeta stored = current.getMetadata();
+        V1ObjectMeta metadata = new V1ObjectMeta().name(name).namespace(namespace).uid(stored.getUid())
+                .resourceVersion(record.version()).labels(stored.getLabels()).annotations(stored.getAnnotations())
+                .finalizers(stored.getFinalizers()).ownerReferences(stored.getOwnerReferences());
+        GpuJobResource update = new GpuJobResource(metadata, current.getSpec(), GpuJobMapper.toStatus(status));
+        String what = "updating the status of GpuJob " + namespace + "/" + name + " of job " + record.id();
+        KubernetesApiResponse<GpuJobResource> response = ApiCalls.call(what, () -> api.update(update));
+        if (response.getHttpStatusCode() == ApiCalls.CONFLICT) {
+            throw new StaleRecordException(record.id(), "resourceVersion " + record.version() + " is outdated");
         }
-        view.written(stored);
-        return toRecord(stored);
+        if (response.getHttpStatusCode() == ApiCalls.NOT_FOUND) {
+            throw new StaleRecordException(record.id(), "its GpuJob " + namespace + "/" + name + " was deleted");
+        }
+        GpuJobResource written = ApiCalls.expect(response, what);
+        view.written(written);
+        return toRecord(written);
     }
 
     @Override

@@ -21,6 +21,6 @@ package io.quotient.core.placement;
 final class QuotientPolicy extends GradientPolicy {
 
     QuotientPolicy(long seed, TargetWorkload workload) {
-        super("quotient", seed, new WasteForecast(workload), true);
+        super("quotient", seed, WasteForecast.forWorkload(workload), true);
     }
 }

@@ -1,5 +1,7 @@
 package io.quotient.core.placement;
 
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,9 +27,21 @@ import java.util.concurrent.ConcurrentHashMap;
  *   milli: GPUs left without the CPU that jobs typically bring along. FGD only notices when a single pod
  *   no longer fits; this sees a GPU-dense node being drained of CPU by CPU-heavy or CPU-only pods early.</li>
  * </ol>
- * Tables are per GPU model (models restrict which shapes count) and built once. Thread-safe.
+ * Tables are per GPU model (models restrict which shapes count) and built once per workload: a table costs
+ * about half a million steps, and the service makes a policy for every decision, so {@link #forWorkload} hands
+ * out the forecast of a recently used workload again. Thread-safe.
  */
 final class WasteForecast implements NodeMeasure {
+
+    /** Forecasts of the workloads used last (a service uses one, or a few while its nodes change). */
+    private static final int RECENT_WORKLOADS = 8;
+    private static final Map<TargetWorkload, WasteForecast> RECENT = Collections.synchronizedMap(
+            new LinkedHashMap<>(RECENT_WORKLOADS, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<TargetWorkload, WasteForecast> eldest) {
+                    return size() > RECENT_WORKLOADS;
+                }
+            });
 
     /** Fraction sizes below this share of the fractional demand are too rare to fill gaps (see the class comment). */
     static final double RARE_SIZE_SHARE = 0.03;
@@ -35,6 +49,11 @@ final class WasteForecast implements NodeMeasure {
     private final List<TargetWorkload.Shape> gpuShapes;
     private final double cpuPerMilli;
     private final Map<String, double[]> slivers = new ConcurrentHashMap<>();
+
+    /** The forecast for this workload, shared with earlier callers of an equal workload (tables and all). */
+    static WasteForecast forWorkload(TargetWorkload workload) {
+        return RECENT.computeIfAbsent(workload, WasteForecast::new);
+    }
 
     WasteForecast(TargetWorkload workload) {
         gpuShapes = workload.shapes().stream().filter(s -> !s.cpuOnly()).toList();

@@ -16,8 +16,8 @@ import java.util.Optional;
 public interface JobRecordStore {
 
     /**
-     * Stores a new, undecided record (its version is ignored) and returns it with its version. A store may keep
-     * only that it is undecided, not the pending reason given: the first decision writes the first real status.
+     * Stores a new record with its status (undecided, or its first decision, written together) and returns it
+     * with its version; the version given is ignored.
      *
      * @throws JobAlreadyExistsException when a record with the same team and name exists; nothing is changed
      */

@@ -24,6 +24,16 @@ class QuotientPolicyTest {
             new TargetWorkload.Shape(4_000, 1, 1000, Set.of(), 1)));
 
     @Test
+    void anEqualWorkloadGetsTheForecastAlreadyBuiltAndAnotherOneItsOwn() {
+        TargetWorkload equalMix = new TargetWorkload(List.copyOf(mix.shapes()));
+        TargetWorkload other = new TargetWorkload(List.of(new TargetWorkload.Shape(4_000, 1, 250, Set.of(), 1)));
+
+        assertThat(WasteForecast.forWorkload(equalMix)).isSameAs(WasteForecast.forWorkload(mix));
+        assertThat(WasteForecast.forWorkload(other)).isNotSameAs(WasteForecast.forWorkload(mix));
+        assertThat(WasteForecast.forWorkload(other).of("T4", 64_000, new int[] {500}, 1)).isZero();
+    }
+
+    @Test
     void aGpuLeftWithRoomOnlyForRareSizesCountsAsIdle() {
         WasteForecast forecast = new WasteForecast(mix);
         // 190 free: no size fits; 530 free: a 470 leaves 60 that nothing fits

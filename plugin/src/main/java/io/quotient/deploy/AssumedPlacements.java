@@ -1,0 +1,74 @@
+package io.quotient.deploy;
+
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.PlacedJob;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * Placements decided but not yet written to their records, as kube-scheduler "assumes" a pod on its node before
+ * the binding is written. A new job's placement is written after the {@link DecisionLock} is released, so the
+ * lock is held for the decision only, not for an API round trip; until its record says so, the next decisions see
+ * the capacity as taken through this map. A placement is settled when its write succeeded or failed: on failure
+ * the job simply stays undecided in its record and the re-queue places it.
+ *
+ * <p>Only lone placements of new jobs are assumed. A decision that evicts, moves or reconciles waits until
+ * nothing is assumed ({@link #awaitNone}), so it only ever acts on written records. Nothing here is durable: a
+ * crash loses an assumed placement, whose record is still undecided, which the re-queue places.
+ */
+public final class AssumedPlacements {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AssumedPlacements.class);
+
+    private final Map<JobId, PlacedJob> assumed = new HashMap<>();
+    private final Duration maxWait;
+
+    /**
+     * @param maxWait how long a decision waits for assumed placements to be written before it goes on without
+     *                them (a stuck API call; the records' optimistic concurrency still refuses a second placement)
+     */
+    public AssumedPlacements(Duration maxWait) {
+        this.maxWait = maxWait;
+    }
+
+    /** The job is placed there from now on, for every decision, until {@link #settle}. */
+    public synchronized void assume(PlacedJob placement) {
+        assumed.put(placement.spec().id(), placement);
+    }
+
+    /** The placement's write is done (or failed): its record tells from now on. */
+    public synchronized void settle(JobId job) {
+        assumed.remove(job);
+        notifyAll();
+    }
+
+    /** The assumed placements by job, as of now. */
+    public synchronized Map<JobId, PlacedJob> current() {
+        return Map.copyOf(assumed);
+    }
+
+    /** Waits until every assumed placement is settled; returns false (and logs) when that took over the maximum. */
+    public synchronized boolean awaitNone() {
+        long deadline = System.nanoTime() + maxWait.toNanos();
+        while (!assumed.isEmpty()) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                LOG.warn("placements of jobs {} are still being written after {} s; deciding without them (a second"
+                        + " placement of one of them would be refused by its record's resourceVersion)",
+                        assumed.keySet(), maxWait.toSeconds());
+                return false;
+            }
+            try {
+                wait(Math.max(1, left / 1_000_000));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return false;
+            }
+        }
+        return true;
+    }
+}
