@@ -28,7 +28,7 @@ public final class GpuJobMapper {
 
     /** Full-precision creation time: orders the queue (metadata.creationTimestamp has whole seconds only). */
     static final String CREATED_AT_ANNOTATION = "quotient.io/created-at";
-    /** Shown for a record whose status was never written (the service stopped between the two writes). */
+    /** Shown for a record without status: every record is created with one, so only a GpuJob made by hand. */
     static final String UNDECIDED_REASON = "recorded; waiting for the scheduler to decide";
 
     private final Function<JobRequestInput, JobSpec> specOf;
