@@ -57,13 +57,14 @@ public final class Decider {
     /**
      * The first decision on a job not recorded yet, with the lock held. A lone placement is assumed until
      * {@link #recordPlaced} has written it (the lock is not held for that write), a lone "wait" is returned with its
-     * reason; a plan that evicts others first is left to {@link #decideNew} once the job is recorded.
+     * reason, for {@link #recordPending}; a plan that evicts others first is left to {@link #decideNew} once the
+     * job is recorded.
      *
      * @throws JobAlreadyExistsException when a job of that name is recorded or being recorded; nothing is changed
      */
     public FirstDecision decideFirst(JobRecord unrecorded) {
         JobId job = unrecorded.id();
-        if (store.find(job).isPresent() || assumed.current().containsKey(job)) {
+        if (store.find(job).isPresent() || assumed.inFlight(job)) {
             throw new JobAlreadyExistsException(job);
         }
         Plan plan = planNew(unrecorded);
@@ -74,7 +75,7 @@ public final class Decider {
         }
         if (plan.actions().size() == 1 && plan.actions().get(0) instanceof PlanAction.KeepPending wait
                 && wait.job().equals(job)) {
-            // recorded after the lock is released: a re-queue in between misses it, the next one takes it
+            assumed.recording(job); // recorded after the lock is released: the re-queue waits for it
             return new FirstDecision.Wait(wait.reason());
         }
         return FirstDecision.UNDECIDED;
@@ -86,6 +87,15 @@ public final class Decider {
             return transitions.recordPlaced(unrecorded, placement);
         } finally {
             assumed.settle(placement.spec().id());
+        }
+    }
+
+    /** Records a new job decided to wait, with the reason; called without the lock. */
+    public JobRecord recordPending(JobRecord unrecorded, String why) {
+        try {
+            return transitions.recordPending(unrecorded, why);
+        } finally {
+            assumed.settle(unrecorded.id());
         }
     }
 

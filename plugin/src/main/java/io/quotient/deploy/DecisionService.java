@@ -58,7 +58,7 @@ public final class DecisionService {
             return decider.recordPlaced(unrecorded, place.placement());
         }
         if (first instanceof FirstDecision.Wait wait) {
-            return transitions.recordPending(unrecorded, wait.reason());
+            return decider.recordPending(unrecorded, wait.reason());
         }
         JobRecord created = transitions.recordUndecided(unrecorded);
         decideNew(created);

@@ -89,20 +89,17 @@ class AssumedPlacementsTest {
     @Test
     void theQueueWaitsForPlacementsBeingWrittenAndPlacesNothingTwice() throws Exception {
         CompletableFuture<JobRecord> first = deployWithHeldWrite("first", 2);
-        List<String> order = new CopyOnWriteArrayList<>();
-
-        CompletableFuture<Void> requeue = CompletableFuture.runAsync(() -> {
-            h.decisions.requeuePending();
-            order.add("requeue done");
-        });
-        Thread.sleep(200); // room for the re-queue to go ahead wrongly
-        order.add("write released");
-        held.release.countDown();
-        requeue.get(10, TimeUnit.SECONDS);
-
-        assertThat(order).containsExactly("write released", "requeue done");
+        assertThat(requeueWhileTheWriteIsHeld()).containsExactly("write released", "requeue done");
         assertThat(first.get(10, TimeUnit.SECONDS).phase()).isEqualTo(JobPhase.PLACED);
         assertThat(h.metrics.requeues).as("the re-queue found the job placed, not waiting").isEmpty();
+    }
+
+    @Test
+    void theQueueWaitsForTheRecordOfANewJobDecidedToWait() throws Exception {
+        CompletableFuture<JobRecord> tooBig = deployWithHeldWrite("too-big", 3);
+        assertThat(requeueWhileTheWriteIsHeld()).containsExactly("write released", "requeue done");
+        assertThat(tooBig.get(10, TimeUnit.SECONDS).phase()).isEqualTo(JobPhase.PENDING);
+        assertThat(tooBig.get().status().reason()).isNotBlank();
     }
 
     @Test
@@ -122,6 +119,23 @@ class AssumedPlacementsTest {
         patient.settle(id("one"));
         assertThat(waiting.get(10, TimeUnit.SECONDS)).isTrue();
         assertThat(patient.current()).isEmpty();
+    }
+
+    /**
+     * Runs a re-queue while a record write is held, releasing the write after giving the re-queue time to go ahead
+     * wrongly; returns the order in which the two ended.
+     */
+    private List<String> requeueWhileTheWriteIsHeld() throws Exception {
+        List<String> order = new CopyOnWriteArrayList<>();
+        CompletableFuture<Void> requeue = CompletableFuture.runAsync(() -> {
+            h.decisions.requeuePending();
+            order.add("requeue done");
+        });
+        Thread.sleep(200);
+        order.add("write released");
+        held.release.countDown();
+        requeue.get(10, TimeUnit.SECONDS);
+        return order;
     }
 
     /** Deploys a job whose record write is held until {@code held.release}; returns once the write has begun. */
