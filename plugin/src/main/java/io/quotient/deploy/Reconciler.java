@@ -25,7 +25,8 @@ import java.util.Set;
  *   <li>a placed job without a workload gets it (the crash came between the status write and the create);</li>
  *   <li>a preempted job whose stop was interrupted is stopped and re-queued;</li>
  *   <li>a waiting job whose old workload still runs, and a workload without a record, are stopped;</li>
- *   <li>a reservation with no fraction on its GPU is released;</li>
+ *   <li>a reservation with no fraction on its GPU is released, and one that fractions need but is gone is made
+ *       again;</li>
  *   <li>running, succeeded and failed workloads update their job's phase; finished jobs free their capacity.</li>
  * </ul>
  */
@@ -79,6 +80,7 @@ public final class Reconciler {
         }
         stopOrphans(workloads, records);
         reservations.releaseLeaked();
+        reservations.restoreMissing();
         return new Reconciliation(finished, nowRunning);
     }
 

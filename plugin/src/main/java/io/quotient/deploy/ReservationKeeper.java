@@ -61,4 +61,19 @@ public final class ReservationKeeper {
     public void releaseLeaked() {
         releaseUnneeded(cluster.reservations().keySet());
     }
+
+    /**
+     * Makes again the reservations that fractions still need but that are gone (a reservation pod deleted by
+     * hand or evicted): without one, the device plugin would hand that GPU to a whole-GPU pod of anyone.
+     */
+    public void restoreMissing() {
+        Set<GpuSlot> existing = cluster.reservations().keySet();
+        for (GpuSlot slot : Placements.neededReservations(store.listAll())) {
+            if (!existing.contains(slot)) {
+                LOG.warn("the reservation of GPU {} on node {} is gone while fractions run on it; making it again",
+                        slot.gpuIndex(), slot.node());
+                gateway.ensureReservation(slot);
+            }
+        }
+    }
 }

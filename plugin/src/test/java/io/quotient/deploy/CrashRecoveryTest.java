@@ -128,4 +128,19 @@ class CrashRecoveryTest {
         assertThat(h.cluster.creations(job.id())).isEqualTo(1);
         assertThat(h.store.find(new JobId("team-a", "train"))).isPresent();
     }
+
+    @Test
+    void aReservationDeletedWhileFractionsUseItIsMadeAgainAndOneNoLongerNeededIsNot() {
+        scheduler.placeEachAt("gpu-node-3", List.of(2), 500, QuotaState.IN_QUOTA);
+        JobRecord half = h.deployments.deploy(JobFixtures.fraction("team-a", "half", 0.5));
+        GpuSlot gpu = new GpuSlot("gpu-node-3", 2);
+        h.cluster.releaseReservation(gpu); // deleted by hand
+
+        h.decisions.requeuePending();
+        assertThat(h.cluster.reservations()).containsOnlyKeys(gpu);
+
+        h.deployments.delete(half.id());
+        h.decisions.requeuePending();
+        assertThat(h.cluster.reservations()).isEmpty();
+    }
 }

@@ -28,8 +28,7 @@ class LeadershipChangeTest {
 
     @Test
     void aReplicaThatLosesTheLeadershipInTheMiddleOfAPlanAppliesNothingMore() {
-        scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.Place(PlanApplicationTest.at(s, spec,
-                "gpu-node-1", List.of(0, 1), 1000, QuotaState.OVER_QUOTA))));
+        scheduler.placeEachAt("gpu-node-1", List.of(0, 1), 1000, QuotaState.OVER_QUOTA);
         JobRecord borrower = h.deployments.deploy(JobFixtures.wholeGpus("team-a", "borrower", 2));
         scheduler.onSchedule = (s, spec) -> new Plan(List.of(
                 new PlanAction.Evict(borrower.id(), "Preempted by team-b reclaiming its guarantee"),
@@ -64,8 +63,7 @@ class LeadershipChangeTest {
 
     @Test
     void aFollowerDeletesTheRecordButLeavesTheReservationToTheLeader() {
-        scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.Place(PlanApplicationTest.at(s, spec,
-                "gpu-node-2", List.of(4), 250, QuotaState.IN_QUOTA))));
+        scheduler.placeEachAt("gpu-node-2", List.of(4), 250, QuotaState.IN_QUOTA);
         JobRecord fraction = h.deployments.deploy(JobFixtures.fraction("team-a", "quarter", 0.25));
         GpuSlot gpu = new GpuSlot("gpu-node-2", 4);
         assertThat(h.cluster.reservations()).containsOnlyKeys(gpu);

@@ -4,6 +4,8 @@ import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.JobSpec;
 import io.quotient.core.scheduling.Plan;
+import io.quotient.core.scheduling.PlanAction;
+import io.quotient.core.scheduling.QuotaState;
 import io.quotient.core.scheduling.Scheduler;
 import io.quotient.core.scheduling.SchedulingSnapshot;
 
@@ -20,6 +22,12 @@ import java.util.function.Function;
 final class ScriptedScheduler implements Scheduler {
 
     BiFunction<SchedulingSnapshot, JobSpec, Plan> onSchedule = (s, j) -> Plan.EMPTY;
+
+    /** From now on every new job is placed there, and nothing else happens. */
+    void placeEachAt(String node, List<Integer> gpus, int milliPerGpu, QuotaState quotaState) {
+        onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.Place(PlanApplicationTest.at(s, spec, node, gpus,
+                milliPerGpu, quotaState))));
+    }
     Function<SchedulingSnapshot, Plan> onPending = s -> Plan.EMPTY;
     Function<SchedulingSnapshot, Plan> onRebalance = s -> Plan.EMPTY;
     final List<SchedulingSnapshot> snapshots = new ArrayList<>();

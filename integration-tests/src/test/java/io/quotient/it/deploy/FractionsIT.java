@@ -68,6 +68,18 @@ class FractionsIT {
                 assertThat(pod.getMetadata().getAnnotations()).containsEntry("gpu-fraction", "0.3");
             }
 
+            // a reservation pod deleted by hand while fractions use its GPU is made again (next reconciliation)
+            V1Pod original = reservations.get(0);
+            new CoreV1Api(plane.apiClient()).deleteNamespacedPod(original.getMetadata().getName(), namespace.name())
+                    .execute();
+            V1Pod remade = Await.until("the reservation pod to be made again", () -> cluster.reservationPods()
+                    .stream().filter(p -> !p.getMetadata().getUid().equals(original.getMetadata().getUid()))
+                    .filter(p -> p.getMetadata().getAnnotations() != null
+                            && p.getMetadata().getAnnotations().containsKey("quotient.io/gpu-uuid"))
+                    .findFirst().orElse(null));
+            assertThat(remade.getMetadata().getName()).isEqualTo(original.getMetadata().getName());
+            assertThat(remade.getMetadata().getAnnotations()).containsEntry("quotient.io/gpu-uuid", shared);
+
             assertThat(api.deploy("team-a", Requests.fraction("f4", 0.3)).status()).isEqualTo(201);
             String other = awaitUuid(api, "f4");
             assertThat(other).isNotEqualTo(shared);
