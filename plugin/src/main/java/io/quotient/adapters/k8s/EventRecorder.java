@@ -10,6 +10,8 @@ import io.quotient.core.scheduling.JobId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.Optional;
@@ -24,13 +26,15 @@ import java.util.function.Function;
 /**
  * Records Kubernetes Events on jobs' GpuJobs ({@code kubectl describe gpujob} shows them). Events are
  * informational, so they are sent in the background: a deploy never waits for one, and when the API server is
- * too slow to keep up the oldest-first queue drops new ones with a warning instead of blocking decisions.
+ * too slow to keep up the oldest-first queue drops new ones with a warning instead of blocking decisions. A job
+ * gets at most {@value #BURST} events of one reason at once, then one per minute ({@link EventSpamFilter}).
  */
 public final class EventRecorder implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
     private static final Set<String> WARNINGS = Set.of("Preempted", "GpuOomKilled", "GpuLoanReclaimed");
     private static final int MAX_MESSAGE = 1024;
+    private static final int BURST = 5;
 
     private final CoreV1Api core;
     private final String namespace;
@@ -38,6 +42,7 @@ public final class EventRecorder implements AutoCloseable {
     private final Function<JobId, Optional<String>> uidOf;
     private final ThreadPoolExecutor sender;
     private final AtomicLong sequence = new AtomicLong();
+    private final EventSpamFilter spamFilter = new EventSpamFilter(BURST, Duration.ofMinutes(1), Clock.systemUTC());
 
     /**
      * @param instance the replica's identity, shown as the reporting instance
@@ -56,6 +61,11 @@ public final class EventRecorder implements AutoCloseable {
     }
 
     public void record(JobId job, String reason, String message) {
+        if (!spamFilter.allow(job, reason)) {
+            log.debug("event {} for job {} of team {} not sent: too many of that reason lately ({})", reason,
+                    job.name(), job.team(), message);
+            return;
+        }
         CoreV1Event event = event(job, reason, message);
         try {
             sender.execute(() -> send(job, event));
