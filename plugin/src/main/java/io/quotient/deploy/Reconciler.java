@@ -79,8 +79,7 @@ public final class Reconciler {
             }
         }
         stopOrphans(workloads, records);
-        reservations.releaseLeaked();
-        reservations.restoreMissing();
+        reservations.reconcile();
         return new Reconciliation(finished, nowRunning);
     }
 

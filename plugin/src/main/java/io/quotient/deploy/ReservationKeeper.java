@@ -50,30 +50,37 @@ public final class ReservationKeeper {
         Set<GpuSlot> needed = Placements.neededReservations(store.listAll());
         for (GpuSlot slot : candidates) {
             if (!needed.contains(slot)) {
-                LOG.info("releasing the reservation of GPU {} on node {}: no fraction left on it", slot.gpuIndex(),
-                        slot.node());
-                gateway.releaseReservation(slot);
+                release(slot);
             }
         }
     }
 
-    /** Releases every existing reservation no fraction needs (left behind by a crash or a deleted record). */
-    public void releaseLeaked() {
-        releaseUnneeded(cluster.reservations().keySet());
-    }
-
     /**
-     * Makes again the reservations that fractions still need but that are gone (a reservation pod deleted by
-     * hand or evicted): without one, the device plugin would hand that GPU to a whole-GPU pod of anyone.
+     * Brings the reservations in line with the records, reading each once: releases every existing reservation no
+     * fraction needs (left behind by a crash or a deleted record), and makes again those that fractions still need
+     * but that are gone (a reservation pod deleted by hand or evicted; without one, the device plugin would hand
+     * that GPU to a whole-GPU pod of anyone).
      */
-    public void restoreMissing() {
+    public void reconcile() {
         Set<GpuSlot> existing = cluster.reservations().keySet();
-        for (GpuSlot slot : Placements.neededReservations(store.listAll())) {
+        Set<GpuSlot> needed = Placements.neededReservations(store.listAll());
+        for (GpuSlot slot : existing) {
+            if (!needed.contains(slot)) {
+                release(slot);
+            }
+        }
+        for (GpuSlot slot : needed) {
             if (!existing.contains(slot)) {
                 LOG.warn("the reservation of GPU {} on node {} is gone while fractions run on it; making it again",
                         slot.gpuIndex(), slot.node());
                 gateway.ensureReservation(slot);
             }
         }
+    }
+
+    private void release(GpuSlot slot) {
+        LOG.info("releasing the reservation of GPU {} on node {}: no fraction left on it", slot.gpuIndex(),
+                slot.node());
+        gateway.releaseReservation(slot);
     }
 }
