@@ -71,45 +71,33 @@ public final class Nvml implements AutoCloseable {
   }
 
   public String driverVersion() {
-    byte[] buffer = new byte[DRIVER_VERSION_LENGTH];
-    messages.check(api.nvmlSystemGetDriverVersion(buffer, buffer.length), "nvmlSystemGetDriverVersion");
-    return Native.toString(buffer);
+    return readText("nvmlSystemGetDriverVersion", DRIVER_VERSION_LENGTH, api::nvmlSystemGetDriverVersion);
   }
 
   public int deviceCount() {
-    IntByReference count = new IntByReference();
-    messages.check(api.nvmlDeviceGetCount_v2(count), "nvmlDeviceGetCount_v2");
-    return count.getValue();
+    return readInt("nvmlDeviceGetCount_v2", api::nvmlDeviceGetCount_v2);
   }
 
   public Pointer handle(int index) {
-    PointerByReference device = new PointerByReference();
-    messages.check(api.nvmlDeviceGetHandleByIndex_v2(index, device), "nvmlDeviceGetHandleByIndex_v2");
-    return device.getValue();
+    return readPointer("nvmlDeviceGetHandleByIndex_v2", out -> api.nvmlDeviceGetHandleByIndex_v2(index, out));
   }
 
   public Pointer handleByUuid(String uuid) {
-    PointerByReference device = new PointerByReference();
-    messages.check(api.nvmlDeviceGetHandleByUUID(uuid, device), "nvmlDeviceGetHandleByUUID");
-    return device.getValue();
+    return readPointer("nvmlDeviceGetHandleByUUID", out -> api.nvmlDeviceGetHandleByUUID(uuid, out));
   }
 
   public int index(Pointer device) {
-    IntByReference index = new IntByReference();
-    messages.check(api.nvmlDeviceGetIndex(device, index), "nvmlDeviceGetIndex");
-    return index.getValue();
+    return readInt("nvmlDeviceGetIndex", out -> api.nvmlDeviceGetIndex(device, out));
   }
 
   public String uuid(Pointer device) {
-    byte[] buffer = new byte[UUID_LENGTH];
-    messages.check(api.nvmlDeviceGetUUID(device, buffer, buffer.length), "nvmlDeviceGetUUID");
-    return Native.toString(buffer);
+    return readText("nvmlDeviceGetUUID", UUID_LENGTH,
+        (buffer, length) -> api.nvmlDeviceGetUUID(device, buffer, length));
   }
 
   public String name(Pointer device) {
-    byte[] buffer = new byte[NAME_LENGTH];
-    messages.check(api.nvmlDeviceGetName(device, buffer, buffer.length), "nvmlDeviceGetName");
-    return Native.toString(buffer);
+    return readText("nvmlDeviceGetName", NAME_LENGTH,
+        (buffer, length) -> api.nvmlDeviceGetName(device, buffer, length));
   }
 
   public NvmlMemoryInfo memory(Pointer device) {
@@ -178,28 +166,20 @@ public final class Nvml implements AutoCloseable {
   }
 
   public boolean isMigDevice(Pointer device) {
-    IntByReference isMig = new IntByReference();
-    messages.check(api.nvmlDeviceIsMigDeviceHandle(device, isMig), "nvmlDeviceIsMigDeviceHandle");
-    return isMig.getValue() != 0;
+    return readInt("nvmlDeviceIsMigDeviceHandle", out -> api.nvmlDeviceIsMigDeviceHandle(device, out)) != 0;
   }
 
   public int gpuInstanceId(Pointer migDevice) {
-    IntByReference id = new IntByReference();
-    messages.check(api.nvmlDeviceGetGpuInstanceId(migDevice, id), "nvmlDeviceGetGpuInstanceId");
-    return id.getValue();
+    return readInt("nvmlDeviceGetGpuInstanceId", out -> api.nvmlDeviceGetGpuInstanceId(migDevice, out));
   }
 
   public int computeInstanceId(Pointer migDevice) {
-    IntByReference id = new IntByReference();
-    messages.check(api.nvmlDeviceGetComputeInstanceId(migDevice, id), "nvmlDeviceGetComputeInstanceId");
-    return id.getValue();
+    return readInt("nvmlDeviceGetComputeInstanceId", out -> api.nvmlDeviceGetComputeInstanceId(migDevice, out));
   }
 
   public Pointer parentOf(Pointer migDevice) {
-    PointerByReference device = new PointerByReference();
-    messages.check(api.nvmlDeviceGetDeviceHandleFromMigDeviceHandle(migDevice, device),
-        "nvmlDeviceGetDeviceHandleFromMigDeviceHandle");
-    return device.getValue();
+    return readPointer("nvmlDeviceGetDeviceHandleFromMigDeviceHandle",
+        out -> api.nvmlDeviceGetDeviceHandleFromMigDeviceHandle(migDevice, out));
   }
 
   /** Releases this reference to NVML (init is reference-counted); errors are swallowed, there is nothing to do. */
@@ -209,6 +189,42 @@ public final class Nvml implements AutoCloseable {
       closed = true;
       api.nvmlShutdown();
     }
+  }
+
+  /** An NVML call that returns its result through an int out-parameter. */
+  @FunctionalInterface
+  private interface IntCall {
+    int call(IntByReference out);
+  }
+
+  /** An NVML call that returns its result through a pointer out-parameter. */
+  @FunctionalInterface
+  private interface PointerCall {
+    int call(PointerByReference out);
+  }
+
+  /** An NVML call that writes a NUL-terminated string into a caller's buffer. */
+  @FunctionalInterface
+  private interface TextCall {
+    int call(byte[] buffer, int length);
+  }
+
+  private int readInt(String function, IntCall call) {
+    IntByReference out = new IntByReference();
+    messages.check(call.call(out), function);
+    return out.getValue();
+  }
+
+  private Pointer readPointer(String function, PointerCall call) {
+    PointerByReference out = new PointerByReference();
+    messages.check(call.call(out), function);
+    return out.getValue();
+  }
+
+  private String readText(String function, int length, TextCall call) {
+    byte[] buffer = new byte[length];
+    messages.check(call.call(buffer, buffer.length), function);
+    return Native.toString(buffer);
   }
 
   private NvmlProcessLists.Variant bestProcessVariant(NativeLibrary library) {
