@@ -1,0 +1,153 @@
+package io.quotient.it.kubeflow;
+
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.kubernetes.client.util.generic.options.ListOptions;
+import java.lang.System.Logger.Level;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+
+/**
+ * Plays the Kubeflow Training Operator (PyTorchJob) and Trainer (TrainJob) in the test plane, as the fake kubelet
+ * plays the kubelet: while a job is not suspended it has its replicas' pods (made from the replica specs, owned by
+ * the job, so the garbage collector removes them with it); while it is suspended it has none, as the real
+ * controllers delete a suspended job's pods. The real kube-scheduler binds the pods and the fake kubelet runs
+ * them. A few list calls every {@link #TICK}; nothing else.
+ */
+public final class FakeTrainingOperator implements AutoCloseable {
+
+  private static final System.Logger LOG = System.getLogger(FakeTrainingOperator.class.getName());
+  private static final Duration TICK = Duration.ofMillis(300);
+
+  private final DynamicKubernetesApi pytorchJobs;
+  private final DynamicKubernetesApi trainJobs;
+  private final DynamicKubernetesApi runtimes;
+  private final DynamicKubernetesApi pods;
+  private final ScheduledExecutorService loop;
+  private volatile String lastFailure;
+
+  private FakeTrainingOperator(ApiClient client) {
+    pytorchJobs = new DynamicKubernetesApi("kubeflow.org", "v1", "pytorchjobs", client);
+    trainJobs = new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1", "trainjobs", client);
+    runtimes = new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1", "clustertrainingruntimes", client);
+    pods = new DynamicKubernetesApi("", "v1", "pods", client);
+    loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
+      Thread thread = new Thread(runnable, "fake-training-operator");
+      thread.setDaemon(true);
+      return thread;
+    });
+  }
+
+  /** Installs the Kubeflow CRDs if needed and starts reconciling every job of every namespace. */
+  public static FakeTrainingOperator start(ApiClient client) {
+    KubeflowCrds.install(client);
+    FakeTrainingOperator operator = new FakeTrainingOperator(client);
+    operator.loop.scheduleWithFixedDelay(operator::reconcileSafely, 0, TICK.toMillis(), TimeUnit.MILLISECONDS);
+    return operator;
+  }
+
+  /** The last error a pass met (a pod the API server refused, a runtime that does not exist), or null. */
+  public String lastFailure() {
+    return lastFailure;
+  }
+
+  private void reconcileSafely() {
+    try {
+      reconcile();
+    } catch (RuntimeException e) {
+      lastFailure = e.getMessage();
+      LOG.log(Level.WARNING, "fake training operator pass failed: " + e.getMessage());
+    }
+  }
+
+  private void reconcile() {
+    Map<String, Set<String>> podsByOwner = new HashMap<>();
+    ListOptions mine = new ListOptions();
+    mine.setLabelSelector(TrainingPods.OPERATOR_LABEL + "=true");
+    for (DynamicKubernetesObject pod : list(pods, mine)) {
+      JsonObject raw = pod.getRaw();
+      var references = raw.getAsJsonObject("metadata").getAsJsonArray("ownerReferences");
+      if (references != null && !references.isEmpty()) {
+        podsByOwner.computeIfAbsent(references.get(0).getAsJsonObject().get("uid").getAsString(),
+            uid -> new HashSet<>()).add(pod.getMetadata().getName());
+      }
+    }
+    for (DynamicKubernetesObject job : list(pytorchJobs, new ListOptions())) {
+      reconcileJob(job.getRaw(), PyTorchJobPods.suspended(job.getRaw()), podsByOwner, PyTorchJobPods::desired);
+    }
+    for (DynamicKubernetesObject job : list(trainJobs, new ListOptions())) {
+      reconcileJob(job.getRaw(), TrainJobPods.suspended(job.getRaw()), podsByOwner,
+          raw -> TrainJobPods.desired(raw, runtimeOf(raw)));
+    }
+  }
+
+  /** One job's failure (a missing runtime, a refused pod) is remembered and does not hold back the others. */
+  private void reconcileJob(JsonObject job, boolean suspended, Map<String, Set<String>> podsByOwner,
+      Function<JsonObject, List<JsonObject>> desiredPods) {
+    try {
+      reconcileOne(job, suspended, podsByOwner, desiredPods);
+    } catch (RuntimeException e) {
+      lastFailure = e.getMessage();
+      LOG.log(Level.WARNING, "fake training operator: " + e.getMessage());
+    }
+  }
+
+  private void reconcileOne(JsonObject job, boolean suspended, Map<String, Set<String>> podsByOwner,
+      Function<JsonObject, List<JsonObject>> desiredPods) {
+    String namespace = job.getAsJsonObject("metadata").get("namespace").getAsString();
+    Set<String> existing = podsByOwner.getOrDefault(TrainingPods.uid(job), Set.of());
+    if (suspended) {
+      existing.forEach(name -> pods.delete(namespace, name));
+      return;
+    }
+    for (JsonObject pod : desiredPods.apply(job)) {
+      if (!existing.contains(pod.getAsJsonObject("metadata").get("name").getAsString())) {
+        KubernetesApiResponse<DynamicKubernetesObject> created = pods.create(new DynamicKubernetesObject(pod));
+        if (!created.isSuccess() && created.getHttpStatusCode() != 409) {
+          throw new IllegalStateException("creating pod " + pod.getAsJsonObject("metadata").get("name")
+              + " of " + job.get("kind").getAsString() + " " + namespace + "/" + TrainingPods.name(job)
+              + " failed: HTTP " + created.getHttpStatusCode() + " " + created.getStatus().getMessage());
+        }
+      }
+    }
+  }
+
+  private JsonObject runtimeOf(JsonObject trainJob) {
+    var reference = TrainingPods.at(trainJob, "spec", "runtimeRef", "name");
+    var kind = TrainingPods.at(trainJob, "spec", "runtimeRef", "kind");
+    if (kind != null && !"ClusterTrainingRuntime".equals(kind.getAsString())) {
+      throw new IllegalStateException("the fake trainer plays only ClusterTrainingRuntime, not " + kind);
+    }
+    DynamicKubernetesObject runtime = runtimes.get(reference.getAsString()).getObject();
+    if (runtime == null) {
+      throw new IllegalStateException("ClusterTrainingRuntime " + reference.getAsString() + " does not exist");
+    }
+    return runtime.getRaw();
+  }
+
+  private static List<DynamicKubernetesObject> list(DynamicKubernetesApi api, ListOptions options) {
+    KubernetesApiResponse<DynamicKubernetesListObject> response = api.list(options);
+    if (!response.isSuccess()) {
+      throw new IllegalStateException("listing failed: HTTP " + response.getHttpStatusCode() + " "
+          + response.getStatus().getMessage());
+    }
+    return response.getObject().getItems();
+  }
+
+  @Override
+  public void close() {
+    loop.shutdownNow();
+  }
+}
