@@ -14,6 +14,7 @@ import io.quotient.adapters.template.TemplateCatalog;
 import io.quotient.adapters.template.TemplateRenderer;
 import io.quotient.app.ClusterDefaultTeams;
 import io.quotient.app.ClusterModeCondition;
+import io.quotient.app.KubeconfigDiscovery;
 import io.quotient.app.QuotientProperties;
 import io.quotient.deploy.RequestValidator;
 import io.quotient.deploy.port.TeamsSource;
@@ -28,6 +29,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.context.annotation.Primary;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.core.env.Environment;
 
 import java.time.Clock;
 import java.util.Optional;
@@ -44,15 +46,23 @@ public class KubernetesConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(KubernetesConfiguration.class);
 
+    /** The kubeconfig found as kubectl finds it (empty: the pod's service account). */
     @Bean
-    ApiClient kubernetesApiClient(QuotientProperties properties) {
-        return KubernetesClients.forCalls(properties.kubeconfig());
+    KubeconfigSource kubeconfigSource(Environment environment) {
+        return new KubeconfigSource(KubeconfigDiscovery.find(environment));
+    }
+
+    @Bean
+    ApiClient kubernetesApiClient(KubeconfigSource kubeconfig) {
+        ApiClient client = KubernetesClients.forCalls(kubeconfig.file());
+        log.info("cluster mode: {}", KubernetesClients.describe(kubeconfig.file(), client));
+        return client;
     }
 
     /** Started before any port is used: the first decision sees every record and object that exists. */
     @Bean(destroyMethod = "close")
-    ClusterInformers clusterInformers(QuotientProperties properties, KubernetesProperties kubernetes) {
-        return new ClusterInformers(KubernetesClients.forWatches(properties.kubeconfig()), kubernetes.namespace());
+    ClusterInformers clusterInformers(KubeconfigSource kubeconfig, KubernetesProperties kubernetes) {
+        return new ClusterInformers(KubernetesClients.forWatches(kubeconfig.file()), kubernetes.namespace());
     }
 
     @Bean
