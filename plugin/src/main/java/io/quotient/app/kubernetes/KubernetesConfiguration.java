@@ -140,6 +140,6 @@ public class KubernetesConfiguration {
     ClusterDefaultTeams kubernetesTeams(ApiClient client, KubernetesProperties kubernetes,
                                         QuotientProperties properties, Clock clock) {
         return new ClusterDefaultTeams(new ConfigMapTeamsSource(new CoreV1Api(client), kubernetes.namespace(),
-                properties.teamsPollInterval(), clock));
+                properties.teamsPollInterval(), clock), kubernetes.namespace());
     }
 }
