@@ -55,7 +55,7 @@ class DeployBenchmarkIT {
         for (int i = 0; i < NODES; i++) {
             nodes.create(FakeGpuNodeSpec.of("bench", GPUS_PER_NODE, 81920, "NVIDIA-H100-80GB-HBM3"));
         }
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 1000, null));
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 1000, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 
         // the shipped schedules (application.yaml), not the tests' every-second re-queue

@@ -3,6 +3,7 @@ package io.quotient.app.kubernetes;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.quotient.adapters.k8s.ClusterInformers;
+import io.quotient.adapters.k8s.KubernetesAccessReview;
 import io.quotient.adapters.k8s.ConfigMapTeamsSource;
 import io.quotient.adapters.k8s.EventRecorder;
 import io.quotient.adapters.k8s.GpuJobMapper;
@@ -10,6 +11,7 @@ import io.quotient.adapters.k8s.KubernetesClusterObserver;
 import io.quotient.adapters.k8s.KubernetesJobRecordStore;
 import io.quotient.adapters.k8s.KubernetesLeadershipGate;
 import io.quotient.adapters.k8s.KubernetesWorkloadGateway;
+import io.quotient.adapters.k8s.TenantScope;
 import io.quotient.adapters.template.TemplateCatalog;
 import io.quotient.adapters.template.TemplateRenderer;
 import io.quotient.app.ClusterDefaultTeams;
@@ -17,6 +19,7 @@ import io.quotient.app.ClusterModeCondition;
 import io.quotient.app.KubeconfigDiscovery;
 import io.quotient.app.QuotientProperties;
 import io.quotient.deploy.RequestValidator;
+import io.quotient.deploy.SubmissionChecks;
 import io.quotient.deploy.port.TeamsSource;
 import io.quotient.deploy.port.WorkloadGateway;
 import io.micrometer.core.instrument.Gauge;
@@ -32,6 +35,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.core.env.Environment;
 
 import java.time.Clock;
+import java.util.HashSet;
 import java.util.Optional;
 
 /**
@@ -72,35 +76,51 @@ public class KubernetesConfiguration {
         return new TemplateRenderer(catalog);
     }
 
+    /** Reviews REST callers' tokens and access with the API server (see AccessConfiguration). */
+    @Bean
+    KubernetesAccessReview kubernetesAccessReview(ApiClient client) {
+        return new KubernetesAccessReview(client);
+    }
+
+    /** The namespaces the service manages: its own (shared) and the teams' (re-read as the teams change). */
+    @Bean
+    TenantScope tenantScope(KubernetesProperties kubernetes, @Lazy TeamsSource teams) {
+        return new TenantScope(kubernetes.namespace(), teams::namespaces);
+    }
+
     @Bean
     KubernetesJobRecordStore kubernetesJobRecordStore(ApiClient client, ClusterInformers informers,
                                                       KubernetesProperties kubernetes, RequestValidator validator,
-                                                      @Lazy TeamsSource teams) {
-        // the stored request is validated again on read, with the validator new requests go through
-        GpuJobMapper mapper = new GpuJobMapper(input -> validator.validate(input, teams.teams()));
-        KubernetesJobRecordStore store = new KubernetesJobRecordStore(client, informers.gpuJobs(), kubernetes.namespace(),
-                mapper);
+                                                      @Lazy TeamsSource teams, TenantScope scope,
+                                                      TemplateRenderer renderer) {
+        // a stored request (written by REST or applied with kubectl) passes the checks new REST requests go through
+        GpuJobMapper mapper = new GpuJobMapper(submission -> {
+            SubmissionChecks.check(submission, new HashSet<>(renderer.catalog().names()));
+            return validator.validate(submission.request(), teams.teams());
+        });
+        KubernetesJobRecordStore store = new KubernetesJobRecordStore(client, informers.gpuJobs(), scope, mapper);
         informers.start(kubernetes.cacheSyncTimeout());
         return store;
     }
 
     @Bean
     KubernetesClusterObserver kubernetesClusterObserver(ClusterInformers informers, KubernetesProperties kubernetes,
-                                                        KubernetesJobRecordStore startedWithStore, Clock clock) {
-        return new KubernetesClusterObserver(informers, clock, kubernetes.reportFreshness());
+                                                        KubernetesJobRecordStore startedWithStore, TenantScope scope,
+                                                        Clock clock) {
+        return new KubernetesClusterObserver(informers, scope, clock, kubernetes.reportFreshness());
     }
 
     @Bean(destroyMethod = "close")
     EventRecorder eventRecorder(ApiClient client, KubernetesProperties kubernetes, KubernetesJobRecordStore store,
                                 LeaderIdentity identity) {
-        return new EventRecorder(new CoreV1Api(client), kubernetes.namespace(), identity.value(), store::uidOf);
+        return new EventRecorder(new CoreV1Api(client), kubernetes.namespace(), identity.value(), store::locationOf);
     }
 
     @Bean(destroyMethod = "close")
     KubernetesWorkloadGateway kubernetesWorkloadGateway(ApiClient client, KubernetesProperties kubernetes,
                                                         TemplateRenderer renderer, KubernetesClusterObserver observer,
                                                         KubernetesJobRecordStore store, EventRecorder events) {
-        return new KubernetesWorkloadGateway(client, kubernetes.namespace(), renderer, observer, store::uidOf, events);
+        return new KubernetesWorkloadGateway(client, kubernetes.namespace(), renderer, observer, store::locationOf, events);
     }
 
     /** The gateway the service uses: the Kubernetes one, wrapped by a crash point only when a test asks for one. */
