@@ -11,6 +11,7 @@ import io.quotient.adapters.k8s.KubernetesClusterObserver;
 import io.quotient.adapters.k8s.KubernetesJobRecordStore;
 import io.quotient.adapters.k8s.KubernetesLeadershipGate;
 import io.quotient.adapters.k8s.KubernetesWorkloadGateway;
+import io.quotient.adapters.k8s.RefusedGpuJobs;
 import io.quotient.adapters.k8s.TenantScope;
 import io.quotient.adapters.template.TemplateCatalog;
 import io.quotient.adapters.template.TemplateRenderer;
@@ -92,15 +93,22 @@ public class KubernetesConfiguration {
     KubernetesJobRecordStore kubernetesJobRecordStore(ApiClient client, ClusterInformers informers,
                                                       KubernetesProperties kubernetes, RequestValidator validator,
                                                       @Lazy TeamsSource teams, TenantScope scope,
-                                                      TemplateRenderer renderer) {
+                                                      TemplateRenderer renderer, RefusedGpuJobs refused) {
         // a stored request (written by REST or applied with kubectl) passes the checks new REST requests go through
         GpuJobMapper mapper = new GpuJobMapper(submission -> {
             SubmissionChecks.check(submission, new HashSet<>(renderer.catalog().names()));
             return validator.validate(submission.request(), teams.teams());
         });
         KubernetesJobRecordStore store = new KubernetesJobRecordStore(client, informers.gpuJobs(), scope, mapper);
+        store.onInvalid(refused::refuse);
         informers.start(kubernetes.cacheSyncTimeout());
         return store;
+    }
+
+    /** GpuJobs applied with kubectl whose request is invalid are marked Failed with the reason. */
+    @Bean(destroyMethod = "close")
+    RefusedGpuJobs refusedGpuJobs(ApiClient client) {
+        return new RefusedGpuJobs(client);
     }
 
     @Bean
