@@ -46,9 +46,7 @@ class DeployBenchmarkIT {
 
     @BeforeAll
     static void installCrdAndRoles(ApiClient client) {
-        QuotientManifests.installCrd(client);
-        QuotientManifests.apply(client, QuotientManifests.deployDir().resolve("00-namespace.yaml"),
-                QuotientManifests.deployDir().resolve("20-rbac.yaml"));
+        QuotientManifests.installCrdAndRoles(client);
     }
 
     @Test

@@ -6,7 +6,9 @@ import io.quotient.adapters.k8s.ClusterInformers;
 import io.quotient.adapters.k8s.KubernetesAccessReview;
 import io.quotient.adapters.k8s.ConfigMapTeamsSource;
 import io.quotient.adapters.k8s.EventRecorder;
+import io.quotient.adapters.k8s.GpuJobAdmission;
 import io.quotient.adapters.k8s.GpuJobMapper;
+import io.quotient.adapters.rest.AdmissionController;
 import io.quotient.adapters.k8s.KubernetesClusterObserver;
 import io.quotient.adapters.k8s.KubernetesJobRecordStore;
 import io.quotient.adapters.k8s.KubernetesLeadershipGate;
@@ -89,16 +91,25 @@ public class KubernetesConfiguration {
         return new TenantScope(kubernetes.namespace(), teams::namespaces);
     }
 
+    /** A stored request (written by REST or applied with kubectl) passes the checks new REST requests go through. */
     @Bean
-    KubernetesJobRecordStore kubernetesJobRecordStore(ApiClient client, ClusterInformers informers,
-                                                      KubernetesProperties kubernetes, RequestValidator validator,
-                                                      @Lazy TeamsSource teams, TenantScope scope,
-                                                      TemplateRenderer renderer, RefusedGpuJobs refused) {
-        // a stored request (written by REST or applied with kubectl) passes the checks new REST requests go through
-        GpuJobMapper mapper = new GpuJobMapper(submission -> {
+    GpuJobMapper gpuJobMapper(RequestValidator validator, @Lazy TeamsSource teams, TemplateRenderer renderer) {
+        return new GpuJobMapper(submission -> {
             SubmissionChecks.check(submission, new HashSet<>(renderer.catalog().names()));
             return validator.validate(submission.request(), teams.teams());
         });
+    }
+
+    /** The validating admission webhook of GpuJobs (served on quotient.admission.port over HTTPS). */
+    @Bean
+    AdmissionController.AdmissionReviewer gpuJobAdmission(GpuJobMapper mapper, TenantScope scope) {
+        return new GpuJobAdmission(mapper, scope)::review;
+    }
+
+    @Bean
+    KubernetesJobRecordStore kubernetesJobRecordStore(ApiClient client, ClusterInformers informers,
+                                                      KubernetesProperties kubernetes, GpuJobMapper mapper,
+                                                      TenantScope scope, RefusedGpuJobs refused) {
         KubernetesJobRecordStore store = new KubernetesJobRecordStore(client, informers.gpuJobs(), scope, mapper);
         store.onInvalid(refused::refuse);
         informers.start(kubernetes.cacheSyncTimeout());
