@@ -83,6 +83,9 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
 
     @Override
     public JobRecord create(JobRecord record) {
+        if (locate(record.id()).isPresent()) {
+            throw new JobAlreadyExistsException(record.id()); // in another namespace of the team
+        }
         TenantScope.Location location = locationOf(record);
         GpuJobResource resource = mapper.toResource(record, location);
         String what = "creating GpuJob " + location.key() + " for job " + record.id();
@@ -208,6 +211,24 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
             }
         }
         result.sort(CREATION_ORDER);
+        return withoutTwins(result);
+    }
+
+    /**
+     * One record per job: a team with several namespaces could hold two GpuJobs of one name (applied with kubectl in
+     * each); the older one is the job, the younger one is ignored (and reported once) until it is deleted.
+     */
+    private List<JobRecord> withoutTwins(List<JobRecord> ordered) {
+        java.util.Set<JobId> seen = new java.util.HashSet<>();
+        List<JobRecord> result = new ArrayList<>(ordered.size());
+        for (JobRecord record : ordered) {
+            if (seen.add(record.id())) {
+                result.add(record);
+            } else if (reportedInvalid.put("twin/" + record.id(), "") == null) {
+                log.warn("job {} of team {} has a second GpuJob in namespace {}; only the older one counts. Delete one"
+                        + " of them.", record.id().name(), record.id().team(), record.submission().pod().namespace());
+            }
+        }
         return result;
     }
 
