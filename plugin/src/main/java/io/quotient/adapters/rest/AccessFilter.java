@@ -40,6 +40,8 @@ public final class AccessFilter extends OncePerRequestFilter {
     private static final Set<String> PROBES = Set.of("/actuator/health", "/actuator/prometheus");
     private static final Pattern JOBS = Pattern.compile("/api/v1/teams/([^/]+)/jobs(?:/([^/]+))?/?");
     private static final String BEARER = "Bearer ";
+    private static final String HINT_TOKEN = "send 'Authorization: Bearer <token>' with a token the cluster accepts"
+            + " (kubectl create token <service-account> -n <namespace>, or your OIDC id token)";
     /** The authenticated caller, for handlers that want to name them. */
     public static final String CALLER_ATTRIBUTE = AccessFilter.class.getName() + ".caller";
 
@@ -82,8 +84,7 @@ public final class AccessFilter extends OncePerRequestFilter {
                         + " accept the bearer token (expired, revoked or unknown)", HINT_TOKEN));
                 return;
             }
-            Optional<AccessRequest> refused = firstRefused(request, caller.get(), response);
-            if (refused.isPresent()) {
+            if (refusedAny(request, caller.get(), response)) {
                 return;
             }
             request.setAttribute(CALLER_ATTRIBUTE, caller.get());
@@ -96,15 +97,12 @@ public final class AccessFilter extends OncePerRequestFilter {
         chain.doFilter(request, response);
     }
 
-    private static final String HINT_TOKEN = "send 'Authorization: Bearer <token>' with a token the cluster accepts"
-            + " (kubectl create token <service-account> -n <namespace>, or your OIDC id token)";
-
-    /** Asks every question of a job call; answers 403 for the first one refused, which it returns. */
-    private Optional<AccessRequest> firstRefused(HttpServletRequest request, Caller caller, HttpServletResponse response)
+    /** Asks every question of a job call; answers 403 for the first one refused and returns true then. */
+    private boolean refusedAny(HttpServletRequest request, Caller caller, HttpServletResponse response)
             throws IOException {
         Matcher jobs = JOBS.matcher(path(request));
         if (!jobs.matches() || !teams.teams().containsKey(jobs.group(1))) {
-            return Optional.empty(); // authenticated is enough; an unknown team is the handler's 404
+            return false; // authenticated is enough; an unknown team is the handler's 404
         }
         String team = jobs.group(1);
         String job = jobs.group(2);
@@ -118,10 +116,10 @@ public final class AccessFilter extends OncePerRequestFilter {
                         + question.describe() + (decision.reason().isBlank() ? "" : " (" + decision.reason() + ")"),
                         "ask an administrator of namespace " + question.namespace() + " for a RoleBinding to the"
                                 + " ClusterRole quotient-team-member; nothing was changed"));
-                return Optional.of(question);
+                return true;
             }
         }
-        return Optional.empty();
+        return false;
     }
 
     private void refuse(HttpServletResponse response, HttpStatus status, ErrorBody body) throws IOException {
