@@ -6,8 +6,9 @@ import java.util.Locale;
 
 /**
  * Which cluster the service works on ({@code quotient.cluster.mode}). {@code auto} picks Kubernetes when a
- * kubeconfig is configured ({@code quotient.kubeconfig}) or the service runs in a pod, and the embedded
- * in-memory cluster otherwise, so {@code java -jar quotient.jar serve} works on a fresh machine.
+ * kubeconfig is found ({@code quotient.kubeconfig}, then {@code KUBECONFIG}: {@link KubeconfigDiscovery}) or the
+ * service runs in a pod, and the embedded in-memory cluster otherwise, so {@code java -jar quotient.jar serve}
+ * works on a fresh machine.
  */
 public enum ClusterMode {
     AUTO, EMBEDDED, KUBERNETES;
@@ -27,8 +28,7 @@ public enum ClusterMode {
         if (mode != AUTO) {
             return mode;
         }
-        boolean kubeconfig = !env.getProperty("quotient.kubeconfig", "").isBlank();
-        boolean inPod = !env.getProperty("KUBERNETES_SERVICE_HOST", "").isBlank();
-        return kubeconfig || inPod ? KUBERNETES : EMBEDDED;
+        boolean kubeconfig = KubeconfigDiscovery.find(env).isPresent();
+        return kubeconfig || KubeconfigDiscovery.inPod(env) ? KUBERNETES : EMBEDDED;
     }
 }

@@ -47,6 +47,8 @@ public class EmbeddedClusterConfiguration {
                 ? EmbeddedClusterFileParser.parse(resource(CLUSTER_RESOURCE), "classpath:" + CLUSTER_RESOURCE)
                 : EmbeddedClusterFileParser.parse(read(file), file.toString());
         TemplateCatalog templates = TemplateCatalog.load(Optional.ofNullable(properties.templatesFolder()));
+        LOG.info("cluster mode: embedded demo cluster: nothing is deployed to Kubernetes (give --quotient.kubeconfig or"
+                + " KUBECONFIG to work on a cluster)");
         LOG.info("embedded cluster: {} nodes, {} GPUs; templates {}", nodes.size(),
                 nodes.stream().mapToInt(NodeSpec::gpuCount).sum(), templates.names());
         Map<String, Boolean> preemptibleDefaults = new HashMap<>();

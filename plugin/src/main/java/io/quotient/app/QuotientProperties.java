@@ -17,7 +17,7 @@ import java.time.Duration;
  * {@code QUOTIENT_TEAMS_FILE}, or application.yaml).
  *
  * @param cluster           which cluster to work on
- * @param kubeconfig        kubeconfig file; when set, {@code auto} mode picks Kubernetes
+ * @param kubeconfig        kubeconfig file; when set (or KUBECONFIG is), {@code auto} mode picks Kubernetes
  * @param teamsFile         teams and quotas (YAML); re-read when it changes. Unset: the cluster mode's default
  * @param teamsPollInterval how often the teams file is checked for changes
  * @param templatesFolder   extra or replacing job templates ({@code *.yaml}); the built-in ones otherwise

@@ -48,7 +48,8 @@ public class ServiceConfiguration {
     @Primary
     TeamsSource teamsSource(QuotientProperties properties, ClusterDefaultTeams clusterTeams, Clock clock) {
         if (properties.teamsFile() != null) {
-            return new TeamsFileSource(properties.teamsFile(), properties.teamsPollInterval(), clock);
+            return new TeamsFileSource(properties.teamsFile(), properties.teamsPollInterval(), clock,
+                    clusterTeams.sharedNamespace());
         }
         return clusterTeams.source();
     }

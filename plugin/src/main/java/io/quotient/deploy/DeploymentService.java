@@ -63,7 +63,7 @@ public final class DeploymentService {
         Instant start = clock.instant();
         Map<String, Team> configured = requireTeam(asWritten.request().team());
         SubmissionChecks.check(asWritten, gateway.templateNames());
-        JobSubmission submission = withTemplateDefaults(asWritten);
+        JobSubmission submission = withTemplateDefaults(inTeamNamespace(asWritten));
         JobSpec spec = validator.validate(submission.request(), configured);
         JobRecord decided = decisions.deployNew(new JobRecord(submission, spec,
                 JobStatus.pending(PendingReasons.AWAITING_DECISION), start, null));
@@ -84,6 +84,14 @@ public final class DeploymentService {
         return gateway.preemptibleByDefault(submission.template())
                 .map(preemptible -> submission.withRequest(submission.request().withPreemptible(preemptible)))
                 .orElse(submission);
+    }
+
+    /** A REST deploy goes to the team's primary namespace; one applied with kubectl stays where it was applied. */
+    private JobSubmission inTeamNamespace(JobSubmission submission) {
+        if (submission.pod().namespace() != null) {
+            return submission;
+        }
+        return submission.inNamespace(teams.namespaces().primaryNamespace(submission.request().team()));
     }
 
     /** @throws JobNotFoundException when there is no such job */

@@ -8,8 +8,9 @@ import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * Checks the parts of a submission the scheduling core does not look at (template, labels, env), so that a bad
- * request is refused with the field named before anything is recorded.
+ * Checks the parts of a submission the scheduling core does not look at (template, image, labels, env, pod
+ * options), so that a bad request is refused with the field named before anything is recorded. Names that would
+ * let a job escape its quota are refused by {@link ReservedNames}.
  */
 public final class SubmissionChecks {
 
@@ -17,8 +18,6 @@ public final class SubmissionChecks {
     private static final Pattern LABEL_PREFIX = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
     private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
-    /** Labels Quotient sets itself; a user value would hide the real team, job or quota state. */
-    private static final String RESERVED_PREFIX = "quotient.io/";
 
     private SubmissionChecks() {
     }
@@ -29,26 +28,24 @@ public final class SubmissionChecks {
             throw new RequestException("template", "unknown template '" + submission.template() + "'; known templates: "
                     + String.join(", ", templates.stream().sorted().toList()));
         }
-        if (submission.image() != null && submission.image().isBlank()) {
-            throw new RequestException("image", "must not be blank; leave it out to use the template's image");
-        }
+        PodOptionsChecks.checkImage(submission.image());
         submission.labels().forEach(SubmissionChecks::checkLabel);
         for (Map.Entry<String, String> e : submission.env().entrySet()) {
             if (!ENV_NAME.matcher(e.getKey()).matches()) {
                 throw new RequestException("env." + e.getKey(), "is not a valid environment variable name (letters,"
                         + " digits and '_', not starting with a digit)");
             }
+            ReservedNames.checkEnv(e.getKey());
             if (e.getValue() == null) {
                 throw new RequestException("env." + e.getKey(), "must have a value");
             }
         }
+        PodOptionsChecks.check(submission.pod());
     }
 
     private static void checkLabel(String key, String value) {
         String field = "labels." + key;
-        if (key.startsWith(RESERVED_PREFIX)) {
-            throw new RequestException(field, "labels under " + RESERVED_PREFIX + " are set by Quotient");
-        }
+        ReservedNames.checkMetadataKey("labels", key);
         int slash = key.indexOf('/');
         String name = slash < 0 ? key : key.substring(slash + 1);
         boolean prefixOk = slash < 0 || LABEL_PREFIX.matcher(key.substring(0, slash)).matches();

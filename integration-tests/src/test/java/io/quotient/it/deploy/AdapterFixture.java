@@ -8,6 +8,8 @@ import io.quotient.adapters.k8s.GpuJobMapper;
 import io.quotient.adapters.k8s.KubernetesClusterObserver;
 import io.quotient.adapters.k8s.KubernetesJobRecordStore;
 import io.quotient.adapters.k8s.KubernetesWorkloadGateway;
+import io.quotient.adapters.k8s.TenantScope;
+import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.adapters.template.TemplateCatalog;
 import io.quotient.adapters.template.TemplateRenderer;
 import io.quotient.core.scheduling.GpuRequest;
@@ -39,14 +41,16 @@ final class AdapterFixture implements AutoCloseable {
 
     AdapterFixture(ApiClient client, ApiClient watchClient, String namespace) {
         informers = new ClusterInformers(watchClient, namespace);
-        store = new KubernetesJobRecordStore(client, informers.gpuJobs(), namespace,
-                new GpuJobMapper(AdapterFixture::specOf));
+        // records without a namespace of their own go to the service's (shared) namespace, as before teams had any
+        TenantScope scope = new TenantScope(namespace, () -> TeamNamespaces.defaults(List.of()));
+        store = new KubernetesJobRecordStore(client, informers.gpuJobs(), scope,
+                new GpuJobMapper(submission -> specOf(submission.request())));
         informers.start(Duration.ofSeconds(60));
         // the harness's reports are not refreshed by every test: accept them for the test's duration
-        observer = new KubernetesClusterObserver(informers, Clock.systemUTC(), Duration.ofHours(1));
-        events = new EventRecorder(new CoreV1Api(client), namespace, "adapter-it", store::uidOf);
+        observer = new KubernetesClusterObserver(informers, scope, Clock.systemUTC(), Duration.ofHours(1));
+        events = new EventRecorder(new CoreV1Api(client), namespace, "adapter-it", store::locationOf);
         gateway = new KubernetesWorkloadGateway(client, namespace, new TemplateRenderer(TemplateCatalog.builtIn()),
-                observer, store::uidOf, events);
+                observer, store::locationOf, events);
     }
 
     /** A small stand-in for the service's validator: whole GPUs or a fraction, with CPU and memory. */

@@ -29,7 +29,7 @@ class BadInputIT {
                                                                           FakeGpuNodes nodes, @TempDir Path dir)
             throws Exception {
         nodes.create(FakeGpuNodeSpec.of("bad", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 8, null));
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 8, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 
         try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {

@@ -51,7 +51,7 @@ class CrashSafetyIT {
                                                        FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
             throws Exception {
         FakeGpuNode node = nodes.create(FakeGpuNodeSpec.of("crash", 4, 81920, "NVIDIA-H100-80GB-HBM3"));
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 4, null));
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 4, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
         try (AdapterFixture deadLeader = new AdapterFixture(plane.newApiClient(), plane.newApiClient(), namespace.name())) {
             io.quotient.it.harness.Await.until("the dead leader's view of " + node.name(),
@@ -91,7 +91,7 @@ class CrashSafetyIT {
             ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
             throws Exception {
         nodes.create(FakeGpuNodeSpec.of("exact", 4, 81920, "NVIDIA-H100-80GB-HBM3"));
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 2, null),
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 2, null),
                 new TeamsFile.Quota("team-b", 2, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 
@@ -163,7 +163,7 @@ class CrashSafetyIT {
             throws Exception {
         nodes.create(FakeGpuNodeSpec.of("kill", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
         nodes.create(FakeGpuNodeSpec.of("kill", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 8, null),
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 8, null),
                 new TeamsFile.Quota("team-b", 8, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
         List<java.util.Map<String, Object>> burst = new ArrayList<>();

@@ -50,7 +50,7 @@ class DefragmentIT {
             FakeGpuNode node = nodes.create(FakeGpuNodeSpec.of("defrag", GPUS_PER_NODE, 81920, "NVIDIA-H100-80GB-HBM3"));
             nodeNames.add(node.name());
         }
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 8, null),
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 8, null),
                 new TeamsFile.Quota("team-b", 4, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 

@@ -45,8 +45,8 @@ class DeployBenchmarkIT {
     private static final Duration QUIET_TIMEOUT = Duration.ofMinutes(3);
 
     @BeforeAll
-    static void installCrd(ApiClient client) {
-        QuotientManifests.installCrd(client);
+    static void installCrdAndRoles(ApiClient client) {
+        QuotientManifests.installCrdAndRoles(client);
     }
 
     @Test
@@ -55,24 +55,28 @@ class DeployBenchmarkIT {
         for (int i = 0; i < NODES; i++) {
             nodes.create(FakeGpuNodeSpec.of("bench", GPUS_PER_NODE, 81920, "NVIDIA-H100-80GB-HBM3"));
         }
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 1000, null));
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 1000, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 
+        // every call authenticated and authorised as in production: a team member's token, reviewed by the API server
+        String token = TeamMembers.token(plane.apiClient(), namespace.name(), "bench");
         // the shipped schedules (application.yaml), not the tests' every-second re-queue
-        try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams,
-                "--quotient.schedules.requeue-interval=5s", "--quotient.schedules.reclaim-interval=15s")) {
-            run(service.api(), "placed", ALREADY_PLACED);
+        try (QuotientService quotient = QuotientService.inProcess(plane, namespace.name(), teams,
+                "--quotient.schedules.requeue-interval=5s", "--quotient.schedules.reclaim-interval=15s",
+                "--quotient.access.mode=kubernetes")) {
+            QuotientApi api = quotient.api(token);
+            run(api, "placed", ALREADY_PLACED);
             awaitQuiet(cluster, "the 500 placed jobs");
 
             for (int round = 1; round <= ROUNDS; round++) {
                 long start = System.nanoTime();
-                List<Long> latencies = run(service.api(), "round" + round, MEASURED);
+                List<Long> latencies = run(api, "round" + round, MEASURED);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 report(round, latencies, seconds);
                 Await.until("every Job of round " + round + " to exist", cluster::jobs,
                         jobs -> jobs.size() == ALREADY_PLACED + MEASURED);
                 if (round < ROUNDS) {
-                    removeRound(service.api(), round);
+                    removeRound(api, round);
                     awaitQuiet(cluster, "round " + round + " removed");
                 }
             }

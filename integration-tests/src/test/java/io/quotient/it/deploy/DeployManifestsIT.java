@@ -83,16 +83,25 @@ class DeployManifestsIT {
         String ns = "quotient-system";
         assertThat(allowed(authorization, "", "nodes", "", "watch", null, null)).isTrue();
         assertThat(allowed(authorization, "quotient.io", "gpujobs", "", "create", ns, null)).isTrue();
-        assertThat(allowed(authorization, "quotient.io", "gpujobs", "", "update", ns, null)).isTrue();
+        assertThat(allowed(authorization, "quotient.io", "gpujobs", "status", "update", ns, null)).isTrue();
+        // in the teams' namespaces too: records, their status, the workloads, Events
+        assertThat(allowed(authorization, "quotient.io", "gpujobs", "", "create", "team-a", null)).isTrue();
+        assertThat(allowed(authorization, "quotient.io", "gpujobs", "status", "update", "team-a", null)).isTrue();
+        assertThat(allowed(authorization, "batch", "jobs", "", "create", "team-a", null)).isTrue();
+        assertThat(allowed(authorization, "", "events", "", "create", "team-a", null)).isTrue();
+        assertThat(allowed(authorization, "authentication.k8s.io", "tokenreviews", "", "create", null, null)).isTrue();
+        assertThat(allowed(authorization, "authorization.k8s.io", "subjectaccessreviews", "", "create", null, null))
+                .isTrue();
         assertThat(allowed(authorization, "batch", "jobs", "", "create", ns, null)).isTrue();
         assertThat(allowed(authorization, "", "pods", "", "delete", ns, null)).isTrue();
         assertThat(allowed(authorization, "", "events", "", "create", ns, null)).isTrue();
         assertThat(allowed(authorization, "coordination.k8s.io", "leases", "", "update", ns, "quotient-leader")).isTrue();
         assertThat(allowed(authorization, "", "configmaps", "", "get", ns, "quotient-teams")).isTrue();
 
+        // the service never changes a spec
         assertThat(allowed(authorization, "quotient.io", "gpujobs", "", "patch", ns, null)).isFalse();
-        assertThat(allowed(authorization, "quotient.io", "gpujobs", "", "update", "default", null)).isFalse();
-        assertThat(allowed(authorization, "", "pods", "", "create", "default", null)).isFalse();
+        assertThat(allowed(authorization, "quotient.io", "gpujobs", "", "update", "team-a", null)).isFalse();
+        assertThat(allowed(authorization, "", "secrets", "", "get", "team-a", null)).isFalse();
         assertThat(allowed(authorization, "", "nodes", "", "update", null, null)).isFalse();
         assertThat(allowed(authorization, "", "secrets", "", "get", ns, null)).isFalse();
         assertThat(allowed(authorization, "", "configmaps", "", "get", ns, "other")).isFalse();

@@ -35,7 +35,7 @@ class FailoverIT {
             ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
             throws Exception {
         nodes.create(FakeGpuNodeSpec.of("ha", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 8, null));
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 8, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
         CoordinationV1Api coordination = new CoordinationV1Api(plane.apiClient());
 

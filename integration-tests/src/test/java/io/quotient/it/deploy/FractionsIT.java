@@ -44,7 +44,7 @@ class FractionsIT {
         // a node whose enforcer reports not ready: whole GPUs may go there, fractions must not
         FakeGpuNode unready = nodes.create(FakeGpuNodeSpec.of("frac-unready", 4, 81920, "NVIDIA-H100-80GB-HBM3"));
         reportNotReady(plane.apiClient(), unready.name());
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 8, null));
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 8, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 
         try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {

@@ -48,7 +48,7 @@ class GreedyTeamIT {
         for (int i = 0; i < 4; i++) {
             nodes.create(FakeGpuNodeSpec.of("greedy", 10, 81920, "NVIDIA-H100-80GB-HBM3"));
         }
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 20, null),
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 20, null),
                 new TeamsFile.Quota("team-b", 20, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 

@@ -37,7 +37,7 @@ class PackingIT {
             nodes.create(FakeGpuNodeSpec.of("pack", 10, 81920, "NVIDIA-H100-80GB-HBM3").withCpu(128)
                     .withMemoryMib(1024 * 1024));
         }
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 20, null),
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 20, null),
                 new TeamsFile.Quota("team-b", 20, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 

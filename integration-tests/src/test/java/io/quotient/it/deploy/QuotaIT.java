@@ -32,7 +32,7 @@ class QuotaIT {
                                                                        @TempDir Path dir) {
         nodes.create(FakeGpuNodeSpec.of("quota", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
         nodes.create(FakeGpuNodeSpec.of("quota", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 4, 6.0),
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 4, 6.0),
                 new TeamsFile.Quota("team-b", 4, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 

@@ -23,9 +23,20 @@ final class QuotientApi {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI base;
+    private final String token;
 
     QuotientApi(URI base) {
+        this(base, null);
+    }
+
+    private QuotientApi(URI base, String token) {
         this.base = base;
+        this.token = token;
+    }
+
+    /** The same API, calling with {@code Authorization: Bearer <token>}. */
+    QuotientApi withToken(String bearerToken) {
+        return new QuotientApi(base, bearerToken);
     }
 
     /** An answer: the HTTP status and the JSON body (JsonNull when empty). */
@@ -55,6 +66,11 @@ final class QuotientApi {
     Answer deployRaw(String team, String json) {
         return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
+    /** GET of the team's job list, as an answer (status and body). */
+    Answer jobs(String team) {
+        return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs")).GET());
     }
 
     Answer job(String team, String name) {
@@ -123,6 +139,9 @@ final class QuotientApi {
     }
 
     private Answer send(HttpRequest.Builder request) {
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
         try {
             HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(60)).build(),
                     HttpResponse.BodyHandlers.ofString());

@@ -50,6 +50,12 @@ final class QuotientManifests {
                 crd -> crd != null && crd.getRaw().toString().contains("\"type\":\"Established\",\"status\":\"True\""));
     }
 
+    /** The CRD, the quotient-system namespace and the RBAC of deploy/ (the quotient-team-member ClusterRole among it). */
+    static void installCrdAndRoles(ApiClient client) {
+        installCrd(client);
+        apply(client, deployDir().resolve("00-namespace.yaml"), deployDir().resolve("20-rbac.yaml"));
+    }
+
     /** Applies every document of the files, in the given order; returns the objects as the API server stored them. */
     static List<DynamicKubernetesObject> apply(ApiClient client, Path... files) {
         List<DynamicKubernetesObject> stored = new ArrayList<>();

@@ -46,7 +46,9 @@ final class QuotientService implements AutoCloseable {
                 "--quotient.kubeconfig=" + plane.kubeconfig(), "--quotient.kubernetes.namespace=" + namespace,
                 "--quotient.kubernetes.identity=" + identity, "--quotient.teams-file=" + teamsFile,
                 "--quotient.teams-poll-interval=1s", "--quotient.schedules.requeue-interval=1s",
-                "--quotient.schedules.reclaim-interval=2s", "--quotient.scheduling.stop-grace=5s"));
+                "--quotient.schedules.reclaim-interval=2s", "--quotient.scheduling.stop-grace=5s",
+                // tests of scheduling call without tokens; TenancyIT turns the Kubernetes checks on
+                "--quotient.access.mode=open"));
         // an extra argument replaces the test default of the same property (Spring would join both values)
         for (String argument : extra) {
             String key = argument.contains("=") ? argument.substring(0, argument.indexOf('=') + 1) : argument;
@@ -71,6 +73,12 @@ final class QuotientService implements AutoCloseable {
     /** Starts the service as a process of its own ({@code quotient serve}), waiting until it answers. */
     static QuotientService process(String name, ControlPlane plane, String namespace, Path teamsFile, Path logDir,
                                    String... extra) {
+        return process(name, plane, namespace, teamsFile, logDir, java.util.Map.of(), extra);
+    }
+
+    /** The same with extra environment variables of the process (KUBECONFIG, say). */
+    static QuotientService process(String name, ControlPlane plane, String namespace, Path teamsFile, Path logDir,
+                                   java.util.Map<String, String> environment, String... extra) {
         int port = freePort();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-cp", System.getProperty("java.class.path"), "io.quotient.app.QuotientCli", "serve"));
@@ -78,8 +86,10 @@ final class QuotientService implements AutoCloseable {
         Path log = logDir.resolve("quotient-" + name + ".log");
         try {
             Files.createDirectories(logDir);
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+            builder.environment().putAll(environment);
+            Process process = builder.start();
             QuotientService service = new QuotientService(name, null, process, log, port);
             service.awaitHealthy();
             return service;
@@ -90,6 +100,20 @@ final class QuotientService implements AutoCloseable {
 
     QuotientApi api() {
         return api;
+    }
+
+    /** The service's log so far (a process of its own only). */
+    String log() {
+        try {
+            return Files.readString(log);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The API as a caller presenting this bearer token. */
+    QuotientApi api(String bearerToken) {
+        return api.withToken(bearerToken);
     }
 
     String name() {

@@ -13,16 +13,21 @@ final class TeamsFile {
 
     /** A team line: guaranteed GPUs, and a maximum when {@code maxGpus} is not null. */
     record Quota(String name, double guaranteedGpus, Double maxGpus) {
-        String yaml() {
+        String yaml(String namespace) {
             return "  - name: " + name + "\n    guaranteedGpus: " + guaranteedGpus + "\n"
-                    + (maxGpus == null ? "" : "    maxGpus: " + maxGpus + "\n") + "    overQuotaWeight: 1\n";
+                    + (maxGpus == null ? "" : "    maxGpus: " + maxGpus + "\n") + "    overQuotaWeight: 1\n"
+                    + "    namespaces: [" + namespace + "]\n";
         }
     }
 
-    static Path write(Path file, Quota... teams) {
+    /**
+     * Teams that all keep their jobs in {@code sharedNamespace}, the service's own namespace of the test (the layout
+     * before teams had namespaces of their own), so that each test finds its objects in its one namespace.
+     */
+    static Path write(Path file, String sharedNamespace, Quota... teams) {
         StringBuilder yaml = new StringBuilder("teams:\n");
         for (Quota team : teams) {
-            yaml.append(team.yaml());
+            yaml.append(team.yaml(sharedNamespace));
         }
         return writeText(file, yaml.toString());
     }

@@ -20,9 +20,11 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The informer caches the Kubernetes adapters read from: every node, and in the service's namespace the GpuJobs
- * and the Jobs and pods Quotient manages (label {@code app.kubernetes.io/managed-by=quotient}). Watches need a
- * client without read timeout; pass one built for that.
+ * The informer caches the Kubernetes adapters read from: every node, and in every namespace the GpuJobs and the
+ * Jobs and pods Quotient manages (label {@code app.kubernetes.io/managed-by=quotient}): teams' jobs live in the
+ * teams' namespaces, which change with the teams configuration, so one cluster-wide watch per kind replaces one per
+ * namespace; the readers keep only the namespaces the service manages. Watches need a client without read
+ * timeout; pass one built for that.
  */
 public final class ClusterInformers implements AutoCloseable {
 
@@ -36,6 +38,7 @@ public final class ClusterInformers implements AutoCloseable {
     private final SharedIndexInformer<V1Job> jobs;
     private final SharedIndexInformer<GpuJobResource> gpuJobs;
 
+    /** @param namespace the service's own namespace (reservation pods, Lease, the shared namespace of teams) */
     public ClusterInformers(ApiClient watchClient, String namespace) {
         this.namespace = namespace;
         this.factory = new SharedInformerFactory(watchClient);
@@ -43,15 +46,15 @@ public final class ClusterInformers implements AutoCloseable {
         BatchV1Api batch = new BatchV1Api(watchClient);
         nodes = factory.sharedIndexInformerFor(new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1",
                 "nodes", watchClient), V1Node.class, 0);
-        pods = factory.sharedIndexInformerFor(params -> core.listNamespacedPod(namespace)
+        pods = factory.sharedIndexInformerFor(params -> core.listPodForAllNamespaces()
                 .labelSelector(MANAGED_SELECTOR).resourceVersion(params.resourceVersion)
                 .timeoutSeconds(params.timeoutSeconds).watch(params.watch).buildCall(null), V1Pod.class, V1PodList.class);
-        jobs = factory.sharedIndexInformerFor(params -> batch.listNamespacedJob(namespace)
+        jobs = factory.sharedIndexInformerFor(params -> batch.listJobForAllNamespaces()
                 .labelSelector(MANAGED_SELECTOR).resourceVersion(params.resourceVersion)
                 .timeoutSeconds(params.timeoutSeconds).watch(params.watch).buildCall(null), V1Job.class, V1JobList.class);
         gpuJobs = factory.sharedIndexInformerFor(new GenericKubernetesApi<>(GpuJobResource.class, GpuJobList.class,
                 GpuJobResource.GROUP, GpuJobResource.VERSION, GpuJobResource.PLURAL, watchClient),
-                GpuJobResource.class, 0, namespace);
+                GpuJobResource.class, 0);
     }
 
     /**
@@ -66,14 +69,14 @@ public final class ClusterInformers implements AutoCloseable {
         for (SharedIndexInformer<?> informer : List.of(nodes, pods, jobs, gpuJobs)) {
             while (!informer.hasSynced()) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the Kubernetes caches did not sync within " + timeout + " (namespace "
-                            + namespace + "); check that the API server is reachable, the GpuJob CRD is installed "
+                    throw new IllegalStateException("the Kubernetes caches did not sync within " + timeout + " (service "
+                            + "namespace " + namespace + "); check that the API server is reachable, the GpuJob CRD is installed "
                             + "(kubectl apply -f deploy/) and the service account may list nodes, pods, jobs and gpujobs");
                 }
                 sleep();
             }
         }
-        log.info("Kubernetes caches synced: {} nodes, {} managed pods, {} jobs, {} GpuJobs in namespace {}",
+        log.info("Kubernetes caches synced: {} nodes, {} managed pods, {} jobs, {} GpuJobs (service namespace {})",
                 nodes.getIndexer().list().size(), pods.getIndexer().list().size(), jobs.getIndexer().list().size(),
                 gpuJobs.getIndexer().list().size(), namespace);
     }

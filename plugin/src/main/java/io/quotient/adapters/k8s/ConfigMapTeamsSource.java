@@ -4,8 +4,10 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.quotient.adapters.quota.ConfigFileException;
+import io.quotient.adapters.quota.TeamNamespacesParser;
 import io.quotient.adapters.quota.TeamsFileParser;
 import io.quotient.core.scheduling.Team;
+import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.deploy.port.TeamsSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -32,6 +34,7 @@ public final class ConfigMapTeamsSource implements TeamsSource {
     private final Duration pollInterval;
     private final Clock clock;
     private Map<String, Team> teams = Map.of();
+    private TeamNamespaces namespaces = TeamNamespaces.defaults(java.util.List.of());
     private String loadedText;
     private Instant nextCheck = Instant.MIN;
 
@@ -49,6 +52,13 @@ public final class ConfigMapTeamsSource implements TeamsSource {
             reload();
         }
         return teams;
+    }
+
+    /** The teams' namespaces; the service's namespace may be shared by teams (the layout of earlier versions). */
+    @Override
+    public synchronized TeamNamespaces namespaces() {
+        teams();
+        return namespaces;
     }
 
     private void reload() {
@@ -70,7 +80,9 @@ public final class ConfigMapTeamsSource implements TeamsSource {
         } else if (!Objects.equals(text, loadedText)) {
             loadedText = text; // a bad version is reported once, not on every poll
             try {
-                teams = TeamsFileParser.parse(text, source);
+                Map<String, Team> parsed = TeamsFileParser.parse(text, source);
+                namespaces = TeamNamespacesParser.parse(text, source, namespace);
+                teams = parsed;
                 log.info("loaded {} teams from {}: {}", teams.size(), source, teams.keySet());
             } catch (ConfigFileException e) {
                 keepLastGood(source, e.getMessage());

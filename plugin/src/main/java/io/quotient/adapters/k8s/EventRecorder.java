@@ -39,20 +39,21 @@ public final class EventRecorder implements AutoCloseable {
     private final CoreV1Api core;
     private final String namespace;
     private final String instance;
-    private final Function<JobId, Optional<String>> uidOf;
+    private final Function<JobId, Optional<KubernetesJobRecordStore.RecordLocation>> records;
     private final ThreadPoolExecutor sender;
     private final AtomicLong sequence = new AtomicLong();
     private final EventSpamFilter spamFilter = new EventSpamFilter(BURST, Duration.ofMinutes(1), Clock.systemUTC());
 
     /**
      * @param instance the replica's identity, shown as the reporting instance
-     * @param uidOf    the UID of a job's GpuJob (events link to it)
+     * @param records  where a job's GpuJob is (events link to it, in its namespace); the service's namespace when unknown
      */
-    public EventRecorder(CoreV1Api core, String namespace, String instance, Function<JobId, Optional<String>> uidOf) {
+    public EventRecorder(CoreV1Api core, String namespace, String instance,
+                         Function<JobId, Optional<KubernetesJobRecordStore.RecordLocation>> records) {
         this.core = core;
         this.namespace = namespace;
         this.instance = instance;
-        this.uidOf = uidOf;
+        this.records = records;
         this.sender = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1000), r -> {
             Thread t = new Thread(r, "quotient-events");
             t.setDaemon(true);
@@ -76,14 +77,17 @@ public final class EventRecorder implements AutoCloseable {
     }
 
     CoreV1Event event(JobId job, String reason, String message) {
-        String object = KubernetesNames.ofJob(job);
+        Optional<KubernetesJobRecordStore.RecordLocation> record = records.apply(job);
+        String object = record.map(KubernetesJobRecordStore.RecordLocation::name).orElse(KubernetesNames.ofJob(job));
+        String namespace = record.map(KubernetesJobRecordStore.RecordLocation::namespace).orElse(this.namespace);
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
         String text = message == null ? "" : message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) : message;
         return new CoreV1Event()
                 .metadata(new V1ObjectMeta().namespace(namespace)
                         .name(object + "." + Long.toHexString(System.currentTimeMillis()) + sequence.incrementAndGet()))
                 .involvedObject(new V1ObjectReference().apiVersion(GpuJobResource.API_VERSION).kind(GpuJobResource.KIND)
-                        .namespace(namespace).name(object).uid(uidOf.apply(job).orElse(null)))
+                        .namespace(namespace).name(object).uid(record.map(KubernetesJobRecordStore.RecordLocation::uid)
+                                .orElse(null)))
                 .reason(reason).message(text).type(WARNINGS.contains(reason) ? "Warning" : "Normal")
                 .source(new V1EventSource().component("quotient")).reportingComponent("quotient.io/quotient")
                 .reportingInstance(instance).firstTimestamp(now).lastTimestamp(now).count(1);
@@ -91,7 +95,7 @@ public final class EventRecorder implements AutoCloseable {
 
     private void send(JobId job, CoreV1Event event) {
         try {
-            core.createNamespacedEvent(namespace, event).execute();
+            core.createNamespacedEvent(event.getMetadata().getNamespace(), event).execute();
         } catch (ApiException e) {
             log.warn("event {} for job {} of team {} not recorded: HTTP {}: {}", event.getReason(), job.name(), job.team(),
                     e.getCode(), e.getResponseBody());

@@ -5,6 +5,8 @@ import io.quotient.adapters.template.TemplateRenderer;
 import io.quotient.core.scheduling.JobRequestInput;
 import io.quotient.core.scheduling.JobSpec;
 import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.scheduling.RequestException;
+import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
@@ -22,7 +24,10 @@ import java.util.function.Function;
 
 /**
  * Converts between job records and GpuJob resources. The spec keeps the request exactly as written; the
- * validated {@link JobSpec} is derived again on read with the same validator, so it is never stored twice.
+ * validated {@link JobSpec} is derived again on read with the same checks as a REST request, so it is never stored
+ * twice and a GpuJob applied with kubectl meets the same rules and messages. In a team's namespace the team is the
+ * namespace's owner and the job is named by metadata.name ({@code spec.team} and {@code spec.name} may be left out,
+ * and must agree when given); in the shared namespace both come from the spec.
  */
 public final class GpuJobMapper {
 
@@ -31,28 +36,29 @@ public final class GpuJobMapper {
     /** Shown for a record without status: every record is created with one, so only a GpuJob made by hand. */
     static final String UNDECIDED_REASON = "recorded; waiting for the scheduler to decide";
 
-    private final Function<JobRequestInput, JobSpec> specOf;
+    private final Function<JobSubmission, JobSpec> specOf;
 
-    /** @param specOf the request validator, the same the service uses for new requests */
-    public GpuJobMapper(Function<JobRequestInput, JobSpec> specOf) {
+    /** @param specOf the submission checks and request validator, the same the service uses for new requests */
+    public GpuJobMapper(Function<JobSubmission, JobSpec> specOf) {
         this.specOf = specOf;
     }
 
-    public GpuJobResource toResource(JobRecord record, String namespace) {
+    public GpuJobResource toResource(JobRecord record, TenantScope.Location location) {
         JobSubmission s = record.submission();
         JobRequestInput r = s.request();
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put(TemplateRenderer.TEAM_LABEL, KubernetesNames.labelValue(r.team()));
         labels.put(TemplateRenderer.JOB_LABEL, KubernetesNames.labelValue(r.name()));
         labels.put(TemplateRenderer.MANAGED_BY_LABEL, TemplateRenderer.MANAGED_BY);
-        V1ObjectMeta metadata = new V1ObjectMeta().name(KubernetesNames.ofJob(record.id())).namespace(namespace)
+        V1ObjectMeta metadata = new V1ObjectMeta().name(location.name()).namespace(location.namespace())
                 .labels(labels).annotations(Map.of(CREATED_AT_ANNOTATION, record.createdAt().toString()));
         GpuJobSpec.Gpu gpu = new GpuJobSpec.Gpu(r.gpuCount(), r.fraction(), r.fractionLimit(), r.gpuMemoryMib(),
                 r.gpuMemoryLimitMib());
         List<String> models = r.gpuModels() == null ? null : new ArrayList<>(new TreeSet<>(r.gpuModels()));
         GpuJobSpec spec = new GpuJobSpec(r.team(), r.name(), s.template(), s.image(), s.command(), s.args(), gpu,
                 r.gpuDevices(), models, r.cpuMilli(), r.memoryMib(), r.priority(), r.preemptible(),
-                r.minRuntimeSeconds(), s.labels(), s.env());
+                r.minRuntimeSeconds(), s.labels(), s.env(), orNull(s.pod().annotations()),
+                s.pod().serviceAccountName(), orNull(s.pod().volumes()), orNull(s.pod().imagePullSecrets()));
         return new GpuJobResource(metadata, spec, toStatus(record.status()));
     }
 
@@ -61,18 +67,51 @@ public final class GpuJobMapper {
      *
      * @throws io.quotient.core.scheduling.RequestException when the stored request no longer validates
      */
-    public JobRecord toRecord(GpuJobResource resource) {
+    public JobRecord toRecord(GpuJobResource resource, TenantScope.View scope) {
         GpuJobSpec s = resource.getSpec();
+        V1ObjectMeta metadata = resource.getMetadata();
         GpuJobSpec.Gpu gpu = s.gpu() == null ? new GpuJobSpec.Gpu(null, null, null, null, null) : s.gpu();
         Set<String> models = s.gpuModels() == null ? null : Set.copyOf(s.gpuModels());
-        JobRequestInput request = new JobRequestInput(s.team(), s.name(), gpu.count(), gpu.fraction(),
-                gpu.fractionLimit(), gpu.memoryMib(), gpu.memoryLimitMib(), s.gpuDevices(), s.cpuMilli(),
-                s.memoryMib(), s.priority(), s.preemptible(), s.minRuntimeSeconds(), models);
+        JobRequestInput request = new JobRequestInput(team(s, metadata, scope), jobName(s, metadata, scope),
+                gpu.count(), gpu.fraction(), gpu.fractionLimit(), gpu.memoryMib(), gpu.memoryLimitMib(),
+                s.gpuDevices(), s.cpuMilli(), s.memoryMib(), s.priority(), s.preemptible(), s.minRuntimeSeconds(),
+                models);
         JobSubmission submission = new JobSubmission(request, s.template(), s.image(), s.command(), s.args(),
-                s.labels(), s.env());
-        V1ObjectMeta metadata = resource.getMetadata();
-        return new JobRecord(submission, specOf.apply(request), fromStatus(resource.getStatus()), createdAt(metadata),
-                metadata.getResourceVersion());
+                s.labels(), s.env(), new PodOptions(metadata.getNamespace(), s.serviceAccountName(), s.volumes(),
+                s.imagePullSecrets(), s.annotations()));
+        return new JobRecord(submission, specOf.apply(submission), fromStatus(resource.getStatus()),
+                createdAt(metadata), metadata.getResourceVersion());
+    }
+
+    private static String team(GpuJobSpec s, V1ObjectMeta metadata, TenantScope.View scope) {
+        String namespace = metadata.getNamespace();
+        if (scope.shared(namespace)) {
+            return s.team();
+        }
+        String owner = scope.ownerOf(namespace).orElseThrow(() -> new RequestException("metadata.namespace",
+                "namespace " + namespace + " belongs to no team; apply GpuJobs in a namespace of a team ("
+                        + String.join(", ", scope.namespaces().allNamespaces()) + ")"));
+        if (s.team() != null && !s.team().equals(owner)) {
+            throw new RequestException("spec.team", "names team " + s.team() + ", but namespace " + namespace
+                    + " belongs to team " + owner + "; leave spec.team out (the namespace says the team)");
+        }
+        return owner;
+    }
+
+    private static String jobName(GpuJobSpec s, V1ObjectMeta metadata, TenantScope.View scope) {
+        if (scope.shared(metadata.getNamespace())) {
+            return s.name();
+        }
+        if (s.name() != null && !s.name().equals(metadata.getName())) {
+            throw new RequestException("spec.name", "is '" + s.name() + "' but the GpuJob is named '"
+                    + metadata.getName() + "'; leave spec.name out (metadata.name names the job)");
+        }
+        return metadata.getName();
+    }
+
+    private static <T> T orNull(T collection) {
+        return collection instanceof java.util.Collection<?> c && c.isEmpty()
+                || collection instanceof Map<?, ?> m && m.isEmpty() ? null : collection;
     }
 
     static GpuJobStatus toStatus(JobStatus status) {

@@ -1,6 +1,8 @@
 package io.quotient.adapters.k8s;
 
+import io.kubernetes.client.openapi.models.V1Job;
 import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.JobId;
@@ -29,6 +31,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class KubernetesClusterObserver implements ClusterObserver {
 
     private final ClusterInformers informers;
+    private final TenantScope scope;
     private final Clock clock;
     private final Duration reportFreshness;
     /**
@@ -41,9 +44,14 @@ public final class KubernetesClusterObserver implements ClusterObserver {
     private record ParsedNode(String resourceVersion, Optional<NodeSpec> spec, Optional<GpuReport> report) {
     }
 
-    /** @param reportFreshness how recent the enforcer's report must be for a node to take new fractions */
-    public KubernetesClusterObserver(ClusterInformers informers, Clock clock, Duration reportFreshness) {
+    /**
+     * @param scope           workloads count only in the namespaces the service manages, for the team owning them
+     * @param reportFreshness how recent the enforcer's report must be for a node to take new fractions
+     */
+    public KubernetesClusterObserver(ClusterInformers informers, TenantScope scope, Clock clock,
+                                     Duration reportFreshness) {
         this.informers = informers;
+        this.scope = scope;
         this.clock = clock;
         this.reportFreshness = reportFreshness;
     }
@@ -97,7 +105,7 @@ public final class KubernetesClusterObserver implements ClusterObserver {
     public Map<GpuSlot, String> reservations() {
         Map<GpuSlot, String> result = new HashMap<>();
         for (V1Pod pod : informers.pods().getIndexer().list()) {
-            if (!ReservationPods.terminating(pod)) {
+            if (informers.namespace().equals(pod.getMetadata().getNamespace()) && !ReservationPods.terminating(pod)) {
                 ReservationPods.slot(pod).ifPresent(slot -> result.put(slot, ReservationPods.uuid(pod)));
             }
         }
@@ -112,17 +120,43 @@ public final class KubernetesClusterObserver implements ClusterObserver {
 
     @Override
     public Map<JobId, WorkloadPhase> workloads() {
-        return WorkloadPhases.of(informers.jobs().getIndexer().list(), informers.pods().getIndexer().list());
+        TenantScope.View view = scope.now();
+        List<V1Job> jobs = informers.jobs().getIndexer().list().stream().filter(j -> believed(view, j.getMetadata()))
+                .toList();
+        List<V1Pod> pods = informers.pods().getIndexer().list().stream().filter(p -> believed(view, p.getMetadata()))
+                .toList();
+        return WorkloadPhases.of(jobs, pods);
+    }
+
+    /** An object in a namespace the service manages, labelled with a team that may have objects there. */
+    private static boolean believed(TenantScope.View view, V1ObjectMeta metadata) {
+        return WorkloadPhases.jobId(metadata).filter(id -> view.holds(metadata.getNamespace(), id.team())).isPresent();
     }
 
     /** The cached pods of one job's workload (reservation pods excluded). */
     List<V1Pod> podsOf(JobId job) {
         List<V1Pod> result = new ArrayList<>();
+        TenantScope.View view = scope.now();
         for (V1Pod pod : informers.pods().getIndexer().list()) {
-            if (!ReservationPods.isReservation(pod) && WorkloadPhases.jobId(pod.getMetadata()).filter(job::equals).isPresent()) {
+            if (!ReservationPods.isReservation(pod) && WorkloadPhases.jobId(pod.getMetadata()).filter(job::equals).isPresent()
+                    && believed(view, pod.getMetadata())) {
                 result.add(pod);
             }
         }
         return result;
+    }
+
+    /** The namespaces holding objects of the job's workload (its Jobs and pods), as cached. */
+    Set<String> workloadNamespaces(JobId job) {
+        TenantScope.View view = scope.now();
+        Set<String> namespaces = new java.util.LinkedHashSet<>();
+        for (V1Job object : informers.jobs().getIndexer().list()) {
+            if (WorkloadPhases.jobId(object.getMetadata()).filter(job::equals).isPresent()
+                    && believed(view, object.getMetadata())) {
+                namespaces.add(object.getMetadata().getNamespace());
+            }
+        }
+        podsOf(job).forEach(pod -> namespaces.add(pod.getMetadata().getNamespace()));
+        return namespaces;
     }
 }

@@ -24,12 +24,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.BiConsumer;
 
 /**
- * Job records as {@code GpuJob} custom resources. Reads come from an informer cache overlaid with this
- * process's own writes (read-your-writes); writes go to the API server: a create carries the record's first
- * status, later status writes replace the object with the record's resourceVersion as precondition (optimistic
- * concurrency). The CRD has no status subresource, so that a deploy needs one write, not two.
+ * Job records as {@code GpuJob} custom resources in the teams' namespaces (and, for the teams that share it and for
+ * records of earlier versions, in the service's namespace). Reads come from a cluster-wide informer cache overlaid
+ * with this process's own writes (read-your-writes), limited to the namespaces the service manages. Writes go to
+ * the API server: a create, then the record's first status through the status subresource (users may create
+ * GpuJobs but not write their status, so a placement cannot be claimed by hand); later status writes carry the
+ * record's resourceVersion as precondition (optimistic concurrency).
  */
 public final class KubernetesJobRecordStore implements JobRecordStore {
 
@@ -38,21 +41,24 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
             .thenComparing(r -> r.id().team()).thenComparing(r -> r.id().name());
 
     private final GenericKubernetesApi<GpuJobResource, GpuJobList> api;
-    private final String namespace;
+    private final GpuJobStatusWriter statusWriter;
+    private final TenantScope scope;
     private final GpuJobMapper mapper;
     private final ReadYourWrites<GpuJobResource> view;
-    /** Mapped records by resource name, reused while the resourceVersion is unchanged (mapping validates). */
+    /** Mapped records by namespace/name, reused while the resourceVersion is unchanged (mapping validates). */
     private final Map<String, JobRecord> mapped = new ConcurrentHashMap<>();
     private final Map<String, String> reportedInvalid = new ConcurrentHashMap<>();
+    private volatile BiConsumer<GpuJobResource, String> invalidListener = (resource, why) -> { };
 
-    public KubernetesJobRecordStore(ApiClient client, SharedIndexInformer<GpuJobResource> informer, String namespace,
+    public KubernetesJobRecordStore(ApiClient client, SharedIndexInformer<GpuJobResource> informer, TenantScope scope,
                                     GpuJobMapper mapper) {
         this.api = new GenericKubernetesApi<>(GpuJobResource.class, GpuJobList.class, GpuJobResource.GROUP,
                 GpuJobResource.VERSION, GpuJobResource.PLURAL, client);
-        this.namespace = namespace;
+        this.statusWriter = new GpuJobStatusWriter(client);
+        this.scope = scope;
         this.mapper = mapper;
-        this.view = new ReadYourWrites<>(name -> informer.getIndexer().getByKey(namespace + "/" + name),
-                () -> informer.getIndexer().list(), Clock.systemUTC(), Duration.ofMinutes(5));
+        this.view = new ReadYourWrites<>(key -> informer.getIndexer().getByKey(key), () -> informer.getIndexer().list(),
+                Clock.systemUTC(), Duration.ofMinutes(5));
         informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
             public void onAdd(GpuJobResource obj) {
@@ -65,34 +71,37 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
             @Override
             public void onDelete(GpuJobResource obj, boolean deletedFinalStateUnknown) {
                 view.cacheDeleted(obj);
-                mapped.remove(obj.getMetadata().getName());
+                mapped.remove(ReadYourWrites.keyOf(obj));
             }
         });
     }
 
+    /** Told about a GpuJob whose request is invalid (once per version), e.g. to mark one applied with kubectl Failed. */
+    public void onInvalid(BiConsumer<GpuJobResource, String> listener) {
+        this.invalidListener = listener;
+    }
+
     @Override
     public JobRecord create(JobRecord record) {
-        GpuJobResource resource = mapper.toResource(record, namespace);
-        String name = resource.getMetadata().getName();
-        KubernetesApiResponse<GpuJobResource> response = ApiCalls.call("creating GpuJob " + name,
-                () -> api.create(resource));
+        if (locate(record.id()).isPresent()) {
+            throw new JobAlreadyExistsException(record.id()); // in another namespace of the team
+        }
+        TenantScope.Location location = locationOf(record);
+        GpuJobResource resource = mapper.toResource(record, location);
+        String what = "creating GpuJob " + location.key() + " for job " + record.id();
+        KubernetesApiResponse<GpuJobResource> response = ApiCalls.call(what, () -> api.create(resource));
         if (response.getHttpStatusCode() == ApiCalls.CONFLICT) {
             throw new JobAlreadyExistsException(record.id());
         }
-        GpuJobResource created = ApiCalls.expect(response, "creating GpuJob " + namespace + "/" + name
-                + " for job " + record.id());
+        GpuJobResource created = ApiCalls.expect(response, what);
         view.written(created);
-        return toRecord(created);
+        // the API server drops the status of a create (status subresource): the first decision is a second write
+        return writeStatus(record.withVersion(created.getMetadata().getResourceVersion()), created, record.status());
     }
 
     @Override
     public Optional<JobRecord> find(JobId job) {
-        GpuJobResource resource = view.get(KubernetesNames.ofJob(job));
-        if (resource == null || resource.getSpec() == null || !job.team().equals(resource.getSpec().team())
-                || !job.name().equals(resource.getSpec().name())) {
-            return Optional.empty();
-        }
-        return Optional.ofNullable(toRecord(resource));
+        return locate(job).map(this::toRecord);
     }
 
     @Override
@@ -107,25 +116,31 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
 
     @Override
     public JobRecord updateStatus(JobRecord record, JobStatus status) {
-        String name = KubernetesNames.ofJob(record.id());
-        GpuJobResource current = view.get(name);
+        TenantScope.Location location = locationOf(record);
+        GpuJobResource current = view.get(location.key());
         if (current == null) {
-            throw new StaleRecordException(record.id(), "its GpuJob " + namespace + "/" + name + " was deleted");
+            throw new StaleRecordException(record.id(), "its GpuJob " + location.key() + " was deleted");
         }
-        // the whole object travels (no status subresource), as stored: only the status differs, and the record's
-        // resourceVersion makes the API server refuse the write if anything changed since it was read
+        return writeStatus(record, current, status);
+    }
+
+    /** Writes the status through the status subresource, if the stored version still equals the record's. */
+    private JobRecord writeStatus(JobRecord record, GpuJobResource current, JobStatus status) {
         V1ObjectMeta stored = current.getMetadata();
-        V1ObjectMeta metadata = new V1ObjectMeta().name(name).namespace(namespace).uid(stored.getUid())
-                .resourceVersion(record.version()).labels(stored.getLabels()).annotations(stored.getAnnotations())
-                .finalizers(stored.getFinalizers()).ownerReferences(stored.getOwnerReferences());
+        String key = ReadYourWrites.keyOf(current);
+        V1ObjectMeta metadata = new V1ObjectMeta().name(stored.getName()).namespace(stored.getNamespace())
+                .uid(stored.getUid()).resourceVersion(record.version()).labels(stored.getLabels())
+                .annotations(stored.getAnnotations()).finalizers(stored.getFinalizers())
+                .ownerReferences(stored.getOwnerReferences());
         GpuJobResource update = new GpuJobResource(metadata, current.getSpec(), GpuJobMapper.toStatus(status));
-        String what = "updating the status of GpuJob " + namespace + "/" + name + " of job " + record.id();
-        KubernetesApiResponse<GpuJobResource> response = ApiCalls.call(what, () -> api.update(update));
+        String what = "updating the status of GpuJob " + key + " of job " + record.id();
+        KubernetesApiResponse<GpuJobResource> response = ApiCalls.call(what,
+                () -> statusWriter.replaceStatus(update));
         if (response.getHttpStatusCode() == ApiCalls.CONFLICT) {
             throw new StaleRecordException(record.id(), "resourceVersion " + record.version() + " is outdated");
         }
         if (response.getHttpStatusCode() == ApiCalls.NOT_FOUND) {
-            throw new StaleRecordException(record.id(), "its GpuJob " + namespace + "/" + name + " was deleted");
+            throw new StaleRecordException(record.id(), "its GpuJob " + key + " was deleted");
         }
         GpuJobResource written = ApiCalls.expect(response, what);
         view.written(written);
@@ -134,58 +149,110 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
 
     @Override
     public boolean delete(JobId job) {
-        String name = KubernetesNames.ofJob(job);
-        GpuJobResource current = view.get(name);
-        KubernetesApiResponse<GpuJobResource> response = ApiCalls.call("deleting GpuJob " + name,
-                () -> api.delete(namespace, name, ApiCalls.background(null)));
+        Optional<GpuJobResource> current = locate(job);
+        if (current.isEmpty()) {
+            return false;
+        }
+        V1ObjectMeta metadata = current.get().getMetadata();
+        String key = ReadYourWrites.keyOf(current.get());
+        KubernetesApiResponse<GpuJobResource> response = ApiCalls.call("deleting GpuJob " + key,
+                () -> api.delete(metadata.getNamespace(), metadata.getName(), ApiCalls.background(null)));
         if (response.getHttpStatusCode() == ApiCalls.NOT_FOUND) {
             return false;
         }
         if (!response.isSuccess()) {
-            throw ApiCalls.failure(response, "deleting GpuJob " + namespace + "/" + name + " of job " + job);
+            throw ApiCalls.failure(response, "deleting GpuJob " + key + " of job " + job);
         }
-        view.deleted(name, current == null ? "0" : current.getMetadata().getResourceVersion());
-        mapped.remove(name);
+        view.deleted(key, metadata.getResourceVersion() == null ? "0" : metadata.getResourceVersion());
+        mapped.remove(key);
         return true;
     }
 
-    /** The UID of the job's GpuJob, to make it the owner of the objects rendered for the job. */
-    public Optional<String> uidOf(JobId job) {
-        GpuJobResource resource = view.get(KubernetesNames.ofJob(job));
-        return Optional.ofNullable(resource).map(r -> r.getMetadata().getUid());
+    /** Where the job's GpuJob is (namespace, name) and its UID: its workload goes beside it, owned by it. */
+    public Optional<RecordLocation> locationOf(JobId job) {
+        return locate(job).map(r -> new RecordLocation(r.getMetadata().getNamespace(), r.getMetadata().getName(),
+                r.getMetadata().getUid()));
+    }
+
+    /** A GpuJob's namespace, name and UID. */
+    public record RecordLocation(String namespace, String name, String uid) {
+    }
+
+    private TenantScope.Location locationOf(JobRecord record) {
+        String namespace = record.submission().pod().namespace();
+        return scope.now().locationIn(namespace == null ? scope.serviceNamespace() : namespace, record.id());
+    }
+
+    /** The job's GpuJob: in one of its team's namespaces, or (older records) in the shared namespace. */
+    private Optional<GpuJobResource> locate(JobId job) {
+        TenantScope.View now = scope.now();
+        for (TenantScope.Location candidate : now.candidates(job)) {
+            GpuJobResource resource = view.get(candidate.key());
+            if (resource != null && resource.getSpec() != null) {
+                JobRecord record = toRecord(resource, now);
+                if (record != null && record.id().equals(job)) {
+                    return Optional.of(resource);
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     private List<JobRecord> records(String team) {
+        TenantScope.View now = scope.now();
         List<JobRecord> result = new ArrayList<>();
         for (GpuJobResource resource : view.list()) {
-            if (resource.getSpec() == null || (team != null && !team.equals(resource.getSpec().team()))) {
+            if (resource.getSpec() == null || !now.managed(resource.getMetadata().getNamespace())) {
                 continue;
             }
-            JobRecord record = toRecord(resource);
-            if (record != null) {
+            JobRecord record = toRecord(resource, now);
+            if (record != null && (team == null || team.equals(record.id().team()))) {
                 result.add(record);
             }
         }
         result.sort(CREATION_ORDER);
+        return withoutTwins(result);
+    }
+
+    /**
+     * One record per job: a team with several namespaces could hold two GpuJobs of one name (applied with kubectl in
+     * each); the older one is the job, the younger one is ignored (and reported once) until it is deleted.
+     */
+    private List<JobRecord> withoutTwins(List<JobRecord> ordered) {
+        java.util.Set<JobId> seen = new java.util.HashSet<>();
+        List<JobRecord> result = new ArrayList<>(ordered.size());
+        for (JobRecord record : ordered) {
+            if (seen.add(record.id())) {
+                result.add(record);
+            } else if (reportedInvalid.put("twin/" + record.id(), "") == null) {
+                log.warn("job {} of team {} has a second GpuJob in namespace {}; only the older one counts. Delete one"
+                        + " of them.", record.id().name(), record.id().team(), record.submission().pod().namespace());
+            }
+        }
         return result;
     }
 
-    /** The record of a resource, or null (logged once per version) when its stored request is no longer valid. */
     private JobRecord toRecord(GpuJobResource resource) {
-        String name = resource.getMetadata().getName();
+        return toRecord(resource, scope.now());
+    }
+
+    /** The record of a resource, or null (logged once per version) when its stored request is not valid. */
+    private JobRecord toRecord(GpuJobResource resource, TenantScope.View now) {
+        String key = ReadYourWrites.keyOf(resource);
         String version = resource.getMetadata().getResourceVersion();
-        JobRecord cached = mapped.get(name);
+        JobRecord cached = mapped.get(key);
         if (cached != null && version != null && version.equals(cached.version())) {
             return cached;
         }
         try {
-            JobRecord record = mapper.toRecord(resource);
-            mapped.put(name, record);
+            JobRecord record = mapper.toRecord(resource, now);
+            mapped.put(key, record);
             return record;
         } catch (RequestException | IllegalArgumentException e) {
-            if (!version.equals(reportedInvalid.put(name, version))) {
-                log.warn("GpuJob {}/{} (team {}) is ignored: its stored request is invalid: {}. Delete it and deploy "
-                        + "the job again.", namespace, name, resource.getSpec().team(), e.getMessage());
+            if (!String.valueOf(version).equals(reportedInvalid.put(key, String.valueOf(version)))) {
+                log.warn("GpuJob {} is ignored: its request is invalid: {}. Delete it and deploy the job again.", key,
+                        e.getMessage());
+                invalidListener.accept(resource, e.getMessage());
             }
             return null;
         }

@@ -50,18 +50,23 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
     private final String namespace;
     private final Map<WorkloadKind, DynamicKubernetesApi> workloadApis = new EnumMap<>(WorkloadKind.class);
     private final GenericKubernetesApi<V1Pod, V1PodList> pods;
-    private final Function<JobId, Optional<String>> ownerUid;
+    private final Function<JobId, Optional<KubernetesJobRecordStore.RecordLocation>> records;
     private final EventRecorder events;
     private final KeyedSerialExecutor writes = new KeyedSerialExecutor(4, "quotient-workload-writes");
 
-    /** @param ownerUid the UID of a job's GpuJob: rendered workloads are owned by it (deleting the record removes them) */
+    /**
+     * @param namespace the service's namespace: reservation pods live there, and workloads of records without one
+     * @param records   where a job's GpuJob is: its workload goes into the same namespace, owned by it (deleting the
+     *                  record removes the workload)
+     */
     public KubernetesWorkloadGateway(ApiClient client, String namespace, TemplateRenderer renderer,
-                                     KubernetesClusterObserver observer, Function<JobId, Optional<String>> ownerUid,
+                                     KubernetesClusterObserver observer,
+                                     Function<JobId, Optional<KubernetesJobRecordStore.RecordLocation>> records,
                                      EventRecorder events) {
         this.renderer = renderer;
         this.observer = observer;
         this.namespace = namespace;
-        this.ownerUid = ownerUid;
+        this.records = records;
         this.events = events;
         for (WorkloadKind kind : WorkloadKind.values()) {
             workloadApis.put(kind, new DynamicKubernetesApi(kind.group(), kind.version(), kind.plural(), client));
@@ -87,10 +92,12 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
     @Override
     public void deploy(JobRecord record, PlacedJob placement, List<GpuBinding> gpus) {
         long gpuMemoryMib = observer.node(placement.node()).map(NodeSpec::gpuMemoryMib).orElse(0L);
-        RenderedWorkload workload = renderer.render(new RenderRequest(namespace, KubernetesNames.ofWorkload(record.id()),
+        String target = Optional.ofNullable(record.submission().pod().namespace()).orElse(namespace);
+        RenderedWorkload workload = renderer.render(new RenderRequest(target, KubernetesNames.ofWorkload(record.id()),
                 record, placement, gpus, gpuMemoryMib));
         JobId job = record.id();
-        DynamicKubernetesObject object = toObject(workload, KubernetesNames.ofJob(job), ownerUid.apply(job));
+        // an owner reference names an object of the same namespace only
+        DynamicKubernetesObject object = toObject(workload, records.apply(job).filter(r -> r.namespace().equals(target)));
         writes.submit(job, () -> create(job, workload, object, placement.node())).whenComplete((done, failure) -> {
             if (failure != null) {
                 log.warn("creating the workload of job {} of team {} on node {} failed: {}; the next reconciliation"
@@ -101,11 +108,12 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
 
     private void create(JobId job, RenderedWorkload workload, DynamicKubernetesObject object, String node) {
         DynamicKubernetesApi api = workloadApis.get(workload.kind());
+        String namespace = workload.namespace();
         String what = "creating " + workload.kind().kind() + " " + namespace + "/" + workload.name() + " for job " + job;
         KubernetesApiResponse<DynamicKubernetesObject> created = ApiCalls.call(what, () -> api.create(object));
         if (created.isSuccess()) {
-            log.info("created {} {} for job {} of team {} on node {}", workload.kind().kind(), workload.name(),
-                    job.name(), job.team(), node);
+            log.info("created {} {}/{} for job {} of team {} on node {}", workload.kind().kind(), namespace,
+                    workload.name(), job.name(), job.team(), node);
             return;
         }
         if (created.getHttpStatusCode() != ApiCalls.CONFLICT) {
@@ -135,6 +143,24 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
     }
 
     private void delete(JobId job, Duration grace) {
+        for (String namespace : workloadNamespaces(job)) {
+            delete(job, namespace, grace);
+        }
+        log.info("stopping the workload of job {} of team {} (grace {} s)", job.name(), job.team(), grace.toSeconds());
+    }
+
+    /** Where the job's workload may be: beside its record, and wherever its Jobs and pods are seen. */
+    private Set<String> workloadNamespaces(JobId job) {
+        Set<String> namespaces = new LinkedHashSet<>();
+        records.apply(job).ifPresent(r -> namespaces.add(r.namespace()));
+        namespaces.addAll(observer.workloadNamespaces(job));
+        if (namespaces.isEmpty()) {
+            namespaces.add(namespace); // a record of an earlier version, deleted already
+        }
+        return namespaces;
+    }
+
+    private void delete(JobId job, String namespace, Duration grace) {
         String name = KubernetesNames.ofWorkload(job);
         Set<WorkloadKind> kinds = kindsInUse();
         for (WorkloadKind kind : kinds) {
@@ -148,11 +174,10 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
         }
         // the Job's pods get the same grace (the garbage collector would use each pod's own)
         for (V1Pod pod : observer.podsOf(job)) {
-            if (pod.getMetadata().getDeletionTimestamp() == null) {
-                deletePod(pod.getMetadata().getName(), grace, "stopping job " + job);
+            if (pod.getMetadata().getDeletionTimestamp() == null && namespace.equals(pod.getMetadata().getNamespace())) {
+                deletePod(namespace, pod.getMetadata().getName(), grace, "stopping job " + job);
             }
         }
-        log.info("stopping the workload of job {} of team {} (grace {} s)", job.name(), job.team(), grace.toSeconds());
     }
 
     @Override
@@ -176,7 +201,7 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
 
     @Override
     public void releaseReservation(GpuSlot gpu) {
-        deletePod(KubernetesNames.ofReservation(gpu), null, "releasing the reservation of GPU " + gpu);
+        deletePod(namespace, KubernetesNames.ofReservation(gpu), null, "releasing the reservation of GPU " + gpu);
     }
 
     @Override
@@ -195,7 +220,7 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
         writes.close();
     }
 
-    private void deletePod(String name, Duration grace, String why) {
+    private void deletePod(String namespace, String name, Duration grace, String why) {
         String what = "deleting pod " + namespace + "/" + name + " (" + why + ")";
         KubernetesApiResponse<V1Pod> response = ApiCalls.call(what,
                 () -> pods.delete(namespace, name, ApiCalls.background(grace)));
@@ -229,15 +254,16 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
         return uids;
     }
 
-    /** The workload with its GpuJob (named {@code ownerName}) as controlling owner, so deleting the record deletes it. */
-    private DynamicKubernetesObject toObject(RenderedWorkload workload, String ownerName, Optional<String> owner) {
+    /** The workload with its GpuJob as controlling owner, so deleting the record deletes it. */
+    private static DynamicKubernetesObject toObject(RenderedWorkload workload,
+                                                    Optional<KubernetesJobRecordStore.RecordLocation> owner) {
         JsonObject json = GSON.toJsonTree(workload.body()).getAsJsonObject();
-        owner.ifPresent(uid -> {
+        owner.ifPresent(record -> {
             JsonObject reference = new JsonObject();
             reference.addProperty("apiVersion", GpuJobResource.API_VERSION);
             reference.addProperty("kind", GpuJobResource.KIND);
-            reference.addProperty("name", ownerName);
-            reference.addProperty("uid", uid);
+            reference.addProperty("name", record.name());
+            reference.addProperty("uid", record.uid());
             reference.addProperty("controller", true);
             JsonArray references = new JsonArray();
             references.add(reference);

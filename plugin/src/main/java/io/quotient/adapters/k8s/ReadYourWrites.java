@@ -44,20 +44,27 @@ final class ReadYourWrites<T extends KubernetesObject> {
         this.maxAge = maxAge;
     }
 
+    /** The cache key of an object: {@code namespace/name}, or the name of a cluster-scoped one (the informers' keys). */
+    static String keyOf(KubernetesObject object) {
+        String namespace = object.getMetadata().getNamespace();
+        return namespace == null || namespace.isEmpty() ? object.getMetadata().getName()
+                : namespace + "/" + object.getMetadata().getName();
+    }
+
     /** Remembers an object this process has just written (the API server's answer). */
     void written(T object) {
-        overlay.put(object.getMetadata().getName(),
+        overlay.put(keyOf(object),
                 new Entry<>(object, object.getMetadata().getResourceVersion(), clock.instant()));
     }
 
-    /** Remembers that this process has just deleted the object that had {@code resourceVersion}. */
+    /** Remembers that this process has just deleted the object (by key) that had {@code resourceVersion}. */
     void deleted(String name, String resourceVersion) {
         overlay.put(name, new Entry<>(null, resourceVersion, clock.instant()));
     }
 
     /** The informer has seen the deletion of this object: a pending tombstone or write is settled. */
     void cacheDeleted(T object) {
-        String name = object.getMetadata().getName();
+        String name = keyOf(object);
         overlay.computeIfPresent(name, (n, e) -> atLeast(object.getMetadata().getResourceVersion(), e.resourceVersion)
                 ? null : e);
     }
@@ -70,7 +77,7 @@ final class ReadYourWrites<T extends KubernetesObject> {
     List<T> list() {
         Map<String, T> cached = new java.util.LinkedHashMap<>();
         for (T object : cacheList.get()) {
-            cached.put(object.getMetadata().getName(), object);
+            cached.put(keyOf(object), object);
         }
         Set<String> names = new LinkedHashSet<>(cached.keySet());
         names.addAll(overlay.keySet());

@@ -18,6 +18,7 @@ import java.util.regex.Pattern;
  *     maxGpus: 30             # optional hard ceiling, default unlimited
  *     overQuotaWeight: 1      # optional share of idle capacity, default 1
  *     priority: 0             # optional, idle capacity goes to higher priorities first
+ *     namespaces: [team-a]    # optional, default one named after the team (TeamNamespacesParser)
  * </pre>
  * Every error names the line and the reason; nothing partial is ever returned.
  */
@@ -26,7 +27,7 @@ public final class TeamsFileParser {
     /** Team names become label values and URL segments: a DNS-1123 label. */
     private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final Set<String> TEAM_FIELDS = Set.of("name", "guaranteedGpus", "maxGpus", "overQuotaWeight",
-            "priority");
+            "priority", "namespaces");
 
     private TeamsFileParser() {
     }

@@ -1,6 +1,7 @@
 package io.quotient.adapters.quota;
 
 import io.quotient.core.scheduling.Team;
+import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.deploy.port.TeamsSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,18 +29,31 @@ public final class TeamsFileSource implements TeamsSource {
     private final Path file;
     private final Duration pollInterval;
     private final Clock clock;
+    private final String sharedNamespace;
     private byte[] loadedContent;
     private Map<String, Team> teams;
+    private TeamNamespaces namespaces;
     private Instant nextCheck;
     private ConfigFileException lastError;
 
     /** @throws ConfigFileException when the file is missing or invalid at start-up */
     public TeamsFileSource(Path file, Duration pollInterval, Clock clock) {
+        this(file, pollInterval, clock, null);
+    }
+
+    /**
+     * @param sharedNamespace the service's own namespace, which teams may share; null on the embedded cluster
+     * @throws ConfigFileException when the file is missing or invalid at start-up
+     */
+    public TeamsFileSource(Path file, Duration pollInterval, Clock clock, String sharedNamespace) {
         this.file = file;
         this.pollInterval = pollInterval;
         this.clock = clock;
+        this.sharedNamespace = sharedNamespace;
         byte[] content = read();
-        teams = TeamsFileParser.parse(new String(content, StandardCharsets.UTF_8), file.toString());
+        String text = new String(content, StandardCharsets.UTF_8);
+        teams = TeamsFileParser.parse(text, file.toString());
+        namespaces = TeamNamespacesParser.parse(text, file.toString(), sharedNamespace);
         loadedContent = content;
         nextCheck = clock.instant().plus(pollInterval);
         LOG.info("loaded {} teams from {}: {}", teams.size(), file, teams.keySet());
@@ -51,6 +65,12 @@ public final class TeamsFileSource implements TeamsSource {
             reloadIfChanged();
         }
         return teams;
+    }
+
+    @Override
+    public synchronized TeamNamespaces namespaces() {
+        teams();
+        return namespaces;
     }
 
     /** Re-reads the file now; returns whether a new configuration took effect. */
@@ -66,7 +86,10 @@ public final class TeamsFileSource implements TeamsSource {
             return false;
         }
         try {
-            teams = TeamsFileParser.parse(new String(content, StandardCharsets.UTF_8), file.toString());
+            String text = new String(content, StandardCharsets.UTF_8);
+            Map<String, Team> parsed = TeamsFileParser.parse(text, file.toString());
+            namespaces = TeamNamespacesParser.parse(text, file.toString(), sharedNamespace);
+            teams = parsed;
         } catch (ConfigFileException e) {
             loadedContent = content; // report a bad version once, not on every poll
             return reject(e);

@@ -2,6 +2,8 @@ package io.quotient.adapters.rest;
 
 import io.quotient.core.scheduling.JobRequestInput;
 import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.PodOptions;
+import io.quotient.deploy.port.VolumeRequest;
 import io.swagger.v3.oas.annotations.media.Schema;
 
 import java.util.List;
@@ -32,7 +34,14 @@ public record JobRequestBody(
         Boolean preemptible,
         @Schema(description = "not preempted before it ran this long") Long minRuntimeSeconds,
         Map<String, String> labels,
-        Map<String, String> env) {
+        Map<String, String> env,
+        @Schema(description = "extra pod annotations (not under quotient.io/, no gpu-fraction*/gpu-memory*)")
+        Map<String, String> annotations,
+        @Schema(description = "the pods' service account in the team's namespace; default: default")
+        String serviceAccountName,
+        @Schema(description = "volumes of the team's namespace mounted into the main container")
+        List<VolumeRequest> volumes,
+        @Schema(description = "names of docker-registry secrets of the team's namespace") List<String> imagePullSecrets) {
 
     /** The GPU part of a request; exactly one style (count, fraction or memory). */
     public record GpuBody(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {
@@ -43,6 +52,8 @@ public record JobRequestBody(
         JobRequestInput input = new JobRequestInput(team, name, g.count(), g.fraction(), g.fractionLimit(),
                 g.memoryMib(), g.memoryLimitMib(), gpuDevices, cpuMilli, memoryMib, priority, preemptible,
                 minRuntimeSeconds, gpuModels);
-        return new JobSubmission(input, template, image, command, args, labels, env);
+        // the namespace is the service's choice (the team's primary one), not the body's
+        return new JobSubmission(input, template, image, command, args, labels, env,
+                new PodOptions(null, serviceAccountName, volumes, imagePullSecrets, annotations));
     }
 }

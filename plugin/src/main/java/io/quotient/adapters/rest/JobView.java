@@ -8,8 +8,8 @@ import java.time.Instant;
 import java.util.List;
 
 /** A job as the API shows it: its status and where it runs, or why it waits. */
-public record JobView(String team, String name, String template, String phase, String node, List<GpuView> gpus,
-                      String quotaState, String reason, Instant createdAt, Instant placedAt) {
+public record JobView(String team, String name, String namespace, String template, String phase, String node,
+                      List<GpuView> gpus, String quotaState, String reason, Instant createdAt, Instant placedAt) {
 
     /** One GPU the job uses. */
     public record GpuView(int index, String uuid, double fraction) {
@@ -18,7 +18,8 @@ public record JobView(String team, String name, String template, String phase, S
     public static JobView of(JobRecord record) {
         JobStatus s = record.status();
         List<GpuView> gpus = s.gpus().stream().map(JobView::gpu).toList();
-        return new JobView(record.id().team(), record.id().name(), record.submission().template(),
+        return new JobView(record.id().team(), record.id().name(), record.submission().pod().namespace(),
+                record.submission().template(),
                 s.phase().wireName(), s.node(), gpus, s.quotaState() == null ? null : s.quotaState().wireName(),
                 s.reason(), record.createdAt(), s.placedAt());
     }

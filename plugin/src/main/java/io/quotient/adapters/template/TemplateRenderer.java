@@ -13,7 +13,8 @@ import java.util.Map;
  * Renders a job's workload from its template: loads the template's objects (a deep copy) and sets fields on
  * them — name, namespace and labels; the request's image, command, args and env; CPU and memory requests;
  * whole GPUs as {@code nvidia.com/gpu}, fractions as request annotations plus the env binding them to the
- * reserved GPU; and a required node affinity to the planned node on every pod template. User values are
+ * reserved GPU; the service account, volumes and image pull secrets of the team's namespace; and a required
+ * node affinity to the planned node on every pod template. User values are
  * only ever set as data, never pasted into YAML text.
  */
 public final class TemplateRenderer {
@@ -61,10 +62,13 @@ public final class TemplateRenderer {
         for (ReplicaShare share : shares) {
             PodTemplate pod = share.pod();
             ContainerEdits.putAll(pod.metadata(), "labels", labels);
+            // the user's annotations first: the GPU request annotations are Quotient's and win
+            ContainerEdits.putAll(pod.metadata(), "annotations", submission.pod().annotations());
             ContainerEdits.putAll(pod.metadata(), "annotations", gpu.annotations());
             Map<String, Object> podSpec = pod.spec();
             NodePinning.pin(podSpec, placement.node());
             setMainContainer(pod.mainContainer(), submission, share);
+            PodAccess.apply(podSpec, pod.mainContainer(), submission.pod());
             setGpuContainer(pod, podSpec, share, gpu);
         }
 

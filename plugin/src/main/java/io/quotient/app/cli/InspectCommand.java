@@ -19,7 +19,7 @@ import java.util.Locale;
 public final class InspectCommand implements QuotientCli.Command {
 
     static final String HELP = """
-            Usage: java -jar quotient.jar inspect [--url=http://localhost:8080]
+            Usage: java -jar quotient.jar inspect [--url=http://localhost:8080] [--token=TOKEN]
 
             Asks a running Quotient service (GET /api/v1/teams and /api/v1/cluster) and prints
             the teams' quotas and use, the nodes with their free and fragmented GPUs, each GPU
@@ -28,8 +28,10 @@ public final class InspectCommand implements QuotientCli.Command {
             Kubernetes is configured) or point --url at a deployed one.
 
             Options:
-              --url=URL   the service's base URL (default http://localhost:8080); also --url URL
-              --help      this text
+              --url=URL     the service's base URL (default http://localhost:8080); also --url URL
+              --token=TOKEN bearer token for a service in a cluster (default: $QUOTIENT_TOKEN), e.g.
+                            $(kubectl create token <service-account> -n <team namespace>)
+              --help        this text
 
             Exit status: 0 printed, 1 the service could not be reached or answered an error,
             2 bad options.
@@ -37,6 +39,8 @@ public final class InspectCommand implements QuotientCli.Command {
     private static final String DEFAULT_URL = "http://localhost:8080";
 
     private final ObjectMapper json = new ObjectMapper();
+    /** Sent as {@code Authorization: Bearer} when set: a service in a cluster checks callers. */
+    private String token = System.getenv("QUOTIENT_TOKEN");
     private final PrintStream out;
     private final PrintStream err;
 
@@ -59,6 +63,8 @@ public final class InspectCommand implements QuotientCli.Command {
                 return 0;
             } else if (arg.startsWith("--url=")) {
                 url = arg.substring("--url=".length()).replaceAll("/+$", "");
+            } else if (arg.startsWith("--token=")) {
+                token = arg.substring("--token=".length());
             } else if (arg.equals("--url") && i + 1 < args.length) {
                 url = args[++i].replaceAll("/+$", "");
             } else {
@@ -121,9 +127,12 @@ public final class InspectCommand implements QuotientCli.Command {
     }
 
     private JsonNode get(HttpClient client, String url) throws IOException, InterruptedException {
-        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create(url))
-                .timeout(Duration.ofSeconds(10)).header("Accept", "application/json").build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                .header("Accept", "application/json");
+        if (token != null && !token.isBlank()) {
+            request.header("Authorization", "Bearer " + token.trim());
+        }
+        HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 200) {
             throw new IOException("GET " + url + " answered " + response.statusCode() + ": " + response.body());
         }

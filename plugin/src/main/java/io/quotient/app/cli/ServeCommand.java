@@ -15,13 +15,20 @@ public final class ServeCommand implements QuotientCli.Command {
             Starts the Quotient control plane: REST API (/api/v1, OpenAPI at /v3/api-docs), Actuator
             (/actuator/health, /actuator/prometheus) and the periodic re-queue, reclaim and defragmentation.
 
-            With no kubeconfig and outside a pod it runs on an embedded in-memory cluster (4 nodes x 10 GPUs,
+            The cluster is found as kubectl finds it: --quotient.kubeconfig, then KUBECONFIG, then the pod's
+            service account; one start-up line says which. With none of them it runs on an embedded in-memory cluster (4 nodes x 10 GPUs,
             teams team-a and team-b with 20 guaranteed GPUs each), so you can try the API at once.
 
             Options (any Spring Boot property; also as environment variables, e.g. QUOTIENT_TEAMS_FILE):
               --quotient.cluster.mode=auto|embedded|kubernetes   cluster to work on (default auto)
-              --quotient.kubeconfig=PATH                         kubeconfig; selects Kubernetes in auto mode
-              --quotient.teams-file=PATH                         teams and quotas (YAML), re-read on change
+              --quotient.kubeconfig=PATH                         kubeconfig (else KUBECONFIG); selects Kubernetes in auto mode
+              --quotient.teams-file=PATH                         teams, quotas and namespaces (YAML), re-read on change
+              --quotient.access.mode=auto|kubernetes|open        REST access: Kubernetes TokenReview/SubjectAccessReview
+                                                                 on a cluster, open on the embedded demo (auto)
+              --quotient.access.cache-ttl=10s                    how long access answers are reused
+              --quotient.admission.port=8443                     HTTPS port of the GpuJob admission webhook (unset: none),
+              --quotient.admission.tls-cert-file=PATH            with its PEM certificate
+              --quotient.admission.tls-key-file=PATH             and key
               --quotient.embedded.cluster-file=PATH              nodes of the embedded cluster (YAML)
               --quotient.templates-folder=PATH                   extra or replacing job templates (*.yaml)
               --quotient.scheduling.placement-policy=NAME        quotient (default), fgd, bestfit, packing, ...

@@ -3,19 +3,26 @@ package io.quotient.app.kubernetes;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.quotient.adapters.k8s.ClusterInformers;
+import io.quotient.adapters.k8s.KubernetesAccessReview;
 import io.quotient.adapters.k8s.ConfigMapTeamsSource;
 import io.quotient.adapters.k8s.EventRecorder;
+import io.quotient.adapters.k8s.GpuJobAdmission;
 import io.quotient.adapters.k8s.GpuJobMapper;
+import io.quotient.adapters.rest.AdmissionController;
 import io.quotient.adapters.k8s.KubernetesClusterObserver;
 import io.quotient.adapters.k8s.KubernetesJobRecordStore;
 import io.quotient.adapters.k8s.KubernetesLeadershipGate;
 import io.quotient.adapters.k8s.KubernetesWorkloadGateway;
+import io.quotient.adapters.k8s.RefusedGpuJobs;
+import io.quotient.adapters.k8s.TenantScope;
 import io.quotient.adapters.template.TemplateCatalog;
 import io.quotient.adapters.template.TemplateRenderer;
 import io.quotient.app.ClusterDefaultTeams;
 import io.quotient.app.ClusterModeCondition;
+import io.quotient.app.KubeconfigDiscovery;
 import io.quotient.app.QuotientProperties;
 import io.quotient.deploy.RequestValidator;
+import io.quotient.deploy.SubmissionChecks;
 import io.quotient.deploy.port.TeamsSource;
 import io.quotient.deploy.port.WorkloadGateway;
 import io.micrometer.core.instrument.Gauge;
@@ -28,8 +35,10 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.context.annotation.Primary;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.core.env.Environment;
 
 import java.time.Clock;
+import java.util.HashSet;
 import java.util.Optional;
 
 /**
@@ -44,15 +53,23 @@ public class KubernetesConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(KubernetesConfiguration.class);
 
+    /** The kubeconfig found as kubectl finds it (empty: the pod's service account). */
     @Bean
-    ApiClient kubernetesApiClient(QuotientProperties properties) {
-        return KubernetesClients.forCalls(properties.kubeconfig());
+    KubeconfigSource kubeconfigSource(Environment environment) {
+        return new KubeconfigSource(KubeconfigDiscovery.find(environment));
+    }
+
+    @Bean
+    ApiClient kubernetesApiClient(KubeconfigSource kubeconfig) {
+        ApiClient client = KubernetesClients.forCalls(kubeconfig.file());
+        log.info("cluster mode: {}", KubernetesClients.describe(kubeconfig.file(), client));
+        return client;
     }
 
     /** Started before any port is used: the first decision sees every record and object that exists. */
     @Bean(destroyMethod = "close")
-    ClusterInformers clusterInformers(QuotientProperties properties, KubernetesProperties kubernetes) {
-        return new ClusterInformers(KubernetesClients.forWatches(properties.kubeconfig()), kubernetes.namespace());
+    ClusterInformers clusterInformers(KubeconfigSource kubeconfig, KubernetesProperties kubernetes) {
+        return new ClusterInformers(KubernetesClients.forWatches(kubeconfig.file()), kubernetes.namespace());
     }
 
     @Bean
@@ -62,35 +79,67 @@ public class KubernetesConfiguration {
         return new TemplateRenderer(catalog);
     }
 
+    /** Reviews REST callers' tokens and access with the API server (see AccessConfiguration). */
+    @Bean
+    KubernetesAccessReview kubernetesAccessReview(ApiClient client) {
+        return new KubernetesAccessReview(client);
+    }
+
+    /** The namespaces the service manages: its own (shared) and the teams' (re-read as the teams change). */
+    @Bean
+    TenantScope tenantScope(KubernetesProperties kubernetes, @Lazy TeamsSource teams) {
+        return new TenantScope(kubernetes.namespace(), teams::namespaces);
+    }
+
+    /** A stored request (written by REST or applied with kubectl) passes the checks new REST requests go through. */
+    @Bean
+    GpuJobMapper gpuJobMapper(RequestValidator validator, @Lazy TeamsSource teams, TemplateRenderer renderer) {
+        return new GpuJobMapper(submission -> {
+            SubmissionChecks.check(submission, new HashSet<>(renderer.catalog().names()));
+            return validator.validate(submission.request(), teams.teams());
+        });
+    }
+
+    /** The validating admission webhook of GpuJobs (served on quotient.admission.port over HTTPS). */
+    @Bean
+    AdmissionController.AdmissionReviewer gpuJobAdmission(GpuJobMapper mapper, TenantScope scope) {
+        return new GpuJobAdmission(mapper, scope)::review;
+    }
+
     @Bean
     KubernetesJobRecordStore kubernetesJobRecordStore(ApiClient client, ClusterInformers informers,
-                                                      KubernetesProperties kubernetes, RequestValidator validator,
-                                                      @Lazy TeamsSource teams) {
-        // the stored request is validated again on read, with the validator new requests go through
-        GpuJobMapper mapper = new GpuJobMapper(input -> validator.validate(input, teams.teams()));
-        KubernetesJobRecordStore store = new KubernetesJobRecordStore(client, informers.gpuJobs(), kubernetes.namespace(),
-                mapper);
+                                                      KubernetesProperties kubernetes, GpuJobMapper mapper,
+                                                      TenantScope scope, RefusedGpuJobs refused) {
+        KubernetesJobRecordStore store = new KubernetesJobRecordStore(client, informers.gpuJobs(), scope, mapper);
+        store.onInvalid(refused::refuse);
         informers.start(kubernetes.cacheSyncTimeout());
         return store;
     }
 
+    /** GpuJobs applied with kubectl whose request is invalid are marked Failed with the reason. */
+    @Bean(destroyMethod = "close")
+    RefusedGpuJobs refusedGpuJobs(ApiClient client) {
+        return new RefusedGpuJobs(client);
+    }
+
     @Bean
     KubernetesClusterObserver kubernetesClusterObserver(ClusterInformers informers, KubernetesProperties kubernetes,
-                                                        KubernetesJobRecordStore startedWithStore, Clock clock) {
-        return new KubernetesClusterObserver(informers, clock, kubernetes.reportFreshness());
+                                                        KubernetesJobRecordStore startedWithStore, TenantScope scope,
+                                                        Clock clock) {
+        return new KubernetesClusterObserver(informers, scope, clock, kubernetes.reportFreshness());
     }
 
     @Bean(destroyMethod = "close")
     EventRecorder eventRecorder(ApiClient client, KubernetesProperties kubernetes, KubernetesJobRecordStore store,
                                 LeaderIdentity identity) {
-        return new EventRecorder(new CoreV1Api(client), kubernetes.namespace(), identity.value(), store::uidOf);
+        return new EventRecorder(new CoreV1Api(client), kubernetes.namespace(), identity.value(), store::locationOf);
     }
 
     @Bean(destroyMethod = "close")
     KubernetesWorkloadGateway kubernetesWorkloadGateway(ApiClient client, KubernetesProperties kubernetes,
                                                         TemplateRenderer renderer, KubernetesClusterObserver observer,
                                                         KubernetesJobRecordStore store, EventRecorder events) {
-        return new KubernetesWorkloadGateway(client, kubernetes.namespace(), renderer, observer, store::uidOf, events);
+        return new KubernetesWorkloadGateway(client, kubernetes.namespace(), renderer, observer, store::locationOf, events);
     }
 
     /** The gateway the service uses: the Kubernetes one, wrapped by a crash point only when a test asks for one. */
@@ -130,6 +179,6 @@ public class KubernetesConfiguration {
     ClusterDefaultTeams kubernetesTeams(ApiClient client, KubernetesProperties kubernetes,
                                         QuotientProperties properties, Clock clock) {
         return new ClusterDefaultTeams(new ConfigMapTeamsSource(new CoreV1Api(client), kubernetes.namespace(),
-                properties.teamsPollInterval(), clock));
+                properties.teamsPollInterval(), clock), kubernetes.namespace());
     }
 }

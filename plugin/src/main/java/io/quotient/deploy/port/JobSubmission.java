@@ -19,9 +19,10 @@ import java.util.Objects;
  * @param args     container arguments
  * @param labels   extra labels for the workload's pods
  * @param env      extra environment variables for the GPU container
+ * @param pod      namespace, service account, volumes, image pull secrets and annotations of the pods
  */
 public record JobSubmission(JobRequestInput request, String template, String image, List<String> command,
-                            List<String> args, Map<String, String> labels, Map<String, String> env) {
+                            List<String> args, Map<String, String> labels, Map<String, String> env, PodOptions pod) {
 
     /** The template used when the user names none. */
     public static final String DEFAULT_TEMPLATE = "job";
@@ -33,11 +34,23 @@ public record JobSubmission(JobRequestInput request, String template, String ima
         args = args == null ? List.of() : List.copyOf(args);
         labels = labels == null ? Map.of() : Map.copyOf(labels);
         env = env == null ? Map.of() : Map.copyOf(env);
+        pod = pod == null ? PodOptions.NONE : pod;
+    }
+
+    /** A submission without pod options (the namespace's default service account, no volumes). */
+    public JobSubmission(JobRequestInput request, String template, String image, List<String> command,
+                         List<String> args, Map<String, String> labels, Map<String, String> env) {
+        this(request, template, image, command, args, labels, env, PodOptions.NONE);
     }
 
     /** The same submission with another request (defaults filled in before the record is stored). */
     public JobSubmission withRequest(JobRequestInput filled) {
-        return new JobSubmission(filled, template, image, command, args, labels, env);
+        return new JobSubmission(filled, template, image, command, args, labels, env, pod);
+    }
+
+    /** The same submission placed in a namespace (chosen by the service before the record is stored). */
+    public JobSubmission inNamespace(String namespace) {
+        return new JobSubmission(request, template, image, command, args, labels, env, pod.withNamespace(namespace));
     }
 
     public JobId id() {

@@ -1,6 +1,7 @@
 package io.quotient.deploy.port;
 
 import io.quotient.core.scheduling.Team;
+import io.quotient.core.tenancy.TeamNamespaces;
 
 import java.util.Map;
 
@@ -12,4 +13,9 @@ public interface TeamsSource {
 
     /** The teams by name; never null. */
     Map<String, Team> teams();
+
+    /** Each team's namespaces (configured, or one named after the team), consistent with {@link #teams()}. */
+    default TeamNamespaces namespaces() {
+        return TeamNamespaces.defaults(teams().keySet());
+    }
 }

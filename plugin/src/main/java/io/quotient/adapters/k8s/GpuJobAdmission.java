@@ -1,0 +1,84 @@
+package io.quotient.adapters.k8s;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubernetes.client.openapi.JSON;
+import io.quotient.core.scheduling.RequestException;
+import io.quotient.core.scheduling.UnknownTeamException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The validating admission webhook of GpuJobs ({@code admission.k8s.io/v1} AdmissionReview in, AdmissionReview out):
+ * a GpuJob applied with kubectl is checked with the same rules, fields and messages as a REST request, so an invalid
+ * one is refused by the API server itself and never stored. Allowed: everything that maps to a valid record.
+ * The service's own GpuJobs (labelled managed-by quotient) are excluded by the webhook's object selector; if the
+ * webhook is not installed, the service marks an invalid GpuJob Failed instead ({@link RefusedGpuJobs}).
+ */
+public final class GpuJobAdmission {
+
+    private static final Logger log = LoggerFactory.getLogger(GpuJobAdmission.class);
+    private static final int INVALID = 422;
+
+    private final GpuJobMapper mapper;
+    private final TenantScope scope;
+    private final JSON json = new JSON();
+
+    public GpuJobAdmission(GpuJobMapper mapper, TenantScope scope) {
+        this.mapper = mapper;
+        this.scope = scope;
+    }
+
+    /** The AdmissionReview answering {@code reviewJson}. */
+    public String review(String reviewJson) {
+        JsonObject request = JsonParser.parseString(reviewJson).getAsJsonObject().getAsJsonObject("request");
+        if (request == null) {
+            throw new IllegalArgumentException("not an AdmissionReview: no request");
+        }
+        String refusal = refusal(request);
+        JsonObject response = new JsonObject();
+        response.add("uid", request.get("uid"));
+        response.addProperty("allowed", refusal == null);
+        if (refusal != null) {
+            JsonObject status = new JsonObject();
+            status.addProperty("code", INVALID);
+            status.addProperty("reason", "Invalid");
+            status.addProperty("message", refusal);
+            response.add("status", status);
+        }
+        JsonObject review = new JsonObject();
+        review.addProperty("apiVersion", "admission.k8s.io/v1");
+        review.addProperty("kind", "AdmissionReview");
+        review.add("response", response);
+        return review.toString();
+    }
+
+    /** Why the GpuJob is refused, or null when it is admitted. */
+    private String refusal(JsonObject request) {
+        JsonElement object = request.get("object");
+        if (!"CREATE".equals(text(request, "operation")) || object == null || !object.isJsonObject()) {
+            return null; // the spec cannot change afterwards; status writes are the service's
+        }
+        GpuJobResource resource = json.deserialize(object.toString(), GpuJobResource.class);
+        if (resource.getMetadata().getNamespace() == null) {
+            resource.getMetadata().setNamespace(text(request, "namespace"));
+        }
+        if (resource.getSpec() == null) {
+            return "spec: is required";
+        }
+        try {
+            mapper.toRecord(resource, scope.now());
+            return null;
+        } catch (RequestException | UnknownTeamException | IllegalArgumentException e) {
+            log.info("GpuJob {}/{} refused at admission: {}", resource.getMetadata().getNamespace(),
+                    resource.getMetadata().getName(), e.getMessage());
+            return e.getMessage();
+        }
+    }
+
+    private static String text(JsonObject object, String field) {
+        JsonElement value = object.get(field);
+        return value == null || value.isJsonNull() ? null : value.getAsString();
+    }
+}

@@ -1,0 +1,54 @@
+package io.quotient.deploy;
+
+import io.quotient.core.scheduling.RequestException;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Names a request may not set, because they would let a job escape its quota or pose as another job: the env that
+ * binds a container to GPUs and tells the node enforcer its limit, Quotient's own labels and annotations, and the
+ * GPU request annotations (Run:ai's and KAI's conventions) that the enforcer and other schedulers read. Only the
+ * request's {@code gpu} part asks for GPUs; the renderer sets these names itself from the decision.
+ */
+final class ReservedNames {
+
+    private static final Set<String> ENV = Set.of("NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
+            "CUDA_VISIBLE_DEVICES");
+    private static final List<String> ENV_PREFIXES = List.of("GPU_MEMORY_", "RUNAI_");
+    private static final String QUOTIENT_PREFIX = "quotient.io/";
+    /** gpu-fraction, gpu-fraction-limit, gpu-memory, nvidia.com/container.x.gpu-memory.request, ... */
+    private static final List<String> GPU_ANNOTATION_WORDS = List.of("gpu-fraction", "gpu-memory");
+
+    private ReservedNames() {
+    }
+
+    static void checkEnv(String name) {
+        String upper = name.toUpperCase(Locale.ROOT);
+        if (ENV.contains(upper) || ENV_PREFIXES.stream().anyMatch(upper::startsWith)) {
+            throw new RequestException("env." + name, "is reserved: Quotient sets it from the GPUs the job was given"
+                    + " (NVIDIA_VISIBLE_DEVICES, NVIDIA_DRIVER_CAPABILITIES, CUDA_VISIBLE_DEVICES, GPU_MEMORY_*, RUNAI_*);"
+                    + " ask for GPUs with the request's gpu field instead");
+        }
+    }
+
+    /** @param kind {@code labels} or {@code annotations} */
+    static void checkMetadataKey(String kind, String key) {
+        String field = kind + "." + key;
+        if (key.startsWith(QUOTIENT_PREFIX)) {
+            throw new RequestException(field, kind + " under " + QUOTIENT_PREFIX + " are set by Quotient");
+        }
+        String name = key.substring(key.indexOf('/') + 1).toLowerCase(Locale.ROOT);
+        if (GPU_ANNOTATION_WORDS.stream().anyMatch(name::contains)) {
+            throw new RequestException(field, "is a GPU request " + kind.substring(0, kind.length() - 1) + " name"
+                    + " (gpu-fraction*, gpu-memory*), which Quotient sets from the decision; ask for GPUs with the"
+                    + " request's gpu field instead");
+        }
+    }
+
+    static void checkAll(String kind, Map<String, String> entries) {
+        entries.keySet().forEach(key -> checkMetadataKey(kind, key));
+    }
+}
