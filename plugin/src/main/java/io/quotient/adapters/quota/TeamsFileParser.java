@@ -90,15 +90,24 @@ public final class TeamsFileParser {
             throw yaml.error(entry, "each department needs 'name', 'guaranteedGpus' and 'teams'");
         }
         String name = dnsLabel(yaml, f.get("name"), "department");
+        Limits l = limits(yaml, f);
+        try {
+            return new Department(name, l.guaranteed(), l.max(), l.weight());
+        } catch (IllegalArgumentException e) {
+            throw yaml.error(entry, e.getMessage());
+        }
+    }
+
+    /** What teams and departments both have, in milli-GPU. */
+    private record Limits(long guaranteed, long max, double weight) {
+    }
+
+    private static Limits limits(YamlConfigReader yaml, Map<String, Node> f) {
         long guaranteed = milli(yaml, f.get("guaranteedGpus"), "guaranteedGpus");
         long max = f.containsKey("maxGpus") ? milli(yaml, f.get("maxGpus"), "maxGpus") : Team.UNLIMITED;
         double weight = f.containsKey("overQuotaWeight")
                 ? yaml.number(f.get("overQuotaWeight"), "overQuotaWeight", 0) : 1.0;
-        try {
-            return new Department(name, guaranteed, max, weight);
-        } catch (IllegalArgumentException e) {
-            throw yaml.error(entry, e.getMessage());
-        }
+        return new Limits(guaranteed, max, weight);
     }
 
     private static String dnsLabel(YamlConfigReader yaml, Node node, String what) {
@@ -116,10 +125,7 @@ public final class TeamsFileParser {
             throw yaml.error(entry, "each team needs 'name' and 'guaranteedGpus'");
         }
         String name = dnsLabel(yaml, f.get("name"), "team");
-        long guaranteed = milli(yaml, f.get("guaranteedGpus"), "guaranteedGpus");
-        long max = f.containsKey("maxGpus") ? milli(yaml, f.get("maxGpus"), "maxGpus") : Team.UNLIMITED;
-        double weight = f.containsKey("overQuotaWeight")
-                ? yaml.number(f.get("overQuotaWeight"), "overQuotaWeight", 0) : 1.0;
+        Limits l = limits(yaml, f);
         int priority = f.containsKey("priority")
                 ? (int) yaml.integer(f.get("priority"), "priority", Integer.MIN_VALUE) : 0;
         WithinTeamPreemption within = WithinTeamPreemption.LOWER_PRIORITY;
@@ -132,7 +138,7 @@ public final class TeamsFileParser {
         }
         boolean fair = !f.containsKey("fairShareReclaim") || bool(yaml, f.get("fairShareReclaim"), "fairShareReclaim");
         try {
-            return new Team(name, guaranteed, max, weight, priority, within, fair, null);
+            return new Team(name, l.guaranteed(), l.max(), l.weight(), priority, within, fair, null);
         } catch (IllegalArgumentException e) {
             throw yaml.error(entry, e.getMessage());
         }

@@ -14,16 +14,7 @@ public record Department(String name, long guaranteedMilli, long maxMilli, doubl
 
     public Department {
         Objects.requireNonNull(name, "department name");
-        if (guaranteedMilli < 0) {
-            throw new IllegalArgumentException("department " + name + ": guaranteedGpus must not be negative");
-        }
-        if (maxMilli < guaranteedMilli) {
-            throw new IllegalArgumentException("department " + name + ": maxGpus (" + maxMilli / 1000.0
-                    + ") is below guaranteedGpus (" + guaranteedMilli / 1000.0 + ")");
-        }
-        if (!(overQuotaWeight >= 0) || Double.isInfinite(overQuotaWeight)) {
-            throw new IllegalArgumentException("department " + name + ": overQuotaWeight must be a finite number >= 0");
-        }
+        Team.checkLimits("department " + name, guaranteedMilli, maxMilli, overQuotaWeight);
     }
 
     public boolean hasMax() {

@@ -8,11 +8,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * One planning pass over a snapshot: jobs are decided one after another on a shared {@link Workspace}, so each
@@ -29,11 +27,7 @@ final class PlanningRound {
     private final ReclaimRules rules;
     private final PreemptionPlanner preemption;
     private final List<PlanAction> actions = new ArrayList<>();
-    /**
-     * Room-making searches that found nothing since the workspace last gained free capacity: within a round capacity
-     * only shrinks until something is evicted or moved, so the same search would fail again.
-     */
-    private final Set<String> failedSearches = new HashSet<>();
+    private final FailedSearches failedSearches = new FailedSearches();
 
     /** @param waiting jobs that want capacity besides those placed (for the teams' fair shares) */
     PlanningRound(SchedulingSnapshot snapshot, PlacementPolicy policy, Collection<JobSpec> waiting,
@@ -119,8 +113,9 @@ final class PlanningRound {
             return false;
         }
         ReclaimRights r = rights.get();
-        String key = r.rule() + '|' + job.team() + '|' + job.priority() + '|' + job.preemptible() + '|' + demand;
-        if (failedSearches.contains(key)) {
+        String key = r.rule() + '|' + job.team() + '|' + job.priority() + '|' + job.preemptible() + '|'
+                + Demands.sharesGpu(job);
+        if (failedSearches.covers(key, demand)) {
             return false;
         }
         PlacementPolicy.NodeFilter withinRule = (s, n) -> filter.accepts(s, n)
@@ -129,7 +124,7 @@ final class PlanningRound {
                 && withinLimit(job, r, demand.totalMilliOn(s.node(n)));
         var room = preemption.makeRoom(ws, demand, withinRule, policy, r);
         if (room.isEmpty()) {
-            failedSearches.add(key);
+            failedSearches.add(key, demand);
             return false;
         }
         failedSearches.clear();

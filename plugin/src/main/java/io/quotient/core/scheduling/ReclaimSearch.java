@@ -58,7 +58,7 @@ final class ReclaimSearch {
     private static final long MIN_WORK_SECONDS = 60;
     private static final int STEPS_PER_NODE = 4_000;
     /** Nodes searched with moves: moves need a destination search over the cluster, so only the most promising. */
-    private static final int NODES_WITH_MOVES = 24;
+    private static final int NODES_WITH_MOVES = 8;
 
     private final Workspace ws;
     private final Instant now;
@@ -76,10 +76,14 @@ final class ReclaimSearch {
     /** The best choice over the nodes the filter accepts, or empty when no node can be made to fit. */
     Optional<Choice> best(ResourceDemand demand, PlacementPolicy.NodeFilter filter, ReclaimRights rights) {
         ClusterState state = ws.state();
+        long mostFree = 0;
+        for (int n = 0; n < state.nodeCount(); n++) {
+            mostFree = Math.max(mostFree, state.gpuFreeOnNode(n));
+        }
         List<NodeCandidates> nodes = new ArrayList<>();
         for (int n = 0; n < state.nodeCount(); n++) {
             if (filter.accepts(state, n) && WaitReasons.couldEverHold(state.node(n), demand)) {
-                NodeCandidates c = candidates(n, demand, rights);
+                NodeCandidates c = candidates(n, demand, rights, mostFree);
                 if (c != null) {
                     nodes.add(c);
                 }
@@ -120,7 +124,8 @@ final class ReclaimSearch {
     private record NodeCandidates(int node, List<PlacedJob> jobs, Cost bound, long potential) {
     }
 
-    private NodeCandidates candidates(int node, ResourceDemand demand, ReclaimRights rights) {
+    /** @param mostFree the most GPU milli free on any node: a job larger than that has nowhere to move */
+    private NodeCandidates candidates(int node, ResourceDemand demand, ReclaimRights rights, long mostFree) {
         ClusterState state = ws.state();
         List<PlacedJob> jobs = new ArrayList<>();
         int lowestPriority = Integer.MAX_VALUE;
@@ -130,7 +135,7 @@ final class ReclaimSearch {
                 continue;
             }
             boolean evict = rights.mayEvict(j);
-            if (evict || (rights.moves() && maxMoves > 0)) {
+            if (evict || (rights.moves() && maxMoves > 0 && j.gpuMilli() <= mostFree)) {
                 jobs.add(j);
                 if (evict) {
                     lowestPriority = Math.min(lowestPriority, j.spec().priority());
@@ -193,6 +198,8 @@ final class ReclaimSearch {
         private final ReclaimRights rights;
         private final boolean withMoves;
         private final Map<String, Long> teamTaken = new HashMap<>();
+        /** Jobs found no destination while nothing had moved: other nodes are unchanged then, so none is found again. */
+        private final java.util.Set<JobId> noDestination = new java.util.HashSet<>();
         private final Map<String, Long> departmentTaken = new HashMap<>();
         private final List<PlacedJob> evicted = new ArrayList<>();
         private final List<Move> moved = new ArrayList<>();
@@ -242,10 +249,16 @@ final class ReclaimSearch {
         }
 
         private void tryMove(int index, Cost cost, PlacedJob job, Allocation held) {
+            if (moved.isEmpty() && noDestination.contains(job.id())) {
+                return;
+            }
             ClusterState state = ws.state();
             state.release(held);
             Optional<Allocation> to = Destinations.bestFit(state, Demands.of(job.spec()), node.node(),
                     moveTargets.apply(job));
+            if (to.isEmpty() && moved.isEmpty()) {
+                noDestination.add(job.id());
+            }
             if (to.isPresent()) {
                 state.allocate(to.get());
                 moved.add(new Move(job, to.get()));

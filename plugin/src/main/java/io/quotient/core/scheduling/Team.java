@@ -22,15 +22,20 @@ public record Team(String name, long guaranteedMilli, long maxMilli, double over
     public Team {
         Objects.requireNonNull(name, "team name");
         Objects.requireNonNull(preemptWithinTeam, "preemptWithinTeam");
+        checkLimits("team " + name, guaranteedMilli, maxMilli, overQuotaWeight);
+    }
+
+    /** The limits teams and departments share; {@code who} starts each message ("team a", "department d"). */
+    static void checkLimits(String who, long guaranteedMilli, long maxMilli, double overQuotaWeight) {
         if (guaranteedMilli < 0) {
-            throw new IllegalArgumentException("team " + name + ": guaranteedGpus must not be negative");
+            throw new IllegalArgumentException(who + ": guaranteedGpus must not be negative");
         }
         if (maxMilli < guaranteedMilli) {
-            throw new IllegalArgumentException("team " + name + ": maxGpus (" + maxMilli / 1000.0
+            throw new IllegalArgumentException(who + ": maxGpus (" + maxMilli / 1000.0
                     + ") is below guaranteedGpus (" + guaranteedMilli / 1000.0 + ")");
         }
         if (!(overQuotaWeight >= 0) || Double.isInfinite(overQuotaWeight)) {
-            throw new IllegalArgumentException("team " + name + ": overQuotaWeight must be a finite number >= 0");
+            throw new IllegalArgumentException(who + ": overQuotaWeight must be a finite number >= 0");
         }
     }
 
