@@ -59,11 +59,14 @@ final class ReclaimSearch {
     private static final int STEPS_PER_NODE = 4_000;
     /** Nodes searched with moves: moves need a destination search over the cluster, so only the most promising. */
     private static final int NODES_WITH_MOVES = 8;
+    /** Destination searches per decision: each scans the cluster, and moves are the expensive half of a search. */
+    private static final int DESTINATION_LOOKUPS = 64;
 
     private final Workspace ws;
     private final Instant now;
     private final int maxMoves;
     private final Function<PlacedJob, PlacementPolicy.NodeFilter> moveTargets;
+    private int lookupsLeft;
 
     /** @param moveTargets per job, which nodes may receive it (fractions need nodes ready for shared GPUs) */
     ReclaimSearch(Workspace ws, Instant now, int maxMoves, Function<PlacedJob, PlacementPolicy.NodeFilter> moveTargets) {
@@ -76,6 +79,7 @@ final class ReclaimSearch {
     /** The best choice over the nodes the filter accepts, or empty when no node can be made to fit. */
     Optional<Choice> best(ResourceDemand demand, PlacementPolicy.NodeFilter filter, ReclaimRights rights) {
         ClusterState state = ws.state();
+        lookupsLeft = DESTINATION_LOOKUPS;
         long mostFree = 0;
         for (int n = 0; n < state.nodeCount(); n++) {
             mostFree = Math.max(mostFree, state.gpuFreeOnNode(n));
@@ -149,10 +153,7 @@ final class ReclaimSearch {
         if (jobs.isEmpty()) {
             return null;
         }
-        jobs.forEach(j -> state.release(ws.allocation(j.id()).orElseThrow()));
-        boolean possible = state.fits(node, demand);
-        jobs.forEach(j -> state.allocate(ws.allocation(j.id()).orElseThrow()));
-        if (!possible) {
+        if (!fitsWithout(node, jobs, demand)) {
             return null;
         }
         jobs.sort(Comparator.comparingInt((PlacedJob j) -> j.spec().priority()).thenComparingLong(this::work)
@@ -162,6 +163,35 @@ final class ReclaimSearch {
                 : new Cost(lowestPriority, mustFree * fewestSeconds, mustFree, 0, 1);
         long potential = state.gpuFreeOnNode(node) + jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
         return new NodeCandidates(node, jobs, bound, potential);
+    }
+
+    /** Whether the demand would fit the node if all the jobs left it (computed aside: the state is not touched). */
+    private boolean fitsWithout(int node, List<PlacedJob> jobs, ResourceDemand demand) {
+        ClusterState state = ws.state();
+        long cpu = state.freeCpu(node);
+        long memory = state.freeMemory(node);
+        int[] free = new int[state.gpuCount(node)];
+        state.copyGpuFree(node, free);
+        for (PlacedJob j : jobs) {
+            Allocation a = ws.allocation(j.id()).orElseThrow();
+            cpu += a.cpuMilli();
+            memory += a.memoryMib();
+            for (int g : a.gpuIndices()) {
+                free[g] += a.milliPerGpu();
+            }
+        }
+        if (cpu < demand.cpuMilli() || memory < demand.memoryMib()) {
+            return false;
+        }
+        if (!demand.needsGpu()) {
+            return true;
+        }
+        int share = demand.milliOn(state.node(node));
+        int enough = 0;
+        for (int f : free) {
+            enough += f >= share ? 1 : 0;
+        }
+        return enough >= demand.gpuCount();
     }
 
     /** GPU milli that must be freed at least: the demand's GPUs need their share each, at best on the freest GPUs. */
@@ -249,9 +279,10 @@ final class ReclaimSearch {
         }
 
         private void tryMove(int index, Cost cost, PlacedJob job, Allocation held) {
-            if (moved.isEmpty() && noDestination.contains(job.id())) {
+            if ((moved.isEmpty() && noDestination.contains(job.id())) || lookupsLeft <= 0) {
                 return;
             }
+            lookupsLeft--;
             ClusterState state = ws.state();
             state.release(held);
             Optional<Allocation> to = Destinations.bestFit(state, Demands.of(job.spec()), node.node(),
