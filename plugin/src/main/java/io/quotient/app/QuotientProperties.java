@@ -45,10 +45,14 @@ public record QuotientProperties(@Valid @NotNull @DefaultValue Cluster cluster, 
      * @param placementPolicy placement policy name (PlacementPolicies: quotient, fgd, bestfit, ...)
      * @param seed            seed of the policy's tie-breaking
      * @param stopGrace       how long evicted and deleted jobs' pods get to exit (checkpointing)
+     * @param fairShareMinGainGpus a team reclaims toward its fair share only when at least this far below it
+     * @param maxMovesPerDecision  running jobs moved at most to make room for one job (0: never move)
      */
     public record Scheduling(@NotBlank @DefaultValue("quotient") String placementPolicy,
                              @DefaultValue("42") long seed,
-                             @NotNull @DefaultValue("30s") Duration stopGrace) {
+                             @NotNull @DefaultValue("30s") Duration stopGrace,
+                             @DecimalMin("0.0") @DefaultValue("1") double fairShareMinGainGpus,
+                             @jakarta.validation.constraints.Min(0) @DefaultValue("4") int maxMovesPerDecision) {
     }
 
     /**

@@ -4,6 +4,7 @@ import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.scheduling.JobSpecValidator;
 import io.quotient.core.scheduling.QuotaScheduler;
+import io.quotient.core.scheduling.ReclaimSettings;
 import io.quotient.core.scheduling.Scheduler;
 import io.quotient.deploy.RequestValidator;
 import org.slf4j.Logger;
@@ -30,9 +31,14 @@ public class SchedulerConfiguration {
     @Bean
     Scheduler scheduler(QuotientProperties properties, ClusterFittedWorkload targetWorkload) {
         QuotientProperties.Scheduling scheduling = properties.scheduling();
-        QuotaScheduler scheduler = new QuotaScheduler(scheduling.placementPolicy(), scheduling.seed(), targetWorkload);
-        LOG.info("scheduler: placement policy {}, seed {}, typical target workload fitted to the cluster's CPU per GPU",
-                scheduler.policyName(), scheduling.seed());
+        ReclaimSettings reclaim = new ReclaimSettings(Math.round(scheduling.fairShareMinGainGpus() * 1000),
+                scheduling.maxMovesPerDecision());
+        QuotaScheduler scheduler = new QuotaScheduler(scheduling.placementPolicy(), scheduling.seed(), targetWorkload,
+                reclaim);
+        LOG.info("scheduler: placement policy {}, seed {}, typical target workload fitted to the cluster's CPU per GPU;"
+                + " fair-share reclaim from {} GPUs below the share, at most {} moves per decision",
+                scheduler.policyName(), scheduling.seed(), scheduling.fairShareMinGainGpus(),
+                scheduling.maxMovesPerDecision());
         return scheduler;
     }
 

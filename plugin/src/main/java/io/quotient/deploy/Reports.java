@@ -8,6 +8,9 @@ import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.FragmentationMeasure;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.JobSpec;
+import io.quotient.core.scheduling.QuotaStates;
+import io.quotient.core.scheduling.TeamShares;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaState;
 import io.quotient.core.scheduling.Team;
@@ -37,8 +40,15 @@ public final class Reports {
     /** The measure of the last fitted workload; rebuilt only when the node shapes, and so the workload, change. */
     private volatile FragmentationMeasure measure;
 
-    /** A team's quota and what it holds, in milli-GPU. */
-    public record TeamUsage(Team team, long allocatedMilli, long inQuotaMilli, long overQuotaMilli, int pendingJobs) {
+    /**
+     * A team's quota and what it holds, in milli-GPU.
+     *
+     * @param inQuotaMilli   what the smallest set of its jobs covering its guarantee holds (recomputed, {@link QuotaStates})
+     * @param overQuotaMilli what the rest holds: borrowed, preemptible by teams below their guarantee or fair share
+     * @param fairShareMilli its guarantee as far as it has demand, plus its weighted share of idle capacity
+     */
+    public record TeamUsage(Team team, long allocatedMilli, long inQuotaMilli, long overQuotaMilli, long fairShareMilli,
+                            int pendingJobs) {
     }
 
     /** A job's share of one GPU. */
@@ -74,20 +84,28 @@ public final class Reports {
 
     /** Every configured team, in configuration order. */
     public List<TeamUsage> teams() {
-        Map<String, long[]> held = new LinkedHashMap<>();
+        Map<String, Team> configured = teams.teams();
+        List<PlacedJob> placed = new ArrayList<>();
+        List<JobSpec> waiting = new ArrayList<>();
         Map<String, Integer> pending = new LinkedHashMap<>();
         for (JobRecord r : store.listAll()) {
             if (r.phase().holdsCapacity()) {
-                PlacedJob p = Placements.of(r);
-                long[] sums = held.computeIfAbsent(r.id().team(), t -> new long[2]);
-                sums[p.quotaState() == QuotaState.IN_QUOTA ? 0 : 1] += p.gpuMilli();
+                placed.add(Placements.of(r));
             } else if (r.phase().waiting()) {
+                waiting.add(r.spec());
                 pending.merge(r.id().team(), 1, Integer::sum);
             }
         }
-        return teams.teams().values().stream().map(t -> {
+        Map<String, long[]> held = new LinkedHashMap<>();
+        for (PlacedJob p : QuotaStates.current(placed, configured)) {
+            long[] sums = held.computeIfAbsent(p.spec().team(), t -> new long[2]);
+            sums[p.quotaState() == QuotaState.IN_QUOTA ? 0 : 1] += p.gpuMilli();
+        }
+        Map<String, Long> fair = TeamShares.fairShares(configured, placed, waiting, cluster.nodes());
+        return configured.values().stream().map(t -> {
             long[] sums = held.getOrDefault(t.name(), new long[2]);
-            return new TeamUsage(t, sums[0] + sums[1], sums[0], sums[1], pending.getOrDefault(t.name(), 0));
+            return new TeamUsage(t, sums[0] + sums[1], sums[0], sums[1], fair.getOrDefault(t.name(), 0L),
+                    pending.getOrDefault(t.name(), 0));
         }).toList();
     }
 

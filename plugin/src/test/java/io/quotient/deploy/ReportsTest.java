@@ -29,9 +29,10 @@ class ReportsTest {
         scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.KeepPending(spec.id(), "full")));
         h.deployments.deploy(JobFixtures.wholeGpus("team-b", "b1", 8));
 
+        // in quota is what A holds now against its guarantee of 20, whatever the plan recorded at placement
         assertThat(h.reports.teams()).extracting(t -> t.team().name() + " " + t.allocatedMilli() + " "
-                        + t.inQuotaMilli() + " " + t.overQuotaMilli() + " " + t.pendingJobs())
-                .containsExactlyInAnyOrder("team-a 3250 3000 250 0", "team-b 0 0 0 1");
+                        + t.inQuotaMilli() + " " + t.overQuotaMilli() + " " + t.fairShareMilli() + " " + t.pendingJobs())
+                .containsExactlyInAnyOrder("team-a 3250 3250 0 3250 0", "team-b 0 0 0 8000 1");
     }
 
     @Test

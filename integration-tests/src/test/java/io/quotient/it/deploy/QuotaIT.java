@@ -17,7 +17,10 @@ import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** GET /api/v1/teams follows in-quota and borrowed GPUs as jobs come and go; maxGpus holds jobs back. */
+/**
+ * GET /api/v1/teams follows in-quota and borrowed GPUs as jobs come and go; maxGpus holds jobs back; reclaim takes
+ * the least and keeps the victim team at its guarantee (issue 13's first example).
+ */
 @RealKubernetes
 class QuotaIT {
 
@@ -70,6 +73,39 @@ class QuotaIT {
             assertThat(a.get("inQuotaGpus").getAsDouble()).isLessThanOrEqualTo(4);
             assertThat(a.get("pendingJobs").getAsInt()).isZero();
             cluster.awaitRunningPod("team-a", "a4");
+        }
+    }
+
+    @Test
+    void reclaimEvictsTheLeastAndKeepsTheVictimTeamAtItsGuarantee(ControlPlane plane, TestNamespace namespace,
+                                                                 FakeGpuNodes nodes, FakeKubelet kubelet,
+                                                                 @TempDir Path dir) {
+        nodes.create(FakeGpuNodeSpec.of("reclaim", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 4, null),
+                new TeamsFile.Quota("team-b", 4, null));
+        ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
+
+        try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
+            QuotientApi api = service.api();
+            for (String[] job : new String[][] {{"a5", "5"}, {"a2", "2"}, {"a1", "1"}}) {
+                assertThat(api.deploy("team-a", Requests.wholeGpus(job[0], Integer.parseInt(job[1]))).status())
+                        .isEqualTo(201);
+            }
+            assertUsage(api.team("team-a"), 8, 5, 3, 0); // the 5-GPU job covers the guarantee of 4
+
+            QuotientApi.Answer b3 = api.deploy("team-b", Requests.wholeGpus("b3", 3));
+            assertThat(b3.status()).as("%s", b3).isEqualTo(201);
+            assertThat(b3.text("phase")).isEqualTo("Placed");
+            for (String evicted : new String[] {"a2", "a1"}) {
+                assertThat(api.job("team-a", evicted).text("phase")).isIn("Pending", "Preempted");
+            }
+            assertThat(api.job("team-a", "a5").text("phase")).isIn("Placed", "Running");
+            JsonObject a = api.team("team-a");
+            assertThat(a.get("allocatedGpus").getAsDouble()).isEqualTo(5);
+            assertThat(a.get("fairShareGpus").getAsDouble()).isEqualTo(5); // its 4 and the GPU b does not ask for
+            assertThat(api.team("team-b").get("fairShareGpus").getAsDouble()).isEqualTo(3);
+            cluster.awaitRunningPod("team-b", "b3");
+            cluster.awaitRunningPod("team-a", "a5");
         }
     }
 

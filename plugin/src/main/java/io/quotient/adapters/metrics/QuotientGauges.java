@@ -14,6 +14,7 @@ import java.util.function.ToDoubleFunction;
  * Per-team and cluster gauges, refreshed on a schedule from {@link Reports} (computing reports per scrape would
  * let a busy Prometheus load the decision path):
  * {@code quotient_team_guaranteed_gpus}, {@code quotient_team_allocated_gpus}, {@code quotient_team_borrowed_gpus},
+ * {@code quotient_team_in_quota_gpus}, {@code quotient_team_fair_share_gpus},
  * {@code quotient_team_pending_jobs} (tag team); {@code quotient_cluster_gpus}, {@code quotient_cluster_free_gpus},
  * {@code quotient_cluster_whole_free_gpus}, {@code quotient_cluster_fragmentation_percent},
  * {@code quotient_cluster_fragmentation_ratio_percent}.
@@ -24,6 +25,8 @@ public final class QuotientGauges {
     private final MultiGauge guaranteed;
     private final MultiGauge allocated;
     private final MultiGauge borrowed;
+    private final MultiGauge inQuota;
+    private final MultiGauge fairShare;
     private final MultiGauge pending;
     private final AtomicReference<Reports.ClusterUsage> cluster = new AtomicReference<>();
 
@@ -32,6 +35,9 @@ public final class QuotientGauges {
         guaranteed = team("guaranteed.gpus", "GPUs guaranteed to the team", registry);
         allocated = team("allocated.gpus", "GPUs the team's placed jobs hold", registry);
         borrowed = team("borrowed.gpus", "GPUs the team holds beyond its guarantee (preemptible)", registry);
+        inQuota = team("in.quota.gpus", "GPUs of the smallest set of the team's jobs covering its guarantee", registry);
+        fairShare = team("fair.share.gpus", "the team's guarantee (as far as demanded) plus its weighted share of"
+                + " idle GPUs", registry);
         pending = team("pending.jobs", "the team's jobs waiting for capacity", registry);
         clusterGauge("quotient.cluster.gpus", "GPUs in the cluster", u -> u.totalMilli() / 1000.0, registry);
         clusterGauge("quotient.cluster.free.gpus", "free GPU capacity (fractions count)",
@@ -49,6 +55,8 @@ public final class QuotientGauges {
         guaranteed.register(rows(teams, u -> u.team().guaranteedMilli() / 1000.0), true);
         allocated.register(rows(teams, u -> u.allocatedMilli() / 1000.0), true);
         borrowed.register(rows(teams, u -> u.overQuotaMilli() / 1000.0), true);
+        inQuota.register(rows(teams, u -> u.inQuotaMilli() / 1000.0), true);
+        fairShare.register(rows(teams, u -> u.fairShareMilli() / 1000.0), true);
         pending.register(rows(teams, Reports.TeamUsage::pendingJobs), true);
         cluster.set(reports.cluster());
     }

@@ -33,13 +33,9 @@ public final class TeamNamespacesParser {
      */
     public static TeamNamespaces parse(String text, String source, String serviceNamespace) {
         YamlConfigReader yaml = new YamlConfigReader(source);
-        Node list = yaml.fields(yaml.root(text), Set.of("teams")).get("teams");
-        if (list == null) {
-            throw new ConfigFileException(source, 1, "missing the top-level 'teams' list");
-        }
         Map<String, List<String>> byTeam = new LinkedHashMap<>();
         Map<String, String> owners = new LinkedHashMap<>();
-        for (MappingNode entry : yaml.sequenceOfMappings(list, "teams")) {
+        for (MappingNode entry : teamEntries(yaml, text, source)) {
             String team = null;
             Node namespaces = null;
             for (NodeTuple field : entry.getValue()) {
@@ -63,6 +59,28 @@ public final class TeamNamespacesParser {
         } catch (IllegalArgumentException e) {
             throw new ConfigFileException(source, 0, e.getMessage()); // the checks above name lines first
         }
+    }
+
+    /** Every team entry of the file: the top-level {@code teams} and those of each department. */
+    private static List<MappingNode> teamEntries(YamlConfigReader yaml, String text, String source) {
+        Map<String, Node> top = yaml.fields(yaml.root(text), Set.of("teams", "departments"));
+        if (top.isEmpty()) {
+            throw new ConfigFileException(source, 1, "missing the top-level 'teams' list (or 'departments')");
+        }
+        List<MappingNode> entries = new ArrayList<>();
+        if (top.containsKey("teams")) {
+            entries.addAll(yaml.sequenceOfMappings(top.get("teams"), "teams"));
+        }
+        if (top.containsKey("departments")) {
+            for (MappingNode department : yaml.sequenceOfMappings(top.get("departments"), "departments")) {
+                for (NodeTuple field : department.getValue()) {
+                    if (field.getKeyNode() instanceof ScalarNode key && key.getValue().equals("teams")) {
+                        entries.addAll(yaml.sequenceOfMappings(field.getValueNode(), "teams"));
+                    }
+                }
+            }
+        }
+        return entries;
     }
 
     private static List<String> namespaces(YamlConfigReader yaml, String team, Node node, Map<String, String> owners,

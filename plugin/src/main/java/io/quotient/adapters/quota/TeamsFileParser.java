@@ -1,6 +1,8 @@
 package io.quotient.adapters.quota;
 
+import io.quotient.core.scheduling.Department;
 import io.quotient.core.scheduling.Team;
+import io.quotient.core.scheduling.WithinTeamPreemption;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 
@@ -19,7 +21,18 @@ import java.util.regex.Pattern;
  *     overQuotaWeight: 1      # optional share of idle capacity, default 1
  *     priority: 0             # optional, idle capacity goes to higher priorities first
  *     namespaces: [team-a]    # optional, default one named after the team (TeamNamespacesParser)
+ *     preemptWithinTeam: LowerPriority   # optional, or Never: may a job preempt the team's lower-priority jobs
+ *     fairShareReclaim: true  # optional: take part in reclaim toward the weighted fair share
+ * departments:                # optional level above teams; teams borrow inside their department first
+ *   - name: research
+ *     guaranteedGpus: 16
+ *     maxGpus: 24             # optional
+ *     overQuotaWeight: 1      # optional
+ *     teams:
+ *       - name: team-c
+ *         guaranteedGpus: 8
  * </pre>
+ * A file may have {@code teams}, {@code departments} or both; a file with only {@code teams} means what it always did.
  * Every error names the line and the reason; nothing partial is ever returned.
  */
 public final class TeamsFileParser {
@@ -27,7 +40,9 @@ public final class TeamsFileParser {
     /** Team names become label values and URL segments: a DNS-1123 label. */
     private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final Set<String> TEAM_FIELDS = Set.of("name", "guaranteedGpus", "maxGpus", "overQuotaWeight",
-            "priority", "namespaces");
+            "priority", "preemptWithinTeam", "fairShareReclaim", "namespaces");
+    private static final Set<String> DEPARTMENT_FIELDS = Set.of("name", "guaranteedGpus", "maxGpus", "overQuotaWeight",
+            "teams");
 
     private TeamsFileParser() {
     }
@@ -39,18 +54,70 @@ public final class TeamsFileParser {
     public static Map<String, Team> parse(String text, String source) {
         YamlConfigReader yaml = new YamlConfigReader(source);
         MappingNode root = yaml.root(text);
-        Node list = yaml.fields(root, Set.of("teams")).get("teams");
-        if (list == null) {
-            throw new ConfigFileException(source, 1, "missing the top-level 'teams' list");
+        Map<String, Node> top = yaml.fields(root, Set.of("teams", "departments"));
+        if (top.isEmpty()) {
+            throw new ConfigFileException(source, 1, "missing the top-level 'teams' list (or 'departments')");
         }
         Map<String, Team> teams = new LinkedHashMap<>();
-        for (MappingNode entry : yaml.sequenceOfMappings(list, "teams")) {
-            Team team = team(yaml, entry);
-            if (teams.putIfAbsent(team.name(), team) != null) {
-                throw yaml.error(entry, "team '" + team.name() + "' is defined twice");
+        if (top.containsKey("teams")) {
+            addTeams(yaml, top.get("teams"), null, teams);
+        }
+        if (top.containsKey("departments")) {
+            Set<String> names = new java.util.HashSet<>();
+            for (MappingNode entry : yaml.sequenceOfMappings(top.get("departments"), "departments")) {
+                Map<String, Node> f = yaml.fields(entry, DEPARTMENT_FIELDS);
+                Department d = department(yaml, entry, f);
+                if (!names.add(d.name())) {
+                    throw yaml.error(entry, "department '" + d.name() + "' is defined twice");
+                }
+                addTeams(yaml, f.get("teams"), d, teams);
             }
         }
         return teams;
+    }
+
+    private static void addTeams(YamlConfigReader yaml, Node list, Department department, Map<String, Team> teams) {
+        for (MappingNode entry : yaml.sequenceOfMappings(list, "teams")) {
+            Team team = team(yaml, entry).withDepartment(department);
+            if (teams.putIfAbsent(team.name(), team) != null) {
+                throw yaml.error(entry, "team '" + team.name() + "' is defined twice (a team belongs to one"
+                        + " department at most)");
+            }
+        }
+    }
+
+    private static Department department(YamlConfigReader yaml, MappingNode entry, Map<String, Node> f) {
+        if (!f.containsKey("name") || !f.containsKey("guaranteedGpus") || !f.containsKey("teams")) {
+            throw yaml.error(entry, "each department needs 'name', 'guaranteedGpus' and 'teams'");
+        }
+        String name = dnsLabel(yaml, f.get("name"), "department");
+        Limits l = limits(yaml, f);
+        try {
+            return new Department(name, l.guaranteed(), l.max(), l.weight());
+        } catch (IllegalArgumentException e) {
+            throw yaml.error(entry, e.getMessage());
+        }
+    }
+
+    /** What teams and departments both have, in milli-GPU. */
+    private record Limits(long guaranteed, long max, double weight) {
+    }
+
+    private static Limits limits(YamlConfigReader yaml, Map<String, Node> f) {
+        long guaranteed = milli(yaml, f.get("guaranteedGpus"), "guaranteedGpus");
+        long max = f.containsKey("maxGpus") ? milli(yaml, f.get("maxGpus"), "maxGpus") : Team.UNLIMITED;
+        double weight = f.containsKey("overQuotaWeight")
+                ? yaml.number(f.get("overQuotaWeight"), "overQuotaWeight", 0) : 1.0;
+        return new Limits(guaranteed, max, weight);
+    }
+
+    private static String dnsLabel(YamlConfigReader yaml, Node node, String what) {
+        String name = yaml.string(node, "name");
+        if (!NAME.matcher(name).matches()) {
+            throw yaml.error(node, what + " name '" + name + "' must be a DNS label: lower-case letters,"
+                    + " digits and '-', at most 63 characters, starting and ending with a letter or digit");
+        }
+        return name;
     }
 
     private static Team team(YamlConfigReader yaml, MappingNode entry) {
@@ -58,22 +125,32 @@ public final class TeamsFileParser {
         if (!f.containsKey("name") || !f.containsKey("guaranteedGpus")) {
             throw yaml.error(entry, "each team needs 'name' and 'guaranteedGpus'");
         }
-        String name = yaml.string(f.get("name"), "name");
-        if (!NAME.matcher(name).matches()) {
-            throw yaml.error(f.get("name"), "team name '" + name + "' must be a DNS label: lower-case letters,"
-                    + " digits and '-', at most 63 characters, starting and ending with a letter or digit");
-        }
-        long guaranteed = milli(yaml, f.get("guaranteedGpus"), "guaranteedGpus");
-        long max = f.containsKey("maxGpus") ? milli(yaml, f.get("maxGpus"), "maxGpus") : Team.UNLIMITED;
-        double weight = f.containsKey("overQuotaWeight")
-                ? yaml.number(f.get("overQuotaWeight"), "overQuotaWeight", 0) : 1.0;
+        String name = dnsLabel(yaml, f.get("name"), "team");
+        Limits l = limits(yaml, f);
         int priority = f.containsKey("priority")
                 ? (int) yaml.integer(f.get("priority"), "priority", Integer.MIN_VALUE) : 0;
+        WithinTeamPreemption within = WithinTeamPreemption.LOWER_PRIORITY;
+        if (f.containsKey("preemptWithinTeam")) {
+            try {
+                within = WithinTeamPreemption.fromWireName(yaml.string(f.get("preemptWithinTeam"), "preemptWithinTeam"));
+            } catch (IllegalArgumentException e) {
+                throw yaml.error(f.get("preemptWithinTeam"), e.getMessage());
+            }
+        }
+        boolean fair = !f.containsKey("fairShareReclaim") || bool(yaml, f.get("fairShareReclaim"), "fairShareReclaim");
         try {
-            return new Team(name, guaranteed, max, weight, priority);
+            return new Team(name, l.guaranteed(), l.max(), l.weight(), priority, within, fair, null);
         } catch (IllegalArgumentException e) {
             throw yaml.error(entry, e.getMessage());
         }
+    }
+
+    private static boolean bool(YamlConfigReader yaml, Node node, String field) {
+        String value = yaml.string(node, field);
+        if (!value.equals("true") && !value.equals("false")) {
+            throw yaml.error(node, field + " must be true or false, was '" + value + "'");
+        }
+        return Boolean.parseBoolean(value);
     }
 
     private static long milli(YamlConfigReader yaml, Node node, String field) {

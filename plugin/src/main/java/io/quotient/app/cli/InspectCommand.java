@@ -95,10 +95,11 @@ public final class InspectCommand implements QuotientCli.Command {
 
     /** The whole report for the two API answers. */
     static String render(JsonNode teams, JsonNode cluster) {
-        TextTable teamTable = new TextTable("TEAM", "GUARANTEED", "MAX", "WEIGHT", "ALLOCATED", "IN QUOTA", "BORROWED",
-                "PENDING");
+        TextTable teamTable = new TextTable("TEAM", "GUARANTEED", "MAX", "WEIGHT", "FAIR SHARE", "ALLOCATED", "IN QUOTA",
+                "BORROWED", "PENDING");
         teams.forEach(t -> teamTable.row(t.path("name").asText(), gpus(t.path("guaranteedGpus")),
                 t.path("maxGpus").isNull() ? "-" : gpus(t.path("maxGpus")), t.path("overQuotaWeight").asDouble(),
+                t.path("fairShareGpus").isMissingNode() ? "-" : gpus(t.path("fairShareGpus")),
                 gpus(t.path("allocatedGpus")), gpus(t.path("inQuotaGpus")), gpus(t.path("overQuotaGpus")),
                 t.path("pendingJobs").asInt()));
         TextTable nodeTable = new TextTable("NODE", "MODEL", "GPUS", "FREE", "FRAGMENTED", "FRACTIONS");

@@ -1,7 +1,6 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.Allocation;
-import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.PlacementPolicy;
 
@@ -11,11 +10,12 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * One planning pass over a snapshot: jobs are decided one after another on a shared {@link Workspace}, so each
- * decision sees the capacity the previous ones took or freed. Collects the plan's actions in order (evictions
- * before the placement they make room for).
+ * decision sees the capacity the previous ones took or freed. Collects the plan's actions in order (moves and
+ * evictions before the placement they make room for).
  */
 final class PlanningRound {
 
@@ -24,11 +24,14 @@ final class PlanningRound {
     /** Per node index, whether its enforcer is ready for shared GPUs. */
     private final boolean[] fractionReady;
     private final Instant now;
+    private final ReclaimRules rules;
     private final PreemptionPlanner preemption;
     private final List<PlanAction> actions = new ArrayList<>();
+    private final FailedSearches failedSearches = new FailedSearches();
 
     /** @param waiting jobs that want capacity besides those placed (for the teams' fair shares) */
-    PlanningRound(SchedulingSnapshot snapshot, PlacementPolicy policy, Collection<JobSpec> waiting) {
+    PlanningRound(SchedulingSnapshot snapshot, PlacementPolicy policy, Collection<JobSpec> waiting,
+                  ReclaimSettings settings) {
         this.ws = Workspace.of(snapshot);
         this.policy = policy;
         this.fractionReady = new boolean[ws.state().nodeCount()];
@@ -36,10 +39,12 @@ final class PlanningRound {
             fractionReady[n] = snapshot.fractionReadyNodes().contains(ws.state().node(n).name());
         }
         this.now = snapshot.now();
-        this.preemption = new PreemptionPlanner(ws.ledger(), fairShares(waiting), now);
+        this.rules = new ReclaimRules(ws.ledger(), fairShares(waiting), settings);
+        ReclaimSearch search = new ReclaimSearch(ws, now, settings.maxMovesPerDecision(), j -> filterFor(j.spec()));
+        this.preemption = new PreemptionPlanner(search, now);
     }
 
-    /** Places the job (evicting borrowed capacity when it runs within its guarantee) or keeps it pending. */
+    /** Places the job (taking capacity back where a rule allows it) or keeps it pending with the rule that holds it. */
     boolean decide(JobSpec job) {
         QuotaLedger ledger = ws.ledger();
         Team team = ledger.team(job.team());
@@ -52,30 +57,28 @@ final class PlanningRound {
         }
         String blocked = quotaBlock(job, team, least);
         if (blocked != null) {
-            return keepPending(job, blocked);
+            long overMax = Math.max(ledger.total(team.name()) + least - team.maxMilli(), 0);
+            return (ledger.exceedsMax(team.name(), least) && !ledger.exceedsDepartmentMax(team.name(), least)
+                    && tryRule(job, demand, filter, rules.priority(job, overMax))) || keepPending(job, blocked);
         }
         var allocation = policy.place(ws.state(), demand, filter);
         if (allocation.isPresent()) {
             long milli = allocation.get().totalGpuMilli();
             String exact = milli == least ? null : quotaBlock(job, team, milli);
-            return exact != null ? keepPending(job, exact)
-                    : place(job, allocation.get(), ledger.fitsGuarantee(team.name(), milli));
+            return exact != null ? keepPending(job, exact) : place(job, allocation.get());
         }
-        if (ledger.fitsGuarantee(team.name(), least)) {
-            // only nodes where the job stays within the guarantee (MiB requests weigh differently per node)
-            PlacementPolicy.NodeFilter inQuota = (s, n) -> filter.accepts(s, n)
-                    && ledger.fitsGuarantee(team.name(), demand.totalMilliOn(s.node(n)));
-            var room = preemption.makeRoom(ws, demand, inQuota, policy);
-            if (room.isPresent()) {
-                List<PlacedJob> victims = room.get().victims();
-                victims.forEach(v -> actions.add(new PlanAction.Evict(v.id(), evictionReason(v, victims, job))));
-                return place(job, room.get().allocation(), true);
-            }
-            return keepPending(job, WaitReasons.noRoomInQuota(team, noNode(job, demand, filter),
-                    preemption.nextUnprotected(ws)));
+        Optional<ReclaimRights> guarantee = rules.guarantee(job, least);
+        if (tryRule(job, demand, filter, guarantee) || tryRule(job, demand, filter, rules.fairShare(job, least))
+                || tryRule(job, demand, filter, rules.priority(job, 0))
+                || (onlyFragmented(least) && tryRule(job, demand, filter, rules.consolidation(job)))) {
+            return true;
         }
-        return keepPending(job, WaitReasons.noIdleToBorrow(team, ledger.inQuota(team.name()),
-                noNode(job, demand, filter)));
+        String capacity = noNode(job, demand, filter);
+        if (guarantee.isPresent()) {
+            return keepPending(job, WaitReasons.noRoomInQuota(team, capacity, preemption.nextUnprotected(ws)));
+        }
+        return keepPending(job, WaitReasons.beyondGuarantee(team, ledger.total(team.name()), least,
+                rules.fairShare(team.name()), capacity));
     }
 
     /** Whether the job would run within its team's guarantee if it were placed now. */
@@ -85,7 +88,7 @@ final class PlanningRound {
 
     /** What the team holds beyond its guarantee, in milli. */
     long borrowed(String team) {
-        return ws.ledger().total(team) - ws.ledger().inQuota(team);
+        return ws.ledger().borrowed(team);
     }
 
     Team team(String name) {
@@ -100,14 +103,65 @@ final class PlanningRound {
         return new Plan(actions);
     }
 
+    /**
+     * Makes room under the rights, if given: on nodes where the job's exact size keeps the rule's limit, with the
+     * cheapest evictions and moves. Records the actions and the placement when it works.
+     */
+    private boolean tryRule(JobSpec job, ResourceDemand demand, PlacementPolicy.NodeFilter filter,
+                            Optional<ReclaimRights> rights) {
+        if (rights.isEmpty()) {
+            return false;
+        }
+        ReclaimRights r = rights.get();
+        String key = r.rule() + '|' + job.team() + '|' + job.priority() + '|' + job.preemptible() + '|'
+                + Demands.sharesGpu(job);
+        if (failedSearches.covers(key, demand)) {
+            return false;
+        }
+        PlacementPolicy.NodeFilter withinRule = (s, n) -> filter.accepts(s, n)
+                && !ws.ledger().exceedsMax(job.team(), demand.totalMilliOn(s.node(n)) - r.ownMustFree())
+                && !ws.ledger().exceedsDepartmentMax(job.team(), demand.totalMilliOn(s.node(n)) - r.ownMustFree())
+                && withinLimit(job, r, demand.totalMilliOn(s.node(n)));
+        var room = preemption.makeRoom(ws, demand, withinRule, policy, r);
+        if (room.isEmpty()) {
+            failedSearches.add(key, demand);
+            return false;
+        }
+        failedSearches.clear();
+        actions.addAll(room.get().moves());
+        List<PlacedJob> victims = room.get().victims();
+        victims.forEach(v -> actions.add(new PlanAction.Evict(v.id(), EvictionReasons.of(ws.ledger(), rules, v,
+                victims, job, r.rule()))));
+        return place(job, room.get().allocation());
+    }
+
+    /** The guarantee and fair-share rules hold the claimant to its guarantee or share at the exact size. */
+    private boolean withinLimit(JobSpec job, ReclaimRights r, long milli) {
+        QuotaLedger ledger = ws.ledger();
+        return switch (r.rule()) {
+            case ReclaimRules.GUARANTEE -> job.preemptible() ? ledger.fitsGuarantee(job.team(), milli)
+                    : ledger.fitsGuaranteeNonPreemptible(job.team(), milli);
+            case ReclaimRules.FAIR_SHARE -> ledger.total(job.team()) + milli <= rules.fairShare(job.team());
+            default -> true;
+        };
+    }
+
+    /** Free GPU capacity would hold the job, but scattered over nodes. */
+    private boolean onlyFragmented(long milli) {
+        return milli > 0 && ws.state().totalGpuMilli() - ws.state().allocatedGpuMilli() >= milli;
+    }
+
     /** Why quota alone keeps the job waiting, or null when quota allows it. */
     private String quotaBlock(JobSpec job, Team team, long milli) {
         QuotaLedger ledger = ws.ledger();
         if (ledger.exceedsMax(team.name(), milli)) {
             return WaitReasons.atMax(team, ledger.total(team.name()), milli);
         }
-        if (!job.preemptible() && !ledger.fitsGuarantee(team.name(), milli)) {
-            return WaitReasons.nonPreemptibleBeyondGuarantee(team, ledger.inQuota(team.name()), milli);
+        if (ledger.exceedsDepartmentMax(team.name(), milli)) {
+            return WaitReasons.departmentAtMax(team, ledger.departmentTotal(team.department().name()), milli);
+        }
+        if (!job.preemptible() && !ledger.fitsGuaranteeNonPreemptible(team.name(), milli)) {
+            return WaitReasons.nonPreemptibleBeyondGuarantee(team, ledger.nonPreemptible(team.name()), milli);
         }
         return null;
     }
@@ -119,7 +173,8 @@ final class PlanningRound {
         return (s, n) -> fractionReady[n];
     }
 
-    private boolean place(JobSpec job, Allocation allocation, boolean inQuota) {
+    private boolean place(JobSpec job, Allocation allocation) {
+        boolean inQuota = !job.preemptible() || ws.ledger().fitsGuarantee(job.team(), allocation.totalGpuMilli());
         PlacedJob placed = ws.placement(job, allocation, inQuota ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA, now);
         ws.add(placed, allocation);
         actions.add(new PlanAction.Place(placed));
@@ -135,28 +190,10 @@ final class PlanningRound {
         return WaitReasons.noNode(ws.state(), demand, filter, Demands.sharesGpu(job));
     }
 
-    /** Why the victim goes, with what its team held before this preemption. */
-    private String evictionReason(PlacedJob victim, List<PlacedJob> victims, JobSpec claimant) {
-        QuotaLedger ledger = ws.ledger();
-        String team = victim.spec().team();
-        long heldBefore = ledger.total(team) + victims.stream().filter(v -> v.spec().team().equals(team))
-                .mapToLong(PlacedJob::gpuMilli).sum();
-        String holder = team + " held " + WaitReasons.gpus(heldBefore) + " GPUs with a guarantee of "
-                + WaitReasons.gpus(ledger.team(team).guaranteedMilli());
-        if (team.equals(claimant.team())) {
-            return "Preempted by " + claimant.id() + ", which runs within " + team + "'s guarantee; this job ran on"
-                    + " borrowed GPUs (" + holder + ") and is re-queued";
-        }
-        return "Preempted by " + claimant.team() + " reclaiming its guarantee for " + claimant.id()
-                + "; this job ran on borrowed GPUs (" + holder + ") and is re-queued";
-    }
-
     private Map<String, Long> fairShares(Collection<JobSpec> waiting) {
-        QuotaLedger ledger = ws.ledger();
         Map<String, Long> demand = new HashMap<>();
         ws.placed().forEach(j -> demand.merge(j.spec().team(), j.gpuMilli(), Long::sum));
         waiting.forEach(j -> demand.merge(j.team(), Demands.leastMilli(j, ws.state().nodes()), Long::sum));
-        ClusterState state = ws.state();
-        return FairShare.of(ledger.teams(), demand, state.totalGpuMilli());
+        return FairShare.of(ws.ledger().teams(), demand, ws.state().totalGpuMilli());
     }
 }

@@ -28,6 +28,7 @@ public final class QuotaScheduler implements Scheduler {
     private final String policyName;
     private final long seed;
     private final ClusterFittedWorkload workload;
+    private final ReclaimSettings reclaim;
 
     /**
      * @param workload the expected task shapes, fitted to each snapshot's nodes before use
@@ -38,6 +39,12 @@ public final class QuotaScheduler implements Scheduler {
 
     /** @param workload the expected task shapes and their fitting, shared with whoever reports fragmentation */
     public QuotaScheduler(String policyName, long seed, ClusterFittedWorkload workload) {
+        this(policyName, seed, workload, ReclaimSettings.DEFAULTS);
+    }
+
+    /** @param reclaim how eagerly capacity is taken back (fair-share hysteresis, moves per decision) */
+    public QuotaScheduler(String policyName, long seed, ClusterFittedWorkload workload, ReclaimSettings reclaim) {
+        this.reclaim = java.util.Objects.requireNonNull(reclaim, "reclaim");
         this.policyName = policyName;
         this.seed = seed;
         this.workload = workload;
@@ -58,7 +65,7 @@ public final class QuotaScheduler implements Scheduler {
     public Plan schedule(SchedulingSnapshot snapshot, JobSpec job) {
         List<JobSpec> waiting = new java.util.ArrayList<>(snapshot.pending().stream().map(PendingJob::spec).toList());
         waiting.add(job);
-        PlanningRound round = new PlanningRound(snapshot, policy(snapshot), waiting);
+        PlanningRound round = new PlanningRound(snapshot, policy(snapshot), waiting, reclaim);
         round.decide(job);
         return round.plan();
     }
@@ -71,7 +78,8 @@ public final class QuotaScheduler implements Scheduler {
     @Override
     public Plan schedulePending(SchedulingSnapshot snapshot) {
         List<PendingJob> queue = snapshot.pending().stream().sorted(QueueOrder.of(snapshot.teams())).toList();
-        PlanningRound round = new PlanningRound(snapshot, policy(snapshot), queue.stream().map(PendingJob::spec).toList());
+        PlanningRound round = new PlanningRound(snapshot, policy(snapshot), queue.stream().map(PendingJob::spec).toList(),
+                reclaim);
         Map<String, Deque<JobSpec>> borrowers = new LinkedHashMap<>();
         for (PendingJob p : queue) {
             JobSpec job = p.spec();

@@ -35,6 +35,27 @@ final class WaitReasons {
                 + " GPUs, this job needs " + gpus(needs) + ")";
     }
 
+    static String departmentAtMax(Team team, long holds, long needs) {
+        Department d = team.department();
+        return team.name() + "'s department " + d.name() + " is at its maxGpus " + gpus(d.maxMilli())
+                + " (its teams hold " + gpus(holds) + " GPUs, this job needs " + gpus(needs) + ")";
+    }
+
+    /**
+     * A job beyond what its team's guarantee leaves: it may only borrow idle GPUs (or reclaim toward the fair share),
+     * and none could be had. Says whether the team has used its guarantee or the job is simply larger than it.
+     */
+    static String beyondGuarantee(Team team, long holds, long needs, long fairShare, String capacity) {
+        long guaranteed = team.guaranteedMilli();
+        String rule = holds >= guaranteed
+                ? team.name() + " has used its guarantee (" + gpus(holds) + " of " + gpus(guaranteed) + " GPUs)"
+                : "this job needs " + gpus(needs) + " GPUs, more than " + team.name() + "'s guarantee leaves (holds "
+                + gpus(holds) + " of " + gpus(guaranteed) + " guaranteed GPUs)";
+        String fair = fairShare <= 0 ? "" : " (fair share " + gpus(fairShare) + " GPUs"
+                + (holds + needs > fairShare ? ", which this job would exceed" : "") + ")";
+        return rule + " and borrows only idle GPUs" + fair + ": " + capacity;
+    }
+
     static String nonPreemptibleBeyondGuarantee(Team team, long inQuota, long needs) {
         return team.name() + "'s in-quota jobs hold " + gpus(inQuota) + " of its " + gpus(team.guaranteedMilli())
                 + " guaranteed GPUs and this job needs " + gpus(needs) + "; non-preemptible jobs run only within the"
@@ -46,11 +67,6 @@ final class WaitReasons {
                 + " make room (in-quota jobs and jobs inside their minimum runtime are not preempted)"
                 + nextUnprotected.map(t -> "; borrowed jobs inside their minimum runtime may be preempted from " + t)
                 .orElse("");
-    }
-
-    static String noIdleToBorrow(Team team, long inQuota, String capacity) {
-        return team.name() + " has used its guarantee (" + gpus(inQuota) + " of " + gpus(team.guaranteedMilli())
-                + " GPUs) and borrows only idle GPUs: " + capacity;
     }
 
     /**

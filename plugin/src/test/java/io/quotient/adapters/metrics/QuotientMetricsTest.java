@@ -53,7 +53,10 @@ class QuotientMetricsTest {
 
         assertThat(registry.get("quotient.team.guaranteed.gpus").tag("team", "team-a").gauge().value()).isEqualTo(20);
         assertThat(registry.get("quotient.team.allocated.gpus").tag("team", "team-a").gauge().value()).isEqualTo(4);
-        assertThat(registry.get("quotient.team.borrowed.gpus").tag("team", "team-a").gauge().value()).isEqualTo(4);
+        // 4 of a guarantee of 20: in quota, whatever the plan recorded at placement
+        assertThat(registry.get("quotient.team.borrowed.gpus").tag("team", "team-a").gauge().value()).isZero();
+        assertThat(registry.get("quotient.team.in.quota.gpus").tag("team", "team-a").gauge().value()).isEqualTo(4);
+        assertThat(registry.get("quotient.team.fair.share.gpus").tag("team", "team-a").gauge().value()).isEqualTo(4);
         assertThat(registry.get("quotient.team.pending.jobs").tag("team", "team-b").gauge().value()).isZero();
         assertThat(registry.get("quotient.cluster.free.gpus").gauge().value()).isEqualTo(36);
         assertThat(registry.get("quotient.cluster.whole.free.gpus").gauge().value()).isEqualTo(36);

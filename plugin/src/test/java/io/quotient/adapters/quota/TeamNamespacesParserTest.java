@@ -32,6 +32,31 @@ class TeamNamespacesParserTest {
     }
 
     @Test
+    void teamsOfDepartmentsHaveNamespacesToo() {
+        String text = """
+                teams:
+                  - name: ops
+                    guaranteedGpus: 2
+                departments:
+                  - name: research
+                    guaranteedGpus: 8
+                    teams:
+                      - name: vision
+                        guaranteedGpus: 4
+                        namespaces: [kubeflow-vision]
+                      - name: nlp
+                        guaranteedGpus: 4
+                """;
+        TeamNamespaces namespaces = TeamNamespacesParser.parse(text, "teams.yaml", "quotient-system");
+        assertThat(namespaces.namespacesOf("vision")).containsExactly("kubeflow-vision");
+        assertThat(namespaces.namespacesOf("nlp")).containsExactly("nlp");
+        assertThat(namespaces.namespacesOf("ops")).containsExactly("ops");
+        assertThat(TeamsFileParser.parse(text, "teams.yaml")).containsOnlyKeys("ops", "vision", "nlp");
+        assertThatThrownBy(() -> TeamNamespacesParser.parse(text.replace("[kubeflow-vision]", "[ops]"),
+                "teams.yaml", null)).hasMessageContaining("teams.yaml:").hasMessageContaining("ops");
+    }
+
+    @Test
     void aNamespaceOfTwoTeamsIsAnErrorWithFileAndLine() {
         String text = """
                 teams:

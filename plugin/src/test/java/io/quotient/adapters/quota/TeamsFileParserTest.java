@@ -1,6 +1,8 @@
 package io.quotient.adapters.quota;
 
+import io.quotient.core.scheduling.Department;
 import io.quotient.core.scheduling.Team;
+import io.quotient.core.scheduling.WithinTeamPreemption;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -80,5 +82,59 @@ class TeamsFileParserTest {
                 });
         assertThatThrownBy(() -> TeamsFileParser.parse("", "f")).hasMessageContaining("empty");
         assertThatThrownBy(() -> TeamsFileParser.parse("other: 1\n", "f")).hasMessageContaining("unknown field 'other'");
+    }
+
+    @Test
+    void readsDepartmentsBesideLooseTeamsAndThePreemptionSettings() {
+        Map<String, Team> teams = TeamsFileParser.parse("""
+                teams:
+                  - name: ops
+                    guaranteedGpus: 2
+                    preemptWithinTeam: Never
+                    fairShareReclaim: false
+                departments:
+                  - name: research
+                    guaranteedGpus: 16
+                    maxGpus: 24
+                    overQuotaWeight: 2
+                    teams:
+                      - name: vision
+                        guaranteedGpus: 8
+                      - name: nlp
+                        guaranteedGpus: 6
+                """, "teams.yaml");
+
+        Department research = new Department("research", 16_000, 24_000, 2.0);
+        assertThat(teams).containsOnlyKeys("ops", "vision", "nlp");
+        assertThat(teams.get("ops")).isEqualTo(new Team("ops", 2000, Team.UNLIMITED, 1.0, 0,
+                WithinTeamPreemption.NEVER, false, null));
+        assertThat(teams.get("vision")).isEqualTo(new Team("vision", 8000, Team.UNLIMITED, 1.0, 0).withDepartment(research));
+        assertThat(teams.get("nlp").department()).isEqualTo(research);
+    }
+
+    @Test
+    void rejectsBadDepartmentsAndSettingsWithTheirLine() {
+        assertThatThrownBy(() -> TeamsFileParser.parse("""
+                departments:
+                  - name: d
+                    guaranteedGpus: 4
+                    teams:
+                      - {name: a, guaranteedGpus: 1}
+                  - name: e
+                    guaranteedGpus: 4
+                    teams:
+                      - {name: a, guaranteedGpus: 1}
+                """, "f")).hasMessageContaining("f:9").hasMessageContaining("team 'a' is defined twice");
+        assertThatThrownBy(() -> TeamsFileParser.parse("departments:\n  - {name: d, guaranteedGpus: 4}\n", "f"))
+                .hasMessageContaining("f:2").hasMessageContaining("needs 'name', 'guaranteedGpus' and 'teams'");
+        assertThatThrownBy(() -> TeamsFileParser.parse(
+                "departments:\n  - {name: d, guaranteedGpus: 4, maxGpus: 2, teams: []}\n", "f"))
+                .hasMessageContaining("department d: maxGpus (2.0) is below guaranteedGpus (4.0)");
+        assertThatThrownBy(() -> TeamsFileParser.parse(
+                "teams:\n  - {name: a, guaranteedGpus: 1, preemptWithinTeam: Sometimes}\n", "f"))
+                .hasMessageContaining("f:2").hasMessageContaining("use Never or LowerPriority");
+        assertThatThrownBy(() -> TeamsFileParser.parse(
+                "teams:\n  - {name: a, guaranteedGpus: 1, fairShareReclaim: yes}\n", "f"))
+                .hasMessageContaining("fairShareReclaim must be true or false");
     }
 }

@@ -19,7 +19,7 @@ class InspectCommandTest {
     void rendersTeamsNodesGpusAndFragmentationAsTables() throws Exception {
         String text = InspectCommand.render(json.readTree("""
                 [{"name":"team-a","guaranteedGpus":20.0,"maxGpus":null,"overQuotaWeight":1.0,"priority":0,
-                  "allocatedGpus":30.0,"inQuotaGpus":20.0,"overQuotaGpus":10.0,"pendingJobs":1}]"""),
+                  "allocatedGpus":30.0,"inQuotaGpus":20.0,"overQuotaGpus":10.0,"fairShareGpus":25.0,"pendingJobs":1}]"""),
                 json.readTree("""
                 {"totalGpus":10.0,"freeGpus":8.7,"wholeFreeGpus":8,"wholeFreeNodes":0,
                  "fragmentation":{"amountPercent":1.5,"ratioPercent":1.72,"fragmentedGpus":0.15},
@@ -30,7 +30,7 @@ class InspectCommandTest {
                 """));
 
         assertThat(text).contains("TEAMS", "NODES", "GPUS");
-        assertThat(text).containsPattern("team-a\\s+20\\s+-\\s+1.0\\s+30\\s+20\\s+10\\s+1");
+        assertThat(text).containsPattern("team-a\\s+20\\s+-\\s+1.0\\s+25\\s+30\\s+20\\s+10\\s+1");
         assertThat(text).containsPattern("gpu-node-1\\s+A100\\s+10\\s+8.7\\s+0.15\\s+ready");
         assertThat(text).containsPattern("gpu-node-1\\s+1\\s+0.7\\s+GPU-1\\s+team-b/nb \\(0.3\\)");
         assertThat(text).contains("FRAGMENTATION  1.50 % of all GPUs, 1.72 % of the free GPUs");
@@ -61,7 +61,7 @@ class InspectCommandTest {
                     "http://127.0.0.1:" + server.getAddress().getPort() + "/"});
 
             assertThat(code).isZero();
-            assertThat(out.toString(StandardCharsets.UTF_8)).containsPattern("team-a\\s+2.5\\s+4\\s+1.0\\s+3\\s+2.5\\s+0.5")
+            assertThat(out.toString(StandardCharsets.UTF_8)).containsPattern("team-a\\s+2.5\\s+4\\s+1.0\\s+-\\s+3\\s+2.5\\s+0.5")
                     .contains("CLUSTER  8 GPUs, 5 free (5 whole GPUs, 0 whole nodes free)");
         } finally {
             server.stop(0);

@@ -149,8 +149,9 @@ final class ClusterRun {
                 .sum() / 1000.0;
     }
 
+    /** GPUs the team holds in the given state, as the states are now (recomputed from what the team holds). */
     double held(String team, QuotaState state) {
-        return placed.values().stream().filter(j -> j.spec().team().equals(team) && j.quotaState() == state)
+        return QuotaStates.current(List.copyOf(placed.values()), teams).stream().filter(j -> j.spec().team().equals(team) && j.quotaState() == state)
                 .mapToLong(PlacedJob::gpuMilli).sum() / 1000.0;
     }
 

@@ -19,8 +19,14 @@ class PreemptionRulesTest {
     /** Puts a job on the given GPUs of a node, as observed. */
     private static PlacedJob put(ClusterRun run, String team, String name, String node, int firstGpu, int count,
                                  QuotaState state, int priority, Instant startedAt, Duration minRuntime) {
+        return put(run, team, name, node, firstGpu, count, state, priority, startedAt, minRuntime, true);
+    }
+
+    private static PlacedJob put(ClusterRun run, String team, String name, String node, int firstGpu, int count,
+                                 QuotaState state, int priority, Instant startedAt, Duration minRuntime,
+                                 boolean preemptible) {
         JobSpec spec = new JobSpec(new JobId(team, name), new GpuRequest.WholeGpus(count), 1000, 1024, Set.of(),
-                priority, true, minRuntime);
+                priority, preemptible, minRuntime);
         PlacedJob job = new PlacedJob(spec, node, IntStream.range(firstGpu, firstGpu + count).boxed().toList(), 1000,
                 state, startedAt);
         run.placed.put(job.id(), job);
@@ -95,10 +101,14 @@ class PreemptionRulesTest {
     }
 
     @Test
-    void doesNotEvictWhenEvictingEveryCandidateWouldStillNotMakeRoom() {
+    void doesNotEvictWhenEvictingEveryAllowedCandidateWouldStillNotMakeRoom() {
+        // team A may lose only 5 GPUs (40 held, 35 guaranteed): no node can be emptied for a 10-GPU job
+        ClusterRun run = ClusterRun.fourByTen().team("team-a", 35).team("team-b", 10);
         for (int n = 1; n <= 4; n++) {
-            put("team-a", "in-" + n, "node-" + n, 0, 5, QuotaState.IN_QUOTA);
-            put("team-a", "over-" + n, "node-" + n, 5, 5, QuotaState.OVER_QUOTA);
+            put(run, "team-a", "in-" + n, "node-" + n, 0, 5, QuotaState.IN_QUOTA, 0, run.now.minusSeconds(60),
+                    Duration.ZERO);
+            put(run, "team-a", "over-" + n, "node-" + n, 5, 5, QuotaState.OVER_QUOTA, 0, run.now.minusSeconds(60),
+                    Duration.ZERO);
         }
         Plan plan = run.deploy(ClusterRun.job("team-b", "whole-node", 10));
         assertThat(plan.actionsOf(PlanAction.Evict.class)).isEmpty();
@@ -109,7 +119,8 @@ class PreemptionRulesTest {
     @Test
     void neverEvictsAJobInsideItsMinimumRuntimeAndDoesOnceItHasPassed() {
         for (int n = 1; n <= 2; n++) {
-            put("team-a", "in-" + n, "node-" + n, 0, 10, QuotaState.IN_QUOTA);
+            put(run, "team-a", "in-" + n, "node-" + n, 0, 10, QuotaState.IN_QUOTA, 0, run.now.minusSeconds(600),
+                    Duration.ZERO, false);
         }
         for (int n = 3; n <= 4; n++) {
             put(run, "team-a", "young-" + n, "node-" + n, 0, 10, QuotaState.OVER_QUOTA, 0, run.now.minusSeconds(600),
@@ -174,7 +185,7 @@ class PreemptionRulesTest {
         teamAHoldsEverything();
         Plan plan = run.deploy(ClusterRun.job("team-a", "more", 2));
         assertThat(plan.actionsOf(PlanAction.Evict.class)).isEmpty();
-        assertThat(run.reason("team-a", "more")).startsWith("team-a has used its guarantee (20 of 20 GPUs)"
+        assertThat(run.reason("team-a", "more")).startsWith("team-a has used its guarantee (40 of 20 GPUs)"
                 + " and borrows only idle GPUs");
     }
 
@@ -185,7 +196,9 @@ class PreemptionRulesTest {
                 .team("team-a", 6).team("team-b", 4);
         put(one, "team-a", "a-in", "node-1", 0, 4, QuotaState.IN_QUOTA, 0, one.now.minusSeconds(60), Duration.ZERO);
         put(one, "team-a", "a-over", "node-1", 4, 6, QuotaState.OVER_QUOTA, 0, one.now.minusSeconds(60), Duration.ZERO);
-        Plan plan = one.deploy(ClusterRun.job("team-a", "a-next", 2));
+        // a notebook runs only within the guarantee; the team's own preemptible jobs beyond it make way
+        Plan plan = one.deploy(new JobSpec(new JobId("team-a", "a-next"), new GpuRequest.WholeGpus(2), 1000, 1024,
+                Set.of(), 0, false, Duration.ZERO));
         assertThat(plan.actionsOf(PlanAction.Evict.class)).singleElement().satisfies(e -> {
             assertThat(e.job().name()).isEqualTo("a-over");
             assertThat(e.reason()).startsWith("Preempted by team-a/a-next, which runs within team-a's guarantee");

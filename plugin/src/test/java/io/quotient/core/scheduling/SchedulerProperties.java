@@ -93,17 +93,34 @@ class SchedulerProperties {
         assertThat(run.held("team-a", QuotaState.IN_QUOTA)).isEqualTo(capacity - guaranteeB);
     }
 
-    /** Each evicted job was borrowed (over quota as of the snapshot), preemptible and past its minimum runtime. */
+    /**
+     * Each evicted job was preemptible and past its minimum runtime, and no team lost to another team's claim what
+     * would take it below its guarantee (below what it held, if that was less).
+     */
     private static void checkEvictionsWereAllowed(SchedulingSnapshot before, Plan plan) {
-        Map<JobId, PlacedJob> states = new HashMap<>();
-        QuotaLedger.withCurrentQuotaStates(before.placed(), before.teams()).forEach(j -> states.put(j.id(), j));
+        Map<JobId, PlacedJob> jobs = new HashMap<>();
+        Map<String, Long> held = new HashMap<>();
+        before.placed().forEach(j -> {
+            jobs.put(j.id(), j);
+            held.merge(j.spec().team(), j.gpuMilli(), Long::sum);
+        });
+        Map<String, Long> lostToOthers = new HashMap<>();
         for (PlanAction.Evict e : plan.actionsOf(PlanAction.Evict.class)) {
-            PlacedJob victim = states.get(e.job());
-            assertThat(victim.quotaState()).as("evicted %s", e.job()).isEqualTo(QuotaState.OVER_QUOTA);
+            PlacedJob victim = jobs.get(e.job());
             assertThat(victim.spec().preemptible()).isTrue();
             assertThat(before.now()).isAfterOrEqualTo(victim.startedAt().plus(victim.spec().minRuntime()));
             assertThat(e.reason()).startsWith("Preempted by ");
+            String team = victim.spec().team();
+            if (!e.reason().startsWith("Preempted by " + team)) {
+                lostToOthers.merge(team, victim.gpuMilli(), Long::sum);
+            }
         }
+        lostToOthers.forEach((team, lost) -> {
+            long guarantee = before.teams().containsKey(team) ? before.teams().get(team).guaranteedMilli() : 0;
+            long had = held.getOrDefault(team, 0L);
+            assertThat(had - lost).as("%s after another team's reclaim", team).isGreaterThanOrEqualTo(
+                    Math.min(guarantee, had));
+        });
     }
 
     /** Placements take the GPUs they asked for; non-preemptible work only within the guarantee; a job moves once. */

@@ -1,0 +1,34 @@
+package io.quotient.core.scheduling;
+
+import java.util.List;
+
+/** Why a job is evicted: which rule let the claimant take its capacity, with what its team held. */
+final class EvictionReasons {
+
+    private EvictionReasons() {
+    }
+
+    static String of(QuotaLedger ledger, ReclaimRules rules, PlacedJob victim, List<PlacedJob> victims,
+                     JobSpec claimant, String rule) {
+        String team = victim.spec().team();
+        long heldBefore = ledger.total(team) + victims.stream().filter(v -> v.spec().team().equals(team))
+                .mapToLong(PlacedJob::gpuMilli).sum();
+        String held = team + " held " + WaitReasons.gpus(heldBefore) + " GPUs with a guarantee of "
+                + WaitReasons.gpus(ledger.team(team).guaranteedMilli());
+        if (ReclaimRules.PRIORITY.equals(rule)) {
+            return "Preempted by " + claimant.id() + " (priority " + claimant.priority() + ") of the same team; this"
+                    + " job has priority " + victim.spec().priority() + " and is re-queued";
+        }
+        if (ReclaimRules.FAIR_SHARE.equals(rule)) {
+            return "Preempted by " + claimant.team() + " reclaiming its fair share of "
+                    + WaitReasons.gpus(rules.fairShare(claimant.team())) + " GPUs for " + claimant.id() + "; " + held
+                    + " and a fair share of " + WaitReasons.gpus(rules.fairShare(team)) + "; this job is re-queued";
+        }
+        if (team.equals(claimant.team())) {
+            return "Preempted by " + claimant.id() + ", which runs within " + team + "'s guarantee; this job ran on"
+                    + " borrowed GPUs (" + held + ") and is re-queued";
+        }
+        return "Preempted by " + claimant.team() + " reclaiming its guarantee for " + claimant.id()
+                + "; this job ran on borrowed GPUs (" + held + ") and is re-queued";
+    }
+}

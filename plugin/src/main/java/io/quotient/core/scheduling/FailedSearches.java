@@ -1,0 +1,40 @@
+package io.quotient.core.scheduling;
+
+import io.quotient.core.cluster.ResourceDemand;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Room-making searches of one planning round that found nothing. Until capacity is freed (something evicted or
+ * moved) a round only takes capacity, so a search under the same rights for a demand at least as large fails again:
+ * a re-queue of thousands of jobs on a full cluster then searches once per kind of job, not once per job.
+ */
+final class FailedSearches {
+
+    private final Map<String, List<ResourceDemand>> failed = new HashMap<>();
+
+    /** Whether a search under these rights already failed for a demand no larger than this one. */
+    boolean covers(String rights, ResourceDemand demand) {
+        List<ResourceDemand> known = failed.get(rights);
+        return known != null && known.stream().anyMatch(d -> noLarger(d, demand));
+    }
+
+    void add(String rights, ResourceDemand demand) {
+        failed.computeIfAbsent(rights, r -> new ArrayList<>()).add(demand);
+    }
+
+    /** Capacity was freed: earlier failures say nothing any more. */
+    void clear() {
+        failed.clear();
+    }
+
+    private static boolean noLarger(ResourceDemand d, ResourceDemand than) {
+        return d.gpuCount() <= than.gpuCount() && d.gpuMilli() <= than.gpuMilli()
+                && (d.gpuMemoryMib() == 0) == (than.gpuMemoryMib() == 0) && d.gpuMemoryMib() <= than.gpuMemoryMib()
+                && d.cpuMilli() <= than.cpuMilli() && d.memoryMib() <= than.memoryMib()
+                && d.allowedModels().equals(than.allowedModels());
+    }
+}

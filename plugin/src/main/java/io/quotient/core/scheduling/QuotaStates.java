@@ -1,0 +1,157 @@
+package io.quotient.core.scheduling;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Which placed jobs are inside their team's guarantee, recomputed from what the team holds now (never fixed at a
+ * job's arrival): non-preemptible jobs always (they run only within the guarantee), then the smallest set of the
+ * team's preemptible jobs that covers the rest of the guarantee; everything else is borrowed. A team holding 5, 2
+ * and 1 GPUs against a guarantee of 4 has its 5-GPU job in quota and lends out the 2 and the 1.
+ *
+ * <p>The smallest covering set is exact (subset sums over the jobs' GPU units) when the team's jobs are few enough
+ * for that to be cheap, else a best-fit approximation.
+ */
+public final class QuotaStates {
+
+    /** Work bound for the exact subset-sum search (jobs × guarantee in units of the jobs' common divisor). */
+    private static final long EXACT_WORK = 4_000_000;
+
+    /** Among equally small sets, jobs of higher priority and older ones are in quota. */
+    private static final Comparator<PlacedJob> PREFERRED = Comparator
+            .comparing((PlacedJob j) -> -j.spec().priority())
+            .thenComparing(PlacedJob::startedAt)
+            .thenComparing(j -> j.id().toString());
+
+    private QuotaStates() {
+    }
+
+    /** The jobs with their quota state as it is now, in their original order. */
+    public static List<PlacedJob> current(List<PlacedJob> placed, Map<String, Team> teams) {
+        Map<String, List<PlacedJob>> byTeam = new LinkedHashMap<>();
+        placed.forEach(j -> byTeam.computeIfAbsent(j.spec().team(), t -> new ArrayList<>()).add(j));
+        Set<JobId> inQuota = new HashSet<>();
+        byTeam.forEach((team, jobs) -> inQuota.addAll(inQuota(jobs,
+                teams.containsKey(team) ? teams.get(team).guaranteedMilli() : 0)));
+        return placed.stream().map(j -> {
+            QuotaState state = inQuota.contains(j.id()) ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA;
+            return j.quotaState() == state ? j
+                    : new PlacedJob(j.spec(), j.node(), j.gpuIndices(), j.milliPerGpu(), state, j.startedAt());
+        }).toList();
+    }
+
+    /** One team's jobs inside its guarantee. */
+    static Set<JobId> inQuota(List<PlacedJob> jobs, long guaranteed) {
+        Set<JobId> in = new HashSet<>();
+        long rest = guaranteed;
+        List<PlacedJob> preemptible = new ArrayList<>();
+        for (PlacedJob j : jobs) {
+            if (j.spec().preemptible()) {
+                preemptible.add(j);
+            } else {
+                in.add(j.id());
+                rest -= j.gpuMilli();
+            }
+        }
+        if (rest <= 0) {
+            return in;
+        }
+        preemptible.sort(PREFERRED);
+        long sum = preemptible.stream().mapToLong(PlacedJob::gpuMilli).sum();
+        if (sum <= rest) {
+            preemptible.forEach(j -> in.add(j.id()));
+            return in;
+        }
+        in.addAll(smallestCover(preemptible, rest));
+        return in;
+    }
+
+    private static Set<JobId> smallestCover(List<PlacedJob> jobs, long target) {
+        long unit = 0;
+        long largest = 0;
+        for (PlacedJob j : jobs) {
+            unit = gcd(unit, j.gpuMilli());
+            largest = Math.max(largest, j.gpuMilli());
+        }
+        if (unit == 0) {
+            return Set.of();
+        }
+        long cap = (target + unit - 1) / unit + largest / unit;
+        if (cap * jobs.size() > EXACT_WORK) {
+            return bestFit(jobs, target);
+        }
+        return exact(jobs, target, unit, (int) cap);
+    }
+
+    /** 0/1 subset sums; {@code from[s]} is the job that first reached sum s (earlier jobs, preferred, win ties). */
+    private static Set<JobId> exact(List<PlacedJob> jobs, long target, long unit, int cap) {
+        int[] from = new int[cap + 1];
+        java.util.Arrays.fill(from, -1);
+        boolean[] reached = new boolean[cap + 1];
+        reached[0] = true;
+        for (int i = 0; i < jobs.size(); i++) {
+            int size = (int) (jobs.get(i).gpuMilli() / unit);
+            for (int s = cap - size; s >= 0; s--) {
+                if (reached[s] && !reached[s + size]) {
+                    reached[s + size] = true;
+                    from[s + size] = i;
+                }
+            }
+        }
+        int need = (int) ((target + unit - 1) / unit);
+        int best = need;
+        while (best <= cap && !reached[best]) {
+            best++;
+        }
+        Set<JobId> chosen = new HashSet<>();
+        for (int s = best; s > 0; ) {
+            PlacedJob j = jobs.get(from[s]);
+            chosen.add(j.id());
+            s -= (int) (j.gpuMilli() / unit);
+        }
+        return chosen;
+    }
+
+    /** Largest first; a job that would overshoot is remembered as a way to finish and skipped for smaller ones. */
+    private static Set<JobId> bestFit(List<PlacedJob> jobs, long target) {
+        List<PlacedJob> bySize = jobs.stream().sorted(Comparator.comparingLong(PlacedJob::gpuMilli).reversed())
+                .toList();
+        List<PlacedJob> taken = new ArrayList<>();
+        long sum = 0;
+        long bestSum = Long.MAX_VALUE;
+        Set<JobId> best = Set.of();
+        for (PlacedJob j : bySize) {
+            if (sum + j.gpuMilli() >= target) {
+                if (sum + j.gpuMilli() < bestSum) {
+                    bestSum = sum + j.gpuMilli();
+                    Set<JobId> option = new HashSet<>();
+                    taken.forEach(t -> option.add(t.id()));
+                    option.add(j.id());
+                    best = option;
+                }
+            } else {
+                taken.add(j);
+                sum += j.gpuMilli();
+            }
+        }
+        return best;
+    }
+
+    private static long gcd(long a, long b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+
+    /** Milli held in quota per team, for reports. */
+    public static Map<String, Long> inQuotaMilli(List<PlacedJob> current) {
+        Map<String, Long> sums = new HashMap<>();
+        current.stream().filter(j -> j.quotaState() == QuotaState.IN_QUOTA)
+                .forEach(j -> sums.merge(j.spec().team(), j.gpuMilli(), Long::sum));
+        return sums;
+    }
+}

@@ -1,0 +1,34 @@
+package io.quotient.core.scheduling;
+
+import java.util.Map;
+import java.util.function.Predicate;
+
+/**
+ * What one attempt to make room for a job may take: how much each other team (and department) may lose before it
+ * would fall below the level it is protected at (its guarantee, or its fair share when reclaiming for fairness),
+ * which of the claimant team's own jobs may go, and whether jobs may be moved instead of evicted.
+ *
+ * @param rule             the rule that grants the right, for reasons ("guarantee", "fair share", ...)
+ * @param teamAllowance    per other team, the milli it may lose; a team absent here loses nothing
+ * @param departmentAllowance per department other than the claimant's, the milli its teams may lose together
+ * @param claimantTeam     the team of the job that needs room
+ * @param ownEvictable     which of the claimant team's own jobs may be evicted
+ * @param ownMustFree      milli the claimant team must free of its own jobs for the job to fit its limit
+ * @param evictions        whether anything may be evicted at all (false: consolidation by moves only)
+ * @param moves            whether preemptible jobs past their minimum runtime may be moved to make room
+ */
+record ReclaimRights(String rule, Map<String, Long> teamAllowance, Map<String, Long> departmentAllowance,
+                     String claimantTeam, Predicate<PlacedJob> ownEvictable, long ownMustFree, boolean evictions,
+                     boolean moves) {
+
+    /** Whether the job may be evicted under these rights, ignoring the allowances' running totals. */
+    boolean mayEvict(PlacedJob job) {
+        if (!evictions) {
+            return false;
+        }
+        if (job.spec().team().equals(claimantTeam)) {
+            return ownEvictable.test(job);
+        }
+        return teamAllowance.getOrDefault(job.spec().team(), 0L) >= job.gpuMilli();
+    }
+}

@@ -1,0 +1,128 @@
+package io.quotient.core.scheduling;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Predicate;
+
+/**
+ * Who may take capacity from whom, stated on what teams and departments hold (never on labels fixed at arrival):
+ * <ul>
+ *   <li><b>guarantee</b>: a job that keeps its team within its guarantee may take from every team above its own
+ *   guarantee, down to that guarantee (and from other departments down to theirs; only inside its own department
+ *   while that department is above its guarantee). A non-preemptible job may also displace its own team's
+ *   preemptible jobs, which then ran beyond the guarantee;</li>
+ *   <li><b>fair share</b>: a preemptible job of a team at least {@link ReclaimSettings#fairShareMinGainMilli()}
+ *   below its fair share, that keeps the team within it, may take from teams above their fair share, down to it
+ *   (both teams must take part in fair-share reclaim); since the claimant ends at most at its share and the victims
+ *   at least at theirs, shares converge instead of changing hands back and forth;</li>
+ *   <li><b>priority</b>: with {@link WithinTeamPreemption#LOWER_PRIORITY}, a job may take from its own team's jobs
+ *   of lower priority; never from another team for priority alone.</li>
+ * </ul>
+ * Only preemptible jobs past their minimum runtime are ever evicted or moved.
+ */
+final class ReclaimRules {
+
+    static final String GUARANTEE = "guarantee";
+    static final String FAIR_SHARE = "fair share";
+    static final String PRIORITY = "priority";
+    static final String CONSOLIDATION = "consolidation";
+
+    private final QuotaLedger ledger;
+    private final Map<String, Long> fairShare;
+    private final Map<String, Long> departmentFairShare;
+    private final ReclaimSettings settings;
+
+    ReclaimRules(QuotaLedger ledger, Map<String, Long> fairShare, ReclaimSettings settings) {
+        this.ledger = ledger;
+        this.fairShare = fairShare;
+        this.departmentFairShare = FairShare.ofDepartments(ledger.teams(), fairShare);
+        this.settings = settings;
+    }
+
+    long fairShare(String team) {
+        return fairShare.getOrDefault(team, 0L);
+    }
+
+    /** The guarantee right, if the job has it. */
+    Optional<ReclaimRights> guarantee(JobSpec job, long milli) {
+        String team = job.team();
+        long guaranteed = ledger.team(team).guaranteedMilli();
+        Predicate<PlacedJob> own;
+        long ownMustFree;
+        if (job.preemptible()) {
+            if (!ledger.fitsGuarantee(team, milli)) {
+                return Optional.empty();
+            }
+            own = j -> false;
+            ownMustFree = 0;
+        } else {
+            own = j -> j.spec().preemptible();
+            ownMustFree = Math.max(0, ledger.total(team) + milli - guaranteed);
+        }
+        Map<String, Long> teams = new HashMap<>();
+        ledger.teams().values().forEach(t -> teams.put(t.name(), above(t.name(), t.guaranteedMilli())));
+        return Optional.of(new ReclaimRights(GUARANTEE, teams, departments(team, milli, false), team, own,
+                ownMustFree, true, settings.maxMovesPerDecision() > 0));
+    }
+
+    /** The fair-share right, if the job has it. */
+    Optional<ReclaimRights> fairShare(JobSpec job, long milli) {
+        String team = job.team();
+        long share = fairShare(team);
+        long held = ledger.total(team);
+        if (!job.preemptible() || !ledger.team(team).fairShareReclaim() || share - held < settings.fairShareMinGainMilli()
+                || held + milli > share) {
+            return Optional.empty();
+        }
+        Map<String, Long> teams = new HashMap<>();
+        ledger.teams().values().stream().filter(Team::fairShareReclaim).forEach(t -> teams.put(t.name(),
+                above(t.name(), Math.max(t.guaranteedMilli(), fairShare(t.name())))));
+        return Optional.of(new ReclaimRights(FAIR_SHARE, teams, departments(team, milli, true), team, j -> false, 0,
+                true, settings.maxMovesPerDecision() > 0));
+    }
+
+    /** The right to preempt the team's own lower-priority jobs, if the team allows it. */
+    Optional<ReclaimRights> priority(JobSpec job, long ownMustFree) {
+        Team team = ledger.team(job.team());
+        if (team.preemptWithinTeam() != WithinTeamPreemption.LOWER_PRIORITY) {
+            return Optional.empty();
+        }
+        Predicate<PlacedJob> lower = j -> j.spec().preemptible() && j.spec().priority() < job.priority();
+        return Optional.of(new ReclaimRights(PRIORITY, Map.of(), Map.of(), team.name(), lower, ownMustFree, true,
+                settings.maxMovesPerDecision() > 0));
+    }
+
+    /** Moves only: a job that quota lets run now and that waits only because free capacity is scattered. */
+    Optional<ReclaimRights> consolidation(JobSpec job) {
+        if (settings.maxMovesPerDecision() == 0) {
+            return Optional.empty();
+        }
+        return Optional.of(new ReclaimRights(CONSOLIDATION, Map.of(), Map.of(), job.team(), j -> false, 0, false,
+                true));
+    }
+
+    private long above(String team, long level) {
+        return Math.max(0, ledger.total(team) - level);
+    }
+
+    /**
+     * What other departments may lose: down to their guarantee (or fair share), and nothing while the claimant's own
+     * department, with the job, would be above its own level: its teams then borrow inside it first.
+     */
+    private Map<String, Long> departments(String claimant, long milli, boolean fair) {
+        Map<String, Long> allowance = new HashMap<>();
+        Department own = ledger.team(claimant).department();
+        if (own != null && ledger.departmentTotal(own.name()) + milli > level(own, fair)) {
+            return allowance;
+        }
+        ledger.teams().values().stream().map(Team::department).filter(d -> d != null)
+                .forEach(d -> allowance.put(d.name(), Math.max(0, ledger.departmentTotal(d.name()) - level(d, fair))));
+        return allowance;
+    }
+
+    private long level(Department d, boolean fair) {
+        return fair ? Math.max(d.guaranteedMilli(), departmentFairShare.getOrDefault(d.name(), 0L))
+                : d.guaranteedMilli();
+    }
+}

@@ -1,0 +1,349 @@
+package io.quotient.core.scheduling;
+
+import io.quotient.core.cluster.Allocation;
+import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.placement.PlacementPolicy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * Finds, on one node, the cheapest set of evictions and moves after which a demand fits there, and the best such
+ * node. Cheapest means, in this order: the highest priority evicted is lowest, the least GPU-work is lost (GPU milli
+ * × seconds run, at least a minute), the fewest GPUs are evicted, the fewest jobs move, the fewest jobs are evicted.
+ * A move keeps its job running elsewhere, so moves are preferred to evictions.
+ *
+ * <p>Per node an exact branch-and-bound over the node's candidates (move, evict or keep each) with a step budget;
+ * nodes are visited by a lower bound on what must be evicted there and skipped once the bound cannot beat the best
+ * found. Everything is tried on the workspace's cluster state and undone: the search changes nothing.
+ */
+final class ReclaimSearch {
+
+    /** A job moved to a new allocation on another node. */
+    record Move(PlacedJob job, Allocation to) {
+    }
+
+    /** What to do on a node so that the demand fits there. */
+    record Choice(int node, List<PlacedJob> evictions, List<Move> moves, Cost cost) {
+    }
+
+    /** Lexicographic cost of a choice (see the class comment). */
+    record Cost(int maxPriority, long work, long milli, int moves, int evictions) implements Comparable<Cost> {
+        static final Cost NONE = new Cost(Integer.MIN_VALUE, 0, 0, 0, 0);
+        private static final Comparator<Cost> ORDER = Comparator.comparingInt(Cost::maxPriority)
+                .thenComparingLong(Cost::work).thenComparingLong(Cost::milli).thenComparingInt(Cost::moves)
+                .thenComparingInt(Cost::evictions);
+
+        public int compareTo(Cost o) {
+            return ORDER.compare(this, o);
+        }
+
+        Cost evict(int priority, long w, long m) {
+            return new Cost(Math.max(maxPriority, priority), work + w, milli + m, moves, evictions + 1);
+        }
+
+        Cost move() {
+            return new Cost(maxPriority, work, milli, moves + 1, evictions);
+        }
+    }
+
+    private static final long MIN_WORK_SECONDS = 60;
+    private static final int STEPS_PER_NODE = 4_000;
+    /** Nodes searched with moves: moves need a destination search over the cluster, so only the most promising. */
+    private static final int NODES_WITH_MOVES = 8;
+    /** Destination searches per decision: each scans the cluster, and moves are the expensive half of a search. */
+    private static final int DESTINATION_LOOKUPS = 64;
+
+    private final Workspace ws;
+    private final Instant now;
+    private final int maxMoves;
+    private final Function<PlacedJob, PlacementPolicy.NodeFilter> moveTargets;
+    private int lookupsLeft;
+
+    /** @param moveTargets per job, which nodes may receive it (fractions need nodes ready for shared GPUs) */
+    ReclaimSearch(Workspace ws, Instant now, int maxMoves, Function<PlacedJob, PlacementPolicy.NodeFilter> moveTargets) {
+        this.ws = ws;
+        this.now = now;
+        this.maxMoves = maxMoves;
+        this.moveTargets = moveTargets;
+    }
+
+    /** The best choice over the nodes the filter accepts, or empty when no node can be made to fit. */
+    Optional<Choice> best(ResourceDemand demand, PlacementPolicy.NodeFilter filter, ReclaimRights rights) {
+        ClusterState state = ws.state();
+        lookupsLeft = DESTINATION_LOOKUPS;
+        long mostFree = 0;
+        for (int n = 0; n < state.nodeCount(); n++) {
+            mostFree = Math.max(mostFree, state.gpuFreeOnNode(n));
+        }
+        List<NodeCandidates> nodes = new ArrayList<>();
+        for (int n = 0; n < state.nodeCount(); n++) {
+            if (filter.accepts(state, n) && WaitReasons.couldEverHold(state.node(n), demand)) {
+                NodeCandidates c = candidates(n, demand, rights, mostFree);
+                if (c != null) {
+                    nodes.add(c);
+                }
+            }
+        }
+        Choice best = null;
+        if (rights.evictions()) {
+            nodes.sort(Comparator.comparing(NodeCandidates::bound));
+            for (NodeCandidates c : nodes) {
+                if (c.bound().maxPriority() == Integer.MAX_VALUE
+                        || (best != null && c.bound().compareTo(best.cost()) >= 0)) {
+                    break;
+                }
+                best = better(best, new NodeSearch(c, demand, rights, false, best).run());
+            }
+        }
+        if (rights.moves() && maxMoves > 0 && (best == null || best.cost().evictions() > 0)) {
+            nodes.sort(Comparator.comparingLong(NodeCandidates::potential).reversed()
+                    .thenComparingInt(NodeCandidates::node));
+            for (NodeCandidates c : nodes.subList(0, Math.min(NODES_WITH_MOVES, nodes.size()))) {
+                best = better(best, new NodeSearch(c, demand, rights, true, best).run());
+            }
+        }
+        return Optional.ofNullable(best);
+    }
+
+    private static Choice better(Choice a, Choice b) {
+        if (b == null) {
+            return a;
+        }
+        return a == null || b.cost().compareTo(a.cost()) < 0 ? b : a;
+    }
+
+    /**
+     * A node's candidates (cheapest first), a lower bound on the cost of any eviction-only choice there, and how
+     * much capacity could be had there at most; null when even taking every candidate would not make room.
+     */
+    private record NodeCandidates(int node, List<PlacedJob> jobs, Cost bound, long potential) {
+    }
+
+    /** @param mostFree the most GPU milli free on any node: a job larger than that has nowhere to move */
+    private NodeCandidates candidates(int node, ResourceDemand demand, ReclaimRights rights, long mostFree) {
+        ClusterState state = ws.state();
+        List<PlacedJob> jobs = new ArrayList<>();
+        int lowestPriority = Integer.MAX_VALUE;
+        long fewestSeconds = Long.MAX_VALUE;
+        for (PlacedJob j : ws.jobsOn(node)) {
+            if (ws.allocation(j.id()).isEmpty() || !movableOrEvictable(j)) {
+                continue;
+            }
+            boolean evict = rights.mayEvict(j);
+            if (evict || (rights.moves() && maxMoves > 0 && j.gpuMilli() <= mostFree)) {
+                jobs.add(j);
+                if (evict) {
+                    lowestPriority = Math.min(lowestPriority, j.spec().priority());
+                    fewestSeconds = Math.min(fewestSeconds, work(j) / Math.max(1, j.gpuMilli()));
+                }
+            }
+        }
+        if (state.fits(node, demand) && rights.ownMustFree() == 0) {
+            return new NodeCandidates(node, List.of(), Cost.NONE, Long.MAX_VALUE);
+        }
+        if (jobs.isEmpty()) {
+            return null;
+        }
+        if (!fitsWithout(node, jobs, demand)) {
+            return null;
+        }
+        jobs.sort(Comparator.comparingInt((PlacedJob j) -> j.spec().priority()).thenComparingLong(this::work)
+                .thenComparing(j -> j.id().toString()));
+        long mustFree = mustFree(state, node, demand);
+        Cost bound = lowestPriority == Integer.MAX_VALUE ? new Cost(Integer.MAX_VALUE, 0, 0, 0, 0)
+                : new Cost(lowestPriority, mustFree * fewestSeconds, mustFree, 0, 1);
+        long potential = state.gpuFreeOnNode(node) + jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
+        return new NodeCandidates(node, jobs, bound, potential);
+    }
+
+    /** Whether the demand would fit the node if all the jobs left it (computed aside: the state is not touched). */
+    private boolean fitsWithout(int node, List<PlacedJob> jobs, ResourceDemand demand) {
+        ClusterState state = ws.state();
+        long cpu = state.freeCpu(node);
+        long memory = state.freeMemory(node);
+        int[] free = new int[state.gpuCount(node)];
+        state.copyGpuFree(node, free);
+        for (PlacedJob j : jobs) {
+            Allocation a = ws.allocation(j.id()).orElseThrow();
+            cpu += a.cpuMilli();
+            memory += a.memoryMib();
+            for (int g : a.gpuIndices()) {
+                free[g] += a.milliPerGpu();
+            }
+        }
+        if (cpu < demand.cpuMilli() || memory < demand.memoryMib()) {
+            return false;
+        }
+        if (!demand.needsGpu()) {
+            return true;
+        }
+        int share = demand.milliOn(state.node(node));
+        int enough = 0;
+        for (int f : free) {
+            enough += f >= share ? 1 : 0;
+        }
+        return enough >= demand.gpuCount();
+    }
+
+    /** GPU milli that must be freed at least: the demand's GPUs need their share each, at best on the freest GPUs. */
+    private static long mustFree(ClusterState state, int node, ResourceDemand demand) {
+        if (!demand.needsGpu()) {
+            return 0;
+        }
+        int share = demand.milliOn(state.node(node));
+        int[] free = new int[state.gpuCount(node)];
+        state.copyGpuFree(node, free);
+        java.util.Arrays.sort(free);
+        long lacking = 0;
+        for (int i = 0; i < demand.gpuCount() && i < free.length; i++) {
+            lacking += Math.max(0, share - free[free.length - 1 - i]);
+        }
+        return lacking;
+    }
+
+    /** Preemptible and past its minimum runtime: the only jobs a reclaim may evict or move. */
+    boolean movableOrEvictable(PlacedJob job) {
+        return job.spec().preemptible() && !now.isBefore(job.startedAt().plus(job.spec().minRuntime()));
+    }
+
+    /** GPU milli-seconds a restart repeats (at least a minute's worth, so fresh jobs are not free to evict). */
+    long work(PlacedJob job) {
+        long seconds = Math.max(MIN_WORK_SECONDS, Duration.between(job.startedAt(), now).toSeconds());
+        return Math.max(1, job.gpuMilli()) * seconds;
+    }
+
+    /** Branch and bound over one node's candidates. */
+    private final class NodeSearch {
+        private final NodeCandidates node;
+        private final ResourceDemand demand;
+        private final ReclaimRights rights;
+        private final boolean withMoves;
+        private final Map<String, Long> teamTaken = new HashMap<>();
+        /** Jobs found no destination while nothing had moved: other nodes are unchanged then, so none is found again. */
+        private final java.util.Set<JobId> noDestination = new java.util.HashSet<>();
+        private final Map<String, Long> departmentTaken = new HashMap<>();
+        private final List<PlacedJob> evicted = new ArrayList<>();
+        private final List<Move> moved = new ArrayList<>();
+        private final String claimantDepartment;
+        private long ownFreed;
+        private int steps;
+        private Choice best;
+        private final Choice bound;
+
+        NodeSearch(NodeCandidates node, ResourceDemand demand, ReclaimRights rights, boolean withMoves, Choice bound) {
+            this.node = node;
+            this.demand = demand;
+            this.rights = rights;
+            this.withMoves = withMoves;
+            this.bound = bound;
+            Department d = ws.ledger().team(rights.claimantTeam()).department();
+            this.claimantDepartment = d == null ? null : d.name();
+        }
+
+        Choice run() {
+            search(0, Cost.NONE);
+            return best;
+        }
+
+        private void search(int index, Cost cost) {
+            if (++steps > STEPS_PER_NODE || beaten(cost)) {
+                return;
+            }
+            if (ownFreed >= rights.ownMustFree() && ws.state().fits(node.node(), demand)) {
+                best = new Choice(node.node(), List.copyOf(evicted), List.copyOf(moved), cost);
+                return; // anything more costs more
+            }
+            if (index == node.jobs().size()) {
+                return;
+            }
+            PlacedJob job = node.jobs().get(index);
+            Allocation held = ws.allocation(job.id()).orElseThrow();
+            if (withMoves && moved.size() < maxMoves) {
+                tryMove(index, cost, job, held);
+            }
+            if (mayTake(job)) {
+                take(job, held, 1);
+                search(index + 1, cost.evict(job.spec().priority(), work(job), job.gpuMilli()));
+                take(job, held, -1);
+            }
+            search(index + 1, cost);
+        }
+
+        private void tryMove(int index, Cost cost, PlacedJob job, Allocation held) {
+            if ((moved.isEmpty() && noDestination.contains(job.id())) || lookupsLeft <= 0) {
+                return;
+            }
+            lookupsLeft--;
+            ClusterState state = ws.state();
+            state.release(held);
+            Optional<Allocation> to = Destinations.bestFit(state, Demands.of(job.spec()), node.node(),
+                    moveTargets.apply(job));
+            if (to.isEmpty() && moved.isEmpty()) {
+                noDestination.add(job.id());
+            }
+            if (to.isPresent()) {
+                state.allocate(to.get());
+                moved.add(new Move(job, to.get()));
+                search(index + 1, cost.move());
+                moved.remove(moved.size() - 1);
+                state.release(to.get());
+            }
+            state.allocate(held);
+        }
+
+        private boolean beaten(Cost cost) {
+            return (best != null && cost.compareTo(best.cost()) >= 0)
+                    || (bound != null && cost.compareTo(bound.cost()) >= 0);
+        }
+
+        private boolean mayTake(PlacedJob job) {
+            if (!rights.mayEvict(job)) {
+                return false;
+            }
+            String team = job.spec().team();
+            if (team.equals(rights.claimantTeam())) {
+                return true;
+            }
+            if (teamTaken.getOrDefault(team, 0L) + job.gpuMilli() > rights.teamAllowance().getOrDefault(team, 0L)) {
+                return false;
+            }
+            Department d = ws.ledger().team(team).department();
+            if (d == null || d.name().equals(claimantDepartment)) {
+                return true;
+            }
+            return departmentTaken.getOrDefault(d.name(), 0L) + job.gpuMilli()
+                    <= rights.departmentAllowance().getOrDefault(d.name(), 0L);
+        }
+
+        /** Evicts ({@code sign} 1) or puts back ({@code sign} -1) the job, keeping the running totals. */
+        private void take(PlacedJob job, Allocation held, int sign) {
+            String team = job.spec().team();
+            long milli = sign * job.gpuMilli();
+            if (sign > 0) {
+                ws.state().release(held);
+                evicted.add(job);
+            } else {
+                ws.state().allocate(held);
+                evicted.remove(evicted.size() - 1);
+            }
+            if (team.equals(rights.claimantTeam())) {
+                ownFreed += milli;
+                return;
+            }
+            teamTaken.merge(team, milli, Long::sum);
+            Department d = ws.ledger().team(team).department();
+            if (d != null) {
+                departmentTaken.merge(d.name(), milli, Long::sum);
+            }
+        }
+    }
+}

@@ -1,0 +1,29 @@
+package io.quotient.core.scheduling;
+
+import io.quotient.core.cluster.NodeSpec;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Each team's fair share as the scheduler computes it, for reports (REST, {@code inspect}, metrics). */
+public final class TeamShares {
+
+    private TeamShares() {
+    }
+
+    /**
+     * @param placed  the jobs holding capacity
+     * @param waiting the jobs waiting for it
+     * @return per configured team, its fair share in milli-GPU
+     */
+    public static Map<String, Long> fairShares(Map<String, Team> teams, Collection<PlacedJob> placed,
+                                               Collection<JobSpec> waiting, List<NodeSpec> nodes) {
+        Map<String, Long> demand = new HashMap<>();
+        placed.forEach(j -> demand.merge(j.spec().team(), j.gpuMilli(), Long::sum));
+        waiting.forEach(j -> demand.merge(j.team(), Demands.leastMilli(j, nodes), Long::sum));
+        long capacity = nodes.stream().mapToLong(n -> (long) n.gpuCount() * 1000).sum();
+        return FairShare.of(teams, demand, capacity);
+    }
+}
