@@ -4,6 +4,7 @@ import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.PlacementPolicy;
+import io.quotient.core.placement.QuotientSettings;
 import io.quotient.core.placement.SharedGpuFirstPolicy;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.placement.TieBreak;
@@ -26,6 +27,13 @@ public record Placement(String label, Factory factory) {
     public static Placement policy(String name, TieBreak ties) {
         PlacementPolicies.create(name, 0, TargetWorkload.typical()); // an unknown name fails here, before any run
         return new Placement(name, (seed, workload, nodes) -> PlacementPolicies.create(name, seed, workload, ties));
+    }
+
+    /** Quotient's policy with other constants, labelled with them (the sensitivity table). */
+    public static Placement quotient(QuotientSettings settings, TieBreak ties) {
+        return new Placement(String.format(java.util.Locale.ROOT, "quotient(reserve %.2f, rare %.3f)",
+                settings.reserveWeight(), settings.rareSizeShare()),
+                (seed, workload, nodes) -> PlacementPolicies.quotient(seed, workload, settings, ties));
     }
 
     /**

@@ -32,12 +32,9 @@ public final class PlacementPolicies {
         return scoring(name, seed, workload).withTies(ties);
     }
 
-    /**
-     * Quotient's policy with its model-reserve weight set (1 by default); for the sensitivity table of the
-     * robustness benchmark, not for configuration.
-     */
-    public static PlacementPolicy quotient(long seed, TargetWorkload workload, double reserveWeight, TieBreak ties) {
-        return new QuotientPolicy(seed, workload, reserveWeight).withTies(ties);
+    /** Quotient's policy with other constants than {@link QuotientSettings#DEFAULT}: for the sensitivity table. */
+    public static PlacementPolicy quotient(long seed, TargetWorkload workload, QuotientSettings settings, TieBreak ties) {
+        return new QuotientPolicy(seed, workload, settings).withTies(ties);
     }
 
     private static ScoringPolicy scoring(String name, long seed, TargetWorkload workload) {

@@ -16,16 +16,10 @@ import java.util.List;
  * among equals, the one left with the least free share, so larger free blocks stay intact.
  *
  * <p>On top of the forecast, GPU milli taken on a model that model-constrained jobs press on costs its
- * {@link ModelReserve} (times {@link #RESERVE_WEIGHT}): a job that may run anywhere goes to the models the
+ * {@link ModelReserve} (times {@link QuotientSettings#reserveWeight()}): a job that may run anywhere goes to the models the
  * constrained jobs do not need, and a job constrained to some models to the least pressed of them.
  */
 final class QuotientPolicy extends GradientPolicy {
-
-    /**
-     * Weight of the model reserve against the forecast's milli: a milli taken from a model's reserve counts as one
-     * milli lost. The natural unit, not a fitted figure; the README's sensitivity table shows 0.5 to 2 around it.
-     */
-    static final double RESERVE_WEIGHT = 1;
 
     private final TargetWorkload workload;
     private final double reserveWeight;
@@ -34,16 +28,13 @@ final class QuotientPolicy extends GradientPolicy {
     private double[] reserveByNode = new double[0];
 
     QuotientPolicy(long seed, TargetWorkload workload) {
-        this(seed, workload, RESERVE_WEIGHT);
+        this(seed, workload, QuotientSettings.DEFAULT);
     }
 
-    QuotientPolicy(long seed, TargetWorkload workload, double reserveWeight) {
-        super("quotient", seed, WasteForecast.forWorkload(workload), true);
-        if (!(reserveWeight >= 0)) {
-            throw new IllegalArgumentException("the model-reserve weight must not be negative, was " + reserveWeight);
-        }
+    QuotientPolicy(long seed, TargetWorkload workload, QuotientSettings settings) {
+        super("quotient", seed, WasteForecast.forWorkload(workload, settings.rareSizeShare()), true);
         this.workload = workload;
-        this.reserveWeight = reserveWeight;
+        this.reserveWeight = settings.reserveWeight();
     }
 
     @Override

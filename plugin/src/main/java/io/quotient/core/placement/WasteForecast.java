@@ -35,16 +35,21 @@ final class WasteForecast implements NodeMeasure {
 
     /** Forecasts of the workloads used last (a service uses one, or a few while its nodes change). */
     private static final int RECENT_WORKLOADS = 8;
-    private static final Map<TargetWorkload, WasteForecast> RECENT = Collections.synchronizedMap(
+    private static final Map<Key, WasteForecast> RECENT = Collections.synchronizedMap(
             new LinkedHashMap<>(RECENT_WORKLOADS, 0.75f, true) {
                 @Override
-                protected boolean removeEldestEntry(Map.Entry<TargetWorkload, WasteForecast> eldest) {
+                protected boolean removeEldestEntry(Map.Entry<Key, WasteForecast> eldest) {
                     return size() > RECENT_WORKLOADS;
                 }
             });
 
     /** Fraction sizes below this share of the fractional demand are too rare to fill gaps (see the class comment). */
-    static final double RARE_SIZE_SHARE = 0.03;
+    static final double RARE_SIZE_SHARE = QuotientSettings.DEFAULT.rareSizeShare();
+
+    private record Key(TargetWorkload workload, double rareSizeShare) {
+    }
+
+    private final double rareSizeShare;
 
     private final List<TargetWorkload.Shape> gpuShapes;
     private final double cpuPerMilli;
@@ -52,10 +57,20 @@ final class WasteForecast implements NodeMeasure {
 
     /** The forecast for this workload, shared with earlier callers of an equal workload (tables and all). */
     static WasteForecast forWorkload(TargetWorkload workload) {
-        return RECENT.computeIfAbsent(workload, WasteForecast::new);
+        return forWorkload(workload, RARE_SIZE_SHARE);
+    }
+
+    /** The same with another rare-size share (the sensitivity table). */
+    static WasteForecast forWorkload(TargetWorkload workload, double rareSizeShare) {
+        return RECENT.computeIfAbsent(new Key(workload, rareSizeShare), k -> new WasteForecast(k.workload(), k.rareSizeShare()));
     }
 
     WasteForecast(TargetWorkload workload) {
+        this(workload, RARE_SIZE_SHARE);
+    }
+
+    WasteForecast(TargetWorkload workload, double rareSizeShare) {
+        this.rareSizeShare = rareSizeShare;
         gpuShapes = workload.shapes().stream().filter(s -> !s.cpuOnly()).toList();
         double cpu = 0;
         double gpu = 0;
@@ -126,7 +141,7 @@ final class WasteForecast implements NodeMeasure {
             double sum = 0;
             for (int d = 1; d <= g; d++) {
                 if (weightBySize[d] > 0
-                        && (d == TargetWorkload.Shape.WHOLE || weightBySize[d] >= RARE_SIZE_SHARE * gapFillers)) {
+                        && (d == TargetWorkload.Shape.WHOLE || weightBySize[d] >= rareSizeShare * gapFillers)) {
                     weight += weightBySize[d];
                     sum += weightBySize[d] * w[g - d];
                 }
