@@ -50,7 +50,7 @@ final class ModelReserve {
             double demand = s.probability() * s.gpuCount() * s.gpuMilli();
             if (models.length == modelIndex.size()) {
                 free += demand;
-            } else if (models.length > 0) {
+            } else if (models.length > 0 && demand > 0) {
                 demands.add(demand);
                 hosts.add(models);
             }
