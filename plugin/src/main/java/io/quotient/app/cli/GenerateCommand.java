@@ -80,23 +80,12 @@ public final class GenerateCommand implements QuotientCli.Command {
             Double multi = null;
             Double cpu = null;
             TraceFamily.ModelMix mix = TraceFamily.ModelMix.CLUSTER;
-            for (int i = 0; i < args.length; i++) {
-                String arg = args[i];
-                String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
-                if (name.equals("--help") || name.equals("-h")) {
-                    return new Options(null, null, seed, TraceFamily.BASE, null, true);
-                }
-                if (!VALUED.contains(name)) {
-                    throw new IllegalArgumentException("unknown option '" + arg + "'");
-                }
-                String value;
-                if (arg.contains("=")) {
-                    value = arg.substring(arg.indexOf('=') + 1);
-                } else if (i + 1 < args.length) {
-                    value = args[++i];
-                } else {
-                    throw new IllegalArgumentException("option " + name + " needs a value");
-                }
+            if (CliOptions.asksForHelp(args)) {
+                return new Options(null, null, seed, TraceFamily.BASE, null, true);
+            }
+            for (CliOptions.Option option : CliOptions.parse(args, VALUED, Set.of())) {
+                String name = option.name();
+                String value = option.value();
                 switch (name) {
                     case "--pods" -> pods = value;
                     case "--nodes" -> nodes = Path.of(value);
@@ -107,7 +96,7 @@ public final class GenerateCommand implements QuotientCli.Command {
                     case "--multi-gpu" -> multi = percent(name, value);
                     case "--cpu-only" -> cpu = percent(name, value);
                     case "--spec-models" -> mix = mix(value);
-                    default -> throw new IllegalArgumentException("unknown option '" + arg + "'");
+                    default -> throw new IllegalArgumentException("unknown option '" + name + "'");
                 }
             }
             if (pods == null) {

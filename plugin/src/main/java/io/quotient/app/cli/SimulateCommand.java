@@ -177,39 +177,21 @@ public final class SimulateCommand implements QuotientCli.Command {
             boolean json = false;
             boolean service = false;
             TieBreak ties = TieBreak.FIXED_ORDER;
-            for (int i = 0; i < args.length; i++) {
-                String arg = args[i];
-                String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
-                if (name.equals("--help") || name.equals("-h")) {
-                    return new SimulateOptions(null, null, policy, seeds, inflation, ties, false, false, true);
-                }
-                if (name.equals("--json")) {
-                    json = true;
-                    continue;
-                }
-                if (name.equals("--service")) {
-                    service = true;
-                    continue;
-                }
-                if (!VALUED.contains(name)) {
-                    throw new IllegalArgumentException("unknown option '" + arg + "'");
-                }
-                String value;
-                if (arg.contains("=")) {
-                    value = arg.substring(arg.indexOf('=') + 1);
-                } else if (i + 1 < args.length) {
-                    value = args[++i];
-                } else {
-                    throw new IllegalArgumentException("option " + name + " needs a value");
-                }
-                switch (name) {
+            if (CliOptions.asksForHelp(args)) {
+                return new SimulateOptions(null, null, policy, seeds, inflation, ties, false, false, true);
+            }
+            for (CliOptions.Option option : CliOptions.parse(args, VALUED, java.util.Set.of("--json", "--service"))) {
+                String value = option.value();
+                switch (option.name()) {
+                    case "--json" -> json = true;
+                    case "--service" -> service = true;
                     case "--nodes" -> nodes = Path.of(value);
                     case "--pods" -> pods = value;
                     case "--policy" -> policy = policy(value);
                     case "--seeds" -> seeds = seeds(value);
                     case "--inflation" -> inflation = inflation(value);
                     case "--ties" -> ties = ties(value);
-                    default -> throw new IllegalArgumentException("unknown option '" + arg + "'");
+                    default -> throw new IllegalArgumentException("unknown option '" + option.name() + "'");
                 }
             }
             if (pods == null) {
