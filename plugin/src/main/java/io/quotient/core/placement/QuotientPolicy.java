@@ -15,9 +15,13 @@ import java.util.List;
  * losing the CPU their future jobs need. Within a node, a fraction takes the GPU with the best score and,
  * among equals, the one left with the least free share, so larger free blocks stay intact.
  *
- * <p>On top of the forecast, GPU milli taken on a model that model-constrained jobs press on costs its
- * {@link ModelReserve} (times {@link QuotientSettings#reserveWeight()}): a job that may run anywhere goes to the models the
- * constrained jobs do not need, and a job constrained to some models to the least pressed of them.
+ * <p>On top of the forecast, GPU milli taken on a model that constrained jobs press on costs its
+ * {@link ModelReserve} (times {@link QuotientSettings#reserveWeight()}): a job that may run anywhere goes to the
+ * models the constrained jobs do not need, and a job constrained to some models to the least pressed of them.
+ * The reserve follows the cluster as it fills, so it is worked out at every GPU placement, in one pass over the
+ * nodes; it is zero, and costs nothing, on a workload without constraints or constrained in the cluster's mix.
+ * Without it, on generated families whose constraints lean on scarce models (as the published gpuspec files do),
+ * the forecast alone left 35–65 % more GPUs idle than FGD; the README's robustness table has the figures with it.
  */
 final class QuotientPolicy extends GradientPolicy {
 
