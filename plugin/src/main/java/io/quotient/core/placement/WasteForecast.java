@@ -54,6 +54,7 @@ final class WasteForecast implements NodeMeasure {
     private final List<TargetWorkload.Shape> gpuShapes;
     private final double cpuPerMilli;
     private final Map<String, double[]> slivers = new ConcurrentHashMap<>();
+    private final Map<String, AllowedShapes> allowedShapes = new ConcurrentHashMap<>();
 
     /** The forecast for this workload, shared with earlier callers of an equal workload (tables and all). */
     static WasteForecast forWorkload(TargetWorkload workload) {
@@ -103,14 +104,30 @@ final class WasteForecast implements NodeMeasure {
      * no GPU fits are already in the sliver part.
      */
     private double unhostableShare(String model, long freeCpu, int[] gpuFree, int gpuCount) {
+        AllowedShapes allowed = allowedShapes.computeIfAbsent(model, this::allowedOn);
         double share = 0;
-        for (TargetWorkload.Shape s : gpuShapes) {
-            if (s.allowsModel(model) && (freeCpu < s.cpuMilli()
-                    || (s.gpuCount() > 1 && fitting(gpuFree, gpuCount, s.gpuMilli()) < s.gpuCount()))) {
-                share += s.probability();
+        for (int s = 0; s < allowed.probability.length; s++) {
+            if (freeCpu < allowed.cpu[s]
+                    || (allowed.count[s] > 1 && fitting(gpuFree, gpuCount, allowed.milli[s]) < allowed.count[s])) {
+                share += allowed.probability[s];
             }
         }
         return share;
+    }
+
+    /**
+     * The GPU shapes a model allows, in the workload's order, as arrays: a trace with many model constraints has
+     * a hundred shapes or more, and this is evaluated for every GPU a fraction might take.
+     */
+    private record AllowedShapes(long[] cpu, int[] count, int[] milli, double[] probability) {
+    }
+
+    private AllowedShapes allowedOn(String model) {
+        List<TargetWorkload.Shape> shapes = gpuShapes.stream().filter(s -> s.allowsModel(model)).toList();
+        return new AllowedShapes(shapes.stream().mapToLong(TargetWorkload.Shape::cpuMilli).toArray(),
+                shapes.stream().mapToInt(TargetWorkload.Shape::gpuCount).toArray(),
+                shapes.stream().mapToInt(TargetWorkload.Shape::gpuMilli).toArray(),
+                shapes.stream().mapToDouble(TargetWorkload.Shape::probability).toArray());
     }
 
     private static int fitting(int[] gpuFree, int gpuCount, int milli) {
