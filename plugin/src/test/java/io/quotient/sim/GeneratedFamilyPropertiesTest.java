@@ -27,7 +27,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code gpu_spec}, never gives out more CPU, memory or GPU share than a node has, and the same seed gives the
  * same placements.
  */
-class GeneratedFamilyProperties {
+class GeneratedFamilyPropertiesTest {
 
     private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../../shared/data/openb"));
     private static final List<NodeSpec> NODES = everyNth(TraceReader.readNodes(DATA.resolve("openb_node_list_gpu_node.csv")), 16);
