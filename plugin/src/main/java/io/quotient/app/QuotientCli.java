@@ -1,5 +1,6 @@
 package io.quotient.app;
 
+import io.quotient.app.cli.GenerateCommand;
 import io.quotient.app.cli.InspectCommand;
 import io.quotient.app.cli.ServeCommand;
 import io.quotient.app.cli.SimulateCommand;
@@ -26,6 +27,7 @@ public final class QuotientCli {
     static {
         COMMANDS.put("serve", new ServeCommand());
         COMMANDS.put("simulate", new SimulateCommand());
+        COMMANDS.put("generate", new GenerateCommand());
         COMMANDS.put("inspect", new InspectCommand());
     }
 

@@ -4,9 +4,9 @@ import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.placement.FragmentationMeasure;
-import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.PlacementPolicy;
 import io.quotient.core.placement.TargetWorkload;
+import io.quotient.core.placement.TieBreak;
 
 import java.util.List;
 import java.util.Optional;
@@ -52,14 +52,22 @@ public final class Simulator {
 
     /** One run per seed, in order, collected into a report. */
     public SimulationReport simulate(String policyName, List<Long> seeds, Progress progress) {
-        PlacementPolicies.create(policyName, 0, workload); // fail on an unknown name before any work
+        return simulate(Placement.policy(policyName, TieBreak.FIXED_ORDER), seeds, progress);
+    }
+
+    /** One run per seed, in order, collected into a report labelled with the placement. */
+    public SimulationReport simulate(Placement placement, List<Long> seeds, Progress progress) {
         int gpus = nodes.stream().mapToInt(NodeSpec::gpuCount).sum();
-        List<RunResult> runs = seeds.stream().map(seed -> run(policyName, seed, progress)).toList();
-        return new SimulationReport(policyName, nodes.size(), gpus, trace.size(), inflation, runs);
+        List<RunResult> runs = seeds.stream().map(seed -> run(placement, seed, progress)).toList();
+        return new SimulationReport(placement.label(), nodes.size(), gpus, trace.size(), inflation, runs);
     }
 
     public RunResult run(String policyName, long seed, Progress progress) {
-        PlacementPolicy policy = PlacementPolicies.create(policyName, seed, workload);
+        return run(Placement.policy(policyName, TieBreak.FIXED_ORDER), seed, progress);
+    }
+
+    public RunResult run(Placement placement, long seed, Progress progress) {
+        PlacementPolicy policy = placement.factory().create(seed, workload, nodes);
         ClusterState state = new ClusterState(nodes);
         double total = state.totalGpuMilli();
         List<TracePod> order = ArrivalOrder.of(trace, seed, state.totalGpuMilli(), inflation);

@@ -20,7 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Placement speed on the 1,213-node openb cluster, one thread. Prints, per policy: placements per second
  * in a full simulated run of the default trace (place + allocate + bookkeeping, failed pods included), and
  * place() calls per second against a half-full cluster, with the run's unallocated GPU % and fragmentation at
- * 100 % arrived; then the wall time of a 10-seed simulation of fgd and quotient.
+ * 100 % arrived; then fgd and quotient on a generated family with a third of the GPU pods constrained to models
+ * (where Quotient's model reserve is recomputed for every GPU placement); then the wall time of a 10-seed
+ * simulation of fgd and quotient.
  * Run: {@code mvn -B -Pbenchmarks -pl plugin test -Dtest=PlacementThroughputBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 @Tag("benchmark")
@@ -41,6 +43,16 @@ class PlacementThroughputBenchmark {
                     + "   seed 42: unallocated %5.2f %%, fragmentation %5.2f %%%n", policy, run.placementsPerSecond(), calls,
                     run.unallocatedGpuPctAt100(), run.fragAmountPctAt100());
             assertThat(run.placementsPerSecond()).isPositive();
+        }
+        // a family where the model reserve is at work on every GPU placement (a third of the GPU pods constrained)
+        List<TracePod> constrained = new TraceGenerator(TraceReader.readPods(DATA.resolve("openb_pod_list_gpuspec05.csv")),
+                nodes).generate(new TraceFamily(0.33, null, null, null, TraceFamily.ModelMix.TRACE), 42);
+        Simulator onFamily = new Simulator(nodes, constrained, Simulator.DEFAULT_INFLATION);
+        for (String policy : List.of("fgd", "quotient")) {
+            onFamily.run(policy, 41, Simulator.Progress.NONE);
+            RunResult run = onFamily.run(policy, 42, Simulator.Progress.NONE);
+            System.out.printf(Locale.ROOT, "%-10s simulate of tspec33: %,8.0f placements/s   seed 42: unallocated %5.2f %%%n",
+                    policy, run.placementsPerSecond(), run.unallocatedGpuPctAt100());
         }
         for (String policy : List.of("fgd", "quotient")) {
             long start = System.nanoTime();

@@ -69,6 +69,17 @@ class SimulateCommandTest {
     }
 
     @Test
+    void runsTheServicePlacementAndRandomTiesWhenAsked() throws Exception {
+        int code = command.run(new String[] {"--nodes", nodes().toString(), "--pods", pods().toString(), "--service",
+                "--ties", "random", "--seeds", "1", "--json"});
+        assertThat(code).as(err()).isZero();
+        JsonNode json = new ObjectMapper().readTree(out());
+        assertThat(json.get("policy").asText()).isEqualTo("quotient-service");
+        assertThat(command.run(new String[] {"--pods", pods().toString(), "--ties", "sometimes"})).isEqualTo(2);
+        assertThat(err()).contains("--ties must be 'fixed' or 'random'");
+    }
+
+    @Test
     void explainsItsOptions() {
         assertThat(command.run(new String[] {"--help"})).isZero();
         assertThat(out()).contains("--pods").contains("--seeds").contains("--json").contains("fgd, quotient");

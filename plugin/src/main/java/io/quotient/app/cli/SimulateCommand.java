@@ -4,6 +4,8 @@ import io.quotient.app.QuotientCli;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.TargetWorkload;
+import io.quotient.core.placement.TieBreak;
+import io.quotient.sim.Placement;
 import io.quotient.sim.ReportFormats;
 import io.quotient.sim.SimulationReport;
 import io.quotient.sim.Simulator;
@@ -24,7 +26,8 @@ public final class SimulateCommand implements QuotientCli.Command {
 
     static final String HELP = """
             Usage: java -jar quotient.jar simulate --pods FILE|VARIANT [--nodes FILE] [--policy NAME]
-                                                   [--seeds 42..51] [--inflation 1.3] [--json]
+                                                   [--seeds 42..51] [--inflation 1.3] [--ties fixed|random]
+                                                   [--service] [--json]
 
             Replays a GPU-sharing trace in the format of Alibaba's cluster-trace-gpu-v2023 ("openb"):
             pods are sorted by name, shuffled with each seed, inflated to --inflation x the cluster's
@@ -41,6 +44,12 @@ public final class SimulateCommand implements QuotientCli.Command {
               --policy NAME        one of {policies} (default quotient)
               --seeds SPEC         42..51 (default), a list 42,43 or one seed
               --inflation RATIO    target GPU demand / capacity (default 1.3)
+              --ties fixed|random  among equally scored nodes: the first in a node order drawn once from
+                                   the seed (default; the FGD simulator's, which its published figures
+                                   use) or one drawn at random at every decision
+              --service            run the policy as the service does: fractions first to GPUs that
+                                   already host fractions, the workload's CPU per GPU capped at the
+                                   median GPU node's
               --json               print one JSON object on stdout instead of tables
               --help               this text
 
@@ -87,7 +96,9 @@ public final class SimulateCommand implements QuotientCli.Command {
             List<TracePod> pods = TraceReader.readPods(podsFile);
             Simulator simulator = new Simulator(nodes, pods, options.inflation());
             Simulator.Progress progress = options.json() ? Simulator.Progress.NONE : new SeedProgress(err);
-            SimulationReport report = simulator.simulate(options.policy(), options.seeds(), progress);
+            Placement placement = options.service() ? Placement.service(options.policy(), false, options.ties())
+                    : Placement.policy(options.policy(), options.ties());
+            SimulationReport report = simulator.simulate(placement, options.seeds(), progress);
             out.print(options.json() ? ReportFormats.json(report) + "\n" : ReportFormats.text(report));
             return 0;
         } catch (TraceFormatException | IllegalArgumentException | UncheckedIOException e) {
@@ -149,13 +160,13 @@ public final class SimulateCommand implements QuotientCli.Command {
     }
 
     /** The parsed arguments of {@code simulate}; {@link #parse} rejects anything it does not understand. */
-    record SimulateOptions(Path nodes, String pods, String policy, List<Long> seeds, double inflation, boolean json,
-                           boolean help) {
+    record SimulateOptions(Path nodes, String pods, String policy, List<Long> seeds, double inflation, TieBreak ties,
+                           boolean service, boolean json, boolean help) {
 
         static final String DEFAULT_POLICY = "quotient";
         static final String DEFAULT_SEEDS = "42..51";
         private static final java.util.Set<String> VALUED = java.util.Set.of("--nodes", "--pods", "--policy", "--seeds",
-                "--inflation");
+                "--inflation", "--ties");
 
         static SimulateOptions parse(String[] args) {
             Path nodes = null;
@@ -164,40 +175,37 @@ public final class SimulateCommand implements QuotientCli.Command {
             List<Long> seeds = seeds(DEFAULT_SEEDS);
             double inflation = Simulator.DEFAULT_INFLATION;
             boolean json = false;
-            for (int i = 0; i < args.length; i++) {
-                String arg = args[i];
-                String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
-                if (name.equals("--help") || name.equals("-h")) {
-                    return new SimulateOptions(null, null, policy, seeds, inflation, false, true);
-                }
-                if (name.equals("--json")) {
-                    json = true;
-                    continue;
-                }
-                if (!VALUED.contains(name)) {
-                    throw new IllegalArgumentException("unknown option '" + arg + "'");
-                }
-                String value;
-                if (arg.contains("=")) {
-                    value = arg.substring(arg.indexOf('=') + 1);
-                } else if (i + 1 < args.length) {
-                    value = args[++i];
-                } else {
-                    throw new IllegalArgumentException("option " + name + " needs a value");
-                }
-                switch (name) {
+            boolean service = false;
+            TieBreak ties = TieBreak.FIXED_ORDER;
+            if (CliOptions.asksForHelp(args)) {
+                return new SimulateOptions(null, null, policy, seeds, inflation, ties, false, false, true);
+            }
+            for (CliOptions.Option option : CliOptions.parse(args, VALUED, java.util.Set.of("--json", "--service"))) {
+                String value = option.value();
+                switch (option.name()) {
+                    case "--json" -> json = true;
+                    case "--service" -> service = true;
                     case "--nodes" -> nodes = Path.of(value);
                     case "--pods" -> pods = value;
                     case "--policy" -> policy = policy(value);
                     case "--seeds" -> seeds = seeds(value);
                     case "--inflation" -> inflation = inflation(value);
-                    default -> throw new IllegalArgumentException("unknown option '" + arg + "'");
+                    case "--ties" -> ties = ties(value);
+                    default -> throw new IllegalArgumentException("unknown option '" + option.name() + "'");
                 }
             }
             if (pods == null) {
                 throw new IllegalArgumentException("--pods is required (a pod list CSV or an openb variant such as 'default')");
             }
-            return new SimulateOptions(nodes, pods, policy, seeds, inflation, json, false);
+            return new SimulateOptions(nodes, pods, policy, seeds, inflation, ties, service, json, false);
+        }
+
+        private static TieBreak ties(String value) {
+            return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+                case "fixed" -> TieBreak.FIXED_ORDER;
+                case "random" -> TieBreak.RANDOM;
+                default -> throw new IllegalArgumentException("--ties must be 'fixed' or 'random', was '" + value + "'");
+            };
         }
 
         private static String policy(String value) {

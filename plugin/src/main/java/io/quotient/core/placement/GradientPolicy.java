@@ -23,6 +23,8 @@ abstract class GradientPolicy extends ScoringPolicy {
     private final boolean tightestAmongEqual;
     private int[] scratch = new int[8];
     private int[] chosenGpu = new int[0];
+    private double decrease;
+    private int left;
 
     /**
      * @param tightestAmongEqual among GPUs with the same score, prefer the one left with the least free
@@ -49,13 +51,18 @@ abstract class GradientPolicy extends ScoringPolicy {
 
     @Override
     final long score(ClusterState state, int node, ResourceDemand demand) {
-        if (memo.lookup(state, node, demand)) {
-            chosenGpu[node] = memo.gpu();
-            return memo.score();
+        if (!memo.lookup(state, node, demand)) {
+            computeDecrease(state, node, demand);
+            memo.store(state, node, demand, decrease, quantised(decrease), left, chosenGpu[node]);
         }
-        long score = computeScore(state, node, demand);
-        memo.store(state, node, demand, score, chosenGpu[node]);
-        return score;
+        chosenGpu[node] = memo.gpu();
+        int l = memo.left();
+        double cost = demand.needsGpu() ? costPerMilli(state, node) : 0;
+        // the cost changes as the cluster fills while the node stays the same, so it is applied after the memo
+        long score = cost == 0 ? memo.score()
+                : quantised(memo.decrease() - cost * demand.gpuCount() * demand.milliOn(state.node(node)));
+        // among nodes with the same score, the one whose GPU is left tightest (best fit across nodes)
+        return tightestAmongEqual ? score * ResourceDemand.WHOLE - l : score;
     }
 
     @Override
@@ -71,11 +78,24 @@ abstract class GradientPolicy extends ScoringPolicy {
         return tightestAllocation(state, node, demand);
     }
 
+    /**
+     * What taking one GPU milli of this node costs beyond the change of the measure (0 here); the same for every
+     * GPU of the node, so it only moves the choice between nodes.
+     */
+    double costPerMilli(ClusterState state, int node) {
+        return 0;
+    }
+
     private static boolean onOneGpu(ClusterState state, int node, ResourceDemand demand) {
         return demand.gpuCount() == 1 && demand.milliOn(state.node(node)) < ResourceDemand.WHOLE;
     }
 
-    private long computeScore(ClusterState state, int node, ResourceDemand demand) {
+    /**
+     * Sets {@link #decrease} to how much the measure falls if the demand lands on the node and {@link #left} to
+     * the share left on the chosen GPU of a fraction (0 otherwise); a fraction tries every GPU that fits and keeps
+     * the best quantised score, among equals the tightest when {@code tightestAmongEqual}.
+     */
+    private void computeDecrease(ClusterState state, int node, ResourceDemand demand) {
         double current = before.of(state, node);
         int gpus = state.gpuCount(node);
         if (scratch.length < gpus) {
@@ -84,25 +104,28 @@ abstract class GradientPolicy extends ScoringPolicy {
         String model = state.node(node).gpuModel();
         long cpuAfter = state.freeCpu(node) - demand.cpuMilli();
         int milli = demand.needsGpu() ? demand.milliOn(state.node(node)) : 0;
+        left = 0;
         if (onOneGpu(state, node, demand)) {
             // below any score, so chosenGpu[node] is always set here and never left from an earlier state
             long best = Long.MIN_VALUE;
             int bestLeft = Integer.MAX_VALUE;
             for (int g = 0; g < gpus; g++) {
-                int left = state.gpuFree(node, g) - milli;
-                if (left >= 0) {
+                int after = state.gpuFree(node, g) - milli;
+                if (after >= 0) {
                     state.copyGpuFree(node, scratch);
-                    scratch[g] = left;
-                    long s = quantised(current - measure.of(model, cpuAfter, scratch, gpus));
-                    if (s > best || (tightestAmongEqual && s == best && left < bestLeft)) {
+                    scratch[g] = after;
+                    double fall = current - measure.of(model, cpuAfter, scratch, gpus);
+                    long s = quantised(fall);
+                    if (s > best || (tightestAmongEqual && s == best && after < bestLeft)) {
                         best = s;
-                        bestLeft = left;
+                        bestLeft = after;
+                        decrease = fall;
                         chosenGpu[node] = g;
                     }
                 }
             }
-            // among nodes with the same score, the one whose GPU is left tightest (best fit across nodes)
-            return tightestAmongEqual ? best * ResourceDemand.WHOLE - bestLeft : best;
+            left = bestLeft;
+            return;
         }
         state.copyGpuFree(node, scratch);
         if (demand.needsGpu()) {
@@ -110,7 +133,6 @@ abstract class GradientPolicy extends ScoringPolicy {
                 scratch[g] -= milli;
             }
         }
-        long score = quantised(current - measure.of(model, cpuAfter, scratch, gpus));
-        return tightestAmongEqual ? score * ResourceDemand.WHOLE : score;
+        decrease = current - measure.of(model, cpuAfter, scratch, gpus);
     }
 }

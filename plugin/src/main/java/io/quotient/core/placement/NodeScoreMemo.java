@@ -4,7 +4,7 @@ import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
 
 /**
- * Remembers, per node, (demand shape → score, chosen GPU) results of an expensive scoring function in a
+ * Remembers, per node, (demand shape → decrease of the measure, its quantised score, share left, chosen GPU) results of an expensive scoring function in a
  * small direct-mapped table, valid while the node's {@link ClusterState#version(int) version} is unchanged. Most nodes do
  * not change between two placements and traces repeat a few dozen shapes, so nearly every score is a
  * hit. Only for scores that depend on nothing but the node's state and the demand's shape.
@@ -17,13 +17,20 @@ final class NodeScoreMemo {
     private long[] versions = new long[0];
     private long[] cpuKeys = new long[0];
     private long[] shapeKeys = new long[0];
+    private double[] decreases = new double[0];
     private long[] scores = new long[0];
+    private int[] lefts = new int[0];
     private int[] gpus = new int[0];
     private int nodes = -1;
+    private double hitDecrease;
     private long hitScore;
+    private int hitLeft;
     private int hitGpu;
 
-    /** Whether a result for this node state and demand is remembered; then see {@link #score()} and {@link #gpu()}. */
+    /**
+     * Whether a result for this node state and demand is remembered; then (as after {@link #store}) see
+     * {@link #score()}, {@link #decrease()}, {@link #left()} and {@link #gpu()}.
+     */
     boolean lookup(ClusterState current, int node, ResourceDemand demand) {
         if (current != state || nodes != current.nodeCount()) {
             reset(current);
@@ -31,24 +38,40 @@ final class NodeScoreMemo {
         long shape = shapeKey(demand);
         int i = slot(node, demand.cpuMilli(), shape);
         if (versions[i] == current.version(node) && cpuKeys[i] == demand.cpuMilli() && shapeKeys[i] == shape) {
+            hitDecrease = decreases[i];
             hitScore = scores[i];
+            hitLeft = lefts[i];
             hitGpu = gpus[i];
             return true;
         }
         return false;
     }
 
-    void store(ClusterState current, int node, ResourceDemand demand, long score, int gpu) {
+    void store(ClusterState current, int node, ResourceDemand demand, double decrease, long score, int left, int gpu) {
         int i = slot(node, demand.cpuMilli(), shapeKey(demand));
         versions[i] = current.version(node);
         cpuKeys[i] = demand.cpuMilli();
         shapeKeys[i] = shapeKey(demand);
+        decreases[i] = decrease;
         scores[i] = score;
+        hitDecrease = decrease;
+        hitScore = score;
+        hitLeft = left;
+        hitGpu = gpu;
+        lefts[i] = left;
         gpus[i] = gpu;
     }
 
     long score() {
         return hitScore;
+    }
+
+    double decrease() {
+        return hitDecrease;
+    }
+
+    int left() {
+        return hitLeft;
     }
 
     int gpu() {
@@ -72,7 +95,9 @@ final class NodeScoreMemo {
         java.util.Arrays.fill(versions, -1);
         cpuKeys = new long[nodes * SLOTS];
         shapeKeys = new long[nodes * SLOTS];
+        decreases = new double[nodes * SLOTS];
         scores = new long[nodes * SLOTS];
+        lefts = new int[nodes * SLOTS];
         gpus = new int[nodes * SLOTS];
     }
 }

@@ -24,6 +24,20 @@ public final class PlacementPolicies {
      * @throws IllegalArgumentException for an unknown name (the message lists the known ones)
      */
     public static PlacementPolicy create(String name, long seed, TargetWorkload workload) {
+        return create(name, seed, workload, TieBreak.FIXED_ORDER);
+    }
+
+    /** A new policy instance whose ties among equally scored nodes are broken that way. */
+    public static PlacementPolicy create(String name, long seed, TargetWorkload workload, TieBreak ties) {
+        return scoring(name, seed, workload).withTies(ties);
+    }
+
+    /** Quotient's policy with other constants than {@link QuotientSettings#DEFAULT}: for the sensitivity table. */
+    public static PlacementPolicy quotient(long seed, TargetWorkload workload, QuotientSettings settings, TieBreak ties) {
+        return new QuotientPolicy(seed, workload, settings).withTies(ties);
+    }
+
+    private static ScoringPolicy scoring(String name, long seed, TargetWorkload workload) {
         String key = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
         return switch (key) {
             case "random" -> new RandomPolicy(seed);

@@ -35,27 +35,43 @@ final class WasteForecast implements NodeMeasure {
 
     /** Forecasts of the workloads used last (a service uses one, or a few while its nodes change). */
     private static final int RECENT_WORKLOADS = 8;
-    private static final Map<TargetWorkload, WasteForecast> RECENT = Collections.synchronizedMap(
+    private static final Map<Key, WasteForecast> RECENT = Collections.synchronizedMap(
             new LinkedHashMap<>(RECENT_WORKLOADS, 0.75f, true) {
                 @Override
-                protected boolean removeEldestEntry(Map.Entry<TargetWorkload, WasteForecast> eldest) {
+                protected boolean removeEldestEntry(Map.Entry<Key, WasteForecast> eldest) {
                     return size() > RECENT_WORKLOADS;
                 }
             });
 
     /** Fraction sizes below this share of the fractional demand are too rare to fill gaps (see the class comment). */
-    static final double RARE_SIZE_SHARE = 0.03;
+    static final double RARE_SIZE_SHARE = QuotientSettings.DEFAULT.rareSizeShare();
+
+    private record Key(TargetWorkload workload, double rareSizeShare) {
+    }
+
+    private final double rareSizeShare;
 
     private final List<TargetWorkload.Shape> gpuShapes;
     private final double cpuPerMilli;
     private final Map<String, double[]> slivers = new ConcurrentHashMap<>();
+    private final Map<String, AllowedShapes> allowedShapes = new ConcurrentHashMap<>();
 
     /** The forecast for this workload, shared with earlier callers of an equal workload (tables and all). */
     static WasteForecast forWorkload(TargetWorkload workload) {
-        return RECENT.computeIfAbsent(workload, WasteForecast::new);
+        return forWorkload(workload, RARE_SIZE_SHARE);
+    }
+
+    /** The same with another rare-size share (the sensitivity table). */
+    static WasteForecast forWorkload(TargetWorkload workload, double rareSizeShare) {
+        return RECENT.computeIfAbsent(new Key(workload, rareSizeShare), k -> new WasteForecast(k.workload(), k.rareSizeShare()));
     }
 
     WasteForecast(TargetWorkload workload) {
+        this(workload, RARE_SIZE_SHARE);
+    }
+
+    WasteForecast(TargetWorkload workload, double rareSizeShare) {
+        this.rareSizeShare = rareSizeShare;
         gpuShapes = workload.shapes().stream().filter(s -> !s.cpuOnly()).toList();
         double cpu = 0;
         double gpu = 0;
@@ -88,14 +104,30 @@ final class WasteForecast implements NodeMeasure {
      * no GPU fits are already in the sliver part.
      */
     private double unhostableShare(String model, long freeCpu, int[] gpuFree, int gpuCount) {
+        AllowedShapes allowed = allowedShapes.computeIfAbsent(model, this::allowedOn);
         double share = 0;
-        for (TargetWorkload.Shape s : gpuShapes) {
-            if (s.allowsModel(model) && (freeCpu < s.cpuMilli()
-                    || (s.gpuCount() > 1 && fitting(gpuFree, gpuCount, s.gpuMilli()) < s.gpuCount()))) {
-                share += s.probability();
+        for (int s = 0; s < allowed.probability.length; s++) {
+            if (freeCpu < allowed.cpu[s]
+                    || (allowed.count[s] > 1 && fitting(gpuFree, gpuCount, allowed.milli[s]) < allowed.count[s])) {
+                share += allowed.probability[s];
             }
         }
         return share;
+    }
+
+    /**
+     * The GPU shapes a model allows, in the workload's order, as arrays: a trace with many model constraints has
+     * a hundred shapes or more, and this is evaluated for every GPU a fraction might take.
+     */
+    private record AllowedShapes(long[] cpu, int[] count, int[] milli, double[] probability) {
+    }
+
+    private AllowedShapes allowedOn(String model) {
+        List<TargetWorkload.Shape> shapes = gpuShapes.stream().filter(s -> s.allowsModel(model)).toList();
+        return new AllowedShapes(shapes.stream().mapToLong(TargetWorkload.Shape::cpuMilli).toArray(),
+                shapes.stream().mapToInt(TargetWorkload.Shape::gpuCount).toArray(),
+                shapes.stream().mapToInt(TargetWorkload.Shape::gpuMilli).toArray(),
+                shapes.stream().mapToDouble(TargetWorkload.Shape::probability).toArray());
     }
 
     private static int fitting(int[] gpuFree, int gpuCount, int milli) {
@@ -126,7 +158,7 @@ final class WasteForecast implements NodeMeasure {
             double sum = 0;
             for (int d = 1; d <= g; d++) {
                 if (weightBySize[d] > 0
-                        && (d == TargetWorkload.Shape.WHOLE || weightBySize[d] >= RARE_SIZE_SHARE * gapFillers)) {
+                        && (d == TargetWorkload.Shape.WHOLE || weightBySize[d] >= rareSizeShare * gapFillers)) {
                     weight += weightBySize[d];
                     sum += weightBySize[d] * w[g - d];
                 }

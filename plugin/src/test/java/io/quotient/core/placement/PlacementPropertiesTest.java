@@ -19,7 +19,7 @@ import java.util.stream.IntStream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Every policy, on random clusters and request streams, only makes placements that really fit. */
-class PlacementProperties {
+class PlacementPropertiesTest {
 
     private static final List<String> MODELS = List.of("T4", "A100", "V100");
 

@@ -1,0 +1,70 @@
+package io.quotient.sim;
+
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.placement.TieBreak;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The win over FGD on a slice of the robustness grid, quickly: every 4th node of the openb cluster (304 nodes),
+ * three seeds, one family per axis (the full grid and ten seeds are in the README, from {@code RobustnessBenchmark},
+ * which also shows the families where the margin is thinner). Quotient must leave at most 0.9 × FGD's unallocated
+ * GPUs on the mean and fewer on every seed.
+ */
+class FamilySliceTest {
+
+    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../../shared/data/openb"));
+    private static final List<Long> SEEDS = List.of(42L, 43L, 44L);
+    private static ExecutorService pool;
+    private static FamilyBenchmark benchmark;
+
+    @BeforeAll
+    static void start() {
+        List<NodeSpec> all = TraceReader.readNodes(DATA.resolve("openb_node_list_gpu_node.csv"));
+        List<NodeSpec> slice = new ArrayList<>();
+        for (int i = 0; i < all.size(); i += 4) {
+            slice.add(all.get(i));
+        }
+        pool = Executors.newFixedThreadPool(2);
+        benchmark = new FamilyBenchmark(slice, v -> TraceReader.readPods(DATA.resolve("openb_pod_list_" + v + ".csv")),
+                List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER), Placement.policy("quotient", TieBreak.FIXED_ORDER)),
+                SEEDS, pool);
+    }
+
+    @AfterAll
+    static void stop() {
+        pool.shutdownNow();
+    }
+
+    static Stream<FamilyBenchmark.Family> families() {
+        return Stream.of(
+                new FamilyBenchmark.Family("gpuspec05", new TraceFamily(0.20, null, null, null, TraceFamily.ModelMix.TRACE)),
+                new FamilyBenchmark.Family("gpuspec05", new TraceFamily(0.33, null, null, null, TraceFamily.ModelMix.TRACE)),
+                new FamilyBenchmark.Family("default", new TraceFamily(0.50, null, null, null)),
+                new FamilyBenchmark.Family("default", new TraceFamily(null, 0.60, null, null)),
+                new FamilyBenchmark.Family("default", new TraceFamily(null, null, 0.35, null)),
+                new FamilyBenchmark.Family("default", new TraceFamily(null, null, null, 0.15)));
+    }
+
+    @ParameterizedTest
+    @MethodSource("families")
+    void quotientLeavesAtMostNineTenthsOfFgdsIdleGpusAndFewerOnEverySeed(FamilyBenchmark.Family family) {
+        FamilyBenchmark.Row row = benchmark.run(family);
+        FamilyBenchmark.Result quotient = row.results().get(1);
+        assertThat(row.ratio(quotient)).as("%s: quotient %.2f vs fgd %.2f", family.name(), quotient.mean(),
+                row.reference().mean()).isLessThanOrEqualTo(0.9);
+        assertThat(row.worstSeedRatio(quotient)).as("%s worst seed %d", family.name(), row.worstSeed(quotient))
+                .isLessThan(1);
+    }
+}

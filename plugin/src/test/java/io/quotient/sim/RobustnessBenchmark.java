@@ -1,0 +1,95 @@
+package io.quotient.sim;
+
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.placement.QuotientSettings;
+import io.quotient.core.placement.TieBreak;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.stream.LongStream;
+
+/**
+ * Quotient against FGD over the robustness grid of generated trace families ({@link FamilyBenchmark#grid()}) on the
+ * full openb cluster, seeds 42..51: per family FGD's mean unallocated GPU % at 100 % arrived, then for Quotient's
+ * policy, the policy as the service wraps it (with the trace's workload) and as the service runs it by default
+ * (its built-in typical workload): the mean, the ratio to FGD, the worst seed's ratio and placements per second.
+ * Prints the table and the JSON ({@code target/robustness.json}); the sensitivity test varies Quotient's two
+ * constants on a subset. One thread unless {@code -Dbenchmark.threads=N}.
+ * Run: {@code mvn -B -Pbenchmarks -pl plugin test -Dtest=RobustnessBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
+ */
+@Tag("benchmark")
+class RobustnessBenchmark {
+
+    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../../shared/data/openb"));
+    private static final List<Long> SEEDS = LongStream.rangeClosed(42, 51).boxed().toList();
+    private static final Map<String, List<TracePod>> BASES = new ConcurrentHashMap<>();
+
+    private static List<TracePod> base(String variant) {
+        return BASES.computeIfAbsent(variant, v -> TraceReader.readPods(DATA.resolve("openb_pod_list_" + v + ".csv")));
+    }
+
+    private static List<FamilyBenchmark.Row> run(List<Placement> placements, List<Long> seeds,
+                                                 List<FamilyBenchmark.Family> families) {
+        List<NodeSpec> nodes = TraceReader.readNodes(DATA.resolve("openb_node_list_gpu_node.csv"));
+        ExecutorService pool = Executors.newFixedThreadPool(Integer.getInteger("benchmark.threads", 1));
+        try {
+            FamilyBenchmark benchmark = new FamilyBenchmark(nodes, RobustnessBenchmark::base, placements, seeds, pool);
+            List<FamilyBenchmark.Row> rows = new ArrayList<>();
+            for (FamilyBenchmark.Family family : families) {
+                rows.add(benchmark.run(family));
+                System.out.print(FamilyReport.text(rows.subList(rows.size() - 1, rows.size())).lines().skip(1)
+                        .findFirst().orElse("") + "\n");
+            }
+            return rows;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private static void report(String name, List<FamilyBenchmark.Row> rows) throws IOException {
+        System.out.println();
+        System.out.print(FamilyReport.text(rows));
+        String json = FamilyReport.json(rows);
+        Path file = Path.of("target", name + ".json");
+        Files.createDirectories(file.getParent());
+        Files.writeString(file, json + "\n");
+        System.out.println(json);
+    }
+
+    @Test
+    void quotientAgainstFgdOnEveryFamilyOfTheGrid() throws IOException {
+        List<Placement> placements = List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER),
+                Placement.policy("quotient", TieBreak.FIXED_ORDER),
+                Placement.service("quotient", false, TieBreak.FIXED_ORDER),
+                Placement.service("quotient", true, TieBreak.FIXED_ORDER));
+        report("robustness", run(placements, SEEDS, FamilyBenchmark.grid()));
+    }
+
+    /** Each constant moved on its own around the default, on one family per axis, five seeds. */
+    @Test
+    void sensitivityOfQuotientsConstants() throws IOException {
+        List<Placement> placements = new ArrayList<>(List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER)));
+        for (double weight : new double[] {0, 0.5, 1, 2, 4}) {
+            placements.add(Placement.quotient(new QuotientSettings(weight, 0.03), TieBreak.FIXED_ORDER));
+        }
+        for (double rare : new double[] {0, 0.015, 0.05, 0.08}) {
+            placements.add(Placement.quotient(new QuotientSettings(1, rare), TieBreak.FIXED_ORDER));
+        }
+        List<FamilyBenchmark.Family> families = new ArrayList<>();
+        for (String name : List.of("spec33", "tspec20", "tspec33", "share40", "share80", "share100-multi0", "multi50",
+                "cpu30")) {
+            families.add(FamilyBenchmark.grid().stream().filter(f -> f.family().name().equals(name)).findFirst()
+                    .orElseThrow());
+        }
+        report("robustness-sensitivity", run(placements, SEEDS.subList(0, 5), families));
+    }
+}
