@@ -7,6 +7,7 @@ import io.quotient.adapters.k8s.ConfigMapTeamsSource;
 import io.quotient.adapters.k8s.EventRecorder;
 import io.quotient.adapters.k8s.GpuJobMapper;
 import io.quotient.adapters.k8s.KubernetesClusterObserver;
+import io.quotient.adapters.k8s.KubernetesEventHistory;
 import io.quotient.adapters.k8s.KubernetesJobRecordStore;
 import io.quotient.adapters.k8s.KubernetesLeadershipGate;
 import io.quotient.adapters.k8s.KubernetesWorkloadGateway;
@@ -16,6 +17,7 @@ import io.quotient.app.ClusterDefaultTeams;
 import io.quotient.app.ClusterModeCondition;
 import io.quotient.app.QuotientProperties;
 import io.quotient.deploy.RequestValidator;
+import io.quotient.deploy.port.EventHistory;
 import io.quotient.deploy.port.TeamsSource;
 import io.quotient.deploy.port.WorkloadGateway;
 import io.micrometer.core.instrument.Gauge;
@@ -30,6 +32,7 @@ import org.springframework.context.annotation.Primary;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -84,6 +87,14 @@ public class KubernetesConfiguration {
     EventRecorder eventRecorder(ApiClient client, KubernetesProperties kubernetes, KubernetesJobRecordStore store,
                                 LeaderIdentity identity) {
         return new EventRecorder(new CoreV1Api(client), kubernetes.namespace(), identity.value(), store::uidOf);
+    }
+
+    /** What the dashboard shows as recent history: the Events on GpuJobs, one list call per 2 s at most. */
+    @Bean
+    EventHistory eventHistory(ApiClient client, KubernetesProperties kubernetes, KubernetesJobRecordStore store,
+                              Clock clock) {
+        return new KubernetesEventHistory(new CoreV1Api(client), kubernetes.namespace(), store, clock,
+                Duration.ofSeconds(2));
     }
 
     @Bean(destroyMethod = "close")
