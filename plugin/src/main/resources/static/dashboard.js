@@ -181,6 +181,7 @@
   }
 
   let timer = null;
+  let stopped = false;
 
   async function poll() {
     clearTimeout(timer);
@@ -207,7 +208,9 @@
       showError('Cannot reach the Quotient service (' + e.message + '); retrying every ' + POLL_MS / 1000 + ' s.');
       $('status').textContent = 'offline';
     }
-    timer = setTimeout(poll, POLL_MS);
+    if (!stopped) {
+      timer = setTimeout(poll, POLL_MS);
+    }
   }
 
   $('token-form').addEventListener('submit', (event) => {
@@ -224,6 +227,12 @@
     poll();
   });
 
-  window.quotientDashboard = { render, poll };
+  /** Stops polling (the render benchmark draws its own payloads). */
+  function stop() {
+    clearTimeout(timer);
+    stopped = true;
+  }
+
+  window.quotientDashboard = { render, poll, stop };
   poll();
 })();
