@@ -38,7 +38,7 @@ class DashboardIT {
                                                             FakeGpuNodes nodes, @TempDir Path dir) throws Exception {
         nodes.create(FakeGpuNodeSpec.of("dash", 4, 81920, "NVIDIA-H100-80GB-HBM3"));
         Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 2, null),
-                new TeamsFile.Quota("team-b", 2, 1.0));
+                new TeamsFile.Quota("team-b", 1, 1.0));
 
         try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
             assertThat(service.api().deploy("team-a", Requests.wholeGpus("own", 2)).status()).isEqualTo(201);
