@@ -89,6 +89,8 @@ class DeployManifestsIT {
         assertThat(allowed(authorization, "quotient.io", "gpujobs", "status", "update", "team-a", null)).isTrue();
         assertThat(allowed(authorization, "batch", "jobs", "", "create", "team-a", null)).isTrue();
         assertThat(allowed(authorization, "", "events", "", "create", "team-a", null)).isTrue();
+        // the dashboard's recent history reads the Events of GpuJobs in every namespace
+        assertThat(allowed(authorization, "", "events", "", "list", null, null)).isTrue();
         assertThat(allowed(authorization, "authentication.k8s.io", "tokenreviews", "", "create", null, null)).isTrue();
         assertThat(allowed(authorization, "authorization.k8s.io", "subjectaccessreviews", "", "create", null, null))
                 .isTrue();

@@ -81,7 +81,7 @@ class QuotaIT {
                                                                  FakeGpuNodes nodes, FakeKubelet kubelet,
                                                                  @TempDir Path dir) {
         nodes.create(FakeGpuNodeSpec.of("reclaim", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), new TeamsFile.Quota("team-a", 4, null),
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 4, null),
                 new TeamsFile.Quota("team-b", 4, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 

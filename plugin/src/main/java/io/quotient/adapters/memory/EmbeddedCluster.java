@@ -4,6 +4,7 @@ import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.deploy.port.ClusterObserver;
+import io.quotient.deploy.port.EventHistory;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobRecord;
@@ -30,7 +31,7 @@ import java.util.UUID;
  * once, and every node's enforcer is ready. Lets {@code serve} run without a cluster and the use cases be
  * tested without one.
  */
-public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway {
+public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway, EventHistory {
 
     /** Events kept for inspection; older ones are dropped. */
     private static final int EVENTS_KEPT = 1000;
@@ -151,6 +152,13 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway {
 
     public synchronized List<Event> events() {
         return List.copyOf(events);
+    }
+
+    @Override
+    public synchronized List<JobEvent> recent(int limit) {
+        return events.stream().skip(Math.max(0, events.size() - limit))
+                .map(e -> new JobEvent(e.job(), e.job().team() + "/" + e.job().name(), e.reason(), e.message(), e.at()))
+                .toList();
     }
 
     public synchronized List<Event> events(JobId job) {

@@ -11,76 +11,90 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
 
-/** {@code inspect}: shows a running service's teams, nodes and GPUs, and fragmentation as tables. */
+/**
+ * {@code inspect}: the dashboard's views of a running service in a terminal (teams with fair share, the GPU map,
+ * pending jobs with reasons, recent events), once or refreshed with {@code --watch}, as tables or JSON.
+ */
 public final class InspectCommand implements QuotientCli.Command {
 
     static final String HELP = """
-            Usage: java -jar quotient.jar inspect [--url=http://localhost:8080] [--token=TOKEN]
+            Usage: java -jar quotient.jar inspect [--url=http://localhost:8080] [--watch[=SECONDS]] [-o table|json]
 
-            Asks a running Quotient service (GET /api/v1/teams and /api/v1/cluster) and prints
-            the teams' quotas and use, the nodes with their free and fragmented GPUs, each GPU
-            with the jobs sharing it, and the cluster's fragmentation. It needs the service:
-            start one with 'java -jar quotient.jar serve' (an embedded demo cluster when no
-            Kubernetes is configured) or point --url at a deployed one.
+            Asks a running Quotient service (GET /api/v1/dashboard, the data of the web dashboard at /) and
+            prints what the dashboard shows: per team the guaranteed GPUs, the fair share (when the service
+            reports one), the GPUs held in quota and borrowed and the pending GPUs; the GPU map, one line per
+            node and one cell per GPU; the GPUs shared by fractions with each job's share and memory; the
+            pending jobs with the reason they wait; the recent events (placed, preempted, re-queued, moved);
+            and the cluster's fragmentation. It needs the service: start one with 'java -jar quotient.jar
+            serve' (an embedded demo cluster when no Kubernetes is configured) or point --url at a deployed one.
 
             Options:
-              --url=URL     the service's base URL (default http://localhost:8080); also --url URL
-              --token=TOKEN bearer token for a service in a cluster (default: $QUOTIENT_TOKEN), e.g.
-                            $(kubectl create token <service-account> -n <team namespace>)
-              --help        this text
+              --url=URL          the service's base URL (default http://localhost:8080); also --url URL
+              --token=TOKEN      a bearer token for a service that requires one (default: $QUOTIENT_TOKEN)
+              --watch[=SECONDS]  redraw every SECONDS (default 2) until interrupted (Ctrl-C)
+              -o, --output=FMT   table (default) or json: the service's answer as it came, one line per refresh
+                                 with --watch
+              --help             this text
 
             Exit status: 0 printed, 1 the service could not be reached or answered an error,
             2 bad options.
             """;
     private static final String DEFAULT_URL = "http://localhost:8080";
+    /** Moves the cursor home and clears the terminal, so that --watch redraws in place. */
+    private static final String CLEAR = "\033[H\033[2J";
 
     private final ObjectMapper json = new ObjectMapper();
-    /** Sent as {@code Authorization: Bearer} when set: a service in a cluster checks callers. */
-    private String token = System.getenv("QUOTIENT_TOKEN");
     private final PrintStream out;
     private final PrintStream err;
+    private final String tokenFromEnvironment;
+    /** How many refreshes --watch makes before it returns; unbounded except in tests. */
+    private final long maxRefreshes;
 
     public InspectCommand() {
-        this(System.out, System.err);
+        this(System.out, System.err, System.getenv("QUOTIENT_TOKEN"), Long.MAX_VALUE);
     }
 
     InspectCommand(PrintStream out, PrintStream err) {
+        this(out, err, null, Long.MAX_VALUE);
+    }
+
+    InspectCommand(PrintStream out, PrintStream err, String tokenFromEnvironment, long maxRefreshes) {
         this.out = out;
         this.err = err;
+        this.tokenFromEnvironment = tokenFromEnvironment;
+        this.maxRefreshes = maxRefreshes;
+    }
+
+    /** The options as given; {@code watch} is null when the report is printed once. */
+    record Options(String url, String token, Duration watch, boolean json) {
     }
 
     @Override
     public int run(String[] args) {
-        String url = DEFAULT_URL;
-        for (int i = 0; i < args.length; i++) {
-            String arg = args[i];
-            if (arg.equals("--help") || arg.equals("-h")) {
-                out.println(HELP);
-                return 0;
-            } else if (arg.startsWith("--url=")) {
-                url = arg.substring("--url=".length()).replaceAll("/+$", "");
-            } else if (arg.startsWith("--token=")) {
-                token = arg.substring("--token=".length());
-            } else if (arg.equals("--url") && i + 1 < args.length) {
-                url = args[++i].replaceAll("/+$", "");
-            } else {
-                err.println("inspect: unknown option '" + arg + "'\n" + HELP);
-                return 2;
-            }
-        }
+        Options options;
         try {
-            HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-            JsonNode teams = get(client, url + "/api/v1/teams");
-            JsonNode cluster = get(client, url + "/api/v1/cluster");
-            out.print(render(teams, cluster));
+            options = parse(args);
+        } catch (IllegalArgumentException e) {
+            err.println("inspect: " + e.getMessage() + "\n" + HELP);
+            return 2;
+        }
+        if (options == null) {
+            out.println(HELP);
             return 0;
+        }
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        try {
+            for (long refresh = 1; ; refresh++) {
+                String answer = fetch(client, options);
+                print(answer, options);
+                if (options.watch() == null || refresh >= maxRefreshes) {
+                    return 0;
+                }
+                Thread.sleep(options.watch().toMillis());
+            }
         } catch (IOException e) {
-            err.println("inspect: cannot reach the Quotient service at " + url + " (" + e.getMessage()
-                    + "). Start it with 'java -jar quotient.jar serve' or pass --url=...");
+            err.println("inspect: " + e.getMessage());
             return 1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -90,59 +104,92 @@ public final class InspectCommand implements QuotientCli.Command {
 
     @Override
     public String summary() {
-        return "show a running service's teams, GPUs and fragmentation as tables";
+        return "show a running service's teams, GPU map, pending jobs and events (--watch, -o json)";
     }
 
-    /** The whole report for the two API answers. */
-    static String render(JsonNode teams, JsonNode cluster) {
-        TextTable teamTable = new TextTable("TEAM", "GUARANTEED", "MAX", "WEIGHT", "FAIR SHARE", "ALLOCATED", "IN QUOTA",
-                "BORROWED", "PENDING");
-        teams.forEach(t -> teamTable.row(t.path("name").asText(), gpus(t.path("guaranteedGpus")),
-                t.path("maxGpus").isNull() ? "-" : gpus(t.path("maxGpus")), t.path("overQuotaWeight").asDouble(),
-                t.path("fairShareGpus").isMissingNode() ? "-" : gpus(t.path("fairShareGpus")),
-                gpus(t.path("allocatedGpus")), gpus(t.path("inQuotaGpus")), gpus(t.path("overQuotaGpus")),
-                t.path("pendingJobs").asInt()));
-        TextTable nodeTable = new TextTable("NODE", "MODEL", "GPUS", "FREE", "FRAGMENTED", "FRACTIONS");
-        TextTable gpuTable = new TextTable("NODE", "GPU", "FREE", "UUID", "JOBS");
-        for (JsonNode n : cluster.path("nodes")) {
-            nodeTable.row(n.path("name").asText(), n.path("gpuModel").asText(), n.path("gpuCount").asInt(),
-                    gpus(n.path("freeGpus")), gpus(n.path("fragmentedGpus")),
-                    n.path("fractionReady").asBoolean() ? "ready" : "not ready");
-            for (JsonNode g : n.path("gpus")) {
-                List<String> jobs = new ArrayList<>();
-                g.path("jobs").forEach(j -> jobs.add(j.path("team").asText() + "/" + j.path("name").asText() + " ("
-                        + gpus(j.path("share")) + ")"));
-                gpuTable.row(n.path("name").asText(), g.path("index").asInt(), gpus(g.path("free")),
-                        g.path("uuid").isNull() || g.path("uuid").isMissingNode() ? "-" : g.path("uuid").asText(),
-                        jobs.isEmpty() ? "-" : String.join(", ", jobs));
+    Options parse(String[] args) {
+        String url = DEFAULT_URL;
+        String token = tokenFromEnvironment;
+        Duration watch = null;
+        boolean asJson = false;
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            if (arg.equals("--help") || arg.equals("-h")) {
+                return null;
+            } else if (arg.startsWith("--url=")) {
+                url = arg.substring("--url=".length());
+            } else if (arg.equals("--url") && i + 1 < args.length) {
+                url = args[++i];
+            } else if (arg.startsWith("--token=")) {
+                token = arg.substring("--token=".length());
+            } else if (arg.equals("--watch")) {
+                watch = Duration.ofSeconds(2);
+            } else if (arg.startsWith("--watch=")) {
+                watch = seconds(arg.substring("--watch=".length()));
+            } else if ((arg.equals("-o") || arg.equals("--output")) && i + 1 < args.length) {
+                asJson = format(args[++i]);
+            } else if (arg.startsWith("--output=") || arg.startsWith("-o=")) {
+                asJson = format(arg.substring(arg.indexOf('=') + 1));
+            } else {
+                throw new IllegalArgumentException("unknown option '" + arg + "'");
             }
         }
-        JsonNode f = cluster.path("fragmentation");
-        return "TEAMS\n" + teamTable.render() + "\nNODES\n" + nodeTable.render() + "\nGPUS\n" + gpuTable.render()
-                + String.format(Locale.ROOT, "%nCLUSTER  %s GPUs, %s free (%d whole GPUs, %d whole nodes free)%n"
-                        + "FRAGMENTATION  %.2f %% of all GPUs, %.2f %% of the free GPUs are stranded"
-                        + " for the expected job shapes%n",
-                gpus(cluster.path("totalGpus")), gpus(cluster.path("freeGpus")), cluster.path("wholeFreeGpus").asInt(),
-                cluster.path("wholeFreeNodes").asInt(), f.path("amountPercent").asDouble(),
-                f.path("ratioPercent").asDouble());
+        return new Options(url.replaceAll("/+$", ""), token == null || token.isBlank() ? null : token, watch, asJson);
     }
 
-    private JsonNode get(HttpClient client, String url) throws IOException, InterruptedException {
+    private static Duration seconds(String text) {
+        try {
+            double seconds = Double.parseDouble(text);
+            if (seconds >= 0.1 && seconds <= 3600) {
+                return Duration.ofMillis(Math.round(seconds * 1000));
+            }
+        } catch (NumberFormatException e) {
+            // falls through to the error below
+        }
+        throw new IllegalArgumentException("--watch takes seconds between 0.1 and 3600, was '" + text + "'");
+    }
+
+    private static boolean format(String name) {
+        return switch (name) {
+            case "json" -> true;
+            case "table" -> false;
+            default -> throw new IllegalArgumentException("-o takes table or json, was '" + name + "'");
+        };
+    }
+
+    private void print(String answer, Options options) throws IOException {
+        JsonNode view = json.readTree(answer);
+        if (options.json()) {
+            out.println(json.writeValueAsString(view)); // one line per refresh: a stream other tools can read
+        } else {
+            out.print((options.watch() == null ? "" : CLEAR) + InspectReport.render(view));
+        }
+        out.flush();
+    }
+
+    private String fetch(HttpClient client, Options options) throws IOException, InterruptedException {
+        String url = options.url() + "/api/v1/dashboard";
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
                 .header("Accept", "application/json");
-        if (token != null && !token.isBlank()) {
-            request.header("Authorization", "Bearer " + token.trim());
+        if (options.token() != null) {
+            request.header("Authorization", "Bearer " + options.token());
         }
-        HttpResponse<String> response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
-        if (response.statusCode() != 200) {
-            throw new IOException("GET " + url + " answered " + response.statusCode() + ": " + response.body());
+        HttpResponse<String> response;
+        try {
+            response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IOException("cannot reach the Quotient service at " + options.url() + " (" + e.getMessage()
+                    + "). Start it with 'java -jar quotient.jar serve' or pass --url=...", e);
         }
-        return json.readTree(response.body());
-    }
-
-    /** GPU amounts without a useless ".0". */
-    private static String gpus(JsonNode value) {
-        double v = value.asDouble();
-        return v == Math.rint(v) ? Long.toString((long) v) : String.format(Locale.ROOT, "%.3f", v).replaceAll("0+$", "");
+        return switch (response.statusCode()) {
+            case 200 -> response.body();
+            case 401 -> throw new IOException("the service at " + options.url() + " asks for authentication (401)"
+                    + (options.token() == null ? ": pass --token=TOKEN or set QUOTIENT_TOKEN"
+                    : ": the token given was refused; check it has not expired"));
+            case 403 -> throw new IOException("the token may not read the dashboard at " + options.url() + " (403): "
+                    + response.body());
+            default -> throw new IOException("GET " + url + " answered " + response.statusCode() + ": "
+                    + response.body());
+        };
     }
 }

@@ -10,6 +10,7 @@ import io.quotient.adapters.k8s.GpuJobAdmission;
 import io.quotient.adapters.k8s.GpuJobMapper;
 import io.quotient.adapters.rest.AdmissionController;
 import io.quotient.adapters.k8s.KubernetesClusterObserver;
+import io.quotient.adapters.k8s.KubernetesEventHistory;
 import io.quotient.adapters.k8s.KubernetesJobRecordStore;
 import io.quotient.adapters.k8s.KubernetesLeadershipGate;
 import io.quotient.adapters.k8s.KubernetesWorkloadGateway;
@@ -23,6 +24,7 @@ import io.quotient.app.KubeconfigDiscovery;
 import io.quotient.app.QuotientProperties;
 import io.quotient.deploy.RequestValidator;
 import io.quotient.deploy.SubmissionChecks;
+import io.quotient.deploy.port.EventHistory;
 import io.quotient.deploy.port.TeamsSource;
 import io.quotient.deploy.port.WorkloadGateway;
 import io.micrometer.core.instrument.Gauge;
@@ -39,6 +41,7 @@ import org.springframework.core.env.Environment;
 
 import java.time.Clock;
 import java.util.HashSet;
+import java.time.Duration;
 import java.util.Optional;
 
 /**
@@ -133,6 +136,13 @@ public class KubernetesConfiguration {
     EventRecorder eventRecorder(ApiClient client, KubernetesProperties kubernetes, KubernetesJobRecordStore store,
                                 LeaderIdentity identity) {
         return new EventRecorder(new CoreV1Api(client), kubernetes.namespace(), identity.value(), store::locationOf);
+    }
+
+    /** What the dashboard shows as recent history: the Events on GpuJobs, one list call per 2 s at most. */
+    @Bean
+    EventHistory eventHistory(ApiClient client, KubernetesProperties kubernetes, KubernetesJobRecordStore store,
+                              Clock clock) {
+        return new KubernetesEventHistory(new CoreV1Api(client), store, clock, Duration.ofSeconds(2));
     }
 
     @Bean(destroyMethod = "close")

@@ -1,0 +1,86 @@
+package io.quotient.adapters.rest;
+
+import io.quotient.core.scheduling.GpuRequest;
+import io.quotient.deploy.Reports;
+import io.quotient.deploy.port.EventHistory;
+import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.JobRecordStore;
+import io.swagger.v3.oas.annotations.Operation;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The dashboard's data in one read-only answer (the page at {@code /} polls it), so that the bars, the GPU map and
+ * the pending list drawn together come from the same moment.
+ */
+@RestController
+@RequestMapping("/api/v1")
+public class DashboardController {
+
+    /** More events than a person reads in one glance; the page scrolls them. */
+    static final int MAX_EVENTS = 500;
+
+    private final Reports reports;
+    private final JobRecordStore store;
+    private final EventHistory events;
+    private final Clock clock;
+
+    public DashboardController(Reports reports, JobRecordStore store, EventHistory events, Clock clock) {
+        this.reports = reports;
+        this.store = store;
+        this.events = events;
+        this.clock = clock;
+    }
+
+    @Operation(summary = "The dashboard's view: teams, the GPU map, pending jobs with reasons, recent events")
+    @GetMapping("/dashboard")
+    public DashboardView dashboard(@RequestParam(defaultValue = "100") int events) {
+        ClusterView cluster = ClusterView.of(reports.cluster());
+        long gpuMemoryMib = cluster.nodes().isEmpty() ? 0 : cluster.nodes().get(0).gpuMemoryMib();
+        Map<String, DashboardView.PlacedView> placed = new LinkedHashMap<>();
+        List<DashboardView.PendingView> pending = new ArrayList<>();
+        for (JobRecord r : store.listAll()) {
+            if (r.phase().waiting()) {
+                pending.add(new DashboardView.PendingView(r.id().team(), r.id().name(), r.phase().wireName(),
+                        gpusAsked(r.spec().gpu(), gpuMemoryMib), r.status().reason(), r.createdAt()));
+            } else if (r.phase().holdsCapacity() && r.status().quotaState() != null) {
+                placed.put(r.id().team() + "/" + r.id().name(), new DashboardView.PlacedView(
+                        r.status().quotaState().wireName(), limitPerGpu(r.spec().gpu(), gpuMemoryMib)));
+            }
+        }
+        pending.sort(Comparator.comparing(DashboardView.PendingView::createdAt,
+                Comparator.nullsLast(Comparator.naturalOrder())));
+        int limit = Math.max(0, Math.min(events, MAX_EVENTS));
+        return new DashboardView(clock.instant(), reports.teams().stream().map(TeamView::of).toList(), cluster,
+                placed, pending, this.events.recent(limit).stream().map(DashboardView.EventView::of).toList());
+    }
+
+    static double gpusAsked(GpuRequest gpu, long gpuMemoryMib) {
+        if (gpu instanceof GpuRequest.WholeGpus whole) {
+            return whole.count();
+        } else if (gpu instanceof GpuRequest.Fraction f) {
+            return f.devices() * f.milli() / 1000.0;
+        } else if (gpu instanceof GpuRequest.Memory m && gpuMemoryMib > 0) {
+            return m.devices() * Math.min(1.0, (double) m.mib() / gpuMemoryMib);
+        }
+        return 0;
+    }
+
+    private static Double limitPerGpu(GpuRequest gpu, long gpuMemoryMib) {
+        if (gpu instanceof GpuRequest.Fraction f) {
+            return f.limitMilli() / 1000.0;
+        } else if (gpu instanceof GpuRequest.Memory m && gpuMemoryMib > 0) {
+            return Math.min(1.0, (double) m.limitMib() / gpuMemoryMib);
+        }
+        return null;
+    }
+}
