@@ -21,7 +21,7 @@ import java.util.List;
  * The reserve follows the cluster as it fills, so it is worked out at every GPU placement, in one pass over the
  * nodes; it is zero, and costs nothing, on a workload without constraints or constrained in the cluster's mix.
  * Without it, on generated families whose constraints lean on scarce models (as the published gpuspec files do),
- * the forecast alone left 35–65 % more GPUs idle than FGD; the README's robustness table has the figures with it.
+ * the forecast alone left 13–53 % more GPUs idle than FGD (tspec33, tspec20); the README has the figures with it.
  */
 final class QuotientPolicy extends GradientPolicy {
 
