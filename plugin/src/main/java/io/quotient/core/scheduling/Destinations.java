@@ -20,11 +20,14 @@ final class Destinations {
     private Destinations() {
     }
 
+    /** @param among the nodes to consider (those with free GPUs, for a GPU demand), or null for every node */
     static Optional<Allocation> bestFit(ClusterState state, ResourceDemand demand, int excluded,
-                                        PlacementPolicy.NodeFilter filter) {
+                                        PlacementPolicy.NodeFilter filter, int[] among) {
         int bestNode = -1;
         long bestLeft = Long.MAX_VALUE;
-        for (int n = 0; n < state.nodeCount(); n++) {
+        int count = among == null ? state.nodeCount() : among.length;
+        for (int i = 0; i < count; i++) {
+            int n = among == null ? i : among[i];
             if (n == excluded || !state.fits(n, demand) || !filter.accepts(state, n)) {
                 continue;
             }

@@ -67,6 +67,8 @@ final class ReclaimSearch {
     private final int maxMoves;
     private final Function<PlacedJob, PlacementPolicy.NodeFilter> moveTargets;
     private int lookupsLeft;
+    /** Nodes with free GPU capacity when the current search began. */
+    private int[] destinations;
 
     /** @param moveTargets per job, which nodes may receive it (fractions need nodes ready for shared GPUs) */
     ReclaimSearch(Workspace ws, Instant now, int maxMoves, Function<PlacedJob, PlacementPolicy.NodeFilter> moveTargets) {
@@ -81,9 +83,16 @@ final class ReclaimSearch {
         ClusterState state = ws.state();
         lookupsLeft = DESTINATION_LOOKUPS;
         long mostFree = 0;
+        List<Integer> withFreeGpus = new ArrayList<>();
         for (int n = 0; n < state.nodeCount(); n++) {
-            mostFree = Math.max(mostFree, state.gpuFreeOnNode(n));
+            long free = state.gpuFreeOnNode(n);
+            mostFree = Math.max(mostFree, free);
+            if (free > 0) {
+                withFreeGpus.add(n);
+            }
         }
+        // a search frees capacity only on the node it searches, never a destination: these are all the GPU ones
+        destinations = withFreeGpus.stream().mapToInt(Integer::intValue).toArray();
         List<NodeCandidates> nodes = new ArrayList<>();
         for (int n = 0; n < state.nodeCount(); n++) {
             if (filter.accepts(state, n) && WaitReasons.couldEverHold(state.node(n), demand)) {
@@ -285,8 +294,9 @@ final class ReclaimSearch {
             lookupsLeft--;
             ClusterState state = ws.state();
             state.release(held);
-            Optional<Allocation> to = Destinations.bestFit(state, Demands.of(job.spec()), node.node(),
-                    moveTargets.apply(job));
+            ResourceDemand moving = Demands.of(job.spec());
+            Optional<Allocation> to = Destinations.bestFit(state, moving, node.node(), moveTargets.apply(job),
+                    moving.needsGpu() ? destinations : null);
             if (to.isEmpty() && moved.isEmpty()) {
                 noDestination.add(job.id());
             }
