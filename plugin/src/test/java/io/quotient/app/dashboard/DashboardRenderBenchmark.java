@@ -24,8 +24,8 @@ import java.util.Random;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * How long the dashboard takes at 500 nodes × 8 GPUs (4,000 GPUs, about 3,000 jobs of eight teams, whole GPUs and
- * fractions, some waiting): the service's answer to GET /api/v1/dashboard, and the page's drawing of it in
+ * How long the dashboard takes at 500 nodes × 8 GPUs (4,000 GPUs, about 1,600 jobs of eight teams, whole GPUs and
+ * fractions, 95 % of the capacity asked): the service's answer to GET /api/v1/dashboard, and the page's drawing of it in
  * Debian's headless Chromium (all four sections, layout included). Prints the figures; asserts only that the page
  * drew the whole map.
  * {@code mvn -B -Pbenchmarks -pl plugin test -Dtest=DashboardRenderBenchmark -Dsurefire.failIfNoSpecifiedTests=false}
@@ -102,7 +102,7 @@ class DashboardRenderBenchmark {
         }
     }
 
-    /** About 90 % of the GPUs taken by whole-GPU jobs and fractions of eight teams; the rest of the jobs wait. */
+    /** 95 % of the GPUs asked by whole-GPU jobs and fractions of eight teams (a job that finds no room waits). */
     private void fillTheCluster() throws Exception {
         Random random = new Random(42);
         int[] wholes = {1, 1, 2, 2, 4, 8};
