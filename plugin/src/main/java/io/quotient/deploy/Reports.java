@@ -21,6 +21,7 @@ import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.TeamsSource;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,6 +108,24 @@ public final class Reports {
             return new TeamUsage(t, sums[0] + sums[1], sums[0], sums[1], fair.getOrDefault(t.name(), 0L),
                     pending.getOrDefault(t.name(), 0));
         }).toList();
+    }
+
+    /**
+     * Each placed job's quota state as it is now: recomputed from what the teams hold (the smallest set of a team's
+     * jobs that covers its guarantee is in quota), not the state recorded when the job was placed.
+     */
+    public Map<JobId, QuotaState> currentQuotaStates() {
+        List<PlacedJob> placed = new ArrayList<>();
+        for (JobRecord r : store.listAll()) {
+            if (r.phase().holdsCapacity()) {
+                placed.add(Placements.of(r));
+            }
+        }
+        Map<JobId, QuotaState> states = new HashMap<>();
+        for (PlacedJob p : QuotaStates.current(placed, teams.teams())) {
+            states.put(p.id(), p.quotaState());
+        }
+        return states;
     }
 
     public ClusterUsage cluster() {

@@ -1,6 +1,8 @@
 package io.quotient.adapters.rest;
 
 import io.quotient.core.scheduling.GpuRequest;
+import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.scheduling.JobId;
 import io.quotient.deploy.Reports;
 import io.quotient.deploy.port.EventHistory;
 import io.quotient.deploy.port.JobRecord;
@@ -48,13 +50,14 @@ public class DashboardController {
         long gpuMemoryMib = cluster.nodes().isEmpty() ? 0 : cluster.nodes().get(0).gpuMemoryMib();
         Map<String, DashboardView.PlacedView> placed = new LinkedHashMap<>();
         List<DashboardView.PendingView> pending = new ArrayList<>();
+        Map<JobId, QuotaState> quotaStates = reports.currentQuotaStates();
         for (JobRecord r : store.listAll()) {
             if (r.phase().waiting()) {
                 pending.add(new DashboardView.PendingView(r.id().team(), r.id().name(), r.phase().wireName(),
                         gpusAsked(r.spec().gpu(), gpuMemoryMib), r.status().reason(), r.createdAt()));
-            } else if (r.phase().holdsCapacity() && r.status().quotaState() != null) {
+            } else if (quotaStates.containsKey(r.id())) {
                 placed.put(r.id().team() + "/" + r.id().name(), new DashboardView.PlacedView(
-                        r.status().quotaState().wireName(), limitPerGpu(r.spec().gpu(), gpuMemoryMib)));
+                        quotaStates.get(r.id()).wireName(), limitPerGpu(r.spec().gpu(), gpuMemoryMib)));
             }
         }
         pending.sort(Comparator.comparing(DashboardView.PendingView::createdAt,

@@ -1,6 +1,8 @@
 package io.quotient.adapters.rest;
 
 import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.QuotaState;
+import io.quotient.deploy.Reports;
 import io.quotient.deploy.DeploymentService;
 import io.quotient.deploy.port.JobRecord;
 import io.swagger.v3.oas.annotations.Operation;
@@ -17,6 +19,7 @@ import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriComponentsBuilder;
 
 import java.util.List;
+import java.util.Map;
 
 /** Deploying, reading and deleting a team's GPU jobs. */
 @RestController
@@ -24,9 +27,11 @@ import java.util.List;
 public class JobsController {
 
     private final DeploymentService deployments;
+    private final Reports reports;
 
-    public JobsController(DeploymentService deployments) {
+    public JobsController(DeploymentService deployments, Reports reports) {
         this.deployments = deployments;
+        this.reports = reports;
     }
 
     @Operation(summary = "Deploy a GPU job", responses = {
@@ -48,13 +53,14 @@ public class JobsController {
     @Operation(summary = "The team's jobs, oldest first")
     @GetMapping
     public List<JobView> list(@PathVariable String team) {
-        return deployments.list(team).stream().map(JobView::of).toList();
+        Map<JobId, QuotaState> quotaStates = reports.currentQuotaStates();
+        return deployments.list(team).stream().map(r -> JobView.of(r, quotaStates)).toList();
     }
 
     @Operation(summary = "One job: phase, placement, quota state and why it is pending")
     @GetMapping("/{name}")
     public JobView get(@PathVariable String team, @PathVariable String name) {
-        return JobView.of(deployments.get(new JobId(team, name)));
+        return JobView.of(deployments.get(new JobId(team, name)), reports.currentQuotaStates());
     }
 
     @Operation(summary = "Delete a job: its pods are stopped and its capacity goes to waiting jobs")

@@ -28,6 +28,12 @@ final class EvictionReasons {
             return "Preempted by " + claimant.id() + ", which runs within " + team + "'s guarantee; this job ran on"
                     + " borrowed GPUs (" + held + ") and is re-queued";
         }
+        if (ReclaimRules.GUARANTEE_WITHIN_ONE_JOB.equals(rule)) {
+            return "Preempted by " + claimant.team() + " reclaiming its guarantee for " + claimant.id() + " ("
+                    + claimant.team() + " held " + WaitReasons.gpus(ledger.total(claimant.team())) + " of "
+                    + WaitReasons.gpus(ledger.team(claimant.team()).guaranteedMilli()) + " guaranteed GPUs); " + held
+                    + " and no smaller set of its jobs frees a node for it; this job is re-queued";
+        }
         return "Preempted by " + claimant.team() + " reclaiming its guarantee for " + claimant.id()
                 + "; this job ran on borrowed GPUs (" + held + ") and is re-queued";
     }

@@ -68,7 +68,9 @@ final class PlanningRound {
             return exact != null ? keepPending(job, exact) : place(job, allocation.get());
         }
         Optional<ReclaimRights> guarantee = rules.guarantee(job, least);
-        if (tryRule(job, demand, filter, guarantee) || tryRule(job, demand, filter, rules.fairShare(job, least))
+        if (tryRule(job, demand, filter, guarantee)
+                || tryRule(job, demand, filter, rules.guaranteeWithinOneJob(job, least, ws.placed()))
+                || tryRule(job, demand, filter, rules.fairShare(job, least))
                 || tryRule(job, demand, filter, rules.priority(job, 0))
                 || (onlyFragmented(least) && tryRule(job, demand, filter, rules.consolidation(job)))) {
             return true;
@@ -139,7 +141,7 @@ final class PlanningRound {
     private boolean withinLimit(JobSpec job, ReclaimRights r, long milli) {
         QuotaLedger ledger = ws.ledger();
         return switch (r.rule()) {
-            case ReclaimRules.GUARANTEE -> job.preemptible() ? ledger.fitsGuarantee(job.team(), milli)
+            case ReclaimRules.GUARANTEE, ReclaimRules.GUARANTEE_WITHIN_ONE_JOB -> job.preemptible() ? ledger.fitsGuarantee(job.team(), milli)
                     : ledger.fitsGuaranteeNonPreemptible(job.team(), milli);
             case ReclaimRules.FAIR_SHARE -> ledger.total(job.team()) + milli <= rules.fairShare(job.team());
             default -> true;

@@ -1,5 +1,6 @@
 package io.quotient.core.scheduling;
 
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -12,6 +13,13 @@ import java.util.function.Predicate;
  *   guarantee, down to that guarantee (and from other departments down to theirs; only inside its own department
  *   while that department is above its guarantee). A non-preemptible job may also displace its own team's
  *   preemptible jobs, which then ran beyond the guarantee;</li>
+ *   <li><b>guarantee, within one job</b>: only when no plan keeps every victim at its guarantee (whole jobs do not
+ *   always split at it: a team at 27 of 20 in 3-GPU jobs on 10-GPU nodes cannot hand over a whole node and keep
+ *   20), a job that keeps its team within its guarantee may take from a team that is above its guarantee down to
+ *   less than one of that team's jobs below it, and never down to the claimant's own shortfall: every victim team
+ *   ends strictly closer to its guarantee than the claimant team was. Without it the team further below its
+ *   guarantee would wait forever; with it the largest shortfall only shrinks, so no team can take the capacity back
+ *   by the same rule (no cycles). A team at or below its guarantee is never a victim of it;</li>
  *   <li><b>fair share</b>: a preemptible job of a team at least {@link ReclaimSettings#fairShareMinGainMilli()}
  *   below its fair share, that keeps the team within it, may take from teams above their fair share, down to it
  *   (both teams must take part in fair-share reclaim); since the claimant ends at most at its share and the victims
@@ -24,6 +32,7 @@ import java.util.function.Predicate;
 final class ReclaimRules {
 
     static final String GUARANTEE = "guarantee";
+    static final String GUARANTEE_WITHIN_ONE_JOB = "guarantee, within one job";
     static final String FAIR_SHARE = "fair share";
     static final String PRIORITY = "priority";
     static final String CONSOLIDATION = "consolidation";
@@ -64,6 +73,34 @@ final class ReclaimRules {
         ledger.teams().values().forEach(t -> teams.put(t.name(), above(t.name(), t.guaranteedMilli())));
         return Optional.of(new ReclaimRights(GUARANTEE, teams, departments(team, milli, false), team, own,
                 ownMustFree, true, settings.maxMovesPerDecision() > 0));
+    }
+
+    /**
+     * The guarantee right when the strict one found no plan: a team above its guarantee may lose down to less than
+     * its largest preemptible job below the guarantee, and to no more than the claimant team's current shortfall
+     * less one milli (so that it ends strictly closer to its guarantee than the claimant was).
+     */
+    Optional<ReclaimRights> guaranteeWithinOneJob(JobSpec job, long milli, Collection<PlacedJob> placed) {
+        String team = job.team();
+        long shortfall = ledger.team(team).guaranteedMilli() - ledger.total(team);
+        if (!job.preemptible() || shortfall <= 1 || !ledger.fitsGuarantee(team, milli)) {
+            return Optional.empty();
+        }
+        Map<String, Long> largestJob = new HashMap<>();
+        placed.stream().filter(p -> p.spec().preemptible())
+                .forEach(p -> largestJob.merge(p.spec().team(), p.gpuMilli(), Math::max));
+        Map<String, Long> teams = new HashMap<>();
+        for (Team t : ledger.teams().values()) {
+            long guaranteed = t.guaranteedMilli();
+            if (t.name().equals(team) || ledger.total(t.name()) <= guaranteed) {
+                continue;
+            }
+            long belowByLessThanAJob = guaranteed - largestJob.getOrDefault(t.name(), 0L) + 1;
+            long closerThanClaimant = guaranteed - shortfall + 1;
+            teams.put(t.name(), above(t.name(), Math.max(0, Math.max(belowByLessThanAJob, closerThanClaimant))));
+        }
+        return Optional.of(new ReclaimRights(GUARANTEE_WITHIN_ONE_JOB, teams, departments(team, milli, false), team,
+                j -> false, 0, true, settings.maxMovesPerDecision() > 0));
     }
 
     /** The fair-share right, if the job has it. */

@@ -94,10 +94,11 @@ class DashboardBrowserTest {
         for (int i = 7; i <= 9; i++) {
             deploy("team-a", "{\"name\": \"a-" + i + "\", \"gpu\": {\"count\": 3}, \"preemptible\": true}", 201);
         }
-        await("team-a borrowing 9 GPUs", d -> figure("team-a", "data-borrowed") == 9);
-        assertThat(figure("team-a", "data-in-quota")).isEqualTo(18);
-        assertThat(page.findElements(By.cssSelector(".share.borrowed"))).hasSize(9);
-        assertThat(page.findElements(By.cssSelector(".share.borrowed[data-job^='team-a/a-']"))).hasSize(9);
+        // in quota: the fewest jobs that cover team-a's guarantee of 20 (seven 3-GPU jobs); the other two borrow
+        await("team-a borrowing 6 GPUs", d -> figure("team-a", "data-borrowed") == 6);
+        assertThat(figure("team-a", "data-in-quota")).isEqualTo(21);
+        assertThat(page.findElements(By.cssSelector(".share.borrowed"))).hasSize(6);
+        assertThat(page.findElements(By.cssSelector(".share.borrowed[data-job^='team-a/a-']"))).hasSize(6);
 
         // 3. greedy team: team-b takes its guarantee back; the borrowed jobs wait with the reason, in the history
         deploy("team-b", "{\"name\": \"b-train\", \"gpu\": {\"count\": 8}, \"preemptible\": true}", 201);

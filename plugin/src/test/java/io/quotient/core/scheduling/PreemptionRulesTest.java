@@ -77,6 +77,27 @@ class PreemptionRulesTest {
     }
 
     @Test
+    void whenNoPlanKeepsTheVictimAtItsGuaranteeItMayEndLessThanOneOfItsJobsBelowIt() {
+        // the README's walkthrough: team-a holds 27 of 20 in 3-GPU jobs, team-b 8 of 20 and wants a whole node of 8;
+        // only emptying gpu-node-1 of three of team-a's jobs makes room, leaving team-a at 18 (less than one job
+        // below its guarantee, and closer to it than team-b was)
+        for (int j = 0; j < 3; j++) {
+            put("team-a", "a-" + (j + 1), "node-3", 3 * j, 3, QuotaState.IN_QUOTA);
+            put("team-a", "a-" + (j + 4), "node-2", 3 * j, 3, QuotaState.IN_QUOTA);
+            put("team-a", "a-" + (j + 7), "node-1", 3 * j, 3, QuotaState.OVER_QUOTA);
+        }
+        put("team-b", "b-big", "node-4", 0, 8, QuotaState.IN_QUOTA);
+
+        Plan plan = run.deploy(ClusterRun.job("team-b", "b-train", 8));
+
+        assertThat(plan.actionsOf(PlanAction.Evict.class)).extracting(e -> e.job().name())
+                .containsExactlyInAnyOrder("a-7", "a-8", "a-9");
+        assertThat(plan.actionsOf(PlanAction.Evict.class)).allSatisfy(e -> assertThat(e.reason())
+                .startsWith("Preempted by team-b reclaiming its guarantee for team-b/b-train (team-b held 8 of 20"));
+        assertThat(run.isPlaced("team-b", "b-train")).isTrue();
+    }
+
+    @Test
     void neverEvictsAnotherTeamsInQuotaJob() {
         ClusterRun small = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(2, 10))
                 .team("team-a", 15).team("team-b", 15);
@@ -102,7 +123,8 @@ class PreemptionRulesTest {
 
     @Test
     void doesNotEvictWhenEvictingEveryAllowedCandidateWouldStillNotMakeRoom() {
-        // team A may lose only 5 GPUs (40 held, 35 guaranteed): no node can be emptied for a 10-GPU job
+        // team A may lose only 5 GPUs (40 held, 35 guaranteed): no node can be emptied for a 10-GPU job; emptying
+        // one would leave it two whole jobs (10) below its guarantee, more than the within-one-job rule allows
         ClusterRun run = ClusterRun.fourByTen().team("team-a", 35).team("team-b", 10);
         for (int n = 1; n <= 4; n++) {
             put(run, "team-a", "in-" + n, "node-" + n, 0, 5, QuotaState.IN_QUOTA, 0, run.now.minusSeconds(60),
