@@ -18,7 +18,7 @@ import java.util.function.Function;
 /**
  * Finds, on one node, the cheapest set of evictions and moves after which a demand fits there, and the best such
  * node. Cheapest means, in this order: the highest priority evicted is lowest, the least GPU-work is lost (GPU milli
- * × seconds run, at least a minute), the fewest GPUs are evicted, the fewest jobs move, the fewest jobs are evicted.
+ * × time run), the fewest GPUs are evicted, the fewest jobs move, the fewest jobs are evicted.
  * A move keeps its job running elsewhere, so moves are preferred to evictions.
  *
  * <p>Per node an exact branch-and-bound over the node's candidates (move, evict or keep each) with a step budget;
@@ -55,7 +55,8 @@ final class ReclaimSearch {
         }
     }
 
-    private static final long MIN_WORK_SECONDS = 60;
+    /** Work counts at least a second's worth, so that a job that has just started is not free to evict. */
+    private static final long MIN_WORK_MILLIS = 1000;
     private static final int STEPS_PER_NODE = 4_000;
     /** Nodes searched with moves: moves need a destination search over the cluster, so only the most promising. */
     private static final int NODES_WITH_MOVES = 8;
@@ -142,7 +143,7 @@ final class ReclaimSearch {
         ClusterState state = ws.state();
         List<PlacedJob> jobs = new ArrayList<>();
         int lowestPriority = Integer.MAX_VALUE;
-        long fewestSeconds = Long.MAX_VALUE;
+        long shortestRun = Long.MAX_VALUE;
         for (PlacedJob j : ws.jobsOn(node)) {
             if (ws.allocation(j.id()).isEmpty() || !movableOrEvictable(j)) {
                 continue;
@@ -152,7 +153,7 @@ final class ReclaimSearch {
                 jobs.add(j);
                 if (evict) {
                     lowestPriority = Math.min(lowestPriority, j.spec().priority());
-                    fewestSeconds = Math.min(fewestSeconds, work(j) / Math.max(1, j.gpuMilli()));
+                    shortestRun = Math.min(shortestRun, work(j) / Math.max(1, j.gpuMilli()));
                 }
             }
         }
@@ -166,10 +167,10 @@ final class ReclaimSearch {
             return null;
         }
         jobs.sort(Comparator.comparingInt((PlacedJob j) -> j.spec().priority()).thenComparingLong(this::work)
-                .thenComparing(j -> j.id().toString()));
+                .thenComparing(PlacedJob::startedAt, Comparator.reverseOrder()).thenComparing(j -> j.id().toString()));
         long mustFree = mustFree(state, node, demand);
         Cost bound = lowestPriority == Integer.MAX_VALUE ? new Cost(Integer.MAX_VALUE, 0, 0, 0, 0)
-                : new Cost(lowestPriority, mustFree * fewestSeconds, mustFree, 0, 1);
+                : new Cost(lowestPriority, mustFree * shortestRun, mustFree, 0, 1);
         long potential = state.gpuFreeOnNode(node) + jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
         return new NodeCandidates(node, jobs, bound, potential);
     }
@@ -224,10 +225,13 @@ final class ReclaimSearch {
         return job.spec().preemptible() && !now.isBefore(job.startedAt().plus(job.spec().minRuntime()));
     }
 
-    /** GPU milli-seconds a restart repeats (at least a minute's worth, so fresh jobs are not free to evict). */
+    /**
+     * What a restart repeats, in milli-GPU × milliseconds run: among equal jobs the newest loses least (as Kueue and
+     * KAI evict the most recently started first).
+     */
     long work(PlacedJob job) {
-        long seconds = Math.max(MIN_WORK_SECONDS, Duration.between(job.startedAt(), now).toSeconds());
-        return Math.max(1, job.gpuMilli()) * seconds;
+        long millis = Math.max(MIN_WORK_MILLIS, Duration.between(job.startedAt(), now).toMillis());
+        return Math.max(1, job.gpuMilli()) * millis;
     }
 
     /** Branch and bound over one node's candidates. */
