@@ -17,7 +17,7 @@ import java.time.Duration;
 import java.util.Map;
 
 /** The service's REST API as the tests call it: JSON in, status code and JSON out. */
-final class QuotientApi {
+public final class QuotientApi {
 
     private static final Gson GSON = new Gson();
 
@@ -29,13 +29,13 @@ final class QuotientApi {
     }
 
     /** An answer: the HTTP status and the JSON body (JsonNull when empty). */
-    record Answer(int status, JsonElement body) {
+    public record Answer(int status, JsonElement body) {
 
-        JsonObject object() {
+        public JsonObject object() {
             return body.getAsJsonObject();
         }
 
-        String text(String field) {
+        public String text(String field) {
             JsonElement value = object().get(field);
             return value == null || value.isJsonNull() ? null : value.getAsString();
         }
@@ -46,7 +46,7 @@ final class QuotientApi {
         }
     }
 
-    Answer deploy(String team, Map<String, ?> body) {
+    public Answer deploy(String team, Map<String, ?> body) {
         return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(GSON.toJson(body))));
     }
@@ -57,11 +57,11 @@ final class QuotientApi {
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
-    Answer job(String team, String name) {
+    public Answer job(String team, String name) {
         return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs/" + name)).GET());
     }
 
-    Answer delete(String team, String name) {
+    public Answer delete(String team, String name) {
         return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs/" + name)).DELETE());
     }
 
@@ -70,7 +70,7 @@ final class QuotientApi {
     }
 
     /** One team of GET /api/v1/teams. */
-    JsonObject team(String name) {
+    public JsonObject team(String name) {
         for (JsonElement team : teams()) {
             if (name.equals(team.getAsJsonObject().get("name").getAsString())) {
                 return team.getAsJsonObject();

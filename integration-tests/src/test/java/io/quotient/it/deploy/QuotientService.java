@@ -21,7 +21,7 @@ import java.util.List;
  * The Quotient service under test in Kubernetes mode, pointed at the test control plane and one namespace: either
  * inside the test JVM (fast to start) or as a process of its own (so that a test can SIGKILL it).
  */
-final class QuotientService implements AutoCloseable {
+public final class QuotientService implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
@@ -69,7 +69,7 @@ final class QuotientService implements AutoCloseable {
     }
 
     /** Starts the service as a process of its own ({@code quotient serve}), waiting until it answers. */
-    static QuotientService process(String name, ControlPlane plane, String namespace, Path teamsFile, Path logDir,
+    public static QuotientService process(String name, ControlPlane plane, String namespace, Path teamsFile, Path logDir,
                                    String... extra) {
         int port = freePort();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
@@ -88,16 +88,16 @@ final class QuotientService implements AutoCloseable {
         }
     }
 
-    QuotientApi api() {
+    public QuotientApi api() {
         return api;
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
     /** SIGKILL: the process dies at whatever it was doing, as in a crash. */
-    void kill() {
+    public void kill() {
         if (process == null) {
             throw new IllegalStateException("an in-process service cannot be killed; start it with process()");
         }
@@ -109,7 +109,7 @@ final class QuotientService implements AutoCloseable {
         }
     }
 
-    boolean alive() {
+    public boolean alive() {
         return process == null ? context.isActive() : process.isAlive();
     }
 
