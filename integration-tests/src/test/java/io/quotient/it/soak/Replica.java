@@ -86,9 +86,8 @@ final class Replica {
 
     /** Sends a signal to this replica's process (a child of this JVM, found by its identity argument). */
     private void signal(String signal) {
-        long pid = ProcessHandle.current().children()
-                .filter(p -> p.info().arguments().map(args -> java.util.Arrays.asList(args)
-                        .contains("--quotient.kubernetes.identity=" + name)).orElse(false))
+        long pid = ProcessHandle.current().children().filter(p -> commandLine(p.pid())
+                        .contains("\0--quotient.kubernetes.identity=" + name + "\0"))
                 .mapToLong(ProcessHandle::pid).findFirst()
                 .orElseThrow(() -> new IllegalStateException("no process of replica " + name + " to send SIG" + signal));
         try {
@@ -101,6 +100,16 @@ final class Replica {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while signalling replica " + name, e);
+        }
+    }
+
+    /** The process's whole command line, NUL-separated (ProcessHandle.Info truncates long ones). */
+    private static String commandLine(long pid) {
+        try {
+            return new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc", Long.toString(pid),
+                    "cmdline")), java.nio.charset.StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
         }
     }
 }
