@@ -9,7 +9,7 @@ import java.nio.file.Path;
 
 /**
  * Re-verifies a soak's history file offline: {@code java -cp <test classpath> io.quotient.it.soak.HistoryCheck
- * integration-tests/target/soak/soak-<seed>.jsonl}. Prints the figures and every violation; exits 1 when there is
+ * integration-tests/target/soak/soak-<seed>-<time>.jsonl} (or a gzipped one). Prints the figures and every violation; exits 1 when there is
  * one, 2 when the file cannot be read.
  */
 public final class HistoryCheck {
@@ -38,7 +38,7 @@ public final class HistoryCheck {
     /** Feeds every line of the file to a fresh checker. */
     static HistoryChecker.Verdict check(Path history) throws IOException {
         HistoryChecker checker = new HistoryChecker();
-        try (BufferedReader lines = Files.newBufferedReader(history)) {
+        try (BufferedReader lines = open(history)) {
             String line;
             int number = 0;
             while ((line = lines.readLine()) != null) {
@@ -54,5 +54,14 @@ public final class HistoryCheck {
             }
         }
         return checker.finish();
+    }
+
+    /** A history as written, or gzipped (an archived one). */
+    private static BufferedReader open(Path history) throws IOException {
+        if (!history.getFileName().toString().endsWith(".gz")) {
+            return Files.newBufferedReader(history);
+        }
+        return new BufferedReader(new java.io.InputStreamReader(new java.util.zip.GZIPInputStream(
+                Files.newInputStream(history)), java.nio.charset.StandardCharsets.UTF_8));
     }
 }

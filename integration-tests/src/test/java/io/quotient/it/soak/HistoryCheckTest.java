@@ -10,7 +10,10 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The offline checker on small hand-made histories: one where everything holds, one that breaks four invariants. */
+/**
+ * The offline checker on small hand-made histories (one where everything holds, one that breaks four invariants)
+ * and on a recorded run that found two bugs.
+ */
 class HistoryCheckTest {
 
     @Test
@@ -36,6 +39,20 @@ class HistoryCheckTest {
                 .anySatisfy(v -> assertThat(v).contains("team-b holds 0 milli of its 2000 guarantee, yet team-b/b2"
                         + " (1000 milli) still waits"));
         assertThat(verdict.violations()).noneSatisfy(v -> assertThat(v).contains("reservation pod"));
+    }
+
+    /**
+     * A real run (seed 1, 10 nodes, 90 s, before the leadership fix): the leader paused past its lease kept deciding
+     * for 5 s after waking while the other replica held the Lease, and jobs stayed Running on removed nodes.
+     */
+    @Test
+    void aRecordedRunShowsTheSplitBrainAndTheJobsLeftOnRemovedNodes() throws Exception {
+        HistoryChecker.Verdict verdict = HistoryCheck.check(resource("recorded/seed-1-split-brain-and-removed-node.jsonl.gz"));
+
+        assertThat(verdict.violations()).anySatisfy(v -> assertThat(v).startsWith("replica replica-1 decided (Placed on"
+                        + " probe.probe-2 at t=53773 ms) outside its terms as leader"))
+                .anySatisfy(v -> assertThat(v).contains("is Running on node soak-bhnhq, which no longer exists"));
+        assertThat(verdict.figures().faultsByKind()).containsOnlyKeys(Faults.KINDS);
     }
 
     @Test

@@ -23,7 +23,8 @@ import java.util.Set;
 /**
  * The soak's operations, drawn from one seeded random stream: deploys of every kind by several teams, deletes,
  * workloads finishing and failing (the fake kubelet), guarantees raised and lowered, nodes added, cordoned,
- * uncordoned and removed, node reports going stale and fresh again. Each one is written to the history with its
+ * uncordoned and removed (only idle ones unless {@link SoakSettings#removeBusyNodes()}: Quotient does not yet
+ * re-queue the jobs of a node that leaves the cluster), node reports going stale and fresh again. Each one is written to the history with its
  * answer; a REST call that gets no answer (the replica died or paused under it) is recorded with status -1.
  */
 final class Operations {
@@ -41,6 +42,7 @@ final class Operations {
     private final FakeGpuNodes nodes;
     private final FakeKubelet kubelet;
     private final CoreV1Api core;
+    private final io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi gpuJobs;
     private final String namespace;
     private final Map<String, List<String>> jobs = new java.util.HashMap<>();
     private final List<String> nodeNames = new ArrayList<>();
@@ -59,6 +61,8 @@ final class Operations {
         this.nodes = nodes;
         this.kubelet = kubelet;
         this.core = new CoreV1Api(client);
+        this.gpuJobs = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi("quotient.io", "v1alpha1",
+                "gpujobs", client);
         this.namespace = namespace;
         teamNames.forEach(team -> jobs.put(team, new ArrayList<>()));
     }
@@ -250,7 +254,17 @@ final class Operations {
                 if (nodeNames.size() <= settings.nodes() - 3) {
                     return "none";
                 }
-                String node = nodeNames.remove(random.nextInt(nodeNames.size()));
+                String node = pick(nodeNames);
+                if (!settings.removeBusyNodes()) {
+                    if (!cordoned.contains(node)) {
+                        cordon(node, true); // no new placements there while it is found idle
+                    }
+                    sleepQuietly(2000);
+                    if (busy(node)) {
+                        return "cordon"; // left cordoned: busy nodes are removed only with removeBusyNodes
+                    }
+                }
+                nodeNames.remove(node);
                 cordoned.remove(node);
                 silent.remove(node);
                 nodes.delete(node);
@@ -275,6 +289,29 @@ final class Operations {
                 silent.remove(node);
                 return record("fresh-report", node);
             }
+        }
+    }
+
+    /** Whether a job is placed on the node or any pod (a reservation included) is bound to it. */
+    private boolean busy(String node) throws ApiException {
+        if (!core.listPodForAllNamespaces().fieldSelector("spec.nodeName=" + node).execute().getItems().isEmpty()) {
+            return true;
+        }
+        var listed = gpuJobs.list(namespace);
+        if (!listed.isSuccess()) {
+            return true;
+        }
+        return listed.getObject().getItems().stream().map(j -> j.getRaw().getAsJsonObject("status"))
+                .anyMatch(status -> status != null && node.equals(Observation.text(status, "node"))
+                        && !"Succeeded".equals(Observation.text(status, "phase"))
+                        && !"Failed".equals(Observation.text(status, "phase")));
+    }
+
+    private static void sleepQuietly(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
