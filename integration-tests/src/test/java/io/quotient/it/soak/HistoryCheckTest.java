@@ -24,7 +24,7 @@ class HistoryCheckTest {
         assertThat(verdict.figures().operationCount()).isEqualTo(4);
         assertThat(verdict.figures().faultsByKind()).containsEntry("kill-leader", 1);
         assertThat(verdict.figures().describe()).contains("recovery after kill-leader: n=1 p50 10.5 s")
-                .contains("leader failover (fault to the other replica's Lease): n=1 p50 9.0 s");
+                .contains("leader failover (leader fault to the next Lease write): n=1 p50 9.0 s");
     }
 
     @Test

@@ -23,10 +23,13 @@ final class LeaderTerms {
 
     private final List<Term> terms = new ArrayList<>();
     private final List<DecisionEvent> events = new ArrayList<>();
+    private final List<Long> writes = new ArrayList<>();
 
     void observe(Observation observation) {
         LeaseState lease = observation.lease();
         if (lease != null && lease.holder() != null && !lease.holder().isEmpty()) {
+            writes.add(lease.acquire());
+            writes.add(lease.renew());
             Term last = terms.isEmpty() ? null : terms.get(terms.size() - 1);
             if (last != null && last.holder().equals(lease.holder()) && last.acquire() == lease.acquire()) {
                 terms.set(terms.size() - 1, new Term(last.holder(), last.acquire(),
@@ -43,10 +46,14 @@ final class LeaderTerms {
         return Math.max(0, terms.size() - 1);
     }
 
-    /** The first time after {@code t} that someone other than {@code previous} acquired the Lease, or -1. */
-    long takeoverAfter(long t, String previous) {
-        return terms.stream().filter(term -> term.acquire() >= t && !term.holder().equals(previous))
-                .mapToLong(Term::acquire).findFirst().orElse(-1);
+    /**
+     * The first Lease write seen after {@code t} (an acquisition or a renewal), or -1: after the leader was killed
+     * or paused at {@code t}, that is the first sign of a live leader again, whoever it is (a killed replica comes
+     * back with the same identity and may renew its own Lease). Renewals are seen only as often as the Lease is
+     * read, so this may be late by one observation interval.
+     */
+    long firstWriteAfter(long t) {
+        return writes.stream().filter(w -> w > t).mapToLong(Long::longValue).min().orElse(-1);
     }
 
     List<String> violations() {

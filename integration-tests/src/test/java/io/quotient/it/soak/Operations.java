@@ -76,8 +76,10 @@ final class Operations {
     /** One operation, drawn by weight; returns its name. */
     String next() throws ApiException {
         int draw = random.nextInt(100);
-        if (draw < 42) {
+        if (draw < 40) {
             return deploy();
+        } else if (draw < 45) {
+            return burst();
         } else if (draw < 54) {
             return delete();
         } else if (draw < 66) {
@@ -107,9 +109,17 @@ final class Operations {
         }
     }
 
+    /** One team deploys four two-GPU jobs at once: demand beyond the idle capacity, so guarantees are reclaimed. */
+    private String burst() {
+        String team = pick(teamNames);
+        for (int i = 0; i < 4; i++) {
+            deploy(team, "whole", Map.of("count", 2), null);
+        }
+        return "burst";
+    }
+
     private String deploy() {
         String team = pick(teamNames);
-        String name = "j" + (++deploys);
         Map<String, Object> gpu;
         Integer devices = null;
         String kind;
@@ -131,6 +141,12 @@ final class Operations {
             gpu = Map.of("fraction", fraction, "fractionLimit", fraction);
             devices = 2;
         }
+        deploy(team, kind, gpu, devices);
+        return "deploy";
+    }
+
+    private void deploy(String team, String kind, Map<String, Object> gpu, Integer devices) {
+        String name = "j" + (++deploys);
         Map<String, Object> body = io.quotient.it.deploy.Requests.body(name, gpu);
         if (devices != null) {
             body.put("gpuDevices", devices);
@@ -150,7 +166,6 @@ final class Operations {
         entry.addProperty("t", history.now());
         history.write(entry);
         jobs.get(team).add(name);
-        return "deploy";
     }
 
     private String delete() {
