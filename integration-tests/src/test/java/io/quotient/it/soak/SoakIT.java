@@ -5,7 +5,6 @@ import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
-import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
@@ -14,9 +13,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The short soak (about three minutes, fixed seed): 40 two-GPU nodes, two replicas, four teams, operations and
- * faults for 100 s, then the reclaim deadline; nothing the invariants forbid may show in the API server.
+ * faults for 100 s, then the reclaim deadline; nothing the invariants forbid may show in the API server. Part of
+ * the normal {@code mvn verify} (it passed three consecutive runs here before it was let in).
  */
-@Tag("soak-short")
 @RealKubernetes
 class SoakIT {
 
