@@ -14,14 +14,14 @@ import io.quotient.it.harness.FakeKubelet;
 import java.util.List;
 
 /** What is really in the cluster, read straight from the API server (never through the service). */
-final class ClusterFacts {
+public final class ClusterFacts {
 
     private final CoreV1Api core;
     private final BatchV1Api batch;
     private final DynamicKubernetesApi gpuJobs;
     private final String namespace;
 
-    ClusterFacts(ApiClient client, String namespace) {
+    public ClusterFacts(ApiClient client, String namespace) {
         this.core = new CoreV1Api(client);
         this.batch = new BatchV1Api(client);
         this.gpuJobs = new DynamicKubernetesApi("quotient.io", "v1alpha1", "gpujobs", client);

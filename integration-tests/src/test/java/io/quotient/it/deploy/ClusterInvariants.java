@@ -22,7 +22,7 @@ import java.util.Set;
  * record's workload matches its status, no Job without a record and no second Job for one, and reservation pods
  * exactly on the GPUs that placed fractions use.
  */
-final class ClusterInvariants {
+public final class ClusterInvariants {
 
     private ClusterInvariants() {
     }
@@ -32,7 +32,7 @@ final class ClusterInvariants {
         Await.until("the cluster to be consistent with the records", timeout, () -> violations(cluster), List::isEmpty);
     }
 
-    static List<String> violations(ClusterFacts cluster) throws ApiException {
+    public static List<String> violations(ClusterFacts cluster) throws ApiException {
         List<String> violations = new ArrayList<>();
         Set<String> workloadNames = new HashSet<>();
         Set<String> neededReservations = new HashSet<>();

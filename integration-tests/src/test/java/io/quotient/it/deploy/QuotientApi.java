@@ -17,7 +17,7 @@ import java.time.Duration;
 import java.util.Map;
 
 /** The service's REST API as the tests call it: JSON in, status code and JSON out. */
-final class QuotientApi {
+public final class QuotientApi {
 
     private static final Gson GSON = new Gson();
 
@@ -40,13 +40,13 @@ final class QuotientApi {
     }
 
     /** An answer: the HTTP status and the JSON body (JsonNull when empty). */
-    record Answer(int status, JsonElement body) {
+    public record Answer(int status, JsonElement body) {
 
-        JsonObject object() {
+        public JsonObject object() {
             return body.getAsJsonObject();
         }
 
-        String text(String field) {
+        public String text(String field) {
             JsonElement value = object().get(field);
             return value == null || value.isJsonNull() ? null : value.getAsString();
         }
@@ -57,7 +57,7 @@ final class QuotientApi {
         }
     }
 
-    Answer deploy(String team, Map<String, ?> body) {
+    public Answer deploy(String team, Map<String, ?> body) {
         return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs"))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(GSON.toJson(body))));
     }
@@ -69,15 +69,15 @@ final class QuotientApi {
     }
 
     /** GET of the team's job list, as an answer (status and body). */
-    Answer jobs(String team) {
+    public Answer jobs(String team) {
         return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs")).GET());
     }
 
-    Answer job(String team, String name) {
+    public Answer job(String team, String name) {
         return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs/" + name)).GET());
     }
 
-    Answer delete(String team, String name) {
+    public Answer delete(String team, String name) {
         return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs/" + name)).DELETE());
     }
 
@@ -86,7 +86,7 @@ final class QuotientApi {
     }
 
     /** One team of GET /api/v1/teams. */
-    JsonObject team(String name) {
+    public JsonObject team(String name) {
         for (JsonElement team : teams()) {
             if (name.equals(team.getAsJsonObject().get("name").getAsString())) {
                 return team.getAsJsonObject();

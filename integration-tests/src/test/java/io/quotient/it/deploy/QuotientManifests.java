@@ -27,7 +27,7 @@ import java.util.Set;
  * through client-java's dynamic API with the YAML turned into raw JSON: client-java's typed CRD models drop
  * schema fields, so CRDs must not go through them.
  */
-final class QuotientManifests {
+public final class QuotientManifests {
 
     private static final Set<String> CLUSTER_SCOPED = Set.of("Namespace", "CustomResourceDefinition", "ClusterRole",
             "ClusterRoleBinding", "PriorityClass");
@@ -42,7 +42,7 @@ final class QuotientManifests {
     }
 
     /** Installs (or updates) the GpuJob CRD and waits until the API server serves it. */
-    static void installCrd(ApiClient client) {
+    public static void installCrd(ApiClient client) {
         apply(client, deployDir().resolve("10-gpujobs-crd.yaml"));
         DynamicKubernetesApi crds = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions",
                 client);

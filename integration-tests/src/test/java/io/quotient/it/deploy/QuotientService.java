@@ -21,7 +21,7 @@ import java.util.List;
  * The Quotient service under test in Kubernetes mode, pointed at the test control plane and one namespace: either
  * inside the test JVM (fast to start) or as a process of its own (so that a test can SIGKILL it).
  */
-final class QuotientService implements AutoCloseable {
+public final class QuotientService implements AutoCloseable {
 
     private static final Duration START_TIMEOUT = Duration.ofSeconds(120);
 
@@ -71,7 +71,7 @@ final class QuotientService implements AutoCloseable {
     }
 
     /** Starts the service as a process of its own ({@code quotient serve}), waiting until it answers. */
-    static QuotientService process(String name, ControlPlane plane, String namespace, Path teamsFile, Path logDir,
+    public static QuotientService process(String name, ControlPlane plane, String namespace, Path teamsFile, Path logDir,
                                    String... extra) {
         return process(name, plane, namespace, teamsFile, logDir, java.util.Map.of(), extra);
     }
@@ -98,12 +98,12 @@ final class QuotientService implements AutoCloseable {
         }
     }
 
-    QuotientApi api() {
+    public QuotientApi api() {
         return api;
     }
 
     /** The service's log so far (a process of its own only). */
-    String log() {
+    public String log() {
         try {
             return Files.readString(log);
         } catch (IOException e) {
@@ -112,16 +112,16 @@ final class QuotientService implements AutoCloseable {
     }
 
     /** The API as a caller presenting this bearer token. */
-    QuotientApi api(String bearerToken) {
+    public QuotientApi api(String bearerToken) {
         return api.withToken(bearerToken);
     }
 
-    String name() {
+    public String name() {
         return name;
     }
 
     /** SIGKILL: the process dies at whatever it was doing, as in a crash. */
-    void kill() {
+    public void kill() {
         if (process == null) {
             throw new IllegalStateException("an in-process service cannot be killed; start it with process()");
         }
@@ -133,7 +133,7 @@ final class QuotientService implements AutoCloseable {
         }
     }
 
-    boolean alive() {
+    public boolean alive() {
         return process == null ? context.isActive() : process.isAlive();
     }
 

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Bodies of POST /api/v1/teams/{team}/jobs used by the tests. */
-final class Requests {
+public final class Requests {
 
     private Requests() {
     }
@@ -20,7 +20,7 @@ final class Requests {
         return body(name, Map.of("fraction", fraction, "fractionLimit", fraction));
     }
 
-    static Map<String, Object> body(String name, Map<String, Object> gpu) {
+    public static Map<String, Object> body(String name, Map<String, Object> gpu) {
         Map<String, Object> body = new HashMap<>();
         body.put("name", name);
         body.put("image", "busybox:1.36");

@@ -119,6 +119,11 @@ public final class FakeKubelet implements AutoCloseable {
     silentNodes.add(nodeName);
   }
 
+  /** The node's report is refreshed again from the next pass on, as when its enforcer comes back. */
+  public void resumeReporting(String nodeName) {
+    silentNodes.remove(nodeName);
+  }
+
   @Override
   public void close() {
     informers.stopAllRegisteredInformers();

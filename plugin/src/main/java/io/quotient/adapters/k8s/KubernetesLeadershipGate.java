@@ -40,6 +40,8 @@ public final class KubernetesLeadershipGate implements LeadershipGate, AutoClose
     }
 
     private final LeaderElectionConfig config;
+    private final RenewalTrackingLock lock;
+    private final Duration renewDeadline;
     private final String identity;
     private final AtomicBoolean leader = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -50,8 +52,10 @@ public final class KubernetesLeadershipGate implements LeadershipGate, AutoClose
     public KubernetesLeadershipGate(ApiClient client, String namespace, String leaseName, String identity,
                                     Timing timing) {
         this.identity = identity;
-        this.config = new LeaderElectionConfig(new LeaseLock(namespace, leaseName, identity, client),
-                timing.leaseDuration(), timing.renewDeadline(), timing.retryPeriod());
+        this.lock = new RenewalTrackingLock(new LeaseLock(namespace, leaseName, identity, client), System::nanoTime);
+        this.renewDeadline = timing.renewDeadline();
+        this.config = new LeaderElectionConfig(lock, timing.leaseDuration(), timing.renewDeadline(),
+                timing.retryPeriod());
         this.thread = new Thread(this::contend, "quotient-leader-election");
         thread.setDaemon(true);
     }
@@ -63,7 +67,8 @@ public final class KubernetesLeadershipGate implements LeadershipGate, AutoClose
 
     @Override
     public boolean isLeader() {
-        return leader.get();
+        // the elector's flag, and a renewal recent enough that no other replica can hold the Lease yet
+        return leader.get() && lock.renewedWithin(renewDeadline);
     }
 
     /** Runs {@code action} in the background each time this replica is elected, and now if it leads already. */

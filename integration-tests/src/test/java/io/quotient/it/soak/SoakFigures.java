@@ -1,0 +1,105 @@
+package io.quotient.it.soak;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The figures of a soak, from its history: operations and faults by kind, time to recover after each fault kind,
+ * reclaim latency (a job that fits its team's guarantee, from its acceptance to its placement), leader takeovers.
+ */
+final class SoakFigures {
+
+    private record Fault(String kind, long t, String target) {
+    }
+
+    private final Map<String, Integer> operations = new TreeMap<>();
+    private final List<Fault> faults = new ArrayList<>();
+    private final Map<String, List<Double>> recoveries = new TreeMap<>();
+    private final Map<String, Long> awaitingReclaim = new HashMap<>();
+    private final List<Double> reclaimSeconds = new ArrayList<>();
+    private final List<Double> failoverSeconds = new ArrayList<>();
+    private int takeovers;
+    private int evictions;
+
+    void operation(String kind) {
+        operations.merge(kind, 1, Integer::sum);
+    }
+
+    void fault(String kind, long t, String target) {
+        faults.add(new Fault(kind, t, target));
+    }
+
+    void recovered(String kind, double seconds) {
+        recoveries.computeIfAbsent(kind, k -> new ArrayList<>()).add(seconds);
+    }
+
+    void awaitReclaim(String job, long acceptedAt) {
+        awaitingReclaim.put(job, acceptedAt);
+    }
+
+    void reclaimed(String job, long t) {
+        Long since = awaitingReclaim.remove(job);
+        if (since != null) {
+            reclaimSeconds.add((t - since) / 1000.0);
+        }
+    }
+
+    void leader(LeaderTerms terms) {
+        takeovers = terms.takeovers();
+        failoverSeconds.clear();
+        for (Fault fault : faults) {
+            if (fault.kind().endsWith("-leader")) {
+                long takeover = terms.firstWriteAfter(fault.t());
+                if (takeover >= 0) {
+                    failoverSeconds.add((takeover - fault.t()) / 1000.0);
+                }
+            }
+        }
+    }
+
+    void evictions(int count) {
+        evictions = count;
+    }
+
+    int operationCount() {
+        return operations.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    Map<String, Integer> faultsByKind() {
+        Map<String, Integer> byKind = new TreeMap<>();
+        faults.forEach(f -> byKind.merge(f.kind(), 1, Integer::sum));
+        return byKind;
+    }
+
+    /** The figures as printed at the end of a run (and by {@link HistoryCheck}). */
+    String describe() {
+        StringBuilder text = new StringBuilder();
+        text.append(String.format("[soak] operations: %d %s%n", operationCount(), operations));
+        text.append(String.format("[soak] faults: %d %s%n", faults.size(), faultsByKind()));
+        recoveries.forEach((kind, seconds) -> text.append(String.format(
+                "[soak] recovery after %s: n=%d p50 %.1f s, p99 %.1f s, max %.1f s%n", kind, seconds.size(),
+                percentile(seconds, 0.50), percentile(seconds, 0.99), percentile(seconds, 1.0))));
+        text.append(String.format("[soak] leader failover (leader fault to the next Lease write): n=%d p50 %.1f s,"
+                        + " p99 %.1f s; leader changes seen: %d%n", failoverSeconds.size(),
+                percentile(failoverSeconds, 0.50), percentile(failoverSeconds, 0.99), takeovers));
+        text.append(String.format("[soak] reclaim latency (job within its team's guarantee, accepted to placed):"
+                        + " n=%d p50 %.1f s, p99 %.1f s, max %.1f s; never placed: %d; evictions seen: %d%n",
+                reclaimSeconds.size(), percentile(reclaimSeconds, 0.50), percentile(reclaimSeconds, 0.99),
+                percentile(reclaimSeconds, 1.0), awaitingReclaim.size(), evictions));
+        return text.toString();
+    }
+
+    static double percentile(List<Double> values, double p) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        List<Double> sorted = new ArrayList<>(values);
+        Collections.sort(sorted);
+        int index = (int) Math.ceil(p * sorted.size()) - 1;
+        return sorted.get(Math.max(0, Math.min(sorted.size() - 1, index)));
+    }
+}

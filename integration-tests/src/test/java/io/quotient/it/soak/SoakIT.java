@@ -1,0 +1,35 @@
+package io.quotient.it.soak;
+
+import io.quotient.it.harness.ControlPlane;
+import io.quotient.it.harness.FakeGpuNodes;
+import io.quotient.it.harness.FakeKubelet;
+import io.quotient.it.harness.RealKubernetes;
+import io.quotient.it.harness.TestNamespace;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The short soak (about three minutes, fixed seed): 40 two-GPU nodes, two replicas, four teams, operations and
+ * faults for 100 s, then the reclaim deadline; nothing the invariants forbid may show in the API server. Part of
+ * the normal {@code mvn verify} (it passed three consecutive runs here before it was let in).
+ */
+@RealKubernetes
+class SoakIT {
+
+    @Test
+    void shortSoakWithFaultsKeepsEveryInvariant(ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes,
+                                                FakeKubelet kubelet) throws Exception {
+        SoakSettings settings = SoakSettings.shortRun(Path.of(System.getProperty("quotient.soak.dir", "target/soak")));
+
+        SoakRun.Result result = new SoakRun(settings, plane, namespace.name(), nodes, kubelet).run();
+
+        assertThat(result.harnessErrors()).as("the harness's own calls failed; see %s", result.history()).isZero();
+        assertThat(result.verdict().violations()).as("invariant violations of seed %d; history %s", settings.seed(),
+                result.history()).isEmpty();
+        assertThat(result.verdict().figures().faultsByKind().values().stream().mapToInt(Integer::intValue).sum())
+                .as("faults injected").isGreaterThanOrEqualTo(3);
+    }
+}
