@@ -71,9 +71,10 @@ public final class JobSpecValidator {
             throw new RequestException("minReplicas", "is " + min + "; use 1 to replicas (" + replicas
                     + "), or leave it out for a rigid gang");
         }
-        if (replicas > 1 && gpu.devices() == 0) {
-            throw new RequestException("replicas", "is " + replicas + " but no GPU is asked for; a gang places one"
-                    + " GPU replica per node: add gpu.count (GPUs per replica)");
+        if (replicas > 1 && !(gpu instanceof GpuRequest.WholeGpus w && w.count() > 0)) {
+            throw new RequestException("replicas", "is " + replicas + " but " + (gpu.devices() == 0
+                    ? "no GPU is asked for" : "the GPUs asked are shares") + "; a gang places one replica with whole"
+                    + " GPUs per node: ask for gpu.count (whole GPUs per replica)");
         }
         return new Gang(replicas, min);
     }

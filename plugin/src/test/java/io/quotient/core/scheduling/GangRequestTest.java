@@ -35,6 +35,11 @@ class GangRequestTest {
                 .hasMessageContaining("use 1 to replicas (4)");
         assertThatThrownBy(() -> validator.validate(request(null, 4, null), TEAMS))
                 .isInstanceOfSatisfying(RequestException.class, e -> assertThat(e.field()).isEqualTo("replicas"))
-                .hasMessageContaining("add gpu.count");
+                .hasMessageContaining("ask for gpu.count");
+        JobRequestInput fractions = new JobRequestInput("team-a", "train", null, 0.5, 0.5, null, null, null, null,
+                null, null, null, null, null, 2, null);
+        assertThatThrownBy(() -> validator.validate(fractions, TEAMS))
+                .isInstanceOfSatisfying(RequestException.class, e -> assertThat(e.field()).isEqualTo("replicas"))
+                .hasMessageContaining("shares");
     }
 }
