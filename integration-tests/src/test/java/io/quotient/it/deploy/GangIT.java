@@ -77,6 +77,40 @@ class GangIT {
         }
     }
 
+    @Test
+    void aReclaimThatNeedsAGangsGpusEvictsTheWholeGangAndRequeuesIt(ControlPlane plane, TestNamespace namespace,
+                                                                    FakeGpuNodes nodes, FakeKubelet kubelet,
+                                                                    @TempDir Path dir) throws Exception {
+        ApiClient client = plane.apiClient();
+        QuotientManifests.installCrd(client);
+        KubeflowCrds.install(client);
+        for (int i = 0; i < 4; i++) {
+            nodes.create(FakeGpuNodeSpec.of("reclaim-gang", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
+        }
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(),
+                new TeamsFile.Quota("team-a", 0, null), new TeamsFile.Quota("team-b", 32, null));
+        try (FakeTrainingOperator operator = FakeTrainingOperator.start(client);
+             QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
+            QuotientApi api = service.api();
+            QuotientApi.Answer borrowed = api.deploy("team-a", gang("borrower", 4));
+            assertThat(borrowed.status()).as("%s", borrowed).isEqualTo(201);
+            assertThat(borrowed.text("quotaState")).isEqualTo("OverQuota");
+            Await.until("the borrowing gang to run", () -> pods(client, namespace, "borrower"),
+                    pods -> pods.size() == 4 && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())));
+
+            QuotientApi.Answer claim = api.deploy("team-b", Requests.wholeGpus("claim", 8));
+            assertThat(claim.status()).as("%s", claim).isEqualTo(201);
+            assertThat(api.job("team-a", "borrower").text("phase")).isIn("Pending", "Preempted");
+            assertThat(api.team("team-a").get("allocatedGpus").getAsDouble()).as("the whole gang is freed").isZero();
+            Await.until("every replica of the evicted gang to go", () -> pods(client, namespace, "borrower"),
+                    List::isEmpty);
+            new ClusterFacts(client, namespace.name()).awaitRunningPod("team-b", "claim");
+            Await.until("the re-queued gang to say what it waits for", () -> api.job("team-a", "borrower").text("reason"),
+                    reason -> reason != null && reason.contains("needs 4 nodes with 8 free"));
+            assertThat(operator.lastFailure()).isNull();
+        }
+    }
+
     private static Map<String, Object> gang(String name, int replicas) {
         return Requests.with(Requests.with(Requests.wholeGpus(name, 8), "template", "pytorchjob"), "replicas", replicas);
     }
