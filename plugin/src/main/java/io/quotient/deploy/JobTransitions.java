@@ -112,7 +112,8 @@ public final class JobTransitions {
     /** Binds the placement's fractional GPUs to their reservations (UUIDs as far as known): the placed status. */
     private JobStatus placedStatus(PlacedJob placement) {
         List<GpuBinding> gpus = reservations.bind(placement.node(), Placements.bindings(placement));
-        return JobStatus.placed(placement.node(), gpus, placement.quotaState(), clock.instant());
+        return JobStatus.placed(placement.node(), gpus, placement.quotaState(), clock.instant())
+                .withOtherReplicas(placement.otherReplicas());
     }
 
     private JobRecord placed(JobRecord placed, PlacedJob placement, String event, String verb) {

@@ -25,7 +25,7 @@ public final class Placements {
         int milli = status.gpus().isEmpty() ? 0 : status.gpus().get(0).milli();
         QuotaState quota = status.quotaState() == null ? QuotaState.OVER_QUOTA : status.quotaState();
         return new PlacedJob(record.spec(), status.node(), indices, milli, quota,
-                status.placedAt() == null ? record.createdAt() : status.placedAt());
+                status.placedAt() == null ? record.createdAt() : status.placedAt(), status.otherReplicas());
     }
 
     /** The GPU bindings of a placement, without UUIDs. */
@@ -58,6 +58,10 @@ public final class Placements {
 
     /** "node-1 GPUs [0, 1]" — how logs and events name a placement. */
     public static String describe(PlacedJob placement) {
+        if (!placement.otherReplicas().isEmpty()) {
+            return placement.replicas().size() + " replicas on " + placement.replicas().stream()
+                    .map(r -> r.node() + " GPUs " + r.gpuIndices()).collect(java.util.stream.Collectors.joining(", "));
+        }
         if (placement.gpuIndices().isEmpty()) {
             return placement.node() + " (no GPU)";
         }

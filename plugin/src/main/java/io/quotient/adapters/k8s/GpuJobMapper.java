@@ -4,6 +4,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.quotient.adapters.template.TemplateRenderer;
 import io.quotient.core.scheduling.JobRequestInput;
 import io.quotient.core.scheduling.JobSpec;
+import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaState;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.port.PodOptions;
@@ -58,7 +59,8 @@ public final class GpuJobMapper {
         GpuJobSpec spec = new GpuJobSpec(r.team(), r.name(), s.template(), s.image(), s.command(), s.args(), gpu,
                 r.gpuDevices(), models, r.cpuMilli(), r.memoryMib(), r.priority(), r.preemptible(),
                 r.minRuntimeSeconds(), s.labels(), s.env(), orNull(s.pod().annotations()),
-                s.pod().serviceAccountName(), orNull(s.pod().volumes()), orNull(s.pod().imagePullSecrets()));
+                s.pod().serviceAccountName(), orNull(s.pod().volumes()), orNull(s.pod().imagePullSecrets()),
+                r.replicas(), r.minReplicas());
         return new GpuJobResource(metadata, spec, toStatus(record.status()));
     }
 
@@ -75,7 +77,7 @@ public final class GpuJobMapper {
         JobRequestInput request = new JobRequestInput(team(s, metadata, scope), jobName(s, metadata, scope),
                 gpu.count(), gpu.fraction(), gpu.fractionLimit(), gpu.memoryMib(), gpu.memoryLimitMib(),
                 s.gpuDevices(), s.cpuMilli(), s.memoryMib(), s.priority(), s.preemptible(), s.minRuntimeSeconds(),
-                models);
+                models, s.replicas(), s.minReplicas());
         JobSubmission submission = new JobSubmission(request, s.template(), s.image(), s.command(), s.args(),
                 s.labels(), s.env(), new PodOptions(metadata.getNamespace(), s.serviceAccountName(), s.volumes(),
                 s.imagePullSecrets(), s.annotations()));
@@ -121,7 +123,9 @@ public final class GpuJobMapper {
         }
         return new GpuJobStatus(status.phase().wireName(), status.node(), gpus,
                 status.quotaState() == null ? null : status.quotaState().wireName(), status.reason(),
-                status.placedAt() == null ? null : status.placedAt().toString());
+                status.placedAt() == null ? null : status.placedAt().toString(),
+                status.otherReplicas().isEmpty() ? null : status.otherReplicas().stream()
+                        .map(r -> new GpuJobStatus.Replica(r.node(), r.gpuIndices())).toList());
     }
 
     static JobStatus fromStatus(GpuJobStatus status) {
@@ -136,7 +140,9 @@ public final class GpuJobMapper {
         }
         return new JobStatus(JobPhase.fromWireName(status.phase()), status.node(), gpus,
                 status.quotaState() == null ? null : QuotaState.fromWireName(status.quotaState()), status.reason(),
-                status.placedAt() == null ? null : Instant.parse(status.placedAt()));
+                status.placedAt() == null ? null : Instant.parse(status.placedAt()),
+                status.replicas() == null ? List.of() : status.replicas().stream()
+                        .map(r -> new PlacedJob.Replica(r.node(), r.gpus() == null ? List.of() : r.gpus())).toList());
     }
 
     private static Instant createdAt(V1ObjectMeta metadata) {

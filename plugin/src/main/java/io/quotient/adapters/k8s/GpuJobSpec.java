@@ -14,7 +14,8 @@ public record GpuJobSpec(String team, String name, String template, String image
                          List<String> args, Gpu gpu, Integer gpuDevices, List<String> gpuModels, Long cpuMilli,
                          Long memoryMib, Integer priority, Boolean preemptible, Long minRuntimeSeconds,
                          Map<String, String> labels, Map<String, String> env, Map<String, String> annotations,
-                         String serviceAccountName, List<VolumeRequest> volumes, List<String> imagePullSecrets) {
+                         String serviceAccountName, List<VolumeRequest> volumes, List<String> imagePullSecrets,
+                         Integer replicas, Integer minReplicas) {
 
     /** {@code spec.gpu}: whole GPUs, or a fraction with its limit, or MiB with its limit. */
     public record Gpu(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {

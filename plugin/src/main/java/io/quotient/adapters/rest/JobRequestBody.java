@@ -41,7 +41,10 @@ public record JobRequestBody(
         String serviceAccountName,
         @Schema(description = "volumes of the team's namespace mounted into the main container")
         List<VolumeRequest> volumes,
-        @Schema(description = "names of docker-registry secrets of the team's namespace") List<String> imagePullSecrets) {
+        @Schema(description = "names of docker-registry secrets of the team's namespace") List<String> imagePullSecrets,
+        @Schema(description = "distributed training: replicas, one per node, each with the GPUs of gpu; default 1")
+        Integer replicas,
+        @Schema(description = "elastic gang: start with at least this many replicas; default all") Integer minReplicas) {
 
     /** The GPU part of a request; exactly one style (count, fraction or memory). */
     public record GpuBody(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {
@@ -51,7 +54,7 @@ public record JobRequestBody(
         GpuBody g = gpu == null ? new GpuBody(null, null, null, null, null) : gpu;
         JobRequestInput input = new JobRequestInput(team, name, g.count(), g.fraction(), g.fractionLimit(),
                 g.memoryMib(), g.memoryLimitMib(), gpuDevices, cpuMilli, memoryMib, priority, preemptible,
-                minRuntimeSeconds, gpuModels);
+                minRuntimeSeconds, gpuModels, replicas, minReplicas);
         // the namespace is the service's choice (the team's primary one), not the body's
         return new JobSubmission(input, template, image, command, args, labels, env,
                 new PodOptions(null, serviceAccountName, volumes, imagePullSecrets, annotations));

@@ -12,7 +12,12 @@ import java.util.Map;
 
 /** A job as the API shows it: its status and where it runs, or why it waits. */
 public record JobView(String team, String name, String namespace, String template, String phase, String node,
-                      List<GpuView> gpus, String quotaState, String reason, Instant createdAt, Instant placedAt) {
+                      List<GpuView> gpus, String quotaState, String reason, Instant createdAt, Instant placedAt,
+                      List<ReplicaView> replicas) {
+
+    /** A gang's further replica ({@code node} and {@code gpus} are the first's); empty for single-node jobs. */
+    public record ReplicaView(String node, List<Integer> gpus) {
+    }
 
     /** One GPU the job uses. */
     public record GpuView(int index, String uuid, double fraction) {
@@ -33,7 +38,8 @@ public record JobView(String team, String name, String namespace, String templat
         return new JobView(record.id().team(), record.id().name(), record.submission().pod().namespace(),
                 record.submission().template(),
                 s.phase().wireName(), s.node(), gpus, quotaState == null ? null : quotaState.wireName(),
-                s.reason(), record.createdAt(), s.placedAt());
+                s.reason(), record.createdAt(), s.placedAt(),
+                s.otherReplicas().stream().map(r -> new ReplicaView(r.node(), r.gpuIndices())).toList());
     }
 
     private static GpuView gpu(GpuBinding g) {

@@ -9,6 +9,10 @@ import java.util.Map;
  * Pins a pod spec to the planned node with a required node affinity on {@code kubernetes.io/hostname}, so the
  * real kube-scheduler binds it exactly where Quotient's plan put it. The template's own required terms are
  * kept: the hostname expression is added to each of them (terms are ORed, expressions within a term ANDed).
+ *
+ * <p>A gang's pods are pinned to the set of its nodes plus a required anti-affinity to each other on the hostname:
+ * the planned nodes each have room for exactly one replica more, so the kube-scheduler binds one replica per chosen
+ * node (whichever replica lands where, a replica is a replica).
  */
 final class NodePinning {
 
@@ -18,6 +22,10 @@ final class NodePinning {
     }
 
     static void pin(Map<String, Object> podSpec, String node) {
+        pin(podSpec, List.of(node));
+    }
+
+    static void pin(Map<String, Object> podSpec, List<String> nodes) {
         Map<String, Object> required = Trees.childMap(
                 Trees.childMap(Trees.childMap(podSpec, "affinity"), "nodeAffinity"),
                 "requiredDuringSchedulingIgnoredDuringExecution");
@@ -26,17 +34,26 @@ final class NodePinning {
             terms.add(new LinkedHashMap<String, Object>());
         }
         for (Map<String, Object> term : Trees.maps(terms, "nodeSelectorTerms")) {
-            Trees.childList(term, "matchExpressions").add(hostnameIn(node));
+            Trees.childList(term, "matchExpressions").add(hostnameIn(nodes));
         }
     }
 
-    private static Map<String, Object> hostnameIn(String node) {
+    /** No two pods with these labels on one node (required, so never two replicas of a gang share a node). */
+    static void onePerNode(Map<String, Object> podSpec, Map<String, String> labels) {
+        Map<String, Object> antiAffinity = Trees.childMap(Trees.childMap(podSpec, "affinity"), "podAntiAffinity");
+        Map<String, Object> term = new LinkedHashMap<>();
+        Map<String, Object> selector = new LinkedHashMap<>();
+        selector.put("matchLabels", new LinkedHashMap<String, Object>(new java.util.TreeMap<>(labels)));
+        term.put("labelSelector", selector);
+        term.put("topologyKey", HOSTNAME_LABEL);
+        Trees.childList(antiAffinity, "requiredDuringSchedulingIgnoredDuringExecution").add(term);
+    }
+
+    private static Map<String, Object> hostnameIn(List<String> nodes) {
         Map<String, Object> expression = new LinkedHashMap<>();
         expression.put("key", HOSTNAME_LABEL);
         expression.put("operator", "In");
-        List<Object> values = new ArrayList<>();
-        values.add(node);
-        expression.put("values", values);
+        expression.put("values", new ArrayList<Object>(nodes));
         return expression;
     }
 }

@@ -58,7 +58,9 @@ public final class TemplateRenderer {
         ContainerEdits.putAll(metadata, "labels", labels);
 
         GpuSettings gpu = GpuSettings.of(spec.gpu(), request.gpus(), request.gpuMemoryMib(), placement.node());
-        List<ReplicaShare> shares = ReplicaShare.plan(template.kind(), document, spec, gpu.wholeGpus());
+        List<ReplicaShare> shares = ReplicaShare.plan(template.kind(), document, spec, gpu.wholeGpus(),
+                placement.replicas().size());
+        List<String> nodes = placement.replicas().stream().map(PlacedJob.Replica::node).toList();
         for (ReplicaShare share : shares) {
             PodTemplate pod = share.pod();
             ContainerEdits.putAll(pod.metadata(), "labels", labels);
@@ -66,7 +68,11 @@ public final class TemplateRenderer {
             ContainerEdits.putAll(pod.metadata(), "annotations", submission.pod().annotations());
             ContainerEdits.putAll(pod.metadata(), "annotations", gpu.annotations());
             Map<String, Object> podSpec = pod.spec();
-            NodePinning.pin(podSpec, placement.node());
+            NodePinning.pin(podSpec, nodes);
+            if (spec.gang().spansNodes()) {
+                NodePinning.onePerNode(podSpec, Map.of(TEAM_LABEL, labels.get(TEAM_LABEL), JOB_LABEL,
+                        labels.get(JOB_LABEL)));
+            }
             setMainContainer(pod.mainContainer(), submission, share);
             PodAccess.apply(podSpec, pod.mainContainer(), submission.pod());
             setGpuContainer(pod, podSpec, share, gpu);

@@ -37,6 +37,11 @@ final class Demands {
      * of whole GPUs.
      */
     static long leastMilli(JobSpec job, Collection<NodeSpec> nodes) {
+        // a gang counts whole for quotas: every replica it needs at least
+        return job.gang().minReplicas() * leastMilliPerReplica(job, nodes);
+    }
+
+    private static long leastMilliPerReplica(JobSpec job, Collection<NodeSpec> nodes) {
         ResourceDemand demand = of(job);
         if (!demand.needsGpu()) {
             return 0;

@@ -17,6 +17,8 @@ public final class JobSpecValidator {
     public static final int MAX_NAME_LENGTH = 63;
     /** Job priorities are relative within a team; the bound keeps them readable and free of overflow. */
     public static final int MAX_PRIORITY = 1000;
+    /** The largest gang: one replica per node, and no cluster Quotient serves has more nodes for one job. */
+    public static final int MAX_REPLICAS = 256;
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
@@ -53,7 +55,28 @@ public final class JobSpecValidator {
         int priority = priority(input.priority());
         boolean preemptible = input.preemptible() == null || input.preemptible();
         Duration minRuntime = Duration.ofSeconds(nonNegative("minRuntimeSeconds", input.minRuntimeSeconds()));
-        return new JobSpec(new JobId(team, name), gpu, cpu, memory, models, priority, preemptible, minRuntime);
+        return new JobSpec(new JobId(team, name), gpu, cpu, memory, models, priority, preemptible, minRuntime,
+                gang(input, gpu));
+    }
+
+    /** Replicas run one per node, so each must ask for GPUs: a CPU-only gang has nothing for Quotient to place. */
+    private static Gang gang(JobRequestInput in, GpuRequest gpu) {
+        int replicas = in.replicas() == null ? 1 : in.replicas();
+        if (replicas < 1 || replicas > MAX_REPLICAS) {
+            throw new RequestException("replicas", "is " + replicas + "; use 1 to " + MAX_REPLICAS
+                    + " (one replica per node)");
+        }
+        int min = in.minReplicas() == null ? replicas : in.minReplicas();
+        if (min < 1 || min > replicas) {
+            throw new RequestException("minReplicas", "is " + min + "; use 1 to replicas (" + replicas
+                    + "), or leave it out for a rigid gang");
+        }
+        if (replicas > 1 && !(gpu instanceof GpuRequest.WholeGpus w && w.count() > 0)) {
+            throw new RequestException("replicas", "is " + replicas + " but " + (gpu.devices() == 0
+                    ? "no GPU is asked for" : "the GPUs asked are shares") + "; a gang places one replica with whole"
+                    + " GPUs per node: ask for gpu.count (whole GPUs per replica)");
+        }
+        return new Gang(replicas, min);
     }
 
     private static String requireName(String field, String value) {

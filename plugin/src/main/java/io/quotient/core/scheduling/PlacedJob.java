@@ -1,11 +1,13 @@
 package io.quotient.core.scheduling;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
 /**
- * A job holding capacity on a node.
+ * A job holding capacity on a node, or, for a gang, on several nodes: {@code node} and {@code gpuIndices} are the
+ * first replica's (the master), {@code otherReplicas} the rest, each on its own node.
  *
  * @param gpuIndices  indices of the GPUs on the node it holds (empty for CPU-only jobs)
  * @param milliPerGpu guaranteed share of each of those GPUs (1000 for whole GPUs; for MiB requests
@@ -13,7 +15,20 @@ import java.util.Objects;
  * @param startedAt   when it was placed; with {@link JobSpec#minRuntime()} decides preemptibility
  */
 public record PlacedJob(JobSpec spec, String node, List<Integer> gpuIndices, int milliPerGpu,
-                        QuotaState quotaState, Instant startedAt) {
+                        QuotaState quotaState, Instant startedAt, List<Replica> otherReplicas) {
+
+    /** Where one further replica of a gang runs. */
+    public record Replica(String node, List<Integer> gpuIndices) {
+        public Replica {
+            Objects.requireNonNull(node, "node");
+            gpuIndices = List.copyOf(gpuIndices);
+        }
+    }
+
+    public PlacedJob(JobSpec spec, String node, List<Integer> gpuIndices, int milliPerGpu,
+                     QuotaState quotaState, Instant startedAt) {
+        this(spec, node, gpuIndices, milliPerGpu, quotaState, startedAt, List.of());
+    }
 
     public PlacedJob {
         Objects.requireNonNull(spec, "spec");
@@ -21,13 +36,31 @@ public record PlacedJob(JobSpec spec, String node, List<Integer> gpuIndices, int
         gpuIndices = List.copyOf(gpuIndices);
         Objects.requireNonNull(quotaState, "quotaState");
         Objects.requireNonNull(startedAt, "startedAt");
+        otherReplicas = otherReplicas == null ? List.of() : List.copyOf(otherReplicas);
     }
 
     public JobId id() {
         return spec.id();
     }
 
+    /** Every replica, the master first. */
+    public List<Replica> replicas() {
+        List<Replica> all = new ArrayList<>(otherReplicas.size() + 1);
+        all.add(new Replica(node, gpuIndices));
+        all.addAll(otherReplicas);
+        return all;
+    }
+
+    /** The GPU milli the whole job holds (every replica: quotas count a gang as one). */
     public long gpuMilli() {
-        return (long) gpuIndices.size() * milliPerGpu;
+        long devices = gpuIndices.size();
+        for (Replica r : otherReplicas) {
+            devices += r.gpuIndices().size();
+        }
+        return devices * milliPerGpu;
+    }
+
+    public PlacedJob withQuotaState(QuotaState state) {
+        return new PlacedJob(spec, node, gpuIndices, milliPerGpu, state, startedAt, otherReplicas);
     }
 }

@@ -2,6 +2,9 @@ package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.placement.GangDemand;
+import io.quotient.core.placement.GangOutcome;
+import io.quotient.core.placement.GangPlacer;
 import io.quotient.core.placement.PlacementPolicy;
 
 import java.time.Instant;
@@ -61,6 +64,9 @@ final class PlanningRound {
             return (ledger.exceedsMax(team.name(), least) && !ledger.exceedsDepartmentMax(team.name(), least)
                     && tryRule(job, demand, filter, rules.priority(job, overMax))) || keepPending(job, blocked);
         }
+        if (job.gang().spansNodes()) {
+            return decideGang(job, team, demand, filter);
+        }
         var allocation = policy.place(ws.state(), demand, filter);
         if (allocation.isPresent()) {
             long milli = allocation.get().totalGpuMilli();
@@ -81,6 +87,32 @@ final class PlanningRound {
         }
         return keepPending(job, WaitReasons.beyondGuarantee(team, ledger.total(team.name()), least,
                 rules.fairShare(team.name()), capacity));
+    }
+
+    /**
+     * A gang is placed all or nothing in one decision, one replica per node on one GPU model, and booked whole; when
+     * it does not fit it holds nothing and the reason says how many nodes it lacks. A gang does not (yet) take
+     * capacity back from others: it waits until enough nodes are free.
+     */
+    private boolean decideGang(JobSpec job, Team team, ResourceDemand perReplica, PlacementPolicy.NodeFilter filter) {
+        Gang gang = job.gang();
+        GangOutcome outcome = new GangPlacer(policy).place(ws.state(),
+                new GangDemand(perReplica, gang.replicas(), gang.minReplicas(), false), filter);
+        if (outcome instanceof GangOutcome.Waiting waiting) {
+            return keepPending(job, "gang of " + gang.replicas() + " replicas: "
+                    + waiting.shortfall().describe());
+        }
+        List<Allocation> replicas = ((GangOutcome.Placed) outcome).replicas();
+        long milli = replicas.stream().mapToLong(Allocation::totalGpuMilli).sum();
+        String exact = quotaBlock(job, team, milli);
+        if (exact != null) {
+            return keepPending(job, exact);
+        }
+        boolean inQuota = !job.preemptible() || ws.ledger().fitsGuarantee(job.team(), milli);
+        PlacedJob placed = ws.placement(job, replicas, inQuota ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA, now);
+        ws.add(placed, replicas);
+        actions.add(new PlanAction.Place(placed));
+        return true;
     }
 
     /** Whether the job would run within its team's guarantee if it were placed now. */

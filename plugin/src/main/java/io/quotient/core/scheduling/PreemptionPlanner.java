@@ -50,9 +50,9 @@ final class PreemptionPlanner {
             moves.add(new PlanAction.Move(from, to));
         }
         List<PlacedJob> evicted = new ArrayList<>();
-        List<Allocation> freed = new ArrayList<>();
+        List<List<Allocation>> freed = new ArrayList<>();
         for (PlacedJob victim : c.evictions()) {
-            freed.add(ws.allocation(victim.id()).orElseThrow());
+            freed.add(ws.allocations(victim.id())); // a gang's eviction frees every replica
             evicted.add(ws.remove(victim.id()));
         }
         int node = c.node();

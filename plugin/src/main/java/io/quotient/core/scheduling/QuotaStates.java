@@ -42,7 +42,7 @@ public final class QuotaStates {
         return placed.stream().map(j -> {
             QuotaState state = inQuota.contains(j.id()) ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA;
             return j.quotaState() == state ? j
-                    : new PlacedJob(j.spec(), j.node(), j.gpuIndices(), j.milliPerGpu(), state, j.startedAt());
+                    : j.withQuotaState(state);
         }).toList();
     }
 

@@ -145,11 +145,12 @@ final class ReclaimSearch {
         int lowestPriority = Integer.MAX_VALUE;
         long shortestRun = Long.MAX_VALUE;
         for (PlacedJob j : ws.jobsOn(node)) {
-            if (ws.allocation(j.id()).isEmpty() || !movableOrEvictable(j)) {
+            if (ws.allocationOn(j.id(), node).isEmpty() || !movableOrEvictable(j)) {
                 continue;
             }
             boolean evict = rights.mayEvict(j);
-            if (evict || (rights.moves() && maxMoves > 0 && j.gpuMilli() <= mostFree)) {
+            boolean movable = !j.spec().gang().spansNodes() && j.gpuMilli() <= mostFree;
+            if (evict || (rights.moves() && maxMoves > 0 && movable)) {
                 jobs.add(j);
                 if (evict) {
                     lowestPriority = Math.min(lowestPriority, j.spec().priority());
@@ -183,7 +184,7 @@ final class ReclaimSearch {
         int[] free = new int[state.gpuCount(node)];
         state.copyGpuFree(node, free);
         for (PlacedJob j : jobs) {
-            Allocation a = ws.allocation(j.id()).orElseThrow();
+            Allocation a = ws.allocationOn(j.id(), node).orElseThrow();
             cpu += a.cpuMilli();
             memory += a.memoryMib();
             for (int g : a.gpuIndices()) {
@@ -279,8 +280,8 @@ final class ReclaimSearch {
                 return;
             }
             PlacedJob job = node.jobs().get(index);
-            Allocation held = ws.allocation(job.id()).orElseThrow();
-            if (withMoves && moved.size() < maxMoves) {
+            Allocation held = ws.allocationOn(job.id(), node.node()).orElseThrow();
+            if (withMoves && moved.size() < maxMoves && !job.spec().gang().spansNodes()) {
                 tryMove(index, cost, job, held);
             }
             if (mayTake(job)) {

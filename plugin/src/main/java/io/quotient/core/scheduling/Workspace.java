@@ -28,7 +28,8 @@ final class Workspace {
     private final ClusterState state;
     private final Map<String, Integer> nodeIndex = new HashMap<>();
     private final Map<JobId, PlacedJob> placed = new LinkedHashMap<>();
-    private final Map<JobId, Allocation> allocations = new HashMap<>();
+    /** Per job, what it holds on each of its nodes (one entry per replica, the master first). */
+    private final Map<JobId, List<Allocation>> allocations = new HashMap<>();
     /** Per node index, the jobs on it (consolidation looks at one node at a time). */
     private final List<Set<JobId>> byNode = new ArrayList<>();
     private final QuotaLedger ledger;
@@ -46,10 +47,16 @@ final class Workspace {
         Workspace w = new Workspace(snapshot.nodes(), snapshot.teams());
         for (PlacedJob job : QuotaLedger.withCurrentQuotaStates(snapshot.placed(), snapshot.teams())) {
             w.track(job);
-            w.observedAllocation(job).ifPresent(a -> {
-                w.state.allocate(a);
-                w.allocations.put(job.id(), a);
-            });
+            List<Allocation> held = new ArrayList<>();
+            for (PlacedJob.Replica replica : job.replicas()) {
+                w.observedAllocation(job, replica).ifPresent(a -> {
+                    w.state.allocate(a);
+                    held.add(a);
+                });
+            }
+            if (!held.isEmpty()) {
+                w.allocations.put(job.id(), held);
+            }
         }
         return w;
     }
@@ -77,17 +84,24 @@ final class Workspace {
 
     /** Takes the capacity of a new placement. */
     void add(PlacedJob job, Allocation allocation) {
-        state.allocate(allocation);
-        allocations.put(job.id(), allocation);
+        add(job, List.of(allocation));
+    }
+
+    /** Takes the capacity of every replica of a new placement at once (a gang is booked whole or not at all). */
+    void add(PlacedJob job, List<Allocation> replicas) {
+        replicas.forEach(state::allocate);
+        allocations.put(job.id(), List.copyOf(replicas));
         track(job);
     }
 
     private void track(PlacedJob job) {
         placed.put(job.id(), job);
         ledger.add(job);
-        int node = nodeIndex(job.node());
-        if (node >= 0) {
-            byNode.get(node).add(job.id());
+        for (PlacedJob.Replica replica : job.replicas()) {
+            int node = nodeIndex(replica.node());
+            if (node >= 0) {
+                byNode.get(node).add(job.id());
+            }
         }
     }
 
@@ -102,14 +116,16 @@ final class Workspace {
         if (job == null) {
             throw new IllegalArgumentException("job " + id + " holds no capacity in this plan");
         }
-        Allocation a = allocations.remove(id);
-        if (a != null) {
-            state.release(a);
+        List<Allocation> held = allocations.remove(id);
+        if (held != null) {
+            held.forEach(state::release);
         }
         ledger.remove(job);
-        int node = nodeIndex(job.node());
-        if (node >= 0) {
-            byNode.get(node).remove(id);
+        for (PlacedJob.Replica replica : job.replicas()) {
+            int node = nodeIndex(replica.node());
+            if (node >= 0) {
+                byNode.get(node).remove(id);
+            }
         }
         return job;
     }
@@ -117,9 +133,13 @@ final class Workspace {
     /**
      * Moves all the jobs at once (largest first) to where {@code target} says, or, when it finds no place for one of
      * them, undoes everything and returns empty: consolidation moves a group only when every member has a new place.
+     * A gang is never moved (its replicas would restart on new nodes anyway): a group with one is refused.
      */
     Optional<List<PlanAction.Move>> relocate(List<PlacedJob> jobs, Function<PlacedJob, Optional<Allocation>> target,
                                              Instant now) {
+        if (jobs.stream().anyMatch(j -> j.spec().gang().spansNodes())) {
+            return Optional.empty();
+        }
         List<Allocation> originals = new ArrayList<>();
         for (PlacedJob job : jobs) {
             originals.add(allocation(job.id()).orElseThrow());
@@ -142,8 +162,20 @@ final class Workspace {
         return Optional.of(moves);
     }
 
+    /** What a single-node job holds (a gang's master replica). */
     Optional<Allocation> allocation(JobId id) {
-        return Optional.ofNullable(allocations.get(id));
+        List<Allocation> held = allocations.get(id);
+        return held == null || held.isEmpty() ? Optional.empty() : Optional.of(held.get(0));
+    }
+
+    /** What the job holds on that node (for a gang, its replica there). */
+    Optional<Allocation> allocationOn(JobId id, int node) {
+        return allocations.getOrDefault(id, List.of()).stream().filter(a -> a.nodeIndex() == node).findFirst();
+    }
+
+    /** What the job holds on every node. */
+    List<Allocation> allocations(JobId id) {
+        return allocations.getOrDefault(id, List.of());
     }
 
     /** The job placed as the policy decided. */
@@ -155,16 +187,25 @@ final class Workspace {
         return new PlacedJob(spec, state.node(a.nodeIndex()).name(), gpus, a.milliPerGpu(), quota, now);
     }
 
+    /** The gang placed as the placer decided, the first allocation as its master. */
+    PlacedJob placement(JobSpec spec, List<Allocation> replicas, QuotaState quota, Instant now) {
+        PlacedJob master = placement(spec, replicas.get(0), quota, now);
+        List<PlacedJob.Replica> others = replicas.subList(1, replicas.size()).stream()
+                .map(a -> new PlacedJob.Replica(state.node(a.nodeIndex()).name(),
+                        java.util.Arrays.stream(a.gpuIndices()).boxed().toList())).toList();
+        return new PlacedJob(spec, master.node(), master.gpuIndices(), master.milliPerGpu(), quota, now, others);
+    }
+
     /**
      * What an observed job holds, clipped to what is free: the observation may be inconsistent for a moment (a
      * node shrank, a record raced a restart), and a plan must still be made. Empty for jobs on unknown nodes.
      */
-    private Optional<Allocation> observedAllocation(PlacedJob job) {
-        int node = nodeIndex(job.node());
+    private Optional<Allocation> observedAllocation(PlacedJob job, PlacedJob.Replica replica) {
+        int node = nodeIndex(replica.node());
         if (node < 0) {
             return Optional.empty();
         }
-        Allocation wanted = new Allocation(node, indices(job, node), Math.min(job.milliPerGpu(), ResourceDemand.WHOLE),
+        Allocation wanted = new Allocation(node, indices(replica, node), Math.min(job.milliPerGpu(), ResourceDemand.WHOLE),
                 job.spec().cpuMilli(), job.spec().memoryMib());
         if (fitsExactly(wanted)) {
             return Optional.of(wanted);
@@ -177,8 +218,8 @@ final class Workspace {
                 Math.min(wanted.cpuMilli(), state.freeCpu(node)), Math.min(wanted.memoryMib(), state.freeMemory(node))));
     }
 
-    private int[] indices(PlacedJob job, int node) {
-        return job.gpuIndices().stream().distinct().filter(g -> g >= 0 && g < state.gpuCount(node))
+    private int[] indices(PlacedJob.Replica replica, int node) {
+        return replica.gpuIndices().stream().distinct().filter(g -> g >= 0 && g < state.gpuCount(node))
                 .mapToInt(Integer::intValue).toArray();
     }
 

@@ -1,5 +1,6 @@
 package io.quotient.deploy.port;
 
+import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaState;
 
 import java.time.Instant;
@@ -14,13 +15,21 @@ import java.util.Objects;
  * @param quotaState whether it runs inside its team's guarantee; null while not placed
  * @param reason     a human-readable why: why it is pending, why it was preempted, why it failed; may be null
  * @param placedAt   when the current placement was decided; null while not placed
+ * @param otherReplicas a gang's further replicas, each on its own node ({@code node} and {@code gpus} are the
+ *                   first's); empty for single-node jobs
  */
 public record JobStatus(JobPhase phase, String node, List<GpuBinding> gpus, QuotaState quotaState, String reason,
-                        Instant placedAt) {
+                        Instant placedAt, List<PlacedJob.Replica> otherReplicas) {
+
+    public JobStatus(JobPhase phase, String node, List<GpuBinding> gpus, QuotaState quotaState, String reason,
+                     Instant placedAt) {
+        this(phase, node, gpus, quotaState, reason, placedAt, List.of());
+    }
 
     public JobStatus {
         Objects.requireNonNull(phase, "phase");
         gpus = gpus == null ? List.of() : List.copyOf(gpus);
+        otherReplicas = otherReplicas == null ? List.of() : List.copyOf(otherReplicas);
     }
 
     public static JobStatus pending(String reason) {
@@ -32,14 +41,19 @@ public record JobStatus(JobPhase phase, String node, List<GpuBinding> gpus, Quot
     }
 
     public JobStatus withPhase(JobPhase newPhase, String newReason) {
-        return new JobStatus(newPhase, node, gpus, quotaState, newReason, placedAt);
+        return new JobStatus(newPhase, node, gpus, quotaState, newReason, placedAt, otherReplicas);
     }
 
     public JobStatus withGpus(List<GpuBinding> newGpus) {
-        return new JobStatus(phase, node, newGpus, quotaState, reason, placedAt);
+        return new JobStatus(phase, node, newGpus, quotaState, reason, placedAt, otherReplicas);
     }
 
     public JobStatus withQuotaState(QuotaState newQuotaState) {
-        return new JobStatus(phase, node, gpus, newQuotaState, reason, placedAt);
+        return new JobStatus(phase, node, gpus, newQuotaState, reason, placedAt, otherReplicas);
+    }
+
+    /** The same status with a gang's further replicas. */
+    public JobStatus withOtherReplicas(List<PlacedJob.Replica> replicas) {
+        return new JobStatus(phase, node, gpus, quotaState, reason, placedAt, replicas);
     }
 }

@@ -89,6 +89,21 @@ class GpuJobMapperTest {
     }
 
     @Test
+    void aGangsReplicasSurviveTheTripThroughTheResourceAndItsJson() {
+        JobStatus placed = new JobStatus(JobPhase.PLACED, "gpu-node-1", List.of(new GpuBinding(0, null, 1.0)),
+                QuotaState.IN_QUOTA, null, Instant.parse("2024-05-01T10:00:05Z"),
+                List.of(new io.quotient.core.scheduling.PlacedJob.Replica("gpu-node-2", List.of(0)),
+                        new io.quotient.core.scheduling.PlacedJob.Replica("gpu-node-3", List.of(0))));
+        GpuJobResource resource = mapper.toResource(record(placed), location(record(placed)));
+        JSON json = new JSON();
+        JobRecord back = mapper.toRecord(json.deserialize(json.serialize(resource), GpuJobResource.class), scope.now());
+
+        assertThat(back.status()).isEqualTo(placed);
+        assertThat(io.quotient.deploy.Placements.of(back).replicas()).extracting(r -> r.node())
+                .containsExactly("gpu-node-1", "gpu-node-2", "gpu-node-3");
+    }
+
+    @Test
     void resourceCarriesNameLabelsAndTheSpecFieldsOfTheConventions() {
         GpuJobResource resource = mapper.toResource(record(JobStatus.pending("waiting")),
                 location(record(JobStatus.pending("waiting"))));
@@ -126,7 +141,7 @@ class GpuJobMapperTest {
     void aGpuJobAppliedWithKubectlTakesItsTeamFromTheNamespaceAndItsNameFromMetadata() {
         GpuJobResource applied = new GpuJobResource(new V1ObjectMeta().namespace("ml-a2").name("train").resourceVersion("3"),
                 new GpuJobSpec(null, null, null, "busybox", null, null, new GpuJobSpec.Gpu(2, null, null, null, null),
-                        null, null, null, null, null, null, null, null, null, null, null, null, null), null);
+                        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null), null);
 
         JobRecord record = mapper.toRecord(applied, scope.now());
 
@@ -138,7 +153,7 @@ class GpuJobMapperTest {
     @Test
     void aGpuJobCannotClaimAnotherTeamOrLiveOutsideTheTeamsNamespaces() {
         GpuJobSpec claimsTeamB = new GpuJobSpec("team-b", null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null);
         assertThatThrownBy(() -> mapper.toRecord(new GpuJobResource(new V1ObjectMeta().namespace("ml-a").name("x"),
                 claimsTeamB, null), scope.now())).isInstanceOfSatisfying(RequestException.class,
                 e -> assertThat(e.field()).isEqualTo("spec.team")).hasMessageContaining("belongs to team team-a");

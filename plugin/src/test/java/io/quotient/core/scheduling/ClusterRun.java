@@ -57,6 +57,12 @@ final class ClusterRun {
                 Duration.ZERO);
     }
 
+    /** {@code replicas} × {@code gpus} whole GPUs, one replica per node, all or nothing. */
+    static JobSpec gang(String team, String name, int replicas, int minReplicas, int gpus) {
+        return new JobSpec(new JobId(team, name), new GpuRequest.WholeGpus(gpus), 1000, 1024, Set.of(), 0, true,
+                Duration.ZERO, new Gang(replicas, minReplicas));
+    }
+
     static JobSpec fraction(String team, String name, int milli) {
         return new JobSpec(new JobId(team, name), new GpuRequest.Fraction(milli, milli, 1), 500, 512, Set.of(), 0,
                 true, Duration.ZERO);
@@ -137,9 +143,11 @@ final class ClusterRun {
     void checkNothingOverAllocated() {
         ClusterState state = new ClusterState(nodes);
         for (PlacedJob j : placed.values()) {
-            int node = state.indexOf(j.node());
-            state.allocate(new Allocation(node, j.gpuIndices().stream().mapToInt(Integer::intValue).toArray(),
-                    j.milliPerGpu(), j.spec().cpuMilli(), j.spec().memoryMib()));
+            for (PlacedJob.Replica replica : j.replicas()) {
+                int node = state.indexOf(replica.node());
+                state.allocate(new Allocation(node, replica.gpuIndices().stream().mapToInt(Integer::intValue).toArray(),
+                        j.milliPerGpu(), j.spec().cpuMilli(), j.spec().memoryMib()));
+            }
         }
     }
 

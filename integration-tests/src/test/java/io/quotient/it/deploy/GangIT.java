@@ -1,0 +1,132 @@
+package io.quotient.it.deploy;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.quotient.it.harness.Await;
+import io.quotient.it.harness.ControlPlane;
+import io.quotient.it.harness.FakeGpuNodeSpec;
+import io.quotient.it.harness.FakeGpuNodes;
+import io.quotient.it.harness.FakeKubelet;
+import io.quotient.it.harness.RealKubernetes;
+import io.quotient.it.harness.TestNamespace;
+import io.quotient.it.kubeflow.FakeTrainingOperator;
+import io.quotient.it.kubeflow.KubeflowCrds;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Distributed training through REST (issue 12): a 4 × 8-GPU PyTorchJob is placed as one gang, and the real
+ * kube-scheduler binds every replica (made by the fake training operator) to a distinct node of the gang's; a gang
+ * that does not fit waits holding no GPU and runs once capacity frees.
+ */
+@RealKubernetes
+class GangIT {
+
+    @Test
+    void aGangRunsOneReplicaPerChosenNodeAndAGangThatDoesNotFitWaitsHoldingNothing(
+            ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
+            throws Exception {
+        ApiClient client = plane.apiClient();
+        QuotientManifests.installCrd(client);
+        KubeflowCrds.install(client);
+        for (int i = 0; i < 5; i++) {
+            nodes.create(FakeGpuNodeSpec.of("gang", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
+        }
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(),
+                new TeamsFile.Quota("team-a", 40, null));
+        try (FakeTrainingOperator operator = FakeTrainingOperator.start(client);
+             QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
+            QuotientApi api = service.api();
+            QuotientApi.Answer first = api.deploy("team-a", gang("train", 4));
+            assertThat(first.status()).as("%s", first).isEqualTo(201);
+            assertThat(first.text("phase")).isEqualTo("Placed");
+            Set<String> chosen = chosenNodes(first);
+            assertThat(chosen).hasSize(4);
+
+            List<V1Pod> running = Await.until("the gang's four replicas to run", () -> pods(client, namespace, "train"),
+                    pods -> pods.size() == 4 && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())));
+            Set<String> bound = running.stream().map(p -> p.getSpec().getNodeName()).collect(Collectors.toSet());
+            assertThat(bound).as("one replica per chosen node, bound by the kube-scheduler").isEqualTo(chosen);
+            assertThat(running).allSatisfy(p -> assertThat(p.getSpec().getContainers().get(0).getResources()
+                    .getLimits().get("nvidia.com/gpu").getNumber().intValue()).isEqualTo(8));
+
+            QuotientApi.Answer second = api.deploy("team-a", gang("second", 2));
+            assertThat(second.status()).as("%s", second).isEqualTo(202);
+            assertThat(second.text("reason")).contains("needs 2 nodes with 8 free");
+            assertThat(api.team("team-a").get("allocatedGpus").getAsDouble()).as("the waiting gang holds nothing")
+                    .isEqualTo(32);
+
+            assertThat(api.delete("team-a", "train").status()).isBetween(200, 204);
+            Await.until("the waiting gang to be placed by the re-queue", () -> api.job("team-a", "second").text("phase"),
+                    phase -> "Placed".equals(phase) || "Running".equals(phase));
+            Await.until("the second gang's two replicas to run", () -> pods(client, namespace, "second"),
+                    pods -> pods.size() == 2 && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase()))
+                            && pods.stream().map(p -> p.getSpec().getNodeName()).distinct().count() == 2);
+            assertThat(operator.lastFailure()).isNull();
+        }
+    }
+
+    @Test
+    void aReclaimThatNeedsAGangsGpusEvictsTheWholeGangAndRequeuesIt(ControlPlane plane, TestNamespace namespace,
+                                                                    FakeGpuNodes nodes, FakeKubelet kubelet,
+                                                                    @TempDir Path dir) throws Exception {
+        ApiClient client = plane.apiClient();
+        QuotientManifests.installCrd(client);
+        KubeflowCrds.install(client);
+        for (int i = 0; i < 4; i++) {
+            nodes.create(FakeGpuNodeSpec.of("reclaim-gang", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
+        }
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(),
+                new TeamsFile.Quota("team-a", 0, null), new TeamsFile.Quota("team-b", 32, null));
+        try (FakeTrainingOperator operator = FakeTrainingOperator.start(client);
+             QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
+            QuotientApi api = service.api();
+            QuotientApi.Answer borrowed = api.deploy("team-a", gang("borrower", 4));
+            assertThat(borrowed.status()).as("%s", borrowed).isEqualTo(201);
+            assertThat(borrowed.text("quotaState")).isEqualTo("OverQuota");
+            Await.until("the borrowing gang to run", () -> pods(client, namespace, "borrower"),
+                    pods -> pods.size() == 4 && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())));
+
+            QuotientApi.Answer claim = api.deploy("team-b", Requests.wholeGpus("claim", 8));
+            assertThat(claim.status()).as("%s", claim).isEqualTo(201);
+            assertThat(api.job("team-a", "borrower").text("phase")).isIn("Pending", "Preempted");
+            assertThat(api.team("team-a").get("allocatedGpus").getAsDouble()).as("the whole gang is freed").isZero();
+            Await.until("every replica of the evicted gang to go", () -> pods(client, namespace, "borrower"),
+                    List::isEmpty);
+            new ClusterFacts(client, namespace.name()).awaitRunningPod("team-b", "claim");
+            Await.until("the re-queued gang to say what it waits for", () -> api.job("team-a", "borrower").text("reason"),
+                    reason -> reason != null && reason.contains("needs 4 nodes with 8 free"));
+            assertThat(operator.lastFailure()).isNull();
+        }
+    }
+
+    private static Map<String, Object> gang(String name, int replicas) {
+        return Requests.with(Requests.with(Requests.wholeGpus(name, 8), "template", "pytorchjob"), "replicas", replicas);
+    }
+
+    private static Set<String> chosenNodes(QuotientApi.Answer placed) {
+        Set<String> chosen = new HashSet<>();
+        chosen.add(placed.text("node"));
+        var replicas = placed.object().getAsJsonArray("replicas");
+        if (replicas != null) {
+            replicas.forEach(r -> chosen.add(r.getAsJsonObject().get("node").getAsString()));
+        }
+        return chosen;
+    }
+
+    private static List<V1Pod> pods(ApiClient client, TestNamespace namespace, String job) throws ApiException {
+        return new CoreV1Api(client).listNamespacedPod(namespace.name()).labelSelector("quotient.io/job=" + job)
+                .execute().getItems();
+    }
+}
