@@ -1,0 +1,140 @@
+package io.quotient.core.scheduling;
+
+import java.math.BigDecimal;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Reads the GPU request of a workload created with kubectl, the Kubeflow UI or an SDK (not through Quotient's API)
+ * from its pod template: whole GPUs from the containers' {@code nvidia.com/gpu} limits, shares from the Run:ai/KAI
+ * annotations as their users write them:
+ * <ul>
+ *   <li>{@code gpu-fraction: "0.5"} (optionally {@code gpu-fraction-limit: "0.8"}) → {@link GpuRequest.Fraction}</li>
+ *   <li>{@code gpu-memory: "2000"} MiB (optionally {@code gpu-memory-limit: "4000"}) → {@link GpuRequest.Memory}</li>
+ *   <li>{@code gpu-fraction-num-devices: "4"}: the same share on that many GPUs of one node</li>
+ * </ul>
+ * The same rules as a REST request apply (a fraction and MiB never together, a limit never below its request), but a
+ * refusal names the annotation or limit as written, so the author knows what to change. No GPU asked: not ours.
+ */
+public final class ForeignGpuRequests {
+
+    public static final String FRACTION = "gpu-fraction";
+    public static final String FRACTION_LIMIT = "gpu-fraction-limit";
+    public static final String MEMORY = "gpu-memory";
+    public static final String MEMORY_LIMIT = "gpu-memory-limit";
+    public static final String DEVICES = "gpu-fraction-num-devices";
+
+    private ForeignGpuRequests() {
+    }
+
+    /**
+     * The GPUs the pod template asks for, or empty when it asks for none (the workload is not Quotient's).
+     *
+     * @throws RequestException naming the annotation or limit and the reason
+     */
+    public static Optional<GpuRequest> parse(PodGpuAsk ask) {
+        int whole = wholeGpus(ask.gpuLimits());
+        Map<String, String> a = ask.annotations();
+        String prefix = ask.annotationsField();
+        boolean fraction = a.containsKey(FRACTION);
+        boolean memory = a.containsKey(MEMORY);
+        if (fraction && memory) {
+            throw new RequestException(field(prefix, MEMORY), "cannot be combined with " + FRACTION + "; ask for a"
+                    + " fraction of a GPU or for MiB of it, not both");
+        }
+        requireBase(ask, FRACTION_LIMIT, FRACTION);
+        requireBase(ask, MEMORY_LIMIT, MEMORY);
+        if (a.containsKey(DEVICES) && !fraction && !memory) {
+            throw new RequestException(field(prefix, DEVICES), "applies only to " + FRACTION + " or " + MEMORY
+                    + "; ask for whole GPUs with the nvidia.com/gpu limit");
+        }
+        if ((fraction || memory) && whole > 0) {
+            throw new RequestException(ask.gpuLimits().keySet().iterator().next(), "cannot be combined with the "
+                    + (fraction ? FRACTION : MEMORY) + " annotation; ask for whole GPUs (nvidia.com/gpu) or for a share"
+                    + " of a GPU, not both");
+        }
+        if (fraction) {
+            int milli = milli(prefix, FRACTION, a.get(FRACTION), false);
+            int limit = a.containsKey(FRACTION_LIMIT) ? milli(prefix, FRACTION_LIMIT, a.get(FRACTION_LIMIT), true) : milli;
+            if (limit < milli) {
+                throw new RequestException(field(prefix, FRACTION_LIMIT), "(" + a.get(FRACTION_LIMIT) + ") must not be"
+                        + " below " + FRACTION + " (" + a.get(FRACTION) + ")");
+            }
+            return Optional.of(new GpuRequest.Fraction(milli, limit, devices(ask)));
+        }
+        if (memory) {
+            long mib = positive(prefix, MEMORY, a.get(MEMORY), "MiB");
+            long limit = a.containsKey(MEMORY_LIMIT) ? positive(prefix, MEMORY_LIMIT, a.get(MEMORY_LIMIT), "MiB") : mib;
+            if (limit < mib) {
+                throw new RequestException(field(prefix, MEMORY_LIMIT), "(" + limit + ") must not be below " + MEMORY
+                        + " (" + mib + ")");
+            }
+            return Optional.of(new GpuRequest.Memory(mib, limit, devices(ask)));
+        }
+        return whole == 0 ? Optional.empty() : Optional.of(new GpuRequest.WholeGpus(whole));
+    }
+
+    /** The field a refusal names: an annotation as kubectl explain spells map keys. */
+    public static String field(String annotationsField, String annotation) {
+        return annotationsField + "[" + annotation + "]";
+    }
+
+    private static void requireBase(PodGpuAsk ask, String limit, String base) {
+        if (ask.annotations().containsKey(limit) && !ask.annotations().containsKey(base)) {
+            throw new RequestException(field(ask.annotationsField(), limit), "needs " + base
+                    + " (the guaranteed share it bursts from)");
+        }
+    }
+
+    /** Whole GPUs of all containers; extended resources are integers, so "0.5" or "1Gi" is refused here. */
+    private static int wholeGpus(Map<String, String> limits) {
+        long total = 0;
+        for (Map.Entry<String, String> limit : limits.entrySet()) {
+            String value = limit.getValue() == null ? "" : limit.getValue().trim();
+            if (!value.matches("\\d{1,6}")) {
+                throw new RequestException(limit.getKey(), "'" + limit.getValue() + "' is not a whole number of GPUs;"
+                        + " nvidia.com/gpu counts whole GPUs (for a share of one use the " + FRACTION + " or " + MEMORY
+                        + " annotation)");
+            }
+            total += Long.parseLong(value);
+        }
+        return (int) total;
+    }
+
+    private static int devices(PodGpuAsk ask) {
+        String value = ask.annotations().get(DEVICES);
+        return value == null ? 1 : (int) positive(ask.annotationsField(), DEVICES, value, "GPUs");
+    }
+
+    /** A share in milli-GPU: a request strictly inside (0, 1), a limit up to 1, at least 0.001. */
+    private static int milli(String prefix, String annotation, String text, boolean mayBeWhole) {
+        BigDecimal value = decimal(prefix, annotation, text);
+        boolean inRange = value.signum() > 0 && value.compareTo(BigDecimal.ONE) <= 0
+                && (mayBeWhole || value.compareTo(BigDecimal.ONE) < 0);
+        long milli = inRange ? value.movePointRight(3).setScale(0, java.math.RoundingMode.HALF_UP).longValue() : 0;
+        if (!inRange || milli < 1 || (!mayBeWhole && milli >= 1000)) {
+            throw new RequestException(field(prefix, annotation), "must be greater than 0 and " + (mayBeWhole
+                    ? "at most 1" : "less than 1") + ", at least 0.001 (was \"" + text + "\")" + (mayBeWhole ? ""
+                    : "; ask for whole GPUs with the nvidia.com/gpu limit"));
+        }
+        return (int) milli;
+    }
+
+    private static BigDecimal decimal(String prefix, String annotation, String text) {
+        try {
+            return new BigDecimal(text == null ? "" : text.trim());
+        } catch (NumberFormatException e) {
+            throw new RequestException(field(prefix, annotation), "\"" + text + "\" is not a number; write it as"
+                    + " Run:ai does, e.g. \"0.5\"");
+        }
+    }
+
+    private static long positive(String prefix, String annotation, String text, String unit) {
+        String value = text == null ? "" : text.trim();
+        if (!value.matches("\\d{1,12}") || Long.parseLong(value) < 1) {
+            throw new RequestException(field(prefix, annotation), "must be a whole number of " + unit + ", at least 1"
+                    + " (was \"" + text + "\")");
+        }
+        return Long.parseLong(value);
+    }
+}
