@@ -2,7 +2,6 @@ package io.quotient.adapters.k8s;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.JSON;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.core.scheduling.UnknownTeamException;
@@ -19,7 +18,6 @@ import org.slf4j.LoggerFactory;
 public final class GpuJobAdmission {
 
     private static final Logger log = LoggerFactory.getLogger(GpuJobAdmission.class);
-    private static final int INVALID = 422;
 
     private final GpuJobMapper mapper;
     private final TenantScope scope;
@@ -32,26 +30,9 @@ public final class GpuJobAdmission {
 
     /** The AdmissionReview answering {@code reviewJson}. */
     public String review(String reviewJson) {
-        JsonObject request = JsonParser.parseString(reviewJson).getAsJsonObject().getAsJsonObject("request");
-        if (request == null) {
-            throw new IllegalArgumentException("not an AdmissionReview: no request");
-        }
+        JsonObject request = AdmissionReviews.request(reviewJson);
         String refusal = refusal(request);
-        JsonObject response = new JsonObject();
-        response.add("uid", request.get("uid"));
-        response.addProperty("allowed", refusal == null);
-        if (refusal != null) {
-            JsonObject status = new JsonObject();
-            status.addProperty("code", INVALID);
-            status.addProperty("reason", "Invalid");
-            status.addProperty("message", refusal);
-            response.add("status", status);
-        }
-        JsonObject review = new JsonObject();
-        review.addProperty("apiVersion", "admission.k8s.io/v1");
-        review.addProperty("kind", "AdmissionReview");
-        review.add("response", response);
-        return review.toString();
+        return refusal == null ? AdmissionReviews.allowed(request) : AdmissionReviews.refused(request, refusal);
     }
 
     /** Why the GpuJob is refused, or null when it is admitted. */
@@ -78,7 +59,6 @@ public final class GpuJobAdmission {
     }
 
     private static String text(JsonObject object, String field) {
-        JsonElement value = object.get(field);
-        return value == null || value.isJsonNull() ? null : value.getAsString();
+        return AdmissionReviews.text(object, field);
     }
 }

@@ -62,9 +62,9 @@ public final class AccessFilter extends OncePerRequestFilter {
     @Override
     protected boolean shouldNotFilter(HttpServletRequest request) {
         String path = path(request);
-        // the admission webhook is called by the API server, which presents no token; it only answers
+        // the admission webhooks are called by the API server, which presents no token; they only answer
         return checks.isOpen() || PROBES.contains(path) || path.startsWith("/actuator/health/")
-                || path.equals(AdmissionController.PATH);
+                || path.startsWith(AdmissionController.PREFIX);
     }
 
     @Override

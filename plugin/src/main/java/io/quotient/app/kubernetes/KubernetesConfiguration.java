@@ -7,6 +7,7 @@ import io.quotient.adapters.k8s.KubernetesAccessReview;
 import io.quotient.adapters.k8s.ConfigMapTeamsSource;
 import io.quotient.adapters.k8s.EventRecorder;
 import io.quotient.adapters.k8s.GpuJobAdmission;
+import io.quotient.adapters.k8s.adoption.WorkloadAdmission;
 import io.quotient.adapters.k8s.GpuJobMapper;
 import io.quotient.adapters.rest.AdmissionController;
 import io.quotient.adapters.k8s.KubernetesClusterObserver;
@@ -107,6 +108,23 @@ public class KubernetesConfiguration {
     @Bean
     AdmissionController.AdmissionReviewer gpuJobAdmission(GpuJobMapper mapper, TenantScope scope) {
         return new GpuJobAdmission(mapper, scope)::review;
+    }
+
+    /** The webhooks of batch Jobs, PyTorchJobs and TrainJobs created outside Quotient (suspended for adoption). */
+    @Bean
+    AdmissionController.WorkloadReviewer workloadAdmission(TenantScope scope) {
+        WorkloadAdmission admission = new WorkloadAdmission(scope);
+        return new AdmissionController.WorkloadReviewer() {
+            @Override
+            public String mutate(String review) {
+                return admission.mutate(review);
+            }
+
+            @Override
+            public String validate(String review) {
+                return admission.validate(review);
+            }
+        };
     }
 
     @Bean

@@ -1,6 +1,7 @@
 package io.quotient.core.scheduling;
 
 import java.math.BigDecimal;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -72,6 +73,58 @@ public final class ForeignGpuRequests {
             return Optional.of(new GpuRequest.Memory(mib, limit, devices(ask)));
         }
         return whole == 0 ? Optional.empty() : Optional.of(new GpuRequest.WholeGpus(whole));
+    }
+
+    /**
+     * The demand of a whole workload from its replica groups, or empty when none asks for GPUs. Several replicas form a
+     * gang, which the scheduler places one per node with the same whole GPUs each: groups that ask differently, a
+     * group without GPUs beside ones with GPUs, and shares in a gang are refused.
+     *
+     * @throws RequestException naming the annotation, limit or replica count and the reason
+     */
+    public static Optional<ForeignDemand> demand(List<ReplicaGroup> groups) {
+        GpuRequest perReplica = null;
+        String firstField = null;
+        int replicas = 0;
+        boolean someWithout = false;
+        for (ReplicaGroup group : groups) {
+            if (group.replicas() < 0) {
+                throw new RequestException(group.replicasField(), "must not be negative (was " + group.replicas() + ")");
+            }
+            Optional<GpuRequest> gpu = parse(group.ask());
+            if (group.replicas() == 0) {
+                continue;
+            }
+            if (gpu.isEmpty()) {
+                someWithout = true;
+                continue;
+            }
+            if (perReplica != null && !perReplica.equals(gpu.get())) {
+                throw new RequestException(group.replicasField(), "these replicas ask for other GPUs than " + firstField
+                        + "; Quotient places a distributed job as a gang of replicas with the same GPUs each, one per"
+                        + " node: give every replica the same nvidia.com/gpu limit");
+            }
+            perReplica = gpu.get();
+            firstField = firstField == null ? group.replicasField() : firstField;
+            replicas += group.replicas();
+        }
+        if (perReplica == null) {
+            return Optional.empty();
+        }
+        if (someWithout) {
+            throw new RequestException(firstField, "some replicas of this job ask for GPUs and others do not; Quotient"
+                    + " places a distributed job as a gang of replicas with the same GPUs each, one per node: give"
+                    + " every replica the same nvidia.com/gpu limit");
+        }
+        if (replicas > 1 && !(perReplica instanceof GpuRequest.WholeGpus)) {
+            throw new RequestException(firstField, replicas + " replicas ask for a share of a GPU; a gang places one"
+                    + " replica with whole GPUs per node: use the nvidia.com/gpu limit");
+        }
+        if (replicas > JobSpecValidator.MAX_REPLICAS) {
+            throw new RequestException(firstField, replicas + " replicas; at most " + JobSpecValidator.MAX_REPLICAS
+                    + " (one replica per node)");
+        }
+        return Optional.of(new ForeignDemand(perReplica, replicas));
     }
 
     /** The field a refusal names: an annotation as kubectl explain spells map keys. */

@@ -5,6 +5,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -102,5 +103,33 @@ class ForeignGpuRequestsTest {
     void badDevicesAreRefused() {
         assertThatThrownBy(() -> parse(Map.of("gpu-fraction", "0.5", "gpu-fraction-num-devices", "0"), Map.of()))
                 .hasMessageContaining("[gpu-fraction-num-devices]: must be a whole number of GPUs, at least 1");
+    }
+
+    private static ReplicaGroup group(String name, int replicas, String gpus) {
+        return new ReplicaGroup(name + ".replicas", replicas, new PodGpuAsk(name + ".annotations", Map.of(),
+                gpus == null ? Map.of() : Map.of(name + ".limit", gpus)));
+    }
+
+    @Test
+    void replicaGroupsWithTheSameWholeGpusFormAGang() {
+        assertThat(ForeignGpuRequests.demand(List.of(group("Master", 1, "8"), group("Worker", 3, "8"))))
+                .contains(new ForeignDemand(new GpuRequest.WholeGpus(8), 4));
+        assertThat(ForeignGpuRequests.demand(List.of(group("Master", 1, null), group("Worker", 3, null)))).isEmpty();
+        assertThat(ForeignGpuRequests.demand(List.of(group("Master", 1, "8"), group("Worker", 0, null))))
+                .contains(new ForeignDemand(new GpuRequest.WholeGpus(8), 1));
+    }
+
+    @Test
+    void unequalReplicasReplicasWithoutGpusAndSharedGangsAreRefused() {
+        assertThatThrownBy(() -> ForeignGpuRequests.demand(List.of(group("Master", 1, "8"), group("Worker", 3, "4"))))
+                .hasMessageStartingWith("Worker.replicas: these replicas ask for other GPUs than Master.replicas");
+        assertThatThrownBy(() -> ForeignGpuRequests.demand(List.of(group("Master", 1, null), group("Worker", 3, "4"))))
+                .hasMessageStartingWith("Worker.replicas: some replicas of this job ask for GPUs and others do not");
+        ReplicaGroup shared = new ReplicaGroup("spec.trainer.numNodes", 2,
+                new PodGpuAsk("metadata.annotations", Map.of("gpu-fraction", "0.5"), Map.of()));
+        assertThatThrownBy(() -> ForeignGpuRequests.demand(List.of(shared)))
+                .hasMessageStartingWith("spec.trainer.numNodes: 2 replicas ask for a share of a GPU");
+        assertThatThrownBy(() -> ForeignGpuRequests.demand(List.of(group("Worker", -1, "1"))))
+                .hasMessage("Worker.replicas: must not be negative (was -1)");
     }
 }

@@ -1,0 +1,147 @@
+package io.quotient.adapters.k8s.adoption;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.quotient.core.scheduling.PodGpuAsk;
+import io.quotient.core.scheduling.ReplicaGroup;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The kinds of workloads created outside Quotient (kubectl, the Kubeflow UI, an SDK, a CronJob) that Quotient adopts:
+ * where each keeps its pod templates and GPU limits, and where its {@code suspend} switch is. Everything about a kind's
+ * layout lives here, so the webhook and the adoption read every kind the same way.
+ */
+public enum ForeignWorkloadKind {
+
+    /** batch/v1 Job (also those a CronJob creates): one pod template; {@code spec.suspend} (1.21+, on by default 1.22). */
+    BATCH_JOB("batch", "v1", "Job", "jobs", List.of("spec", "suspend")) {
+        @Override
+        List<ReplicaGroup> replicaGroups(JsonObject workload) {
+            JsonObject spec = JsonTree.object(workload, "spec");
+            return List.of(new ReplicaGroup("spec.parallelism", JsonTree.integer(spec, "parallelism", 1),
+                    podTemplateAsk("spec.template", JsonTree.object(spec, "template"))));
+        }
+    },
+
+    /** kubeflow.org/v1 PyTorchJob: a template per replica type (Master, Worker); {@code spec.runPolicy.suspend}. */
+    PYTORCH_JOB("kubeflow.org", "v1", "PyTorchJob", "pytorchjobs", List.of("spec", "runPolicy", "suspend")) {
+        @Override
+        List<ReplicaGroup> replicaGroups(JsonObject workload) {
+            List<ReplicaGroup> groups = new ArrayList<>();
+            JsonObject specs = JsonTree.object(workload, "spec", "pytorchReplicaSpecs");
+            if (specs != null) {
+                for (Map.Entry<String, JsonElement> replica : specs.entrySet()) {
+                    if (!replica.getValue().isJsonObject()) {
+                        continue;
+                    }
+                    JsonObject spec = replica.getValue().getAsJsonObject();
+                    String field = "spec.pytorchReplicaSpecs." + replica.getKey();
+                    groups.add(new ReplicaGroup(field + ".replicas", JsonTree.integer(spec, "replicas", 1),
+                            podTemplateAsk(field + ".template", JsonTree.object(spec, "template"))));
+                }
+            }
+            return groups;
+        }
+    },
+
+    /**
+     * trainer.kubeflow.org/v1alpha1 TrainJob: {@code trainer.numNodes} nodes with {@code trainer.resourcesPerNode} each
+     * (the runtime's defaults are not read: a TrainJob that leaves them out is taken as one node); Run:ai annotations
+     * on the TrainJob itself; {@code spec.suspend}.
+     */
+    TRAIN_JOB("trainer.kubeflow.org", "v1alpha1", "TrainJob", "trainjobs", List.of("spec", "suspend")) {
+        @Override
+        List<ReplicaGroup> replicaGroups(JsonObject workload) {
+            JsonObject trainer = JsonTree.object(workload, "spec", "trainer");
+            Map<String, String> limits = new LinkedHashMap<>();
+            String gpus = JsonTree.text(JsonTree.object(trainer, "resourcesPerNode", "limits"), GPU_RESOURCE);
+            if (gpus != null) {
+                limits.put("spec.trainer.resourcesPerNode.limits[" + GPU_RESOURCE + "]", gpus);
+            }
+            PodGpuAsk ask = new PodGpuAsk("metadata.annotations",
+                    JsonTree.strings(JsonTree.object(workload, "metadata", "annotations")), limits);
+            return List.of(new ReplicaGroup("spec.trainer.numNodes", JsonTree.integer(trainer, "numNodes", 1), ask));
+        }
+    };
+
+    static final String GPU_RESOURCE = "nvidia.com/gpu";
+
+    private final String group;
+    private final String version;
+    private final String kind;
+    private final String plural;
+    private final List<String> suspendPath;
+
+    ForeignWorkloadKind(String group, String version, String kind, String plural, List<String> suspendPath) {
+        this.group = group;
+        this.version = version;
+        this.kind = kind;
+        this.plural = plural;
+        this.suspendPath = suspendPath;
+    }
+
+    /** The kind of an admission request's {@code kind} (group, version, kind), or empty for any other. */
+    public static Optional<ForeignWorkloadKind> of(String group, String version, String kind) {
+        for (ForeignWorkloadKind candidate : values()) {
+            if (candidate.group.equals(group == null ? "" : group) && candidate.version.equals(version)
+                    && candidate.kind.equals(kind)) {
+                return Optional.of(candidate);
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** What each kind of replica of {@code workload} asks for, with the fields they were read from. */
+    abstract List<ReplicaGroup> replicaGroups(JsonObject workload);
+
+    /** Where the workload's suspend switch is, from the root (e.g. spec, runPolicy, suspend). */
+    List<String> suspendPath() {
+        return suspendPath;
+    }
+
+    /** Whether the workload runs one pod at a time only (a batch Job): Quotient does not place parallel pods of it. */
+    boolean onePod() {
+        return this == BATCH_JOB;
+    }
+
+    public String group() {
+        return group;
+    }
+
+    public String version() {
+        return version;
+    }
+
+    public String kind() {
+        return kind;
+    }
+
+    public String plural() {
+        return plural;
+    }
+
+    /** A pod template's annotations and its containers' GPU limits (init containers are not counted). */
+    static PodGpuAsk podTemplateAsk(String field, JsonObject template) {
+        Map<String, String> limits = new LinkedHashMap<>();
+        JsonObject podSpec = JsonTree.object(template, "spec");
+        JsonElement containers = podSpec == null ? null : podSpec.get("containers");
+        if (containers != null && containers.isJsonArray()) {
+            JsonArray list = containers.getAsJsonArray();
+            for (int i = 0; i < list.size(); i++) {
+                JsonObject container = list.get(i).isJsonObject() ? list.get(i).getAsJsonObject() : null;
+                String gpus = JsonTree.text(JsonTree.object(container, "resources", "limits"), GPU_RESOURCE);
+                if (gpus != null) {
+                    limits.put(field + ".spec.containers[" + i + "].resources.limits[" + GPU_RESOURCE + "]", gpus);
+                }
+            }
+        }
+        return new PodGpuAsk(field + ".metadata.annotations",
+                JsonTree.strings(JsonTree.object(template, "metadata", "annotations")), limits);
+    }
+}

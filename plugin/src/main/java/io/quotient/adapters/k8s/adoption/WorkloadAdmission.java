@@ -1,0 +1,139 @@
+package io.quotient.adapters.k8s.adoption;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonPrimitive;
+import io.quotient.adapters.k8s.AdmissionReviews;
+import io.quotient.adapters.k8s.TenantScope;
+import io.quotient.core.scheduling.ForeignDemand;
+import io.quotient.core.scheduling.ForeignGpuRequests;
+import io.quotient.core.scheduling.RequestException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The admission webhook of workloads created outside Quotient (batch Jobs, PyTorchJobs, TrainJobs): in a team's
+ * namespace, one that asks for GPUs is suspended and labelled {@value AdoptionLabels#ADOPTED} (mutating), so that it
+ * waits for Quotient's placement instead of starting wherever the kube-scheduler puts it; one whose GPU annotations
+ * are invalid is refused with the field and the reason (mutating and validating). Anything else passes untouched:
+ * workloads without GPUs, other namespaces, updates, and Jobs another controller owns (a JobSet's Jobs belong to
+ * the TrainJob that is governed itself; only a CronJob's Jobs are adopted).
+ */
+public final class WorkloadAdmission {
+
+    private static final Logger log = LoggerFactory.getLogger(WorkloadAdmission.class);
+
+    private final TenantScope scope;
+
+    public WorkloadAdmission(TenantScope scope) {
+        this.scope = scope;
+    }
+
+    /** The mutating answer: refusal, JSONPatch (suspend + label) for a workload that asks for GPUs, or allowed. */
+    public String mutate(String reviewJson) {
+        return review(reviewJson, true);
+    }
+
+    /** The validating answer: refusal or allowed, never a patch. */
+    public String validate(String reviewJson) {
+        return review(reviewJson, false);
+    }
+
+    private String review(String reviewJson, boolean mutate) {
+        JsonObject request = AdmissionReviews.request(reviewJson);
+        JsonObject kindOfRequest = request.getAsJsonObject("kind");
+        Optional<ForeignWorkloadKind> kind = ForeignWorkloadKind.of(AdmissionReviews.text(kindOfRequest, "group"),
+                AdmissionReviews.text(kindOfRequest, "version"), AdmissionReviews.text(kindOfRequest, "kind"));
+        JsonElement object = request.get("object");
+        String namespace = AdmissionReviews.text(request, "namespace");
+        if (kind.isEmpty() || !"CREATE".equals(AdmissionReviews.text(request, "operation")) || object == null
+                || !object.isJsonObject() || namespace == null || !scope.now().managed(namespace)) {
+            return AdmissionReviews.allowed(request);
+        }
+        JsonObject workload = object.getAsJsonObject();
+        if (kind.get() == ForeignWorkloadKind.BATCH_JOB && ownedByAnotherController(workload)) {
+            return AdmissionReviews.allowed(request);
+        }
+        String name = Optional.ofNullable(JsonTree.text(JsonTree.object(workload, "metadata"), "name"))
+                .orElse(JsonTree.text(JsonTree.object(workload, "metadata"), "generateName") + "*");
+        Optional<ForeignDemand> demand;
+        try {
+            demand = demand(kind.get(), workload);
+        } catch (RequestException e) {
+            log.info("{} {}/{} refused at admission: {}", kind.get().kind(), namespace, name, e.getMessage());
+            return AdmissionReviews.refused(request, e.getMessage());
+        }
+        if (demand.isEmpty() || !mutate) {
+            return AdmissionReviews.allowed(request);
+        }
+        log.info("{} {}/{} asks for {} x {}: suspended until Quotient places it", kind.get().kind(), namespace, name,
+                demand.get().replicas(), demand.get().perReplica());
+        return AdmissionReviews.patched(request, suspendAndLabel(kind.get(), workload));
+    }
+
+    /** The workload's GPU demand, checked (a batch Job runs one pod at a time under Quotient). */
+    static Optional<ForeignDemand> demand(ForeignWorkloadKind kind, JsonObject workload) {
+        Optional<ForeignDemand> demand = ForeignGpuRequests.demand(kind.replicaGroups(workload));
+        if (demand.isPresent() && kind.onePod() && demand.get().replicas() > 1) {
+            throw new RequestException("spec.parallelism", "is " + demand.get().replicas() + "; Quotient places a"
+                    + " batch Job that asks for GPUs one pod at a time: set parallelism to 1 (or leave it out), or run a"
+                    + " distributed job as a PyTorchJob or TrainJob");
+        }
+        return demand;
+    }
+
+    /** Jobs of a JobSet, an Argo workflow or any controller but a CronJob are governed through their owner, or not. */
+    private static boolean ownedByAnotherController(JsonObject workload) {
+        JsonElement owners = JsonTree.object(workload, "metadata") == null ? null
+                : JsonTree.object(workload, "metadata").get("ownerReferences");
+        if (owners == null || !owners.isJsonArray()) {
+            return false;
+        }
+        for (JsonElement owner : owners.getAsJsonArray()) {
+            JsonObject reference = owner.isJsonObject() ? owner.getAsJsonObject() : null;
+            boolean controller = reference != null && "true".equals(JsonTree.text(reference, "controller"));
+            if (controller && !"CronJob".equals(JsonTree.text(reference, "kind"))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** RFC 6902 operations setting the suspend switch and the adopted label, creating missing parents. */
+    static JsonArray suspendAndLabel(ForeignWorkloadKind kind, JsonObject workload) {
+        JsonArray patch = new JsonArray();
+        patch.add(addOperation(workload, kind.suspendPath(), new JsonPrimitive(true)));
+        patch.add(addOperation(workload, List.of("metadata", "labels", AdoptionLabels.ADOPTED),
+                new JsonPrimitive("true")));
+        return patch;
+    }
+
+    /** An {@code add} of {@code value} at {@code path}, at the first missing parent with the rest nested in it. */
+    private static JsonObject addOperation(JsonObject root, List<String> path, JsonElement value) {
+        JsonObject current = root;
+        int depth = 0;
+        while (depth < path.size() - 1 && current.has(path.get(depth)) && current.get(path.get(depth)).isJsonObject()) {
+            current = current.getAsJsonObject(path.get(depth));
+            depth++;
+        }
+        JsonElement nested = value;
+        for (int i = path.size() - 1; i > depth; i--) {
+            JsonObject parent = new JsonObject();
+            parent.add(path.get(i), nested);
+            nested = parent;
+        }
+        StringBuilder pointer = new StringBuilder();
+        for (String step : path.subList(0, depth + 1)) {
+            pointer.append('/').append(step.replace("~", "~0").replace("/", "~1"));
+        }
+        JsonObject operation = new JsonObject();
+        operation.addProperty("op", "add");
+        operation.addProperty("path", pointer.toString());
+        operation.add("value", nested);
+        return operation;
+    }
+}

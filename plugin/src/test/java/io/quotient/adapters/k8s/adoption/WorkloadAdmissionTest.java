@@ -1,0 +1,150 @@
+package io.quotient.adapters.k8s.adoption;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.quotient.adapters.k8s.TenantScope;
+import io.quotient.core.tenancy.TeamNamespaces;
+import org.junit.jupiter.api.Test;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Foreign workloads that ask for GPUs are suspended and labelled; bad GPU annotations are refused; the rest pass. */
+class WorkloadAdmissionTest {
+
+    private final WorkloadAdmission admission = new WorkloadAdmission(
+            new TenantScope("quotient-system", () -> TeamNamespaces.of(Map.of("team-a", List.of("ml-a")), null)));
+
+    private static final String GPU_JOB = """
+            {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "ingest"},
+             "spec": {"template": {"spec": {"restartPolicy": "Never", "containers": [
+               {"name": "main", "image": "busybox", "resources": {"limits": {"nvidia.com/gpu": "1"}}}]}}}}""";
+
+    private static final String PYTORCH_JOB = """
+            {"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "metadata": {"name": "llm", "labels": {"a": "b"}},
+             "spec": {"pytorchReplicaSpecs": {
+               "Master": {"replicas": 1, "template": {"spec": {"containers": [{"name": "pytorch", "image": "t",
+                 "resources": {"limits": {"nvidia.com/gpu": 8}}}]}}},
+               "Worker": {"replicas": 3, "template": {"spec": {"containers": [{"name": "pytorch", "image": "t",
+                 "resources": {"limits": {"nvidia.com/gpu": 8}}}]}}}}}}""";
+
+    private static final String TRAIN_JOB = """
+            {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "t"},
+             "spec": {"runtimeRef": {"name": "torch-distributed"}, "suspend": false,
+               "trainer": {"numNodes": 2, "resourcesPerNode": {"limits": {"nvidia.com/gpu": 2}}}}}""";
+
+    @Test
+    void aBatchJobWithAGpuIsSuspendedAndLabelled() {
+        JsonObject response = mutate("batch", "v1", "Job", "ml-a", GPU_JOB);
+        assertThat(response.get("allowed").getAsBoolean()).isTrue();
+        assertThat(response.get("patchType").getAsString()).isEqualTo("JSONPatch");
+        assertThat(patch(response)).isEqualTo(JsonParser.parseString("""
+                [{"op": "add", "path": "/spec/suspend", "value": true},
+                 {"op": "add", "path": "/metadata/labels", "value": {"quotient.io/adopted": "true"}}]"""));
+    }
+
+    @Test
+    void aPyTorchJobGetsRunPolicyAndItsLabelsKept() {
+        JsonObject response = mutate("kubeflow.org", "v1", "PyTorchJob", "ml-a", PYTORCH_JOB);
+        assertThat(patch(response)).isEqualTo(JsonParser.parseString("""
+                [{"op": "add", "path": "/spec/runPolicy", "value": {"suspend": true}},
+                 {"op": "add", "path": "/metadata/labels/quotient.io~1adopted", "value": "true"}]"""));
+        assertThat(WorkloadAdmission.demand(ForeignWorkloadKind.PYTORCH_JOB, JsonParser.parseString(PYTORCH_JOB)
+                .getAsJsonObject())).hasValueSatisfying(d -> assertThat(d.replicas()).isEqualTo(4));
+    }
+
+    @Test
+    void aTrainJobIsSuspendedInPlace() {
+        JsonObject response = mutate("trainer.kubeflow.org", "v1alpha1", "TrainJob", "ml-a", TRAIN_JOB);
+        assertThat(patch(response).get(0)).isEqualTo(JsonParser.parseString("""
+                {"op": "add", "path": "/spec/suspend", "value": true}"""));
+        assertThat(WorkloadAdmission.demand(ForeignWorkloadKind.TRAIN_JOB, JsonParser.parseString(TRAIN_JOB)
+                .getAsJsonObject())).hasValueSatisfying(d -> assertThat(d.replicas()).isEqualTo(2));
+    }
+
+    @Test
+    void workloadsWithoutGpusOtherNamespacesAndUpdatesPassUntouched() {
+        String cpuOnly = GPU_JOB.replace("\"nvidia.com/gpu\": \"1\"", "\"cpu\": \"1\"");
+        assertUntouched(mutate("batch", "v1", "Job", "ml-a", cpuOnly));
+        assertUntouched(mutate("batch", "v1", "Job", "kube-system", GPU_JOB));
+        assertUntouched(mutate("apps", "v1", "Deployment", "ml-a", GPU_JOB));
+        assertUntouched(answer(GPU_JOB, "batch", "v1", "Job", "ml-a", "UPDATE", true));
+    }
+
+    @Test
+    void aJobOfAnotherControllerPassesButACronJobsJobIsAdopted() {
+        String ofJobSet = GPU_JOB.replace("\"name\": \"ingest\"}", "\"name\": \"ingest\", \"ownerReferences\": [{"
+                + "\"apiVersion\": \"jobset.x-k8s.io/v1alpha2\", \"kind\": \"JobSet\", \"name\": \"t\", \"uid\": \"1\","
+                + " \"controller\": true}]}");
+        assertUntouched(mutate("batch", "v1", "Job", "ml-a", ofJobSet));
+        String ofCronJob = ofJobSet.replace("jobset.x-k8s.io/v1alpha2", "batch/v1").replace("JobSet", "CronJob");
+        assertThat(mutate("batch", "v1", "Job", "ml-a", ofCronJob).has("patch")).isTrue();
+    }
+
+    @Test
+    void invalidGpuAnnotationsAreRefusedByBothWebhooksWithTheField() {
+        String bad = GPU_JOB.replace("\"spec\": {\"restartPolicy\"", "\"metadata\": {\"annotations\": {"
+                + "\"gpu-fraction\": \"0.5\", \"gpu-fraction-limit\": \"0.3\"}}, \"spec\": {\"restartPolicy\"")
+                .replace("\"nvidia.com/gpu\": \"1\"", "\"cpu\": \"1\"");
+        for (boolean mutate : new boolean[] {true, false}) {
+            JsonObject response = answer(bad, "batch", "v1", "Job", "ml-a", "CREATE", mutate);
+            assertThat(response.get("allowed").getAsBoolean()).isFalse();
+            assertThat(response.getAsJsonObject("status").get("message").getAsString()).isEqualTo(
+                    "spec.template.metadata.annotations[gpu-fraction-limit]: (0.3) must not be below gpu-fraction (0.5)");
+        }
+    }
+
+    @Test
+    void aGangOfUnequalReplicasAndAParallelGpuJobAreRefused() {
+        String unequal = PYTORCH_JOB.replaceFirst("\"nvidia.com/gpu\": 8", "\"nvidia.com/gpu\": 4");
+        assertThat(message(mutate("kubeflow.org", "v1", "PyTorchJob", "ml-a", unequal)))
+                .startsWith("spec.pytorchReplicaSpecs.Worker.replicas: these replicas ask for other GPUs than"
+                        + " spec.pytorchReplicaSpecs.Master.replicas");
+        String parallel = GPU_JOB.replace("\"spec\": {\"template\"", "\"spec\": {\"parallelism\": 3, \"template\"");
+        assertThat(message(mutate("batch", "v1", "Job", "ml-a", parallel)))
+                .startsWith("spec.parallelism: is 3; Quotient places a batch Job that asks for GPUs one pod at a time");
+    }
+
+    @Test
+    void theValidatingWebhookNeverPatches() {
+        JsonObject response = answer(GPU_JOB, "batch", "v1", "Job", "ml-a", "CREATE", false);
+        assertUntouched(response);
+    }
+
+    private static void assertUntouched(JsonObject response) {
+        assertThat(response.get("allowed").getAsBoolean()).isTrue();
+        assertThat(response.has("patch")).isFalse();
+    }
+
+    private static String message(JsonObject response) {
+        assertThat(response.get("allowed").getAsBoolean()).isFalse();
+        return response.getAsJsonObject("status").get("message").getAsString();
+    }
+
+    private static JsonArray patch(JsonObject response) {
+        return JsonParser.parseString(new String(Base64.getDecoder().decode(response.get("patch").getAsString()),
+                StandardCharsets.UTF_8)).getAsJsonArray();
+    }
+
+    private JsonObject mutate(String group, String version, String kind, String namespace, String object) {
+        return answer(object, group, version, kind, namespace, "CREATE", true);
+    }
+
+    private JsonObject answer(String object, String group, String version, String kind, String namespace,
+                              String operation, boolean mutate) {
+        String request = """
+                {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+                 "request": {"uid": "u-1", "operation": "%s", "namespace": "%s",
+                  "kind": {"group": "%s", "version": "%s", "kind": "%s"}, "object": %s}}
+                """.formatted(operation, namespace, group, version, kind, object);
+        String answer = mutate ? admission.mutate(request) : admission.validate(request);
+        JsonObject response = JsonParser.parseString(answer).getAsJsonObject().getAsJsonObject("response");
+        assertThat(response.get("uid").getAsString()).isEqualTo("u-1");
+        return response;
+    }
+}
