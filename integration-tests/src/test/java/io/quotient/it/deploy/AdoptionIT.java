@@ -1,0 +1,164 @@
+package io.quotient.it.deploy;
+
+import com.google.gson.JsonElement;
+import com.google.gson.JsonObject;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.BatchV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Job;
+import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.quotient.it.harness.Await;
+import io.quotient.it.harness.ControlPlane;
+import io.quotient.it.harness.FakeGpuNodeSpec;
+import io.quotient.it.harness.FakeGpuNodes;
+import io.quotient.it.harness.FakeKubelet;
+import io.quotient.it.harness.RealKubernetes;
+import io.quotient.it.harness.TestNamespace;
+import io.quotient.it.kubeflow.KubeflowCrds;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * Workloads created with kubectl (issue 12): the shipped workload webhooks, served by the service on its admission
+ * port, suspend and label a PyTorchJob, TrainJob or batch Job that asks for GPUs in an opted-in team namespace,
+ * refuse invalid GPU annotations with the field, and leave workloads without GPUs untouched; with the service down,
+ * kube-system and namespaces that did not opt in are never blocked.
+ */
+@RealKubernetes
+class AdoptionIT {
+
+    private static final String ADOPTED = "quotient.io/adopted";
+
+    @Test
+    void gpuWorkloadsCreatedWithKubectlAreSuspendedAndTheRestIsUntouched(ControlPlane plane, TestNamespace service,
+                                                                         FakeGpuNodes nodes, FakeKubelet kubelet,
+                                                                         @TempDir Path dir) throws Exception {
+        nodes.create(FakeGpuNodeSpec.of("adopt", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
+        ApiClient user = plane.apiClient();
+        QuotientManifests.installCrd(user);
+        KubeflowCrds.install(user);
+        Path cert = dir.resolve("tls.crt");
+        Path key = dir.resolve("tls.key");
+        Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key.toString(), "-out",
+                cert.toString()).redirectErrorStream(true).start();
+        assertThat(openssl.waitFor()).as(new String(openssl.getInputStream().readAllBytes())).isZero();
+        int port;
+        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        BatchV1Api batch = new BatchV1Api(user);
+        DynamicKubernetesApi pytorchJobs = new DynamicKubernetesApi("kubeflow.org", "v1", "pytorchjobs", user);
+        DynamicKubernetesApi trainJobs = new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1", "trainjobs", user);
+        try (TestNamespace team = TestNamespace.create(user, plane.serverMinorVersion(), "team-k");
+             TestNamespace other = TestNamespace.create(user, plane.serverMinorVersion(), "other")) {
+            optIn(user, team.name());
+            Path teams = TeamsFile.writeText(dir.resolve("teams.yaml"), "teams:\n  - name: team-k\n"
+                    + "    guaranteedGpus: 32\n    namespaces: [" + team.name() + "]\n");
+            try (WorkloadWebhooks webhooks = WorkloadWebhooks.register(user, port, Files.readAllBytes(cert))) {
+                try (QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams,
+                        "--quotient.admission.port=" + port, "--quotient.admission.tls-cert-file=" + cert,
+                        "--quotient.admission.tls-key-file=" + key)) {
+                    // the API server loads a new webhook configuration a moment after it is created
+                    JsonObject llm = Await.until("the webhook to suspend a 4 x 8-GPU PyTorchJob", () -> recreate(
+                            pytorchJobs, ForeignWorkloads.pyTorchJob(team.name(), "llm", 4, 8)),
+                            stored -> adopted(stored));
+                    assertThat(llm.getAsJsonObject("spec").getAsJsonObject("runPolicy").get("suspend").getAsBoolean())
+                            .isTrue();
+
+                    JsonObject trainJob = created(trainJobs.create(new DynamicKubernetesObject(
+                            ForeignWorkloads.trainJob(team.name(), "tj", "torch-distributed", 2, 8))));
+                    assertThat(adopted(trainJob)).isTrue();
+                    assertThat(trainJob.getAsJsonObject("spec").get("suspend").getAsBoolean()).isTrue();
+
+                    V1Job gpuJob = batch.createNamespacedJob(team.name(),
+                            ForeignWorkloads.batchJob(team.name(), "ingest", 1, null)).execute();
+                    assertThat(gpuJob.getMetadata().getLabels()).containsEntry(ADOPTED, "true");
+                    if (plane.serverMinorVersion() >= 21) { // 1.20 has no Job suspend: the API server drops the field
+                        assertThat(gpuJob.getSpec().getSuspend()).isTrue();
+                    }
+
+                    V1Job cpuJob = batch.createNamespacedJob(team.name(),
+                            ForeignWorkloads.batchJob(team.name(), "cpu-only", 0, null)).execute();
+                    assertThat(cpuJob.getMetadata().getLabels()).doesNotContainKey(ADOPTED);
+                    assertThat(cpuJob.getSpec().getSuspend()).isNotEqualTo(Boolean.TRUE);
+
+                    ApiException refused = catchThrowableOfType(() -> batch.createNamespacedJob(team.name(),
+                            ForeignWorkloads.batchJob(team.name(), "bad", 0, Map.of("gpu-fraction", "0.5",
+                                    "gpu-fraction-limit", "0.3"))).execute(), ApiException.class);
+                    assertThat(refused.getCode()).isEqualTo(422);
+                    assertThat(refused.getResponseBody()).contains("denied the request",
+                            "spec.template.metadata.annotations[gpu-fraction-limit]: (0.3) must not be below"
+                                    + " gpu-fraction (0.5)");
+
+                    V1Job elsewhere = batch.createNamespacedJob(other.name(),
+                            ForeignWorkloads.batchJob(other.name(), "elsewhere", 1, null)).execute();
+                    assertThat(elsewhere.getMetadata().getLabels()).doesNotContainKey(ADOPTED);
+                }
+                // the service is down; the webhooks stay registered with failurePolicy Fail
+                V1Job system = batch.createNamespacedJob("kube-system",
+                        ForeignWorkloads.batchJob("kube-system", "untouched-" + team.name(), 1, null)).execute();
+                try {
+                    assertThat(system.getMetadata().getLabels()).doesNotContainKey(ADOPTED);
+                    assertThat(batch.createNamespacedJob(other.name(), ForeignWorkloads.batchJob(other.name(),
+                            "while-down", 1, null)).execute().getMetadata().getLabels()).doesNotContainKey(ADOPTED);
+                    ApiException blocked = catchThrowableOfType(() -> batch.createNamespacedJob(team.name(),
+                            ForeignWorkloads.batchJob(team.name(), "gpu-while-down", 1, null)).execute(),
+                            ApiException.class);
+                    assertThat(blocked).as("a GPU workload in an opted-in namespace is never admitted unsuspended")
+                            .isNotNull();
+                    assertThat(blocked.getResponseBody()).contains("workloads.quotient.io");
+                } finally {
+                    batch.deleteNamespacedJob(system.getMetadata().getName(), "kube-system").propagationPolicy("Background")
+                            .execute();
+                }
+            }
+        }
+    }
+
+    private static void optIn(ApiClient client, String namespace) throws ApiException {
+        CoreV1Api core = new CoreV1Api(client);
+        V1Namespace labelled = core.readNamespace(namespace).execute();
+        labelled.getMetadata().putLabelsItem("quotient.io/admission", "enabled");
+        core.replaceNamespace(namespace, labelled).execute();
+    }
+
+    /** Creates the workload, first deleting one the webhook did not adopt yet (its configuration was still loading). */
+    private static JsonObject recreate(DynamicKubernetesApi api, JsonObject workload) {
+        String namespace = workload.getAsJsonObject("metadata").get("namespace").getAsString();
+        String name = workload.getAsJsonObject("metadata").get("name").getAsString();
+        KubernetesApiResponse<DynamicKubernetesObject> existing = api.get(namespace, name);
+        if (existing.isSuccess()) {
+            if (adopted(existing.getObject().getRaw())) {
+                return existing.getObject().getRaw();
+            }
+            api.delete(namespace, name);
+            return new JsonObject();
+        }
+        return created(api.create(new DynamicKubernetesObject(workload)));
+    }
+
+    private static JsonObject created(KubernetesApiResponse<DynamicKubernetesObject> response) {
+        assertThat(response.isSuccess()).as("HTTP %s %s", response.getHttpStatusCode(),
+                response.getStatus() == null ? "" : response.getStatus().getMessage()).isTrue();
+        return response.getObject().getRaw();
+    }
+
+    private static boolean adopted(JsonObject object) {
+        JsonObject metadata = object.getAsJsonObject("metadata");
+        JsonObject labels = metadata == null ? null : metadata.getAsJsonObject("labels");
+        JsonElement value = labels == null ? null : labels.get(ADOPTED);
+        return value != null && "true".equals(value.getAsString());
+    }
+}

@@ -1,0 +1,100 @@
+package io.quotient.it.deploy;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import io.kubernetes.client.custom.Quantity;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Job;
+import io.kubernetes.client.openapi.models.V1JobSpec;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
+import io.kubernetes.client.openapi.models.V1ResourceRequirements;
+
+import java.util.List;
+import java.util.Map;
+
+/** Workloads as a user writes them with kubectl (not through Quotient): built as objects, never as text. */
+final class ForeignWorkloads {
+
+    static final String IMAGE = "busybox:1.36";
+
+    private ForeignWorkloads() {
+    }
+
+    /** A batch Job with {@code gpus} whole GPUs (0: none) and the given pod template annotations. */
+    static V1Job batchJob(String namespace, String name, int gpus, Map<String, String> annotations) {
+        V1Container container = new V1Container().name("main").image(IMAGE).command(List.of("sleep", "3600"));
+        if (gpus > 0) {
+            container.resources(new V1ResourceRequirements().limits(Map.of("nvidia.com/gpu", new Quantity(
+                    String.valueOf(gpus)))));
+        }
+        return new V1Job().apiVersion("batch/v1").kind("Job").metadata(new V1ObjectMeta().name(name).namespace(namespace))
+                .spec(new V1JobSpec().backoffLimit(0).template(new V1PodTemplateSpec()
+                        .metadata(new V1ObjectMeta().annotations(annotations))
+                        .spec(new V1PodSpec().restartPolicy("Never").containers(List.of(container)))));
+    }
+
+    /** A PyTorchJob of one Master and {@code replicas - 1} Workers with {@code gpus} GPUs each. */
+    static JsonObject pyTorchJob(String namespace, String name, int replicas, int gpus) {
+        JsonObject specs = new JsonObject();
+        specs.add("Master", replicaSpec(1, gpus));
+        if (replicas > 1) {
+            specs.add("Worker", replicaSpec(replicas - 1, gpus));
+        }
+        JsonObject spec = new JsonObject();
+        spec.add("pytorchReplicaSpecs", specs);
+        return object("kubeflow.org/v1", "PyTorchJob", namespace, name, spec);
+    }
+
+    /** A TrainJob of {@code nodes} nodes with {@code gpus} GPUs each, on the runtime {@code runtime}. */
+    static JsonObject trainJob(String namespace, String name, String runtime, int nodes, int gpus) {
+        JsonObject runtimeRef = new JsonObject();
+        runtimeRef.addProperty("name", runtime);
+        JsonObject limits = new JsonObject();
+        limits.addProperty("nvidia.com/gpu", gpus);
+        JsonObject resources = new JsonObject();
+        resources.add("limits", limits);
+        JsonObject trainer = new JsonObject();
+        trainer.addProperty("numNodes", nodes);
+        trainer.add("resourcesPerNode", resources);
+        JsonObject spec = new JsonObject();
+        spec.add("runtimeRef", runtimeRef);
+        spec.add("trainer", trainer);
+        return object("trainer.kubeflow.org/v1alpha1", "TrainJob", namespace, name, spec);
+    }
+
+    private static JsonObject replicaSpec(int replicas, int gpus) {
+        JsonObject limits = new JsonObject();
+        limits.addProperty("nvidia.com/gpu", gpus);
+        JsonObject resources = new JsonObject();
+        resources.add("limits", limits);
+        JsonObject container = new JsonObject();
+        container.addProperty("name", "pytorch");
+        container.addProperty("image", IMAGE);
+        container.add("resources", resources);
+        JsonArray containers = new JsonArray();
+        containers.add(container);
+        JsonObject podSpec = new JsonObject();
+        podSpec.add("containers", containers);
+        JsonObject template = new JsonObject();
+        template.add("spec", podSpec);
+        JsonObject replica = new JsonObject();
+        replica.addProperty("replicas", replicas);
+        replica.addProperty("restartPolicy", "OnFailure");
+        replica.add("template", template);
+        return replica;
+    }
+
+    private static JsonObject object(String apiVersion, String kind, String namespace, String name, JsonObject spec) {
+        JsonObject metadata = new JsonObject();
+        metadata.addProperty("name", name);
+        metadata.addProperty("namespace", namespace);
+        JsonObject object = new JsonObject();
+        object.addProperty("apiVersion", apiVersion);
+        object.addProperty("kind", kind);
+        object.add("metadata", metadata);
+        object.add("spec", spec);
+        return object;
+    }
+}

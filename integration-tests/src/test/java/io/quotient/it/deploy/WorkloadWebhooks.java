@@ -1,0 +1,74 @@
+package io.quotient.it.deploy;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.AdmissionregistrationV1Api;
+import io.kubernetes.client.openapi.models.AdmissionregistrationV1WebhookClientConfig;
+import io.kubernetes.client.openapi.models.V1MutatingWebhookConfiguration;
+import io.kubernetes.client.openapi.models.V1ValidatingWebhookConfiguration;
+import io.kubernetes.client.util.Yaml;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.util.List;
+
+/**
+ * Registers the shipped {@code deploy/admission/workload-webhook.yaml} on the test plane with one change: the API
+ * server reaches the service in this JVM by URL (the plane has no Service network), with the test's CA as caBundle.
+ * Rules, selectors, failure policy and paths are the manifest's own.
+ */
+final class WorkloadWebhooks implements AutoCloseable {
+
+    private final AdmissionregistrationV1Api api;
+    private final String name;
+
+    private WorkloadWebhooks(ApiClient client, String name) {
+        this.api = new AdmissionregistrationV1Api(client);
+        this.name = name;
+    }
+
+    static WorkloadWebhooks register(ApiClient client, int port, byte[] caBundle) throws IOException, ApiException {
+        List<Object> documents;
+        try (Reader reader = Files.newBufferedReader(QuotientManifests.deployDir().resolve("admission/workload-webhook.yaml"))) {
+            documents = Yaml.loadAll(reader);
+        }
+        V1MutatingWebhookConfiguration mutating = (V1MutatingWebhookConfiguration) documents.get(0);
+        V1ValidatingWebhookConfiguration validating = (V1ValidatingWebhookConfiguration) documents.get(1);
+        mutating.getWebhooks().forEach(w -> w.clientConfig(byUrl(w.getClientConfig(), port, caBundle)));
+        validating.getWebhooks().forEach(w -> w.clientConfig(byUrl(w.getClientConfig(), port, caBundle)));
+        WorkloadWebhooks webhooks = new WorkloadWebhooks(client, mutating.getMetadata().getName());
+        webhooks.close();
+        webhooks.api.createMutatingWebhookConfiguration(mutating).execute();
+        webhooks.api.createValidatingWebhookConfiguration(validating).execute();
+        return webhooks;
+    }
+
+    private static AdmissionregistrationV1WebhookClientConfig byUrl(AdmissionregistrationV1WebhookClientConfig shipped,
+                                                                    int port, byte[] caBundle) {
+        return new AdmissionregistrationV1WebhookClientConfig()
+                .url("https://127.0.0.1:" + port + shipped.getService().getPath()).caBundle(caBundle);
+    }
+
+    /** Removes both configurations (nothing when they are gone). */
+    @Override
+    public void close() {
+        try {
+            api.deleteMutatingWebhookConfiguration(name).execute();
+        } catch (ApiException e) {
+            ignoreMissing(e);
+        }
+        try {
+            api.deleteValidatingWebhookConfiguration(name).execute();
+        } catch (ApiException e) {
+            ignoreMissing(e);
+        }
+    }
+
+    private static void ignoreMissing(ApiException e) {
+        if (e.getCode() != 404) {
+            throw new IllegalStateException("removing the workload webhooks failed: HTTP " + e.getCode() + " "
+                    + e.getResponseBody(), e);
+        }
+    }
+}
