@@ -48,6 +48,9 @@ public final class GpuJobAdmission {
         if (resource.getSpec() == null) {
             return "spec: is required";
         }
+        if (resource.getSpec().workloadRef() != null) {
+            return "spec.workloadRef: is set by Quotient only, on the record of a workload it adopted; leave it out";
+        }
         try {
             mapper.toRecord(resource, scope.now());
             return null;

@@ -20,9 +20,11 @@ import java.util.Objects;
  * @param labels   extra labels for the workload's pods
  * @param env      extra environment variables for the GPU container
  * @param pod      namespace, service account, volumes, image pull secrets and annotations of the pods
+ * @param workload the existing workload this job governs (adopted), or null when the template renders one
  */
 public record JobSubmission(JobRequestInput request, String template, String image, List<String> command,
-                            List<String> args, Map<String, String> labels, Map<String, String> env, PodOptions pod) {
+                            List<String> args, Map<String, String> labels, Map<String, String> env, PodOptions pod,
+                            WorkloadRef workload) {
 
     /** The template used when the user names none. */
     public static final String DEFAULT_TEMPLATE = "job";
@@ -37,6 +39,24 @@ public record JobSubmission(JobRequestInput request, String template, String ima
         pod = pod == null ? PodOptions.NONE : pod;
     }
 
+    /** A submission whose template renders its workload. */
+    public JobSubmission(JobRequestInput request, String template, String image, List<String> command,
+                         List<String> args, Map<String, String> labels, Map<String, String> env, PodOptions pod) {
+        this(request, template, image, command, args, labels, env, pod, null);
+    }
+
+    /** A job that governs an existing workload (adopted) in {@code namespace} instead of rendering one. */
+    public static JobSubmission governing(JobRequestInput request, String namespace, WorkloadRef workload) {
+        Objects.requireNonNull(workload, "workload");
+        return new JobSubmission(request, null, null, null, null, null, null, PodOptions.NONE.withNamespace(namespace),
+                workload);
+    }
+
+    /** Whether this job governs an existing workload rather than rendering its own. */
+    public boolean adopted() {
+        return workload != null;
+    }
+
     /** A submission without pod options (the namespace's default service account, no volumes). */
     public JobSubmission(JobRequestInput request, String template, String image, List<String> command,
                          List<String> args, Map<String, String> labels, Map<String, String> env) {
@@ -45,12 +65,13 @@ public record JobSubmission(JobRequestInput request, String template, String ima
 
     /** The same submission with another request (defaults filled in before the record is stored). */
     public JobSubmission withRequest(JobRequestInput filled) {
-        return new JobSubmission(filled, template, image, command, args, labels, env, pod);
+        return new JobSubmission(filled, template, image, command, args, labels, env, pod, workload);
     }
 
     /** The same submission placed in a namespace (chosen by the service before the record is stored). */
     public JobSubmission inNamespace(String namespace) {
-        return new JobSubmission(request, template, image, command, args, labels, env, pod.withNamespace(namespace));
+        return new JobSubmission(request, template, image, command, args, labels, env, pod.withNamespace(namespace),
+                workload);
     }
 
     public JobId id() {

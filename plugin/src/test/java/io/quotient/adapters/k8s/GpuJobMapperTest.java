@@ -13,6 +13,7 @@ import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.VolumeRequest;
+import io.quotient.deploy.port.WorkloadRef;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.core.tenancy.TeamNamespaces;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
@@ -61,6 +62,26 @@ class GpuJobMapperTest {
 
     private TenantScope.Location location(JobRecord record) {
         return scope.now().locationIn(record.submission().pod().namespace(), record.id());
+    }
+
+    @Test
+    void anAdoptedWorkloadsRecordNamesItAndIsOwnedByIt() {
+        WorkloadRef workload = new WorkloadRef("kubeflow.org/v1", "PyTorchJob", "llm", "uid-7");
+        JobRequestInput input = new JobRequestInput("team-a", "llm", 8, null, null, null, null, null, null, null, null,
+                null, null, null, 4, null);
+        JobRecord adopted = new JobRecord(JobSubmission.governing(input, "ml-a", workload), specOf(input),
+                JobStatus.pending("waiting"), CREATED, null);
+        GpuJobResource resource = mapper.toResource(adopted, scope.now().locationIn("ml-a", adopted.id()));
+        assertThat(resource.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> {
+            assertThat(owner.getKind()).isEqualTo("PyTorchJob");
+            assertThat(owner.getUid()).isEqualTo("uid-7");
+            assertThat(owner.getController()).isNull();
+        });
+        JSON json = new JSON();
+        GpuJobResource decoded = json.deserialize(json.serialize(resource), GpuJobResource.class);
+        JobSubmission read = mapper.toRecord(decoded, scope.now()).submission();
+        assertThat(read.workload()).isEqualTo(workload);
+        assertThat(read).isEqualTo(adopted.submission());
     }
 
     @Test
@@ -141,7 +162,7 @@ class GpuJobMapperTest {
     void aGpuJobAppliedWithKubectlTakesItsTeamFromTheNamespaceAndItsNameFromMetadata() {
         GpuJobResource applied = new GpuJobResource(new V1ObjectMeta().namespace("ml-a2").name("train").resourceVersion("3"),
                 new GpuJobSpec(null, null, null, "busybox", null, null, new GpuJobSpec.Gpu(2, null, null, null, null),
-                        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null), null);
+                        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null), null);
 
         JobRecord record = mapper.toRecord(applied, scope.now());
 
@@ -153,7 +174,7 @@ class GpuJobMapperTest {
     @Test
     void aGpuJobCannotClaimAnotherTeamOrLiveOutsideTheTeamsNamespaces() {
         GpuJobSpec claimsTeamB = new GpuJobSpec("team-b", null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null);
         assertThatThrownBy(() -> mapper.toRecord(new GpuJobResource(new V1ObjectMeta().namespace("ml-a").name("x"),
                 claimsTeamB, null), scope.now())).isInstanceOfSatisfying(RequestException.class,
                 e -> assertThat(e.field()).isEqualTo("spec.team")).hasMessageContaining("belongs to team team-a");
