@@ -57,7 +57,7 @@ public final class KubernetesNames {
     }
 
     /** A label value, or a hashed stand-in when the value is longer than a label value may be. */
-    static String labelValue(String value) {
+    public static String labelValue(String value) {
         return value.length() <= MAX_LENGTH ? value : hashed(value.replace('.', '-'), value);
     }
 

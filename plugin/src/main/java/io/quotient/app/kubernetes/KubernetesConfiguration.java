@@ -7,7 +7,12 @@ import io.quotient.adapters.k8s.KubernetesAccessReview;
 import io.quotient.adapters.k8s.ConfigMapTeamsSource;
 import io.quotient.adapters.k8s.EventRecorder;
 import io.quotient.adapters.k8s.GpuJobAdmission;
+import io.quotient.adapters.k8s.adoption.AdoptedWorkloadGateway;
+import io.quotient.adapters.k8s.adoption.KubernetesAdoptableWorkloads;
 import io.quotient.adapters.k8s.adoption.WorkloadAdmission;
+import io.quotient.deploy.Adoption;
+import io.quotient.deploy.port.LeadershipGate;
+import io.quotient.deploy.DeploymentService;
 import io.quotient.adapters.k8s.GpuJobMapper;
 import io.quotient.adapters.rest.AdmissionController;
 import io.quotient.adapters.k8s.KubernetesClusterObserver;
@@ -127,6 +132,13 @@ public class KubernetesConfiguration {
         };
     }
 
+    /** Records and places the workloads the webhook suspended (each re-queue pass, on the leader). */
+    @Bean
+    Adoption adoption(ApiClient client, TenantScope scope, KubernetesJobRecordStore store,
+                      DeploymentService deployments, LeadershipGate leadership) {
+        return new Adoption(new KubernetesAdoptableWorkloads(client, scope), store, deployments, leadership);
+    }
+
     @Bean
     KubernetesJobRecordStore kubernetesJobRecordStore(ApiClient client, ClusterInformers informers,
                                                       KubernetesProperties kubernetes, GpuJobMapper mapper,
@@ -170,16 +182,20 @@ public class KubernetesConfiguration {
         return new KubernetesWorkloadGateway(client, kubernetes.namespace(), renderer, observer, store::locationOf, events);
     }
 
-    /** The gateway the service uses: the Kubernetes one, wrapped by a crash point only when a test asks for one. */
+    /**
+     * The gateway the service uses: the Kubernetes one, wrapped by a crash point only when a test asks for one, behind
+     * the one that patches adopted workloads instead of rendering.
+     */
     @Bean
     @Primary
-    WorkloadGateway workloadGateway(KubernetesWorkloadGateway gateway, KubernetesProperties kubernetes) {
+    WorkloadGateway workloadGateway(KubernetesWorkloadGateway gateway, KubernetesProperties kubernetes,
+                                    ApiClient client, KubernetesJobRecordStore store) {
         if (kubernetes.testingCrashAt() == null || kubernetes.testingCrashAt().isBlank()) {
-            return gateway;
+            return new AdoptedWorkloadGateway(gateway, client, store::find);
         }
         CrashPoint point = CrashPoint.parse(kubernetes.testingCrashAt());
         log.warn("crash testing: this process SIGKILLs itself at {}", point);
-        return point.around(gateway);
+        return new AdoptedWorkloadGateway(point.around(gateway), client, store::find);
     }
 
     @Bean

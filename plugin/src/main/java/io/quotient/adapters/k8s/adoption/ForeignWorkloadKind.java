@@ -3,7 +3,12 @@ package io.quotient.adapters.k8s.adoption;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import io.quotient.core.scheduling.ForeignDemand;
+import io.quotient.core.scheduling.ForeignGpuRequests;
+import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.PodGpuAsk;
+import io.quotient.core.scheduling.RequestException;
+import io.quotient.deploy.port.WorkloadRef;
 import io.quotient.core.scheduling.ReplicaGroup;
 
 import java.util.ArrayList;
@@ -71,6 +76,7 @@ public enum ForeignWorkloadKind {
     };
 
     static final String GPU_RESOURCE = "nvidia.com/gpu";
+    private static final String SHARE_ANNOTATIONS = "metadata.annotations[gpu-fraction|gpu-memory]";
 
     private final String group;
     private final String version;
@@ -97,8 +103,66 @@ public enum ForeignWorkloadKind {
         return Optional.empty();
     }
 
+    /** The kind of the workload a job governs. */
+    public static Optional<ForeignWorkloadKind> of(WorkloadRef ref) {
+        int slash = ref.apiVersion().indexOf('/');
+        return slash < 0 ? of("", ref.apiVersion(), ref.kind())
+                : of(ref.apiVersion().substring(0, slash), ref.apiVersion().substring(slash + 1), ref.kind());
+    }
+
     /** What each kind of replica of {@code workload} asks for, with the fields they were read from. */
     abstract List<ReplicaGroup> replicaGroups(JsonObject workload);
+
+    /**
+     * The workload's GPU demand, checked, or empty when it asks for none. A batch Job runs one pod at a time under
+     * Quotient; shares of a GPU are not adopted yet (their GPU binding would have to be injected into containers,
+     * which a batch Job's template does not allow after creation).
+     *
+     * @throws RequestException naming the field and the reason
+     */
+    public Optional<ForeignDemand> demand(JsonObject workload) {
+        Optional<ForeignDemand> demand = ForeignGpuRequests.demand(replicaGroups(workload));
+        if (demand.isPresent() && onePod() && demand.get().replicas() > 1) {
+            throw new RequestException("spec.parallelism", "is " + demand.get().replicas() + "; Quotient places a"
+                    + " batch Job that asks for GPUs one pod at a time: set parallelism to 1 (or leave it out), or run a"
+                    + " distributed job as a PyTorchJob or TrainJob");
+        }
+        if (demand.isPresent() && !(demand.get().perReplica() instanceof GpuRequest.WholeGpus)) {
+            throw new RequestException(SHARE_ANNOTATIONS, "shares of a GPU are not yet supported for workloads"
+                    + " created outside Quotient; ask for whole GPUs (nvidia.com/gpu), or deploy the job through"
+                    + " Quotient's API (gpu.fraction, gpu.memoryMib)");
+        }
+        return demand;
+    }
+
+    /**
+     * Where the workload's pod templates are (e.g. spec, pytorchReplicaSpecs, Worker, template); a TrainJob has none of
+     * its own (its pods come from the runtime, placed through {@code spec.runtimePatches}).
+     */
+    List<List<String>> podTemplatePaths(JsonObject workload) {
+        if (this == BATCH_JOB) {
+            return List.of(List.of("spec", "template"));
+        }
+        List<List<String>> paths = new ArrayList<>();
+        if (this == PYTORCH_JOB) {
+            JsonObject specs = JsonTree.object(workload, "spec", "pytorchReplicaSpecs");
+            if (specs != null) {
+                specs.keySet().forEach(replica -> paths.add(List.of("spec", "pytorchReplicaSpecs", replica, "template")));
+            }
+        }
+        return paths;
+    }
+
+    /** Whether Quotient can place this kind yet by patching it (TrainJob waits for its runtimePatches builder). */
+    boolean placeable() {
+        return this != TRAIN_JOB;
+    }
+
+    /** Whether the stored workload is suspended. */
+    boolean suspended(JsonObject workload) {
+        JsonObject parent = JsonTree.object(workload, suspendPath.subList(0, suspendPath.size() - 1).toArray(String[]::new));
+        return "true".equals(JsonTree.text(parent, suspendPath.get(suspendPath.size() - 1)));
+    }
 
     /** Where the workload's suspend switch is, from the root (e.g. spec, runPolicy, suspend). */
     List<String> suspendPath() {
@@ -120,6 +184,10 @@ public enum ForeignWorkloadKind {
 
     public String kind() {
         return kind;
+    }
+
+    public String apiVersion() {
+        return group.isEmpty() ? version : group + "/" + version;
     }
 
     public String plural() {

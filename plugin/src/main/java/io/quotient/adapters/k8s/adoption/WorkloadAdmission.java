@@ -7,7 +7,6 @@ import com.google.gson.JsonPrimitive;
 import io.quotient.adapters.k8s.AdmissionReviews;
 import io.quotient.adapters.k8s.TenantScope;
 import io.quotient.core.scheduling.ForeignDemand;
-import io.quotient.core.scheduling.ForeignGpuRequests;
 import io.quotient.core.scheduling.RequestException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -62,7 +61,7 @@ public final class WorkloadAdmission {
                 .orElse(JsonTree.text(JsonTree.object(workload, "metadata"), "generateName") + "*");
         Optional<ForeignDemand> demand;
         try {
-            demand = demand(kind.get(), workload);
+            demand = kind.get().demand(workload);
         } catch (RequestException e) {
             log.info("{} {}/{} refused at admission: {}", kind.get().kind(), namespace, name, e.getMessage());
             return AdmissionReviews.refused(request, e.getMessage());
@@ -73,17 +72,6 @@ public final class WorkloadAdmission {
         log.info("{} {}/{} asks for {} x {}: suspended until Quotient places it", kind.get().kind(), namespace, name,
                 demand.get().replicas(), demand.get().perReplica());
         return AdmissionReviews.patched(request, suspendAndLabel(kind.get(), workload));
-    }
-
-    /** The workload's GPU demand, checked (a batch Job runs one pod at a time under Quotient). */
-    static Optional<ForeignDemand> demand(ForeignWorkloadKind kind, JsonObject workload) {
-        Optional<ForeignDemand> demand = ForeignGpuRequests.demand(kind.replicaGroups(workload));
-        if (demand.isPresent() && kind.onePod() && demand.get().replicas() > 1) {
-            throw new RequestException("spec.parallelism", "is " + demand.get().replicas() + "; Quotient places a"
-                    + " batch Job that asks for GPUs one pod at a time: set parallelism to 1 (or leave it out), or run a"
-                    + " distributed job as a PyTorchJob or TrainJob");
-        }
-        return demand;
     }
 
     /** Jobs of a JobSet, an Argo workflow or any controller but a CronJob are governed through their owner, or not. */

@@ -54,7 +54,7 @@ class WorkloadAdmissionTest {
         assertThat(patch(response)).isEqualTo(JsonParser.parseString("""
                 [{"op": "add", "path": "/spec/runPolicy", "value": {"suspend": true}},
                  {"op": "add", "path": "/metadata/labels/quotient.io~1adopted", "value": "true"}]"""));
-        assertThat(WorkloadAdmission.demand(ForeignWorkloadKind.PYTORCH_JOB, JsonParser.parseString(PYTORCH_JOB)
+        assertThat(ForeignWorkloadKind.PYTORCH_JOB.demand(JsonParser.parseString(PYTORCH_JOB)
                 .getAsJsonObject())).hasValueSatisfying(d -> assertThat(d.replicas()).isEqualTo(4));
     }
 
@@ -63,7 +63,7 @@ class WorkloadAdmissionTest {
         JsonObject response = mutate("trainer.kubeflow.org", "v1alpha1", "TrainJob", "ml-a", TRAIN_JOB);
         assertThat(patch(response).get(0)).isEqualTo(JsonParser.parseString("""
                 {"op": "add", "path": "/spec/suspend", "value": true}"""));
-        assertThat(WorkloadAdmission.demand(ForeignWorkloadKind.TRAIN_JOB, JsonParser.parseString(TRAIN_JOB)
+        assertThat(ForeignWorkloadKind.TRAIN_JOB.demand(JsonParser.parseString(TRAIN_JOB)
                 .getAsJsonObject())).hasValueSatisfying(d -> assertThat(d.replicas()).isEqualTo(2));
     }
 

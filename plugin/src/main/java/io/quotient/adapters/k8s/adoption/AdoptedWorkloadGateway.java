@@ -1,0 +1,122 @@
+package io.quotient.adapters.k8s.adoption;
+
+import com.google.gson.JsonObject;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.quotient.adapters.k8s.KubernetesCallException;
+import io.quotient.adapters.k8s.KubernetesNames;
+import io.quotient.adapters.template.TemplateRenderer;
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.deploy.port.ForwardingWorkloadGateway;
+import io.quotient.deploy.port.GpuBinding;
+import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.WorkloadGateway;
+import io.quotient.deploy.port.WorkloadRef;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The gateway for jobs that govern an existing workload ({@link WorkloadRef}): a placement patches the workload
+ * (labels, node affinity to the chosen nodes, one replica per node for a gang, unsuspended) instead of rendering a
+ * template; a stop (preemption, delete) suspends it again and takes the placement back, so its controller deletes
+ * its pods and does not start them elsewhere; the record stays and is re-queued. Every other job goes to the
+ * gateway it wraps. Idempotent like every gateway call: each patch is computed from the workload as it is now.
+ */
+public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
+
+    private static final Logger log = LoggerFactory.getLogger(AdoptedWorkloadGateway.class);
+    private static final int NOT_FOUND = 404;
+
+    private final Map<ForeignWorkloadKind, DynamicKubernetesApi> apis = new EnumMap<>(ForeignWorkloadKind.class);
+    private final Function<JobId, Optional<JobRecord>> records;
+
+    /** @param records the job's record (a stop names the job only) */
+    public AdoptedWorkloadGateway(WorkloadGateway rendering, ApiClient client,
+                                  Function<JobId, Optional<JobRecord>> records) {
+        super(rendering);
+        this.records = records;
+        for (ForeignWorkloadKind kind : ForeignWorkloadKind.values()) {
+            apis.put(kind, new DynamicKubernetesApi(kind.group(), kind.version(), kind.plural(), client));
+        }
+    }
+
+    @Override
+    public void deploy(JobRecord record, PlacedJob placement, List<GpuBinding> gpus) {
+        if (!record.submission().adopted()) {
+            super.deploy(record, placement, gpus);
+            return;
+        }
+        List<String> nodes = placement.replicas().stream().map(PlacedJob.Replica::node).toList();
+        patch(record, (kind, workload) -> PlacementPatch.place(kind, workload, labels(record.id()), nodes,
+                record.spec().gang().spansNodes()), "placed on " + String.join(", ", nodes) + " and unsuspended");
+    }
+
+    @Override
+    public void stop(JobId job, Duration grace) {
+        Optional<JobRecord> record = records.apply(job);
+        if (record.isEmpty() || !record.get().submission().adopted()) {
+            super.stop(job, grace);
+            return;
+        }
+        patch(record.get(), (kind, workload) -> PlacementPatch.takeBack(kind, workload, labels(job)),
+                "suspended again, its placement taken back");
+    }
+
+    private interface PatchOf {
+        JsonObject of(ForeignWorkloadKind kind, JsonObject workload);
+    }
+
+    private void patch(JobRecord record, PatchOf patchOf, String done) {
+        WorkloadRef ref = record.submission().workload();
+        ForeignWorkloadKind kind = ForeignWorkloadKind.of(ref).orElseThrow(() -> new IllegalStateException(
+                "job " + record.id() + " governs " + ref + " of " + ref.apiVersion() + ", a kind Quotient does not adopt"));
+        if (!kind.placeable()) {
+            throw new IllegalStateException("job " + record.id() + " governs " + ref + "; placing a " + kind.kind()
+                    + " is not supported yet (it stays suspended)");
+        }
+        String namespace = record.submission().pod().namespace();
+        DynamicKubernetesApi api = apis.get(kind);
+        KubernetesApiResponse<DynamicKubernetesObject> current = api.get(namespace, ref.name());
+        if (!current.isSuccess() || !ref.uid().equals(current.getObject().getMetadata().getUid())) {
+            // deleted: the garbage collector removes the record it owns, and the reconciliation ends the job
+            log.info("{} {}/{} of job {} of team {} is gone (HTTP {}); nothing to patch", kind.kind(), namespace,
+                    ref.name(), record.id().name(), record.id().team(), current.getHttpStatusCode());
+            if (current.isSuccess() || current.getHttpStatusCode() == NOT_FOUND) {
+                return;
+            }
+            throw new KubernetesCallException("reading " + ref + " in " + namespace + " failed: HTTP "
+                    + current.getHttpStatusCode(), current.getHttpStatusCode());
+        }
+        JsonObject patch = patchOf.of(kind, current.getObject().getRaw());
+        KubernetesApiResponse<DynamicKubernetesObject> patched = api.patch(namespace, ref.name(),
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch(patch.toString()));
+        if (!patched.isSuccess()) {
+            throw new KubernetesCallException("patching " + ref + " in " + namespace + " for job " + record.id()
+                    + " failed: HTTP " + patched.getHttpStatusCode() + " " + (patched.getStatus() == null ? ""
+                    : patched.getStatus().getMessage()), patched.getHttpStatusCode());
+        }
+        log.info("{} {}/{} of job {} of team {}: {}", kind.kind(), namespace, ref.name(), record.id().name(),
+                record.id().team(), done);
+    }
+
+    /** The labels of the job's pods: the observer sees the workload's pods as the job's by them. */
+    static Map<String, String> labels(JobId job) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        labels.put(TemplateRenderer.TEAM_LABEL, KubernetesNames.labelValue(job.team()));
+        labels.put(TemplateRenderer.JOB_LABEL, KubernetesNames.labelValue(job.name()));
+        labels.put(TemplateRenderer.MANAGED_BY_LABEL, TemplateRenderer.MANAGED_BY);
+        return labels;
+    }
+}

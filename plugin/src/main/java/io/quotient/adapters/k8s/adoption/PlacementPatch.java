@@ -1,0 +1,96 @@
+package io.quotient.adapters.k8s.adoption;
+
+import com.google.gson.Gson;
+import com.google.gson.GsonBuilder;
+import com.google.gson.JsonElement;
+import com.google.gson.JsonNull;
+import com.google.gson.JsonObject;
+import com.google.gson.ToNumberPolicy;
+import com.google.gson.reflect.TypeToken;
+import io.quotient.adapters.template.NodePinning;
+import io.quotient.adapters.template.TemplateRenderer;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The JSON merge patches that place an adopted workload and take the placement back, computed from the workload as it
+ * is now: each pod template gets the job's labels (so its pods are seen as the job's) and the author's affinity plus
+ * a required node affinity to the chosen nodes (and, for a gang, one pod per node), as the {@code pytorchjob} template
+ * pins rendered pods; the suspend switch goes off. Taking it back suspends the workload and restores the author's
+ * affinity. Only pod template labels and affinity change (both mutable on a suspended batch Job from 1.23, always on
+ * the Kubeflow CRDs).
+ */
+final class PlacementPatch {
+
+    private static final Gson GSON = new GsonBuilder().setObjectToNumberStrategy(ToNumberPolicy.LONG_OR_DOUBLE).create();
+
+    private PlacementPatch() {
+    }
+
+    /** Pinned to {@code nodes} (one replica per node when {@code gang}), labelled, unsuspended. */
+    static JsonObject place(ForeignWorkloadKind kind, JsonObject workload, Map<String, String> jobLabels,
+                            List<String> nodes, boolean gang) {
+        JsonObject patch = suspendSwitch(kind, false);
+        for (List<String> path : kind.podTemplatePaths(workload)) {
+            Map<String, Object> podSpec = podSpec(workload, path);
+            NodePinning.unpin(podSpec, TemplateRenderer.JOB_LABEL);
+            NodePinning.pin(podSpec, nodes);
+            if (gang) {
+                NodePinning.onePerNode(podSpec, jobLabels);
+            }
+            JsonObject template = at(patch, path);
+            JsonObject metadata = new JsonObject();
+            metadata.add("labels", GSON.toJsonTree(jobLabels));
+            template.add("metadata", metadata);
+            JsonObject spec = new JsonObject();
+            spec.add("affinity", GSON.toJsonTree(podSpec.get("affinity")));
+            template.add("spec", spec);
+        }
+        return patch;
+    }
+
+    /** Suspended, with the author's own affinity (or none) back on every pod template. */
+    static JsonObject takeBack(ForeignWorkloadKind kind, JsonObject workload, Map<String, String> jobLabels) {
+        JsonObject patch = suspendSwitch(kind, true);
+        for (List<String> path : kind.podTemplatePaths(workload)) {
+            Map<String, Object> podSpec = podSpec(workload, path);
+            NodePinning.unpin(podSpec, TemplateRenderer.JOB_LABEL);
+            JsonObject spec = new JsonObject();
+            Object affinity = podSpec.get("affinity");
+            spec.add("affinity", affinity == null ? JsonNull.INSTANCE : GSON.toJsonTree(affinity));
+            at(patch, path).add("spec", spec);
+        }
+        return patch;
+    }
+
+    private static JsonObject suspendSwitch(ForeignWorkloadKind kind, boolean suspend) {
+        JsonObject patch = new JsonObject();
+        List<String> path = kind.suspendPath();
+        at(patch, path.subList(0, path.size() - 1)).addProperty(path.get(path.size() - 1), suspend);
+        return patch;
+    }
+
+    /** The pod spec at {@code templatePath} as plain maps (a copy: changing it changes nothing in the workload). */
+    private static Map<String, Object> podSpec(JsonObject workload, List<String> templatePath) {
+        JsonObject template = JsonTree.object(workload, templatePath.toArray(String[]::new));
+        JsonElement spec = template == null ? null : template.get("spec");
+        if (spec == null || !spec.isJsonObject()) {
+            return new LinkedHashMap<>();
+        }
+        return GSON.fromJson(spec, new TypeToken<LinkedHashMap<String, Object>>() { }.getType());
+    }
+
+    /** The object at {@code path} in {@code root}, made where missing. */
+    private static JsonObject at(JsonObject root, List<String> path) {
+        JsonObject current = root;
+        for (String step : path) {
+            if (!current.has(step) || !current.get(step).isJsonObject()) {
+                current.add(step, new JsonObject());
+            }
+            current = current.getAsJsonObject(step);
+        }
+        return current;
+    }
+}

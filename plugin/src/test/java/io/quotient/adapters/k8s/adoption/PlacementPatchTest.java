@@ -1,0 +1,88 @@
+package io.quotient.adapters.k8s.adoption;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.quotient.core.scheduling.JobId;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Placing an adopted workload pins every pod template and unsuspends it; taking it back restores the author's. */
+class PlacementPatchTest {
+
+    private static final Map<String, String> LABELS = AdoptedWorkloadGateway.labels(new JobId("team-a", "llm"));
+
+    private static final String USER_AFFINITY = """
+            {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+              {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]}]}]}}}""";
+
+    private static JsonObject pyTorchJob(String affinity) {
+        String template = "{\"spec\": {" + (affinity == null ? "" : "\"affinity\": " + affinity + ", ")
+                + "\"containers\": [{\"name\": \"pytorch\", \"image\": \"t\", \"ports\": [{\"containerPort\": 23456}]}]}}";
+        return JsonParser.parseString("{\"apiVersion\": \"kubeflow.org/v1\", \"kind\": \"PyTorchJob\","
+                + " \"metadata\": {\"name\": \"llm\"}, \"spec\": {\"runPolicy\": {\"suspend\": true},"
+                + " \"pytorchReplicaSpecs\": {\"Master\": {\"replicas\": 1, \"template\": " + template + "},"
+                + " \"Worker\": {\"replicas\": 3, \"template\": " + template + "}}}}").getAsJsonObject();
+    }
+
+    @Test
+    void aGangIsPinnedToItsNodesOnePerNodeKeepingTheAuthorsTermsAndUnsuspended() {
+        JsonObject patch = PlacementPatch.place(ForeignWorkloadKind.PYTORCH_JOB, pyTorchJob(USER_AFFINITY), LABELS,
+                List.of("n1", "n2", "n3", "n4"), true);
+        assertThat(patch.getAsJsonObject("spec").getAsJsonObject("runPolicy").get("suspend").getAsBoolean()).isFalse();
+        for (String replica : List.of("Master", "Worker")) {
+            JsonObject template = patch.getAsJsonObject("spec").getAsJsonObject("pytorchReplicaSpecs")
+                    .getAsJsonObject(replica).getAsJsonObject("template");
+            assertThat(template.getAsJsonObject("metadata").getAsJsonObject("labels").get("quotient.io/job")
+                    .getAsString()).isEqualTo("llm");
+            assertThat(template.getAsJsonObject("spec").keySet()).containsExactly("affinity");
+            JsonObject affinity = template.getAsJsonObject("spec").getAsJsonObject("affinity");
+            assertThat(affinity).isEqualTo(JsonParser.parseString("""
+                    {"nodeAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [
+                      {"matchExpressions": [{"key": "zone", "operator": "In", "values": ["a"]},
+                        {"key": "kubernetes.io/hostname", "operator": "In", "values": ["n1", "n2", "n3", "n4"]}]}]}},
+                     "podAntiAffinity": {"requiredDuringSchedulingIgnoredDuringExecution": [
+                      {"labelSelector": {"matchLabels": {"app.kubernetes.io/managed-by": "quotient",
+                        "quotient.io/job": "llm", "quotient.io/team": "team-a"}},
+                       "topologyKey": "kubernetes.io/hostname"}]}}"""));
+        }
+    }
+
+    @Test
+    void placingAgainReplacesTheEarlierPlacementAndTakingItBackRestoresTheAuthorsAffinity() {
+        JsonObject workload = pyTorchJob(USER_AFFINITY);
+        JsonObject first = PlacementPatch.place(ForeignWorkloadKind.PYTORCH_JOB, workload, LABELS, List.of("n1", "n2"),
+                true);
+        JsonObject placed = workload.deepCopy();
+        for (String replica : List.of("Master", "Worker")) {
+            placed.getAsJsonObject("spec").getAsJsonObject("pytorchReplicaSpecs").getAsJsonObject(replica)
+                    .getAsJsonObject("template").getAsJsonObject("spec").add("affinity", first.getAsJsonObject("spec")
+                            .getAsJsonObject("pytorchReplicaSpecs").getAsJsonObject(replica).getAsJsonObject("template")
+                            .getAsJsonObject("spec").get("affinity"));
+        }
+        JsonObject again = PlacementPatch.place(ForeignWorkloadKind.PYTORCH_JOB, placed, LABELS, List.of("n3"), false);
+        assertThat(again.getAsJsonObject("spec").getAsJsonObject("pytorchReplicaSpecs").getAsJsonObject("Master")
+                .getAsJsonObject("template").getAsJsonObject("spec").getAsJsonObject("affinity").toString())
+                .contains("[\"n3\"]").doesNotContain("n1").doesNotContain("podAntiAffinity");
+
+        JsonObject back = PlacementPatch.takeBack(ForeignWorkloadKind.PYTORCH_JOB, placed, LABELS);
+        assertThat(back.getAsJsonObject("spec").getAsJsonObject("runPolicy").get("suspend").getAsBoolean()).isTrue();
+        assertThat(back.getAsJsonObject("spec").getAsJsonObject("pytorchReplicaSpecs").getAsJsonObject("Worker")
+                .getAsJsonObject("template").getAsJsonObject("spec").get("affinity"))
+                .isEqualTo(JsonParser.parseString(USER_AFFINITY));
+    }
+
+    @Test
+    void takingBackAPlacementOfAWorkloadWithoutAffinityRemovesIt() {
+        JsonObject back = PlacementPatch.takeBack(ForeignWorkloadKind.BATCH_JOB, JsonParser.parseString("""
+                {"spec": {"suspend": false, "template": {"spec": {"affinity": {"nodeAffinity": {
+                  "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [
+                    {"key": "kubernetes.io/hostname", "operator": "In", "values": ["n1"]}]}]}}},
+                  "containers": []}}}}""").getAsJsonObject(), LABELS);
+        assertThat(back).isEqualTo(JsonParser.parseString("""
+                {"spec": {"suspend": true, "template": {"spec": {"affinity": null}}}}"""));
+    }
+}
