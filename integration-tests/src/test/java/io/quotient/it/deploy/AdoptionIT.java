@@ -8,6 +8,7 @@ import io.kubernetes.client.openapi.apis.BatchV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Job;
 import io.kubernetes.client.openapi.models.V1Namespace;
+import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
@@ -18,13 +19,18 @@ import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
+import io.quotient.it.kubeflow.FakeTrainingOperator;
 import io.quotient.it.kubeflow.KubeflowCrds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
@@ -48,16 +54,7 @@ class AdoptionIT {
         ApiClient user = plane.apiClient();
         QuotientManifests.installCrd(user);
         KubeflowCrds.install(user);
-        Path cert = dir.resolve("tls.crt");
-        Path key = dir.resolve("tls.key");
-        Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key.toString(), "-out",
-                cert.toString()).redirectErrorStream(true).start();
-        assertThat(openssl.waitFor()).as(new String(openssl.getInputStream().readAllBytes())).isZero();
-        int port;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        Tls tls = Tls.make(dir);
         BatchV1Api batch = new BatchV1Api(user);
         DynamicKubernetesApi pytorchJobs = new DynamicKubernetesApi("kubeflow.org", "v1", "pytorchjobs", user);
         DynamicKubernetesApi trainJobs = new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1", "trainjobs", user);
@@ -66,10 +63,8 @@ class AdoptionIT {
             optIn(user, team.name());
             Path teams = TeamsFile.writeText(dir.resolve("teams.yaml"), "teams:\n  - name: team-k\n"
                     + "    guaranteedGpus: 32\n    namespaces: [" + team.name() + "]\n");
-            try (WorkloadWebhooks webhooks = WorkloadWebhooks.register(user, port, Files.readAllBytes(cert))) {
-                try (QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams,
-                        "--quotient.admission.port=" + port, "--quotient.admission.tls-cert-file=" + cert,
-                        "--quotient.admission.tls-key-file=" + key)) {
+            try (WorkloadWebhooks webhooks = WorkloadWebhooks.register(user, tls.port(), tls.caBundle())) {
+                try (QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams, tls.args())) {
                     // the API server loads a new webhook configuration a moment after it is created
                     JsonObject llm = Await.until("the webhook to suspend a 4 x 8-GPU PyTorchJob", () -> recreate(
                             pytorchJobs, ForeignWorkloads.pyTorchJob(team.name(), "llm", 4, 8)),
@@ -125,6 +120,118 @@ class AdoptionIT {
                 }
             }
         }
+    }
+
+    @Test
+    void anAdoptedPyTorchJobRunsAsOneGangAndIsSuspendedAgainWhenPreempted(ControlPlane plane, TestNamespace service,
+                                                                        FakeGpuNodes nodes, FakeKubelet kubelet,
+                                                                        @TempDir Path dir) throws Exception {
+        for (int i = 0; i < 4; i++) {
+            nodes.create(FakeGpuNodeSpec.of("adopt-gang", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
+        }
+        ApiClient user = plane.apiClient();
+        QuotientManifests.installCrd(user);
+        Tls tls = Tls.make(dir);
+        DynamicKubernetesApi pytorchJobs = new DynamicKubernetesApi("kubeflow.org", "v1", "pytorchjobs", user);
+        DynamicKubernetesApi gpuJobs = new DynamicKubernetesApi("quotient.io", "v1alpha1", "gpujobs", user);
+        try (TestNamespace team = TestNamespace.create(user, plane.serverMinorVersion(), "team-g");
+             FakeTrainingOperator operator = FakeTrainingOperator.start(user)) {
+            optIn(user, team.name());
+            // team-g borrows (no guarantee); team-b's guarantee of 32 takes the GPUs back
+            Path teams = TeamsFile.writeText(dir.resolve("teams.yaml"), "teams:\n  - name: team-g\n"
+                    + "    guaranteedGpus: 0\n    namespaces: [" + team.name() + "]\n  - name: team-b\n"
+                    + "    guaranteedGpus: 32\n    namespaces: [" + service.name() + "]\n");
+            try (WorkloadWebhooks webhooks = WorkloadWebhooks.register(user, tls.port(), tls.caBundle());
+                 QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams, tls.args())) {
+                JsonObject llm = Await.until("the webhook to suspend a 4 x 8-GPU PyTorchJob", () -> recreate(
+                        pytorchJobs, ForeignWorkloads.pyTorchJob(team.name(), "llm", 4, 8)), AdoptionIT::adopted);
+                String uid = llm.getAsJsonObject("metadata").get("uid").getAsString();
+
+                QuotientApi api = quotient.api();
+                QuotientApi.Answer placed = Await.until("the adopted job to be placed", () -> api.job("team-g", "llm"),
+                        job -> job.status() == 200 && ("Placed".equals(job.text("phase"))
+                                || "Running".equals(job.text("phase"))));
+                Set<String> chosen = chosenNodes(placed);
+                assertThat(chosen).hasSize(4);
+                JsonObject record = gpuJobs.get(team.name(), "llm").getObject().getRaw();
+                assertThat(record.getAsJsonObject("metadata").getAsJsonArray("ownerReferences").get(0)
+                        .getAsJsonObject().get("uid").getAsString()).as("the record is owned by the workload")
+                        .isEqualTo(uid);
+                assertThat(record.getAsJsonObject("spec").getAsJsonObject("workloadRef").get("kind").getAsString())
+                        .isEqualTo("PyTorchJob");
+
+                List<V1Pod> running = Await.until("the four replicas to run", () -> pods(user, team.name(), "llm"),
+                        pods -> pods.size() == 4 && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())));
+                assertThat(running.stream().map(p -> p.getSpec().getNodeName()).collect(Collectors.toSet()))
+                        .as("one replica per chosen node, bound by the kube-scheduler").isEqualTo(chosen);
+                assertThat(suspended(pytorchJobs, team.name())).isFalse();
+
+                QuotientApi.Answer claim = api.deploy("team-b", Requests.wholeGpus("claim", 8));
+                assertThat(claim.status()).as("%s", claim).isEqualTo(201);
+                Await.until("the preempted PyTorchJob to be suspended again", () -> suspended(pytorchJobs, team.name()),
+                        Boolean::booleanValue);
+                Await.until("every replica of the preempted gang to go", () -> pods(user, team.name(), "llm"),
+                        List::isEmpty);
+                JsonObject again = pytorchJobs.get(team.name(), "llm").getObject().getRaw();
+                assertThat(again.getAsJsonObject("spec").getAsJsonObject("pytorchReplicaSpecs").getAsJsonObject("Worker")
+                        .getAsJsonObject("template").getAsJsonObject("spec").has("affinity"))
+                        .as("the placement is taken back").isFalse();
+                Await.until("the record to be re-queued with its reason", () -> api.job("team-g", "llm").text("reason"),
+                        reason -> reason != null && reason.contains("needs 4 nodes with 8 free"));
+                assertThat(api.job("team-g", "llm").text("phase")).isEqualTo("Pending");
+
+                assertThat(pytorchJobs.delete(team.name(), "llm").isSuccess()).isTrue();
+                Await.until("the garbage collector to delete the record with its workload",
+                        () -> gpuJobs.get(team.name(), "llm").getHttpStatusCode(), status -> status == 404);
+                Await.until("the job to be gone", () -> api.job("team-g", "llm").status(), status -> status == 404);
+                assertThat(operator.lastFailure()).isNull();
+            }
+        }
+    }
+
+    /** A self-signed serving certificate for 127.0.0.1 and a free port for the service's admission connector. */
+    private record Tls(Path cert, Path key, int port) {
+        static Tls make(Path dir) throws Exception {
+            Path cert = dir.resolve("tls.crt");
+            Path key = dir.resolve("tls.key");
+            Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days",
+                    "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key.toString(),
+                    "-out", cert.toString()).redirectErrorStream(true).start();
+            assertThat(openssl.waitFor()).as(new String(openssl.getInputStream().readAllBytes())).isZero();
+            try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
+                return new Tls(cert, key, socket.getLocalPort());
+            }
+        }
+
+        byte[] caBundle() throws java.io.IOException {
+            return Files.readAllBytes(cert);
+        }
+
+        String[] args() {
+            return new String[] {"--quotient.admission.port=" + port, "--quotient.admission.tls-cert-file=" + cert,
+                "--quotient.admission.tls-key-file=" + key};
+        }
+    }
+
+    private static boolean suspended(DynamicKubernetesApi pytorchJobs, String namespace) {
+        JsonObject job = pytorchJobs.get(namespace, "llm").getObject().getRaw();
+        JsonObject runPolicy = job.getAsJsonObject("spec").getAsJsonObject("runPolicy");
+        return runPolicy != null && runPolicy.has("suspend") && runPolicy.get("suspend").getAsBoolean();
+    }
+
+    private static Set<String> chosenNodes(QuotientApi.Answer placed) {
+        Set<String> chosen = new HashSet<>();
+        chosen.add(placed.text("node"));
+        var replicas = placed.object().getAsJsonArray("replicas");
+        if (replicas != null) {
+            replicas.forEach(r -> chosen.add(r.getAsJsonObject().get("node").getAsString()));
+        }
+        return chosen;
+    }
+
+    private static List<V1Pod> pods(ApiClient client, String namespace, String job) throws ApiException {
+        return new CoreV1Api(client).listNamespacedPod(namespace).labelSelector("quotient.io/job=" + job).execute()
+                .getItems();
     }
 
     private static void optIn(ApiClient client, String namespace) throws ApiException {
