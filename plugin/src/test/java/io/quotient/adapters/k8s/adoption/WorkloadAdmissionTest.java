@@ -111,6 +111,15 @@ class WorkloadAdmissionTest {
     }
 
     @Test
+    void sharesOfAGpuAreRefusedUntilAdoptionSupportsThem() {
+        String share = GPU_JOB.replace("\"spec\": {\"restartPolicy\"", "\"metadata\": {\"annotations\": {"
+                + "\"gpu-fraction\": \"0.5\"}}, \"spec\": {\"restartPolicy\"")
+                .replace("\"nvidia.com/gpu\": \"1\"", "\"cpu\": \"1\"");
+        assertThat(message(mutate("batch", "v1", "Job", "ml-a", share)))
+                .contains("shares of a GPU are not yet supported for workloads created outside Quotient");
+    }
+
+    @Test
     void theValidatingWebhookNeverPatches() {
         JsonObject response = answer(GPU_JOB, "batch", "v1", "Job", "ml-a", "CREATE", false);
         assertUntouched(response);
