@@ -38,14 +38,17 @@ public final class TrainJobRuntimePatch {
     private final boolean onePerNode;
     private final Map<String, String> env;
     private final List<Map<String, Object>> tolerations;
+    private final Map<String, Object> basePod;
 
     private TrainJobRuntimePatch(List<String> nodes, Map<String, String> podLabels, boolean onePerNode,
-                                 Map<String, String> env, List<Map<String, Object>> tolerations) {
+                                 Map<String, String> env, List<Map<String, Object>> tolerations,
+                                 Map<String, Object> basePod) {
         this.nodes = List.copyOf(nodes);
         this.podLabels = new TreeMap<>(podLabels);
         this.onePerNode = onePerNode;
         this.env = new TreeMap<>(env);
         this.tolerations = tolerations.stream().map(t -> Map.copyOf(Trees.deepCopy(t))).toList();
+        this.basePod = Trees.deepCopy(basePod);
     }
 
     /**
@@ -62,7 +65,7 @@ public final class TrainJobRuntimePatch {
                     + "); a gang places one replica per node");
         }
         nodes.forEach(n -> Objects.requireNonNull(n, "node"));
-        return new TrainJobRuntimePatch(nodes, Map.of(), nodes.size() > 1, Map.of(), List.of());
+        return new TrainJobRuntimePatch(nodes, Map.of(), nodes.size() > 1, Map.of(), List.of(), Map.of());
     }
 
     /** A placement on the nodes the scheduler chose for every replica of the job, the first replica's first. */
@@ -75,26 +78,36 @@ public final class TrainJobRuntimePatch {
      * one-per-node anti-affinity selects its own pods by them.
      */
     public TrainJobRuntimePatch withPodLabels(Map<String, String> labels) {
-        return new TrainJobRuntimePatch(nodes, labels, onePerNode, env, tolerations);
+        return new TrainJobRuntimePatch(nodes, labels, onePerNode, env, tolerations, basePod);
     }
 
     /** Env for the trainer container (a fraction's {@code NVIDIA_VISIBLE_DEVICES} and memory limits). */
     public TrainJobRuntimePatch withEnv(Map<String, String> values) {
-        return new TrainJobRuntimePatch(nodes, podLabels, onePerNode, values, tolerations);
+        return new TrainJobRuntimePatch(nodes, podLabels, onePerNode, values, tolerations, basePod);
     }
 
     /** Tolerations for the {@code node} pods (e.g. of tainted GPU pools), as Kubernetes toleration objects. */
     public TrainJobRuntimePatch withTolerations(List<Map<String, Object>> values) {
-        return new TrainJobRuntimePatch(nodes, podLabels, onePerNode, env, values);
+        return new TrainJobRuntimePatch(nodes, podLabels, onePerNode, env, values, basePod);
+    }
+
+    /**
+     * What else Quotient's patch carries for the {@code node} pods (a pod template: {@code metadata} and the pod
+     * fields a runtime patch may set, such as the service account, volumes and volume mounts of a job's request).
+     * The placement is added to it: labels merged, the node affinity added to its required terms, tolerations
+     * appended.
+     */
+    public TrainJobRuntimePatch withPodTemplate(Map<String, Object> pod) {
+        return new TrainJobRuntimePatch(nodes, podLabels, onePerNode, env, tolerations, pod);
     }
 
     /** The {@code runtimePatches} entry: {@code manager} plus the {@code node} pod template's patch. */
     public Map<String, Object> entry() {
-        Map<String, Object> podTemplate = new LinkedHashMap<>();
+        Map<String, Object> podTemplate = Trees.deepCopy(basePod);
         if (!podLabels.isEmpty()) {
-            podTemplate.put("metadata", Map.of("labels", new LinkedHashMap<String, Object>(podLabels)));
+            ContainerEdits.putAll(Trees.childMap(podTemplate, "metadata"), "labels", podLabels);
         }
-        Map<String, Object> podSpec = new LinkedHashMap<>();
+        Map<String, Object> podSpec = Trees.childMap(podTemplate, "spec");
         NodePinning.pin(podSpec, nodes);
         if (onePerNode) {
             if (podLabels.isEmpty()) {
@@ -104,9 +117,8 @@ public final class TrainJobRuntimePatch {
             NodePinning.onePerNode(podSpec, podLabels);
         }
         if (!tolerations.isEmpty()) {
-            podSpec.put("tolerations", new ArrayList<Object>(Trees.deepCopy(tolerations)));
+            Trees.childList(podSpec, "tolerations").addAll(Trees.deepCopy(tolerations));
         }
-        podTemplate.put("spec", podSpec);
 
         Map<String, Object> nodeJob = new LinkedHashMap<>();
         nodeJob.put("name", NODE_JOB);
