@@ -23,7 +23,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -67,7 +66,7 @@ class TrainJobIT {
             QuotientApi.Answer placed = api.deploy("team-a", body);
 
             assertThat(placed.status()).as("%s", placed).isEqualTo(201);
-            Set<String> chosen = chosenNodes(placed);
+            Set<String> chosen = placed.nodes();
             assertThat(chosen).hasSize(4);
             List<V1Pod> running = Await.until("the TrainJob's four node pods to run", () -> pods(client, namespace),
                     pods -> pods.size() == 4 && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())));
@@ -122,16 +121,6 @@ class TrainJobIT {
         String name = pod.getMetadata().getOwnerReferences().get(0).getName();
         return new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1", "trainjobs", client)
                 .get(namespace.name(), name).getObject().getRaw();
-    }
-
-    private static Set<String> chosenNodes(QuotientApi.Answer placed) {
-        Set<String> chosen = new HashSet<>();
-        chosen.add(placed.text("node"));
-        var replicas = placed.object().getAsJsonArray("replicas");
-        if (replicas != null) {
-            replicas.forEach(r -> chosen.add(r.getAsJsonObject().get("node").getAsString()));
-        }
-        return chosen;
     }
 
     private static List<V1Pod> pods(ApiClient client, TestNamespace namespace) throws ApiException {
