@@ -88,6 +88,14 @@ class DeployManifestsIT {
         assertThat(allowed(authorization, "quotient.io", "gpujobs", "", "create", "team-a", null)).isTrue();
         assertThat(allowed(authorization, "quotient.io", "gpujobs", "status", "update", "team-a", null)).isTrue();
         assertThat(allowed(authorization, "batch", "jobs", "", "create", "team-a", null)).isTrue();
+        assertThat(allowed(authorization, "trainer.kubeflow.org", "trainjobs", "", "create", "team-a", null)).isTrue();
+        assertThat(allowed(authorization, "trainer.kubeflow.org", "trainjobs", "", "delete", "team-a", null)).isTrue();
+        // workloads created with kubectl are adopted: listed cluster-wide by label, placed and suspended by patches
+        for (String[] kind : new String[][] {{"batch", "jobs"}, {"kubeflow.org", "pytorchjobs"},
+                {"trainer.kubeflow.org", "trainjobs"}}) {
+            assertThat(allowed(authorization, kind[0], kind[1], "", "patch", "team-a", null)).as(kind[1]).isTrue();
+            assertThat(allowed(authorization, kind[0], kind[1], "", "list", null, null)).as(kind[1]).isTrue();
+        }
         assertThat(allowed(authorization, "", "events", "", "create", "team-a", null)).isTrue();
         // the dashboard's recent history reads the Events of GpuJobs in every namespace
         assertThat(allowed(authorization, "", "events", "", "list", null, null)).isTrue();
@@ -104,6 +112,9 @@ class DeployManifestsIT {
         assertThat(allowed(authorization, "quotient.io", "gpujobs", "", "patch", ns, null)).isFalse();
         assertThat(allowed(authorization, "quotient.io", "gpujobs", "", "update", "team-a", null)).isFalse();
         assertThat(allowed(authorization, "", "secrets", "", "get", "team-a", null)).isFalse();
+        // the runtimes are the cluster admin's: Quotient references them, never writes them
+        assertThat(allowed(authorization, "trainer.kubeflow.org", "clustertrainingruntimes", "", "create", null, null))
+                .isFalse();
         assertThat(allowed(authorization, "", "nodes", "", "update", null, null)).isFalse();
         assertThat(allowed(authorization, "", "secrets", "", "get", ns, null)).isFalse();
         assertThat(allowed(authorization, "", "configmaps", "", "get", ns, "other")).isFalse();

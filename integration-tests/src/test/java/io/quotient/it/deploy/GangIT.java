@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -51,7 +50,7 @@ class GangIT {
             QuotientApi.Answer first = api.deploy("team-a", gang("train", 4));
             assertThat(first.status()).as("%s", first).isEqualTo(201);
             assertThat(first.text("phase")).isEqualTo("Placed");
-            Set<String> chosen = chosenNodes(first);
+            Set<String> chosen = first.nodes();
             assertThat(chosen).hasSize(4);
 
             List<V1Pod> running = Await.until("the gang's four replicas to run", () -> pods(client, namespace, "train"),
@@ -113,16 +112,6 @@ class GangIT {
 
     private static Map<String, Object> gang(String name, int replicas) {
         return Requests.with(Requests.with(Requests.wholeGpus(name, 8), "template", "pytorchjob"), "replicas", replicas);
-    }
-
-    private static Set<String> chosenNodes(QuotientApi.Answer placed) {
-        Set<String> chosen = new HashSet<>();
-        chosen.add(placed.text("node"));
-        var replicas = placed.object().getAsJsonArray("replicas");
-        if (replicas != null) {
-            replicas.forEach(r -> chosen.add(r.getAsJsonObject().get("node").getAsString()));
-        }
-        return chosen;
     }
 
     private static List<V1Pod> pods(ApiClient client, TestNamespace namespace, String job) throws ApiException {

@@ -51,6 +51,17 @@ public final class QuotientApi {
             return value == null || value.isJsonNull() ? null : value.getAsString();
         }
 
+        /** The nodes of a placed job: its node and, for a gang, every other replica's. */
+        public java.util.Set<String> nodes() {
+            java.util.Set<String> nodes = new java.util.HashSet<>();
+            nodes.add(text("node"));
+            var replicas = object().getAsJsonArray("replicas");
+            if (replicas != null) {
+                replicas.forEach(r -> nodes.add(r.getAsJsonObject().get("node").getAsString()));
+            }
+            return nodes;
+        }
+
         @Override
         public String toString() {
             return status + " " + body;

@@ -17,7 +17,7 @@ import java.util.Set;
 @Schema(description = "A GPU job to deploy")
 public record JobRequestBody(
         @Schema(description = "job name, unique in the team (DNS label)", example = "train-resnet") String name,
-        @Schema(description = "template: job (default), pytorchjob, notebook or a custom one", example = "job")
+        @Schema(description = "template: job (default), pytorchjob, trainjob, notebook or a custom one", example = "job")
         String template,
         @Schema(description = "container image; the template's when left out", example = "pytorch/pytorch:2.3.0")
         String image,

@@ -15,7 +15,8 @@ import java.util.Map;
  * are divided evenly among them; with a fraction, MiB or no GPU the Master runs alone with all of it.
  *
  * <p>A gang (a job of several replicas, placed one per node) renders as one Master and {@code replicas - 1}
- * Workers, each pod with the whole per-replica request.
+ * Workers, each pod with the whole per-replica request; a TrainJob's one trainer pod template gets the whole
+ * per-replica request too (Trainer runs it on {@code numNodes} nodes).
  *
  * @param wholeGpus    {@code nvidia.com/gpu} for each pod of this template
  * @param getsFraction whether this pod gets the fractional GPU env
@@ -27,11 +28,13 @@ record ReplicaShare(PodTemplate pod, int wholeGpus, boolean getsFraction, long c
                                    int placedReplicas) {
         boolean fraction = TemplateRenderer.fractional(spec.gpu());
         boolean gang = spec.gang().spansNodes();
+        if (gang && !kind.spansNodes()) {
+            throw new IllegalArgumentException("a " + kind.kind() + " runs one pod; a job of "
+                    + spec.gang().replicas() + " replicas needs a template of kind PyTorchJob or TrainJob (e.g."
+                    + " pytorchjob, trainjob)");
+        }
         if (kind != WorkloadKind.PYTORCH_JOB) {
-            if (gang) {
-                throw new IllegalArgumentException("a " + kind.kind() + " runs one pod; a job of "
-                        + spec.gang().replicas() + " replicas needs a template of kind PyTorchJob (e.g. pytorchjob)");
-            }
+            // one pod template: a Job's or Pod's only pod, or a TrainJob's node pod (one per placed replica)
             PodTemplate pod = kind.podTemplates(document).get(0);
             return List.of(new ReplicaShare(pod, wholeGpus, fraction, spec.cpuMilli(), spec.memoryMib()));
         }

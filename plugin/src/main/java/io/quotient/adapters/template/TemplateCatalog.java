@@ -28,7 +28,7 @@ import java.util.stream.Stream;
 public final class TemplateCatalog {
 
     /** The built-in templates, by name; their files are {@code quotient/templates/<name>.yaml} on the classpath. */
-    public static final List<String> BUILT_IN = List.of("job", "pytorchjob", "notebook");
+    public static final List<String> BUILT_IN = List.of("job", "pytorchjob", "trainjob", "notebook");
     private static final String CLASSPATH_FOLDER = "quotient/templates/";
 
     private final Map<String, JobTemplate> templates;

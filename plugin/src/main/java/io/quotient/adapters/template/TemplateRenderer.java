@@ -68,15 +68,12 @@ public final class TemplateRenderer {
             ContainerEdits.putAll(pod.metadata(), "annotations", submission.pod().annotations());
             ContainerEdits.putAll(pod.metadata(), "annotations", gpu.annotations());
             Map<String, Object> podSpec = pod.spec();
-            NodePinning.pin(podSpec, nodes);
-            if (spec.gang().spansNodes()) {
-                NodePinning.onePerNode(podSpec, Map.of(TEAM_LABEL, labels.get(TEAM_LABEL), JOB_LABEL,
-                        labels.get(JOB_LABEL)));
-            }
             setMainContainer(pod.mainContainer(), submission, share);
             PodAccess.apply(podSpec, pod.mainContainer(), submission.pod());
             setGpuContainer(pod, podSpec, share, gpu);
         }
+        template.kind().place(document, shares.stream().map(ReplicaShare::pod).toList(), nodes,
+                spec.gang().spansNodes(), Map.of(TEAM_LABEL, labels.get(TEAM_LABEL), JOB_LABEL, labels.get(JOB_LABEL)));
 
         String hash = ObjectHash.of(document);
         ContainerEdits.putAll(metadata, "annotations", Map.of(HASH_ANNOTATION, hash));

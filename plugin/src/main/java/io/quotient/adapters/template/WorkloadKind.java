@@ -15,7 +15,12 @@ public enum WorkloadKind {
     /** A bare pod (interactive notebooks): the object is its own pod template. */
     POD("v1", "Pod", "", "v1", "pods"),
     /** A Kubeflow PyTorchJob: one pod template per replica type under {@code spec.pytorchReplicaSpecs}. */
-    PYTORCH_JOB("kubeflow.org/v1", "PyTorchJob", "kubeflow.org", "v1", "pytorchjobs");
+    PYTORCH_JOB("kubeflow.org/v1", "PyTorchJob", "kubeflow.org", "v1", "pytorchjobs"),
+    /**
+     * A Kubeflow Trainer v2 TrainJob: its pods come from the referenced runtime; the pod template Quotient edits is
+     * staged from {@code spec.trainer} and written back by {@link #place} ({@link TrainerPod}).
+     */
+    TRAIN_JOB("trainer.kubeflow.org/v1alpha1", "TrainJob", "trainer.kubeflow.org", "v1alpha1", "trainjobs");
 
     /** Replica types of a PyTorchJob, Master first: the Master is the replica that gets a lone GPU. */
     static final String MASTER = "Master";
@@ -84,7 +89,34 @@ public enum WorkloadKind {
             case JOB -> List.of(new PodTemplate("spec.template",
                     Trees.requiredMap(Trees.requiredMap(document, "spec", ""), "template", "spec")));
             case PYTORCH_JOB -> pytorchPodTemplates(document);
+            case TRAIN_JOB -> List.of(TrainerPod.stage(document));
         };
+    }
+
+    /** Whether a workload of this kind can run a gang: one pod per replica, on several nodes. */
+    boolean spansNodes() {
+        return this == PYTORCH_JOB || this == TRAIN_JOB;
+    }
+
+    /**
+     * Injects the placement where this kind's controller reads it: a required node affinity to the chosen nodes on
+     * every pod template (for a gang also one-per-node anti-affinity on the job's labels); a TrainJob gets its
+     * edited trainer pod written back and Quotient's runtime patch.
+     *
+     * @param pods the pod templates rendering edited, from {@link #podTemplates} of this document
+     */
+    void place(Map<String, Object> document, List<PodTemplate> pods, List<String> nodes, boolean gang,
+               Map<String, String> labels) {
+        if (this == TRAIN_JOB) {
+            TrainerPod.fold(document, pods.get(0), nodes, labels);
+            return;
+        }
+        for (PodTemplate pod : pods) {
+            NodePinning.pin(pod.spec(), nodes);
+            if (gang) {
+                NodePinning.onePerNode(pod.spec(), labels);
+            }
+        }
     }
 
     private static List<PodTemplate> pytorchPodTemplates(Map<String, Object> document) {

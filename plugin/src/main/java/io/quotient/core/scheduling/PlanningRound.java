@@ -29,6 +29,7 @@ final class PlanningRound {
     private final Instant now;
     private final ReclaimRules rules;
     private final PreemptionPlanner preemption;
+    private final GangReclaim gangReclaim;
     private final List<PlanAction> actions = new ArrayList<>();
     private final FailedSearches failedSearches = new FailedSearches();
 
@@ -45,6 +46,7 @@ final class PlanningRound {
         this.rules = new ReclaimRules(ws.ledger(), fairShares(waiting), settings);
         ReclaimSearch search = new ReclaimSearch(ws, now, settings.maxMovesPerDecision(), j -> filterFor(j.spec()));
         this.preemption = new PreemptionPlanner(search, now);
+        this.gangReclaim = new GangReclaim(ws, search, new GangPlacer(policy));
     }
 
     /** Places the job (taking capacity back where a rule allows it) or keeps it pending with the rule that holds it. */
@@ -91,18 +93,24 @@ final class PlanningRound {
 
     /**
      * A gang is placed all or nothing in one decision, one replica per node on one GPU model, and booked whole; when
-     * it does not fit it holds nothing and the reason says how many nodes it lacks. A gang does not (yet) take
-     * capacity back from others: it waits until enough nodes are free.
+     * it does not fit, a gang within its team's guarantee takes whole nodes back from borrowed jobs
+     * ({@link GangReclaim}), all or nothing; otherwise it holds nothing and the reason says how many nodes it lacks.
      */
     private boolean decideGang(JobSpec job, Team team, ResourceDemand perReplica, PlacementPolicy.NodeFilter filter) {
         Gang gang = job.gang();
-        GangOutcome outcome = new GangPlacer(policy).place(ws.state(),
-                new GangDemand(perReplica, gang.replicas(), gang.minReplicas(), false), filter);
+        GangDemand demand = new GangDemand(perReplica, gang.replicas(), gang.minReplicas(), false);
+        GangOutcome outcome = new GangPlacer(policy).place(ws.state(), demand, filter);
+        List<Allocation> replicas;
         if (outcome instanceof GangOutcome.Waiting waiting) {
-            return keepPending(job, "gang of " + gang.replicas() + " replicas: "
-                    + waiting.shortfall().describe());
+            Optional<List<Allocation>> reclaimed = reclaimForGang(job, team, demand, filter);
+            if (reclaimed.isEmpty()) {
+                return keepPending(job, "gang of " + gang.replicas() + " replicas: "
+                        + waiting.shortfall().describe());
+            }
+            replicas = reclaimed.get();
+        } else {
+            replicas = ((GangOutcome.Placed) outcome).replicas();
         }
-        List<Allocation> replicas = ((GangOutcome.Placed) outcome).replicas();
         long milli = replicas.stream().mapToLong(Allocation::totalGpuMilli).sum();
         String exact = quotaBlock(job, team, milli);
         if (exact != null) {
@@ -113,6 +121,34 @@ final class PlanningRound {
         ws.add(placed, replicas);
         actions.add(new PlanAction.Place(placed));
         return true;
+    }
+
+    /**
+     * The guarantee right for a gang that keeps its team within its guarantee with every replica: the evictions that
+     * free its nodes are recorded and the replicas returned (to be booked); empty when the gang has no such right or
+     * no pool of nodes can be freed for it (then nothing was evicted).
+     */
+    private Optional<List<Allocation>> reclaimForGang(JobSpec job, Team team, GangDemand gang,
+                                                      PlacementPolicy.NodeFilter filter) {
+        long whole = Demands.leastMilli(job, ws.state().nodes()) / gang.minReplicas() * gang.replicas();
+        if (!ws.ledger().fitsGuarantee(team.name(), whole) || quotaBlock(job, team, whole) != null) {
+            return Optional.empty();
+        }
+        Optional<ReclaimRights> rights = rules.guarantee(job, whole);
+        String key = "gang|" + job.team() + '|' + job.priority() + '|' + job.preemptible() + '|' + gang.replicas();
+        if (rights.isEmpty() || failedSearches.covers(key, gang.perReplica())) {
+            return Optional.empty();
+        }
+        Optional<GangReclaim.Outcome> room = gangReclaim.makeRoom(gang, filter, rights.get());
+        if (room.isEmpty()) {
+            failedSearches.add(key, gang.perReplica());
+            return Optional.empty();
+        }
+        failedSearches.clear();
+        List<PlacedJob> victims = room.get().victims();
+        victims.forEach(v -> actions.add(new PlanAction.Evict(v.id(), EvictionReasons.of(ws.ledger(), rules, v,
+                victims, job, rights.get().rule()))));
+        return Optional.of(room.get().replicas());
     }
 
     /** Whether the job would run within its team's guarantee if it were placed now. */

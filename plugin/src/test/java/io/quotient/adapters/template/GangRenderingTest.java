@@ -1,21 +1,9 @@
 package io.quotient.adapters.template;
 
-import io.quotient.core.scheduling.Gang;
-import io.quotient.core.scheduling.GpuRequest;
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.JobSpec;
-import io.quotient.core.scheduling.PlacedJob;
-import io.quotient.core.scheduling.QuotaState;
-import io.quotient.deploy.port.GpuBinding;
-import io.quotient.deploy.port.JobRecord;
-import io.quotient.deploy.port.JobStatus;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.IntStream;
 
 import static io.quotient.adapters.template.RenderFixtures.*;
 import static io.quotient.adapters.template.TreePaths.at;
@@ -30,14 +18,7 @@ class GangRenderingTest {
     private static final List<String> NODES = List.of("gpu-node-2", "gpu-node-5", "gpu-node-7", "gpu-node-9");
 
     private static RenderRequest gang(String template) {
-        JobSpec spec = new JobSpec(new JobId("team-a", "train-1"), new GpuRequest.WholeGpus(8), 4000, 16384, Set.of(),
-                0, true, Duration.ZERO, Gang.of(4));
-        List<Integer> all = IntStream.range(0, 8).boxed().toList();
-        PlacedJob placed = new PlacedJob(spec, NODES.get(0), all, 1000, QuotaState.IN_QUOTA, NOW,
-                NODES.subList(1, 4).stream().map(n -> new PlacedJob.Replica(n, all)).toList());
-        JobRecord record = new JobRecord(submission(template), spec, JobStatus.pending("new"), NOW, "1");
-        List<GpuBinding> gpus = all.stream().map(i -> new GpuBinding(i, null, 1.0)).toList();
-        return new RenderRequest(NAMESPACE, "team-a.train-1", record, placed, gpus, GPU_MEMORY_MIB);
+        return RenderFixtures.gang(template, NODES);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.quotient.adapters.template;
 
+import io.quotient.core.scheduling.Gang;
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.JobRequestInput;
@@ -16,6 +17,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /** Builds render requests for the tests: one team, one job, one node with 80 GiB GPUs. */
 final class RenderFixtures {
@@ -67,6 +69,18 @@ final class RenderFixtures {
             gpus.add(new GpuBinding(i + 3, uuids[i], milli / 1000.0));
         }
         return request(submission(template), new GpuRequest.Fraction(milli, limitMilli, uuids.length), gpus);
+    }
+
+    /** A gang of {@code nodes.size()} replicas × 8 whole GPUs (4 CPUs, 16 GiB each), one replica per node. */
+    static RenderRequest gang(String template, List<String> nodes) {
+        JobSpec spec = new JobSpec(new JobId("team-a", "train-1"), new GpuRequest.WholeGpus(8), 4000, 16384, Set.of(),
+                0, true, Duration.ZERO, Gang.of(nodes.size()));
+        List<Integer> all = IntStream.range(0, 8).boxed().toList();
+        PlacedJob placed = new PlacedJob(spec, nodes.get(0), all, 1000, QuotaState.IN_QUOTA, NOW,
+                nodes.subList(1, nodes.size()).stream().map(n -> new PlacedJob.Replica(n, all)).toList());
+        JobRecord record = new JobRecord(submission(template), spec, JobStatus.pending("new"), NOW, "1");
+        List<GpuBinding> gpus = all.stream().map(i -> new GpuBinding(i, null, 1.0)).toList();
+        return new RenderRequest(NAMESPACE, "team-a.train-1", record, placed, gpus, GPU_MEMORY_MIB);
     }
 
     static TemplateRenderer builtInRenderer() {

@@ -42,10 +42,11 @@ class TemplateCatalogTest {
     void builtInTemplatesLoadWithTheirKinds() {
         TemplateCatalog catalog = TemplateCatalog.builtIn();
 
-        assertThat(catalog.names()).containsExactly("job", "notebook", "pytorchjob");
+        assertThat(catalog.names()).containsExactly("job", "notebook", "pytorchjob", "trainjob");
         assertThat(catalog.find("job").orElseThrow().kind()).isEqualTo(WorkloadKind.JOB);
         assertThat(catalog.find("notebook").orElseThrow().kind()).isEqualTo(WorkloadKind.POD);
         assertThat(catalog.find("pytorchjob").orElseThrow().kind()).isEqualTo(WorkloadKind.PYTORCH_JOB);
+        assertThat(catalog.find("trainjob").orElseThrow().kind()).isEqualTo(WorkloadKind.TRAIN_JOB);
         assertThat(catalog.find("notebook").orElseThrow().preemptibleByDefault()).contains(false);
         assertThat(catalog.find("job").orElseThrow().preemptibleByDefault()).isEmpty();
     }
@@ -58,7 +59,7 @@ class TemplateCatalogTest {
 
         TemplateCatalog catalog = TemplateCatalog.load(Optional.of(dir));
 
-        assertThat(catalog.names()).containsExactly("batch-cpu", "job", "notebook", "pytorchjob");
+        assertThat(catalog.names()).containsExactly("batch-cpu", "job", "notebook", "pytorchjob", "trainjob");
         assertThat(catalog.find("job").orElseThrow().source()).endsWith("job.yml");
     }
 

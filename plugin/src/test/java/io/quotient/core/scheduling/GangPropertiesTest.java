@@ -19,7 +19,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Gangs under a random stream of deploys, finishes and re-queues, with two teams reclaiming from each other: a gang
  * is always booked whole (between its minimum and its size, one replica per distinct node, each with its GPUs) or
- * not at all, and the capacity the scheduler books for every replica is really free (no GPU over-allocated).
+ * not at all, the capacity the scheduler books for every replica is really free (no GPU over-allocated), and jobs are
+ * evicted only in a plan that places the job they made room for (gangs reclaim too).
  */
 class GangPropertiesTest {
 
@@ -54,6 +55,10 @@ class GangPropertiesTest {
             run.advance(Duration.ofMinutes(5));
             for (PlanAction.Evict evict : plan.actionsOf(PlanAction.Evict.class)) {
                 assertThat(run.placed).as("an evicted job holds nothing").doesNotContainKey(evict.job());
+            }
+            if (!plan.actionsOf(PlanAction.Evict.class).isEmpty()) {
+                assertThat(plan.actionsOf(PlanAction.Place.class)).as("nothing is evicted for a claimant that then"
+                        + " still waits (a gang claimant included)").isNotEmpty();
             }
             for (PlacedJob job : run.placed.values()) {
                 Gang gang = job.spec().gang();

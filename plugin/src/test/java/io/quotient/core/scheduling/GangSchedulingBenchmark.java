@@ -29,13 +29,36 @@ class GangSchedulingBenchmark {
         for (int i = 0; i < 530; i++) {
             run.deploy(ClusterRun.job(i % 2 == 0 ? "a" : "b", "single-" + i, 1 + random.nextInt(4)));
         }
+        int placed = timeGangs(run, "a", "b", "scheduler gang decisions (4 x 8 GPUs)");
+        assertThat(placed).isPositive();
+    }
+
+    /**
+     * The gang as claimant of a reclaim: team b (no guarantee) borrows the whole cluster with single jobs of 1-4 GPUs;
+     * team a's gangs, within its guarantee, each evict the cheapest borrowed jobs that free four nodes.
+     */
+    @Test
+    void hundredGangsReclaimingNodesFromABorrowingTeam() {
+        List<NodeSpec> nodes = ClusterRun.nodes(500, 8);
+        ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), nodes).team("a", 4000).team("b", 0);
+        Random random = new Random(42);
+        for (int i = 0; run.held("b") < 3990 && i < 4000; i++) {
+            run.deploy(ClusterRun.job("b", "borrowed-" + i, 1 + random.nextInt(4)));
+        }
+        run.advance(java.time.Duration.ofHours(1));
+        int placed = timeGangs(run, "a", "a", "gang reclaim decisions (4 x 8 GPUs, evicting borrowed jobs)");
+        assertThat(placed).isEqualTo(100);
+    }
+
+    /** Times 100 gang decisions (after 20 unbooked warm-up decisions); prints p50/p99/max; returns how many placed. */
+    private static int timeGangs(ClusterRun run, String evenTeam, String oddTeam, String what) {
         for (int warmUp = 0; warmUp < 20; warmUp++) {
-            run.scheduler.schedule(run.snapshot(), ClusterRun.gang("a", "warm-" + warmUp, 4, 4, 8));
+            run.scheduler.schedule(run.snapshot(), ClusterRun.gang(evenTeam, "warm-" + warmUp, 4, 4, 8));
         }
         long[] nanos = new long[100];
         int placed = 0;
         for (int i = 0; i < nanos.length; i++) {
-            JobSpec gang = ClusterRun.gang(i % 2 == 0 ? "a" : "b", "gang-" + i, 4, 4, 8);
+            JobSpec gang = ClusterRun.gang(i % 2 == 0 ? evenTeam : oddTeam, "gang-" + i, 4, 4, 8);
             SchedulingSnapshot snapshot = run.snapshot();
             long start = System.nanoTime();
             Plan plan = run.scheduler.schedule(snapshot, gang);
@@ -45,9 +68,9 @@ class GangSchedulingBenchmark {
             placed += run.isPlaced(gang.team(), gang.id().name()) ? 1 : 0;
         }
         Arrays.sort(nanos);
-        System.out.printf(Locale.ROOT, "scheduler gang decisions (4 x 8 GPUs) on %d nodes, %d jobs running: p50 %.2f ms,"
-                        + " p99 %.2f ms, max %.2f ms; %d of %d gangs placed%n", nodes.size(), run.placed.size(),
+        System.out.printf(Locale.ROOT, "%s on %d nodes, %d jobs running: p50 %.2f ms, p99 %.2f ms, max %.2f ms;"
+                        + " %d of %d gangs placed%n", what, run.nodes.size(), run.placed.size(),
                 nanos[49] / 1e6, nanos[98] / 1e6, nanos[99] / 1e6, placed, nanos.length);
-        assertThat(placed).isPositive();
+        return placed;
     }
 }

@@ -1,0 +1,130 @@
+package io.quotient.it.deploy;
+
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1EnvVar;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.quotient.it.harness.Await;
+import io.quotient.it.harness.ControlPlane;
+import io.quotient.it.harness.FakeGpuNodeSpec;
+import io.quotient.it.harness.FakeGpuNodes;
+import io.quotient.it.harness.FakeKubelet;
+import io.quotient.it.harness.RealKubernetes;
+import io.quotient.it.harness.TestNamespace;
+import io.quotient.it.kubeflow.FakeTrainingOperator;
+import io.quotient.it.kubeflow.KubeflowCrds;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Kubeflow Trainer v2 through REST (issue 12): the {@code trainjob} template renders a 4 × 8-GPU gang as one TrainJob
+ * that references its runtime and carries the placement in Quotient's own {@code runtimePatches} entry; the fake
+ * trainer builds the {@code node} pods from the runtime plus the patches, as the real Trainer does, and the real
+ * kube-scheduler binds each to a distinct chosen node.
+ */
+@RealKubernetes
+class TrainJobIT {
+
+    private static final String RUNTIME = "torch-distributed";
+
+    @Test
+    void aTrainJobGangRunsOneNodePodPerChosenNodeThroughQuotientsRuntimePatch(
+            ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
+            throws Exception {
+        ApiClient client = plane.apiClient();
+        QuotientManifests.installCrd(client);
+        KubeflowCrds.install(client);
+        for (int i = 0; i < 5; i++) {
+            nodes.create(FakeGpuNodeSpec.of("trainjob", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
+        }
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(),
+                new TeamsFile.Quota("team-a", 40, null));
+        DynamicKubernetesApi runtimes = new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1",
+                "clustertrainingruntimes", client);
+        boolean createdRuntime = createRuntime(runtimes);
+        try (FakeTrainingOperator operator = FakeTrainingOperator.start(client);
+             QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
+            QuotientApi api = service.api();
+            Map<String, Object> body = Requests.with(Requests.with(Requests.with(Requests.wholeGpus("llm", 8),
+                    "template", "trainjob"), "replicas", 4), "env", Map.of("EPOCHS", "3"));
+            body = Requests.with(body, "image", "registry.example/llm:7");
+
+            QuotientApi.Answer placed = api.deploy("team-a", body);
+
+            assertThat(placed.status()).as("%s", placed).isEqualTo(201);
+            Set<String> chosen = placed.nodes();
+            assertThat(chosen).hasSize(4);
+            List<V1Pod> running = Await.until("the TrainJob's four node pods to run", () -> pods(client, namespace),
+                    pods -> pods.size() == 4 && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())));
+            assertThat(running.stream().map(p -> p.getSpec().getNodeName()).collect(Collectors.toSet()))
+                    .as("one node pod per chosen node, bound by the kube-scheduler").isEqualTo(chosen);
+            assertThat(running).allSatisfy(pod -> {
+                assertThat(pod.getMetadata().getLabels()).containsEntry("quotient.io/team", "team-a")
+                        .containsEntry("jobset.sigs.k8s.io/replicatedjob-name", "node");
+                var container = pod.getSpec().getContainers().get(0);
+                assertThat(container.getImage()).as("the request's image, over the runtime's")
+                        .isEqualTo("registry.example/llm:7");
+                assertThat(container.getResources().getLimits().get("nvidia.com/gpu").getNumber().intValue())
+                        .isEqualTo(8);
+                assertThat(container.getEnv()).extracting(V1EnvVar::getName).contains("EPOCHS");
+            });
+
+            JsonObject trainJob = trainJob(client, namespace, running.get(0));
+            assertThat(trainJob.getAsJsonObject("spec").getAsJsonObject("runtimeRef").get("name").getAsString())
+                    .isEqualTo(RUNTIME);
+            assertThat(trainJob.getAsJsonObject("spec").getAsJsonObject("trainer").get("numNodes").getAsInt())
+                    .isEqualTo(4);
+            var patches = trainJob.getAsJsonObject("spec").getAsJsonArray("runtimePatches");
+            assertThat(patches).hasSize(1);
+            assertThat(patches.get(0).getAsJsonObject().get("manager").getAsString()).isEqualTo("quotient.io/scheduler");
+            assertThat(api.team("team-a").get("allocatedGpus").getAsDouble()).isEqualTo(32);
+
+            assertThat(api.delete("team-a", "llm").status()).isBetween(200, 204);
+            Await.until("the TrainJob's pods to go with it", () -> pods(client, namespace), List::isEmpty);
+            assertThat(operator.lastFailure()).isNull();
+        } finally {
+            if (createdRuntime) {
+                runtimes.delete(RUNTIME);
+            }
+        }
+    }
+
+    /** The built-in template's runtime, made unless a test before left one: its node pods run one container. */
+    private static boolean createRuntime(DynamicKubernetesApi runtimes) {
+        KubernetesApiResponse<DynamicKubernetesObject> created = runtimes.create(new DynamicKubernetesObject(
+                JsonParser.parseString("""
+                        {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "ClusterTrainingRuntime",
+                         "metadata": {"name": "%s"},
+                         "spec": {"mlPolicy": {"numNodes": 1, "torch": {}}, "template": {"spec": {"replicatedJobs": [
+                           {"name": "node", "template": {"spec": {"template": {"spec": {"containers": [
+                             {"name": "node", "image": "registry.example/torch:2"}]}}}}}]}}}}
+                        """.formatted(RUNTIME)).getAsJsonObject()));
+        assertThat(created.isSuccess() || created.getHttpStatusCode() == 409).as("%s", created.getStatus()).isTrue();
+        return created.isSuccess();
+    }
+
+    private static JsonObject trainJob(ApiClient client, TestNamespace namespace, V1Pod pod) {
+        String name = pod.getMetadata().getOwnerReferences().get(0).getName();
+        return new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1", "trainjobs", client)
+                .get(namespace.name(), name).getObject().getRaw();
+    }
+
+    private static List<V1Pod> pods(ApiClient client, TestNamespace namespace) throws ApiException {
+        return new CoreV1Api(client).listNamespacedPod(namespace.name()).labelSelector("quotient.io/job=llm")
+                .execute().getItems();
+    }
+}
