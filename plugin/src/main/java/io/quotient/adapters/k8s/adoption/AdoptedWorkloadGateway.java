@@ -59,8 +59,8 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
             return;
         }
         List<String> nodes = placement.replicas().stream().map(PlacedJob.Replica::node).toList();
-        patch(record, (kind, workload) -> PlacementPatch.place(kind, workload, labels(record.id()), nodes,
-                record.spec().gang().spansNodes()), "placed on " + String.join(", ", nodes) + " and unsuspended");
+        patch(record, (kind, workload) -> List.of(PlacementPatch.place(kind, workload, labels(record.id()), nodes,
+                record.spec().gang().spansNodes())), "placed on " + String.join(", ", nodes) + " and unsuspended");
     }
 
     @Override
@@ -74,18 +74,15 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
                 "suspended again, its placement taken back");
     }
 
+    /** The merge patches to send in order, computed from the workload as it is now. */
     private interface PatchOf {
-        JsonObject of(ForeignWorkloadKind kind, JsonObject workload);
+        List<JsonObject> of(ForeignWorkloadKind kind, JsonObject workload);
     }
 
     private void patch(JobRecord record, PatchOf patchOf, String done) {
         WorkloadRef ref = record.submission().workload();
         ForeignWorkloadKind kind = ForeignWorkloadKind.of(ref).orElseThrow(() -> new IllegalStateException(
                 "job " + record.id() + " governs " + ref + " of " + ref.apiVersion() + ", a kind Quotient does not adopt"));
-        if (!kind.placeable()) {
-            throw new IllegalStateException("job " + record.id() + " governs " + ref + "; placing a " + kind.kind()
-                    + " is not supported yet (it stays suspended)");
-        }
         String namespace = record.submission().pod().namespace();
         DynamicKubernetesApi api = apis.get(kind);
         KubernetesApiResponse<DynamicKubernetesObject> current = api.get(namespace, ref.name());
@@ -99,13 +96,14 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
             throw new KubernetesCallException("reading " + ref + " in " + namespace + " failed: HTTP "
                     + current.getHttpStatusCode(), current.getHttpStatusCode());
         }
-        JsonObject patch = patchOf.of(kind, current.getObject().getRaw());
-        KubernetesApiResponse<DynamicKubernetesObject> patched = api.patch(namespace, ref.name(),
-                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch(patch.toString()));
-        if (!patched.isSuccess()) {
-            throw new KubernetesCallException("patching " + ref + " in " + namespace + " for job " + record.id()
-                    + " failed: HTTP " + patched.getHttpStatusCode() + " " + (patched.getStatus() == null ? ""
-                    : patched.getStatus().getMessage()), patched.getHttpStatusCode());
+        for (JsonObject patch : patchOf.of(kind, current.getObject().getRaw())) {
+            KubernetesApiResponse<DynamicKubernetesObject> patched = api.patch(namespace, ref.name(),
+                    V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch(patch.toString()));
+            if (!patched.isSuccess()) {
+                throw new KubernetesCallException("patching " + ref + " in " + namespace + " for job " + record.id()
+                        + " failed: HTTP " + patched.getHttpStatusCode() + " " + (patched.getStatus() == null ? ""
+                        : patched.getStatus().getMessage()), patched.getHttpStatusCode());
+            }
         }
         log.info("{} {}/{} of job {} of team {}: {}", kind.kind(), namespace, ref.name(), record.id().name(),
                 record.id().team(), done);

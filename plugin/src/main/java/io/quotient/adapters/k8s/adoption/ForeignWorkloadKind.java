@@ -153,11 +153,6 @@ public enum ForeignWorkloadKind {
         return paths;
     }
 
-    /** Whether Quotient can place this kind yet by patching it (TrainJob waits for its runtimePatches builder). */
-    boolean placeable() {
-        return this != TRAIN_JOB;
-    }
-
     /** Whether the stored workload is suspended. */
     boolean suspended(JsonObject workload) {
         JsonObject parent = JsonTree.object(workload, suspendPath.subList(0, suspendPath.size() - 1).toArray(String[]::new));

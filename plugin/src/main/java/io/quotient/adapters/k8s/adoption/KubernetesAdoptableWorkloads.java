@@ -25,8 +25,7 @@ import java.util.Optional;
 /**
  * Lists the workloads the webhook labelled for adoption (one list call per kind, all namespaces) and turns each that
  * is still suspended, in a team's own namespace, into the submission of a job governing it (named as the workload).
- * A kind whose CRD is not installed (no Kubeflow) is skipped quietly; TrainJobs are not adopted yet (they stay
- * suspended until the runtimePatches placement lands).
+ * A kind whose CRD is not installed (no Kubeflow) is skipped quietly.
  */
 public final class KubernetesAdoptableWorkloads implements AdoptableWorkloads {
 
@@ -50,9 +49,6 @@ public final class KubernetesAdoptableWorkloads implements AdoptableWorkloads {
         ListOptions labelled = new ListOptions();
         labelled.setLabelSelector(AdoptionLabels.ADOPTED + "=true");
         for (Map.Entry<ForeignWorkloadKind, DynamicKubernetesApi> entry : apis.entrySet()) {
-            if (!entry.getKey().placeable()) {
-                continue; // suspended by the webhook, adopted once Quotient can place the kind
-            }
             KubernetesApiResponse<DynamicKubernetesListObject> listed = entry.getValue().list(labelled);
             if (!listed.isSuccess()) {
                 if (listed.getHttpStatusCode() != NOT_FOUND) {

@@ -9,6 +9,7 @@ import com.google.gson.ToNumberPolicy;
 import com.google.gson.reflect.TypeToken;
 import io.quotient.adapters.template.NodePinning;
 import io.quotient.adapters.template.TemplateRenderer;
+import io.quotient.adapters.template.TrainJobRuntimePatch;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,7 +21,8 @@ import java.util.Map;
  * a required node affinity to the chosen nodes (and, for a gang, one pod per node), as the {@code pytorchjob} template
  * pins rendered pods; the suspend switch goes off. Taking it back suspends the workload and restores the author's
  * affinity. Only pod template labels and affinity change (both mutable on a suspended batch Job from 1.23, always on
- * the Kubeflow CRDs).
+ * PyTorchJobs); a TrainJob gets the same as Quotient's own {@code spec.runtimePatches} entry
+ * ({@link TrainJobRuntimePatch}).
  */
 final class PlacementPatch {
 
@@ -33,6 +35,13 @@ final class PlacementPatch {
     static JsonObject place(ForeignWorkloadKind kind, JsonObject workload, Map<String, String> jobLabels,
                             List<String> nodes, boolean gang) {
         JsonObject patch = suspendSwitch(kind, false);
+        if (kind == ForeignWorkloadKind.TRAIN_JOB) {
+            // the pods come from the runtime: the placement is Quotient's own runtimePatches entry, others kept
+            Map<String, Object> trainJob = plain(workload);
+            TrainJobRuntimePatch.onNodes(nodes).withPodLabels(jobLabels).applyTo(trainJob);
+            patch.getAsJsonObject("spec").add("runtimePatches", runtimePatches(trainJob));
+            return patch;
+        }
         for (List<String> path : kind.podTemplatePaths(workload)) {
             Map<String, Object> podSpec = podSpec(workload, path);
             NodePinning.unpin(podSpec, TemplateRenderer.JOB_LABEL);
@@ -51,9 +60,22 @@ final class PlacementPatch {
         return patch;
     }
 
-    /** Suspended, with the author's own affinity (or none) back on every pod template. */
-    static JsonObject takeBack(ForeignWorkloadKind kind, JsonObject workload, Map<String, String> jobLabels) {
+    /**
+     * Suspended, with the author's own affinity (or none) back on every pod template: the patches to send in order. A
+     * TrainJob is suspended first and loses Quotient's runtimePatches entry after (Trainer allows changing
+     * runtimePatches only while the TrainJob is suspended).
+     */
+    static List<JsonObject> takeBack(ForeignWorkloadKind kind, JsonObject workload, Map<String, String> jobLabels) {
         JsonObject patch = suspendSwitch(kind, true);
+        if (kind == ForeignWorkloadKind.TRAIN_JOB) {
+            Map<String, Object> trainJob = plain(workload);
+            TrainJobRuntimePatch.removeFrom(trainJob);
+            JsonObject spec = new JsonObject();
+            spec.add("runtimePatches", runtimePatches(trainJob));
+            JsonObject withoutPlacement = new JsonObject();
+            withoutPlacement.add("spec", spec);
+            return List.of(patch, withoutPlacement);
+        }
         for (List<String> path : kind.podTemplatePaths(workload)) {
             Map<String, Object> podSpec = podSpec(workload, path);
             NodePinning.unpin(podSpec, TemplateRenderer.JOB_LABEL);
@@ -62,7 +84,17 @@ final class PlacementPatch {
             spec.add("affinity", affinity == null ? JsonNull.INSTANCE : GSON.toJsonTree(affinity));
             at(patch, path).add("spec", spec);
         }
-        return patch;
+        return List.of(patch);
+    }
+
+    private static Map<String, Object> plain(JsonObject workload) {
+        return GSON.fromJson(workload, new TypeToken<LinkedHashMap<String, Object>>() { }.getType());
+    }
+
+    /** The whole list (a merge patch replaces lists), or null to remove it when no entry is left. */
+    private static JsonElement runtimePatches(Map<String, Object> trainJob) {
+        Object patches = trainJob.get("spec") instanceof Map<?, ?> spec ? spec.get("runtimePatches") : null;
+        return patches instanceof List<?> list && !list.isEmpty() ? GSON.toJsonTree(list) : JsonNull.INSTANCE;
     }
 
     private static JsonObject suspendSwitch(ForeignWorkloadKind kind, boolean suspend) {

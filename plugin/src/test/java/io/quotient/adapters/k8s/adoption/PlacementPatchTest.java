@@ -68,7 +68,7 @@ class PlacementPatchTest {
                 .getAsJsonObject("template").getAsJsonObject("spec").getAsJsonObject("affinity").toString())
                 .contains("[\"n3\"]").doesNotContain("n1").doesNotContain("podAntiAffinity");
 
-        JsonObject back = PlacementPatch.takeBack(ForeignWorkloadKind.PYTORCH_JOB, placed, LABELS);
+        JsonObject back = PlacementPatch.takeBack(ForeignWorkloadKind.PYTORCH_JOB, placed, LABELS).get(0);
         assertThat(back.getAsJsonObject("spec").getAsJsonObject("runPolicy").get("suspend").getAsBoolean()).isTrue();
         assertThat(back.getAsJsonObject("spec").getAsJsonObject("pytorchReplicaSpecs").getAsJsonObject("Worker")
                 .getAsJsonObject("template").getAsJsonObject("spec").get("affinity"))
@@ -81,8 +81,30 @@ class PlacementPatchTest {
                 {"spec": {"suspend": false, "template": {"spec": {"affinity": {"nodeAffinity": {
                   "requiredDuringSchedulingIgnoredDuringExecution": {"nodeSelectorTerms": [{"matchExpressions": [
                     {"key": "kubernetes.io/hostname", "operator": "In", "values": ["n1"]}]}]}}},
-                  "containers": []}}}}""").getAsJsonObject(), LABELS);
+                  "containers": []}}}}""").getAsJsonObject(), LABELS).get(0);
         assertThat(back).isEqualTo(JsonParser.parseString("""
                 {"spec": {"suspend": true, "template": {"spec": {"affinity": null}}}}"""));
+    }
+
+    @Test
+    void aTrainJobIsPlacedThroughQuotientsOwnRuntimePatchKeepingOtherManagersEntries() {
+        JsonObject trainJob = JsonParser.parseString("""
+                {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "TrainJob", "metadata": {"name": "tj"},
+                 "spec": {"suspend": true, "runtimeRef": {"name": "torch-distributed"},
+                  "trainer": {"numNodes": 2, "resourcesPerNode": {"limits": {"nvidia.com/gpu": 8}}},
+                  "runtimePatches": [{"manager": "example.io/platform-team"}]}}""").getAsJsonObject();
+        JsonObject patch = PlacementPatch.place(ForeignWorkloadKind.TRAIN_JOB, trainJob, LABELS, List.of("n1", "n2"), true);
+        assertThat(patch.getAsJsonObject("spec").get("suspend").getAsBoolean()).isFalse();
+        var entries = patch.getAsJsonObject("spec").getAsJsonArray("runtimePatches");
+        assertThat(entries).hasSize(2);
+        assertThat(entries.get(0).getAsJsonObject().get("manager").getAsString()).isEqualTo("example.io/platform-team");
+        assertThat(entries.get(1).getAsJsonObject().get("manager").getAsString()).isEqualTo("quotient.io/scheduler");
+        assertThat(entries.get(1).toString()).contains("\"n1\"", "\"n2\"", "podAntiAffinity", "\"quotient.io/job\":\"llm\"");
+
+        trainJob.getAsJsonObject("spec").add("runtimePatches", entries);
+        List<JsonObject> back = PlacementPatch.takeBack(ForeignWorkloadKind.TRAIN_JOB, trainJob, LABELS);
+        assertThat(back.get(0)).as("suspended first").isEqualTo(JsonParser.parseString("{\"spec\": {\"suspend\": true}}"));
+        assertThat(back.get(1)).isEqualTo(JsonParser.parseString(
+                "{\"spec\": {\"runtimePatches\": [{\"manager\": \"example.io/platform-team\"}]}}"));
     }
 }
