@@ -123,7 +123,7 @@ class AdoptionIT {
     }
 
     @Test
-    void anAdoptedPyTorchJobRunsAsOneGangAndIsSuspendedAgainWhenPreempted(ControlPlane plane, TestNamespace service,
+    void adoptedPyTorchJobAndTrainJobRunAsGangsAndArePreemptedBySuspension(ControlPlane plane, TestNamespace service,
                                                                         FakeGpuNodes nodes, FakeKubelet kubelet,
                                                                         @TempDir Path dir) throws Exception {
         for (int i = 0; i < 4; i++) {
@@ -134,6 +134,7 @@ class AdoptionIT {
         Tls tls = Tls.make(dir);
         DynamicKubernetesApi pytorchJobs = new DynamicKubernetesApi("kubeflow.org", "v1", "pytorchjobs", user);
         DynamicKubernetesApi gpuJobs = new DynamicKubernetesApi("quotient.io", "v1alpha1", "gpujobs", user);
+        DynamicKubernetesApi trainJobs = new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1", "trainjobs", user);
         try (TestNamespace team = TestNamespace.create(user, plane.serverMinorVersion(), "team-g");
              FakeTrainingOperator operator = FakeTrainingOperator.start(user)) {
             optIn(user, team.name());
@@ -184,6 +185,33 @@ class AdoptionIT {
                 Await.until("the garbage collector to delete the record with its workload",
                         () -> gpuJobs.get(team.name(), "llm").getHttpStatusCode(), status -> status == 404);
                 Await.until("the job to be gone", () -> api.job("team-g", "llm").status(), status -> status == 404);
+
+                // a TrainJob: placed through Quotient's runtimePatches entry, its node pods one per chosen node
+                DynamicKubernetesApi runtimes = new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1",
+                        "clustertrainingruntimes", user);
+                boolean createdRuntime = TrainJobIT.createRuntime(runtimes);
+                try {
+                    assertThat(adopted(created(trainJobs.create(new DynamicKubernetesObject(
+                            ForeignWorkloads.trainJob(team.name(), "tj", TrainJobIT.RUNTIME, 2, 8)))))).isTrue();
+                    QuotientApi.Answer tj = Await.until("the adopted TrainJob to be placed", () -> api.job("team-g", "tj"),
+                            job -> job.status() == 200 && ("Placed".equals(job.text("phase"))
+                                    || "Running".equals(job.text("phase"))));
+                    Set<String> tjNodes = chosenNodes(tj);
+                    assertThat(tjNodes).hasSize(2);
+                    List<V1Pod> nodePods = Await.until("the TrainJob's two node pods to run",
+                            () -> pods(user, team.name(), "tj"), pods -> pods.size() == 2
+                                    && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())));
+                    assertThat(nodePods.stream().map(p -> p.getSpec().getNodeName()).collect(Collectors.toSet()))
+                            .isEqualTo(tjNodes);
+                    assertThat(trainJobs.get(team.name(), "tj").getObject().getRaw().getAsJsonObject("spec")
+                            .getAsJsonArray("runtimePatches").get(0).getAsJsonObject().get("manager").getAsString())
+                            .isEqualTo("quotient.io/scheduler");
+                } finally {
+                    trainJobs.delete(team.name(), "tj");
+                    if (createdRuntime) {
+                        runtimes.delete(TrainJobIT.RUNTIME);
+                    }
+                }
                 assertThat(operator.lastFailure()).isNull();
             }
         }

@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @RealKubernetes
 class TrainJobIT {
 
-    private static final String RUNTIME = "torch-distributed";
+    static final String RUNTIME = "torch-distributed";
 
     @Test
     void aTrainJobGangRunsOneNodePodPerChosenNodeThroughQuotientsRuntimePatch(
@@ -104,7 +104,7 @@ class TrainJobIT {
     }
 
     /** The built-in template's runtime, made unless a test before left one: its node pods run one container. */
-    private static boolean createRuntime(DynamicKubernetesApi runtimes) {
+    static boolean createRuntime(DynamicKubernetesApi runtimes) {
         KubernetesApiResponse<DynamicKubernetesObject> created = runtimes.create(new DynamicKubernetesObject(
                 JsonParser.parseString("""
                         {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "ClusterTrainingRuntime",
