@@ -24,7 +24,6 @@ import io.quotient.it.kubeflow.KubeflowCrds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
@@ -54,7 +53,7 @@ class AdoptionIT {
         ApiClient user = plane.apiClient();
         QuotientManifests.installCrd(user);
         KubeflowCrds.install(user);
-        Tls tls = Tls.make(dir);
+        WebhookTls tls = WebhookTls.make(dir);
         BatchV1Api batch = new BatchV1Api(user);
         DynamicKubernetesApi pytorchJobs = new DynamicKubernetesApi("kubeflow.org", "v1", "pytorchjobs", user);
         DynamicKubernetesApi trainJobs = new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1", "trainjobs", user);
@@ -131,7 +130,7 @@ class AdoptionIT {
         }
         ApiClient user = plane.apiClient();
         QuotientManifests.installCrd(user);
-        Tls tls = Tls.make(dir);
+        WebhookTls tls = WebhookTls.make(dir);
         DynamicKubernetesApi pytorchJobs = new DynamicKubernetesApi("kubeflow.org", "v1", "pytorchjobs", user);
         DynamicKubernetesApi gpuJobs = new DynamicKubernetesApi("quotient.io", "v1alpha1", "gpujobs", user);
         DynamicKubernetesApi trainJobs = new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1", "trainjobs", user);
@@ -214,30 +213,6 @@ class AdoptionIT {
                 }
                 assertThat(operator.lastFailure()).isNull();
             }
-        }
-    }
-
-    /** A self-signed serving certificate for 127.0.0.1 and a free port for the service's admission connector. */
-    private record Tls(Path cert, Path key, int port) {
-        static Tls make(Path dir) throws Exception {
-            Path cert = dir.resolve("tls.crt");
-            Path key = dir.resolve("tls.key");
-            Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days",
-                    "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key.toString(),
-                    "-out", cert.toString()).redirectErrorStream(true).start();
-            assertThat(openssl.waitFor()).as(new String(openssl.getInputStream().readAllBytes())).isZero();
-            try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-                return new Tls(cert, key, socket.getLocalPort());
-            }
-        }
-
-        byte[] caBundle() throws java.io.IOException {
-            return Files.readAllBytes(cert);
-        }
-
-        String[] args() {
-            return new String[] {"--quotient.admission.port=" + port, "--quotient.admission.tls-cert-file=" + cert,
-                "--quotient.admission.tls-key-file=" + key};
         }
     }
 

@@ -51,13 +51,9 @@ final class ForeignWorkloads {
     static JsonObject trainJob(String namespace, String name, String runtime, int nodes, int gpus) {
         JsonObject runtimeRef = new JsonObject();
         runtimeRef.addProperty("name", runtime);
-        JsonObject limits = new JsonObject();
-        limits.addProperty("nvidia.com/gpu", gpus);
-        JsonObject resources = new JsonObject();
-        resources.add("limits", limits);
         JsonObject trainer = new JsonObject();
         trainer.addProperty("numNodes", nodes);
-        trainer.add("resourcesPerNode", resources);
+        trainer.add("resourcesPerNode", gpuLimit(gpus));
         JsonObject spec = new JsonObject();
         spec.add("runtimeRef", runtimeRef);
         spec.add("trainer", trainer);
@@ -65,14 +61,10 @@ final class ForeignWorkloads {
     }
 
     private static JsonObject replicaSpec(int replicas, int gpus) {
-        JsonObject limits = new JsonObject();
-        limits.addProperty("nvidia.com/gpu", gpus);
-        JsonObject resources = new JsonObject();
-        resources.add("limits", limits);
         JsonObject container = new JsonObject();
         container.addProperty("name", "pytorch");
         container.addProperty("image", IMAGE);
-        container.add("resources", resources);
+        container.add("resources", gpuLimit(gpus));
         JsonArray containers = new JsonArray();
         containers.add(container);
         JsonObject podSpec = new JsonObject();
@@ -84,6 +76,15 @@ final class ForeignWorkloads {
         replica.addProperty("restartPolicy", "OnFailure");
         replica.add("template", template);
         return replica;
+    }
+
+    /** Resources with a limit of {@code gpus} whole GPUs. */
+    private static JsonObject gpuLimit(int gpus) {
+        JsonObject limits = new JsonObject();
+        limits.addProperty("nvidia.com/gpu", gpus);
+        JsonObject resources = new JsonObject();
+        resources.add("limits", limits);
+        return resources;
     }
 
     private static JsonObject object(String apiVersion, String kind, String namespace, String name, JsonObject spec) {

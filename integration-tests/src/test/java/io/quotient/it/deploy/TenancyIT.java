@@ -192,16 +192,7 @@ class TenancyIT {
                                                                          @TempDir Path dir) throws Exception {
         nodes.create(FakeGpuNodeSpec.of("admission", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
         ApiClient admin = plane.apiClient();
-        Path cert = dir.resolve("tls.crt");
-        Path key = dir.resolve("tls.key");
-        Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1", "-keyout", key.toString(), "-out",
-                cert.toString()).redirectErrorStream(true).start();
-        assertThat(openssl.waitFor()).as(new String(openssl.getInputStream().readAllBytes())).isZero();
-        int port;
-        try (java.net.ServerSocket socket = new java.net.ServerSocket(0)) {
-            port = socket.getLocalPort();
-        }
+        WebhookTls tls = WebhookTls.make(dir);
         AdmissionregistrationV1Api admission = new AdmissionregistrationV1Api(admin);
         try (TestNamespace team = TestNamespace.create(admin, plane.serverMinorVersion(), "team-w")) {
             // only this test's namespace: other tests' GpuJobs must not depend on this short-lived webhook
@@ -211,11 +202,9 @@ class TenancyIT {
             core.replaceNamespace(team.name(), labelled).execute();
             Path teams = TeamsFile.writeText(dir.resolve("teams.yaml"), "teams:\n  - name: team-w\n"
                     + "    guaranteedGpus: 4\n    namespaces: [" + team.name() + "]\n");
-            try (QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams,
-                    "--quotient.admission.port=" + port, "--quotient.admission.tls-cert-file=" + cert,
-                    "--quotient.admission.tls-key-file=" + key)) {
-                admission.createValidatingWebhookConfiguration(webhook(team.name(), port,
-                        java.nio.file.Files.readAllBytes(cert))).execute();
+            try (QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams, tls.args())) {
+                admission.createValidatingWebhookConfiguration(webhook(team.name(), tls.port(), tls.caBundle()))
+                        .execute();
                 DynamicKubernetesApi gpuJobs = new DynamicKubernetesApi("quotient.io", "v1alpha1", "gpujobs", admin);
                 KubernetesApiResponse<DynamicKubernetesObject> refused = Await.until("the webhook to refuse", () ->
                         gpuJobs.create(gpuJob(team.name(), "bad-limit",
