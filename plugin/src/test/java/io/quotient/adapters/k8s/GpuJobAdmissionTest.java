@@ -36,6 +36,15 @@ class GpuJobAdmissionTest {
         assertThat(outside.getAsJsonObject("status").get("message").getAsString()).contains("belongs to no team");
     }
 
+    @Test
+    void aUserMayNotNameAWorkloadForTheServiceToGovern() {
+        JsonObject response = review("ml-a", "{\"gpu\": {\"count\": 1}, \"workloadRef\": {\"apiVersion\": \"batch/v1\","
+                + " \"kind\": \"Job\", \"name\": \"other\", \"uid\": \"u\"}}");
+        assertThat(response.get("allowed").getAsBoolean()).isFalse();
+        assertThat(response.getAsJsonObject("status").get("message").getAsString())
+                .startsWith("spec.workloadRef: is set by Quotient only");
+    }
+
     private JsonObject review(String namespace, String spec) {
         String request = """
                 {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
