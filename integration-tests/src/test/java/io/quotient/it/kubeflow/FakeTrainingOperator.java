@@ -115,13 +115,20 @@ public final class FakeTrainingOperator implements AutoCloseable {
     for (JsonObject pod : desiredPods.apply(job)) {
       if (!existing.contains(pod.getAsJsonObject("metadata").get("name").getAsString())) {
         KubernetesApiResponse<DynamicKubernetesObject> created = pods.create(new DynamicKubernetesObject(pod));
-        if (!created.isSuccess() && created.getHttpStatusCode() != 409) {
+        // 409: made already; 403 while the namespace is terminating: a finished test's job, going with its namespace
+        if (!created.isSuccess() && created.getHttpStatusCode() != 409 && !namespaceTerminating(created)) {
           throw new IllegalStateException("creating pod " + pod.getAsJsonObject("metadata").get("name")
               + " of " + job.get("kind").getAsString() + " " + namespace + "/" + TrainingPods.name(job)
               + " failed: HTTP " + created.getHttpStatusCode() + " " + created.getStatus().getMessage());
         }
       }
     }
+  }
+
+  private static boolean namespaceTerminating(KubernetesApiResponse<DynamicKubernetesObject> response) {
+    return response.getHttpStatusCode() == 403 && response.getStatus() != null
+        && response.getStatus().getMessage() != null
+        && response.getStatus().getMessage().contains("because it is being terminated");
   }
 
   private JsonObject runtimeOf(JsonObject trainJob) {
