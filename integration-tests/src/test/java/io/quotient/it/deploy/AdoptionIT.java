@@ -2,6 +2,7 @@ package io.quotient.it.deploy;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
+import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.BatchV1Api;
@@ -70,6 +71,13 @@ class AdoptionIT {
                             stored -> adopted(stored));
                     assertThat(llm.getAsJsonObject("spec").getAsJsonObject("runPolicy").get("suspend").getAsBoolean())
                             .isTrue();
+
+                    // a user may not start it past Quotient: it waits for 4 nodes, the plane has 1
+                    KubernetesApiResponse<DynamicKubernetesObject> unsuspended = pytorchJobs.patch(team.name(), "llm",
+                            V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch(unsuspend().toString()));
+                    assertThat(unsuspended.getHttpStatusCode()).isEqualTo(422);
+                    assertThat(unsuspended.getStatus().getMessage()).contains("spec.runPolicy.suspend: Quotient"
+                            + " unsuspends this PyTorchJob when it places it");
 
                     JsonObject trainJob = created(trainJobs.create(new DynamicKubernetesObject(
                             ForeignWorkloads.trainJob(team.name(), "tj", "torch-distributed", 2, 8))));
@@ -235,6 +243,16 @@ class AdoptionIT {
     private static List<V1Pod> pods(ApiClient client, String namespace, String job) throws ApiException {
         return new CoreV1Api(client).listNamespacedPod(namespace).labelSelector("quotient.io/job=" + job).execute()
                 .getItems();
+    }
+
+    private static JsonObject unsuspend() {
+        JsonObject runPolicy = new JsonObject();
+        runPolicy.addProperty("suspend", false);
+        JsonObject spec = new JsonObject();
+        spec.add("runPolicy", runPolicy);
+        JsonObject patch = new JsonObject();
+        patch.add("spec", spec);
+        return patch;
     }
 
     private static void optIn(ApiClient client, String namespace) throws ApiException {

@@ -117,8 +117,8 @@ public class KubernetesConfiguration {
 
     /** The webhooks of batch Jobs, PyTorchJobs and TrainJobs created outside Quotient (suspended for adoption). */
     @Bean
-    AdmissionController.WorkloadReviewer workloadAdmission(TenantScope scope) {
-        WorkloadAdmission admission = new WorkloadAdmission(scope);
+    AdmissionController.WorkloadReviewer workloadAdmission(TenantScope scope, KubernetesJobRecordStore store) {
+        WorkloadAdmission admission = new WorkloadAdmission(scope, store::find);
         return new AdmissionController.WorkloadReviewer() {
             @Override
             public String mutate(String review) {

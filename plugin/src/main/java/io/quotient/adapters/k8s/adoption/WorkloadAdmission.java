@@ -7,19 +7,23 @@ import com.google.gson.JsonPrimitive;
 import io.quotient.adapters.k8s.AdmissionReviews;
 import io.quotient.adapters.k8s.TenantScope;
 import io.quotient.core.scheduling.ForeignDemand;
+import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.RequestException;
+import io.quotient.deploy.port.JobRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The admission webhook of workloads created outside Quotient (batch Jobs, PyTorchJobs, TrainJobs): in a team's
  * namespace, one that asks for GPUs is suspended and labelled {@value AdoptionLabels#ADOPTED} (mutating), so that it
  * waits for Quotient's placement instead of starting wherever the kube-scheduler puts it; one whose GPU annotations
- * are invalid is refused with the field and the reason (mutating and validating). Anything else passes untouched:
- * workloads without GPUs, other namespaces, updates, and Jobs another controller owns (a JobSet's Jobs belong to
+ * are invalid is refused with the field and the reason (mutating and validating); an update that unsuspends an adopted
+ * workload whose job is not placed is refused (validating). Anything else passes untouched: workloads without GPUs,
+ * other namespaces, other updates, and Jobs another controller owns (a JobSet's Jobs belong to
  * the TrainJob that is governed itself; only a CronJob's Jobs are adopted).
  */
 public final class WorkloadAdmission {
@@ -27,9 +31,12 @@ public final class WorkloadAdmission {
     private static final Logger log = LoggerFactory.getLogger(WorkloadAdmission.class);
 
     private final TenantScope scope;
+    private final Function<JobId, Optional<JobRecord>> records;
 
-    public WorkloadAdmission(TenantScope scope) {
+    /** @param records the job's record: an adopted workload may be unsuspended only while its job is placed */
+    public WorkloadAdmission(TenantScope scope, Function<JobId, Optional<JobRecord>> records) {
         this.scope = scope;
+        this.records = records;
     }
 
     /** The mutating answer: refusal, JSONPatch (suspend + label) for a workload that asks for GPUs, or allowed. */
@@ -49,11 +56,19 @@ public final class WorkloadAdmission {
                 AdmissionReviews.text(kindOfRequest, "version"), AdmissionReviews.text(kindOfRequest, "kind"));
         JsonElement object = request.get("object");
         String namespace = AdmissionReviews.text(request, "namespace");
-        if (kind.isEmpty() || !"CREATE".equals(AdmissionReviews.text(request, "operation")) || object == null
-                || !object.isJsonObject() || namespace == null || !scope.now().managed(namespace)) {
+        String operation = AdmissionReviews.text(request, "operation");
+        if (kind.isEmpty() || object == null || !object.isJsonObject() || namespace == null
+                || !scope.now().managed(namespace)) {
             return AdmissionReviews.allowed(request);
         }
         JsonObject workload = object.getAsJsonObject();
+        if ("UPDATE".equals(operation)) {
+            String refusal = unsuspendRefusal(kind.get(), namespace, request.getAsJsonObject("oldObject"), workload);
+            return refusal == null ? AdmissionReviews.allowed(request) : AdmissionReviews.refused(request, refusal);
+        }
+        if (!"CREATE".equals(operation)) {
+            return AdmissionReviews.allowed(request);
+        }
         if (kind.get() == ForeignWorkloadKind.BATCH_JOB && ownedByAnotherController(workload)) {
             return AdmissionReviews.allowed(request);
         }
@@ -72,6 +87,35 @@ public final class WorkloadAdmission {
         log.info("{} {}/{} asks for {} x {}: suspended until Quotient places it", kind.get().kind(), namespace, name,
                 demand.get().replicas(), demand.get().perReplica());
         return AdmissionReviews.patched(request, suspendAndLabel(kind.get(), workload));
+    }
+
+    /**
+     * Why an update may not unsuspend an adopted workload, or null: only Quotient unsuspends it, once its job is placed
+     * (its record then says Placed or Running), so that a user cannot start it past quotas and packing.
+     */
+    private String unsuspendRefusal(ForeignWorkloadKind kind, String namespace, JsonObject old, JsonObject workload) {
+        boolean adopted = labelled(old) || labelled(workload);
+        if (!adopted || old == null || !kind.suspended(old) || kind.suspended(workload)) {
+            return null;
+        }
+        JsonObject metadata = JsonTree.object(workload, "metadata");
+        String name = JsonTree.text(metadata, "name");
+        Optional<String> team = scope.now().ownerOf(namespace);
+        Optional<JobRecord> record = team.flatMap(t -> records.apply(new JobId(t, name)));
+        boolean placed = record.isPresent() && record.get().phase().holdsCapacity() && record.get().submission().adopted()
+                && record.get().submission().workload().uid().equals(JsonTree.text(metadata, "uid"));
+        if (placed) {
+            return null;
+        }
+        String why = record.map(r -> "job " + name + " of team " + r.id().team() + " is " + r.phase().wireName()
+                + (r.status().reason() == null ? "" : ": " + r.status().reason())).orElse("it has no job record yet");
+        log.info("{} {}/{}: unsuspending refused, {}", kind.kind(), namespace, name, why);
+        return String.join(".", kind.suspendPath()) + ": Quotient unsuspends this " + kind.kind() + " when it places"
+                + " it (" + why + "); do not unsuspend it yourself. Delete it to give up the job";
+    }
+
+    private static boolean labelled(JsonObject workload) {
+        return "true".equals(JsonTree.text(JsonTree.object(workload, "metadata", "labels"), AdoptionLabels.ADOPTED));
     }
 
     /** Jobs of a JobSet, an Argo workflow or any controller but a CronJob are governed through their owner, or not. */

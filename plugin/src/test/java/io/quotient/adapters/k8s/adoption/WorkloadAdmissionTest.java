@@ -7,7 +7,20 @@ import io.quotient.adapters.k8s.TenantScope;
 import io.quotient.core.tenancy.TeamNamespaces;
 import org.junit.jupiter.api.Test;
 
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.JobRequestInput;
+import io.quotient.core.scheduling.JobSpec;
+import io.quotient.core.scheduling.JobSpecValidator;
+import io.quotient.deploy.port.JobPhase;
+import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.JobStatus;
+import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.WorkloadRef;
+
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Optional;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -17,8 +30,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** Foreign workloads that ask for GPUs are suspended and labelled; bad GPU annotations are refused; the rest pass. */
 class WorkloadAdmissionTest {
 
+    private final Map<JobId, JobRecord> records = new HashMap<>();
     private final WorkloadAdmission admission = new WorkloadAdmission(
-            new TenantScope("quotient-system", () -> TeamNamespaces.of(Map.of("team-a", List.of("ml-a")), null)));
+            new TenantScope("quotient-system", () -> TeamNamespaces.of(Map.of("team-a", List.of("ml-a")), null)),
+            job -> Optional.ofNullable(records.get(job)));
 
     private static final String GPU_JOB = """
             {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "ingest"},
@@ -123,6 +138,46 @@ class WorkloadAdmissionTest {
     void theValidatingWebhookNeverPatches() {
         JsonObject response = answer(GPU_JOB, "batch", "v1", "Job", "ml-a", "CREATE", false);
         assertUntouched(response);
+    }
+
+    @Test
+    void onlyQuotientUnsuspendsAnAdoptedWorkloadOnceItsJobIsPlaced() {
+        String suspended = PYTORCH_JOB.replace("\"labels\": {\"a\": \"b\"}", "\"uid\": \"u-7\", \"labels\":"
+                + " {\"quotient.io/adopted\": \"true\"}").replace("\"spec\": {\"pytorchReplicaSpecs\"",
+                "\"spec\": {\"runPolicy\": {\"suspend\": true}, \"pytorchReplicaSpecs\"");
+        String running = suspended.replace("\"suspend\": true", "\"suspend\": false");
+        assertThat(message(update(suspended, running))).isEqualTo("spec.runPolicy.suspend: Quotient unsuspends this"
+                + " PyTorchJob when it places it (it has no job record yet); do not unsuspend it yourself. Delete it to"
+                + " give up the job");
+
+        JobRequestInput input = new JobRequestInput("team-a", "llm", 8, null, null, null, null, null, null, null, null,
+                null, null, null, 4, null);
+        JobSpec spec = new JobSpecValidator().validateRequest(input);
+        JobSubmission governing = JobSubmission.governing(input, "ml-a",
+                new WorkloadRef("kubeflow.org/v1", "PyTorchJob", "llm", "u-7"));
+        records.put(spec.id(), new JobRecord(governing, spec, JobStatus.pending("gang of 4 replicas: needs 4 nodes"),
+                Instant.EPOCH, "1"));
+        assertThat(message(update(suspended, running))).contains("(job llm of team team-a is Pending: gang of 4"
+                + " replicas: needs 4 nodes)");
+
+        records.put(spec.id(), records.get(spec.id()).withStatus(new JobStatus(JobPhase.PLACED, "n1", List.of(),
+                null, null, Instant.EPOCH)));
+        assertUntouched(update(suspended, running));
+        assertUntouched(update(running, suspended)); // suspending is always allowed
+        String notAdopted = running.replace("\"quotient.io/adopted\": \"true\"", "\"x\": \"y\"");
+        records.clear();
+        assertUntouched(update(suspended.replace("\"quotient.io/adopted\": \"true\"", "\"x\": \"y\""),
+                notAdopted));
+    }
+
+    private JsonObject update(String old, String object) {
+        String request = """
+                {"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+                 "request": {"uid": "u-1", "operation": "UPDATE", "namespace": "ml-a",
+                  "kind": {"group": "kubeflow.org", "version": "v1", "kind": "PyTorchJob"},
+                  "object": %s, "oldObject": %s}}
+                """.formatted(object, old);
+        return JsonParser.parseString(admission.validate(request)).getAsJsonObject().getAsJsonObject("response");
     }
 
     private static void assertUntouched(JsonObject response) {
