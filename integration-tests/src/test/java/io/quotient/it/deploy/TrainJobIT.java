@@ -32,14 +32,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Kubeflow Trainer v2 through REST (issue 12): the {@code trainjob} template renders a 4 × 8-GPU gang as one TrainJob
- * that references its runtime and carries the placement in Quotient's own {@code runtimePatches} entry; the fake
- * trainer builds the {@code node} pods from the runtime plus the patches, as the real Trainer does, and the real
- * kube-scheduler binds each to a distinct chosen node.
+ * that references the runtime the request names and carries the placement in Quotient's own {@code runtimePatches}
+ * entry; the fake trainer builds the {@code node} pods from the runtime plus the patches, as the real Trainer does,
+ * and the real kube-scheduler binds each to a distinct chosen node.
  */
 @RealKubernetes
 class TrainJobIT {
 
-    private static final String RUNTIME = "torch-distributed";
+    /** The runtime the request names (the template's default, torch-distributed, is not installed here). */
+    private static final String RUNTIME = "torch-" + java.util.UUID.randomUUID().toString().substring(0, 8);
 
     @Test
     void aTrainJobGangRunsOneNodePodPerChosenNodeThroughQuotientsRuntimePatch(
@@ -55,13 +56,13 @@ class TrainJobIT {
                 new TeamsFile.Quota("team-a", 40, null));
         DynamicKubernetesApi runtimes = new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1",
                 "clustertrainingruntimes", client);
-        boolean createdRuntime = createRuntime(runtimes);
+        createRuntime(runtimes);
         try (FakeTrainingOperator operator = FakeTrainingOperator.start(client);
              QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
             QuotientApi api = service.api();
             Map<String, Object> body = Requests.with(Requests.with(Requests.with(Requests.wholeGpus("llm", 8),
                     "template", "trainjob"), "replicas", 4), "env", Map.of("EPOCHS", "3"));
-            body = Requests.with(body, "image", "registry.example/llm:7");
+            body = Requests.with(Requests.with(body, "image", "registry.example/llm:7"), "runtime", RUNTIME);
 
             QuotientApi.Answer placed = api.deploy("team-a", body);
 
@@ -97,14 +98,12 @@ class TrainJobIT {
             Await.until("the TrainJob's pods to go with it", () -> pods(client, namespace), List::isEmpty);
             assertThat(operator.lastFailure()).isNull();
         } finally {
-            if (createdRuntime) {
-                runtimes.delete(RUNTIME);
-            }
+            runtimes.delete(RUNTIME);
         }
     }
 
-    /** The built-in template's runtime, made unless a test before left one: its node pods run one container. */
-    private static boolean createRuntime(DynamicKubernetesApi runtimes) {
+    /** A runtime whose node pods run one container. */
+    private static void createRuntime(DynamicKubernetesApi runtimes) {
         KubernetesApiResponse<DynamicKubernetesObject> created = runtimes.create(new DynamicKubernetesObject(
                 JsonParser.parseString("""
                         {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "ClusterTrainingRuntime",
@@ -113,8 +112,7 @@ class TrainJobIT {
                            {"name": "node", "template": {"spec": {"template": {"spec": {"containers": [
                              {"name": "node", "image": "registry.example/torch:2"}]}}}}}]}}}}
                         """.formatted(RUNTIME)).getAsJsonObject()));
-        assertThat(created.isSuccess() || created.getHttpStatusCode() == 409).as("%s", created.getStatus()).isTrue();
-        return created.isSuccess();
+        assertThat(created.isSuccess()).as("%s", created.getStatus()).isTrue();
     }
 
     private static JsonObject trainJob(ApiClient client, TestNamespace namespace, V1Pod pod) {

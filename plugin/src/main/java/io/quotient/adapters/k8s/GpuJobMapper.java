@@ -60,7 +60,7 @@ public final class GpuJobMapper {
                 r.gpuDevices(), models, r.cpuMilli(), r.memoryMib(), r.priority(), r.preemptible(),
                 r.minRuntimeSeconds(), s.labels(), s.env(), orNull(s.pod().annotations()),
                 s.pod().serviceAccountName(), orNull(s.pod().volumes()), orNull(s.pod().imagePullSecrets()),
-                r.replicas(), r.minReplicas());
+                r.replicas(), r.minReplicas(), s.runtime());
         return new GpuJobResource(metadata, spec, toStatus(record.status()));
     }
 
@@ -80,7 +80,7 @@ public final class GpuJobMapper {
                 models, s.replicas(), s.minReplicas());
         JobSubmission submission = new JobSubmission(request, s.template(), s.image(), s.command(), s.args(),
                 s.labels(), s.env(), new PodOptions(metadata.getNamespace(), s.serviceAccountName(), s.volumes(),
-                s.imagePullSecrets(), s.annotations()));
+                s.imagePullSecrets(), s.annotations()), s.runtime());
         return new JobRecord(submission, specOf.apply(submission), fromStatus(resource.getStatus()),
                 createdAt(metadata), metadata.getResourceVersion());
     }

@@ -20,9 +20,12 @@ import java.util.Objects;
  * @param labels   extra labels for the workload's pods
  * @param env      extra environment variables for the GPU container
  * @param pod      namespace, service account, volumes, image pull secrets and annotations of the pods
+ * @param runtime  the Kubeflow Trainer runtime (ClusterTrainingRuntime) a TrainJob template's job references instead
+ *                 of the template's; null: the template's
  */
 public record JobSubmission(JobRequestInput request, String template, String image, List<String> command,
-                            List<String> args, Map<String, String> labels, Map<String, String> env, PodOptions pod) {
+                            List<String> args, Map<String, String> labels, Map<String, String> env, PodOptions pod,
+                            String runtime) {
 
     /** The template used when the user names none. */
     public static final String DEFAULT_TEMPLATE = "job";
@@ -35,6 +38,13 @@ public record JobSubmission(JobRequestInput request, String template, String ima
         labels = labels == null ? Map.of() : Map.copyOf(labels);
         env = env == null ? Map.of() : Map.copyOf(env);
         pod = pod == null ? PodOptions.NONE : pod;
+        runtime = runtime == null || runtime.isBlank() ? null : runtime;
+    }
+
+    /** A submission that takes the template's runtime (every template but a TrainJob's has none). */
+    public JobSubmission(JobRequestInput request, String template, String image, List<String> command,
+                         List<String> args, Map<String, String> labels, Map<String, String> env, PodOptions pod) {
+        this(request, template, image, command, args, labels, env, pod, null);
     }
 
     /** A submission without pod options (the namespace's default service account, no volumes). */
@@ -45,12 +55,13 @@ public record JobSubmission(JobRequestInput request, String template, String ima
 
     /** The same submission with another request (defaults filled in before the record is stored). */
     public JobSubmission withRequest(JobRequestInput filled) {
-        return new JobSubmission(filled, template, image, command, args, labels, env, pod);
+        return new JobSubmission(filled, template, image, command, args, labels, env, pod, runtime);
     }
 
     /** The same submission placed in a namespace (chosen by the service before the record is stored). */
     public JobSubmission inNamespace(String namespace) {
-        return new JobSubmission(request, template, image, command, args, labels, env, pod.withNamespace(namespace));
+        return new JobSubmission(request, template, image, command, args, labels, env, pod.withNamespace(namespace),
+                runtime);
     }
 
     public JobId id() {
