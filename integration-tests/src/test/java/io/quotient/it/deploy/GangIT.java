@@ -6,13 +6,11 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.quotient.it.harness.Await;
 import io.quotient.it.harness.ControlPlane;
-import io.quotient.it.harness.FakeGpuNodeSpec;
 import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
 import io.quotient.it.kubeflow.FakeTrainingOperator;
-import io.quotient.it.kubeflow.KubeflowCrds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,11 +36,7 @@ class GangIT {
             ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
             throws Exception {
         ApiClient client = plane.apiClient();
-        QuotientManifests.installCrd(client);
-        KubeflowCrds.install(client);
-        for (int i = 0; i < 5; i++) {
-            nodes.create(FakeGpuNodeSpec.of("gang", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
-        }
+        GangPlane.prepare(client, nodes, "gang", 5);
         Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(),
                 new TeamsFile.Quota("team-a", 40, null));
         try (FakeTrainingOperator operator = FakeTrainingOperator.start(client);
@@ -82,11 +76,7 @@ class GangIT {
                                                                     FakeGpuNodes nodes, FakeKubelet kubelet,
                                                                     @TempDir Path dir) throws Exception {
         ApiClient client = plane.apiClient();
-        QuotientManifests.installCrd(client);
-        KubeflowCrds.install(client);
-        for (int i = 0; i < 4; i++) {
-            nodes.create(FakeGpuNodeSpec.of("reclaim-gang", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
-        }
+        GangPlane.prepare(client, nodes, "reclaim-gang", 4);
         Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(),
                 new TeamsFile.Quota("team-a", 0, null), new TeamsFile.Quota("team-b", 32, null));
         try (FakeTrainingOperator operator = FakeTrainingOperator.start(client);
@@ -116,11 +106,7 @@ class GangIT {
                                                                          FakeGpuNodes nodes, FakeKubelet kubelet,
                                                                          @TempDir Path dir) throws Exception {
         ApiClient client = plane.apiClient();
-        QuotientManifests.installCrd(client);
-        KubeflowCrds.install(client);
-        for (int i = 0; i < 2; i++) {
-            nodes.create(FakeGpuNodeSpec.of("claim-gang", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
-        }
+        GangPlane.prepare(client, nodes, "claim-gang", 2);
         Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(),
                 new TeamsFile.Quota("team-a", 0, null), new TeamsFile.Quota("team-b", 16, null));
         try (FakeTrainingOperator operator = FakeTrainingOperator.start(client);

@@ -12,13 +12,11 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.quotient.it.harness.Await;
 import io.quotient.it.harness.ControlPlane;
-import io.quotient.it.harness.FakeGpuNodeSpec;
 import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
 import io.quotient.it.kubeflow.FakeTrainingOperator;
-import io.quotient.it.kubeflow.KubeflowCrds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,11 +45,7 @@ class TrainJobIT {
             ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
             throws Exception {
         ApiClient client = plane.apiClient();
-        QuotientManifests.installCrd(client);
-        KubeflowCrds.install(client);
-        for (int i = 0; i < 5; i++) {
-            nodes.create(FakeGpuNodeSpec.of("trainjob", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
-        }
+        GangPlane.prepare(client, nodes, "trainjob", 5);
         Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(),
                 new TeamsFile.Quota("team-a", 40, null));
         DynamicKubernetesApi runtimes = new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1",
