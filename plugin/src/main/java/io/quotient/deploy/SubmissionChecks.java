@@ -18,6 +18,9 @@ public final class SubmissionChecks {
     private static final Pattern LABEL_PREFIX = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
     private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
+    /** A Kubernetes object name (DNS-1123 subdomain), as a ClusterTrainingRuntime's. */
+    private static final Pattern OBJECT_NAME =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
     private SubmissionChecks() {
     }
@@ -41,6 +44,12 @@ public final class SubmissionChecks {
             }
         }
         PodOptionsChecks.check(submission.pod());
+        String runtime = submission.runtime();
+        if (runtime != null && (runtime.length() > 253 || !OBJECT_NAME.matcher(runtime).matches())) {
+            throw new RequestException("runtime", "'" + runtime + "' is not a Kubernetes object name (lowercase"
+                    + " letters, digits, '-' and '.', at most 253 characters); name a ClusterTrainingRuntime such as"
+                    + " torch-distributed");
+        }
     }
 
     private static void checkLabel(String key, String value) {

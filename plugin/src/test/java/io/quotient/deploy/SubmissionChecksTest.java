@@ -43,6 +43,20 @@ class SubmissionChecksTest {
                 .hasMessageContaining("env.1X");
     }
 
+    @Test
+    void refusesARuntimeThatIsNoObjectName() {
+        JobSubmission plain = with(Map.of(), Map.of());
+        JobSubmission bad = JobSubmission.onRuntime(plain.request(), "job", "img", List.of(), List.of(), Map.of(), Map.of(),
+                plain.pod(), "Torch_Distributed");
+
+        assertThatThrownBy(() -> SubmissionChecks.check(bad, TEMPLATES))
+                .isInstanceOfSatisfying(RequestException.class, e ->
+                        org.assertj.core.api.Assertions.assertThat(e.field()).isEqualTo("runtime"))
+                .hasMessageContaining("'Torch_Distributed' is not a Kubernetes object name");
+        SubmissionChecks.check(JobSubmission.onRuntime(plain.request(), "job", "img", List.of(), List.of(), Map.of(),
+                Map.of(), plain.pod(), "torch-distributed.v2"), TEMPLATES);
+    }
+
     private static JobSubmission with(Map<String, String> labels, Map<String, String> env) {
         return new JobSubmission(JobFixtures.wholeGpus("team-a", "j", 1).request(), "job", "img", List.of(), List.of(),
                 labels, env);

@@ -6,13 +6,11 @@ import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.quotient.it.harness.Await;
 import io.quotient.it.harness.ControlPlane;
-import io.quotient.it.harness.FakeGpuNodeSpec;
 import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
 import io.quotient.it.kubeflow.FakeTrainingOperator;
-import io.quotient.it.kubeflow.KubeflowCrds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,7 +25,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * Distributed training through REST (issue 12): a 4 × 8-GPU PyTorchJob is placed as one gang, and the real
  * kube-scheduler binds every replica (made by the fake training operator) to a distinct node of the gang's; a gang
- * that does not fit waits holding no GPU and runs once capacity frees.
+ * that does not fit waits holding no GPU and runs once capacity frees; a gang within its team's guarantee evicts
+ * borrowed jobs to free its nodes.
  */
 @RealKubernetes
 class GangIT {
@@ -37,11 +36,7 @@ class GangIT {
             ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
             throws Exception {
         ApiClient client = plane.apiClient();
-        QuotientManifests.installCrd(client);
-        KubeflowCrds.install(client);
-        for (int i = 0; i < 5; i++) {
-            nodes.create(FakeGpuNodeSpec.of("gang", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
-        }
+        GangPlane.prepare(client, nodes, "gang", 5);
         Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(),
                 new TeamsFile.Quota("team-a", 40, null));
         try (FakeTrainingOperator operator = FakeTrainingOperator.start(client);
@@ -81,11 +76,7 @@ class GangIT {
                                                                     FakeGpuNodes nodes, FakeKubelet kubelet,
                                                                     @TempDir Path dir) throws Exception {
         ApiClient client = plane.apiClient();
-        QuotientManifests.installCrd(client);
-        KubeflowCrds.install(client);
-        for (int i = 0; i < 4; i++) {
-            nodes.create(FakeGpuNodeSpec.of("reclaim-gang", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
-        }
+        GangPlane.prepare(client, nodes, "reclaim-gang", 4);
         Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(),
                 new TeamsFile.Quota("team-a", 0, null), new TeamsFile.Quota("team-b", 32, null));
         try (FakeTrainingOperator operator = FakeTrainingOperator.start(client);
@@ -106,6 +97,42 @@ class GangIT {
             new ClusterFacts(client, namespace.name()).awaitRunningPod("team-b", "claim");
             Await.until("the re-queued gang to say what it waits for", () -> api.job("team-a", "borrower").text("reason"),
                     reason -> reason != null && reason.contains("needs 4 nodes with 8 free"));
+            assertThat(operator.lastFailure()).isNull();
+        }
+    }
+
+    @Test
+    void aWaitingGangWithinItsGuaranteeEvictsBorrowedJobsToFreeItsNodes(ControlPlane plane, TestNamespace namespace,
+                                                                         FakeGpuNodes nodes, FakeKubelet kubelet,
+                                                                         @TempDir Path dir) throws Exception {
+        ApiClient client = plane.apiClient();
+        GangPlane.prepare(client, nodes, "claim-gang", 2);
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(),
+                new TeamsFile.Quota("team-a", 0, null), new TeamsFile.Quota("team-b", 16, null));
+        try (FakeTrainingOperator operator = FakeTrainingOperator.start(client);
+             QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
+            QuotientApi api = service.api();
+            ClusterFacts facts = new ClusterFacts(client, namespace.name());
+            for (String name : List.of("borrowed-1", "borrowed-2")) {
+                QuotientApi.Answer borrowed = api.deploy("team-a", Requests.wholeGpus(name, 8));
+                assertThat(borrowed.status()).as("%s", borrowed).isEqualTo(201);
+                facts.awaitRunningPod("team-a", name);
+            }
+
+            QuotientApi.Answer claim = api.deploy("team-b", gang("claim", 2));
+
+            assertThat(claim.status()).as("%s", claim).isEqualTo(201);
+            assertThat(claim.text("quotaState")).isEqualTo("InQuota");
+            Await.until("the borrowed job to say who took its GPUs",
+                    () -> api.job("team-a", "borrowed-1").text("reason"),
+                    reason -> reason != null && reason.contains("Preempted by team-b reclaiming its guarantee for"
+                            + " team-b/claim"));
+            assertThat(api.team("team-a").get("allocatedGpus").getAsDouble()).isZero();
+            List<V1Pod> running = Await.until("the claiming gang's two replicas to run", () -> pods(client, namespace,
+                    "claim"), pods -> pods.size() == 2 && pods.stream().allMatch(p -> "Running".equals(
+                    p.getStatus().getPhase())));
+            assertThat(running.stream().map(p -> p.getSpec().getNodeName()).collect(Collectors.toSet()))
+                    .isEqualTo(claim.nodes());
             assertThat(operator.lastFailure()).isNull();
         }
     }

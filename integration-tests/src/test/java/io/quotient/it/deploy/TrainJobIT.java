@@ -12,13 +12,11 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.quotient.it.harness.Await;
 import io.quotient.it.harness.ControlPlane;
-import io.quotient.it.harness.FakeGpuNodeSpec;
 import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
 import io.quotient.it.kubeflow.FakeTrainingOperator;
-import io.quotient.it.kubeflow.KubeflowCrds;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,36 +30,33 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Kubeflow Trainer v2 through REST (issue 12): the {@code trainjob} template renders a 4 × 8-GPU gang as one TrainJob
- * that references its runtime and carries the placement in Quotient's own {@code runtimePatches} entry; the fake
- * trainer builds the {@code node} pods from the runtime plus the patches, as the real Trainer does, and the real
- * kube-scheduler binds each to a distinct chosen node.
+ * that references the runtime the request names and carries the placement in Quotient's own {@code runtimePatches}
+ * entry; the fake trainer builds the {@code node} pods from the runtime plus the patches, as the real Trainer does,
+ * and the real kube-scheduler binds each to a distinct chosen node.
  */
 @RealKubernetes
 class TrainJobIT {
 
-    static final String RUNTIME = "torch-distributed";
+    /** The runtime the request names (the template's default, torch-distributed, is not installed here). */
+    static final String RUNTIME = "torch-" + java.util.UUID.randomUUID().toString().substring(0, 8);
 
     @Test
     void aTrainJobGangRunsOneNodePodPerChosenNodeThroughQuotientsRuntimePatch(
             ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
             throws Exception {
         ApiClient client = plane.apiClient();
-        QuotientManifests.installCrd(client);
-        KubeflowCrds.install(client);
-        for (int i = 0; i < 5; i++) {
-            nodes.create(FakeGpuNodeSpec.of("trainjob", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
-        }
+        GangPlane.prepare(client, nodes, "trainjob", 5);
         Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(),
                 new TeamsFile.Quota("team-a", 40, null));
         DynamicKubernetesApi runtimes = new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1",
                 "clustertrainingruntimes", client);
-        boolean createdRuntime = createRuntime(runtimes);
+        createRuntime(runtimes);
         try (FakeTrainingOperator operator = FakeTrainingOperator.start(client);
              QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
             QuotientApi api = service.api();
             Map<String, Object> body = Requests.with(Requests.with(Requests.with(Requests.wholeGpus("llm", 8),
                     "template", "trainjob"), "replicas", 4), "env", Map.of("EPOCHS", "3"));
-            body = Requests.with(body, "image", "registry.example/llm:7");
+            body = Requests.with(Requests.with(body, "image", "registry.example/llm:7"), "runtime", RUNTIME);
 
             QuotientApi.Answer placed = api.deploy("team-a", body);
 
@@ -97,13 +92,11 @@ class TrainJobIT {
             Await.until("the TrainJob's pods to go with it", () -> pods(client, namespace), List::isEmpty);
             assertThat(operator.lastFailure()).isNull();
         } finally {
-            if (createdRuntime) {
-                runtimes.delete(RUNTIME);
-            }
+            runtimes.delete(RUNTIME);
         }
     }
 
-    /** The built-in template's runtime, made unless a test before left one: its node pods run one container. */
+    /** A runtime whose node pods run one container; true when this call made it (false: a test before left it). */
     static boolean createRuntime(DynamicKubernetesApi runtimes) {
         KubernetesApiResponse<DynamicKubernetesObject> created = runtimes.create(new DynamicKubernetesObject(
                 JsonParser.parseString("""

@@ -115,7 +115,7 @@ public final class FakeTrainingOperator implements AutoCloseable {
     for (JsonObject pod : desiredPods.apply(job)) {
       if (!existing.contains(pod.getAsJsonObject("metadata").get("name").getAsString())) {
         KubernetesApiResponse<DynamicKubernetesObject> created = pods.create(new DynamicKubernetesObject(pod));
-        // 409: made already; 403 while the namespace is terminating: a finished test's job, going with its namespace
+        // a job left in a namespace being deleted (an earlier test class's) goes with it: not this pass's failure
         if (!created.isSuccess() && created.getHttpStatusCode() != 409 && !namespaceTerminating(created)) {
           throw new IllegalStateException("creating pod " + pod.getAsJsonObject("metadata").get("name")
               + " of " + job.get("kind").getAsString() + " " + namespace + "/" + TrainingPods.name(job)
@@ -125,10 +125,9 @@ public final class FakeTrainingOperator implements AutoCloseable {
     }
   }
 
-  private static boolean namespaceTerminating(KubernetesApiResponse<DynamicKubernetesObject> response) {
-    return response.getHttpStatusCode() == 403 && response.getStatus() != null
-        && response.getStatus().getMessage() != null
-        && response.getStatus().getMessage().contains("because it is being terminated");
+  private static boolean namespaceTerminating(KubernetesApiResponse<DynamicKubernetesObject> refused) {
+    String message = refused.getStatus() == null ? null : refused.getStatus().getMessage();
+    return refused.getHttpStatusCode() == 403 && message != null && message.contains("because it is being terminated");
   }
 
   private JsonObject runtimeOf(JsonObject trainJob) {

@@ -61,7 +61,7 @@ public final class GpuJobMapper {
                 r.gpuDevices(), models, r.cpuMilli(), r.memoryMib(), r.priority(), r.preemptible(),
                 r.minRuntimeSeconds(), s.labels(), s.env(), orNull(s.pod().annotations()),
                 s.pod().serviceAccountName(), orNull(s.pod().volumes()), orNull(s.pod().imagePullSecrets()),
-                r.replicas(), r.minReplicas(), s.workload());
+                r.replicas(), r.minReplicas(), s.runtime(), s.workload());
         if (s.workload() != null && location.namespace().equals(s.pod().namespace())) {
             // owned by the workload it governs: the garbage collector deletes the record with it
             metadata.ownerReferences(List.of(new V1OwnerReference().apiVersion(s.workload().apiVersion())
@@ -86,7 +86,7 @@ public final class GpuJobMapper {
                 models, s.replicas(), s.minReplicas());
         JobSubmission submission = new JobSubmission(request, s.template(), s.image(), s.command(), s.args(),
                 s.labels(), s.env(), new PodOptions(metadata.getNamespace(), s.serviceAccountName(), s.volumes(),
-                s.imagePullSecrets(), s.annotations()), s.workloadRef());
+                s.imagePullSecrets(), s.annotations()), s.runtime(), s.workloadRef());
         return new JobRecord(submission, specOf.apply(submission), fromStatus(resource.getStatus()),
                 createdAt(metadata), metadata.getResourceVersion());
     }

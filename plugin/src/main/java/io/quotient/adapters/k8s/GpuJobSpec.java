@@ -17,7 +17,7 @@ public record GpuJobSpec(String team, String name, String template, String image
                          Long memoryMib, Integer priority, Boolean preemptible, Long minRuntimeSeconds,
                          Map<String, String> labels, Map<String, String> env, Map<String, String> annotations,
                          String serviceAccountName, List<VolumeRequest> volumes, List<String> imagePullSecrets,
-                         Integer replicas, Integer minReplicas, WorkloadRef workloadRef) {
+                         Integer replicas, Integer minReplicas, String runtime, WorkloadRef workloadRef) {
 
     /** {@code spec.gpu}: whole GPUs, or a fraction with its limit, or MiB with its limit. */
     public record Gpu(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {

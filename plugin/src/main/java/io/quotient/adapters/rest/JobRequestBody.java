@@ -44,7 +44,9 @@ public record JobRequestBody(
         @Schema(description = "names of docker-registry secrets of the team's namespace") List<String> imagePullSecrets,
         @Schema(description = "distributed training: replicas, one per node, each with the GPUs of gpu; default 1")
         Integer replicas,
-        @Schema(description = "elastic gang: start with at least this many replicas; default all") Integer minReplicas) {
+        @Schema(description = "elastic gang: start with at least this many replicas; default all") Integer minReplicas,
+        @Schema(description = "trainjob templates: the Kubeflow Trainer ClusterTrainingRuntime to run; default the"
+                + " template's", example = "torch-distributed") String runtime) {
 
     /** The GPU part of a request; exactly one style (count, fraction or memory). */
     public record GpuBody(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {
@@ -56,7 +58,7 @@ public record JobRequestBody(
                 g.memoryMib(), g.memoryLimitMib(), gpuDevices, cpuMilli, memoryMib, priority, preemptible,
                 minRuntimeSeconds, gpuModels, replicas, minReplicas);
         // the namespace is the service's choice (the team's primary one), not the body's
-        return new JobSubmission(input, template, image, command, args, labels, env,
-                new PodOptions(null, serviceAccountName, volumes, imagePullSecrets, annotations));
+        return JobSubmission.onRuntime(input, template, image, command, args, labels, env,
+                new PodOptions(null, serviceAccountName, volumes, imagePullSecrets, annotations), runtime);
     }
 }

@@ -51,6 +51,9 @@ public final class TemplateRenderer {
         JobSpec spec = request.record().spec();
         Map<String, String> labels = labels(submission, placement);
 
+        if (submission.runtime() != null) {
+            template.kind().useRuntime(document, submission.runtime());
+        }
         Map<String, Object> metadata = Trees.childMap(document, "metadata");
         metadata.keySet().removeAll(List.of("generateName", "resourceVersion", "uid", "creationTimestamp"));
         metadata.put("name", request.objectName());

@@ -57,6 +57,11 @@ final class TrainerPod {
         return new PodTemplate(PATH, pod);
     }
 
+    /** The runtime the request names, of the kind the template references (its {@code runtimeRef.kind}). */
+    static void useRuntime(Map<String, Object> document, String runtime) {
+        Trees.requiredMap(Trees.requiredMap(document, "spec", ""), "runtimeRef", "spec").put("name", runtime);
+    }
+
     /**
      * Writes the edited staged pod back into the TrainJob and places it: {@code numNodes} is the number of placed
      * replicas, and Quotient's runtime patch pins the {@code node} pods to {@code nodes}.

@@ -93,6 +93,19 @@ public enum WorkloadKind {
         };
     }
 
+    /**
+     * Points the workload at the training runtime the request names instead of the template's (TrainJobs only).
+     *
+     * @throws IllegalArgumentException for a kind that references no runtime
+     */
+    void useRuntime(Map<String, Object> document, String runtime) {
+        if (this != TRAIN_JOB) {
+            throw new IllegalArgumentException("the request names the training runtime '" + runtime + "', but a "
+                    + kind + " has none; use a template of kind TrainJob (e.g. trainjob) or leave runtime out");
+        }
+        TrainerPod.useRuntime(document, runtime);
+    }
+
     /** Whether a workload of this kind can run a gang: one pod per replica, on several nodes. */
     boolean spansNodes() {
         return this == PYTORCH_JOB || this == TRAIN_JOB;

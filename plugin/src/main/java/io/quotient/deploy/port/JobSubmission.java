@@ -20,11 +20,13 @@ import java.util.Objects;
  * @param labels   extra labels for the workload's pods
  * @param env      extra environment variables for the GPU container
  * @param pod      namespace, service account, volumes, image pull secrets and annotations of the pods
+ * @param runtime  the Kubeflow Trainer runtime (ClusterTrainingRuntime) a TrainJob template's job references instead
+ *                 of the template's; null: the template's
  * @param workload the existing workload this job governs (adopted), or null when the template renders one
  */
 public record JobSubmission(JobRequestInput request, String template, String image, List<String> command,
                             List<String> args, Map<String, String> labels, Map<String, String> env, PodOptions pod,
-                            WorkloadRef workload) {
+                            String runtime, WorkloadRef workload) {
 
     /** The template used when the user names none. */
     public static final String DEFAULT_TEMPLATE = "job";
@@ -37,19 +39,27 @@ public record JobSubmission(JobRequestInput request, String template, String ima
         labels = labels == null ? Map.of() : Map.copyOf(labels);
         env = env == null ? Map.of() : Map.copyOf(env);
         pod = pod == null ? PodOptions.NONE : pod;
+        runtime = runtime == null || runtime.isBlank() ? null : runtime;
     }
 
-    /** A submission whose template renders its workload. */
+    /** A submission whose template renders its workload and takes the template's runtime. */
     public JobSubmission(JobRequestInput request, String template, String image, List<String> command,
                          List<String> args, Map<String, String> labels, Map<String, String> env, PodOptions pod) {
-        this(request, template, image, command, args, labels, env, pod, null);
+        this(request, template, image, command, args, labels, env, pod, null, null);
+    }
+
+    /** A submission whose template renders its workload on the named runtime (a TrainJob template's). */
+    public static JobSubmission onRuntime(JobRequestInput request, String template, String image, List<String> command,
+                                          List<String> args, Map<String, String> labels, Map<String, String> env,
+                                          PodOptions pod, String runtime) {
+        return new JobSubmission(request, template, image, command, args, labels, env, pod, runtime, null);
     }
 
     /** A job that governs an existing workload (adopted) in {@code namespace} instead of rendering one. */
     public static JobSubmission governing(JobRequestInput request, String namespace, WorkloadRef workload) {
         Objects.requireNonNull(workload, "workload");
         return new JobSubmission(request, null, null, null, null, null, null, PodOptions.NONE.withNamespace(namespace),
-                workload);
+                null, workload);
     }
 
     /** Whether this job governs an existing workload rather than rendering its own. */
@@ -65,13 +75,13 @@ public record JobSubmission(JobRequestInput request, String template, String ima
 
     /** The same submission with another request (defaults filled in before the record is stored). */
     public JobSubmission withRequest(JobRequestInput filled) {
-        return new JobSubmission(filled, template, image, command, args, labels, env, pod, workload);
+        return new JobSubmission(filled, template, image, command, args, labels, env, pod, runtime, workload);
     }
 
     /** The same submission placed in a namespace (chosen by the service before the record is stored). */
     public JobSubmission inNamespace(String namespace) {
         return new JobSubmission(request, template, image, command, args, labels, env, pod.withNamespace(namespace),
-                workload);
+                runtime, workload);
     }
 
     public JobId id() {

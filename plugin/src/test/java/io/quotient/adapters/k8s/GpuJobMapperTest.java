@@ -125,6 +125,21 @@ class GpuJobMapperTest {
     }
 
     @Test
+    void aTrainJobsRuntimeSurvivesTheTripThroughTheResourceAndItsJson() {
+        JobRecord gang = record(JobStatus.pending("new"));
+        JobSubmission s = gang.submission();
+        JobRecord withRuntime = new JobRecord(JobSubmission.onRuntime(s.request(), "trainjob", s.image(), s.command(),
+                s.args(), s.labels(), s.env(), s.pod(), "deepspeed-distributed"), gang.spec(), gang.status(),
+                CREATED, null);
+        GpuJobResource resource = mapper.toResource(withRuntime, location(withRuntime));
+        JSON json = new JSON();
+        JobRecord back = mapper.toRecord(json.deserialize(json.serialize(resource), GpuJobResource.class), scope.now());
+
+        assertThat(resource.getSpec().runtime()).isEqualTo("deepspeed-distributed");
+        assertThat(back.submission()).isEqualTo(withRuntime.submission());
+    }
+
+    @Test
     void resourceCarriesNameLabelsAndTheSpecFieldsOfTheConventions() {
         GpuJobResource resource = mapper.toResource(record(JobStatus.pending("waiting")),
                 location(record(JobStatus.pending("waiting"))));
@@ -162,7 +177,8 @@ class GpuJobMapperTest {
     void aGpuJobAppliedWithKubectlTakesItsTeamFromTheNamespaceAndItsNameFromMetadata() {
         GpuJobResource applied = new GpuJobResource(new V1ObjectMeta().namespace("ml-a2").name("train").resourceVersion("3"),
                 new GpuJobSpec(null, null, null, "busybox", null, null, new GpuJobSpec.Gpu(2, null, null, null, null),
-                        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null), null);
+                        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                        null), null);
 
         JobRecord record = mapper.toRecord(applied, scope.now());
 
@@ -174,7 +190,7 @@ class GpuJobMapperTest {
     @Test
     void aGpuJobCannotClaimAnotherTeamOrLiveOutsideTheTeamsNamespaces() {
         GpuJobSpec claimsTeamB = new GpuJobSpec("team-b", null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null, null, null, null, null);
         assertThatThrownBy(() -> mapper.toRecord(new GpuJobResource(new V1ObjectMeta().namespace("ml-a").name("x"),
                 claimsTeamB, null), scope.now())).isInstanceOfSatisfying(RequestException.class,
                 e -> assertThat(e.field()).isEqualTo("spec.team")).hasMessageContaining("belongs to team team-a");

@@ -112,6 +112,32 @@ class TrainJobRenderingTest {
     }
 
     @Test
+    void theRequestNamesAnotherRuntimeOnlyForATrainJobTemplate() {
+        RenderRequest gang = gang("trainjob", NODES);
+        JobSubmission s = gang.record().submission();
+        RenderRequest deepspeed = withSubmission(gang, JobSubmission.onRuntime(s.request(), "trainjob", s.image(),
+                s.command(), s.args(), s.labels(), s.env(), s.pod(), "deepspeed-distributed"));
+
+        RenderedWorkload job = renderer.render(deepspeed);
+
+        assertThat((Map<String, Object>) at(job.body(), "spec.runtimeRef")).containsEntry("name", "deepspeed-distributed")
+                .containsEntry("kind", "ClusterTrainingRuntime");
+        RenderRequest single = whole("job", 1);
+        JobSubmission j = single.record().submission();
+        assertThatThrownBy(() -> renderer.render(withSubmission(single, JobSubmission.onRuntime(j.request(), "job",
+                j.image(), j.command(), j.args(), j.labels(), j.env(), j.pod(), "deepspeed-distributed"))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("names the training runtime 'deepspeed-distributed', but a Job has none");
+    }
+
+    private static RenderRequest withSubmission(RenderRequest request, JobSubmission submission) {
+        var record = request.record();
+        return new RenderRequest(request.namespace(), request.objectName(), new io.quotient.deploy.port.JobRecord(
+                submission, record.spec(), record.status(), record.createdAt(), record.version()), request.placement(),
+                request.gpus(), request.gpuMemoryMib());
+    }
+
+    @Test
     void aTemplatesOwnRuntimeAndOtherManagersPatchesAreKept(@org.junit.jupiter.api.io.TempDir Path folder)
             throws IOException {
         Files.writeString(folder.resolve("deepspeed.yaml"), """

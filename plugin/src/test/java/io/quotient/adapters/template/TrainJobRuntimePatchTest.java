@@ -79,14 +79,17 @@ class TrainJobRuntimePatchTest {
         trainer.put("env", new ArrayList<>(List.of(env("EPOCHS", "3"), env("NVIDIA_VISIBLE_DEVICES", "stale"))));
         ((Map<String, Object>) trainJob.get("spec")).put("trainer", trainer);
 
-        TrainJobRuntimePatch.onNodes(List.of("gpu-node-2")).withPodLabels(LABELS)
-                .withEnv(Map.of("NVIDIA_VISIBLE_DEVICES", "GPU-1234", "GPU_MEMORY_LIMIT", "42")).applyTo(trainJob);
+        TrainJobRuntimePatch placement = TrainJobRuntimePatch.onNodes(List.of("gpu-node-2")).withPodLabels(LABELS)
+                .withEnv(Map.of("NVIDIA_VISIBLE_DEVICES", "GPU-1234", "GPU_MEMORY_LIMIT", "42"));
+        placement.applyTo(trainJob);
 
         List<Map<String, Object>> patches = at(trainJob, "spec.runtimePatches");
         assertThat(patches).extracting(p -> p.get("manager"))
                 .containsExactly("kueue.x-k8s.io/manager", TrainJobRuntimePatch.MANAGER);
         assertThat((List<Object>) at(trainJob, "spec.trainer.env")).containsExactly(env("EPOCHS", "3"),
                 env("NVIDIA_VISIBLE_DEVICES", "GPU-1234"), env("GPU_MEMORY_LIMIT", "42"));
+        assertThat(placement.trainerEnv()).containsExactly(env("GPU_MEMORY_LIMIT", "42"),
+                env("NVIDIA_VISIBLE_DEVICES", "GPU-1234"));
         // the env is the trainer's: Trainer forbids container env for the node container in a runtime patch
         assertThat((Object) at(patches.get(1), NODE_POD + ".spec.containers")).isNull();
     }
