@@ -69,6 +69,16 @@ public final class KubernetesClusterObserver implements ClusterObserver {
         return result;
     }
 
+    @Override
+    public Optional<Set<String>> existingNodes() {
+        if (!informers.nodes().hasSynced()) {
+            return Optional.empty();
+        }
+        Set<String> names = new HashSet<>();
+        informers.nodes().getIndexer().list().forEach(node -> names.add(node.getMetadata().getName()));
+        return names.isEmpty() ? Optional.empty() : Optional.of(names);
+    }
+
     /** One schedulable GPU node by name. */
     public Optional<NodeSpec> node(String name) {
         V1Node node = informers.nodes().getIndexer().getByKey(name);
