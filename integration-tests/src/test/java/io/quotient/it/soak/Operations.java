@@ -23,8 +23,8 @@ import java.util.Set;
 /**
  * The soak's operations, drawn from one seeded random stream: deploys of every kind by several teams, deletes,
  * workloads finishing and failing (the fake kubelet), guarantees raised and lowered, nodes added, cordoned,
- * uncordoned and removed (only idle ones unless {@link SoakSettings#removeBusyNodes()}: Quotient does not yet
- * re-queue the jobs of a node that leaves the cluster), node reports going stale and fresh again. Each one is written to the history with its
+ * uncordoned and removed (busy ones too unless {@link SoakSettings#removeBusyNodes()} is off: Quotient re-queues
+ * the jobs of a node that leaves the cluster), node reports going stale and fresh again. Each one is written to the history with its
  * answer; a REST call that gets no answer (the replica died or paused under it) is recorded with status -1.
  */
 final class Operations {
@@ -276,7 +276,7 @@ final class Operations {
                     }
                     sleepQuietly(2000);
                     if (busy(node)) {
-                        return "cordon"; // left cordoned: busy nodes are removed only with removeBusyNodes
+                        return "cordon"; // left cordoned: busy nodes are removed only with removeBusyNodes on
                     }
                 }
                 nodeNames.remove(node);

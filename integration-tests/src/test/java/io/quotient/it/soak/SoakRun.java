@@ -40,6 +40,8 @@ final class SoakRun {
     private final FakeKubelet kubelet;
     private final ApiClient client;
     private final AtomicInteger harnessErrors = new AtomicInteger();
+    /** The plane restarts of this run (set once the history exists). */
+    private PlaneOutages outages;
 
     SoakRun(SoakSettings settings, ControlPlane plane, String namespace, FakeGpuNodes nodes, FakeKubelet kubelet) {
         this.settings = settings;
@@ -69,6 +71,7 @@ final class SoakRun {
         try (History history = new History(file, checker);
              LoopbackProxy proxy = new LoopbackProxy(apiServerPort(plane.kubeconfig()))) {
             history.write(start(history, guarantees));
+            outages = new PlaneOutages(history);
             Path kubeconfig = proxiedKubeconfig(plane.kubeconfig(), proxy.port(), dir.resolve("kubeconfig-proxy.json"));
             List<Replica> replicas = List.of(replica("replica-1", teams, kubeconfig, dir),
                     replica("replica-2", teams, kubeconfig, dir));
@@ -122,7 +125,7 @@ final class SoakRun {
         });
         operator.start();
         Faults faults = new Faults(settings.seed(), history, replicas, proxy, new Probes(history, replicas, client,
-                namespace), client, namespace);
+                namespace), plane, namespace, outages);
         long gap = settings.faultGap().toMillis();
         while (history.now() + gap < chaosEnd) {
             Thread.sleep(gap / 2 + pauses.nextInt((int) (gap / 2) + 1));
@@ -170,8 +173,11 @@ final class SoakRun {
     }
 
     private void harnessError(History history, String what, Exception e) {
-        harnessErrors.incrementAndGet();
-        JsonObject entry = history.entry("harness-error");
+        boolean excused = outages != null && outages.explains(history.now());
+        if (!excused) {
+            harnessErrors.incrementAndGet();
+        }
+        JsonObject entry = history.entry(excused ? "harness-outage" : "harness-error");
         entry.addProperty("what", what);
         entry.addProperty("error", e.toString());
         history.write(entry);
