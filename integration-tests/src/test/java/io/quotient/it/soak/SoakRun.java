@@ -11,6 +11,8 @@ import io.quotient.it.deploy.QuotientService;
 import io.quotient.it.harness.ControlPlane;
 import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
+import io.quotient.it.kubeflow.FakeTrainingOperator;
+import io.quotient.it.kubeflow.KubeflowCrds;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -68,8 +70,10 @@ final class SoakRun {
         guarantees.put(Probes.TEAM, Probes.GUARANTEE_MILLI);
         TeamsConfig teams = new TeamsConfig(dir.resolve("teams-" + settings.seed() + ".yaml"), namespace, guarantees);
 
+        KubeflowCrds.install(client);
         try (History history = new History(file, checker);
-             LoopbackProxy proxy = new LoopbackProxy(apiServerPort(plane.kubeconfig()))) {
+             LoopbackProxy proxy = new LoopbackProxy(apiServerPort(plane.kubeconfig()));
+             FakeTrainingOperator trainingOperator = FakeTrainingOperator.start(plane.newApiClient())) {
             history.write(start(history, guarantees));
             outages = new PlaneOutages(history);
             Path kubeconfig = proxiedKubeconfig(plane.kubeconfig(), proxy.port(), dir.resolve("kubeconfig-proxy.json"));
