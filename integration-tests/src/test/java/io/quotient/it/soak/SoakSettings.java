@@ -34,7 +34,7 @@ record SoakSettings(long seed, Duration chaos, int nodes, int gpusPerNode, int t
 
     /** The short soak of the normal suite: fixed seed, about three minutes. */
     static SoakSettings shortRun(Path historyDir) {
-        return new SoakSettings(16, Duration.ofSeconds(100), 40, 2, 4, Duration.ofMillis(400), Duration.ofSeconds(12),
+        return new SoakSettings(16, Duration.ofSeconds(100), 40, 2, 4, Duration.ofMillis(400), Duration.ofSeconds(10),
                 Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(2), historyDir, true);
     }
 
