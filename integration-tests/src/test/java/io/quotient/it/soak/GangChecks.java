@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * A gang runs whole or not at all: a gang holding capacity has a placement for every replica, each on its own node;
- * one that holds none has no placement left; and once evicted (or re-queued) none of its pods keeps running past
+ * a waiting one has no placement left (a Preempted one keeps it until its stop completes); and once evicted (or re-queued) none of its pods keeps running past
  * the settle time — never half a gang evicted.
  */
 final class GangChecks {
@@ -30,7 +30,8 @@ final class GangChecks {
                     violations.add("t=" + obs.t() + ": gang " + job.key() + " is " + job.phase() + " with "
                             + job.replicas() + " replicas but placed on " + nodes);
                 }
-            } else if (!job.others().isEmpty()) {
+            } else if (!job.others().isEmpty() && "Pending".equals(job.phase())) {
+                // Preempted is the moment between an eviction's record and its stop: it keeps its placement then
                 violations.add("t=" + obs.t() + ": gang " + job.key() + " is " + job.phase() + " yet keeps "
                         + job.others().size() + " replica placement(s)");
             } else if (obs.livePods().getOrDefault(job.key(), 0) > 0 && "Pending".equals(job.phase())) {
