@@ -164,6 +164,23 @@ public final class JobTransitions {
         return pending;
     }
 
+    /**
+     * Re-queues a job whose node left the cluster: the record says so first (Pending, with the reason; a crash
+     * after it leaves a pending job whose left-over workload the reconciliation stops), then its workload is
+     * stopped (a gang's every replica: a gang runs whole or not at all) and the reservations it held released.
+     */
+    public JobRecord requeueFromLostNode(JobRecord record, String lostNode) {
+        String why = PendingReasons.NODE_REMOVED_PREFIX + ": node " + lostNode + " was removed from the cluster;"
+                + " re-queued";
+        JobRecord pending = store.updateStatus(record, JobStatus.pending(why));
+        LOG.info("job {} of team {} re-queued: node {} was removed from the cluster", record.id().name(),
+                record.id().team(), lostNode);
+        gateway.recordEvent(record.id(), "NodeRemoved", why);
+        gateway.stop(record.id(), stopGrace);
+        reservations.releaseUnneeded(Placements.fractionalSlots(record));
+        return pending;
+    }
+
     /** Updates why a waiting job waits; writes and tells (event) only when the reason changed. */
     public JobRecord keepPending(JobRecord record, String why) {
         String reason = PendingReasons.merge(record.status().reason(), why);

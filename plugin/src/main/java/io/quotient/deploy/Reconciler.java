@@ -15,6 +15,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -27,7 +28,9 @@ import java.util.Set;
  *   <li>a waiting job whose old workload still runs, and a workload without a record, are stopped;</li>
  *   <li>a reservation with no fraction on its GPU is released, and one that fractions need but is gone is made
  *       again;</li>
- *   <li>running, succeeded and failed workloads update their job's phase; finished jobs free their capacity.</li>
+ *   <li>running, succeeded and failed workloads update their job's phase; finished jobs free their capacity;</li>
+ *   <li>a placed or running job whose node (any node of a gang) left the cluster is re-queued, its workload
+ *       stopped — never on a view of the nodes that is not known yet.</li>
  * </ul>
  */
 public final class Reconciler {
@@ -62,11 +65,17 @@ public final class Reconciler {
     /** One pass, under the decision lock. */
     public Reconciliation reconcile() {
         Map<JobId, WorkloadPhase> workloads = cluster.workloads();
+        Optional<Set<String>> existingNodes = cluster.existingNodes();
         List<JobRecord> records = store.listAll();
         int finished = 0;
         List<JobRecord> nowRunning = new ArrayList<>();
         for (JobRecord record : records) {
             WorkloadPhase workload = workloads.getOrDefault(record.id(), WorkloadPhase.ABSENT);
+            Optional<String> lostNode = lostNode(record, existingNodes);
+            if (lostNode.isPresent()) {
+                finished += requeueFromLostNode(record, lostNode.get()) ? 1 : 0;
+                continue;
+            }
             if (workload == WorkloadPhase.RUNNING && record.phase() == JobPhase.PLACED) {
                 nowRunning.add(record);
                 continue;
@@ -95,6 +104,28 @@ public final class Reconciler {
                 LOG.info("job {} of team {} on node {} runs, but its record could not say so yet ({}); the next pass"
                         + " retries", record.id().name(), record.id().team(), record.status().node(), e.getMessage());
             }
+        }
+    }
+
+    /** The first node of a job holding capacity that is not in the cluster any more; none on an unknown view. */
+    private static Optional<String> lostNode(JobRecord record, Optional<Set<String>> existingNodes) {
+        if (existingNodes.isEmpty() || !record.phase().holdsCapacity() || record.status().node() == null) {
+            return Optional.empty();
+        }
+        List<String> nodes = new ArrayList<>();
+        nodes.add(record.status().node());
+        record.status().otherReplicas().forEach(replica -> nodes.add(replica.node()));
+        return nodes.stream().filter(node -> !existingNodes.get().contains(node)).findFirst();
+    }
+
+    private boolean requeueFromLostNode(JobRecord record, String node) {
+        try {
+            transitions.requeueFromLostNode(record, node);
+            return true;
+        } catch (RuntimeException e) {
+            LOG.warn("re-queueing job {} of team {} from removed node {} failed, retrying on the next pass: {}",
+                    record.id().name(), record.id().team(), node, e.toString());
+            return false;
         }
     }
 

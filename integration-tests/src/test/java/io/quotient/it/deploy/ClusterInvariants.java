@@ -47,9 +47,8 @@ public final class ClusterInvariants {
             String node = text(status, "node");
             List<V1Pod> pods = cluster.livePodsOf(team, name);
             boolean holds = "Placed".equals(phase) || "Running".equals(phase);
-            if (holds && (pods.size() != 1 || !node.equals(pods.get(0).getSpec().getNodeName())
-                    || !"Running".equals(pods.get(0).getStatus().getPhase()))) {
-                violations.add(team + "/" + name + " is " + phase + " on " + node + " but has live pods "
+            if (holds && !podsMatchPlacement(pods, placedNodes(status))) {
+                violations.add(team + "/" + name + " is " + phase + " on " + placedNodes(status) + " but has live pods "
                         + describe(pods));
             }
             if (!holds && !"Succeeded".equals(phase) && !"Failed".equals(phase) && !pods.isEmpty()) {
@@ -81,6 +80,29 @@ public final class ClusterInvariants {
             violations.add("reservation pods on " + reserved + " but placed fractions use " + neededReservations);
         }
         return violations;
+    }
+
+    /** The node of each replica: the status's node, then a gang's further replicas' nodes. */
+    private static List<String> placedNodes(JsonObject status) {
+        List<String> nodes = new ArrayList<>();
+        nodes.add(text(status, "node"));
+        if (status.has("replicas") && status.get("replicas").isJsonArray()) {
+            status.getAsJsonArray("replicas").forEach(r -> nodes.add(text(r.getAsJsonObject(), "node")));
+        }
+        return nodes;
+    }
+
+    /**
+     * One pod per replica on its node, started: a single job's pod Running; a gang's replicas Running, or finished
+     * one by one (a gang's workload ends when all its pods have).
+     */
+    private static boolean podsMatchPlacement(List<V1Pod> pods, List<String> nodes) {
+        List<String> podNodes = pods.stream().map(p -> p.getSpec().getNodeName()).sorted().toList();
+        if (!podNodes.equals(nodes.stream().sorted().toList())) {
+            return false;
+        }
+        Set<String> started = nodes.size() == 1 ? Set.of("Running") : Set.of("Running", "Succeeded", "Failed");
+        return pods.stream().allMatch(p -> started.contains(p.getStatus().getPhase()));
     }
 
     private static String text(JsonObject object, String field) {

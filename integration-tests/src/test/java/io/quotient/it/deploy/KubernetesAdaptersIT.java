@@ -10,6 +10,11 @@ import io.kubernetes.client.openapi.models.V1Job;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.quotient.adapters.k8s.ClusterInformers;
+import io.quotient.adapters.k8s.KubernetesClusterObserver;
+import io.quotient.adapters.k8s.TenantScope;
+import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.adapters.k8s.ConfigMapTeamsSource;
 import io.quotient.adapters.k8s.KubernetesNames;
 import io.quotient.core.scheduling.PlacedJob;
@@ -35,9 +40,11 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -123,6 +130,36 @@ class KubernetesAdaptersIT {
         assertThat(after.getAsJsonObject("metadata").get("labels")).isEqualTo(stored.getAsJsonObject("metadata").get("labels"));
         assertThat(after.getAsJsonObject("metadata").get("annotations"))
                 .isEqualTo(stored.getAsJsonObject("metadata").get("annotations"));
+    }
+
+    @Test
+    void existingNodesHoldCordonedOnesLoseDeletedOnesAndAreUnknownBeforeTheCacheSynced() throws Exception {
+        FakeGpuNode node = nodes.create(FakeGpuNodeSpec.of("exists", 2, 81920, "NVIDIA-H100-80GB-HBM3"));
+        // another node stays: a view holding no node at all is "unknown", not "every node is gone"
+        FakeGpuNode stays = nodes.create(FakeGpuNodeSpec.of("exists", 2, 81920, "NVIDIA-H100-80GB-HBM3"));
+        Await.until("the observer to list node " + node.name(), () -> adapters.observer.node(node.name()).orElse(null));
+        Await.until("the observer to list node " + stays.name(), () -> adapters.observer.node(stays.name()).orElse(null));
+        V1Node cordoned = core.readNode(node.name()).execute();
+        cordoned.getSpec().setUnschedulable(true);
+        core.replaceNode(node.name(), cordoned).execute();
+
+        Await.until("the cordoned node to be no place for new jobs", () -> adapters.observer.node(node.name()),
+                java.util.Optional::isEmpty);
+        assertThat(adapters.observer.existingNodes()).as("a cordoned node still holds its jobs")
+                .hasValueSatisfying(names -> assertThat(names).contains(node.name()));
+
+        nodes.delete(node.name());
+        Set<String> left = Await.until("the deleted node to be gone from the existing ones",
+                () -> adapters.observer.existingNodes().orElse(Set.of(node.name())), names -> !names.contains(node.name()));
+        assertThat(left).contains(stays.name());
+
+        try (ClusterInformers unstarted = new ClusterInformers(plane.newApiClient(), namespace.name())) {
+            KubernetesClusterObserver blind = new KubernetesClusterObserver(unstarted,
+                    new TenantScope(namespace.name(), () -> TeamNamespaces.defaults(List.of())), Clock.systemUTC(),
+                    Duration.ofHours(1));
+            assertThat(blind.existingNodes()).as("a cache that has not synced knows of no node, not of none")
+                    .isEmpty();
+        }
     }
 
     @Test

@@ -112,6 +112,17 @@ public final class ControlPlane {
     return fakeKubelet;
   }
 
+  /**
+   * Restarts one component of the plane (a fault for the soak): SIGKILL or SIGTERM, started again with the same
+   * flags, ports and data, waited for until healthy. Clients reconnect by themselves; watches re-list. Returns the
+   * component's new PID.
+   *
+   * @throws UnsupportedOperationException on a plane whose processes the harness does not run (k3s)
+   */
+  public long restart(PlaneComponent component, boolean kill) {
+    return backend.restart(component, kill);
+  }
+
   /** The API server's minor version (20 for the local plane): e.g. eviction is policy/v1 only from 22. */
   public int serverMinorVersion() {
     return serverMinorVersion;

@@ -14,6 +14,8 @@ final class LocalControlPlaneBackend implements ClusterBackend {
   /** A cold start builds the binaries first: ~6-10 minutes on 2 cores, more on a busy machine. */
   private static final Duration UP_TIMEOUT = Duration.ofMinutes(40);
   private static final Duration DOWN_TIMEOUT = Duration.ofMinutes(1);
+  /** Stop (at most 15 s), start, and the component's own readiness wait (at most 120 s). */
+  private static final Duration RESTART_TIMEOUT = Duration.ofMinutes(3);
 
   private final HarnessSettings settings;
   private final Path kubeconfig;
@@ -42,6 +44,18 @@ final class LocalControlPlaneBackend implements ClusterBackend {
   @Override
   public Path kubeconfig() {
     return kubeconfig;
+  }
+
+  @Override
+  public long restart(PlaneComponent component, boolean kill) {
+    List<String> output = ScriptRunner.run(RESTART_TIMEOUT, List.of(settings.controlPlaneScript().toString(), "restart",
+        settings.stateDir().toString(), component.processName(), kill ? "KILL" : "TERM"));
+    String last = output.isEmpty() ? "" : output.get(output.size() - 1).trim();
+    if (!last.matches("\\d+")) {
+      throw new IllegalStateException(settings.controlPlaneScript() + " restart " + component.processName()
+          + " succeeded but its last line is not the new PID: '" + last + "'");
+    }
+    return Long.parseLong(last);
   }
 
   @Override

@@ -105,9 +105,11 @@ final class ClusterReader {
             JsonObject g = gpu.getAsJsonObject();
             gpus.add(new int[] {g.get("index").getAsInt(), (int) Math.round(g.get("fraction").getAsDouble() * 1000)});
         }
+        int replicas = spec.has("replicas") ? spec.get("replicas").getAsInt() : 1;
         return new ObservedJob(Observation.text(spec, "team"), Observation.text(spec, "name"),
                 Observation.text(status, "phase"), Observation.text(status, "node"), gpus,
-                Observation.text(status, "quotaState"), Observation.text(status, "reason"), demandMilli(spec));
+                Observation.text(status, "quotaState"), Observation.text(status, "reason"),
+                demandMilli(spec) * replicas, replicas, Observation.others(status));
     }
 
     /** What the job asks for, in milli-GPUs (MiB counted on the soak's one GPU model). */

@@ -1,9 +1,10 @@
 package io.quotient.it.soak;
 
 import com.google.gson.JsonObject;
-import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
+import io.quotient.it.harness.ControlPlane;
+import io.quotient.it.harness.PlaneComponent;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -13,13 +14,15 @@ import java.util.Random;
 /**
  * The soak's faults, one at a time, kinds in a seeded shuffled rotation so that every kind comes up equally often:
  * SIGKILL of the leader or of the follower (restarted at once with the same identity), SIGSTOP of the leader or
- * of the follower past the Lease's duration then SIGCONT, and the network from both replicas to the API server
- * cut for a few seconds at the loopback proxy. After each, {@link Probes} measures the recovery.
+ * of the follower past the Lease's duration then SIGCONT, the network from both replicas to the API server cut for
+ * a few seconds at the loopback proxy, and the plane's own API server or etcd restarted (SIGKILL or SIGTERM, at
+ * random; started again with the same flags and data, its end is when it is healthy again). After each,
+ * {@link Probes} measures the recovery.
  */
 final class Faults {
 
     static final List<String> KINDS = List.of("kill-leader", "kill-follower", "pause-leader", "pause-follower",
-            "api-cut");
+            "api-cut", "api-restart", "etcd-restart");
     /** Past the Lease (8 s) and its renew deadline, so the other replica takes over. */
     private static final long PAUSE_MS = 12_000;
 
@@ -30,17 +33,21 @@ final class Faults {
     private final Probes probes;
     private final CoordinationV1Api coordination;
     private final String namespace;
+    private final ControlPlane plane;
+    private final PlaneOutages outages;
     private final List<String> rotation = new ArrayList<>();
 
-    Faults(long seed, History history, List<Replica> replicas, LoopbackProxy proxy, Probes probes, ApiClient client,
-           String namespace) {
+    Faults(long seed, History history, List<Replica> replicas, LoopbackProxy proxy, Probes probes, ControlPlane plane,
+           String namespace, PlaneOutages outages) {
         this.random = new Random(seed * 31 + 7);
         this.history = history;
         this.replicas = replicas;
         this.proxy = proxy;
         this.probes = probes;
-        this.coordination = new CoordinationV1Api(client);
+        this.coordination = new CoordinationV1Api(plane.apiClient());
         this.namespace = namespace;
+        this.plane = plane;
+        this.outages = outages;
     }
 
     /** Injects the next fault, waits for its end, measures the recovery; returns its kind. */
@@ -54,7 +61,11 @@ final class Faults {
         Replica target = kind.endsWith("-follower") ? other(leader) : leader;
         JsonObject entry = history.entry("fault");
         entry.addProperty("fault", kind);
-        entry.addProperty("target", kind.equals("api-cut") ? "api-server" : target.name());
+        entry.addProperty("target", switch (kind) {
+            case "api-cut", "api-restart" -> "api-server";
+            case "etcd-restart" -> "etcd";
+            default -> target.name();
+        });
         long end;
         switch (kind) {
             case "kill-leader", "kill-follower" -> {
@@ -65,6 +76,18 @@ final class Faults {
                 target.pause();
                 Thread.sleep(PAUSE_MS);
                 target.resume();
+                end = history.now();
+            }
+            case "api-restart", "etcd-restart" -> {
+                boolean kill = random.nextBoolean();
+                entry.addProperty("signal", kill ? "KILL" : "TERM");
+                outages.begin();
+                try {
+                    entry.addProperty("pid", plane.restart(kind.startsWith("api")
+                            ? PlaneComponent.API_SERVER : PlaneComponent.ETCD, kill));
+                } finally {
+                    outages.end();
+                }
                 end = history.now();
             }
             default -> {

@@ -11,8 +11,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * The offline checker on small hand-made histories (one where everything holds, one that breaks four invariants)
- * and on a recorded run that found two bugs.
+ * The offline checker on small hand-made histories (one where everything holds, one that breaks four invariants,
+ * one of gangs) and on a recorded run that found two bugs.
  */
 class HistoryCheckTest {
 
@@ -52,7 +52,24 @@ class HistoryCheckTest {
         assertThat(verdict.violations()).anySatisfy(v -> assertThat(v).startsWith("replica replica-1 decided (Placed on"
                         + " probe.probe-2 at t=53773 ms) outside its terms as leader"))
                 .anySatisfy(v -> assertThat(v).contains("is Running on node soak-bhnhq, which no longer exists"));
-        assertThat(verdict.figures().faultsByKind()).containsOnlyKeys(Faults.KINDS);
+        assertThat(verdict.figures().faultsByKind()).containsOnlyKeys("kill-leader", "kill-follower", "pause-leader",
+                "pause-follower", "api-cut");
+    }
+
+    /**
+     * Gangs (2 replicas each): one placed on one node only, one waiting while a pod of it still runs, one whose
+     * second replica's node is gone; a whole gang with its two pods is fine.
+     */
+    @Test
+    void aGangRunsWholeOrNotAtAll() throws Exception {
+        HistoryChecker.Verdict verdict = HistoryCheck.check(resource("gang-history.jsonl"));
+
+        assertThat(verdict.violations())
+                .anySatisfy(v -> assertThat(v).contains("gang team-a/g2 is Running with 2 replicas but placed on [n1]"))
+                .anySatisfy(v -> assertThat(v).contains("gang team-a/g3 waits Pending but 1 of its pods still run"))
+                .anySatisfy(v -> assertThat(v).contains("team-a/g1 is Running on node n2, which no longer exists"))
+                .noneSatisfy(v -> assertThat(v).contains("g4"))
+                .noneSatisfy(v -> assertThat(v).contains("duplicate"));
     }
 
     @Test

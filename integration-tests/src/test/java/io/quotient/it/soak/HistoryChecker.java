@@ -141,20 +141,26 @@ final class HistoryChecker {
             if (!job.holds()) {
                 continue;
             }
-            Integer gpus = obs.nodes().get(job.node());
-            for (int[] gpu : job.gpus()) {
-                String slot = job.node() + "/" + gpu[0];
-                perGpu.merge(slot, (long) gpu[1], Long::sum);
-                holders.computeIfAbsent(slot, s -> new ArrayList<>()).add(job.key() + "=" + gpu[1]);
-                if (gpus != null && (gpu[0] < 0 || gpu[0] >= gpus)) {
-                    violations.add("t=" + obs.t() + ": " + job.key() + " holds GPU " + gpu[0] + " of node "
-                            + job.node() + ", which has " + gpus + " GPUs");
+            Map<String, List<int[]>> byNode = new java.util.LinkedHashMap<>();
+            byNode.put(job.node(), job.gpus());
+            job.others().forEach(other -> byNode.computeIfAbsent(other.node(), n -> new ArrayList<>())
+                    .addAll(other.gpus().stream().map(index -> new int[] {index, 1000}).toList()));
+            byNode.forEach((node, held) -> {
+                Integer gpus = obs.nodes().get(node);
+                for (int[] gpu : held) {
+                    String slot = node + "/" + gpu[0];
+                    perGpu.merge(slot, (long) gpu[1], Long::sum);
+                    holders.computeIfAbsent(slot, s -> new ArrayList<>()).add(job.key() + "=" + gpu[1]);
+                    if (gpus != null && (gpu[0] < 0 || gpu[0] >= gpus)) {
+                        violations.add("t=" + obs.t() + ": " + job.key() + " holds GPU " + gpu[0] + " of node "
+                                + node + ", which has " + gpus + " GPUs");
+                    }
                 }
-            }
-            if (gpus == null) {
-                lingering.seen("gone-node " + job.key(), job.key() + " is " + job.phase() + " on node " + job.node()
-                        + ", which no longer exists");
-            }
+                if (gpus == null) {
+                    lingering.seen("gone-node " + job.key() + " " + node, job.key() + " is " + job.phase()
+                            + " on node " + node + ", which no longer exists");
+                }
+            });
         }
         perGpu.forEach((slot, milli) -> {
             if (milli > 1000) {
@@ -188,10 +194,13 @@ final class HistoryChecker {
             }
         }
         obs.livePods().forEach((key, count) -> {
-            if (count > 1) {
-                lingering.seen("duplicate " + key, key + " has " + count + " live pods (duplicate workload)");
+            int replicas = now.containsKey(key) ? now.get(key).replicas() : 1;
+            if (count > replicas) {
+                lingering.seen("duplicate " + key, key + " has " + count + " live pods for " + replicas
+                        + " replica(s) (duplicate workload)");
             }
         });
+        violations.addAll(GangChecks.check(obs, lingering));
         Set<String> workloads = new HashSet<>();
         for (String owner : obs.workloads()) {
             if (!workloads.add(owner)) {

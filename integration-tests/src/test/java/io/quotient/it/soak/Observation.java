@@ -27,9 +27,16 @@ record Observation(long t, List<ObservedJob> jobs, List<String> workloads, Map<S
                    List<String> reservations, Map<String, Integer> nodes, LeaseState lease,
                    List<DecisionEvent> events) {
 
-    /** A GpuJob: its phase, where it is placed ({@code gpus}: index and milli per GPU), quota state, reason. */
+    /**
+     * A GpuJob: its phase, where it is placed ({@code gpus}: index and milli per GPU), quota state, reason; for a
+     * gang, how many replicas it asks for and where its further replicas are placed (whole GPUs each).
+     */
     record ObservedJob(String team, String job, String phase, String node, List<int[]> gpus, String quota,
-                       String reason, long demandMilli) {
+                       String reason, long demandMilli, int replicas, List<OtherReplica> others) {
+
+        ObservedJob {
+            others = others == null ? List.of() : List.copyOf(others);
+        }
 
         String key() {
             return team + "/" + job;
@@ -39,9 +46,18 @@ record Observation(long t, List<ObservedJob> jobs, List<String> workloads, Map<S
             return "Placed".equals(phase) || "Running".equals(phase);
         }
 
-        long heldMilli() {
-            return gpus.stream().mapToLong(g -> g[1]).sum();
+        boolean gang() {
+            return replicas > 1;
         }
+
+        long heldMilli() {
+            return gpus.stream().mapToLong(g -> g[1]).sum()
+                    + 1000L * others.stream().mapToInt(o -> o.gpus().size()).sum();
+        }
+    }
+
+    /** A gang's further replica: its node and GPU indices. */
+    record OtherReplica(String node, List<Integer> gpus) {
     }
 
     /** The Lease as read: holder, acquire and renew times (ms since the start), transitions. */
@@ -74,6 +90,19 @@ record Observation(long t, List<ObservedJob> jobs, List<String> workloads, Map<S
             x.addProperty("quota", j.quota());
             x.addProperty("reason", j.reason());
             x.addProperty("demand", j.demandMilli());
+            if (j.gang()) {
+                x.addProperty("replicas", j.replicas());
+                JsonArray others = new JsonArray();
+                for (OtherReplica other : j.others()) {
+                    JsonObject r = new JsonObject();
+                    r.addProperty("node", other.node());
+                    JsonArray indices = new JsonArray();
+                    other.gpus().forEach(indices::add);
+                    r.add("gpus", indices);
+                    others.add(r);
+                }
+                x.add("others", others);
+            }
             js.add(x);
         }
         o.add("jobs", js);
@@ -115,7 +144,8 @@ record Observation(long t, List<ObservedJob> jobs, List<String> workloads, Map<S
                 gpus.add(new int[] {g.getAsJsonArray().get(0).getAsInt(), g.getAsJsonArray().get(1).getAsInt()});
             }
             jobs.add(new ObservedJob(text(x, "team"), text(x, "job"), text(x, "phase"), text(x, "node"), gpus,
-                    text(x, "quota"), text(x, "reason"), x.has("demand") ? x.get("demand").getAsLong() : 0));
+                    text(x, "quota"), text(x, "reason"), x.has("demand") ? x.get("demand").getAsLong() : 0,
+                    x.has("replicas") ? x.get("replicas").getAsInt() : 1, others(x)));
         }
         Map<String, Integer> pods = new LinkedHashMap<>();
         if (o.has("pods")) {
@@ -139,6 +169,20 @@ record Observation(long t, List<ObservedJob> jobs, List<String> workloads, Map<S
         }
         return new Observation(o.get("t").getAsLong(), jobs, stringList(o, "workloads"), pods,
                 stringList(o, "reservations"), nodes, lease, events);
+    }
+
+    /** The further replicas as the API server's status lists them ({@code node}, {@code gpus}), or as written. */
+    static List<OtherReplica> others(JsonObject o) {
+        List<OtherReplica> others = new ArrayList<>();
+        for (JsonElement e : array(o, o.has("others") ? "others" : "replicas")) {
+            if (!e.isJsonObject()) {
+                continue;
+            }
+            List<Integer> indices = new ArrayList<>();
+            array(e.getAsJsonObject(), "gpus").forEach(i -> indices.add(i.getAsInt()));
+            others.add(new OtherReplica(text(e.getAsJsonObject(), "node"), indices));
+        }
+        return others;
     }
 
     private static JsonArray strings(List<String> values) {

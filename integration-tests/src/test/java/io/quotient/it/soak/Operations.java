@@ -21,16 +21,18 @@ import java.util.Random;
 import java.util.Set;
 
 /**
- * The soak's operations, drawn from one seeded random stream: deploys of every kind by several teams, deletes,
+ * The soak's operations, drawn from one seeded random stream: deploys of every kind by several teams (gangs of
+ * PyTorchJob replicas included), deletes,
  * workloads finishing and failing (the fake kubelet), guarantees raised and lowered, nodes added, cordoned,
- * uncordoned and removed (only idle ones unless {@link SoakSettings#removeBusyNodes()}: Quotient does not yet
- * re-queue the jobs of a node that leaves the cluster), node reports going stale and fresh again. Each one is written to the history with its
+ * uncordoned and removed (busy ones too unless {@link SoakSettings#removeBusyNodes()} is off: Quotient re-queues
+ * the jobs of a node that leaves the cluster), node reports going stale and fresh again. Each one is written to the history with its
  * answer; a REST call that gets no answer (the replica died or paused under it) is recorded with status -1.
  */
 final class Operations {
 
     static final String NODE_PREFIX = "soak";
     static final long GPU_MEMORY_MIB = 81_920;
+    static final int GANG_REPLICAS = 2;
     private static final String MODEL = "NVIDIA-H100-80GB-HBM3";
 
     private final SoakSettings settings;
@@ -113,7 +115,7 @@ final class Operations {
     private String burst() {
         String team = pick(teamNames);
         for (int i = 0; i < 4; i++) {
-            deploy(team, "whole", Map.of("count", 2), null);
+            deploy(team, "whole", Map.of("count", 2), Map.of());
         }
         return "burst";
     }
@@ -121,36 +123,39 @@ final class Operations {
     private String deploy() {
         String team = pick(teamNames);
         Map<String, Object> gpu;
-        Integer devices = null;
+        Map<String, Object> extra = Map.of();
         String kind;
         int k = random.nextInt(100);
-        if (k < 35) {
+        if (k < 33) {
             kind = "whole";
             gpu = Map.of("count", 1 + random.nextInt(2));
-        } else if (k < 65) {
+        } else if (k < 60) {
             kind = "fraction";
             double fraction = (1 + random.nextInt(5)) / 10.0;
             gpu = Map.of("fraction", fraction, "fractionLimit", Math.min(1.0, fraction + random.nextInt(4) / 10.0));
-        } else if (k < 85) {
+        } else if (k < 78) {
             kind = "mib";
             long mib = 4096L * (1 + random.nextInt(5));
             gpu = Map.of("memoryMib", mib, "memoryLimitMib", Math.min(GPU_MEMORY_MIB, mib * 3 / 2));
-        } else {
+        } else if (k < 90) {
             kind = "multi-fraction";
             double fraction = random.nextBoolean() ? 0.25 : 0.5;
             gpu = Map.of("fraction", fraction, "fractionLimit", fraction);
-            devices = 2;
+            extra = Map.of("gpuDevices", 2);
+        } else {
+            // distributed training: 2 replicas on 2 nodes, run by the fake training operator
+            kind = "gang";
+            gpu = Map.of("count", 1 + random.nextInt(2));
+            extra = Map.of("template", "pytorchjob", "replicas", GANG_REPLICAS);
         }
-        deploy(team, kind, gpu, devices);
+        deploy(team, kind, gpu, extra);
         return "deploy";
     }
 
-    private void deploy(String team, String kind, Map<String, Object> gpu, Integer devices) {
+    private void deploy(String team, String kind, Map<String, Object> gpu, Map<String, Object> extra) {
         String name = "j" + (++deploys);
         Map<String, Object> body = io.quotient.it.deploy.Requests.body(name, gpu);
-        if (devices != null) {
-            body.put("gpuDevices", devices);
-        }
+        body.putAll(extra);
         JsonObject entry = history.entry("op");
         entry.addProperty("op", "deploy");
         entry.addProperty("team", team);
@@ -276,7 +281,7 @@ final class Operations {
                     }
                     sleepQuietly(2000);
                     if (busy(node)) {
-                        return "cordon"; // left cordoned: busy nodes are removed only with removeBusyNodes
+                        return "cordon"; // left cordoned: busy nodes are removed only with removeBusyNodes on
                     }
                 }
                 nodeNames.remove(node);

@@ -11,6 +11,8 @@ import io.quotient.it.deploy.QuotientService;
 import io.quotient.it.harness.ControlPlane;
 import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
+import io.quotient.it.kubeflow.FakeTrainingOperator;
+import io.quotient.it.kubeflow.KubeflowCrds;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -40,6 +42,8 @@ final class SoakRun {
     private final FakeKubelet kubelet;
     private final ApiClient client;
     private final AtomicInteger harnessErrors = new AtomicInteger();
+    /** The plane restarts of this run (set once the history exists). */
+    private PlaneOutages outages;
 
     SoakRun(SoakSettings settings, ControlPlane plane, String namespace, FakeGpuNodes nodes, FakeKubelet kubelet) {
         this.settings = settings;
@@ -66,9 +70,12 @@ final class SoakRun {
         guarantees.put(Probes.TEAM, Probes.GUARANTEE_MILLI);
         TeamsConfig teams = new TeamsConfig(dir.resolve("teams-" + settings.seed() + ".yaml"), namespace, guarantees);
 
+        KubeflowCrds.install(client);
         try (History history = new History(file, checker);
-             LoopbackProxy proxy = new LoopbackProxy(apiServerPort(plane.kubeconfig()))) {
+             LoopbackProxy proxy = new LoopbackProxy(apiServerPort(plane.kubeconfig()));
+             FakeTrainingOperator trainingOperator = FakeTrainingOperator.start(plane.newApiClient())) {
             history.write(start(history, guarantees));
+            outages = new PlaneOutages(history);
             Path kubeconfig = proxiedKubeconfig(plane.kubeconfig(), proxy.port(), dir.resolve("kubeconfig-proxy.json"));
             List<Replica> replicas = List.of(replica("replica-1", teams, kubeconfig, dir),
                     replica("replica-2", teams, kubeconfig, dir));
@@ -122,7 +129,7 @@ final class SoakRun {
         });
         operator.start();
         Faults faults = new Faults(settings.seed(), history, replicas, proxy, new Probes(history, replicas, client,
-                namespace), client, namespace);
+                namespace), plane, namespace, outages);
         long gap = settings.faultGap().toMillis();
         while (history.now() + gap < chaosEnd) {
             Thread.sleep(gap / 2 + pauses.nextInt((int) (gap / 2) + 1));
@@ -170,8 +177,11 @@ final class SoakRun {
     }
 
     private void harnessError(History history, String what, Exception e) {
-        harnessErrors.incrementAndGet();
-        JsonObject entry = history.entry("harness-error");
+        boolean excused = outages != null && outages.explains(history.now());
+        if (!excused) {
+            harnessErrors.incrementAndGet();
+        }
+        JsonObject entry = history.entry(excused ? "harness-outage" : "harness-error");
         entry.addProperty("what", what);
         entry.addProperty("error", e.toString());
         history.write(entry);

@@ -17,8 +17,8 @@ import java.time.Duration;
  * @param reclaimDeadline how long after faults stop every team must hold min(guarantee, demand)
  * @param observeEvery   pause between two looks at the API server
  * @param historyDir     where the history file goes
- * @param removeBusyNodes whether nodes holding jobs are removed too (else only idle ones): off by default, because
- *                        Quotient does not yet re-queue the jobs of a node that leaves the cluster
+ * @param removeBusyNodes whether nodes holding jobs are removed too (the default: Quotient re-queues the jobs of a
+ *                        node that leaves the cluster), or only idle ones ({@code -Dquotient.soak.removeBusyNodes=false})
  */
 record SoakSettings(long seed, Duration chaos, int nodes, int gpusPerNode, int teams, Duration operationGap,
                     Duration faultGap, Duration settle, Duration reclaimDeadline, Duration observeEvery,
@@ -34,8 +34,8 @@ record SoakSettings(long seed, Duration chaos, int nodes, int gpusPerNode, int t
 
     /** The short soak of the normal suite: fixed seed, about three minutes. */
     static SoakSettings shortRun(Path historyDir) {
-        return new SoakSettings(16, Duration.ofSeconds(100), 40, 2, 4, Duration.ofMillis(400), Duration.ofSeconds(12),
-                Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(2), historyDir, false);
+        return new SoakSettings(16, Duration.ofSeconds(100), 40, 2, 4, Duration.ofMillis(400), Duration.ofSeconds(10),
+                Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(2), historyDir, true);
     }
 
     /** The long soak's settings for one seed, from system properties over the short run's. */
@@ -45,7 +45,8 @@ record SoakSettings(long seed, Duration chaos, int nodes, int gpusPerNode, int t
                 Integer.getInteger("quotient.soak.nodes", 60), Integer.getInteger("quotient.soak.gpusPerNode", 2),
                 Integer.getInteger("quotient.soak.teams", 4), duration("quotient.soak.operationGap", base.operationGap()),
                 duration("quotient.soak.faultGap", Duration.ofSeconds(20)), base.settle(), base.reclaimDeadline(),
-                base.observeEvery(), historyDir, Boolean.getBoolean("quotient.soak.removeBusyNodes"));
+                base.observeEvery(), historyDir,
+                Boolean.parseBoolean(System.getProperty("quotient.soak.removeBusyNodes", "true")));
     }
 
     /** A duration property: {@code 90s}, {@code 30m} or ISO-8601 ({@code PT30M}). */

@@ -69,6 +69,16 @@ public final class KubernetesClusterObserver implements ClusterObserver {
         return result;
     }
 
+    @Override
+    public Optional<Set<String>> existingNodes() {
+        if (!informers.nodes().hasSynced()) {
+            return Optional.empty();
+        }
+        Set<String> names = new HashSet<>();
+        informers.nodes().getIndexer().list().forEach(node -> names.add(node.getMetadata().getName()));
+        return names.isEmpty() ? Optional.empty() : Optional.of(names);
+    }
+
     /** One schedulable GPU node by name. */
     public Optional<NodeSpec> node(String name) {
         V1Node node = informers.nodes().getIndexer().getByKey(name);
@@ -118,14 +128,25 @@ public final class KubernetesClusterObserver implements ClusterObserver {
                 .getByKey(informers.namespace() + "/" + KubernetesNames.ofReservation(slot)));
     }
 
+    /**
+     * Pods bound to a node that no longer exists are left out: no kubelet will ever run them (the pod garbage
+     * collector deletes them later), so they are not the workload of the job's placement — counting one as running
+     * would keep a job re-queued from a removed node from ever getting its new workload.
+     */
     @Override
     public Map<JobId, WorkloadPhase> workloads() {
         TenantScope.View view = scope.now();
+        Optional<Set<String>> nodes = existingNodes();
         List<V1Job> jobs = informers.jobs().getIndexer().list().stream().filter(j -> believed(view, j.getMetadata()))
                 .toList();
         List<V1Pod> pods = informers.pods().getIndexer().list().stream().filter(p -> believed(view, p.getMetadata()))
-                .toList();
+                .filter(p -> onExistingNode(p, nodes)).toList();
         return WorkloadPhases.of(jobs, pods);
+    }
+
+    private static boolean onExistingNode(V1Pod pod, Optional<Set<String>> nodes) {
+        String node = pod.getSpec() == null ? null : pod.getSpec().getNodeName();
+        return node == null || nodes.isEmpty() || nodes.get().contains(node);
     }
 
     /** An object in a namespace the service manages, labelled with a team that may have objects there. */

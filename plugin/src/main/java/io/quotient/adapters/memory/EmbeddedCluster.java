@@ -36,7 +36,8 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway, 
     /** Events kept for inspection; older ones are dropped. */
     private static final int EVENTS_KEPT = 1000;
 
-    private final List<NodeSpec> nodes;
+    /** Replaced as a whole when a node leaves, so that readers never see it change under them. */
+    private volatile List<NodeSpec> nodes;
     private final Set<String> templateNames;
     private final Map<String, Boolean> preemptibleDefaults;
     private final Map<JobId, Workload> workloads = new LinkedHashMap<>();
@@ -71,6 +72,25 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway, 
     @Override
     public List<NodeSpec> nodes() {
         return nodes;
+    }
+
+    @Override
+    public Optional<Set<String>> existingNodes() {
+        Set<String> names = new TreeSet<>();
+        nodes.forEach(n -> names.add(n.name()));
+        return names.isEmpty() ? Optional.empty() : Optional.of(names);
+    }
+
+    /**
+     * The node leaves the cluster (deleted, or its machine gone): it takes no new work, and the workloads it ran
+     * are left as they were, as a node's pods are until something notices, for the reconciliation to find.
+     */
+    public void removeNode(String name) {
+        List<NodeSpec> left = nodes.stream().filter(n -> !n.name().equals(name)).toList();
+        if (left.size() == nodes.size()) {
+            throw new IllegalArgumentException("node " + name + " is not in the embedded cluster");
+        }
+        nodes = left;
     }
 
     @Override

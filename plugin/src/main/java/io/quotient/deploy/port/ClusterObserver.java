@@ -4,6 +4,7 @@ import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.JobId;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -15,6 +16,14 @@ public interface ClusterObserver {
 
     /** The schedulable GPU nodes with their capacities (GPU-feature-discovery labels, allocatable). */
     java.util.List<NodeSpec> nodes();
+
+    /**
+     * The names of every node that exists, cordoned, not ready and GPU-less ones included: a job placed on a node
+     * missing here has lost its node (it was removed from the cluster). Empty while the view cannot be trusted to
+     * be complete: before the node cache has synced, and while it holds no node at all (more likely a view not
+     * yet filled than a cluster without nodes), so that no job is ever re-queued because of an empty view.
+     */
+    Optional<Set<String>> existingNodes();
 
     /** Nodes whose node enforcer reports ready recently; only these receive new fractional jobs. */
     Set<String> fractionReadyNodes();
