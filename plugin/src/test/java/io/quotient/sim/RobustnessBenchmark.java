@@ -69,8 +69,8 @@ class RobustnessBenchmark {
     void quotientAgainstFgdOnEveryFamilyOfTheGrid() throws IOException {
         List<Placement> placements = List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER),
                 Placement.policy("quotient", TieBreak.FIXED_ORDER),
-                Placement.service("quotient", false, TieBreak.FIXED_ORDER),
-                Placement.service("quotient", true, TieBreak.FIXED_ORDER));
+                Placement.service("quotient", Placement.ServiceWorkload.TRACE, TieBreak.FIXED_ORDER),
+                Placement.service("quotient", Placement.ServiceWorkload.LEARNED, TieBreak.FIXED_ORDER));
         report("robustness", run(placements, SEEDS, FamilyBenchmark.grid()));
     }
 
