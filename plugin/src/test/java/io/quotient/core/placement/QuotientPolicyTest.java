@@ -99,4 +99,25 @@ class QuotientPolicyTest {
                 .orElseThrow();
         assertThat(a.nodeIndex()).isEqualTo(1);
     }
+
+    @Test
+    void countsTheCpuOnlyJobsCpuThatTheSpareCpuCannotHold() {
+        // GPU jobs: 4 CPUs per GPU; CPU-only jobs as often as GPU jobs, 8 CPUs each
+        TargetWorkload cpuHeavy = new TargetWorkload(List.of(
+                new TargetWorkload.Shape(4_000, 1, 1000, Set.of(), 1),
+                new TargetWorkload.Shape(8_000, 0, 0, Set.of(), 1)));
+        var dense = new io.quotient.core.cluster.NodeSpec("dense", 40_000, 256_000, 8, "G2", 16_384);
+        var roomy = new io.quotient.core.cluster.NodeSpec("roomy", 100_000, 256_000, 2, "T4", 16_384);
+        // spare CPU: 8 of the dense node, 92 of the roomy one, for 8 CPUs of CPU-only jobs per GPU (80): it all fits
+        assertThat(WasteForecast.excessCpuPerMilli(cpuHeavy, List.of(dense, roomy))).isZero();
+        // without the roomy node: 64 CPUs of CPU-only demand for 8 spare, 56 over 8,000 GPU milli
+        assertThat(WasteForecast.excessCpuPerMilli(cpuHeavy, List.of(dense))).isEqualTo(7.0, within(1e-9));
+        // so on the dense node alone an idle GPU counts as short of CPU sooner: 11 CPUs per GPU, not 4
+        double withSpare = WasteForecast.forCluster(cpuHeavy, 0.03, List.of(dense, roomy))
+                .of("G2", 40_000, new int[] {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000}, 8);
+        double withoutSpare = WasteForecast.forCluster(cpuHeavy, 0.03, List.of(dense))
+                .of("G2", 40_000, new int[] {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000}, 8);
+        assertThat(withSpare).isZero();
+        assertThat(withoutSpare).isEqualTo(8_000 - 40_000 / 11.0, within(1e-6));
+    }
 }
