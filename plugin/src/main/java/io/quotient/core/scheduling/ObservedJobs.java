@@ -4,11 +4,13 @@ import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.WorkloadLearner;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashSet;
 import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -41,7 +43,7 @@ public final class ObservedJobs {
 
     /** Counts the jobs of the snapshot, and the job being decided, that were not counted before. */
     public synchronized void observe(SchedulingSnapshot snapshot, JobSpec decided) {
-        record New(JobSpec spec, java.time.Instant at, int milliPerGpu) {
+        record New(JobSpec spec, Instant at, int milliPerGpu) {
         }
         List<New> fresh = new ArrayList<>();
         for (PlacedJob p : snapshot.placed()) {
@@ -74,15 +76,15 @@ public final class ObservedJobs {
      * A job's demand on one node in GPU milli. A MiB request takes the share it holds where it runs, or before it
      * runs the least it would take on any of the nodes; none where no node can hold it.
      */
-    private static java.util.Optional<ResourceDemand> shape(JobSpec job, int milliPerGpu, List<NodeSpec> nodes) {
+    private static Optional<ResourceDemand> shape(JobSpec job, int milliPerGpu, List<NodeSpec> nodes) {
         ResourceDemand demand = Demands.of(job);
         if (demand.gpuMemoryMib() <= 0) {
-            return java.util.Optional.of(demand);
+            return Optional.of(demand);
         }
         int milli = milliPerGpu > 0 ? milliPerGpu : nodes.stream()
                 .filter(n -> n.gpuCount() >= demand.gpuCount() && demand.allowsModel(n.gpuModel()))
                 .mapToInt(demand::milliOn).min().orElse(Integer.MAX_VALUE);
-        return milli > ResourceDemand.WHOLE ? java.util.Optional.empty() : java.util.Optional.of(
+        return milli > ResourceDemand.WHOLE ? Optional.empty() : Optional.of(
                 ResourceDemand.gpus(demand.cpuMilli(), demand.memoryMib(), demand.gpuCount(), milli,
                         demand.allowedModels()));
     }
