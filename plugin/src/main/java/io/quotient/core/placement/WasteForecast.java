@@ -88,7 +88,8 @@ final class WasteForecast implements NodeMeasure {
     /**
      * CPU milli per GPU milli that CPU-only jobs will take from the CPU GPU jobs need: their expected CPU for every
      * GPU milli of the cluster, less the spare CPU of the nodes (each node's CPU beyond its GPUs times the GPU
-     * jobs' CPU per GPU milli), spread over the cluster's GPU milli; 0 when the spare CPU holds it all.
+     * jobs' CPU per GPU milli), spread over the cluster's GPU milli; 0 when the spare CPU holds it all. With it ρ
+     * rises at most to the cluster's CPU per GPU (all nodes' CPU over all their GPUs).
      */
     static double excessCpuPerMilli(TargetWorkload workload, List<NodeSpec> nodes) {
         double gpuCpu = 0;
@@ -103,16 +104,21 @@ final class WasteForecast implements NodeMeasure {
             }
         }
         double clusterGpu = 0;
+        double clusterCpu = 0;
         double spare = 0;
         for (NodeSpec n : nodes) {
             double milli = (double) n.gpuCount() * TargetWorkload.Shape.WHOLE;
             clusterGpu += milli;
+            clusterCpu += n.cpuMilli();
             spare += Math.max(0, n.cpuMilli() - (gpu == 0 ? 0 : gpuCpu / gpu) * milli);
         }
         if (gpu == 0 || clusterGpu == 0) {
             return 0;
         }
-        return Math.max(0, cpuOnlyCpu / gpu * clusterGpu - spare) / clusterGpu;
+        double excess = Math.max(0, cpuOnlyCpu / gpu * clusterGpu - spare) / clusterGpu;
+        // never above the cluster's own CPU per GPU milli: past it every node of a cluster of equal nodes looks short of
+        // CPU from the start, any GPU taken lowers the shortfall alike, and whole-GPU jobs spread over the nodes
+        return Math.max(0, Math.min(excess, clusterCpu / clusterGpu - gpuCpu / gpu));
     }
 
     WasteForecast(TargetWorkload workload) {
