@@ -22,7 +22,7 @@ public class SchedulerConfiguration {
 
     /**
      * The expected job shapes are learned from the jobs the scheduler sees (running and submitted, with their model
-     * constraints); until it has seen a few dozen, the built-in typical workload stands in.
+     * constraints); until it has seen a few hundred, the built-in typical workload stands in.
      */
     @Bean
     WorkloadLearner workloadLearner() {

@@ -15,7 +15,7 @@ import java.util.function.Function;
 
 /**
  * A placement that, as the service does, has been told nothing about its jobs: every arriving pod is counted by a
- * {@link WorkloadLearner} (typical workload for the first few dozen) before it is placed, and the policy scores
+ * {@link WorkloadLearner} (typical workload until enough were seen) before it is placed, and the policy scores
  * against the workload learned from the arrivals so far, fitted to the nodes. The policy is made again only when
  * the learner refits, which keeps a run's speed close to a fixed workload's.
  */

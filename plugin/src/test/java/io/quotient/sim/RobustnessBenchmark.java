@@ -21,7 +21,7 @@ import java.util.stream.LongStream;
  * Quotient against FGD over the robustness grid of generated trace families ({@link FamilyBenchmark#grid()}) on the
  * full openb cluster, seeds 42..51: per family FGD's mean unallocated GPU % at 100 % arrived, then for Quotient's
  * policy, the policy as the service wraps it (with the trace's workload) and as the service runs it (the workload
- * learned from the pods that arrived so far, typical for the first 50): the mean, the ratio to FGD, the worst
+ * learned from the pods that arrived so far, typical until a few hundred have): the mean, the ratio to FGD, the worst
  * seed's ratio and placements per second.
  * Prints the table and the JSON ({@code target/robustness.json}); the sensitivity test varies Quotient's two
  * constants on a subset. One thread unless {@code -Dbenchmark.threads=N}.

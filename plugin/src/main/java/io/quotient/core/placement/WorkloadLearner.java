@@ -12,8 +12,7 @@ import java.util.Map;
  * observed it answers the fallback (a built-in typical workload): a handful of jobs says little about the next
  * thousand.
  *
- * <p>Refitted inside {@link #observe} whenever the jobs seen have grown by half, and at most every
- * {@link Settings#refitEvery()} observations, never on reading: the
+ * <p>Refitted inside {@link #observe} every {@link Settings#refitEvery()} observations, never on reading: the
  * workload then depends only on the sequence of observations (deterministic), and it stays the same instance
  * between refits, so the forecast tables built for it ({@link WasteForecast}) are reused rather than rebuilt for
  * every decision. Memory is bounded by the window (a ring of shapes and their counts). Thread-safe.
@@ -27,11 +26,8 @@ public final class WorkloadLearner {
      */
     public record Settings(int window, int minimumSeen, int refitEvery) {
 
-        /**
-         * A few thousand jobs, as many as fill a cluster of a thousand nodes; the typical workload only for the first 50
-         * (on `tspec33` learning from 50 instead of 200 took the service from 0.70 to 0.64 × FGD, 3 seeds).
-         */
-        public static final Settings DEFAULT = new Settings(4096, 50, 128);
+        /** A few thousand jobs: as many as a trace's arrivals fill a cluster of a thousand nodes with. */
+        public static final Settings DEFAULT = new Settings(4096, 200, 128);
 
         public Settings {
             if (window < 1 || minimumSeen < 1 || minimumSeen > window || refitEvery < 1) {
@@ -78,9 +74,7 @@ public final class WorkloadLearner {
         counts.merge(shape, 1, Integer::sum);
         seen++;
         sinceFit++;
-        // while few jobs were seen each one moves the fit most: refit whenever the sample has doubled, then at the interval
-        if (size >= settings.minimumSeen()
-                && (learned == null || sinceFit >= Math.min(settings.refitEvery(), size / 2))) {
+        if (size >= settings.minimumSeen() && (learned == null || sinceFit >= settings.refitEvery())) {
             learned = TargetWorkload.fromCounts(counts);
             sinceFit = 0;
         }
