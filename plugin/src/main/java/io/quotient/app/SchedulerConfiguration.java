@@ -2,6 +2,8 @@ package io.quotient.app;
 
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.TargetWorkload;
+import io.quotient.core.placement.WorkloadLearner;
+import io.quotient.core.scheduling.ObservedJobs;
 import io.quotient.core.scheduling.JobSpecValidator;
 import io.quotient.core.scheduling.QuotaScheduler;
 import io.quotient.core.scheduling.ReclaimSettings;
@@ -19,26 +21,37 @@ public class SchedulerConfiguration {
     private static final Logger LOG = LoggerFactory.getLogger(SchedulerConfiguration.class);
 
     /**
-     * The typical workload is only a starting point: the scheduler fits it to the nodes of each snapshot (CPU per
-     * GPU capped at the median GPU node's), so it also packs on clusters with few cores per GPU.
+     * The expected job shapes are learned from the jobs the scheduler sees (running and submitted, with their model
+     * constraints); until it has seen a few hundred, the built-in typical workload stands in.
      */
     @Bean
-    ClusterFittedWorkload targetWorkload() {
-        return new ClusterFittedWorkload(TargetWorkload.typical());
+    WorkloadLearner workloadLearner() {
+        return new WorkloadLearner(TargetWorkload.typical());
+    }
+
+    /**
+     * The learned workload is fitted to the nodes of each snapshot (CPU per GPU capped at the median GPU node's), so
+     * it also packs on clusters with few cores per GPU.
+     */
+    @Bean
+    ClusterFittedWorkload targetWorkload(WorkloadLearner workloadLearner) {
+        return ClusterFittedWorkload.following(workloadLearner::current);
     }
 
     /** The scheduler and the fragmentation report judge against the same fitted workload (one fitting, one cache). */
     @Bean
-    Scheduler scheduler(QuotientProperties properties, ClusterFittedWorkload targetWorkload) {
+    Scheduler scheduler(QuotientProperties properties, ClusterFittedWorkload targetWorkload,
+                        WorkloadLearner workloadLearner) {
         QuotientProperties.Scheduling scheduling = properties.scheduling();
         ReclaimSettings reclaim = new ReclaimSettings(Math.round(scheduling.fairShareMinGainGpus() * 1000),
                 scheduling.maxMovesPerDecision());
         QuotaScheduler scheduler = new QuotaScheduler(scheduling.placementPolicy(), scheduling.seed(), targetWorkload,
-                reclaim);
-        LOG.info("scheduler: placement policy {}, seed {}, typical target workload fitted to the cluster's CPU per GPU;"
-                + " fair-share reclaim from {} GPUs below the share, at most {} moves per decision",
-                scheduler.policyName(), scheduling.seed(), scheduling.fairShareMinGainGpus(),
-                scheduling.maxMovesPerDecision());
+                reclaim, new ObservedJobs(workloadLearner));
+        WorkloadLearner.Settings learning = WorkloadLearner.Settings.DEFAULT;
+        LOG.info("scheduler: placement policy {}, seed {}, target workload learned from the last {} jobs seen (typical"
+                + " until {} were seen), fitted to the cluster's CPU per GPU; fair-share reclaim from {} GPUs below the"
+                + " share, at most {} moves per decision", scheduler.policyName(), scheduling.seed(), learning.window(),
+                learning.minimumSeen(), scheduling.fairShareMinGainGpus(), scheduling.maxMovesPerDecision());
         return scheduler;
     }
 

@@ -8,8 +8,10 @@ import io.quotient.core.placement.QuotientSettings;
 import io.quotient.core.placement.SharedGpuFirstPolicy;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.placement.TieBreak;
+import io.quotient.core.placement.WorkloadLearner;
 
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * What places the pods of one simulated run: a label for reports and how to make the policy from the run's
@@ -36,17 +38,38 @@ public record Placement(String label, Factory factory) {
                 (seed, workload, nodes) -> PlacementPolicies.quotient(seed, workload, settings, ties));
     }
 
+    /** Which expected job shapes the service's policy scores against in a simulated run. */
+    public enum ServiceWorkload {
+        /** The trace's own (as the FGD simulator and {@link #policy} use). */
+        TRACE(""),
+        /** The service's built-in typical workload, as a service that learns nothing would use. */
+        TYPICAL("-typical"),
+        /** Learned from the arrivals so far, as the service learns from the jobs it sees ({@link WorkloadLearner}). */
+        LEARNED("-learned");
+
+        private final String suffix;
+
+        ServiceWorkload(String suffix) {
+            this.suffix = suffix;
+        }
+    }
+
     /**
      * The policy as the service runs it ({@code QuotaScheduler}): fractions first to GPUs that already host
      * fractions ({@link SharedGpuFirstPolicy}), the workload's CPU per GPU capped at the median GPU node's
-     * ({@link ClusterFittedWorkload}). With {@code typicalWorkload} the service's built-in expectation of job
-     * shapes is used instead of the trace's, as a service does that has been told nothing about its jobs.
+     * ({@link ClusterFittedWorkload}), the workload as given.
      */
-    public static Placement service(String name, boolean typicalWorkload, TieBreak ties) {
+    public static Placement service(String name, ServiceWorkload expected, TieBreak ties) {
         PlacementPolicies.create(name, 0, TargetWorkload.typical());
-        String label = name + (typicalWorkload ? "-service-typical" : "-service");
-        return new Placement(label, (seed, workload, nodes) -> new SharedGpuFirstPolicy(PlacementPolicies.create(name,
-                seed, new ClusterFittedWorkload(typicalWorkload ? TargetWorkload.typical() : workload).forNodes(nodes),
-                ties)));
+        String label = name + "-service" + expected.suffix;
+        return new Placement(label, (seed, workload, nodes) -> {
+            Function<TargetWorkload, PlacementPolicy> policyFor = w -> new SharedGpuFirstPolicy(
+                    PlacementPolicies.create(name, seed, w, ties));
+            return switch (expected) {
+                case TRACE -> policyFor.apply(new ClusterFittedWorkload(workload).forNodes(nodes));
+                case TYPICAL -> policyFor.apply(new ClusterFittedWorkload(TargetWorkload.typical()).forNodes(nodes));
+                case LEARNED -> new LearningPlacement(nodes, policyFor);
+            };
+        });
     }
 }

@@ -20,7 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The win over FGD on a slice of the robustness grid, quickly: every 4th node of the openb cluster (304 nodes),
  * three seeds, one family per axis (the full grid and ten seeds are in the README, from {@code RobustnessBenchmark},
  * which also shows the families where the margin is thinner). Quotient must leave at most 0.9 × FGD's unallocated
- * GPUs on the mean and fewer on every seed.
+ * GPUs on the mean and fewer on every seed; the service's policy, learning its workload from the pods it sees, must
+ * beat FGD where the built-in typical workload loses.
  */
 class FamilySliceTest {
 
@@ -28,6 +29,7 @@ class FamilySliceTest {
     private static final List<Long> SEEDS = List.of(42L, 43L, 44L);
     private static ExecutorService pool;
     private static FamilyBenchmark benchmark;
+    private static FamilyBenchmark service;
 
     @BeforeAll
     static void start() {
@@ -39,6 +41,11 @@ class FamilySliceTest {
         pool = Executors.newFixedThreadPool(2);
         benchmark = new FamilyBenchmark(slice, v -> TraceReader.readPods(DATA.resolve("openb_pod_list_" + v + ".csv")),
                 List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER), Placement.policy("quotient", TieBreak.FIXED_ORDER)),
+                SEEDS, pool);
+        service = new FamilyBenchmark(slice, v -> TraceReader.readPods(DATA.resolve("openb_pod_list_" + v + ".csv")),
+                List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER),
+                        Placement.service("quotient", Placement.ServiceWorkload.TYPICAL, TieBreak.FIXED_ORDER),
+                        Placement.service("quotient", Placement.ServiceWorkload.LEARNED, TieBreak.FIXED_ORDER)),
                 SEEDS, pool);
     }
 
@@ -54,7 +61,8 @@ class FamilySliceTest {
                 new FamilyBenchmark.Family("default", new TraceFamily(0.50, null, null, null)),
                 new FamilyBenchmark.Family("default", new TraceFamily(null, 0.60, null, null)),
                 new FamilyBenchmark.Family("default", new TraceFamily(null, null, 0.35, null)),
-                new FamilyBenchmark.Family("default", new TraceFamily(null, null, null, 0.15)));
+                new FamilyBenchmark.Family("default", new TraceFamily(null, null, null, 0.15)),
+                new FamilyBenchmark.Family("default", new TraceFamily(null, null, null, 0.30)));
     }
 
     @ParameterizedTest
@@ -66,5 +74,23 @@ class FamilySliceTest {
                 row.reference().mean()).isLessThanOrEqualTo(0.9);
         assertThat(row.worstSeedRatio(quotient)).as("%s worst seed %d", family.name(), row.worstSeed(quotient))
                 .isLessThan(1);
+    }
+
+    /**
+     * The service learns its workload from the pods it has seen: on a family where a fifth of the GPU pods are
+     * constrained to scarce models, the built-in typical workload (nothing to reserve) loses to FGD, the learned one
+     * wins on every seed.
+     */
+    @org.junit.jupiter.api.Test
+    void theServiceThatLearnsItsWorkloadBeatsFgdWhereTheTypicalWorkloadLoses() {
+        FamilyBenchmark.Row row = service.run(
+                new FamilyBenchmark.Family("gpuspec05", new TraceFamily(0.20, null, null, null, TraceFamily.ModelMix.TRACE)));
+        FamilyBenchmark.Result typical = row.results().get(1);
+        FamilyBenchmark.Result learned = row.results().get(2);
+        assertThat(row.ratio(typical)).as("typical %.2f vs fgd %.2f", typical.mean(), row.reference().mean())
+                .isGreaterThan(1);
+        assertThat(row.ratio(learned)).as("learned %.2f vs fgd %.2f", learned.mean(), row.reference().mean())
+                .isLessThanOrEqualTo(0.95);
+        assertThat(row.worstSeedRatio(learned)).as("learned, worst seed %d", row.worstSeed(learned)).isLessThan(1);
     }
 }

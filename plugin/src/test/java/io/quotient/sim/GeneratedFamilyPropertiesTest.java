@@ -106,6 +106,6 @@ class GeneratedFamilyPropertiesTest {
     @Provide
     Arbitrary<Placement> placements() {
         return Arbitraries.of(Placement.policy("quotient", TieBreak.FIXED_ORDER), Placement.policy("quotient", TieBreak.RANDOM),
-                Placement.service("quotient", false, TieBreak.FIXED_ORDER));
+                Placement.service("quotient", Placement.ServiceWorkload.TRACE, TieBreak.FIXED_ORDER));
     }
 }

@@ -20,8 +20,9 @@ import java.util.stream.LongStream;
 /**
  * Quotient against FGD over the robustness grid of generated trace families ({@link FamilyBenchmark#grid()}) on the
  * full openb cluster, seeds 42..51: per family FGD's mean unallocated GPU % at 100 % arrived, then for Quotient's
- * policy, the policy as the service wraps it (with the trace's workload) and as the service runs it by default
- * (its built-in typical workload): the mean, the ratio to FGD, the worst seed's ratio and placements per second.
+ * policy, the policy as the service wraps it (with the trace's workload) and as the service runs it (the workload
+ * learned from the pods that arrived so far, typical until a few hundred have): the mean, the ratio to FGD, the worst
+ * seed's ratio and placements per second.
  * Prints the table and the JSON ({@code target/robustness.json}); the sensitivity test varies Quotient's two
  * constants on a subset. One thread unless {@code -Dbenchmark.threads=N}.
  * Run: {@code mvn -B -Pbenchmarks -pl plugin test -Dtest=RobustnessBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
@@ -69,12 +70,12 @@ class RobustnessBenchmark {
     void quotientAgainstFgdOnEveryFamilyOfTheGrid() throws IOException {
         List<Placement> placements = List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER),
                 Placement.policy("quotient", TieBreak.FIXED_ORDER),
-                Placement.service("quotient", false, TieBreak.FIXED_ORDER),
-                Placement.service("quotient", true, TieBreak.FIXED_ORDER));
+                Placement.service("quotient", Placement.ServiceWorkload.TRACE, TieBreak.FIXED_ORDER),
+                Placement.service("quotient", Placement.ServiceWorkload.LEARNED, TieBreak.FIXED_ORDER));
         report("robustness", run(placements, SEEDS, FamilyBenchmark.grid()));
     }
 
-    /** Each constant moved on its own around the default, on one family per axis, five seeds. */
+    /** Each constant moved on its own around the default, on one family per axis (or those named), five seeds. */
     @Test
     void sensitivityOfQuotientsConstants() throws IOException {
         List<Placement> placements = new ArrayList<>(List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER)));
@@ -85,8 +86,9 @@ class RobustnessBenchmark {
             placements.add(Placement.quotient(new QuotientSettings(1, rare), TieBreak.FIXED_ORDER));
         }
         List<FamilyBenchmark.Family> families = new ArrayList<>();
-        for (String name : List.of("spec33", "tspec20", "tspec33", "share40", "share80", "share100-multi0", "multi50",
-                "cpu30")) {
+        // -Dsensitivity.families=cpu30 re-measures one column (a change that moves only that family)
+        for (String name : System.getProperty("sensitivity.families",
+                "spec33,tspec20,tspec33,share40,share80,share100-multi0,multi50,cpu30").split(",")) {
             families.add(FamilyBenchmark.grid().stream().filter(f -> f.family().name().equals(name)).findFirst()
                     .orElseThrow());
         }

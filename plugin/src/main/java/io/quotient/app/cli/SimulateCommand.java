@@ -96,7 +96,8 @@ public final class SimulateCommand implements QuotientCli.Command {
             List<TracePod> pods = TraceReader.readPods(podsFile);
             Simulator simulator = new Simulator(nodes, pods, options.inflation());
             Simulator.Progress progress = options.json() ? Simulator.Progress.NONE : new SeedProgress(err);
-            Placement placement = options.service() ? Placement.service(options.policy(), false, options.ties())
+            Placement placement = options.service()
+                    ? Placement.service(options.policy(), Placement.ServiceWorkload.TRACE, options.ties())
                     : Placement.policy(options.policy(), options.ties());
             SimulationReport report = simulator.simulate(placement, options.seeds(), progress);
             out.print(options.json() ? ReportFormats.json(report) + "\n" : ReportFormats.text(report));

@@ -5,6 +5,7 @@ import io.quotient.core.cluster.NodeSpec;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * A target workload fitted to the cluster it is scored on. A built-in workload such as
@@ -15,8 +16,9 @@ import java.util.Map;
  * median, not the minimum, so that one odd small node does not make every shape look small. On clusters with
  * enough CPU per GPU the workload is unchanged. Memory is not part of a shape, so it needs no fitting.
  *
- * <p>Computed again only when the multiset of node shapes changes (names do not matter), so calling it for every
- * decision costs one pass over the nodes. Thread-safe and deterministic.
+ * <p>The base may change (a workload learned from the jobs seen, {@link WorkloadLearner}); the fitting is computed
+ * again only when the base instance or the multiset of node shapes changes (names do not matter), so calling it for
+ * every decision costs one pass over the nodes. Thread-safe and deterministic.
  */
 public final class ClusterFittedWorkload {
 
@@ -24,22 +26,39 @@ public final class ClusterFittedWorkload {
     private record NodeShape(long cpuMilli, long memoryMib, int gpuCount, String gpuModel, long gpuMemoryMib) {
     }
 
-    private record Fitted(Map<NodeShape, Integer> key, TargetWorkload workload) {
+    private record Fitted(TargetWorkload base, Map<NodeShape, Integer> key, TargetWorkload workload) {
     }
 
-    private final TargetWorkload base;
+    private final Supplier<TargetWorkload> base;
     private volatile Fitted last;
 
+    /** A fixed base workload. */
     public ClusterFittedWorkload(TargetWorkload base) {
-        if (base == null) {
-            throw new IllegalArgumentException("a cluster-fitted workload needs a base workload");
-        }
+        this(constant(base));
+    }
+
+    private ClusterFittedWorkload(Supplier<TargetWorkload> base) {
         this.base = base;
     }
 
-    /** The workload as configured, before fitting. */
+    /** A base workload that may change between calls (the same instance while it stays the same): a learned one. */
+    public static ClusterFittedWorkload following(Supplier<TargetWorkload> base) {
+        if (base == null) {
+            throw new IllegalArgumentException("a cluster-fitted workload needs a base workload");
+        }
+        return new ClusterFittedWorkload(base);
+    }
+
+    private static Supplier<TargetWorkload> constant(TargetWorkload base) {
+        if (base == null) {
+            throw new IllegalArgumentException("a cluster-fitted workload needs a base workload");
+        }
+        return () -> base;
+    }
+
+    /** The workload as configured or learned now, before fitting. */
     public TargetWorkload base() {
-        return base;
+        return base.get();
     }
 
     /** The base workload fitted to these nodes (cached while the node shapes stay the same). */
@@ -49,12 +68,13 @@ public final class ClusterFittedWorkload {
             key.merge(new NodeShape(n.cpuMilli(), n.memoryMib(), n.gpuCount(), n.gpuModel(), n.gpuMemoryMib()), 1,
                     Integer::sum);
         }
+        TargetWorkload current = base.get();
         Fitted cached = last;
-        if (cached != null && cached.key().equals(key)) {
+        if (cached != null && cached.base() == current && cached.key().equals(key)) {
             return cached.workload();
         }
-        TargetWorkload fitted = fit(base, nodes);
-        last = new Fitted(key, fitted);
+        TargetWorkload fitted = fit(current, nodes);
+        last = new Fitted(current, key, fitted);
         return fitted;
     }
 

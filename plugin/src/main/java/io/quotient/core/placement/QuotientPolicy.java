@@ -30,13 +30,45 @@ final class QuotientPolicy extends GradientPolicy {
     private List<NodeSpec> reserveNodes;
     private ModelReserve reserve;
     private double[] reserveByNode = new double[0];
+    private final ClusterForecast forecast;
+
+    /**
+     * The forecast for the nodes the policy places on ({@link WasteForecast#forCluster}: how much CPU the CPU-only
+     * jobs will take from GPU jobs depends on the nodes' spare CPU); chosen again when the nodes change, before the
+     * first score on them. One per policy instance, like the policy not shared between threads.
+     */
+    private static final class ClusterForecast implements NodeMeasure {
+        private final TargetWorkload workload;
+        private final double rareSizeShare;
+        private WasteForecast forecast;
+
+        ClusterForecast(TargetWorkload workload, double rareSizeShare) {
+            this.workload = workload;
+            this.rareSizeShare = rareSizeShare;
+            this.forecast = WasteForecast.forWorkload(workload, rareSizeShare);
+        }
+
+        void fitTo(List<NodeSpec> nodes) {
+            forecast = WasteForecast.forCluster(workload, rareSizeShare, nodes);
+        }
+
+        @Override
+        public double of(String model, long freeCpu, int[] gpuFree, int gpuCount) {
+            return forecast.of(model, freeCpu, gpuFree, gpuCount);
+        }
+    }
 
     QuotientPolicy(long seed, TargetWorkload workload) {
         this(seed, workload, QuotientSettings.DEFAULT);
     }
 
     QuotientPolicy(long seed, TargetWorkload workload, QuotientSettings settings) {
-        super("quotient", seed, WasteForecast.forWorkload(workload, settings.rareSizeShare()), true);
+        this(seed, workload, settings, new ClusterForecast(workload, settings.rareSizeShare()));
+    }
+
+    private QuotientPolicy(long seed, TargetWorkload workload, QuotientSettings settings, ClusterForecast forecast) {
+        super("quotient", seed, forecast, true);
+        this.forecast = forecast;
         this.workload = workload;
         this.reserveWeight = settings.reserveWeight();
     }
@@ -46,6 +78,7 @@ final class QuotientPolicy extends GradientPolicy {
         super.prepare(state, demand);
         if (state.nodes() != reserveNodes) {
             reserveNodes = state.nodes();
+            forecast.fitTo(reserveNodes);
             reserve = new ModelReserve(workload, reserveNodes);
             reserveByNode = new double[state.nodeCount()];
         }

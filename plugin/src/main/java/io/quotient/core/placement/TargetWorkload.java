@@ -51,6 +51,18 @@ public record TargetWorkload(List<Shape> shapes) {
             return allowedModels.isEmpty() || allowedModels.contains(model);
         }
 
+        /**
+         * The shape of one demand, probability 0 (a key for counting).
+         *
+         * @throws IllegalArgumentException for a share in GPU MiB: it is only known in milli on a chosen node
+         */
+        public static Shape of(ResourceDemand d) {
+            if (d.gpuCount() > 0 && d.gpuMemoryMib() > 0) {
+                throw new IllegalArgumentException("target workload needs GPU shares in milli, not MiB: " + d);
+            }
+            return new Shape(d.cpuMilli(), d.gpuCount(), d.gpuCount() == 0 ? 0 : d.gpuMilli(), d.allowedModels(), 0);
+        }
+
         Shape withProbability(double p) {
             return new Shape(cpuMilli, gpuCount, gpuMilli, allowedModels, p);
         }
@@ -93,11 +105,20 @@ public record TargetWorkload(List<Shape> shapes) {
         }
         Map<Shape, Integer> counts = new LinkedHashMap<>();
         for (ResourceDemand d : trace) {
-            if (d.gpuCount() > 0 && d.gpuMemoryMib() > 0) {
-                throw new IllegalArgumentException("target workload needs GPU shares in milli, not MiB: " + d);
-            }
-            int milli = d.gpuCount() == 0 ? 0 : d.gpuMilli();
-            counts.merge(new Shape(d.cpuMilli(), d.gpuCount(), milli, d.allowedModels(), 0), 1, Integer::sum);
+            counts.merge(Shape.of(d), 1, Integer::sum);
+        }
+        return fromCounts(counts);
+    }
+
+    /**
+     * The workload of shapes counted elsewhere (keys with any probability; {@link WorkloadLearner}): as
+     * {@link #fromDemands}, the most frequent shapes covering {@link #COVERAGE} of the count, in an order that does
+     * not depend on the map's.
+     */
+    public static TargetWorkload fromCounts(Map<Shape, Integer> counts) {
+        long total = counts.values().stream().mapToLong(Integer::longValue).sum();
+        if (total <= 0) {
+            throw new IllegalArgumentException("cannot derive a target workload from no demands");
         }
         List<Map.Entry<Shape, Integer>> sorted = new ArrayList<>(counts.entrySet());
         sorted.sort(Map.Entry.<Shape, Integer>comparingByValue().thenComparing(Map.Entry::getKey, SHAPE_ORDER).reversed());
@@ -106,7 +127,7 @@ public record TargetWorkload(List<Shape> shapes) {
         for (Map.Entry<Shape, Integer> e : sorted) {
             kept.add(e.getKey().withProbability(e.getValue()));
             covered += e.getValue();
-            if (covered >= COVERAGE * trace.size()) {
+            if (covered >= COVERAGE * total) {
                 break;
             }
         }

@@ -1,5 +1,7 @@
 package io.quotient.core.placement;
 
+import io.quotient.core.cluster.NodeSpec;
+
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,9 +25,12 @@ import java.util.concurrent.ConcurrentHashMap;
  *   <li><b>Shapes the node cannot host.</b> The probability mass of the GPU shapes the node lacks CPU for,
  *   or (multi-GPU shapes) lacks enough GPUs with the share free for, times the idle GPU not already
  *   counted as slivers (FGD's test, without counting twice): whole free nodes stay whole for large jobs.</li>
- *   <li><b>CPU too small for the GPUs.</b> {@code max(0, R − freeCpu/ρ)} with ρ the workload's CPU per GPU
- *   milli: GPUs left without the CPU that jobs typically bring along. FGD only notices when a single pod
- *   no longer fits; this sees a GPU-dense node being drained of CPU by CPU-heavy or CPU-only pods early.</li>
+ *   <li><b>CPU too small for the GPUs.</b> {@code max(0, R − freeCpu/ρ)} with ρ the CPU per GPU milli that
+ *   future jobs take from GPU nodes: GPUs left without the CPU that jobs typically bring along. FGD only notices
+ *   when a single pod no longer fits; this sees a GPU-dense node being drained of CPU by CPU-heavy or CPU-only
+ *   pods early. ρ is the GPU jobs' CPU per GPU milli, plus, on a cluster whose spare CPU (beyond what its GPUs'
+ *   jobs need) cannot hold the CPU-only jobs' demand, the excess spread over its GPUs ({@link #forCluster}):
+ *   those jobs will then take CPU that GPU jobs would need, and the forecast must see it coming.</li>
  * </ol>
  * Tables are per GPU model (models restrict which shapes count) and built once per workload: a table costs
  * about half a million steps, and the service makes a policy for every decision, so {@link #forWorkload} hands
@@ -46,7 +51,7 @@ final class WasteForecast implements NodeMeasure {
     /** Fraction sizes below this share of the fractional demand are too rare to fill gaps (see the class comment). */
     static final double RARE_SIZE_SHARE = QuotientSettings.DEFAULT.rareSizeShare();
 
-    private record Key(TargetWorkload workload, double rareSizeShare) {
+    private record Key(TargetWorkload workload, double rareSizeShare, double excessCpuPerMilli) {
     }
 
     private final double rareSizeShare;
@@ -63,7 +68,57 @@ final class WasteForecast implements NodeMeasure {
 
     /** The same with another rare-size share (the sensitivity table). */
     static WasteForecast forWorkload(TargetWorkload workload, double rareSizeShare) {
-        return RECENT.computeIfAbsent(new Key(workload, rareSizeShare), k -> new WasteForecast(k.workload(), k.rareSizeShare()));
+        return forWorkload(workload, rareSizeShare, 0);
+    }
+
+    /**
+     * The forecast on these nodes: ρ also counts the CPU-only jobs' CPU that the nodes' spare CPU cannot hold. On
+     * the openb cluster that is the case only from about a quarter of the pods CPU-only (the spare CPU is mostly on
+     * the 2-GPU T4 nodes with 104 cores); below, the forecast is the same as without nodes.
+     */
+    static WasteForecast forCluster(TargetWorkload workload, double rareSizeShare, List<NodeSpec> nodes) {
+        return forWorkload(workload, rareSizeShare, excessCpuPerMilli(workload, nodes));
+    }
+
+    private static WasteForecast forWorkload(TargetWorkload workload, double rareSizeShare, double excessCpuPerMilli) {
+        return RECENT.computeIfAbsent(new Key(workload, rareSizeShare, excessCpuPerMilli),
+                k -> new WasteForecast(k.workload(), k.rareSizeShare(), k.excessCpuPerMilli()));
+    }
+
+    /**
+     * CPU milli per GPU milli that CPU-only jobs will take from the CPU GPU jobs need: their expected CPU for every
+     * GPU milli of the cluster, less the spare CPU of the nodes (each node's CPU beyond its GPUs times the GPU
+     * jobs' CPU per GPU milli), spread over the cluster's GPU milli; 0 when the spare CPU holds it all. With it ρ
+     * rises at most to the cluster's CPU per GPU (all nodes' CPU over all their GPUs).
+     */
+    static double excessCpuPerMilli(TargetWorkload workload, List<NodeSpec> nodes) {
+        double gpuCpu = 0;
+        double gpu = 0;
+        double cpuOnlyCpu = 0;
+        for (TargetWorkload.Shape s : workload.shapes()) {
+            if (s.cpuOnly()) {
+                cpuOnlyCpu += s.probability() * s.cpuMilli();
+            } else {
+                gpuCpu += s.probability() * s.cpuMilli();
+                gpu += s.probability() * s.gpuCount() * s.gpuMilli();
+            }
+        }
+        double clusterGpu = 0;
+        double clusterCpu = 0;
+        double spare = 0;
+        for (NodeSpec n : nodes) {
+            double milli = (double) n.gpuCount() * TargetWorkload.Shape.WHOLE;
+            clusterGpu += milli;
+            clusterCpu += n.cpuMilli();
+            spare += Math.max(0, n.cpuMilli() - (gpu == 0 ? 0 : gpuCpu / gpu) * milli);
+        }
+        if (gpu == 0 || clusterGpu == 0) {
+            return 0;
+        }
+        double excess = Math.max(0, cpuOnlyCpu / gpu * clusterGpu - spare) / clusterGpu;
+        // never above the cluster's own CPU per GPU milli: past it every node of a cluster of equal nodes looks short of
+        // CPU from the start, any GPU taken lowers the shortfall alike, and whole-GPU jobs spread over the nodes
+        return Math.max(0, Math.min(excess, clusterCpu / clusterGpu - gpuCpu / gpu));
     }
 
     WasteForecast(TargetWorkload workload) {
@@ -71,6 +126,10 @@ final class WasteForecast implements NodeMeasure {
     }
 
     WasteForecast(TargetWorkload workload, double rareSizeShare) {
+        this(workload, rareSizeShare, 0);
+    }
+
+    private WasteForecast(TargetWorkload workload, double rareSizeShare, double excessCpuPerMilli) {
         this.rareSizeShare = rareSizeShare;
         gpuShapes = workload.shapes().stream().filter(s -> !s.cpuOnly()).toList();
         double cpu = 0;
@@ -79,7 +138,7 @@ final class WasteForecast implements NodeMeasure {
             cpu += s.probability() * s.cpuMilli();
             gpu += s.probability() * s.gpuCount() * s.gpuMilli();
         }
-        cpuPerMilli = gpu == 0 ? 0 : cpu / gpu;
+        cpuPerMilli = gpu == 0 ? 0 : cpu / gpu + excessCpuPerMilli;
     }
 
     @Override

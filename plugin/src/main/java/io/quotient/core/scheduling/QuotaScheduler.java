@@ -17,9 +17,11 @@ import java.util.Map;
  * Quotient's scheduler: quotas first (a team's guarantee is its own, borrowed capacity is taken back when the owner
  * needs it), then placement with a named policy (default {@code quotient}) to keep large jobs placeable.
  *
- * <p>Each call starts a fresh policy from the same seed, so a plan depends only on the snapshot. The policy scores
- * against the target workload fitted to the snapshot's nodes ({@link ClusterFittedWorkload}): a workload whose
- * multi-GPU shapes need more CPU per GPU than the nodes have would stop the policy from packing.
+ * <p>Each call starts a fresh policy from the same seed, so a plan depends only on the snapshot and the workload. The
+ * policy scores against the target workload fitted to the snapshot's nodes ({@link ClusterFittedWorkload}): a
+ * workload whose multi-GPU shapes need more CPU per GPU than the nodes have would stop the policy from packing. In
+ * the service that workload is learned from the jobs the scheduler has seen ({@link ObservedJobs}), so it expects
+ * the shapes and model constraints its users actually submit.
  */
 public final class QuotaScheduler implements Scheduler {
 
@@ -29,6 +31,7 @@ public final class QuotaScheduler implements Scheduler {
     private final long seed;
     private final ClusterFittedWorkload workload;
     private final ReclaimSettings reclaim;
+    private final ObservedJobs observed;
 
     /**
      * @param workload the expected task shapes, fitted to each snapshot's nodes before use
@@ -44,6 +47,16 @@ public final class QuotaScheduler implements Scheduler {
 
     /** @param reclaim how eagerly capacity is taken back (fair-share hysteresis, moves per decision) */
     public QuotaScheduler(String policyName, long seed, ClusterFittedWorkload workload, ReclaimSettings reclaim) {
+        this(policyName, seed, workload, reclaim, null);
+    }
+
+    /**
+     * @param observed where the jobs of each snapshot are counted before deciding, so that {@code workload} (fitted
+     *                 over the same learner) follows what the service runs; {@code null}: the workload stays as given
+     */
+    public QuotaScheduler(String policyName, long seed, ClusterFittedWorkload workload, ReclaimSettings reclaim,
+                          ObservedJobs observed) {
+        this.observed = observed;
         this.reclaim = java.util.Objects.requireNonNull(reclaim, "reclaim");
         this.policyName = policyName;
         this.seed = seed;
@@ -65,7 +78,7 @@ public final class QuotaScheduler implements Scheduler {
     public Plan schedule(SchedulingSnapshot snapshot, JobSpec job) {
         List<JobSpec> waiting = new java.util.ArrayList<>(snapshot.pending().stream().map(PendingJob::spec).toList());
         waiting.add(job);
-        PlanningRound round = new PlanningRound(snapshot, policy(snapshot), waiting, reclaim);
+        PlanningRound round = new PlanningRound(snapshot, policy(snapshot, job), waiting, reclaim);
         round.decide(job);
         return round.plan();
     }
@@ -78,7 +91,7 @@ public final class QuotaScheduler implements Scheduler {
     @Override
     public Plan schedulePending(SchedulingSnapshot snapshot) {
         List<PendingJob> queue = snapshot.pending().stream().sorted(QueueOrder.of(snapshot.teams())).toList();
-        PlanningRound round = new PlanningRound(snapshot, policy(snapshot), queue.stream().map(PendingJob::spec).toList(),
+        PlanningRound round = new PlanningRound(snapshot, policy(snapshot, null), queue.stream().map(PendingJob::spec).toList(),
                 reclaim);
         Map<String, Deque<JobSpec>> borrowers = new LinkedHashMap<>();
         for (PendingJob p : queue) {
@@ -109,11 +122,17 @@ public final class QuotaScheduler implements Scheduler {
         if (!(maxMovedShare >= 0 && maxMovedShare <= 1)) {
             throw new IllegalArgumentException("maxMovedShare must be between 0 and 1, was " + maxMovedShare);
         }
-        return new Rebalancer(policy(snapshot)).plan(snapshot, maxMovedShare);
+        return new Rebalancer(policy(snapshot, null)).plan(snapshot, maxMovedShare);
     }
 
-    /** Fractions go to already shared GPUs first: in the service each fresh GPU costs a whole reservation pod. */
-    private PlacementPolicy policy(SchedulingSnapshot snapshot) {
+    /**
+     * Fractions go to already shared GPUs first: in the service each fresh GPU costs a whole reservation pod. The
+     * jobs of the snapshot and the one being decided are counted first, so the expected shapes include them.
+     */
+    private PlacementPolicy policy(SchedulingSnapshot snapshot, JobSpec decided) {
+        if (observed != null) {
+            observed.observe(snapshot, decided);
+        }
         return new SharedGpuFirstPolicy(PlacementPolicies.create(policyName, seed, workload.forNodes(snapshot.nodes())));
     }
 

@@ -99,4 +99,30 @@ class QuotientPolicyTest {
                 .orElseThrow();
         assertThat(a.nodeIndex()).isEqualTo(1);
     }
+
+    @Test
+    void countsTheCpuOnlyJobsCpuThatTheSpareCpuCannotHold() {
+        // GPU jobs: 4 CPUs per GPU; CPU-only jobs as often as GPU jobs, 8 CPUs each
+        TargetWorkload cpuHeavy = new TargetWorkload(List.of(
+                new TargetWorkload.Shape(4_000, 1, 1000, Set.of(), 1),
+                new TargetWorkload.Shape(8_000, 0, 0, Set.of(), 1)));
+        var dense = new io.quotient.core.cluster.NodeSpec("dense", 40_000, 256_000, 8, "G2", 16_384);
+        var medium = new io.quotient.core.cluster.NodeSpec("medium", 80_000, 256_000, 8, "G2", 16_384);
+        var roomy = new io.quotient.core.cluster.NodeSpec("roomy", 200_000, 256_000, 2, "T4", 16_384);
+        List<io.quotient.core.cluster.NodeSpec> withRoomy = List.of(dense, medium, medium, roomy);
+        List<io.quotient.core.cluster.NodeSpec> withoutRoomy = List.of(dense, medium, medium);
+        // spare CPU: 8 + 48 + 48 + 192 = 296 CPUs for 8 CPUs of CPU-only jobs per GPU (208): it all fits
+        assertThat(WasteForecast.excessCpuPerMilli(cpuHeavy, withRoomy)).isZero();
+        // without the roomy node: 192 CPUs of CPU-only demand for 104 spare, 88 over 24,000 GPU milli
+        assertThat(WasteForecast.excessCpuPerMilli(cpuHeavy, withoutRoomy)).isEqualTo(88.0 / 24, within(1e-9));
+        // so on the dense node an idle GPU counts as short of CPU sooner: at 7.67 CPUs per GPU, not 4
+        int[] idle = {1000, 1000, 1000, 1000, 1000, 1000, 1000, 1000};
+        assertThat(WasteForecast.forCluster(cpuHeavy, 0.03, withRoomy).of("G2", 40_000, idle, 8)).isZero();
+        assertThat(WasteForecast.forCluster(cpuHeavy, 0.03, withoutRoomy).of("G2", 40_000, idle, 8))
+                .isEqualTo(8_000 - 40_000 / (4 + 88.0 / 24), within(1e-6));
+        // but never above the cluster's CPU per GPU (5 on a cluster of dense nodes): not every node looks short
+        assertThat(WasteForecast.excessCpuPerMilli(cpuHeavy, List.of(dense, dense))).isEqualTo(1.0, within(1e-9));
+        assertThat(WasteForecast.forCluster(cpuHeavy, 0.03, List.of(dense, dense)).of("G2", 40_000, idle, 8))
+                .isZero();
+    }
 }

@@ -1,0 +1,91 @@
+package io.quotient.core.scheduling;
+
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.placement.WorkloadLearner;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Feeds the scheduler's {@link WorkloadLearner} with the jobs it sees in its snapshots, running and waiting, each
+ * once: after a restart the running jobs teach it what the cluster runs, and every submission is counted when it
+ * first appears (a job that waits and is decided again is not counted again). New jobs are taken in the order
+ * they started or were queued (then by id), so the same snapshots teach the same workload.
+ *
+ * <p>Memory is bounded: the ids of the last {@link #REMEMBERED} jobs seen; a running job whose id was forgotten
+ * would be counted again, which takes more jobs than a cluster runs at once.
+ */
+public final class ObservedJobs {
+
+    /** Ids remembered to count a job once: more than the jobs a large cluster runs and queues at once. */
+    static final int REMEMBERED = 65_536;
+
+    private final WorkloadLearner learner;
+    private final Set<JobId> seen = new LinkedHashSet<>();
+
+    public ObservedJobs(WorkloadLearner learner) {
+        if (learner == null) {
+            throw new IllegalArgumentException("observed jobs need a workload learner to feed");
+        }
+        this.learner = learner;
+    }
+
+    public WorkloadLearner learner() {
+        return learner;
+    }
+
+    /** Counts the jobs of the snapshot, and the job being decided, that were not counted before. */
+    public synchronized void observe(SchedulingSnapshot snapshot, JobSpec decided) {
+        record New(JobSpec spec, Instant at, int milliPerGpu) {
+        }
+        List<New> fresh = new ArrayList<>();
+        for (PlacedJob p : snapshot.placed()) {
+            if (!seen.contains(p.spec().id())) {
+                fresh.add(new New(p.spec(), p.startedAt(), p.milliPerGpu()));
+            }
+        }
+        for (PendingJob p : snapshot.pending()) {
+            if (!seen.contains(p.spec().id())) {
+                fresh.add(new New(p.spec(), p.queuedAt(), 0));
+            }
+        }
+        fresh.sort(Comparator.comparing(New::at).thenComparing(n -> n.spec().id().team())
+                .thenComparing(n -> n.spec().id().name()));
+        if (decided != null && !seen.contains(decided.id())) {
+            fresh.add(new New(decided, snapshot.now(), 0));
+        }
+        for (New n : fresh) {
+            if (seen.add(n.spec().id())) {
+                shape(n.spec(), n.milliPerGpu(), snapshot.nodes()).ifPresent(learner::observe);
+            }
+        }
+        for (Iterator<JobId> it = seen.iterator(); seen.size() > REMEMBERED; ) {
+            it.next();
+            it.remove();
+        }
+    }
+
+    /**
+     * A job's demand on one node in GPU milli. A MiB request takes the share it holds where it runs, or before it
+     * runs the least it would take on any of the nodes; none where no node can hold it.
+     */
+    private static Optional<ResourceDemand> shape(JobSpec job, int milliPerGpu, List<NodeSpec> nodes) {
+        ResourceDemand demand = Demands.of(job);
+        if (demand.gpuMemoryMib() <= 0) {
+            return Optional.of(demand);
+        }
+        int milli = milliPerGpu > 0 ? milliPerGpu : nodes.stream()
+                .filter(n -> n.gpuCount() >= demand.gpuCount() && demand.allowsModel(n.gpuModel()))
+                .mapToInt(demand::milliOn).min().orElse(Integer.MAX_VALUE);
+        return milli > ResourceDemand.WHOLE ? Optional.empty() : Optional.of(
+                ResourceDemand.gpus(demand.cpuMilli(), demand.memoryMib(), demand.gpuCount(), milli,
+                        demand.allowedModels()));
+    }
+}
