@@ -27,8 +27,7 @@ class SimulateCommandTest {
             new PrintStream(err, true, StandardCharsets.UTF_8));
 
     private Path nodes() throws IOException {
-        return Files.writeString(dir.resolve("nodes.csv"), "sn,cpu_milli,memory_mib,gpu,model\n"
-                + "n1,32000,131072,4,T4\nn2,32000,131072,4,T4\nn3,96000,393216,8,G2\n");
+        return SmallClusterFile.write(dir);
     }
 
     private Path pods() throws IOException {
