@@ -1,55 +1,53 @@
 package io.quotient.app;
 
+import io.quotient.adapters.tls.CertificateIssuer;
 import org.apache.catalina.connector.Connector;
 import org.apache.coyote.http11.AbstractHttp11Protocol;
 import org.apache.tomcat.util.net.SSLHostConfig;
 import org.apache.tomcat.util.net.SSLHostConfigCertificate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * The HTTPS port the API server calls the GpuJob admission webhook on ({@code quotient.admission.*}): a second
- * connector beside the plain API port, with a PEM certificate and key from files (in a cluster: a TLS Secret mounted
- * into the pod, e.g. issued by cert-manager, whose CA goes into the ValidatingWebhookConfiguration's caBundle).
- * Without a port there is no webhook; invalid GpuJobs applied with kubectl are then marked Failed by the service.
+ * The HTTPS port the API server calls the admission webhooks on ({@code quotient.admission.*}): a second connector
+ * beside the plain API port. Its certificate is either mounted (PEM files from a TLS Secret, e.g. cert-manager's, whose
+ * CA goes into the webhooks' caBundle by its injector) or issued by the service itself (kept in a Secret shared by the
+ * replicas, its CA put into the caBundles by the service: nothing to install first). Without a port there is no
+ * webhook; invalid GpuJobs applied with kubectl are then marked Failed by the service.
  */
 @Configuration(proxyBeanMethods = false)
-@EnableConfigurationProperties(AdmissionServerConfiguration.AdmissionProperties.class)
+@EnableConfigurationProperties(AdmissionProperties.class)
 public class AdmissionServerConfiguration {
 
     private static final Logger LOG = LoggerFactory.getLogger(AdmissionServerConfiguration.class);
 
-    /**
-     * @param port        HTTPS port of the webhook; unset: no webhook
-     * @param tlsCertFile PEM certificate (chain) the API server verifies against the webhook's caBundle
-     * @param tlsKeyFile  its PEM private key
-     */
-    @ConfigurationProperties("quotient.admission")
-    public record AdmissionProperties(Integer port, Path tlsCertFile, Path tlsKeyFile) {
+    /** The certificate files the connector serves (only with an admission port). */
+    @Bean
+    @ConditionalOnProperty(prefix = "quotient.admission", name = "port")
+    AdmissionTls admissionTls(AdmissionProperties properties, ObjectProvider<AdmissionCertificateSource> sources,
+                              Clock clock) {
+        if (!properties.issuesCertificate()) {
+            return AdmissionTls.mounted(properties.tlsCertFile(), properties.tlsKeyFile());
+        }
+        AdmissionCertificateSource source = sources.getIfAvailable(() -> inMemory(clock));
+        return AdmissionTls.issued(source.obtain(properties));
     }
 
     @Bean
-    WebServerFactoryCustomizer<TomcatServletWebServerFactory> admissionConnector(AdmissionProperties properties) {
-        return factory -> {
-            if (properties.port() == null) {
-                return;
-            }
-            for (Path file : new Path[] {properties.tlsCertFile(), properties.tlsKeyFile()}) {
-                if (file == null || !Files.isReadable(file)) {
-                    throw new IllegalStateException("quotient.admission.port is set, but quotient.admission.tls-cert-file"
-                            + " and tls-key-file must name readable PEM files (was " + file + "); mount the webhook's"
-                            + " TLS Secret and point them at tls.crt and tls.key");
-                }
-            }
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> admissionConnector(AdmissionProperties properties,
+                                                                                 ObjectProvider<AdmissionTls> admissionTls) {
+        return factory -> admissionTls.ifAvailable(tls -> {
             Connector connector = new Connector(TomcatServletWebServerFactory.DEFAULT_PROTOCOL);
             connector.setPort(properties.port());
             connector.setScheme("https");
@@ -58,12 +56,22 @@ public class AdmissionServerConfiguration {
             protocol.setSSLEnabled(true);
             SSLHostConfig ssl = new SSLHostConfig();
             SSLHostConfigCertificate certificate = new SSLHostConfigCertificate(ssl, SSLHostConfigCertificate.Type.UNDEFINED);
-            certificate.setCertificateFile(properties.tlsCertFile().toString());
-            certificate.setCertificateKeyFile(properties.tlsKeyFile().toString());
+            certificate.setCertificateFile(tls.certificateFile().toString());
+            certificate.setCertificateKeyFile(tls.keyFile().toString());
             ssl.addCertificate(certificate);
             protocol.addSslHostConfig(ssl);
             factory.addAdditionalTomcatConnectors(connector);
-            LOG.info("admission webhook: HTTPS on port {} (certificate {})", properties.port(), properties.tlsCertFile());
+            LOG.info("admission webhook: HTTPS on port {} (certificate {}, {})", properties.port(),
+                    tls.certificateFile(), tls.issued().isPresent() ? "issued by the service" : "mounted");
+        });
+    }
+
+    /** The embedded demo has no Secret to share a certificate through: one made at start, for this host. */
+    private static AdmissionCertificateSource inMemory(Clock clock) {
+        return properties -> {
+            List<String> names = new ArrayList<>(List.of(properties.serviceName(), "localhost", "127.0.0.1"));
+            properties.extraSubjectNames().stream().filter(name -> !names.contains(name)).forEach(names::add);
+            return CertificateIssuer.standard().issue("quotient-webhook-ca", names, clock.instant());
         };
     }
 }

@@ -8,7 +8,6 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.BatchV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Job;
-import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
@@ -60,7 +59,7 @@ class AdoptionIT {
         DynamicKubernetesApi trainJobs = new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1", "trainjobs", user);
         try (TestNamespace team = TestNamespace.create(user, plane.serverMinorVersion(), "team-k");
              TestNamespace other = TestNamespace.create(user, plane.serverMinorVersion(), "other")) {
-            optIn(user, team.name());
+            WorkloadWebhooks.optIn(user, team.name());
             Path teams = TeamsFile.writeText(dir.resolve("teams.yaml"), "teams:\n  - name: team-k\n"
                     + "    guaranteedGpus: 32\n    namespaces: [" + team.name() + "]\n");
             try (WorkloadWebhooks webhooks = WorkloadWebhooks.register(user, tls.port(), tls.caBundle())) {
@@ -144,7 +143,7 @@ class AdoptionIT {
         DynamicKubernetesApi trainJobs = new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1", "trainjobs", user);
         try (TestNamespace team = TestNamespace.create(user, plane.serverMinorVersion(), "team-g");
              FakeTrainingOperator operator = FakeTrainingOperator.start(user)) {
-            optIn(user, team.name());
+            WorkloadWebhooks.optIn(user, team.name());
             // team-g borrows (no guarantee); team-b's guarantee of 32 takes the GPUs back
             Path teams = TeamsFile.writeText(dir.resolve("teams.yaml"), "teams:\n  - name: team-g\n"
                     + "    guaranteedGpus: 0\n    namespaces: [" + team.name() + "]\n  - name: team-b\n"
@@ -253,13 +252,6 @@ class AdoptionIT {
         JsonObject patch = new JsonObject();
         patch.add("spec", spec);
         return patch;
-    }
-
-    private static void optIn(ApiClient client, String namespace) throws ApiException {
-        CoreV1Api core = new CoreV1Api(client);
-        V1Namespace labelled = core.readNamespace(namespace).execute();
-        labelled.getMetadata().putLabelsItem("quotient.io/admission", "enabled");
-        core.replaceNamespace(namespace, labelled).execute();
     }
 
     /** Creates the workload, first deleting one the webhook did not adopt yet (its configuration was still loading). */

@@ -107,6 +107,16 @@ class DeployManifestsIT {
         assertThat(allowed(authorization, "", "events", "", "create", ns, null)).isTrue();
         assertThat(allowed(authorization, "coordination.k8s.io", "leases", "", "update", ns, "quotient-leader")).isTrue();
         assertThat(allowed(authorization, "", "configmaps", "", "get", ns, "quotient-teams")).isTrue();
+        // the admission webhooks' certificate: one Secret in its namespace, and the caBundle of its two webhooks
+        assertThat(allowed(authorization, "", "secrets", "", "create", ns, null)).isTrue();
+        assertThat(allowed(authorization, "", "secrets", "", "get", ns, "quotient-webhook-tls")).isTrue();
+        assertThat(allowed(authorization, "", "secrets", "", "update", ns, "quotient-webhook-tls")).isTrue();
+        for (String configurations : List.of("mutatingwebhookconfigurations", "validatingwebhookconfigurations")) {
+            assertThat(allowed(authorization, "admissionregistration.k8s.io", configurations, "", "patch", null,
+                    "quotient-workloads")).as(configurations).isTrue();
+            assertThat(allowed(authorization, "admissionregistration.k8s.io", configurations, "", "patch", null,
+                    "another-webhook")).as(configurations).isFalse();
+        }
 
         // the service never changes a spec
         assertThat(allowed(authorization, "quotient.io", "gpujobs", "", "patch", ns, null)).isFalse();
@@ -117,6 +127,8 @@ class DeployManifestsIT {
                 .isFalse();
         assertThat(allowed(authorization, "", "nodes", "", "update", null, null)).isFalse();
         assertThat(allowed(authorization, "", "secrets", "", "get", ns, null)).isFalse();
+        assertThat(allowed(authorization, "", "secrets", "", "get", ns, "another-secret")).isFalse();
+        assertThat(allowed(authorization, "", "secrets", "", "update", "team-a", "quotient-webhook-tls")).isFalse();
         assertThat(allowed(authorization, "", "configmaps", "", "get", ns, "other")).isFalse();
         assertThat(allowed(authorization, "coordination.k8s.io", "leases", "", "update", ns, "other-lease")).isFalse();
     }

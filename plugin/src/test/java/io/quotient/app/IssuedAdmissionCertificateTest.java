@@ -1,0 +1,88 @@
+package io.quotient.app;
+
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.TrustManagerFactory;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.security.KeyStore;
+import java.security.cert.X509Certificate;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The admission port without certificate files: the service issues its own certificate, and a client that trusts
+ * only the issued CA (as the API server does through the caBundle) completes the TLS handshake by name and by IP.
+ */
+@SpringBootTest(classes = QuotientApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"quotient.cluster.mode=embedded", "quotient.admission.extra-subject-names=quotient.example"})
+class IssuedAdmissionCertificateTest {
+
+    private static final int ADMISSION_PORT = freePort();
+
+    @Autowired
+    private AdmissionTls tls;
+
+    @DynamicPropertySource
+    static void admissionPort(DynamicPropertyRegistry registry) {
+        registry.add("quotient.admission.port", () -> ADMISSION_PORT);
+    }
+
+    @Test
+    void servesTheIssuedCertificateToAClientThatTrustsItsCa() throws Exception {
+        assertThat(tls.issued()).isPresent();
+        List<X509Certificate> authorities = tls.issued().get().authorities();
+        HttpClient trusting = HttpClient.newBuilder().sslContext(trusting(authorities)).build();
+
+        for (String host : List.of("localhost", "127.0.0.1")) {
+            HttpResponse<String> health = trusting.send(HttpRequest.newBuilder(
+                    URI.create("https://" + host + ":" + ADMISSION_PORT + "/actuator/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).as(host).isEqualTo(200);
+        }
+        assertThat(tls.issued().get().certificate().getSubjectAlternativeNames()).extracting(name -> (Object) name.get(1))
+                .contains("quotient", "localhost", "127.0.0.1", "quotient.example");
+    }
+
+    @Test
+    void aClientThatDoesNotTrustTheIssuedCaIsRefused() {
+        HttpClient defaultTrust = HttpClient.newHttpClient();
+        assertThatThrownBy(() -> defaultTrust.send(HttpRequest.newBuilder(
+                URI.create("https://localhost:" + ADMISSION_PORT + "/actuator/health")).build(),
+                HttpResponse.BodyHandlers.ofString())).isInstanceOf(SSLHandshakeException.class);
+    }
+
+    private static SSLContext trusting(List<X509Certificate> authorities) throws Exception {
+        KeyStore store = KeyStore.getInstance(KeyStore.getDefaultType());
+        store.load(null, null);
+        for (int i = 0; i < authorities.size(); i++) {
+            store.setCertificateEntry("ca-" + i, authorities.get(i));
+        }
+        TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(store);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(null, trust.getTrustManagers(), null);
+        return context;
+    }
+
+    private static int freePort() {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
