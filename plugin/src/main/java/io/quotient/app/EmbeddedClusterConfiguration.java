@@ -51,12 +51,7 @@ public class EmbeddedClusterConfiguration {
                 + " KUBECONFIG to work on a cluster)");
         LOG.info("embedded cluster: {} nodes, {} GPUs; templates {}", nodes.size(),
                 nodes.stream().mapToInt(NodeSpec::gpuCount).sum(), templates.names());
-        Map<String, Boolean> preemptibleDefaults = new HashMap<>();
-        for (String name : templates.names()) {
-            templates.find(name).flatMap(JobTemplate::preemptibleByDefault)
-                    .ifPresent(preemptible -> preemptibleDefaults.put(name, preemptible));
-        }
-        return new EmbeddedCluster(nodes, new HashSet<>(templates.names()), preemptibleDefaults);
+        return new EmbeddedCluster(nodes, templates.traits());
     }
 
     @Bean

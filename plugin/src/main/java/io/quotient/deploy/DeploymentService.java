@@ -1,5 +1,6 @@
 package io.quotient.deploy;
 
+import io.quotient.deploy.port.TemplateTraits;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.JobSpec;
 import io.quotient.core.scheduling.Team;
@@ -18,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The use cases users call (REST, the VDK hook): deploy a job, read jobs, delete a job.
@@ -62,7 +64,7 @@ public final class DeploymentService {
     public JobRecord deploy(JobSubmission asWritten) {
         Instant start = clock.instant();
         Map<String, Team> configured = requireTeam(asWritten.request().team());
-        SubmissionChecks.check(asWritten, gateway.templateNames());
+        SubmissionChecks.check(asWritten, gateway.templates());
         JobSubmission submission = withTemplateDefaults(inTeamNamespace(asWritten));
         JobSpec spec = validator.validate(submission.request(), configured);
         JobRecord decided = decisions.deployNew(new JobRecord(submission, spec,
@@ -81,8 +83,8 @@ public final class DeploymentService {
         if (submission.request().preemptible() != null) {
             return submission;
         }
-        return gateway.preemptibleByDefault(submission.template())
-                .map(preemptible -> submission.withRequest(submission.request().withPreemptible(preemptible)))
+        return Optional.ofNullable(gateway.templates().get(submission.template()))
+                .flatMap(TemplateTraits::preemptibleByDefault).map(preemptible -> submission.withRequest(submission.request().withPreemptible(preemptible)))
                 .orElse(submission);
     }
 

@@ -2,9 +2,9 @@ package io.quotient.deploy;
 
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.TemplateTraits;
 
 import java.util.Map;
-import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
@@ -25,11 +25,13 @@ public final class SubmissionChecks {
     private SubmissionChecks() {
     }
 
-    /** @throws RequestException naming the field and the reason */
-    public static void check(JobSubmission submission, Set<String> templates) {
-        if (!templates.contains(submission.template())) {
-            throw new RequestException("template", "unknown template '" + submission.template() + "'; known templates: "
-                    + String.join(", ", templates.stream().sorted().toList()));
+    /**
+     * @param templates the templates deploys may name (an adopted workload's job renders none: not checked)
+     * @throws RequestException naming the field and the reason
+     */
+    public static void check(JobSubmission submission, Map<String, TemplateTraits> templates) {
+        if (!submission.adopted()) {
+            checkFitsTemplate(submission, templates);
         }
         PodOptionsChecks.checkImage(submission.image());
         submission.labels().forEach(SubmissionChecks::checkLabel);
@@ -49,6 +51,28 @@ public final class SubmissionChecks {
             throw new RequestException("runtime", "'" + runtime + "' is not a Kubernetes object name (lowercase"
                     + " letters, digits, '-' and '.', at most 253 characters); name a ClusterTrainingRuntime such as"
                     + " torch-distributed");
+        }
+    }
+
+    /** What the template cannot render is refused now, not when the placed job is rendered. */
+    private static void checkFitsTemplate(JobSubmission submission, Map<String, TemplateTraits> templates) {
+        String template = submission.template();
+        TemplateTraits traits = templates.get(template);
+        if (traits == null) {
+            throw new RequestException("template", "unknown template '" + template + "'; known templates: "
+                    + String.join(", ", templates.keySet().stream().sorted().toList()));
+        }
+        Integer replicas = submission.request().replicas();
+        if (replicas != null && replicas > 1 && !traits.spansNodes()) {
+            throw new RequestException("replicas", "the template '" + template + "' runs one pod, so it cannot run "
+                    + replicas + " replicas on " + replicas + " nodes; use a template of kind PyTorchJob or TrainJob"
+                    + " (e.g. pytorchjob, trainjob) — known templates that can: " + String.join(", ",
+                    templates.entrySet().stream().filter(e -> e.getValue().spansNodes()).map(Map.Entry::getKey)
+                            .sorted().toList()));
+        }
+        if (submission.runtime() != null && !traits.runsOnNamedRuntime()) {
+            throw new RequestException("runtime", "the template '" + template + "' runs on no training runtime; name"
+                    + " a runtime only with a template of kind TrainJob (e.g. trainjob), or leave runtime out");
         }
     }
 

@@ -118,6 +118,10 @@ class EmbeddedServiceApiTest {
         refused("{\"name\": \"Bad_Name!\", \"gpu\": {\"count\": 1}}", "name");
         refused("{\"name\": \"f\", \"gpu\": {\"count\": 1, \"fractoinLimit\": 1}}", "gpu.fractoinLimit");
         refused("{\"name\": \"f\", \"gpu\": {\"count\": \"two\"}}", "gpu.count");
+        // what the template cannot render is refused now, not after the job was placed
+        refused("{\"name\": \"f\", \"template\": \"job\", \"runtime\": \"torch-distributed\","
+                + " \"gpu\": {\"count\": 1}}", "runtime");
+        refused("{\"name\": \"f\", \"template\": \"job\", \"replicas\": 2, \"gpu\": {\"count\": 8}}", "replicas");
         deploy("bad", "not json").andExpect(status().isBadRequest()).andExpect(jsonPath("$.reason").isNotEmpty());
 
         mvc.perform(get("/api/v1/teams/bad/jobs")).andExpect(jsonPath("$", hasSize(0)));

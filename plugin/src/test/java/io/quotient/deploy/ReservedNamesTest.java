@@ -2,6 +2,7 @@ package io.quotient.deploy;
 
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.TemplateTraits;
 import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.VolumeRequest;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -10,7 +11,6 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 /** Names that would let a job escape its quota, and pod options, are refused with the field named. */
 class ReservedNamesTest {
 
-    private static final Set<String> TEMPLATES = Set.of("job");
+    private static final Map<String, TemplateTraits> TEMPLATES = Map.of("job", new TemplateTraits(null, false, false));
 
     @ParameterizedTest
     @ValueSource(strings = {"NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "CUDA_VISIBLE_DEVICES",

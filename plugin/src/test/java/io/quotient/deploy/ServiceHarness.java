@@ -1,5 +1,6 @@
 package io.quotient.deploy;
 
+import io.quotient.deploy.port.TemplateTraits;
 import io.quotient.adapters.memory.EmbeddedCluster;
 import io.quotient.adapters.memory.InMemoryJobRecordStore;
 import io.quotient.core.cluster.NodeSpec;
@@ -59,7 +60,8 @@ public final class ServiceHarness {
     public ServiceHarness(Scheduler scheduler, RequestValidator validator, List<NodeSpec> nodes,
                           Map<String, Team> teams, Function<WorkloadGateway, WorkloadGateway> gatewayWrapper,
                           LeadershipGate leadership, Function<JobRecordStore, JobRecordStore> storeWrapper) {
-        cluster = new EmbeddedCluster(nodes, Set.of("job", "pytorchjob", "notebook"));
+        cluster = new EmbeddedCluster(nodes, Map.of("job", new TemplateTraits(null, false, false),
+                "pytorchjob", new TemplateTraits(null, true, false), "notebook", new TemplateTraits(null, false, false)));
         TeamsSource teamsSource = () -> teams;
         WorkloadGateway gateway = gatewayWrapper.apply(cluster);
         JobRecordStore records = storeWrapper.apply(store);

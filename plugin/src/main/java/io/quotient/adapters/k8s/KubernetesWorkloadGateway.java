@@ -1,5 +1,6 @@
 package io.quotient.adapters.k8s;
 
+import io.quotient.deploy.port.TemplateTraits;
 import com.google.gson.Gson;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
@@ -75,13 +76,8 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
     }
 
     @Override
-    public Set<String> templateNames() {
-        return new LinkedHashSet<>(renderer.catalog().names());
-    }
-
-    @Override
-    public Optional<Boolean> preemptibleByDefault(String template) {
-        return renderer.catalog().find(template).flatMap(JobTemplate::preemptibleByDefault);
+    public Map<String, TemplateTraits> templates() {
+        return renderer.catalog().traits();
     }
 
     /**

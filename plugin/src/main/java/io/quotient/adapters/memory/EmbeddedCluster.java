@@ -1,5 +1,6 @@
 package io.quotient.adapters.memory;
 
+import io.quotient.deploy.port.TemplateTraits;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.PlacedJob;
@@ -38,8 +39,7 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway, 
 
     /** Replaced as a whole when a node leaves, so that readers never see it change under them. */
     private volatile List<NodeSpec> nodes;
-    private final Set<String> templateNames;
-    private final Map<String, Boolean> preemptibleDefaults;
+    private final Map<String, TemplateTraits> templates;
     private final Map<JobId, Workload> workloads = new LinkedHashMap<>();
     private final Map<GpuSlot, String> reservations = new LinkedHashMap<>();
     private final Map<JobId, Integer> creations = new HashMap<>();
@@ -53,20 +53,15 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway, 
     public record Event(JobId job, String reason, String message, Instant at) {
     }
 
-    public EmbeddedCluster(List<NodeSpec> nodes, Set<String> templateNames) {
-        this(nodes, templateNames, Map.of());
-    }
-
-    /** @param preemptibleDefaults per template, whether its jobs are preemptible when a request does not say */
-    public EmbeddedCluster(List<NodeSpec> nodes, Set<String> templateNames, Map<String, Boolean> preemptibleDefaults) {
+    /** @param templates the templates deploys may name, with what each can render */
+    public EmbeddedCluster(List<NodeSpec> nodes, Map<String, TemplateTraits> templates) {
         this.nodes = List.copyOf(nodes);
-        this.templateNames = Set.copyOf(templateNames);
-        this.preemptibleDefaults = Map.copyOf(preemptibleDefaults);
+        this.templates = Map.copyOf(templates);
     }
 
     @Override
-    public Optional<Boolean> preemptibleByDefault(String template) {
-        return Optional.ofNullable(preemptibleDefaults.get(template));
+    public Map<String, TemplateTraits> templates() {
+        return templates;
     }
 
     @Override
@@ -112,10 +107,6 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway, 
         return phases;
     }
 
-    @Override
-    public Set<String> templateNames() {
-        return templateNames;
-    }
 
     @Override
     public synchronized void deploy(JobRecord record, PlacedJob placement, List<GpuBinding> gpus) {

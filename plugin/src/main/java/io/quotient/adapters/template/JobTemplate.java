@@ -1,5 +1,6 @@
 package io.quotient.adapters.template;
 
+import io.quotient.deploy.port.TemplateTraits;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -25,6 +26,11 @@ public record JobTemplate(String name, String source, WorkloadKind kind, Map<Str
     /** What the template declares in {@value #PREEMPTIBLE_ANNOTATION}, or empty when it declares nothing. */
     public Optional<Boolean> preemptibleByDefault() {
         return declaredPreemptible(document);
+    }
+
+    /** What a request naming this template must fit, and its preemption default. */
+    public TemplateTraits traits() {
+        return new TemplateTraits(preemptibleByDefault().orElse(null), kind.spansNodes(), kind.runsOnNamedRuntime());
     }
 
     /** A mutable deep copy of the document, ready to be rendered. */

@@ -1,5 +1,6 @@
 package io.quotient.adapters.template;
 
+import io.quotient.deploy.port.TemplateTraits;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
@@ -68,6 +69,13 @@ public final class TemplateCatalog {
 
     public Optional<JobTemplate> find(String name) {
         return Optional.ofNullable(templates.get(name));
+    }
+
+    /** Every template by name (sorted), with what the deploy path checks a request against before recording it. */
+    public Map<String, TemplateTraits> traits() {
+        Map<String, TemplateTraits> traits = new java.util.TreeMap<>();
+        templates.forEach((name, template) -> traits.put(name, template.traits()));
+        return traits;
     }
 
     /** The names requests may use, sorted. */

@@ -99,11 +99,16 @@ public enum WorkloadKind {
      * @throws IllegalArgumentException for a kind that references no runtime
      */
     void useRuntime(Map<String, Object> document, String runtime) {
-        if (this != TRAIN_JOB) {
+        if (!runsOnNamedRuntime()) {
             throw new IllegalArgumentException("the request names the training runtime '" + runtime + "', but a "
                     + kind + " has none; use a template of kind TrainJob (e.g. trainjob) or leave runtime out");
         }
         TrainerPod.useRuntime(document, runtime);
+    }
+
+    /** Whether a request may name the training runtime a workload of this kind runs on (a TrainJob's runtimeRef). */
+    boolean runsOnNamedRuntime() {
+        return this == TRAIN_JOB;
     }
 
     /** Whether a workload of this kind can run a gang: one pod per replica, on several nodes. */

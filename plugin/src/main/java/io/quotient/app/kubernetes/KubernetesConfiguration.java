@@ -104,7 +104,7 @@ public class KubernetesConfiguration {
     @Bean
     GpuJobMapper gpuJobMapper(RequestValidator validator, @Lazy TeamsSource teams, TemplateRenderer renderer) {
         return new GpuJobMapper(submission -> {
-            SubmissionChecks.check(submission, new HashSet<>(renderer.catalog().names()));
+            SubmissionChecks.check(submission, renderer.catalog().traits());
             return validator.validate(submission.request(), teams.teams());
         });
     }

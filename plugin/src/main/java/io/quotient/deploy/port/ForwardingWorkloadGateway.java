@@ -5,6 +5,7 @@ import io.quotient.core.scheduling.PlacedJob;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -21,13 +22,8 @@ public abstract class ForwardingWorkloadGateway implements WorkloadGateway {
     }
 
     @Override
-    public Set<String> templateNames() {
-        return delegate.templateNames();
-    }
-
-    @Override
-    public Optional<Boolean> preemptibleByDefault(String template) {
-        return delegate.preemptibleByDefault(template);
+    public Map<String, TemplateTraits> templates() {
+        return delegate.templates();
     }
 
     @Override

@@ -5,8 +5,7 @@ import io.quotient.core.scheduling.PlacedJob;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
+import java.util.Map;
 
 /**
  * Applies decisions to the cluster (Kubernetes: renders the template into a Job and creates it, deletes pods,
@@ -15,16 +14,13 @@ import java.util.Set;
  */
 public interface WorkloadGateway {
 
-    /** Template names that {@link #deploy} can render; an unknown name is refused before anything is recorded. */
-    Set<String> templateNames();
-
     /**
-     * Whether jobs of this template are preemptible when the request does not say: a template may declare it
-     * (annotation {@code quotient.io/preemptible}); interactive notebooks are not, batch jobs are.
+     * The templates {@link #deploy} can render, by name, with what a request must fit (an unknown name, replicas on
+     * a one-pod template, a runtime on a template without one are refused before anything is recorded) and whether
+     * their jobs are preemptible when a request does not say (annotation {@code quotient.io/preemptible}:
+     * interactive notebooks are not, batch jobs are).
      */
-    default Optional<Boolean> preemptibleByDefault(String template) {
-        return Optional.empty();
-    }
+    Map<String, TemplateTraits> templates();
 
     /**
      * Creates the job's workload on the placement: pinned to {@code placement.node()}, with whole GPUs as
