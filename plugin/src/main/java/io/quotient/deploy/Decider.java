@@ -119,6 +119,26 @@ public final class Decider {
         return plan;
     }
 
+    /**
+     * Grows elastic gangs that run with fewer replicas than they asked for, where capacity has freed; nothing (and no
+     * snapshot) when no such gang runs.
+     */
+    public Plan growElastic() {
+        assumed.awaitNone();
+        if (store.listAll().stream().noneMatch(Decider::runsShort)) {
+            return Plan.EMPTY;
+        }
+        Plan plan = scheduler.grow(snapshot(Optional.empty()));
+        applier.apply(plan, DecisionCause.GROW);
+        return plan;
+    }
+
+    /** A placed gang with fewer replicas than it asked for (an elastic gang started with at least its minimum). */
+    private static boolean runsShort(JobRecord record) {
+        return record.phase().holdsCapacity() && record.spec().gang().spansNodes()
+                && 1 + record.status().otherReplicas().size() < record.spec().gang().replicas();
+    }
+
     /** Waits until every assumed placement is written, so that what follows acts on written records only. */
     public void awaitAssumedWritten() {
         assumed.awaitNone();

@@ -7,7 +7,9 @@ public enum DecisionCause {
     /** The re-queue or reclaim of waiting jobs. */
     QUEUE("reclaim"),
     /** The periodic defragmentation. */
-    DEFRAGMENT("defragment");
+    DEFRAGMENT("defragment"),
+    /** An elastic gang restarted with more replicas. */
+    GROW("grow");
 
     private final String preemptionLabel;
 

@@ -97,7 +97,11 @@ public final class DecisionService {
         if (!leadership.isLeader()) {
             return Plan.EMPTY;
         }
-        return afterReconciling(reconciliation -> decider.decidePending());
+        return afterReconciling(reconciliation -> {
+            Plan queued = decider.decidePending();
+            decider.growElastic(); // after the queue: growth takes only what no waiting job was given
+            return queued;
+        });
     }
 
     /**

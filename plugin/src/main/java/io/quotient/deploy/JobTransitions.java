@@ -70,6 +70,20 @@ public final class JobTransitions {
         return place(pending, to, "Moved", "Moved from " + Placements.describe(from) + " to ");
     }
 
+    /**
+     * Grows an elastic gang: stops its workload (its pods get the stop grace), then places it again with more
+     * replicas. If the growth stops half-way, the job waits Pending and the re-queue places it.
+     */
+    public JobRecord grow(JobRecord record, PlacedJob from, PlacedJob to, DecisionCause cause) {
+        String growth = "from " + from.replicas().size() + " to " + to.replicas().size() + " of "
+                + record.spec().gang().replicas() + " replicas";
+        JobRecord pending = record;
+        if (record.phase().holdsCapacity()) {
+            pending = preempt(record, "Restarted to grow the elastic gang " + growth + " (capacity freed)", cause);
+        }
+        return place(pending, to, "Grown", "Grown " + growth + ": placed on ");
+    }
+
     private JobRecord place(JobRecord record, PlacedJob placement, String event, String verb) {
         return placed(store.updateStatus(record, placedStatus(placement)), placement, event, verb);
     }

@@ -71,6 +71,10 @@ public final class PlanApplier {
             }
         } else if (action instanceof PlanAction.Move m) {
             move(record, m, cause);
+        } else if (action instanceof PlanAction.Grow g) {
+            LOG.info("growing elastic job {} of team {} from {} to {} replicas", record.id().name(), record.id().team(),
+                    g.from().replicas().size(), g.to().replicas().size());
+            transitions.grow(record, g.from(), g.to(), cause);
         }
     }
 

@@ -30,6 +30,7 @@ final class ScriptedScheduler implements Scheduler {
     }
     Function<SchedulingSnapshot, Plan> onPending = s -> Plan.EMPTY;
     Function<SchedulingSnapshot, Plan> onRebalance = s -> Plan.EMPTY;
+    Function<SchedulingSnapshot, Plan> onGrow = s -> Plan.EMPTY;
     final List<SchedulingSnapshot> snapshots = new ArrayList<>();
 
     /** Whole GPUs or a fraction, as written; enough validation for scripted plans. */
@@ -57,5 +58,10 @@ final class ScriptedScheduler implements Scheduler {
     public Plan rebalance(SchedulingSnapshot snapshot, double maxMovedShare) {
         snapshots.add(snapshot);
         return onRebalance.apply(snapshot);
+    }
+
+    @Override
+    public Plan grow(SchedulingSnapshot snapshot) {
+        return onGrow.apply(snapshot);
     }
 }

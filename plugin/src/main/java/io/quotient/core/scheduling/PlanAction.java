@@ -26,4 +26,14 @@ public sealed interface PlanAction {
             return from.id();
         }
     }
+
+    /**
+     * Grow an elastic gang that runs with fewer replicas than it asked for: its workload is restarted with more
+     * replicas (the placement {@code to} includes them); elastic training re-forms its group on restart.
+     */
+    record Grow(PlacedJob from, PlacedJob to) implements PlanAction {
+        public JobId job() {
+            return from.id();
+        }
+    }
 }

@@ -125,6 +125,11 @@ public final class QuotaScheduler implements Scheduler {
         return new Rebalancer(policy(snapshot, null)).plan(snapshot, maxMovedShare);
     }
 
+    @Override
+    public Plan grow(SchedulingSnapshot snapshot) {
+        return new ElasticGrowth(policy(snapshot, null)).plan(snapshot);
+    }
+
     /**
      * Fractions go to already shared GPUs first: in the service each fresh GPU costs a whole reservation pod. The
      * jobs of the snapshot and the one being decided are counted first, so the expected shapes include them.

@@ -20,4 +20,13 @@ public interface Scheduler {
      * and at most {@code maxMovedShare} (0..1) of the cluster's GPU capacity is moved.
      */
     Plan rebalance(SchedulingSnapshot snapshot, double maxMovedShare);
+
+    /**
+     * Proposes {@link PlanAction.Grow}s for elastic gangs running with fewer replicas than they asked for, where
+     * capacity has freed (within the team's guarantee, or while no job waits). A scheduler without elastic gangs
+     * grows nothing.
+     */
+    default Plan grow(SchedulingSnapshot snapshot) {
+        return Plan.EMPTY;
+    }
 }

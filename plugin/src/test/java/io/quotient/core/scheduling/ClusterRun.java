@@ -111,6 +111,11 @@ final class ClusterRun {
         return apply(scheduler.rebalance(snapshot(), share));
     }
 
+    /** The growth of elastic gangs that follows the re-queue. */
+    Plan grow() {
+        return apply(scheduler.grow(snapshot()));
+    }
+
     void advance(Duration d) {
         now = now.plus(d);
     }
@@ -133,6 +138,8 @@ final class ClusterRun {
                 reasons.put(k.job(), k.reason());
             } else if (a instanceof PlanAction.Move m) {
                 placed.put(m.job(), m.to());
+            } else if (a instanceof PlanAction.Grow g) {
+                placed.put(g.job(), g.to());
             }
         }
         checkNothingOverAllocated();
