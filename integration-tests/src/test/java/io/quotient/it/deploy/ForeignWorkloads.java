@@ -47,6 +47,23 @@ final class ForeignWorkloads {
         return object("kubeflow.org/v1", "PyTorchJob", namespace, name, spec);
     }
 
+    /** A PyTorchJob of one Master asking for a share of a GPU the way a Run:ai user writes it (no GPU limit). */
+    static JsonObject sharedPyTorchJob(String namespace, String name, String fraction) {
+        JsonObject master = replicaSpec(1, 0);
+        JsonObject template = master.getAsJsonObject("template");
+        template.getAsJsonObject("spec").getAsJsonArray("containers").get(0).getAsJsonObject().remove("resources");
+        JsonObject annotations = new JsonObject();
+        annotations.addProperty("gpu-fraction", fraction);
+        JsonObject metadata = new JsonObject();
+        metadata.add("annotations", annotations);
+        template.add("metadata", metadata);
+        JsonObject specs = new JsonObject();
+        specs.add("Master", master);
+        JsonObject spec = new JsonObject();
+        spec.add("pytorchReplicaSpecs", specs);
+        return object("kubeflow.org/v1", "PyTorchJob", namespace, name, spec);
+    }
+
     /** A TrainJob of {@code nodes} nodes with {@code gpus} GPUs each, on the runtime {@code runtime}. */
     static JsonObject trainJob(String namespace, String name, String runtime, int nodes, int gpus) {
         JsonObject runtimeRef = new JsonObject();

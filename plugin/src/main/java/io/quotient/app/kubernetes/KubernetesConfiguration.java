@@ -46,6 +46,8 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.core.env.Environment;
 
 import java.time.Clock;
+import java.util.function.ToLongFunction;
+import io.quotient.core.cluster.NodeSpec;
 import java.util.HashSet;
 import java.time.Duration;
 import java.util.Optional;
@@ -189,13 +191,15 @@ public class KubernetesConfiguration {
     @Bean
     @Primary
     WorkloadGateway workloadGateway(KubernetesWorkloadGateway gateway, KubernetesProperties kubernetes,
-                                    ApiClient client, KubernetesJobRecordStore store) {
+                                    ApiClient client, KubernetesJobRecordStore store,
+                                    KubernetesClusterObserver observer) {
+        ToLongFunction<String> gpuMemory = node -> observer.node(node).map(NodeSpec::gpuMemoryMib).orElse(0L);
         if (kubernetes.testingCrashAt() == null || kubernetes.testingCrashAt().isBlank()) {
-            return new AdoptedWorkloadGateway(gateway, client, store::find);
+            return new AdoptedWorkloadGateway(gateway, client, store::find, gpuMemory);
         }
         CrashPoint point = CrashPoint.parse(kubernetes.testingCrashAt());
         log.warn("crash testing: this process SIGKILLs itself at {}", point);
-        return new AdoptedWorkloadGateway(point.around(gateway), client, store::find);
+        return new AdoptedWorkloadGateway(point.around(gateway), client, store::find, gpuMemory);
     }
 
     @Bean

@@ -8,6 +8,7 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.quotient.adapters.k8s.KubernetesCallException;
 import io.quotient.adapters.k8s.KubernetesNames;
+import io.quotient.adapters.template.DeferredGpuBinding;
 import io.quotient.adapters.template.TemplateRenderer;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.PlacedJob;
@@ -26,6 +27,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 
 /**
  * The gateway for jobs that govern an existing workload ({@link WorkloadRef}): a placement patches the workload
@@ -41,12 +43,17 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
 
     private final Map<ForeignWorkloadKind, DynamicKubernetesApi> apis = new EnumMap<>(ForeignWorkloadKind.class);
     private final Function<JobId, Optional<JobRecord>> records;
+    private final ToLongFunction<String> gpuMemoryOf;
 
-    /** @param records the job's record (a stop names the job only) */
+    /**
+     * @param records     the job's record (a stop names the job only)
+     * @param gpuMemoryOf a node's GPU memory in MiB (0 unknown): a share's memory limits are computed from it
+     */
     public AdoptedWorkloadGateway(WorkloadGateway rendering, ApiClient client,
-                                  Function<JobId, Optional<JobRecord>> records) {
+                                  Function<JobId, Optional<JobRecord>> records, ToLongFunction<String> gpuMemoryOf) {
         super(rendering);
         this.records = records;
+        this.gpuMemoryOf = gpuMemoryOf;
         for (ForeignWorkloadKind kind : ForeignWorkloadKind.values()) {
             apis.put(kind, new DynamicKubernetesApi(kind.group(), kind.version(), kind.plural(), client));
         }
@@ -59,8 +66,12 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
             return;
         }
         List<String> nodes = placement.replicas().stream().map(PlacedJob.Replica::node).toList();
+        Map<String, String> shareBinding = DeferredGpuBinding.appliesTo(record.spec().gpu())
+                ? DeferredGpuBinding.annotations(record.spec().gpu(), gpus, gpuMemoryOf.applyAsLong(placement.node()),
+                placement.node()) : Map.of();
         patch(record, (kind, workload) -> List.of(PlacementPatch.place(kind, workload, labels(record.id()), nodes,
-                record.spec().gang().spansNodes())), "placed on " + String.join(", ", nodes) + " and unsuspended");
+                record.spec().gang().spansNodes(), shareBinding)),
+                "placed on " + String.join(", ", nodes) + " and unsuspended");
     }
 
     @Override

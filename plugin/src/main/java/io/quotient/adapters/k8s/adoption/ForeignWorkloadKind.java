@@ -115,8 +115,8 @@ public enum ForeignWorkloadKind {
 
     /**
      * The workload's GPU demand, checked, or empty when it asks for none. A batch Job runs one pod at a time under
-     * Quotient; shares of a GPU are not adopted yet (their GPU binding would have to be injected into containers,
-     * which a batch Job's template does not allow after creation).
+     * Quotient. A share of a GPU is bound at placement through pod template annotations ({@link ShareEnvPatch});
+     * a TrainJob's pods come from its runtime, where Quotient places only node affinity: its shares are refused.
      *
      * @throws RequestException naming the field and the reason
      */
@@ -127,10 +127,10 @@ public enum ForeignWorkloadKind {
                     + " batch Job that asks for GPUs one pod at a time: set parallelism to 1 (or leave it out), or run a"
                     + " distributed job as a PyTorchJob or TrainJob");
         }
-        if (demand.isPresent() && !(demand.get().perReplica() instanceof GpuRequest.WholeGpus)) {
-            throw new RequestException(SHARE_ANNOTATIONS, "shares of a GPU are not yet supported for workloads"
-                    + " created outside Quotient; ask for whole GPUs (nvidia.com/gpu), or deploy the job through"
-                    + " Quotient's API (gpu.fraction, gpu.memoryMib)");
+        if (demand.isPresent() && this == TRAIN_JOB && !(demand.get().perReplica() instanceof GpuRequest.WholeGpus)) {
+            throw new RequestException(SHARE_ANNOTATIONS, "shares of a GPU are not supported for a TrainJob (its"
+                    + " trainer's pods come from the training runtime, which Quotient does not change); ask for whole"
+                    + " GPUs in trainer.resourcesPerNode, or run the share as a batch Job or a PyTorchJob");
         }
         return demand;
     }

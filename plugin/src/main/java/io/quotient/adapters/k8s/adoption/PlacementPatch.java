@@ -7,6 +7,7 @@ import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.ToNumberPolicy;
 import com.google.gson.reflect.TypeToken;
+import io.quotient.adapters.template.DeferredGpuBinding;
 import io.quotient.adapters.template.NodePinning;
 import io.quotient.adapters.template.TemplateRenderer;
 import io.quotient.adapters.template.TrainJobRuntimePatch;
@@ -31,9 +32,12 @@ final class PlacementPatch {
     private PlacementPatch() {
     }
 
-    /** Pinned to {@code nodes} (one replica per node when {@code gang}), labelled, unsuspended. */
+    /**
+     * Pinned to {@code nodes} (one replica per node when {@code gang}), labelled, unsuspended; a share's pod templates
+     * also get {@code shareAnnotations}, the values of the env their GPU container reads ({@link ShareEnvPatch}).
+     */
     static JsonObject place(ForeignWorkloadKind kind, JsonObject workload, Map<String, String> jobLabels,
-                            List<String> nodes, boolean gang) {
+                            List<String> nodes, boolean gang, Map<String, String> shareAnnotations) {
         JsonObject patch = suspendSwitch(kind, false);
         if (kind == ForeignWorkloadKind.TRAIN_JOB) {
             // the pods come from the runtime: the placement is Quotient's own runtimePatches entry, others kept
@@ -52,6 +56,9 @@ final class PlacementPatch {
             JsonObject template = at(patch, path);
             JsonObject metadata = new JsonObject();
             metadata.add("labels", GSON.toJsonTree(jobLabels));
+            if (!shareAnnotations.isEmpty()) {
+                metadata.add("annotations", GSON.toJsonTree(shareAnnotations));
+            }
             template.add("metadata", metadata);
             JsonObject spec = new JsonObject();
             spec.add("affinity", GSON.toJsonTree(podSpec.get("affinity")));
@@ -83,8 +90,23 @@ final class PlacementPatch {
             Object affinity = podSpec.get("affinity");
             spec.add("affinity", affinity == null ? JsonNull.INSTANCE : GSON.toJsonTree(affinity));
             at(patch, path).add("spec", spec);
+            JsonObject bindings = new JsonObject(); // a share's binding goes with its placement
+            JsonTree.strings(JsonTree.object(workload, concat(path, "metadata", "annotations"))).keySet().stream()
+                    .filter(key -> key.startsWith(DeferredGpuBinding.ANNOTATION_PREFIX))
+                    .forEach(key -> bindings.add(key, JsonNull.INSTANCE));
+            if (bindings.size() > 0) {
+                JsonObject metadata = new JsonObject();
+                metadata.add("annotations", bindings);
+                at(patch, path).add("metadata", metadata);
+            }
         }
         return List.of(patch);
+    }
+
+    private static String[] concat(List<String> path, String... more) {
+        List<String> all = new java.util.ArrayList<>(path);
+        all.addAll(List.of(more));
+        return all.toArray(String[]::new);
     }
 
     private static Map<String, Object> plain(JsonObject workload) {

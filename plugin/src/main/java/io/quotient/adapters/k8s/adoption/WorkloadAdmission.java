@@ -7,6 +7,7 @@ import com.google.gson.JsonPrimitive;
 import io.quotient.adapters.k8s.AdmissionReviews;
 import io.quotient.adapters.k8s.TenantScope;
 import io.quotient.core.scheduling.ForeignDemand;
+import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.port.JobRecord;
@@ -75,8 +76,12 @@ public final class WorkloadAdmission {
         String name = Optional.ofNullable(JsonTree.text(JsonTree.object(workload, "metadata"), "name"))
                 .orElse(JsonTree.text(JsonTree.object(workload, "metadata"), "generateName") + "*");
         Optional<ForeignDemand> demand;
+        JsonArray shareEnv = new JsonArray();
         try {
             demand = kind.get().demand(workload);
+            if (demand.isPresent() && !(demand.get().perReplica() instanceof GpuRequest.WholeGpus)) {
+                shareEnv = ShareEnvPatch.operations(kind.get(), workload);
+            }
         } catch (RequestException e) {
             log.info("{} {}/{} refused at admission: {}", kind.get().kind(), namespace, name, e.getMessage());
             return AdmissionReviews.refused(request, e.getMessage());
@@ -86,7 +91,9 @@ public final class WorkloadAdmission {
         }
         log.info("{} {}/{} asks for {} x {}: suspended until Quotient places it", kind.get().kind(), namespace, name,
                 demand.get().replicas(), demand.get().perReplica());
-        return AdmissionReviews.patched(request, suspendAndLabel(kind.get(), workload));
+        JsonArray patch = suspendAndLabel(kind.get(), workload);
+        patch.addAll(shareEnv);
+        return AdmissionReviews.patched(request, patch);
     }
 
     /**

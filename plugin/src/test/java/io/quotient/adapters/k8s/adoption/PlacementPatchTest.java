@@ -31,7 +31,7 @@ class PlacementPatchTest {
     @Test
     void aGangIsPinnedToItsNodesOnePerNodeKeepingTheAuthorsTermsAndUnsuspended() {
         JsonObject patch = PlacementPatch.place(ForeignWorkloadKind.PYTORCH_JOB, pyTorchJob(USER_AFFINITY), LABELS,
-                List.of("n1", "n2", "n3", "n4"), true);
+                List.of("n1", "n2", "n3", "n4"), true, Map.of());
         assertThat(patch.getAsJsonObject("spec").getAsJsonObject("runPolicy").get("suspend").getAsBoolean()).isFalse();
         for (String replica : List.of("Master", "Worker")) {
             JsonObject template = patch.getAsJsonObject("spec").getAsJsonObject("pytorchReplicaSpecs")
@@ -55,7 +55,7 @@ class PlacementPatchTest {
     void placingAgainReplacesTheEarlierPlacementAndTakingItBackRestoresTheAuthorsAffinity() {
         JsonObject workload = pyTorchJob(USER_AFFINITY);
         JsonObject first = PlacementPatch.place(ForeignWorkloadKind.PYTORCH_JOB, workload, LABELS, List.of("n1", "n2"),
-                true);
+                true, Map.of());
         JsonObject placed = workload.deepCopy();
         for (String replica : List.of("Master", "Worker")) {
             placed.getAsJsonObject("spec").getAsJsonObject("pytorchReplicaSpecs").getAsJsonObject(replica)
@@ -63,7 +63,7 @@ class PlacementPatchTest {
                             .getAsJsonObject("pytorchReplicaSpecs").getAsJsonObject(replica).getAsJsonObject("template")
                             .getAsJsonObject("spec").get("affinity"));
         }
-        JsonObject again = PlacementPatch.place(ForeignWorkloadKind.PYTORCH_JOB, placed, LABELS, List.of("n3"), false);
+        JsonObject again = PlacementPatch.place(ForeignWorkloadKind.PYTORCH_JOB, placed, LABELS, List.of("n3"), false, Map.of());
         assertThat(again.getAsJsonObject("spec").getAsJsonObject("pytorchReplicaSpecs").getAsJsonObject("Master")
                 .getAsJsonObject("template").getAsJsonObject("spec").getAsJsonObject("affinity").toString())
                 .contains("[\"n3\"]").doesNotContain("n1").doesNotContain("podAntiAffinity");
@@ -93,7 +93,7 @@ class PlacementPatchTest {
                  "spec": {"suspend": true, "runtimeRef": {"name": "torch-distributed"},
                   "trainer": {"numNodes": 2, "resourcesPerNode": {"limits": {"nvidia.com/gpu": 8}}},
                   "runtimePatches": [{"manager": "example.io/platform-team"}]}}""").getAsJsonObject();
-        JsonObject patch = PlacementPatch.place(ForeignWorkloadKind.TRAIN_JOB, trainJob, LABELS, List.of("n1", "n2"), true);
+        JsonObject patch = PlacementPatch.place(ForeignWorkloadKind.TRAIN_JOB, trainJob, LABELS, List.of("n1", "n2"), true, Map.of());
         assertThat(patch.getAsJsonObject("spec").get("suspend").getAsBoolean()).isFalse();
         var entries = patch.getAsJsonObject("spec").getAsJsonArray("runtimePatches");
         assertThat(entries).hasSize(2);
@@ -106,5 +106,28 @@ class PlacementPatchTest {
         assertThat(back.get(0)).as("suspended first").isEqualTo(JsonParser.parseString("{\"spec\": {\"suspend\": true}}"));
         assertThat(back.get(1)).isEqualTo(JsonParser.parseString(
                 "{\"spec\": {\"runtimePatches\": [{\"manager\": \"example.io/platform-team\"}]}}"));
+    }
+
+    @Test
+    void aSharesBindingGoesOnThePodTemplateWithItsPlacementAndLeavesWithIt() {
+        JsonObject job = JsonParser.parseString("""
+                {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "ingest"},
+                 "spec": {"suspend": true, "template": {"metadata": {"annotations": {"gpu-fraction": "0.5"}},
+                  "spec": {"containers": [{"name": "main", "image": "t"}]}}}}""").getAsJsonObject();
+        Map<String, String> binding = Map.of("quotient.io/env.NVIDIA_VISIBLE_DEVICES", "GPU-1234");
+
+        JsonObject patch = PlacementPatch.place(ForeignWorkloadKind.BATCH_JOB, job, LABELS, List.of("n1"), false,
+                binding);
+        JsonObject metadata = patch.getAsJsonObject("spec").getAsJsonObject("template").getAsJsonObject("metadata");
+        assertThat(metadata.getAsJsonObject("annotations").get("quotient.io/env.NVIDIA_VISIBLE_DEVICES").getAsString())
+                .isEqualTo("GPU-1234");
+        assertThat(metadata.getAsJsonObject("labels").get("quotient.io/job").getAsString()).isEqualTo("llm");
+
+        job.getAsJsonObject("spec").getAsJsonObject("template").getAsJsonObject("metadata")
+                .getAsJsonObject("annotations").addProperty("quotient.io/env.NVIDIA_VISIBLE_DEVICES", "GPU-1234");
+        JsonObject back = PlacementPatch.takeBack(ForeignWorkloadKind.BATCH_JOB, job, LABELS).get(0);
+        assertThat(back.getAsJsonObject("spec").getAsJsonObject("template").getAsJsonObject("metadata"))
+                .as("the binding is removed, the author's annotation kept").isEqualTo(JsonParser.parseString(
+                        "{\"annotations\": {\"quotient.io/env.NVIDIA_VISIBLE_DEVICES\": null}}"));
     }
 }

@@ -126,12 +126,37 @@ class WorkloadAdmissionTest {
     }
 
     @Test
-    void sharesOfAGpuAreRefusedUntilAdoptionSupportsThem() {
+    void aSharedGpuJobGetsItsGpuEnvReadFromAnnotationsThatPlacementSets() {
         String share = GPU_JOB.replace("\"spec\": {\"restartPolicy\"", "\"metadata\": {\"annotations\": {"
                 + "\"gpu-fraction\": \"0.5\"}}, \"spec\": {\"restartPolicy\"")
                 .replace("\"nvidia.com/gpu\": \"1\"", "\"cpu\": \"1\"");
-        assertThat(message(mutate("batch", "v1", "Job", "ml-a", share)))
-                .contains("shares of a GPU are not yet supported for workloads created outside Quotient");
+        JsonArray patch = patch(mutate("batch", "v1", "Job", "ml-a", share));
+        assertThat(patch.get(0).toString()).contains("/spec/suspend");
+        JsonObject env = patch.get(2).getAsJsonObject();
+        assertThat(env.get("path").getAsString()).isEqualTo("/spec/template/spec/containers/0/env");
+        assertThat(env.getAsJsonArray("value")).hasSize(4);
+        assertThat(env.getAsJsonArray("value").get(0)).isEqualTo(JsonParser.parseString("""
+                {"name": "NVIDIA_VISIBLE_DEVICES", "valueFrom": {"fieldRef": {"apiVersion": "v1",
+                  "fieldPath": "metadata.annotations['quotient.io/env.NVIDIA_VISIBLE_DEVICES']"}}}"""));
+
+        // the validating webhook sees the mutated Job: Quotient's own references pass
+        String mutated = share.replace("\"image\": \"busybox\",", "\"image\": \"busybox\", \"env\": "
+                + env.getAsJsonArray("value") + ",");
+        assertUntouched(answer(mutated, "batch", "v1", "Job", "ml-a", "CREATE", false));
+        // a binding the author wrote himself would pick a GPU Quotient did not reserve
+        String ownBinding = share.replace("\"image\": \"busybox\",", "\"image\": \"busybox\", \"env\": ["
+                + "{\"name\": \"NVIDIA_VISIBLE_DEVICES\", \"value\": \"all\"}],");
+        assertThat(message(mutate("batch", "v1", "Job", "ml-a", ownBinding))).startsWith(
+                "spec.template.spec.containers[0].env[NVIDIA_VISIBLE_DEVICES]: is set by Quotient for a share of a GPU");
+    }
+
+    @Test
+    void aShareOnATrainJobIsRefused() {
+        String share = TRAIN_JOB.replace("\"metadata\": {\"name\": \"t\"}", "\"metadata\": {\"name\": \"t\","
+                + " \"annotations\": {\"gpu-fraction\": \"0.5\"}}").replace(", \"resourcesPerNode\": {\"limits\":"
+                + " {\"nvidia.com/gpu\": 2}}", "").replace("\"numNodes\": 2", "\"numNodes\": 1");
+        assertThat(message(mutate("trainer.kubeflow.org", "v1alpha1", "TrainJob", "ml-a", share)))
+                .contains("shares of a GPU are not supported for a TrainJob");
     }
 
     @Test
