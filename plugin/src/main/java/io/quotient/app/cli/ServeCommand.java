@@ -26,9 +26,12 @@ public final class ServeCommand implements QuotientCli.Command {
               --quotient.access.mode=auto|kubernetes|open        REST access: Kubernetes TokenReview/SubjectAccessReview
                                                                  on a cluster, open on the embedded demo (auto)
               --quotient.access.cache-ttl=10s                    how long access answers are reused
-              --quotient.admission.port=8443                     HTTPS port of the GpuJob admission webhook (unset: none),
-              --quotient.admission.tls-cert-file=PATH            with its PEM certificate
-              --quotient.admission.tls-key-file=PATH             and key
+              --quotient.admission.port=8443                     HTTPS port of the admission webhooks (unset: none)
+              --quotient.admission.tls-cert-file=PATH            a mounted PEM certificate (e.g. cert-manager's)
+              --quotient.admission.tls-key-file=PATH             and its key; both unset: the service issues its own
+                                                                 into the Secret quotient-webhook-tls and sets the
+                                                                 webhooks' caBundle itself
+              --quotient.admission.ca-bundle-check=30s           how often the caBundle is checked and set again
               --quotient.embedded.cluster-file=PATH              nodes of the embedded cluster (YAML)
               --quotient.templates-folder=PATH                   extra or replacing job templates (*.yaml)
               --quotient.scheduling.placement-policy=NAME        quotient (default), fgd, bestfit, packing, ...
