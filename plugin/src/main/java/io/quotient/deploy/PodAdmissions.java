@@ -42,11 +42,16 @@ public final class PodAdmissions {
         this.cluster = cluster;
     }
 
-    /**
-     * The verdict on creating pod {@code podName} in {@code namespace} whose GPU request (named as the pod) is
-     * {@code request}.
-     */
+    /** The verdict on creating, in {@code namespace}, the pod whose GPU request (named as the pod) is {@code request}. */
     public PodVerdict admit(String namespace, JobRequestInput request) {
+        return admit(namespace, request, false);
+    }
+
+    /**
+     * The verdict on creating the pod, as {@link #admit(String, JobRequestInput)}; a dry run ({@code kubectl apply
+     * --dry-run=server}) changes nothing: it is answered from an existing record only.
+     */
+    public PodVerdict admit(String namespace, JobRequestInput request, boolean dryRun) {
         JobId job = new JobId(request.team(), request.name());
         WorkloadRef pod = WorkloadRef.pod(request.name());
         Optional<JobRecord> existing = store.find(job);
@@ -54,6 +59,10 @@ public final class PodAdmissions {
             return new PodVerdict.Refuse("job " + job.name() + " of team " + job.team() + " exists already and governs "
                     + (existing.get().submission().adopted() ? existing.get().submission().workload() : "a job deployed"
                     + " through Quotient's API") + "; rename the pod or delete that job");
+        }
+        if (dryRun) {
+            return existing.filter(r -> !r.phase().finished()).map(this::verdict).orElse(new PodVerdict.Wait("this is"
+                    + " a dry run, and its job is recorded and decided only when the pod is really created"));
         }
         if (existing.isPresent() && existing.get().phase().finished()) {
             // an earlier pod of this name ran to its end: this create is a new run of it

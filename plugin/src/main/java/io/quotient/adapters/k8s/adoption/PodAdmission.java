@@ -79,7 +79,8 @@ final class PodAdmission {
         boolean preemptible = "true".equals(JsonTree.text(JsonTree.object(metadata, "annotations"),
                 PREEMPTIBLE_ANNOTATION));
         JobRequestInput ask = new ForeignDemand(gpu.get(), 1).request(team, name).withPreemptible(preemptible);
-        PodVerdict verdict = admissions.admit(namespace, ask);
+        boolean dryRun = "true".equals(AdmissionReviews.text(request, "dryRun"));
+        PodVerdict verdict = admissions.admit(namespace, ask, dryRun);
         if (verdict instanceof PodVerdict.Admit admit) {
             return admitted(request, pod, gpu.get(), admit, what);
         }
