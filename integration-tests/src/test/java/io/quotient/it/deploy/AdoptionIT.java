@@ -255,7 +255,7 @@ class AdoptionIT {
         return patch;
     }
 
-    private static void optIn(ApiClient client, String namespace) throws ApiException {
+    static void optIn(ApiClient client, String namespace) throws ApiException {
         CoreV1Api core = new CoreV1Api(client);
         V1Namespace labelled = core.readNamespace(namespace).execute();
         labelled.getMetadata().putLabelsItem("quotient.io/admission", "enabled");
