@@ -105,7 +105,8 @@ class NotebookIT {
                     create(notebooks, FakeNotebookController.notebook(ns, "late", Map.of(), json(container(1))));
                     QuotientApi.Answer waiting = Await.until("the late notebook's job to wait with a reason",
                             () -> api.job("team-n", "late-0"), job -> job.status() == 200
-                                    && "Pending".equals(job.text("phase")) && job.text("reason") != null);
+                                    && "Pending".equals(job.text("phase")) && job.text("reason") != null
+                                    && !job.text("reason").startsWith("recorded;")); // decided, not just recorded
                     String reason = waiting.text("reason");
                     CoreV1Event refused = Await.until("the StatefulSet to report the refused create",
                             () -> failedCreate(core, ns, "late"), Optional::isPresent).get();
@@ -171,7 +172,7 @@ class NotebookIT {
     private static V1Pod barePod(String name, int gpus) {
         V1Container container = container(gpus);
         return new V1Pod().apiVersion("v1").kind("Pod").metadata(new V1ObjectMeta().name(name))
-                .spec(new V1PodSpec().containers(List.of(container)));
+                .spec(new V1PodSpec().containers(List.of(container)).overhead(null)); // the model's empty map is refused
     }
 
     private static JsonObject json(V1Container container) {
