@@ -60,6 +60,23 @@ final class ForeignWorkloads {
         return object("trainer.kubeflow.org/v1alpha1", "TrainJob", namespace, name, spec);
     }
 
+    /** A Notebook as a user writes it: its pod spec, and Run:ai annotations on the Notebook itself. */
+    static JsonObject notebook(String namespace, String name, Map<String, String> annotations, JsonObject container) {
+        JsonArray containers = new JsonArray();
+        containers.add(container);
+        JsonObject podSpec = new JsonObject();
+        podSpec.add("containers", containers);
+        JsonObject template = new JsonObject();
+        template.add("spec", podSpec);
+        JsonObject spec = new JsonObject();
+        spec.add("template", template);
+        JsonObject notebook = object("kubeflow.org/v1", "Notebook", namespace, name, spec);
+        JsonObject notes = new JsonObject();
+        annotations.forEach(notes::addProperty);
+        notebook.getAsJsonObject("metadata").add("annotations", notes);
+        return notebook;
+    }
+
     private static JsonObject replicaSpec(int replicas, int gpus) {
         JsonObject container = new JsonObject();
         container.addProperty("name", "pytorch");

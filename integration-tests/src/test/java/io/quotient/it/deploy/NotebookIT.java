@@ -72,9 +72,9 @@ class NotebookIT {
                     QuotientApi api = quotient.api();
                     awaitPodWebhook(core, ns);
 
-                    create(notebooks, FakeNotebookController.notebook(ns, "nb1", Map.of("gpu-fraction", "0.5"),
+                    create(notebooks, ForeignWorkloads.notebook(ns, "nb1", Map.of("gpu-fraction", "0.5"),
                             json(container(0))));
-                    create(notebooks, FakeNotebookController.notebook(ns, "nb2", Map.of("gpu-fraction", "0.5"),
+                    create(notebooks, ForeignWorkloads.notebook(ns, "nb2", Map.of("gpu-fraction", "0.5"),
                             json(container(0))));
                     V1Pod first = awaitRunning(core, ns, "nb1-0");
                     V1Pod second = awaitRunning(core, ns, "nb2-0");
@@ -96,13 +96,13 @@ class NotebookIT {
                     }
                     assertThat(api.job("team-n", "nb1-0").text("phase")).isIn("Placed", "Running");
 
-                    create(notebooks, FakeNotebookController.notebook(ns, "whole", Map.of(), json(container(1))));
+                    create(notebooks, ForeignWorkloads.notebook(ns, "whole", Map.of(), json(container(1))));
                     V1Pod whole = awaitRunning(core, ns, "whole-0");
                     assertThat(whole.getSpec().getNodeName()).isEqualTo(node.name());
                     assertThat(gpuLimit(whole)).isEqualTo("1");
 
                     // team-n holds its guarantee of 2 GPUs: a notebook may not borrow, so the next one waits
-                    create(notebooks, FakeNotebookController.notebook(ns, "late", Map.of(), json(container(1))));
+                    create(notebooks, ForeignWorkloads.notebook(ns, "late", Map.of(), json(container(1))));
                     QuotientApi.Answer waiting = Await.until("the late notebook's job to wait with a reason",
                             () -> api.job("team-n", "late-0"), job -> job.status() == 200
                                     && "Pending".equals(job.text("phase")) && job.text("reason") != null

@@ -12,7 +12,6 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.kubernetes.client.util.generic.options.ListOptions;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -59,31 +58,6 @@ public final class FakeNotebookController implements AutoCloseable {
   /** The last error a pass met, or null. */
   public String lastFailure() {
     return lastFailure;
-  }
-
-  /** A Notebook as a user writes it: its pod spec, and Run:ai annotations on the Notebook itself. */
-  public static JsonObject notebook(String namespace, String name, Map<String, String> annotations,
-                                    JsonObject container) {
-    JsonObject metadata = new JsonObject();
-    metadata.addProperty("name", name);
-    metadata.addProperty("namespace", namespace);
-    JsonObject notes = new JsonObject();
-    annotations.forEach(notes::addProperty);
-    metadata.add("annotations", notes);
-    JsonArray containers = new JsonArray();
-    containers.add(container);
-    JsonObject podSpec = new JsonObject();
-    podSpec.add("containers", containers);
-    JsonObject template = new JsonObject();
-    template.add("spec", podSpec);
-    JsonObject spec = new JsonObject();
-    spec.add("template", template);
-    JsonObject notebook = new JsonObject();
-    notebook.addProperty("apiVersion", "kubeflow.org/v1");
-    notebook.addProperty("kind", "Notebook");
-    notebook.add("metadata", metadata);
-    notebook.add("spec", spec);
-    return notebook;
   }
 
   private void reconcileSafely(String namespace) {

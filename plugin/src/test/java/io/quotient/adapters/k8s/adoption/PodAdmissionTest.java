@@ -1,6 +1,5 @@
 package io.quotient.adapters.k8s.adoption;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -17,12 +16,12 @@ import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.LeadershipGate;
 import org.junit.jupiter.api.Test;
 
-import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import static io.quotient.adapters.k8s.adoption.AdmissionAnswers.assertUntouched;
+import static io.quotient.adapters.k8s.adoption.AdmissionAnswers.message;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -132,23 +131,13 @@ class PodAdmissionTest {
     }
 
     private static Map<String, JsonElement> operations(JsonObject response) {
-        JsonArray patch = JsonParser.parseString(new String(Base64.getDecoder().decode(
-                response.get("patch").getAsString()), StandardCharsets.UTF_8)).getAsJsonArray();
         Map<String, JsonElement> ops = new HashMap<>();
-        patch.forEach(op -> {
+        AdmissionAnswers.patch(response).forEach(op -> {
             assertThat(op.getAsJsonObject().get("op").getAsString()).isEqualTo("add");
             ops.put(op.getAsJsonObject().get("path").getAsString(), op.getAsJsonObject().get("value"));
         });
         return ops;
     }
 
-    private static void assertUntouched(JsonObject response) {
-        assertThat(response.get("allowed").getAsBoolean()).isTrue();
-        assertThat(response.has("patch")).isFalse();
-    }
 
-    private static String message(JsonObject response) {
-        assertThat(response.get("allowed").getAsBoolean()).isFalse();
-        return response.getAsJsonObject("status").get("message").getAsString();
-    }
 }
