@@ -62,14 +62,8 @@ final class ForeignWorkloads {
 
     /** A Notebook as a user writes it: its pod spec, and Run:ai annotations on the Notebook itself. */
     static JsonObject notebook(String namespace, String name, Map<String, String> annotations, JsonObject container) {
-        JsonArray containers = new JsonArray();
-        containers.add(container);
-        JsonObject podSpec = new JsonObject();
-        podSpec.add("containers", containers);
-        JsonObject template = new JsonObject();
-        template.add("spec", podSpec);
         JsonObject spec = new JsonObject();
-        spec.add("template", template);
+        spec.add("template", podTemplate(container));
         JsonObject notebook = object("kubeflow.org/v1", "Notebook", namespace, name, spec);
         JsonObject notes = new JsonObject();
         annotations.forEach(notes::addProperty);
@@ -82,17 +76,22 @@ final class ForeignWorkloads {
         container.addProperty("name", "pytorch");
         container.addProperty("image", IMAGE);
         container.add("resources", gpuLimit(gpus));
+        JsonObject replica = new JsonObject();
+        replica.addProperty("replicas", replicas);
+        replica.addProperty("restartPolicy", "OnFailure");
+        replica.add("template", podTemplate(container));
+        return replica;
+    }
+
+    /** A pod template of one container. */
+    private static JsonObject podTemplate(JsonObject container) {
         JsonArray containers = new JsonArray();
         containers.add(container);
         JsonObject podSpec = new JsonObject();
         podSpec.add("containers", containers);
         JsonObject template = new JsonObject();
         template.add("spec", podSpec);
-        JsonObject replica = new JsonObject();
-        replica.addProperty("replicas", replicas);
-        replica.addProperty("restartPolicy", "OnFailure");
-        replica.add("template", template);
-        return replica;
+        return template;
     }
 
     /** Resources with a limit of {@code gpus} whole GPUs. */
