@@ -55,10 +55,11 @@ public final class PodAdmissions {
         JobId job = new JobId(request.team(), request.name());
         WorkloadRef pod = WorkloadRef.pod(request.name());
         Optional<JobRecord> existing = store.find(job);
-        if (existing.isPresent() && !pod.equals(existing.get().submission().workload())) {
+        if (existing.isPresent() && !governs(existing.get(), pod, namespace)) {
+            JobSubmission other = existing.get().submission();
             return new PodVerdict.Refuse("job " + job.name() + " of team " + job.team() + " exists already and governs "
-                    + (existing.get().submission().adopted() ? existing.get().submission().workload() : "a job deployed"
-                    + " through Quotient's API") + "; rename the pod or delete that job");
+                    + (other.adopted() ? other.workload() + " in namespace " + other.pod().namespace()
+                    : "a job deployed through Quotient's API") + "; rename the pod or delete that job");
         }
         if (dryRun) {
             return existing.filter(r -> !r.phase().finished()).map(this::verdict).orElse(new PodVerdict.Wait("this is"
@@ -79,6 +80,11 @@ public final class PodAdmissions {
         } catch (RequestException | TeamNotFoundException e) {
             return new PodVerdict.Refuse(e.getMessage());
         }
+    }
+
+    /** A team's pods of one name in two of its namespaces would be one job: the second is refused. */
+    private static boolean governs(JobRecord record, WorkloadRef pod, String namespace) {
+        return pod.equals(record.submission().workload()) && namespace.equals(record.submission().pod().namespace());
     }
 
     private PodVerdict verdict(JobRecord record) {

@@ -128,6 +128,15 @@ class PodAdmissionsTest {
     }
 
     @Test
+    void aPodOfTheSameNameInAnotherNamespaceOfTheTeamIsRefused() {
+        h.pods.admit("ml-a", pod("nb-0", 1, null));
+
+        assertThat(h.pods.admit("ml-a2", pod("nb-0", 1, null))).isInstanceOfSatisfying(PodVerdict.Refuse.class,
+                refuse -> assertThat(refuse.reason()).isEqualTo("job nb-0 of team team-a exists already and governs"
+                        + " Pod nb-0 in namespace ml-a; rename the pod or delete that job"));
+    }
+
+    @Test
     void anUnknownTeamIsRefusedAndNothingIsRecorded() {
         JobRequestInput other = new JobRequestInput("team-x", "nb-0", 1, null, null, null, null, null, null, null,
                 null, false, null, null);
