@@ -47,12 +47,15 @@ public record QuotientProperties(@Valid @NotNull @DefaultValue Cluster cluster, 
      * @param stopGrace       how long evicted and deleted jobs' pods get to exit (checkpointing)
      * @param fairShareMinGainGpus a team reclaims toward its fair share only when at least this far below it
      * @param maxMovesPerDecision  running jobs moved at most to make room for one job (0: never move)
+     * @param podArrivalGrace      how long the placement of a pod governed at admission (a notebook's) waits for the
+     *                             pod's create before it is given up
      */
     public record Scheduling(@NotBlank @DefaultValue("quotient") String placementPolicy,
                              @DefaultValue("42") long seed,
                              @NotNull @DefaultValue("30s") Duration stopGrace,
                              @DecimalMin("0.0") @DefaultValue("1") double fairShareMinGainGpus,
-                             @jakarta.validation.constraints.Min(0) @DefaultValue("4") int maxMovesPerDecision) {
+                             @jakarta.validation.constraints.Min(0) @DefaultValue("4") int maxMovesPerDecision,
+                             @NotNull @DefaultValue("60s") Duration podArrivalGrace) {
     }
 
     /**

@@ -87,9 +87,10 @@ public class ServiceConfiguration {
     @Bean
     DecisionService decisionService(JobRecordStore store, ClusterObserver cluster, WorkloadGateway gateway,
                                     JobTransitions transitions, ReservationKeeper reservations, Decider decider,
-                                    DecisionLock lock, LeadershipGate leadership, QuotientProperties properties) {
+                                    DecisionLock lock, LeadershipGate leadership, QuotientProperties properties,
+                                    Clock clock) {
         Reconciler reconciler = new Reconciler(store, cluster, gateway, transitions, reservations,
-                properties.scheduling().stopGrace());
+                properties.scheduling().stopGrace(), properties.scheduling().podArrivalGrace(), clock);
         return new DecisionService(reconciler, decider, transitions, lock, leadership);
     }
 

@@ -10,7 +10,9 @@ import io.quotient.deploy.port.WorkloadPhase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -30,7 +32,11 @@ import java.util.Set;
  *       again;</li>
  *   <li>running, succeeded and failed workloads update their job's phase; finished jobs free their capacity;</li>
  *   <li>a placed or running job whose node (any node of a gang) left the cluster is re-queued, its workload
- *       stopped — never on a view of the nodes that is not known yet.</li>
+ *       stopped — never on a view of the nodes that is not known yet;</li>
+ *   <li>a job governing a pod admitted by the webhook ({@link io.quotient.deploy.port.WorkloadRef#pod}) lives as long
+ *       as its pod: when the pod is gone (the notebook stopped or deleted) the job ends and its record is removed,
+ *       and a placement whose pod has not been created within the pod arrival grace is given up the same way, so
+ *       GPUs are never held for a pod that does not come (its next create is decided afresh).</li>
  * </ul>
  */
 public final class Reconciler {
@@ -43,16 +49,34 @@ public final class Reconciler {
     private final JobTransitions transitions;
     private final ReservationKeeper reservations;
     private final Duration stopGrace;
+    private final Duration podArrivalGrace;
+    private final Clock clock;
 
     public Reconciler(JobRecordStore store, ClusterObserver cluster, WorkloadGateway gateway,
                       JobTransitions transitions, ReservationKeeper reservations, Duration stopGrace) {
+        this(store, cluster, gateway, transitions, reservations, stopGrace, DEFAULT_POD_ARRIVAL_GRACE,
+                Clock.systemUTC());
+    }
+
+    /**
+     * @param podArrivalGrace how long a placement waits for the pod it was made for (a pod governed at admission)
+     *                        to be created before it is given up
+     */
+    public Reconciler(JobRecordStore store, ClusterObserver cluster, WorkloadGateway gateway,
+                      JobTransitions transitions, ReservationKeeper reservations, Duration stopGrace,
+                      Duration podArrivalGrace, Clock clock) {
         this.store = store;
         this.cluster = cluster;
         this.gateway = gateway;
         this.transitions = transitions;
         this.reservations = reservations;
         this.stopGrace = stopGrace;
+        this.podArrivalGrace = podArrivalGrace;
+        this.clock = clock;
     }
+
+    /** The default of {@code quotient.scheduling.pod-arrival-grace}. */
+    public static final Duration DEFAULT_POD_ARRIVAL_GRACE = Duration.ofSeconds(60);
 
     /**
      * What one pass found: how many jobs finished (capacity that the queue may now use) and the placed jobs whose
@@ -154,6 +178,9 @@ public final class Reconciler {
                 return false; // a placed job that now runs is left to recordRunning
             }
             case ABSENT -> {
+                if (record.submission().adopted() && record.submission().workload().isPod()) {
+                    return podAbsent(record);
+                }
                 if (record.phase() == JobPhase.PLACED) {
                     transitions.deployIfBound(record);
                     return false;
@@ -163,6 +190,30 @@ public final class Reconciler {
                         + " outside Quotient. Delete and deploy the job again to rerun it");
             }
         }
+        return true;
+    }
+
+    /**
+     * A placed or running job whose pod is not there: the pod went (stopped, deleted: the job ends), or it has not
+     * been created yet after its placement (its controller retries the create; given up after the grace). Returns
+     * whether the job ended (its capacity goes to the queue).
+     */
+    private boolean podAbsent(JobRecord record) {
+        String pod = record.submission().workload().name();
+        if (record.phase() == JobPhase.PLACED) {
+            Instant placedAt = record.status().placedAt() == null ? record.createdAt() : record.status().placedAt();
+            if (clock.instant().isBefore(placedAt.plus(podArrivalGrace))) {
+                transitions.deployIfBound(record); // reserves its GPUs and learns their UUIDs for the admission
+                return false;
+            }
+            LOG.info("job {} of team {}: pod {} was not created within {} s of its placement on node {}; the placement"
+                    + " is given up and the job removed (a later create of the pod is decided again)",
+                    record.id().name(), record.id().team(), pod, podArrivalGrace.toSeconds(), record.status().node());
+        } else {
+            LOG.info("job {} of team {} on node {} ends: its pod {} is gone (stopped or deleted)", record.id().name(),
+                    record.id().team(), record.status().node(), pod);
+        }
+        transitions.remove(record.id()).ifPresent(transitions::releaseGpusOf);
         return true;
     }
 

@@ -31,6 +31,7 @@ public final class ServiceHarness {
     public final DecisionService decisions;
     public final DeploymentService deployments;
     public final Reports reports;
+    public final PodAdmissions pods;
 
     /** The embedded default: 4 nodes × 10 GPUs, team-a and team-b guaranteed 20 each. */
     public static List<NodeSpec> fourNodesOfTenGpus() {
@@ -71,9 +72,11 @@ public final class ServiceHarness {
         Decider decider = new Decider(records, new SnapshotBuilder(cluster, teamsSource, clock), scheduler,
                 new PlanApplier(records, transitions, leadership), new AssumedPlacements(Duration.ofSeconds(5)),
                 transitions);
-        Reconciler reconciler = new Reconciler(records, cluster, gateway, transitions, reservations, grace);
+        Reconciler reconciler = new Reconciler(records, cluster, gateway, transitions, reservations, grace,
+                Reconciler.DEFAULT_POD_ARRIVAL_GRACE, clock);
         decisions = new DecisionService(reconciler, decider, transitions, new DecisionLock(), leadership);
         deployments = new DeploymentService(records, teamsSource, gateway, validator, decisions, metrics, clock);
+        pods = new PodAdmissions(deployments, records, cluster);
         reports = new Reports(records, cluster, teamsSource, new ClusterFittedWorkload(TargetWorkload.typical()));
     }
 

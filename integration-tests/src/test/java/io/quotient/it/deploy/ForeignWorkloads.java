@@ -77,22 +77,38 @@ final class ForeignWorkloads {
         return object("trainer.kubeflow.org/v1alpha1", "TrainJob", namespace, name, spec);
     }
 
+    /** A Notebook as a user writes it: its pod spec, and Run:ai annotations on the Notebook itself. */
+    static JsonObject notebook(String namespace, String name, Map<String, String> annotations, JsonObject container) {
+        JsonObject spec = new JsonObject();
+        spec.add("template", podTemplate(container));
+        JsonObject notebook = object("kubeflow.org/v1", "Notebook", namespace, name, spec);
+        JsonObject notes = new JsonObject();
+        annotations.forEach(notes::addProperty);
+        notebook.getAsJsonObject("metadata").add("annotations", notes);
+        return notebook;
+    }
+
     private static JsonObject replicaSpec(int replicas, int gpus) {
         JsonObject container = new JsonObject();
         container.addProperty("name", "pytorch");
         container.addProperty("image", IMAGE);
         container.add("resources", gpuLimit(gpus));
+        JsonObject replica = new JsonObject();
+        replica.addProperty("replicas", replicas);
+        replica.addProperty("restartPolicy", "OnFailure");
+        replica.add("template", podTemplate(container));
+        return replica;
+    }
+
+    /** A pod template of one container. */
+    private static JsonObject podTemplate(JsonObject container) {
         JsonArray containers = new JsonArray();
         containers.add(container);
         JsonObject podSpec = new JsonObject();
         podSpec.add("containers", containers);
         JsonObject template = new JsonObject();
         template.add("spec", podSpec);
-        JsonObject replica = new JsonObject();
-        replica.addProperty("replicas", replicas);
-        replica.addProperty("restartPolicy", "OnFailure");
-        replica.add("template", template);
-        return replica;
+        return template;
     }
 
     /** Resources with a limit of {@code gpus} whole GPUs. */

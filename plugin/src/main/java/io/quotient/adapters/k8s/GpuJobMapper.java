@@ -62,8 +62,9 @@ public final class GpuJobMapper {
                 r.minRuntimeSeconds(), s.labels(), s.env(), orNull(s.pod().annotations()),
                 s.pod().serviceAccountName(), orNull(s.pod().volumes()), orNull(s.pod().imagePullSecrets()),
                 r.replicas(), r.minReplicas(), s.runtime(), s.workload());
-        if (s.workload() != null && location.namespace().equals(s.pod().namespace())) {
-            // owned by the workload it governs: the garbage collector deletes the record with it
+        if (s.workload() != null && !s.workload().uid().isEmpty() && location.namespace().equals(s.pod().namespace())) {
+            // owned by the workload it governs: the garbage collector deletes the record with it (a pod has no uid
+            // at its admission; the reconciliation ends its job when it is gone)
             metadata.ownerReferences(List.of(new V1OwnerReference().apiVersion(s.workload().apiVersion())
                     .kind(s.workload().kind()).name(s.workload().name()).uid(s.workload().uid())));
         }

@@ -12,7 +12,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * The admission webhooks' endpoints, called by the API server (over HTTPS, on the admission port): the validating one
  * for every GpuJob a user creates, and the mutating and validating ones for workloads created outside Quotient
- * (batch Jobs, PyTorchJobs, TrainJobs), which are suspended for adoption when they ask for GPUs. They need no token
+ * (batch Jobs, PyTorchJobs, TrainJobs), which are suspended for adoption when they ask for GPUs, and for GPU pods
+ * (Notebooks'), admitted pinned to their job's placement or refused while it waits. They need no token
  * (the API server presents none); on the embedded cluster there is nothing to admit (404).
  */
 @Hidden

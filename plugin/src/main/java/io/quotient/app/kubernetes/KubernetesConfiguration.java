@@ -10,6 +10,8 @@ import io.quotient.adapters.k8s.GpuJobAdmission;
 import io.quotient.adapters.k8s.adoption.AdoptedWorkloadGateway;
 import io.quotient.adapters.k8s.adoption.KubernetesAdoptableWorkloads;
 import io.quotient.adapters.k8s.adoption.WorkloadAdmission;
+import io.quotient.deploy.PodAdmissions;
+import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.Adoption;
 import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.DeploymentService;
@@ -117,10 +119,15 @@ public class KubernetesConfiguration {
         return new GpuJobAdmission(mapper, scope)::review;
     }
 
-    /** The webhooks of batch Jobs, PyTorchJobs and TrainJobs created outside Quotient (suspended for adoption). */
+    /**
+     * The webhooks of batch Jobs, PyTorchJobs and TrainJobs created outside Quotient (suspended for adoption), and of
+     * pods that ask for GPUs (admitted pinned to their job's placement, or refused while it waits).
+     */
     @Bean
-    AdmissionController.WorkloadReviewer workloadAdmission(TenantScope scope, KubernetesJobRecordStore store) {
-        WorkloadAdmission admission = new WorkloadAdmission(scope, store::find);
+    AdmissionController.WorkloadReviewer workloadAdmission(TenantScope scope, KubernetesJobRecordStore store,
+                                                           DeploymentService deployments, ClusterObserver cluster) {
+        WorkloadAdmission admission = new WorkloadAdmission(scope, store::find,
+                new PodAdmissions(deployments, store, cluster));
         return new AdmissionController.WorkloadReviewer() {
             @Override
             public String mutate(String review) {

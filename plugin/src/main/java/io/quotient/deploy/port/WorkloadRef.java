@@ -10,9 +10,27 @@ import java.util.Objects;
  * @param apiVersion e.g. {@code kubeflow.org/v1}
  * @param kind       e.g. {@code PyTorchJob}
  * @param name       the workload's name
- * @param uid        the workload's uid (the owner reference of the record; a new object of the same name is another)
+ * @param uid        the workload's uid (the owner reference of the record; a new object of the same name is another);
+ *                   empty for a pod, which is governed from its admission on, before it has a uid
  */
 public record WorkloadRef(String apiVersion, String kind, String name, String uid) {
+
+    private static final String POD_API_VERSION = "v1";
+    private static final String POD_KIND = "Pod";
+
+    /**
+     * A pod governed at its admission (a Notebook's StatefulSet pod, a bare GPU pod): its controller, not Quotient,
+     * creates it, so the job lives as long as the pod does and is known by the pod's name only (a StatefulSet's
+     * replacement pod of the same name is the same job).
+     */
+    public static WorkloadRef pod(String name) {
+        return new WorkloadRef(POD_API_VERSION, POD_KIND, name, "");
+    }
+
+    /** Whether this is a pod governed at its admission ({@link #pod}). */
+    public boolean isPod() {
+        return POD_API_VERSION.equals(apiVersion) && POD_KIND.equals(kind);
+    }
 
     public WorkloadRef {
         Objects.requireNonNull(apiVersion, "apiVersion");

@@ -35,6 +35,11 @@ import java.util.function.ToLongFunction;
  * template; a stop (preemption, delete) suspends it again and takes the placement back, so its controller deletes
  * its pods and does not start them elsewhere; the record stays and is re-queued. Every other job goes to the
  * gateway it wraps. Idempotent like every gateway call: each patch is computed from the workload as it is now.
+ *
+ * <p>A pod governed at its admission ({@link WorkloadRef#pod}) is created by its controller, not patched: its
+ * placement is applied by the webhook when the pod is created, so a deploy only asks its StatefulSet to retry the
+ * create now ({@link StatefulSetRetry}) rather than after its back-off; a stop deletes the pod (by the job's labels,
+ * as the wrapped gateway stops any job's pods), and its controller's next create waits at admission.
  */
 public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
 
@@ -44,6 +49,7 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
     private final Map<ForeignWorkloadKind, DynamicKubernetesApi> apis = new EnumMap<>(ForeignWorkloadKind.class);
     private final Function<JobId, Optional<JobRecord>> records;
     private final ToLongFunction<String> gpuMemoryOf;
+    private final StatefulSetRetry retry;
 
     /**
      * @param records     the job's record (a stop names the job only)
@@ -54,6 +60,7 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
         super(rendering);
         this.records = records;
         this.gpuMemoryOf = gpuMemoryOf;
+        this.retry = new StatefulSetRetry(client);
         for (ForeignWorkloadKind kind : ForeignWorkloadKind.values()) {
             apis.put(kind, new DynamicKubernetesApi(kind.group(), kind.version(), kind.plural(), client));
         }
@@ -63,6 +70,10 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
     public void deploy(JobRecord record, PlacedJob placement, List<GpuBinding> gpus) {
         if (!record.submission().adopted()) {
             super.deploy(record, placement, gpus);
+            return;
+        }
+        if (record.submission().workload().isPod()) {
+            retry.nudge(record.submission().pod().namespace(), record.submission().workload().name(), record.id());
             return;
         }
         List<String> nodes = placement.replicas().stream().map(PlacedJob.Replica::node).toList();
@@ -77,7 +88,7 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
     @Override
     public void stop(JobId job, Duration grace) {
         Optional<JobRecord> record = records.apply(job);
-        if (record.isEmpty() || !record.get().submission().adopted()) {
+        if (record.isEmpty() || !record.get().submission().adopted() || record.get().submission().workload().isPod()) {
             super.stop(job, grace);
             return;
         }

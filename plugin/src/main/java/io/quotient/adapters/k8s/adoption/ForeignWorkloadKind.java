@@ -189,8 +189,12 @@ public enum ForeignWorkloadKind {
         return plural;
     }
 
-    /** A pod template's annotations and its containers' GPU limits (init containers are not counted). */
+    /**
+     * A pod template's (or a pod's, with an empty {@code field}) annotations and its containers' GPU limits (init
+     * containers are not counted).
+     */
     static PodGpuAsk podTemplateAsk(String field, JsonObject template) {
+        String prefix = field.isEmpty() ? "" : field + ".";
         Map<String, String> limits = new LinkedHashMap<>();
         JsonObject podSpec = JsonTree.object(template, "spec");
         JsonElement containers = podSpec == null ? null : podSpec.get("containers");
@@ -200,11 +204,11 @@ public enum ForeignWorkloadKind {
                 JsonObject container = list.get(i).isJsonObject() ? list.get(i).getAsJsonObject() : null;
                 String gpus = JsonTree.text(JsonTree.object(container, "resources", "limits"), GPU_RESOURCE);
                 if (gpus != null) {
-                    limits.put(field + ".spec.containers[" + i + "].resources.limits[" + GPU_RESOURCE + "]", gpus);
+                    limits.put(prefix + "spec.containers[" + i + "].resources.limits[" + GPU_RESOURCE + "]", gpus);
                 }
             }
         }
-        return new PodGpuAsk(field + ".metadata.annotations",
+        return new PodGpuAsk(prefix + "metadata.annotations",
                 JsonTree.strings(JsonTree.object(template, "metadata", "annotations")), limits);
     }
 }

@@ -10,6 +10,7 @@ import io.quotient.core.scheduling.ForeignDemand;
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.RequestException;
+import io.quotient.deploy.PodAdmissions;
 import io.quotient.deploy.port.JobRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,7 +26,8 @@ import java.util.function.Function;
  * are invalid is refused with the field and the reason (mutating and validating); an update that unsuspends an adopted
  * workload whose job is not placed is refused (validating). Anything else passes untouched: workloads without GPUs,
  * other namespaces, other updates, and Jobs another controller owns (a JobSet's Jobs belong to
- * the TrainJob that is governed itself; only a CronJob's Jobs are adopted).
+ * the TrainJob that is governed itself; only a CronJob's Jobs are adopted). Pods that ask for GPUs are decided at once
+ * by {@link PodAdmission}: admitted pinned to their job's placement, or refused while it waits.
  */
 public final class WorkloadAdmission {
 
@@ -33,11 +35,21 @@ public final class WorkloadAdmission {
 
     private final TenantScope scope;
     private final Function<JobId, Optional<JobRecord>> records;
+    private final Optional<PodAdmission> pods;
 
     /** @param records the job's record: an adopted workload may be unsuspended only while its job is placed */
     public WorkloadAdmission(TenantScope scope, Function<JobId, Optional<JobRecord>> records) {
+        this(scope, records, null);
+    }
+
+    /**
+     * @param pods decides on pods that ask for GPUs (admitted pinned to their job's placement, or refused while it
+     *             waits); null: pods pass untouched
+     */
+    public WorkloadAdmission(TenantScope scope, Function<JobId, Optional<JobRecord>> records, PodAdmissions pods) {
         this.scope = scope;
         this.records = records;
+        this.pods = Optional.ofNullable(pods).map(PodAdmission::new);
     }
 
     /** The mutating answer: refusal, JSONPatch (suspend + label) for a workload that asks for GPUs, or allowed. */
@@ -58,6 +70,12 @@ public final class WorkloadAdmission {
         JsonElement object = request.get("object");
         String namespace = AdmissionReviews.text(request, "namespace");
         String operation = AdmissionReviews.text(request, "operation");
+        if (isPod(kindOfRequest) && mutate && pods.isPresent() && "CREATE".equals(operation) && namespace != null
+                && object != null && object.isJsonObject()) {
+            Optional<String> team = scope.now().ownerOf(namespace);
+            return team.isEmpty() ? AdmissionReviews.allowed(request)
+                    : pods.get().review(request, team.get(), namespace, object.getAsJsonObject());
+        }
         if (kind.isEmpty() || object == null || !object.isJsonObject() || namespace == null
                 || !scope.now().managed(namespace)) {
             return AdmissionReviews.allowed(request);
@@ -121,25 +139,20 @@ public final class WorkloadAdmission {
                 + " it (" + why + "); do not unsuspend it yourself. Delete it to give up the job";
     }
 
+    private static boolean isPod(JsonObject kindOfRequest) {
+        String group = AdmissionReviews.text(kindOfRequest, "group");
+        return (group == null || group.isEmpty()) && "v1".equals(AdmissionReviews.text(kindOfRequest, "version"))
+                && "Pod".equals(AdmissionReviews.text(kindOfRequest, "kind"));
+    }
+
     private static boolean labelled(JsonObject workload) {
         return "true".equals(JsonTree.text(JsonTree.object(workload, "metadata", "labels"), AdoptionLabels.ADOPTED));
     }
 
     /** Jobs of a JobSet, an Argo workflow or any controller but a CronJob are governed through their owner, or not. */
     private static boolean ownedByAnotherController(JsonObject workload) {
-        JsonElement owners = JsonTree.object(workload, "metadata") == null ? null
-                : JsonTree.object(workload, "metadata").get("ownerReferences");
-        if (owners == null || !owners.isJsonArray()) {
-            return false;
-        }
-        for (JsonElement owner : owners.getAsJsonArray()) {
-            JsonObject reference = owner.isJsonObject() ? owner.getAsJsonObject() : null;
-            boolean controller = reference != null && "true".equals(JsonTree.text(reference, "controller"));
-            if (controller && !"CronJob".equals(JsonTree.text(reference, "kind"))) {
-                return true;
-            }
-        }
-        return false;
+        return PodAdmission.controller(JsonTree.object(workload, "metadata")).filter(kind -> !"CronJob".equals(kind))
+                .isPresent();
     }
 
     /** RFC 6902 operations setting the suspend switch and the adopted label, creating missing parents. */

@@ -17,14 +17,15 @@ import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.WorkloadRef;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Optional;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
+import static io.quotient.adapters.k8s.adoption.AdmissionAnswers.assertUntouched;
+import static io.quotient.adapters.k8s.adoption.AdmissionAnswers.message;
+import static io.quotient.adapters.k8s.adoption.AdmissionAnswers.patch;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** Foreign workloads that ask for GPUs are suspended and labelled; bad GPU annotations are refused; the rest pass. */
@@ -205,20 +206,8 @@ class WorkloadAdmissionTest {
         return JsonParser.parseString(admission.validate(request)).getAsJsonObject().getAsJsonObject("response");
     }
 
-    private static void assertUntouched(JsonObject response) {
-        assertThat(response.get("allowed").getAsBoolean()).isTrue();
-        assertThat(response.has("patch")).isFalse();
-    }
 
-    private static String message(JsonObject response) {
-        assertThat(response.get("allowed").getAsBoolean()).isFalse();
-        return response.getAsJsonObject("status").get("message").getAsString();
-    }
 
-    private static JsonArray patch(JsonObject response) {
-        return JsonParser.parseString(new String(Base64.getDecoder().decode(response.get("patch").getAsString()),
-                StandardCharsets.UTF_8)).getAsJsonArray();
-    }
 
     private JsonObject mutate(String group, String version, String kind, String namespace, String object) {
         return answer(object, group, version, kind, namespace, "CREATE", true);
