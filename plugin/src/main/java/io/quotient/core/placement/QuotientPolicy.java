@@ -34,17 +34,26 @@ final class QuotientPolicy extends GradientPolicy {
 
     /**
      * The forecast for the nodes the policy places on ({@link WasteForecast#forCluster}: how much CPU the CPU-only
-     * jobs will take from GPU jobs depends on the nodes' spare CPU); chosen again when the nodes change, before the
-     * first score on them. One per policy instance, like the policy not shared between threads.
+     * jobs will take from GPU jobs depends on the nodes' spare CPU), chosen again when the nodes change, before the
+     * first score on them; plus FGD's fragmentation times {@link QuotientSettings#fragmentationWeight()}. The
+     * forecast sees CPU only as the workload's average CPU per GPU milli, so two placements that leave gaps it
+     * expects to fill look alike even when one of them leaves a node without the CPU that the shapes able to fill
+     * its gaps bring along; FGD's measure asks for each shape whether the node still has its CPU and GPU share
+     * together, so its small weight decides between such placements. One per policy instance, like the policy
+     * not shared between threads.
      */
     private static final class ClusterForecast implements NodeMeasure {
         private final TargetWorkload workload;
         private final double rareSizeShare;
+        private final double fragmentationWeight;
+        private final FragmentationMeasure fragmentation;
         private WasteForecast forecast;
 
-        ClusterForecast(TargetWorkload workload, double rareSizeShare) {
+        ClusterForecast(TargetWorkload workload, QuotientSettings settings) {
             this.workload = workload;
-            this.rareSizeShare = rareSizeShare;
+            this.rareSizeShare = settings.rareSizeShare();
+            this.fragmentationWeight = settings.fragmentationWeight();
+            this.fragmentation = new FragmentationMeasure(workload);
             this.forecast = WasteForecast.forWorkload(workload, rareSizeShare);
         }
 
@@ -54,7 +63,9 @@ final class QuotientPolicy extends GradientPolicy {
 
         @Override
         public double of(String model, long freeCpu, int[] gpuFree, int gpuCount) {
-            return forecast.of(model, freeCpu, gpuFree, gpuCount);
+            double lost = forecast.of(model, freeCpu, gpuFree, gpuCount);
+            return fragmentationWeight == 0 ? lost
+                    : lost + fragmentationWeight * fragmentation.of(model, freeCpu, gpuFree, gpuCount);
         }
     }
 
@@ -63,7 +74,7 @@ final class QuotientPolicy extends GradientPolicy {
     }
 
     QuotientPolicy(long seed, TargetWorkload workload, QuotientSettings settings) {
-        this(seed, workload, settings, new ClusterForecast(workload, settings.rareSizeShare()));
+        this(seed, workload, settings, new ClusterForecast(workload, settings));
     }
 
     private QuotientPolicy(long seed, TargetWorkload workload, QuotientSettings settings, ClusterForecast forecast) {
