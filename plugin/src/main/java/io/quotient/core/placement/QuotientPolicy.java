@@ -12,8 +12,12 @@ import java.util.List;
  * {@link WasteForecast} instead of FGD's one-pod-ahead fragmentation. The forecast looks further ahead
  * in three ways: it follows each GPU's leftover until nothing more fits (so fractions are paired into
  * combinations that fill a GPU well), it does not count on rare pod sizes to fill gaps, and it sees GPUs
- * losing the CPU their future jobs need. Within a node, a fraction takes the GPU with the best score and,
- * among equals, the one left with the least free share, so larger free blocks stay intact.
+ * losing the CPU their future jobs need. FGD's own fragmentation is added with a small weight
+ * ({@link QuotientSettings#fragmentationWeight()}): it asks shape by shape whether a node still has the CPU and the
+ * GPU share together, which the forecast, seeing CPU as an average per GPU, cannot (without it, fraction-only
+ * traces whose CPU-hungry fractions can pair only on CPU-rich nodes split into a good and a bad mode, 1.03× FGD).
+ * Within a node, a fraction takes the GPU with the best score and, among equals, the one left with the least free
+ * share, so larger free blocks stay intact.
  *
  * <p>On top of the forecast, GPU milli taken on a model that constrained jobs press on costs its
  * {@link ModelReserve} (times {@link QuotientSettings#reserveWeight()}): a job that may run anywhere goes to the
