@@ -23,7 +23,7 @@ import java.util.stream.LongStream;
  * policy, the policy as the service wraps it (with the trace's workload) and as the service runs it (the workload
  * learned from the pods that arrived so far, typical until a few hundred have): the mean, the ratio to FGD, the worst
  * seed's ratio and placements per second.
- * Prints the table and the JSON ({@code target/robustness.json}); the sensitivity test varies Quotient's two
+ * Prints the table and the JSON ({@code target/robustness.json}); the sensitivity test varies Quotient's three
  * constants on a subset. One thread unless {@code -Dbenchmark.threads=N}.
  * Run: {@code mvn -B -Pbenchmarks -pl plugin test -Dtest=RobustnessBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
  */
