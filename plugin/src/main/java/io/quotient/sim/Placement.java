@@ -33,8 +33,8 @@ public record Placement(String label, Factory factory) {
 
     /** Quotient's policy with other constants, labelled with them (the sensitivity table). */
     public static Placement quotient(QuotientSettings settings, TieBreak ties) {
-        return new Placement(String.format(java.util.Locale.ROOT, "quotient(reserve %.2f, rare %.3f)",
-                settings.reserveWeight(), settings.rareSizeShare()),
+        return new Placement(String.format(java.util.Locale.ROOT, "quotient(reserve %.2f, rare %.3f, fgd %.3f)",
+                settings.reserveWeight(), settings.rareSizeShare(), settings.fragmentationWeight()),
                 (seed, workload, nodes) -> PlacementPolicies.quotient(seed, workload, settings, ties));
     }
 

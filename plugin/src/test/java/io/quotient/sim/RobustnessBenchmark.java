@@ -23,7 +23,7 @@ import java.util.stream.LongStream;
  * policy, the policy as the service wraps it (with the trace's workload) and as the service runs it (the workload
  * learned from the pods that arrived so far, typical until a few hundred have): the mean, the ratio to FGD, the worst
  * seed's ratio and placements per second.
- * Prints the table and the JSON ({@code target/robustness.json}); the sensitivity test varies Quotient's two
+ * Prints the table and the JSON ({@code target/robustness.json}); the sensitivity test varies Quotient's three
  * constants on a subset. One thread unless {@code -Dbenchmark.threads=N}.
  * Run: {@code mvn -B -Pbenchmarks -pl plugin test -Dtest=RobustnessBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
  */
@@ -79,16 +79,27 @@ class RobustnessBenchmark {
     @Test
     void sensitivityOfQuotientsConstants() throws IOException {
         List<Placement> placements = new ArrayList<>(List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER)));
-        for (double weight : new double[] {0, 0.5, 1, 2, 4}) {
-            placements.add(Placement.quotient(new QuotientSettings(weight, 0.03), TieBreak.FIXED_ORDER));
+        QuotientSettings chosen = QuotientSettings.DEFAULT;
+        placements.add(Placement.quotient(chosen, TieBreak.FIXED_ORDER));
+        // -Dsensitivity.axes=fragmentation moves only that constant (the others' rows cost a run each)
+        List<String> axes = List.of(System.getProperty("sensitivity.axes", "reserve,rare,fragmentation").split(","));
+        for (double weight : axes.contains("reserve") ? new double[] {0, 0.5, 2, 4} : new double[0]) {
+            placements.add(Placement.quotient(new QuotientSettings(weight, chosen.rareSizeShare(),
+                    chosen.fragmentationWeight()), TieBreak.FIXED_ORDER));
         }
-        for (double rare : new double[] {0, 0.015, 0.05, 0.08}) {
-            placements.add(Placement.quotient(new QuotientSettings(1, rare), TieBreak.FIXED_ORDER));
+        for (double rare : axes.contains("rare") ? new double[] {0, 0.015, 0.05, 0.08} : new double[0]) {
+            placements.add(Placement.quotient(new QuotientSettings(chosen.reserveWeight(), rare,
+                    chosen.fragmentationWeight()), TieBreak.FIXED_ORDER));
+        }
+        for (double fragmentation : axes.contains("fragmentation") ? new double[] {0, 0.02, 0.1, 0.25, 1}
+                : new double[0]) {
+            placements.add(Placement.quotient(new QuotientSettings(chosen.reserveWeight(), chosen.rareSizeShare(),
+                    fragmentation), TieBreak.FIXED_ORDER));
         }
         List<FamilyBenchmark.Family> families = new ArrayList<>();
         // -Dsensitivity.families=cpu30 re-measures one column (a change that moves only that family)
         for (String name : System.getProperty("sensitivity.families",
-                "spec33,tspec20,tspec33,share40,share80,share100-multi0,multi50,cpu30").split(",")) {
+                "spec33,tspec20,tspec33,share40,share80,share100-multi0,multi50,cpu30,share80-multi20").split(",")) {
             families.add(FamilyBenchmark.grid().stream().filter(f -> f.family().name().equals(name)).findFirst()
                     .orElseThrow());
         }

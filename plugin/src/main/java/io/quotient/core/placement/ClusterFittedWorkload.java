@@ -1,6 +1,7 @@
 package io.quotient.core.placement;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.cluster.ResourceDemand;
 
 import java.util.HashMap;
 import java.util.List;
@@ -12,9 +13,9 @@ import java.util.function.Supplier;
  * {@link TargetWorkload#typical()} assumes nodes with about 8 cores per GPU; on a cluster with fewer (say 16 cores
  * for 10 GPUs) none of its multi-GPU shapes would ever fit by CPU, every free GPU would count as stranded for them,
  * and the fragmentation gradient would no longer keep GPUs together for large jobs. So each GPU shape's CPU is
- * capped at what the cluster's median GPU node offers per GPU ({@link TargetWorkload#withCpuPerGpuAtMost}); the
- * median, not the minimum, so that one odd small node does not make every shape look small. On clusters with
- * enough CPU per GPU the workload is unchanged. Memory is not part of a shape, so it needs no fitting.
+ * capped at what the median GPU node with enough GPUs for it has ({@link #fit}); the median, not the minimum, so
+ * that one odd small node does not make every shape look small. On clusters whose nodes hold their shapes the
+ * workload is unchanged (the openb cluster included). Memory is not part of a shape, so it needs no fitting.
  *
  * <p>The base may change (a workload learned from the jobs seen, {@link WorkloadLearner}); the fitting is computed
  * again only when the base instance or the multiset of node shapes changes (names do not matter), so calling it for
@@ -78,14 +79,43 @@ public final class ClusterFittedWorkload {
         return fitted;
     }
 
-    /** {@code base} with GPU shapes capped at the median GPU node's CPU per GPU; unchanged without GPU nodes. */
+    /**
+     * {@code base} fitted to the nodes in two steps; unchanged on a cluster that has the CPU its shapes ask for (the
+     * openb cluster included), and without GPU nodes.
+     * <ol>
+     *   <li>If the cluster has less CPU per GPU than the GPU shapes ask for on average, every GPU shape's CPU is
+     *   scaled down by that ratio: a built-in workload on CPU-lean nodes, where the shapes' figures cannot be
+     *   right.</li>
+     *   <li>Each GPU shape's CPU is capped at the CPU of the median GPU node with its GPU count (the lower median; a
+     *   shape that no node has the GPUs for stays as it is), so that every shape fits at least half of the nodes
+     *   that could take it.</li>
+     * </ol>
+     * Scaling the whole cluster's way, not capping each shape at the median node's CPU per GPU times its share (as
+     * before): on a cluster with CPU enough, a fraction that asks for more CPU than its share of a node's is real,
+     * and shrinking it made the CPU-hungry fractions of the openb trace look like they fit where they crowd out
+     * other jobs (the service lost seeds on the 30 % CPU-only families; README, "Choosing the constants").
+     */
     static TargetWorkload fit(TargetWorkload base, List<NodeSpec> nodes) {
-        long[] cpuPerGpu = nodes.stream().filter(n -> n.gpuCount() > 0)
-                .mapToLong(n -> n.cpuMilli() / n.gpuCount()).sorted().toArray();
-        if (cpuPerGpu.length == 0) {
+        double cpuPerMilli = 0;
+        double milli = 0;
+        for (TargetWorkload.Shape s : base.shapes()) {
+            cpuPerMilli += s.probability() * s.cpuMilli() * (s.cpuOnly() ? 0 : 1);
+            milli += s.probability() * s.gpuCount() * s.gpuMilli();
+        }
+        double clusterCpu = nodes.stream().filter(n -> n.gpuCount() > 0).mapToDouble(NodeSpec::cpuMilli).sum();
+        double clusterMilli = nodes.stream().mapToDouble(n -> (double) n.gpuCount() * ResourceDemand.WHOLE).sum();
+        if (clusterMilli == 0) {
             return base;
         }
-        // the lower median of an even count: the smaller figure lets at least half of the GPU nodes host every shape
-        return base.withCpuPerGpuAtMost(cpuPerGpu[(cpuPerGpu.length - 1) / 2]);
+        double scale = milli == 0 || cpuPerMilli == 0 ? 1 : Math.min(1, clusterCpu / clusterMilli / (cpuPerMilli / milli));
+        return base.withCpuAtMost(shape -> Math.min((long) (shape.cpuMilli() * scale),
+                medianCpuOfNodesWithGpus(nodes, shape.gpuCount())));
+    }
+
+    private static long medianCpuOfNodesWithGpus(List<NodeSpec> nodes, int gpus) {
+        long[] cpu = nodes.stream().filter(n -> n.gpuCount() > 0 && n.gpuCount() >= gpus)
+                .mapToLong(NodeSpec::cpuMilli).sorted().toArray();
+        // the lower median of an even count: the smaller figure lets at least half of those nodes host the shape
+        return cpu.length == 0 ? Long.MAX_VALUE : cpu[(cpu.length - 1) / 2];
     }
 }

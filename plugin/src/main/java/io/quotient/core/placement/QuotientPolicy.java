@@ -12,8 +12,12 @@ import java.util.List;
  * {@link WasteForecast} instead of FGD's one-pod-ahead fragmentation. The forecast looks further ahead
  * in three ways: it follows each GPU's leftover until nothing more fits (so fractions are paired into
  * combinations that fill a GPU well), it does not count on rare pod sizes to fill gaps, and it sees GPUs
- * losing the CPU their future jobs need. Within a node, a fraction takes the GPU with the best score and,
- * among equals, the one left with the least free share, so larger free blocks stay intact.
+ * losing the CPU their future jobs need. FGD's own fragmentation is added with a small weight
+ * ({@link QuotientSettings#fragmentationWeight()}): it asks shape by shape whether a node still has the CPU and the
+ * GPU share together, which the forecast, seeing CPU as an average per GPU, cannot (without it, fraction-only
+ * traces whose CPU-hungry fractions can pair only on CPU-rich nodes split into a good and a bad mode, 1.03× FGD).
+ * Within a node, a fraction takes the GPU with the best score and, among equals, the one left with the least free
+ * share, so larger free blocks stay intact.
  *
  * <p>On top of the forecast, GPU milli taken on a model that constrained jobs press on costs its
  * {@link ModelReserve} (times {@link QuotientSettings#reserveWeight()}): a job that may run anywhere goes to the
@@ -34,17 +38,26 @@ final class QuotientPolicy extends GradientPolicy {
 
     /**
      * The forecast for the nodes the policy places on ({@link WasteForecast#forCluster}: how much CPU the CPU-only
-     * jobs will take from GPU jobs depends on the nodes' spare CPU); chosen again when the nodes change, before the
-     * first score on them. One per policy instance, like the policy not shared between threads.
+     * jobs will take from GPU jobs depends on the nodes' spare CPU), chosen again when the nodes change, before the
+     * first score on them; plus FGD's fragmentation times {@link QuotientSettings#fragmentationWeight()}. The
+     * forecast sees CPU only as the workload's average CPU per GPU milli, so two placements that leave gaps it
+     * expects to fill look alike even when one of them leaves a node without the CPU that the shapes able to fill
+     * its gaps bring along; FGD's measure asks for each shape whether the node still has its CPU and GPU share
+     * together, so its small weight decides between such placements. One per policy instance, like the policy
+     * not shared between threads.
      */
     private static final class ClusterForecast implements NodeMeasure {
         private final TargetWorkload workload;
         private final double rareSizeShare;
+        private final double fragmentationWeight;
+        private final FragmentationMeasure fragmentation;
         private WasteForecast forecast;
 
-        ClusterForecast(TargetWorkload workload, double rareSizeShare) {
+        ClusterForecast(TargetWorkload workload, QuotientSettings settings) {
             this.workload = workload;
-            this.rareSizeShare = rareSizeShare;
+            this.rareSizeShare = settings.rareSizeShare();
+            this.fragmentationWeight = settings.fragmentationWeight();
+            this.fragmentation = new FragmentationMeasure(workload);
             this.forecast = WasteForecast.forWorkload(workload, rareSizeShare);
         }
 
@@ -54,7 +67,9 @@ final class QuotientPolicy extends GradientPolicy {
 
         @Override
         public double of(String model, long freeCpu, int[] gpuFree, int gpuCount) {
-            return forecast.of(model, freeCpu, gpuFree, gpuCount);
+            double lost = forecast.of(model, freeCpu, gpuFree, gpuCount);
+            return fragmentationWeight == 0 ? lost
+                    : lost + fragmentationWeight * fragmentation.of(model, freeCpu, gpuFree, gpuCount);
         }
     }
 
@@ -63,7 +78,7 @@ final class QuotientPolicy extends GradientPolicy {
     }
 
     QuotientPolicy(long seed, TargetWorkload workload, QuotientSettings settings) {
-        this(seed, workload, settings, new ClusterForecast(workload, settings.rareSizeShare()));
+        this(seed, workload, settings, new ClusterForecast(workload, settings));
     }
 
     private QuotientPolicy(long seed, TargetWorkload workload, QuotientSettings settings, ClusterForecast forecast) {

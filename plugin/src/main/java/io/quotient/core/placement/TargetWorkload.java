@@ -66,14 +66,6 @@ public record TargetWorkload(List<Shape> shapes) {
         Shape withProbability(double p) {
             return new Shape(cpuMilli, gpuCount, gpuMilli, allowedModels, p);
         }
-
-        /** This shape with its CPU lowered to {@code cpuMilliPerGpu} per whole GPU it uses, if it asks for more. */
-        Shape withCpuPerGpuAtMost(long cpuMilliPerGpu) {
-            // in double: a huge per-GPU figure must not overflow into a small cap
-            double cap = (double) cpuMilliPerGpu * gpuCount * gpuMilli / WHOLE;
-            return cpuOnly() || cpuMilli <= cap ? this
-                    : new Shape((long) cap, gpuCount, gpuMilli, allowedModels, probability);
-        }
     }
 
     /** The FGD simulator's order of shapes with equal counts, ascending (the workload takes them descending). */
@@ -135,18 +127,15 @@ public record TargetWorkload(List<Shape> shapes) {
     }
 
     /**
-     * This workload with every GPU shape asking for at most {@code cpuMilliPerGpu} CPU per whole GPU (a
-     * half-GPU shape at most half of it); shapes asking for less, and CPU-only shapes, are unchanged. A
-     * workload whose multi-GPU shapes need more CPU than the cluster's nodes have per GPU would count every
-     * free GPU as stranded for them, and then see no reason to keep GPUs together for large jobs.
-     *
-     * @throws IllegalArgumentException if {@code cpuMilliPerGpu} is negative
+     * This workload with every GPU shape asking for at most {@code capOf(shape)} CPU milli; shapes asking for less,
+     * and CPU-only shapes, are unchanged ({@link ClusterFittedWorkload}).
      */
-    public TargetWorkload withCpuPerGpuAtMost(long cpuMilliPerGpu) {
-        if (cpuMilliPerGpu < 0) {
-            throw new IllegalArgumentException("CPU per GPU must not be negative, was " + cpuMilliPerGpu + " milli");
-        }
-        return new TargetWorkload(shapes.stream().map(s -> s.withCpuPerGpuAtMost(cpuMilliPerGpu)).toList());
+    TargetWorkload withCpuAtMost(java.util.function.ToLongFunction<Shape> capOf) {
+        return new TargetWorkload(shapes.stream().map(s -> {
+            long cap = capOf.applyAsLong(s);
+            return s.cpuOnly() || s.cpuMilli() <= cap ? s
+                    : new Shape(cap, s.gpuCount(), s.gpuMilli(), s.allowedModels(), s.probability());
+        }).toList());
     }
 
     /**

@@ -26,32 +26,40 @@ class ClusterFittedWorkloadTest {
     }
 
     @Test
-    void capsEachGpuShapesCpuAtTheGivenFigurePerWholeGpu() {
-        TargetWorkload capped = BASE.withCpuPerGpuAtMost(1_600);
-
-        assertThat(capped.shapes()).extracting(TargetWorkload.Shape::cpuMilli)
-                .containsExactly(12_800L, 800L, 1_000L, 32_000L);
-        assertThat(capped.shapes()).extracting(TargetWorkload.Shape::probability)
-                .containsExactlyElementsOf(BASE.shapes().stream().map(TargetWorkload.Shape::probability).toList());
-        assertThat(capped.shapes().get(0).allowedModels()).containsExactly("A100");
-        assertThat(capped.shapes()).extracting(TargetWorkload.Shape::gpuCount).containsExactly(8, 1, 2, 0);
-        assertThat(BASE.withCpuPerGpuAtMost(8_000)).isEqualTo(BASE);
-        assertThat(BASE.withCpuPerGpuAtMost(Long.MAX_VALUE)).isEqualTo(BASE);
-        assertThatThrownBy(() -> BASE.withCpuPerGpuAtMost(-1)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("CPU per GPU");
-    }
-
-    @Test
-    void fitsToTheMedianGpuNodeIgnoringCpuOnlyNodes() {
-        // per GPU: 1,600, 1,600, 2,000 and one odd 500; CPU-only nodes do not count; lower median 1,600
-        List<NodeSpec> nodes = List.of(node("a", 16_000, 10), node("b", 16_000, 10), node("c", 16_000, 8),
-                node("d", 2_000, 4), node("cpu-1", 256_000, 0), node("cpu-2", 256_000, 0));
+    void scalesTheShapesDownToTheCpuPerGpuOfALeanClusterIgnoringCpuOnlyNodes() {
+        // the GPU shapes ask for 14,300 / 2,350 = 6.09 cores per GPU; the GPU nodes have 1.6
+        List<NodeSpec> nodes = List.of(node("a", 16_000, 10), node("b", 16_000, 10), node("c", 16_000, 10),
+                node("cpu-1", 256_000, 0), node("cpu-2", 256_000, 0));
 
         TargetWorkload fitted = ClusterFittedWorkload.fit(BASE, nodes);
 
-        assertThat(fitted).isEqualTo(BASE.withCpuPerGpuAtMost(1_600));
+        double scale = 1.6 / (14_300.0 / 2_350);
+        // the 8-GPU shape scaled (16,827) is still more than a node has: capped at 16,000
+        assertThat(fitted.shapes()).extracting(TargetWorkload.Shape::cpuMilli)
+                .containsExactly(16_000L, (long) (4_000 * scale), (long) (1_000 * scale), 32_000L);
+        assertThat(fitted.shapes()).extracting(TargetWorkload.Shape::probability)
+                .containsExactlyElementsOf(BASE.shapes().stream().map(TargetWorkload.Shape::probability).toList());
+        assertThat(fitted.shapes().get(0).allowedModels()).containsExactly("A100");
+        assertThat(fitted.shapes()).extracting(TargetWorkload.Shape::gpuCount).containsExactly(8, 1, 2, 0);
         assertThat(ClusterFittedWorkload.fit(BASE, List.of(node("cpu", 256_000, 0)))).isSameAs(BASE);
         assertThat(ClusterFittedWorkload.fit(BASE, List.of(node("big", 128_000, 8)))).isEqualTo(BASE);
+    }
+
+    @Test
+    void capsAShapeAtTheMedianNodeWithItsGpuCountOnAClusterWithCpuEnough() {
+        // 14.2 cores per GPU, more than the shapes ask for: nothing is scaled; 8 GPUs: a, b, c, lower median 48,000
+        List<NodeSpec> nodes = List.of(node("a", 48_000, 8), node("b", 48_000, 8), node("c", 256_000, 8),
+                node("d", 2_000, 1));
+
+        assertThat(ClusterFittedWorkload.fit(BASE, nodes).shapes()).extracting(TargetWorkload.Shape::cpuMilli)
+                .containsExactly(48_000L, 4_000L, 1_000L, 32_000L);
+        // a fraction asking for more than its share of a node's CPU per GPU (4,000 for half a GPU of nodes with 2,000 per GPU) stays
+        assertThat(ClusterFittedWorkload.fit(BASE, List.of(node("a", 16_000, 8), node("b", 16_000, 8),
+                node("c", 256_000, 2))).shapes()).extracting(TargetWorkload.Shape::cpuMilli)
+                .containsExactly(16_000L, 4_000L, 1_000L, 32_000L);
+        // no node has 8 GPUs: the 8-GPU shape stays as it is
+        assertThat(ClusterFittedWorkload.fit(BASE, List.of(node("a", 64_000, 4))).shapes())
+                .extracting(TargetWorkload.Shape::cpuMilli).containsExactly(64_000L, 4_000L, 1_000L, 32_000L);
     }
 
     @Test
@@ -63,10 +71,10 @@ class ClusterFittedWorkloadTest {
         // same shapes, other names and order: the cached instance
         assertThat(workloads.forNodes(List.of(node("x", 128_000, 8), node("y", 16_000, 10), node("z", 16_000, 10))))
                 .isSameAs(first);
-        // one node more of the small kind changes nothing in the result, but it is a different cluster
+        // one node more of the small kind: a different cluster, leaner, whose shapes shrink further
         TargetWorkload grown = workloads.forNodes(List.of(node("a", 16_000, 10), node("b", 128_000, 8),
                 node("c", 16_000, 10), node("d", 16_000, 10)));
-        assertThat(grown).isNotSameAs(first).isEqualTo(first);
+        assertThat(grown.shapes().get(1).cpuMilli()).isLessThan(first.shapes().get(1).cpuMilli());
         // the big nodes become the majority: the shapes are no longer capped
         assertThat(workloads.forNodes(List.of(node("a", 16_000, 10), node("b", 128_000, 8), node("c", 128_000, 8))))
                 .isEqualTo(BASE);
