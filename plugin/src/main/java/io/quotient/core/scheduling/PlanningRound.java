@@ -31,6 +31,8 @@ final class PlanningRound {
     private final PreemptionPlanner preemption;
     private final GangReclaim gangReclaim;
     private final List<PlanAction> actions = new ArrayList<>();
+    /** Jobs this round places: a later decision of the same round never evicts them (see {@link ReclaimSearch}). */
+    private final java.util.Set<JobId> placedThisRound = new java.util.HashSet<>();
     private final FailedSearches failedSearches = new FailedSearches();
 
     /** @param waiting jobs that want capacity besides those placed (for the teams' fair shares) */
@@ -44,7 +46,8 @@ final class PlanningRound {
         }
         this.now = snapshot.now();
         this.rules = new ReclaimRules(ws.ledger(), fairShares(waiting), settings);
-        ReclaimSearch search = new ReclaimSearch(ws, now, settings.maxMovesPerDecision(), j -> filterFor(j.spec()));
+        ReclaimSearch search = new ReclaimSearch(ws, now, settings.maxMovesPerDecision(), j -> filterFor(j.spec()),
+                placedThisRound);
         this.preemption = new PreemptionPlanner(search, now);
         this.gangReclaim = new GangReclaim(ws, search, new GangPlacer(policy));
     }
@@ -120,6 +123,7 @@ final class PlanningRound {
         PlacedJob placed = ws.placement(job, replicas, inQuota ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA, now);
         ws.add(placed, replicas);
         actions.add(new PlanAction.Place(placed));
+        placedThisRound.add(placed.id());
         return true;
     }
 
@@ -248,6 +252,7 @@ final class PlanningRound {
         PlacedJob placed = ws.placement(job, allocation, inQuota ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA, now);
         ws.add(placed, allocation);
         actions.add(new PlanAction.Place(placed));
+        placedThisRound.add(placed.id());
         return true;
     }
 

@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
@@ -67,16 +68,23 @@ final class ReclaimSearch {
     private final Instant now;
     private final int maxMoves;
     private final Function<PlacedJob, PlacementPolicy.NodeFilter> moveTargets;
+    private final Set<JobId> placedThisRound;
     private int lookupsLeft;
     /** Nodes with free GPU capacity when the current search began. */
     private int[] destinations;
 
-    /** @param moveTargets per job, which nodes may receive it (fractions need nodes ready for shared GPUs) */
-    ReclaimSearch(Workspace ws, Instant now, int maxMoves, Function<PlacedJob, PlacementPolicy.NodeFilter> moveTargets) {
+    /**
+     * @param moveTargets     per job, which nodes may receive it (fractions need nodes ready for shared GPUs)
+     * @param placedThisRound jobs the same plan places (read live): never evicted or moved by it, since the plan
+     *                        would create their workload only to stop it at once
+     */
+    ReclaimSearch(Workspace ws, Instant now, int maxMoves, Function<PlacedJob, PlacementPolicy.NodeFilter> moveTargets,
+                  Set<JobId> placedThisRound) {
         this.ws = ws;
         this.now = now;
         this.maxMoves = maxMoves;
         this.moveTargets = moveTargets;
+        this.placedThisRound = placedThisRound;
     }
 
     /** The best choice over the nodes the filter accepts, or empty when no node can be made to fit. */
@@ -221,9 +229,12 @@ final class ReclaimSearch {
         return lacking;
     }
 
-    /** Preemptible and past its minimum runtime: the only jobs a reclaim may evict or move. */
+    /**
+     * Preemptible, past its minimum runtime and not placed by this plan: the only jobs a reclaim may evict or move.
+     */
     boolean movableOrEvictable(PlacedJob job) {
-        return job.spec().preemptible() && !now.isBefore(job.startedAt().plus(job.spec().minRuntime()));
+        return job.spec().preemptible() && !now.isBefore(job.startedAt().plus(job.spec().minRuntime()))
+                && !placedThisRound.contains(job.id());
     }
 
     /**
