@@ -14,7 +14,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -102,39 +101,20 @@ class FencedWritesTest {
     }
 
     /** The stored records, with a hook run once after a status write. */
-    private record WatchedStore(JobRecordStore delegate, AtomicReference<Runnable> afterStatusWrite)
-            implements JobRecordStore {
+    private static final class WatchedStore extends ForwardingJobRecordStore {
 
-        @Override
-        public JobRecord create(JobRecord record) {
-            return delegate.create(record);
-        }
+        private final AtomicReference<Runnable> afterStatusWrite;
 
-        @Override
-        public Optional<JobRecord> find(JobId job) {
-            return delegate.find(job);
-        }
-
-        @Override
-        public List<JobRecord> list(String team) {
-            return delegate.list(team);
-        }
-
-        @Override
-        public List<JobRecord> listAll() {
-            return delegate.listAll();
+        WatchedStore(JobRecordStore delegate, AtomicReference<Runnable> afterStatusWrite) {
+            super(delegate);
+            this.afterStatusWrite = afterStatusWrite;
         }
 
         @Override
         public JobRecord updateStatus(JobRecord record, JobStatus status) {
-            JobRecord written = delegate.updateStatus(record, status);
+            JobRecord written = super.updateStatus(record, status);
             afterStatusWrite.getAndSet(() -> { }).run();
             return written;
-        }
-
-        @Override
-        public boolean delete(JobId job) {
-            return delegate.delete(job);
         }
     }
 }
