@@ -92,24 +92,48 @@ public final class JobTransitions {
     /**
      * Records a new job together with its first decision, a placement (one write), then deploys it. Once the
      * record is written the deploy has happened: a failure to create the workload is logged, and the
-     * reconciliation creates it from the record, as after a crash at that point.
+     * reconciliation creates it from the record, as after a crash at that point. Fenced like the plans' writes (the
+     * decision was taken without the lock's leadership check being repeated): a replica that stopped leading since
+     * records the job undecided, for the leader, or, once the record is written, sends no event.
      */
     public JobRecord recordPlaced(JobRecord unrecorded, PlacedJob placement) {
+        if (!leadership.isLeader()) {
+            return recordForTheLeader(unrecorded);
+        }
         JobRecord recorded = store.create(unrecorded.withStatus(placedStatus(placement)));
         try {
+            fence(recorded, "the Placed event");
             return placed(recorded, placement, "Placed", "Placed on ");
         } catch (RuntimeException e) {
-            LOG.warn("job {} of team {} is recorded as placed on node {}, but creating its workload failed: {}. The"
-                    + " next reconciliation creates it.", unrecorded.id().name(), unrecorded.id().team(),
+            LOG.warn("job {} of team {} is recorded as placed on node {}, but its event or workload was not made: {}."
+                    + " The next reconciliation creates the workload.", unrecorded.id().name(), unrecorded.id().team(),
                     placement.node(), e.toString());
             return recorded;
         }
     }
 
-    /** Records a new job together with its first decision: it waits, for this reason. */
+    /**
+     * The first decision on a new job came too late: this replica stopped leading between deciding and recording
+     * (a pause, a long GC). The job is recorded undecided, as on a follower, and the leader's re-queue decides it.
+     */
+    private JobRecord recordForTheLeader(JobRecord unrecorded) {
+        LOG.warn("job {} of team {} recorded undecided: this replica stopped leading after deciding it; the leader"
+                + " decides it", unrecorded.id().name(), unrecorded.id().team());
+        return store.create(unrecorded.withStatus(JobStatus.pending(PendingReasons.AWAITING_LEADER)));
+    }
+
+    /** Records a new job together with its first decision: it waits, for this reason (fenced as above). */
     public JobRecord recordPending(JobRecord unrecorded, String why) {
+        if (!leadership.isLeader()) {
+            return recordForTheLeader(unrecorded);
+        }
         JobRecord pending = store.create(unrecorded.withStatus(JobStatus.pending(why)));
         LOG.info("job {} of team {} pending: {}", unrecorded.id().name(), unrecorded.id().team(), why);
+        if (!leadership.isLeader()) {
+            LOG.warn("no Pending event for job {} of team {}: this replica stopped leading", unrecorded.id().name(),
+                    unrecorded.id().team());
+            return pending;
+        }
         gateway.recordEvent(unrecorded.id(), "Pending", why);
         return pending;
     }

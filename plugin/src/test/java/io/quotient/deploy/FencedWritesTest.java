@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 /**
  * A replica that stops being the leader while a plan is being applied (it froze past its Lease after the plan's
  * leadership check: SIGSTOP, a long GC) writes no further decision and no further decision event: leadership is
- * asked again right before each one, and the rest of the plan is left to the leader in office.
+ * asked again right before each one, and the rest of the plan is left to the leader in office. A new job decided
+ * just before is recorded undecided, for the leader.
  */
 class FencedWritesTest {
 
@@ -93,6 +94,36 @@ class FencedWritesTest {
         assertThat(h.store.find(first.id()).orElseThrow().phase()).isEqualTo(JobPhase.PLACED);
         assertThat(h.store.find(second.id()).orElseThrow().phase()).isEqualTo(JobPhase.PLACED);
         assertThat(eventsOf(second.id())).containsExactly("Pending", "Requeued");
+    }
+
+    @Test
+    void aNewJobDecidedToWaitJustBeforeTheLeadershipWasLostIsRecordedForTheLeaderWithoutAnEvent() {
+        scheduler.onSchedule = (s, spec) -> {
+            leader.set(false); // froze after the deploy's leadership check, woke up without the Lease
+            return new Plan(List.of(new PlanAction.KeepPending(spec.id(), "no free GPU")));
+        };
+
+        JobRecord late = h.deployments.deploy(JobFixtures.wholeGpus("team-b", "late", 1));
+
+        assertThat(h.store.find(late.id()).orElseThrow().status().reason()).isEqualTo(PendingReasons.AWAITING_LEADER);
+        assertThat(eventsOf(late.id())).isEmpty();
+    }
+
+    @Test
+    void aNewJobPlacedJustBeforeTheLeadershipWasLostIsRecordedForTheLeaderNotPlaced() {
+        scheduler.onSchedule = (s, spec) -> {
+            leader.set(false);
+            return new Plan(List.of(new PlanAction.Place(PlanApplicationTest.at(s, spec, "gpu-node-2", List.of(0),
+                    1000, QuotaState.IN_QUOTA))));
+        };
+
+        JobRecord late = h.deployments.deploy(JobFixtures.wholeGpus("team-b", "late", 1));
+
+        JobRecord stored = h.store.find(late.id()).orElseThrow();
+        assertThat(stored.phase()).isEqualTo(JobPhase.PENDING);
+        assertThat(stored.status().reason()).isEqualTo(PendingReasons.AWAITING_LEADER);
+        assertThat(eventsOf(late.id())).isEmpty();
+        assertThat(h.cluster.workloadOf(late.id())).isNull();
     }
 
     private List<String> eventsOf(JobId job) {
