@@ -64,11 +64,13 @@ public record QuotientProperties(@Valid @NotNull @DefaultValue Cluster cluster, 
      * @param defragmentCron           Quartz cron of the defragmentation, nightly by default
      * @param defragmentMaxMovedShare  at most this share of the cluster's GPUs is moved per defragmentation
      * @param metricsInterval          refresh of the per-team and cluster gauges
+     * @param requeueMaxRelabels       stored quota states rewritten at most per re-queue pass (one API call each)
      */
     public record Schedules(@NotNull @DefaultValue("5s") Duration requeueInterval,
                             @NotNull @DefaultValue("15s") Duration reclaimInterval,
                             @NotBlank @DefaultValue("0 0 3 * * ?") String defragmentCron,
                             @DecimalMin("0.0") @DecimalMax("1.0") @DefaultValue("0.1") double defragmentMaxMovedShare,
-                            @NotNull @DefaultValue("15s") Duration metricsInterval) {
+                            @NotNull @DefaultValue("15s") Duration metricsInterval,
+                            @jakarta.validation.constraints.Min(1) @DefaultValue("50") int requeueMaxRelabels) {
     }
 }

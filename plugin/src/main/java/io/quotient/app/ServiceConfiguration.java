@@ -13,6 +13,7 @@ import io.quotient.deploy.DecisionService;
 import io.quotient.deploy.DeploymentService;
 import io.quotient.deploy.JobTransitions;
 import io.quotient.deploy.PlanApplier;
+import io.quotient.deploy.QuotaLabels;
 import io.quotient.deploy.Reconciler;
 import io.quotient.deploy.Reports;
 import io.quotient.deploy.RequestValidator;
@@ -71,8 +72,10 @@ public class ServiceConfiguration {
 
     @Bean
     JobTransitions jobTransitions(JobRecordStore store, WorkloadGateway gateway, ReservationKeeper reservations,
-                                  DeploymentMetrics metrics, QuotientProperties properties, Clock clock) {
-        return new JobTransitions(store, gateway, reservations, metrics, properties.scheduling().stopGrace(), clock);
+                                  DeploymentMetrics metrics, QuotientProperties properties, Clock clock,
+                                  LeadershipGate leadership) {
+        return new JobTransitions(store, gateway, reservations, metrics, properties.scheduling().stopGrace(), clock,
+                leadership);
     }
 
     @Bean
@@ -88,10 +91,11 @@ public class ServiceConfiguration {
     DecisionService decisionService(JobRecordStore store, ClusterObserver cluster, WorkloadGateway gateway,
                                     JobTransitions transitions, ReservationKeeper reservations, Decider decider,
                                     DecisionLock lock, LeadershipGate leadership, QuotientProperties properties,
-                                    Clock clock) {
+                                    Clock clock, TeamsSource teams) {
         Reconciler reconciler = new Reconciler(store, cluster, gateway, transitions, reservations,
                 properties.scheduling().stopGrace(), properties.scheduling().podArrivalGrace(), clock);
-        return new DecisionService(reconciler, decider, transitions, lock, leadership);
+        return new DecisionService(reconciler, decider, transitions, lock, leadership,
+                new QuotaLabels(store, teams, transitions, properties.schedules().requeueMaxRelabels()));
     }
 
     @Bean

@@ -27,14 +27,16 @@ public final class DecisionService {
     private final JobTransitions transitions;
     private final DecisionLock lock;
     private final LeadershipGate leadership;
+    private final QuotaLabels quotaLabels;
 
     public DecisionService(Reconciler reconciler, Decider decider, JobTransitions transitions, DecisionLock lock,
-                           LeadershipGate leadership) {
+                           LeadershipGate leadership, QuotaLabels quotaLabels) {
         this.reconciler = reconciler;
         this.decider = decider;
         this.transitions = transitions;
         this.lock = lock;
         this.leadership = leadership;
+        this.quotaLabels = quotaLabels;
     }
 
     public boolean isLeader() {
@@ -91,7 +93,8 @@ public final class DecisionService {
 
     /**
      * Reconciles the cluster with the records (finishing anything a crash interrupted, following the workloads'
-     * phases), then tries every waiting job. Returns the plan applied (empty on a follower).
+     * phases), then tries every waiting job, then rewrites stale quota labels ({@link QuotaLabels}, the pass's own
+     * placements and evictions included). Returns the plan applied (empty on a follower).
      */
     public Plan requeuePending() {
         if (!leadership.isLeader()) {
@@ -100,6 +103,7 @@ public final class DecisionService {
         return afterReconciling(reconciliation -> {
             Plan queued = decider.decidePending();
             decider.growElastic(); // after the queue: growth takes only what no waiting job was given
+            quotaLabels.refresh();
             return queued;
         });
     }

@@ -2,12 +2,14 @@ package io.quotient.deploy;
 
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.scheduling.QuotaState;
 import io.quotient.deploy.port.DeploymentMetrics;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.JobStatus;
+import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.WorkloadGateway;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,6 +24,14 @@ import java.util.Optional;
  * The changes of one job's state, each written to its record BEFORE the cluster is touched: the record is the
  * intent, and the reconciler re-applies an intent whose cluster side was interrupted. Every gateway call is
  * idempotent, so re-applying never duplicates.
+ *
+ * <p>Decision writes (a placement, move, eviction, "still pending", a re-queue from a lost node, a quota label) and
+ * their events are fenced: leadership is asked again right before each one, so a replica that froze after its plan
+ * passed the leadership check (SIGSTOP, a long GC) writes nothing more once it wakes; the plan stops there
+ * ({@link LeadershipLostException}) and the leader in office decides from the records. Status writes also carry the
+ * record's resourceVersion, so a stale leader's write to a record the new leader changed is refused. What remains is
+ * a freeze between that last check and the request reaching the API server, on a record the new leader has not
+ * written yet.
  */
 public final class JobTransitions {
 
@@ -33,15 +43,17 @@ public final class JobTransitions {
     private final DeploymentMetrics metrics;
     private final Duration stopGrace;
     private final Clock clock;
+    private final LeadershipGate leadership;
 
     public JobTransitions(JobRecordStore store, WorkloadGateway gateway, ReservationKeeper reservations,
-                          DeploymentMetrics metrics, Duration stopGrace, Clock clock) {
+                          DeploymentMetrics metrics, Duration stopGrace, Clock clock, LeadershipGate leadership) {
         this.store = store;
         this.gateway = gateway;
         this.reservations = reservations;
         this.metrics = metrics;
         this.stopGrace = stopGrace;
         this.clock = clock;
+        this.leadership = leadership;
     }
 
     /** Records the placement, reserves fractional GPUs, then creates the workload (once the GPU UUIDs are known). */
@@ -85,30 +97,57 @@ public final class JobTransitions {
     }
 
     private JobRecord place(JobRecord record, PlacedJob placement, String event, String verb) {
-        return placed(store.updateStatus(record, placedStatus(placement)), placement, event, verb);
+        fence(record, "the placement");
+        JobRecord written = store.updateStatus(record, placedStatus(placement));
+        fence(record, "the " + event + " event");
+        return placed(written, placement, event, verb);
     }
 
     /**
      * Records a new job together with its first decision, a placement (one write), then deploys it. Once the
      * record is written the deploy has happened: a failure to create the workload is logged, and the
-     * reconciliation creates it from the record, as after a crash at that point.
+     * reconciliation creates it from the record, as after a crash at that point. Fenced like the plans' writes (the
+     * decision was taken without the lock's leadership check being repeated): a replica that stopped leading since
+     * records the job undecided, for the leader, or, once the record is written, sends no event.
      */
     public JobRecord recordPlaced(JobRecord unrecorded, PlacedJob placement) {
+        if (!leadership.isLeader()) {
+            return recordForTheLeader(unrecorded);
+        }
         JobRecord recorded = store.create(unrecorded.withStatus(placedStatus(placement)));
         try {
+            fence(recorded, "the Placed event");
             return placed(recorded, placement, "Placed", "Placed on ");
         } catch (RuntimeException e) {
-            LOG.warn("job {} of team {} is recorded as placed on node {}, but creating its workload failed: {}. The"
-                    + " next reconciliation creates it.", unrecorded.id().name(), unrecorded.id().team(),
+            LOG.warn("job {} of team {} is recorded as placed on node {}, but its event or workload was not made: {}."
+                    + " The next reconciliation creates the workload.", unrecorded.id().name(), unrecorded.id().team(),
                     placement.node(), e.toString());
             return recorded;
         }
     }
 
-    /** Records a new job together with its first decision: it waits, for this reason. */
+    /**
+     * The first decision on a new job came too late: this replica stopped leading between deciding and recording
+     * (a pause, a long GC). The job is recorded undecided, as on a follower, and the leader's re-queue decides it.
+     */
+    private JobRecord recordForTheLeader(JobRecord unrecorded) {
+        LOG.warn("job {} of team {} recorded undecided: this replica stopped leading after deciding it; the leader"
+                + " decides it", unrecorded.id().name(), unrecorded.id().team());
+        return store.create(unrecorded.withStatus(JobStatus.pending(PendingReasons.AWAITING_LEADER)));
+    }
+
+    /** Records a new job together with its first decision: it waits, for this reason (fenced as above). */
     public JobRecord recordPending(JobRecord unrecorded, String why) {
+        if (!leadership.isLeader()) {
+            return recordForTheLeader(unrecorded);
+        }
         JobRecord pending = store.create(unrecorded.withStatus(JobStatus.pending(why)));
         LOG.info("job {} of team {} pending: {}", unrecorded.id().name(), unrecorded.id().team(), why);
+        if (!leadership.isLeader()) {
+            LOG.warn("no Pending event for job {} of team {}: this replica stopped leading", unrecorded.id().name(),
+                    unrecorded.id().team());
+            return pending;
+        }
         gateway.recordEvent(unrecorded.id(), "Pending", why);
         return pending;
     }
@@ -162,9 +201,11 @@ public final class JobTransitions {
     public JobRecord preempt(JobRecord record, String reason, DecisionCause cause) {
         String why = reason.startsWith(PendingReasons.PREEMPTED_PREFIX) ? reason
                 : PendingReasons.PREEMPTED_PREFIX + ": " + reason;
+        fence(record, "the eviction");
         JobRecord preempted = store.updateStatus(record, record.status().withPhase(JobPhase.PREEMPTED, why));
         LOG.info("job {} of team {} preempted on node {}: {}", record.id().name(), record.id().team(),
                 record.status().node(), why);
+        fence(record, "the Preempted event");
         gateway.recordEvent(record.id(), "Preempted", why);
         metrics.preempted(record.id(), cause.preemptionLabel());
         return requeueStopped(preempted);
@@ -186,9 +227,11 @@ public final class JobTransitions {
     public JobRecord requeueFromLostNode(JobRecord record, String lostNode) {
         String why = PendingReasons.NODE_REMOVED_PREFIX + ": node " + lostNode + " was removed from the cluster;"
                 + " re-queued";
+        fence(record, "the re-queue from a removed node");
         JobRecord pending = store.updateStatus(record, JobStatus.pending(why));
         LOG.info("job {} of team {} re-queued: node {} was removed from the cluster", record.id().name(),
                 record.id().team(), lostNode);
+        fence(record, "the NodeRemoved event");
         gateway.recordEvent(record.id(), "NodeRemoved", why);
         gateway.stop(record.id(), stopGrace);
         reservations.releaseUnneeded(Placements.fractionalSlots(record));
@@ -202,8 +245,30 @@ public final class JobTransitions {
             return record;
         }
         LOG.info("job {} of team {} pending: {}", record.id().name(), record.id().team(), reason);
+        fence(record, "the Pending event");
         gateway.recordEvent(record.id(), "Pending", reason);
+        fence(record, "the pending reason");
         return store.updateStatus(record, JobStatus.pending(reason));
+    }
+
+    /**
+     * Rewrites the quota state stored with a placed job to the one recomputed from what its team holds now (the
+     * smallest cover of its guarantee changes as the team's jobs come and go), so that {@code kubectl get gpujob}
+     * and anything reading the records see what evictions go by. No event: nothing is decided about the job.
+     */
+    public JobRecord relabel(JobRecord record, QuotaState state) {
+        fence(record, "the quota state " + state.wireName());
+        LOG.info("job {} of team {} on node {} is now {} (stored: {})", record.id().name(), record.id().team(),
+                record.status().node(), state.wireName(),
+                record.status().quotaState() == null ? "none" : record.status().quotaState().wireName());
+        return store.updateStatus(record, record.status().withQuotaState(state));
+    }
+
+    /** Refuses a decision write once this replica cannot show it still leads (see the class comment). */
+    private void fence(JobRecord record, String write) {
+        if (!leadership.isLeader()) {
+            throw new LeadershipLostException(record.id(), write);
+        }
     }
 
     /**

@@ -14,7 +14,8 @@ import java.util.Optional;
  * Applies a plan's actions in order. A failure stops the plan there (later actions may rely on earlier ones,
  * e.g. a placement on the evictions before it); what was recorded stays, and the next reconciliation and
  * re-queue finish or redo the rest from the records. A replica that loses the leadership in the middle of a plan
- * stops there too: the new leader decides from the records, so nothing is decided twice.
+ * stops there too (checked before each action, and by {@link JobTransitions} right before each write): the new
+ * leader decides from the records, so nothing is decided twice.
  */
 public final class PlanApplier {
 
@@ -40,6 +41,10 @@ public final class PlanApplier {
             }
             try {
                 applyOne(action, cause);
+            } catch (LeadershipLostException e) {
+                LOG.warn("applying the plan stopped at {} for job {}: {}", action.getClass().getSimpleName(),
+                        action.job(), e.getMessage());
+                return false;
             } catch (RuntimeException e) {
                 LOG.warn("applying the plan stopped at {} for job {}: {}. The records keep what was decided; the next"
                         + " re-queue completes it.", action.getClass().getSimpleName(), action.job(), e.toString());

@@ -68,13 +68,15 @@ public final class ServiceHarness {
         JobRecordStore records = storeWrapper.apply(store);
         Duration grace = Duration.ofSeconds(30);
         ReservationKeeper reservations = new ReservationKeeper(records, cluster, gateway);
-        JobTransitions transitions = new JobTransitions(records, gateway, reservations, metrics, grace, clock);
+        JobTransitions transitions = new JobTransitions(records, gateway, reservations, metrics, grace, clock,
+                leadership);
         Decider decider = new Decider(records, new SnapshotBuilder(cluster, teamsSource, clock), scheduler,
                 new PlanApplier(records, transitions, leadership), new AssumedPlacements(Duration.ofSeconds(5)),
                 transitions);
         Reconciler reconciler = new Reconciler(records, cluster, gateway, transitions, reservations, grace,
                 Reconciler.DEFAULT_POD_ARRIVAL_GRACE, clock);
-        decisions = new DecisionService(reconciler, decider, transitions, new DecisionLock(), leadership);
+        decisions = new DecisionService(reconciler, decider, transitions, new DecisionLock(), leadership,
+                new QuotaLabels(records, teamsSource, transitions, 50));
         deployments = new DeploymentService(records, teamsSource, gateway, validator, decisions, metrics, clock);
         pods = new PodAdmissions(deployments, records, cluster);
         reports = new Reports(records, cluster, teamsSource, new ClusterFittedWorkload(TargetWorkload.typical()));

@@ -13,7 +13,8 @@ import java.util.regex.Pattern;
  * No in-quota job evicted for another team. A job seen holding GPUs and then seen evicted for another team's claim
  * (its reason "Preempted by T reclaiming its guarantee ...; ... (V held H GPUs with a guarantee of G)") is a violation
  * when its team was not above its guarantee (H &le; G), when the evictions of that one claim took its team below its
- * guarantee, or when the job itself was placed in quota and its team's guarantee was not lowered since. An eviction
+ * guarantee, or when the job itself was in quota by a label known to be current ({@link QuotaLabelTrust}: the stored
+ * state is recomputed as the team changes and refreshed by the leader within a bound). An eviction
  * by the within-one-job rule (reason "Preempted by T reclaiming its guarantee for J (T held h of g guaranteed GPUs);
  * V held H GPUs with a guarantee of G and no smaller set ...") is a violation when V was not above G, or when the
  * evictions of that claim left V as far below G as T was below g, or further.
@@ -33,10 +34,10 @@ final class EvictionChecks {
     /**
      * @param before        the job in the previous look (holding GPUs)
      * @param after         the job now
-     * @param placedSince   when it was first seen holding GPUs
-     * @param loweredAt     when its team's guarantee was last lowered (-1 if never)
+     * @param labelCurrent  whether {@code before}'s quota state was current (its team stable long enough, {@link
+     *                      QuotaLabelTrust})
      */
-    List<String> check(ObservedJob before, ObservedJob after, long placedSince, long loweredAt) {
+    List<String> check(ObservedJob before, ObservedJob after, boolean labelCurrent) {
         List<String> violations = new ArrayList<>();
         if (after.holds() || after.reason() == null || !after.reason().startsWith("Preempted")) {
             return violations;
@@ -64,9 +65,10 @@ final class EvictionChecks {
                     + " GPUs to " + (Math.round(held * 1000) - evicted) / 1000.0 + ", below its guarantee of "
                     + guarantee + " (last: " + who + ")");
         }
-        if ("InQuota".equals(before.quota()) && loweredAt < placedSince) {
-            violations.add("in-quota job " + who + " was evicted for another team (" + m.group(1)
-                    + ") and " + after.team() + "'s guarantee was not lowered since it was placed: " + after.reason());
+        if ("InQuota".equals(before.quota()) && labelCurrent) {
+            violations.add("in-quota job " + who + " was evicted for another team (" + m.group(1) + "), its label"
+                    + " current (" + after.team() + " unchanged for " + QuotaLabelTrust.STALENESS_MS / 1000
+                    + " s before, same leader, no fault): " + after.reason());
         }
         return violations;
     }

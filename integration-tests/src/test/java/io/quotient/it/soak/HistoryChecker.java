@@ -23,15 +23,14 @@ final class HistoryChecker {
     private long settleMs = 30_000;
     private long reclaimDeadlineMs = 60_000;
     private final Map<String, Long> guarantees = new HashMap<>();
-    private final Map<String, Long> loweredAt = new HashMap<>();
     private final Map<String, Long> accepted = new HashMap<>();
     private final Set<String> deleteRequested = new HashSet<>();
     private final Map<String, ObservedJob> previous = new HashMap<>();
-    private final Map<String, Long> holdingSince = new HashMap<>();
     private final Set<String> seenOnce = new HashSet<>();
     private final LinkedHashSet<String> violations = new LinkedHashSet<>();
     private final LeaderTerms leaderTerms = new LeaderTerms();
     private final EvictionChecks evictionChecks = new EvictionChecks();
+    private final QuotaLabelTrust labels = new QuotaLabelTrust();
     private final SoakFigures figures = new SoakFigures();
     private Lingering lingering = new Lingering(settleMs);
     private long calmAt = -1;
@@ -45,8 +44,14 @@ final class HistoryChecker {
         switch (type == null ? "" : type) {
             case "start" -> start(entry);
             case "op" -> operation(entry, t);
-            case "fault" -> figures.fault(Observation.text(entry, "fault"), t, Observation.text(entry, "target"));
-            case "recovered" -> figures.recovered(Observation.text(entry, "fault"), entry.get("seconds").getAsDouble());
+            case "fault" -> {
+                figures.fault(Observation.text(entry, "fault"), t, Observation.text(entry, "target"));
+                labels.fault(Observation.text(entry, "fault"), t);
+            }
+            case "recovered" -> {
+                figures.recovered(Observation.text(entry, "fault"), entry.get("seconds").getAsDouble());
+                labels.fault(Observation.text(entry, "fault"), t);
+            }
             case "calm" -> calmAt = t;
             case "obs" -> observe(Observation.fromJson(entry));
             case "final-invariants" -> Observation.array(entry, "violations")
@@ -105,9 +110,7 @@ final class HistoryChecker {
             case "guarantee" -> {
                 String team = Observation.text(op, "team");
                 long milli = op.get("milli").getAsLong();
-                if (milli < guarantees.getOrDefault(team, 0L)) {
-                    loweredAt.put(team, t);
-                }
+                labels.guaranteeChanged(team, t);
                 guarantees.put(team, milli);
             }
             default -> { }
@@ -122,6 +125,7 @@ final class HistoryChecker {
         capacity(obs);
         lostJobs(obs, now);
         lingeringStates(obs, now);
+        labels.observe(obs);
         evictionsAndLatency(obs, now);
         violations.addAll(lingering.endLook(obs.t()));
         if (calmAt >= 0 && !reclaimChecked && obs.t() >= calmAt + reclaimDeadlineMs) {
@@ -221,15 +225,8 @@ final class HistoryChecker {
         Map<String, Long> held = allocated(obs);
         for (ObservedJob job : now.values()) {
             ObservedJob before = previous.get(job.key());
-            if (job.holds()) {
-                holdingSince.putIfAbsent(job.key(), obs.t());
-            }
             if (before != null && before.holds()) {
-                violations.addAll(evictionChecks.check(before, job, holdingSince.getOrDefault(job.key(), 0L),
-                        loweredAt.getOrDefault(job.team(), -1L)));
-            }
-            if (!job.holds()) {
-                holdingSince.remove(job.key());
+                violations.addAll(evictionChecks.check(before, job, labels.trusted(job.team())));
             }
             Long acceptedAt = accepted.get(job.key());
             if (acceptedAt != null && seenOnce.add(job.key()) && "Pending".equals(job.phase())

@@ -40,6 +40,7 @@ public final class ServeCommand implements QuotientCli.Command {
               --quotient.schedules.reclaim-interval=15s          return of borrowed GPUs
               --quotient.schedules.defragment-cron="0 0 3 * * ?" defragmentation (Quartz cron)
               --quotient.schedules.defragment-max-moved-share=0.1
+              --quotient.schedules.requeue-max-relabels=50       stored quota states rewritten per re-queue
               --server.port=8080
             """;
 

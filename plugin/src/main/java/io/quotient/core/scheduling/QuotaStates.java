@@ -46,6 +46,25 @@ public final class QuotaStates {
         }).toList();
     }
 
+    /**
+     * The jobs whose quota state, as given (stored at placement), differs from the one recomputed now, at most
+     * {@code max} of them in the jobs' order: the labels to rewrite. Bounded because one change of a team (a job
+     * placed or gone, its guarantee changed) may reshuffle the smallest cover of many of its jobs at once.
+     */
+    public static List<QuotaRelabel> stale(List<PlacedJob> placed, Map<String, Team> teams, int max) {
+        if (max < 1) {
+            throw new IllegalArgumentException("at most " + max + " labels per pass: give 1 or more");
+        }
+        List<PlacedJob> now = current(placed, teams);
+        List<QuotaRelabel> stale = new ArrayList<>();
+        for (int i = 0; i < placed.size() && stale.size() < max; i++) {
+            if (placed.get(i).quotaState() != now.get(i).quotaState()) {
+                stale.add(new QuotaRelabel(now.get(i).id(), now.get(i).quotaState()));
+            }
+        }
+        return stale;
+    }
+
     /** One team's jobs inside its guarantee. */
     static Set<JobId> inQuota(List<PlacedJob> jobs, long guaranteed) {
         Set<JobId> in = new HashSet<>();

@@ -1,0 +1,5 @@
+package io.quotient.core.scheduling;
+
+/** A placed job whose stored quota state differs from the one recomputed now ({@link QuotaStates}): store this. */
+public record QuotaRelabel(JobId job, QuotaState state) {
+}

@@ -1,0 +1,151 @@
+package io.quotient.deploy;
+
+import io.quotient.adapters.memory.EmbeddedCluster;
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.Plan;
+import io.quotient.core.scheduling.PlanAction;
+import io.quotient.core.scheduling.QuotaState;
+import io.quotient.deploy.port.ForwardingWorkloadGateway;
+import io.quotient.deploy.port.JobPhase;
+import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.JobRecordStore;
+import io.quotient.deploy.port.JobStatus;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A replica that stops being the leader while a plan is being applied (it froze past its Lease after the plan's
+ * leadership check: SIGSTOP, a long GC) writes no further decision and no further decision event: leadership is
+ * asked again right before each one, and the rest of the plan is left to the leader in office. A new job decided
+ * just before is recorded undecided, for the leader.
+ */
+class FencedWritesTest {
+
+    private final ScriptedScheduler scheduler = new ScriptedScheduler();
+    private final AtomicBoolean leader = new AtomicBoolean(true);
+    /** Run once, right after the next status write: the moment the replica froze and lost the Lease. */
+    private final AtomicReference<Runnable> afterStatusWrite = new AtomicReference<>(() -> { });
+    /** Run once, right after the next event: the same, between an event and its status write. */
+    private final AtomicReference<Runnable> afterEvent = new AtomicReference<>(() -> { });
+    private final ServiceHarness h = new ServiceHarness(scheduler, ScriptedScheduler.SIMPLE_VALIDATOR,
+            ServiceHarness.fourNodesOfTenGpus(), ServiceHarness.twoTeamsOfTwenty(),
+            real -> new ForwardingWorkloadGateway(real) {
+                @Override
+                public void recordEvent(JobId job, String reason, String message) {
+                    super.recordEvent(job, reason, message);
+                    afterEvent.getAndSet(() -> { }).run();
+                }
+            }, leader::get, records -> new WatchedStore(records, afterStatusWrite));
+
+    private JobRecord first;
+    private JobRecord second;
+
+    @BeforeEach
+    void twoJobsWait() {
+        scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.KeepPending(spec.id(), "no free GPU")));
+        first = h.deployments.deploy(JobFixtures.wholeGpus("team-a", "first", 1));
+        second = h.deployments.deploy(JobFixtures.wholeGpus("team-a", "second", 1));
+        scheduler.onPending = s -> new Plan(List.of(
+                new PlanAction.Place(PlanApplicationTest.at(s, s.pending().get(0).spec(), "gpu-node-1", List.of(0),
+                        1000, QuotaState.IN_QUOTA)),
+                new PlanAction.Place(PlanApplicationTest.at(s, s.pending().get(1).spec(), "gpu-node-1", List.of(1),
+                        1000, QuotaState.IN_QUOTA))));
+    }
+
+    @Test
+    void aLeaderLostRightAfterAPlacementWriteSendsNoEventAndStopsThePlan() {
+        afterStatusWrite.set(() -> leader.set(false));
+
+        h.decisions.requeuePending();
+
+        assertThat(h.store.find(first.id()).orElseThrow().phase()).as("written before the Lease was lost")
+                .isEqualTo(JobPhase.PLACED);
+        assertThat(eventsOf(first.id())).as("its event came after: fenced").containsExactly("Pending");
+        assertThat(h.cluster.workloadOf(first.id())).as("the new leader's reconciliation creates it").isNull();
+        assertThat(h.store.find(second.id()).orElseThrow().phase()).isEqualTo(JobPhase.PENDING);
+        assertThat(eventsOf(second.id())).containsExactly("Pending");
+    }
+
+    @Test
+    void aLeaderLostBetweenAnEventAndItsStatusWriteWritesNoStatus() {
+        scheduler.onPending = s -> new Plan(List.of(
+                new PlanAction.KeepPending(first.id(), "no node with 80 GiB of free GPU memory"),
+                new PlanAction.Place(PlanApplicationTest.at(s, s.pending().get(1).spec(), "gpu-node-1", List.of(1),
+                        1000, QuotaState.IN_QUOTA))));
+        afterEvent.set(() -> leader.set(false));
+
+        h.decisions.requeuePending();
+
+        assertThat(h.store.find(first.id()).orElseThrow().status().reason()).isEqualTo("no free GPU");
+        assertThat(h.store.find(second.id()).orElseThrow().phase()).isEqualTo(JobPhase.PENDING);
+        assertThat(eventsOf(second.id())).containsExactly("Pending");
+    }
+
+    @Test
+    void aLeaderThatStaysInOfficeAppliesTheWholePlan() {
+        h.decisions.requeuePending();
+
+        assertThat(h.store.find(first.id()).orElseThrow().phase()).isEqualTo(JobPhase.PLACED);
+        assertThat(h.store.find(second.id()).orElseThrow().phase()).isEqualTo(JobPhase.PLACED);
+        assertThat(eventsOf(second.id())).containsExactly("Pending", "Requeued");
+    }
+
+    @Test
+    void aNewJobDecidedToWaitJustBeforeTheLeadershipWasLostIsRecordedForTheLeaderWithoutAnEvent() {
+        scheduler.onSchedule = (s, spec) -> {
+            leader.set(false); // froze after the deploy's leadership check, woke up without the Lease
+            return new Plan(List.of(new PlanAction.KeepPending(spec.id(), "no free GPU")));
+        };
+
+        JobRecord late = h.deployments.deploy(JobFixtures.wholeGpus("team-b", "late", 1));
+
+        assertThat(h.store.find(late.id()).orElseThrow().status().reason()).isEqualTo(PendingReasons.AWAITING_LEADER);
+        assertThat(eventsOf(late.id())).isEmpty();
+    }
+
+    @Test
+    void aNewJobPlacedJustBeforeTheLeadershipWasLostIsRecordedForTheLeaderNotPlaced() {
+        scheduler.onSchedule = (s, spec) -> {
+            leader.set(false);
+            return new Plan(List.of(new PlanAction.Place(PlanApplicationTest.at(s, spec, "gpu-node-2", List.of(0),
+                    1000, QuotaState.IN_QUOTA))));
+        };
+
+        JobRecord late = h.deployments.deploy(JobFixtures.wholeGpus("team-b", "late", 1));
+
+        JobRecord stored = h.store.find(late.id()).orElseThrow();
+        assertThat(stored.phase()).isEqualTo(JobPhase.PENDING);
+        assertThat(stored.status().reason()).isEqualTo(PendingReasons.AWAITING_LEADER);
+        assertThat(eventsOf(late.id())).isEmpty();
+        assertThat(h.cluster.workloadOf(late.id())).isNull();
+    }
+
+    private List<String> eventsOf(JobId job) {
+        return h.cluster.events().stream().filter(e -> e.job().equals(job)).map(EmbeddedCluster.Event::reason)
+                .toList();
+    }
+
+    /** The stored records, with a hook run once after a status write. */
+    private static final class WatchedStore extends ForwardingJobRecordStore {
+
+        private final AtomicReference<Runnable> afterStatusWrite;
+
+        WatchedStore(JobRecordStore delegate, AtomicReference<Runnable> afterStatusWrite) {
+            super(delegate);
+            this.afterStatusWrite = afterStatusWrite;
+        }
+
+        @Override
+        public JobRecord updateStatus(JobRecord record, JobStatus status) {
+            JobRecord written = super.updateStatus(record, status);
+            afterStatusWrite.getAndSet(() -> { }).run();
+            return written;
+        }
+    }
+}
