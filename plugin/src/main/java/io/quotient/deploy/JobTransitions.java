@@ -211,6 +211,27 @@ public final class JobTransitions {
         return requeueStopped(preempted);
     }
 
+    /**
+     * Completes an eviction that an interruption (a restart, a leader change, an API error) left with the record saying
+     * Preempted: its Event may have died with the process that recorded it, so it is said again, then the job is
+     * re-queued. Fenced like every decision: a replica that lost the Lease meanwhile must neither send the Event nor stop
+     * a workload that the leader in office may have placed again since.
+     */
+    public JobRecord completeInterruptedEviction(JobRecord record) {
+        fence(record, "the completion of an interrupted eviction");
+        gateway.recordEvent(record.id(), "Preempted", record.status().reason()
+                + " (eviction completed after an interruption: a restart, a leader change or an API error)");
+        return requeueStopped(record);
+    }
+
+    /** Stops the workload a pending job left from an earlier placement (fenced: the leader may have placed it again). */
+    public void stopLeftOverWorkload(JobRecord record) {
+        fence(record, "stopping a left-over workload");
+        LOG.info("stopping the workload of pending job {} of team {}: it is left from an earlier placement",
+                record.id().name(), record.id().team());
+        gateway.stop(record.id(), stopGrace);
+    }
+
     /** Finishes an eviction: stops the workload, releases reservations, returns the job to Pending. */
     public JobRecord requeueStopped(JobRecord preempted) {
         gateway.stop(preempted.id(), stopGrace);
@@ -265,6 +286,11 @@ public final class JobTransitions {
     }
 
     /** Refuses a decision write once this replica cannot show it still leads (see the class comment). */
+    /** Whether this replica still leads (asked right before acting on the cluster from its own view). */
+    public boolean leads() {
+        return leadership.isLeader();
+    }
+
     private void fence(JobRecord record, String write) {
         if (!leadership.isLeader()) {
             throw new LeadershipLostException(record.id(), write);

@@ -106,10 +106,19 @@ public final class Reconciler {
             }
             try {
                 finished += reconcileOne(record, workload) ? 1 : 0;
+            } catch (LeadershipLostException e) {
+                LOG.warn("{}; the reconciliation stops here", e.getMessage());
+                return new Reconciliation(finished, List.of());
             } catch (RuntimeException e) {
                 LOG.warn("reconciling job {} of team {} failed, retrying on the next pass: {}", record.id().name(),
                         record.id().team(), e.toString());
             }
+        }
+        if (!transitions.leads()) {
+            // orphans and reservations are judged from this replica's view, which a new leader may have outrun
+            LOG.warn("this replica lost the leadership during the reconciliation; orphans and reservations are left to"
+                    + " the leader in office");
+            return new Reconciliation(finished, List.of());
         }
         stopOrphans(workloads, records);
         reservations.reconcile();
@@ -156,14 +165,9 @@ public final class Reconciler {
     private boolean reconcileOne(JobRecord record, WorkloadPhase workload) {
         JobPhase phase = record.phase();
         if (phase == JobPhase.PREEMPTED) {
-            // the Event of the interrupted eviction may have died with the process that recorded it: say it again
-            gateway.recordEvent(record.id(), "Preempted", record.status().reason()
-                    + " (eviction completed after an interruption: a restart, a leader change or an API error)");
-            transitions.requeueStopped(record);
+            transitions.completeInterruptedEviction(record);
         } else if (phase == JobPhase.PENDING && workload.active()) {
-            LOG.info("stopping the workload of pending job {} of team {}: it is left from an earlier placement",
-                    record.id().name(), record.id().team());
-            gateway.stop(record.id(), stopGrace);
+            transitions.stopLeftOverWorkload(record);
         } else if (phase.holdsCapacity()) {
             return reconcilePlaced(record, workload);
         }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -147,5 +148,35 @@ class FencedWritesTest {
             afterStatusWrite.getAndSet(() -> { }).run();
             return written;
         }
+    }
+
+    @Test
+    void anInterruptedEvictionIsNotCompletedByAReplicaThatLostTheLease() {
+        AtomicInteger checksLeft = new AtomicInteger(Integer.MAX_VALUE);
+        ScriptedScheduler placing = new ScriptedScheduler();
+        placing.placeEachAt("gpu-node-1", List.of(0), 1000, QuotaState.IN_QUOTA);
+        ServiceHarness replica = new ServiceHarness(placing, ScriptedScheduler.SIMPLE_VALIDATOR,
+                ServiceHarness.fourNodesOfTenGpus(), ServiceHarness.twoTeamsOfTwenty(), g -> g,
+                () -> checksLeft.getAndDecrement() > 0);
+        JobRecord placed = replica.deployments.deploy(JobFixtures.wholeGpus("team-a", "train", 1));
+        assertThat(replica.cluster.workloadOf(placed.id())).isNotNull();
+        // an eviction interrupted after its record was written (the process froze, a leader change)
+        JobRecord current = replica.store.find(placed.id()).orElseThrow();
+        replica.store.updateStatus(current, current.status().withPhase(JobPhase.PREEMPTED, "Preempted by team-b"));
+        int eventsBefore = replica.cluster.events(placed.id()).size();
+
+        checksLeft.set(1); // the pass starts as leader, then the Lease is gone
+        replica.decisions.requeuePending();
+
+        assertThat(replica.cluster.events(placed.id())).as("no Preempted event from a replica that lost the Lease")
+                .hasSize(eventsBefore);
+        assertThat(replica.cluster.workloadOf(placed.id())).as("its workload is the leader's to stop").isNotNull();
+        assertThat(replica.store.find(placed.id()).orElseThrow().phase()).isEqualTo(JobPhase.PREEMPTED);
+
+        checksLeft.set(Integer.MAX_VALUE); // as the leader in office, the same pass completes the eviction
+        replica.decisions.requeuePending();
+        assertThat(replica.cluster.events(placed.id())).extracting(EmbeddedCluster.Event::reason).last()
+                .isEqualTo("Preempted");
+        assertThat(replica.cluster.workloadOf(placed.id())).isNull();
     }
 }
