@@ -44,6 +44,7 @@ public final class JobTransitions {
     private final Duration stopGrace;
     private final Clock clock;
     private final LeadershipGate leadership;
+    private final PendingReasonRefresh reasonRefresh;
 
     public JobTransitions(JobRecordStore store, WorkloadGateway gateway, ReservationKeeper reservations,
                           DeploymentMetrics metrics, Duration stopGrace, Clock clock, LeadershipGate leadership) {
@@ -54,6 +55,7 @@ public final class JobTransitions {
         this.stopGrace = stopGrace;
         this.clock = clock;
         this.leadership = leadership;
+        this.reasonRefresh = new PendingReasonRefresh(clock);
     }
 
     /** Records the placement, reserves fractional GPUs, then creates the workload (once the GPU UUIDs are known). */
@@ -259,17 +261,24 @@ public final class JobTransitions {
         return pending;
     }
 
-    /** Updates why a waiting job waits; writes and tells (event) only when the reason changed. */
+    /**
+     * Updates why a waiting job waits; writes and tells (event) only when the reason changed, and when only its
+     * figures changed, at most every {@link PendingReasonRefresh#FIGURES_REFRESH}.
+     */
     public JobRecord keepPending(JobRecord record, String why) {
         String reason = PendingReasons.merge(record.status().reason(), why);
-        if (record.phase() == JobPhase.PENDING && Objects.equals(reason, record.status().reason())) {
+        String stored = record.status().reason();
+        if (record.phase() == JobPhase.PENDING
+                && (Objects.equals(reason, stored) || !reasonRefresh.due(record.id(), stored, reason))) {
             return record;
         }
         LOG.info("job {} of team {} pending: {}", record.id().name(), record.id().team(), reason);
         fence(record, "the Pending event");
         gateway.recordEvent(record.id(), "Pending", reason);
         fence(record, "the pending reason");
-        return store.updateStatus(record, JobStatus.pending(reason));
+        JobRecord written = store.updateStatus(record, JobStatus.pending(reason));
+        reasonRefresh.written(record.id());
+        return written;
     }
 
     /**

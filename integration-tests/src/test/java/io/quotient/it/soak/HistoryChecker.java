@@ -231,12 +231,14 @@ final class HistoryChecker {
             Long acceptedAt = accepted.get(job.key());
             if (acceptedAt != null && seenOnce.add(job.key()) && "Pending".equals(job.phase())
                     && held.getOrDefault(job.team(), 0L) + job.demandMilli() <= guarantees.getOrDefault(job.team(), 0L)) {
-                figures.awaitReclaim(job.key(), acceptedAt);
+                figures.awaitReclaim(job.key(), job.team(), held.getOrDefault(job.team(), 0L) + job.demandMilli(),
+                        acceptedAt);
             }
             if (job.holds()) {
                 figures.reclaimed(job.key(), obs.t());
             }
         }
+        figures.teamsHold(held, obs.t());
     }
 
     /** Once faults stop, a team with a waiting job that fits its guarantee gets it within the reclaim deadline. */

@@ -1,0 +1,37 @@
+package io.quotient.it.soak;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+class SoakFiguresTest {
+
+    @Test
+    void aTeamsReclaimEndsWhenItHoldsWhatItAskedForEvenIfAnOlderJobOfItsOwnWentFirst() {
+        SoakFigures figures = new SoakFigures();
+        figures.awaitReclaim("team-3/j342", "team-3", 25_700, 1_000);
+
+        figures.teamsHold(Map.of("team-3", 25_200L), 2_000);
+        figures.teamsHold(Map.of("team-3", 34_200L), 4_000);
+        figures.reclaimed("team-3/j342", 39_000);
+
+        assertThat(figures.describe())
+                .contains("reclaim latency (team: a job within its team's guarantee accepted, to the team holding what"
+                        + " it held plus that job's demand): n=1 p50 3.0 s")
+                .contains("reclaim latency (job within its team's guarantee, accepted to placed): n=1 p50 38.0 s");
+    }
+
+    @Test
+    void aJobPlacedEndsItsTeamsAskAndAnAskNeverMetIsCounted() {
+        SoakFigures figures = new SoakFigures();
+        figures.awaitReclaim("team-a/a1", "team-a", 2_000, 0);
+        figures.awaitReclaim("team-b/b1", "team-b", 1_000, 0);
+
+        figures.reclaimed("team-a/a1", 5_000);
+        figures.teamsHold(Map.of("team-a", 2_000L, "team-b", 500L), 6_000);
+
+        assertThat(figures.describe()).contains("n=1 p50 5.0 s, p99 5.0 s, max 5.0 s; not met: 1");
+    }
+}

@@ -1,0 +1,68 @@
+package io.quotient.deploy;
+
+import io.quotient.core.scheduling.JobId;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/**
+ * Decides when a waiting job's new reason is worth a write. A reason that says something new (another cause,
+ * another missing resource) is written at once; one whose only change is its figures ("team-3 has used its
+ * guarantee (25.2 of 26.5 GPUs)" becoming "25.4 of 26.5") is written at most once per {@link #FIGURES_REFRESH}.
+ *
+ * <p>Why: the figures move on nearly every re-queue pass while a team's jobs come and go, and each rewrite is a
+ * status write plus an Event under the decision lock. With fifty jobs waiting that was seconds per pass, which the
+ * soak saw as a deploy waiting 40 s for its decision, and it buries the Events that say something. Kept in memory
+ * only: a new leader rewrites each such reason once, then at the same pace.
+ */
+final class PendingReasonRefresh {
+
+    /** How stale the figures in a waiting job's reason may get while what it says stays the same. */
+    static final Duration FIGURES_REFRESH = Duration.ofSeconds(30);
+
+    private static final Pattern FIGURES = Pattern.compile("\\d+(?:[.,]\\d+)*");
+
+    private final Clock clock;
+    private final Map<JobId, Instant> lastWritten = new ConcurrentHashMap<>();
+
+    PendingReasonRefresh(Clock clock) {
+        this.clock = Objects.requireNonNull(clock, "clock");
+    }
+
+    /** Whether {@code next} should replace {@code stored} now (they differ; see the class comment). */
+    boolean due(JobId job, String stored, String next) {
+        if (stored == null || next == null || !sameWords(stored, next)) {
+            return true;
+        }
+        Instant last = lastWritten.get(job);
+        return last == null || !clock.instant().isBefore(last.plus(FIGURES_REFRESH));
+    }
+
+    /** Notes that a job's reason was written now. */
+    void written(JobId job) {
+        Instant now = clock.instant();
+        lastWritten.put(job, now);
+        forgetOlderThan(now.minus(FIGURES_REFRESH.multipliedBy(4)));
+    }
+
+    private void forgetOlderThan(Instant cutoff) {
+        if (lastWritten.size() < 1024) {
+            return;
+        }
+        for (Iterator<Instant> times = lastWritten.values().iterator(); times.hasNext(); ) {
+            if (times.next().isBefore(cutoff)) {
+                times.remove();
+            }
+        }
+    }
+
+    static boolean sameWords(String a, String b) {
+        return FIGURES.matcher(a).replaceAll("#").equals(FIGURES.matcher(b).replaceAll("#"));
+    }
+}
