@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Distributed training through REST (issue 12): a 4 × 8-GPU PyTorchJob is placed as one gang, and the real
  * kube-scheduler binds every replica (made by the fake training operator) to a distinct node of the gang's; a gang
  * that does not fit waits holding no GPU and runs once capacity frees; a gang within its team's guarantee evicts
- * borrowed jobs to free its nodes.
+ * borrowed jobs to free its nodes; an elastic gang starts with what fits (at least its minimum) and grows, restarted
+ * whole, as nodes free.
  */
 @RealKubernetes
 class GangIT {
@@ -135,6 +136,54 @@ class GangIT {
                     .isEqualTo(claim.nodes());
             assertThat(operator.lastFailure()).isNull();
         }
+    }
+
+    @Test
+    void anElasticGangStartsWithWhatFitsAndGrowsWhenNodesFree(ControlPlane plane, TestNamespace namespace,
+                                                             FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
+            throws Exception {
+        ApiClient client = plane.apiClient();
+        GangPlane.prepare(client, nodes, "elastic", 4);
+        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(),
+                new TeamsFile.Quota("team-a", 48, null));
+        try (FakeTrainingOperator operator = FakeTrainingOperator.start(client);
+             QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
+            QuotientApi api = service.api();
+            ClusterFacts facts = new ClusterFacts(client, namespace.name());
+            for (String name : List.of("blocker-1", "blocker-2")) {
+                assertThat(api.deploy("team-a", Requests.wholeGpus(name, 8)).status()).isEqualTo(201);
+                facts.awaitRunningPod("team-a", name);
+            }
+
+            QuotientApi.Answer elastic = api.deploy("team-a", Requests.with(gang("elastic", 4), "minReplicas", 2));
+
+            assertThat(elastic.status()).as("%s", elastic).isEqualTo(201);
+            assertThat(elastic.nodes()).as("placed with the two nodes free, its minimum").hasSize(2);
+            awaitReplicasOn(client, namespace, "elastic", elastic.nodes());
+
+            assertThat(api.delete("team-a", "blocker-1").status()).isBetween(200, 204);
+            Set<String> three = Await.until("the gang to grow to three replicas", () -> api.job("team-a", "elastic")
+                    .nodes(), placed -> placed.size() == 3);
+            awaitReplicasOn(client, namespace, "elastic", three);
+
+            assertThat(api.delete("team-a", "blocker-2").status()).isBetween(200, 204);
+            Set<String> four = Await.until("the gang to grow to all four replicas", () -> api.job("team-a", "elastic")
+                    .nodes(), placed -> placed.size() == 4);
+            awaitReplicasOn(client, namespace, "elastic", four);
+            assertThat(new CoreV1Api(client).listNamespacedEvent(namespace.name()).execute().getItems())
+                    .as("the growth is told as an Event").anySatisfy(event -> assertThat(event.getReason())
+                            .isEqualTo("Grown"));
+            assertThat(operator.lastFailure()).isNull();
+        }
+    }
+
+    /** Waits until exactly one running replica of the job sits on each of {@code nodes}, bound by the scheduler. */
+    private static void awaitReplicasOn(ApiClient client, TestNamespace namespace, String job, Set<String> nodes)
+            throws Exception {
+        Await.until("one running replica of " + job + " on each of " + nodes, () -> pods(client, namespace, job),
+                pods -> pods.size() == nodes.size()
+                        && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase()))
+                        && pods.stream().map(p -> p.getSpec().getNodeName()).collect(Collectors.toSet()).equals(nodes));
     }
 
     private static Map<String, Object> gang(String name, int replicas) {
