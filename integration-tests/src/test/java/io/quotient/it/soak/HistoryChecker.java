@@ -238,7 +238,7 @@ final class HistoryChecker {
                 figures.reclaimed(job.key(), obs.t());
             }
         }
-        figures.teamsHold(held, obs.t());
+        figures.teamsHold(held, guarantees, now.keySet(), obs.t());
     }
 
     /** Once faults stop, a team with a waiting job that fits its guarantee gets it within the reclaim deadline. */

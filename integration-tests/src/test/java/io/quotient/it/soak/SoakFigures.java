@@ -5,6 +5,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -33,6 +34,7 @@ final class SoakFigures {
     private final List<Double> reclaimSeconds = new ArrayList<>();
     private final List<Double> teamReclaimSeconds = new ArrayList<>();
     private final List<Double> failoverSeconds = new ArrayList<>();
+    private int withdrawnAsks;
     private int takeovers;
     private int evictions;
 
@@ -65,10 +67,20 @@ final class SoakFigures {
         }
     }
 
-    /** What each team holds at {@code t}: the asks it now covers are met. */
-    void teamsHold(Map<String, Long> heldMilli, long t) {
-        teamAsks.values().removeIf(ask -> {
-            boolean met = heldMilli.getOrDefault(ask.team(), 0L) >= ask.targetMilli();
+    /**
+     * What each team holds at {@code t}: the asks it now covers are met. The target is capped at the team's current
+     * guarantee (a guarantee lowered meanwhile asks for less); an ask whose job is gone unplaced (its owner deleted it)
+     * is withdrawn, not timed.
+     */
+    void teamsHold(Map<String, Long> heldMilli, Map<String, Long> guarantees, Set<String> jobsNow, long t) {
+        teamAsks.entrySet().removeIf(entry -> {
+            Ask ask = entry.getValue();
+            if (!jobsNow.contains(entry.getKey())) {
+                withdrawnAsks++;
+                return true;
+            }
+            long target = Math.min(ask.targetMilli(), guarantees.getOrDefault(ask.team(), ask.targetMilli()));
+            boolean met = heldMilli.getOrDefault(ask.team(), 0L) >= target;
             if (met) {
                 teamReclaimSeconds.add((t - ask.since()) / 1000.0);
             }
@@ -116,8 +128,9 @@ final class SoakFigures {
                 percentile(failoverSeconds, 0.50), percentile(failoverSeconds, 0.99), takeovers));
         text.append(String.format("[soak] reclaim latency (team: a job within its team's guarantee accepted, to the"
                         + " team holding what it held plus that job's demand): n=%d p50 %.1f s, p99 %.1f s, max %.1f s;"
-                        + " not met: %d%n", teamReclaimSeconds.size(), percentile(teamReclaimSeconds, 0.50),
-                percentile(teamReclaimSeconds, 0.99), percentile(teamReclaimSeconds, 1.0), teamAsks.size()));
+                        + " not met: %d; withdrawn (job deleted unplaced): %d%n", teamReclaimSeconds.size(),
+                percentile(teamReclaimSeconds, 0.50), percentile(teamReclaimSeconds, 0.99),
+                percentile(teamReclaimSeconds, 1.0), teamAsks.size(), withdrawnAsks));
         text.append(String.format("[soak] reclaim latency (job within its team's guarantee, accepted to placed):"
                         + " n=%d p50 %.1f s, p99 %.1f s, max %.1f s; never placed: %d; evictions seen: %d%n",
                 reclaimSeconds.size(), percentile(reclaimSeconds, 0.50), percentile(reclaimSeconds, 0.99),
