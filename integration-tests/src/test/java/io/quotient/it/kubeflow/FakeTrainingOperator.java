@@ -10,10 +10,10 @@ import io.kubernetes.client.util.generic.options.ListOptions;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -24,7 +24,10 @@ import java.util.function.Function;
  * plays the kubelet: while a job is not suspended it has its replicas' pods (made from the replica specs, owned by
  * the job, so the garbage collector removes them with it); while it is suspended it has none, as the real
  * controllers delete a suspended job's pods. The real kube-scheduler binds the pods and the fake kubelet runs
- * them. A few list calls every {@link #TICK}; nothing else.
+ * them. A job whose replicas have all finished (every pod it should have exists and has Succeeded or Failed) is
+ * finished for good, as the real controllers mark it with a Succeeded/Failed condition and create no pod for it again:
+ * a finished pod deleted later (its node removed, the pod garbage collector) is not made again. A few list calls
+ * every {@link #TICK}; nothing else.
  */
 public final class FakeTrainingOperator implements AutoCloseable {
 
@@ -37,6 +40,8 @@ public final class FakeTrainingOperator implements AutoCloseable {
   private final DynamicKubernetesApi pods;
   private final ScheduledExecutorService loop;
   private volatile String lastFailure;
+  /** The uids of the jobs whose replicas all finished (kept by this operator only, as its status would be). */
+  private final Set<String> finished = ConcurrentHashMap.newKeySet();
 
   private FakeTrainingOperator(ApiClient client) {
     pytorchJobs = new DynamicKubernetesApi("kubeflow.org", "v1", "pytorchjobs", client);
@@ -73,15 +78,17 @@ public final class FakeTrainingOperator implements AutoCloseable {
   }
 
   private void reconcile() {
-    Map<String, Set<String>> podsByOwner = new HashMap<>();
+    Map<String, Map<String, String>> podsByOwner = new HashMap<>();
     ListOptions mine = new ListOptions();
     mine.setLabelSelector(TrainingPods.OPERATOR_LABEL + "=true");
     for (DynamicKubernetesObject pod : list(pods, mine)) {
       JsonObject raw = pod.getRaw();
       var references = raw.getAsJsonObject("metadata").getAsJsonArray("ownerReferences");
       if (references != null && !references.isEmpty()) {
+        var status = raw.getAsJsonObject("status");
+        String phase = status == null || !status.has("phase") ? "" : status.get("phase").getAsString();
         podsByOwner.computeIfAbsent(references.get(0).getAsJsonObject().get("uid").getAsString(),
-            uid -> new HashSet<>()).add(pod.getMetadata().getName());
+            uid -> new HashMap<>()).put(pod.getMetadata().getName(), phase);
       }
     }
     for (DynamicKubernetesObject job : list(pytorchJobs, new ListOptions())) {
@@ -94,7 +101,7 @@ public final class FakeTrainingOperator implements AutoCloseable {
   }
 
   /** One job's failure (a missing runtime, a refused pod) is remembered and does not hold back the others. */
-  private void reconcileJob(JsonObject job, boolean suspended, Map<String, Set<String>> podsByOwner,
+  private void reconcileJob(JsonObject job, boolean suspended, Map<String, Map<String, String>> podsByOwner,
       Function<JsonObject, List<JsonObject>> desiredPods) {
     try {
       reconcileOne(job, suspended, podsByOwner, desiredPods);
@@ -104,25 +111,42 @@ public final class FakeTrainingOperator implements AutoCloseable {
     }
   }
 
-  private void reconcileOne(JsonObject job, boolean suspended, Map<String, Set<String>> podsByOwner,
+  private void reconcileOne(JsonObject job, boolean suspended, Map<String, Map<String, String>> podsByOwner,
       Function<JsonObject, List<JsonObject>> desiredPods) {
     String namespace = job.getAsJsonObject("metadata").get("namespace").getAsString();
-    Set<String> existing = podsByOwner.getOrDefault(TrainingPods.uid(job), Set.of());
+    String uid = TrainingPods.uid(job);
+    Map<String, String> existing = podsByOwner.getOrDefault(uid, Map.of());
     if (suspended) {
-      existing.forEach(name -> pods.delete(namespace, name));
+      existing.keySet().forEach(name -> pods.delete(namespace, name));
       return;
     }
-    for (JsonObject pod : desiredPods.apply(job)) {
-      if (!existing.contains(pod.getAsJsonObject("metadata").get("name").getAsString())) {
+    if (finished.contains(uid)) {
+      return;
+    }
+    List<JsonObject> desired = desiredPods.apply(job);
+    if (!desired.isEmpty() && desired.stream().allMatch(pod -> isFinished(existing.get(name(pod))))) {
+      finished.add(uid);
+      return;
+    }
+    for (JsonObject pod : desired) {
+      if (!existing.containsKey(name(pod))) {
         KubernetesApiResponse<DynamicKubernetesObject> created = pods.create(new DynamicKubernetesObject(pod));
         // a job left in a namespace being deleted (an earlier test class's) goes with it: not this pass's failure
         if (!created.isSuccess() && created.getHttpStatusCode() != 409 && !namespaceTerminating(created)) {
-          throw new IllegalStateException("creating pod " + pod.getAsJsonObject("metadata").get("name")
+          throw new IllegalStateException("creating pod " + name(pod)
               + " of " + job.get("kind").getAsString() + " " + namespace + "/" + TrainingPods.name(job)
               + " failed: HTTP " + created.getHttpStatusCode() + " " + created.getStatus().getMessage());
         }
       }
     }
+  }
+
+  private static String name(JsonObject pod) {
+    return pod.getAsJsonObject("metadata").get("name").getAsString();
+  }
+
+  private static boolean isFinished(String podPhase) {
+    return "Succeeded".equals(podPhase) || "Failed".equals(podPhase);
   }
 
   private static boolean namespaceTerminating(KubernetesApiResponse<DynamicKubernetesObject> refused) {

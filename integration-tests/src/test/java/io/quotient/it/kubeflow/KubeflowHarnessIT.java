@@ -17,6 +17,7 @@ import io.quotient.it.harness.Await;
 import io.quotient.it.harness.FakeGpuNode;
 import io.quotient.it.harness.FakeGpuNodeSpec;
 import io.quotient.it.harness.FakeGpuNodes;
+import io.quotient.it.harness.FakeKubelet;
 import java.util.UUID;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
@@ -30,7 +31,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The Kubeflow side of the test plane: the project's PyTorchJob/TrainJob/Notebook CRDs installed and pruning as the
  * real ones do, and the fake training operator making (and, on suspend, removing) the replicas' pods that the real
- * kube-scheduler binds.
+ * kube-scheduler binds, and never again once they have all finished.
  */
 @RealKubernetes
 class KubeflowHarnessIT {
@@ -113,6 +114,34 @@ class KubeflowHarnessIT {
         new V1Patch("{\"spec\":{\"runPolicy\":{\"suspend\":true}}}"));
     Await.until("suspending to remove the pods", () -> pods(client, namespace), List::isEmpty);
     assertThat(operator.lastFailure()).isNull();
+  }
+
+  @Test
+  void aJobWhoseReplicasAllFinishedGetsNoPodAgain(ApiClient client, TestNamespace namespace, FakeGpuNodes nodes,
+      FakeKubelet kubelet) throws Exception {
+    nodes.create(FakeGpuNodeSpec.of("done", 8, 81_920, "NVIDIA-A100-SXM4-80GB"));
+    nodes.create(FakeGpuNodeSpec.of("done", 8, 81_920, "NVIDIA-A100-SXM4-80GB"));
+    DynamicKubernetesApi pytorchJobs = new DynamicKubernetesApi("kubeflow.org", "v1", "pytorchjobs", client);
+    String replica = """
+        {"replicas": 1, "restartPolicy": "OnFailure", "template": {"spec": {"containers": [{"name": "pytorch",
+          "image": "registry.example/train:1", "resources": {"limits": {"nvidia.com/gpu": 8}}}]}}}""";
+    assertThat(pytorchJobs.create(new DynamicKubernetesObject(json("""
+        {"apiVersion": "kubeflow.org/v1", "kind": "PyTorchJob", "metadata": {"name": "done", "namespace": "%s"},
+         "spec": {"pytorchReplicaSpecs": {"Master": %s, "Worker": %s}}}
+        """.formatted(namespace.name(), replica, replica)))).isSuccess()).isTrue();
+    Await.until("master and worker to run", () -> pods(client, namespace),
+        pods -> pods.size() == 2 && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())));
+
+    kubelet.succeed(namespace.name(), "done-master-0");
+    kubelet.succeed(namespace.name(), "done-worker-0");
+    Await.until("both replicas to finish", () -> pods(client, namespace),
+        pods -> pods.size() == 2 && pods.stream().allMatch(p -> "Succeeded".equals(p.getStatus().getPhase())));
+    Thread.sleep(1_000); // a few passes of the operator: it sees the job finished
+    new CoreV1Api(client).deleteNamespacedPod("done-master-0", namespace.name()).gracePeriodSeconds(0).execute();
+
+    Thread.sleep(1_500); // five passes of the operator
+    assertThat(pods(client, namespace)).as("a finished job's deleted pod (its node removed, say) is not made again")
+        .extracting(p -> p.getMetadata().getName()).containsExactly("done-worker-0");
   }
 
   @Test
