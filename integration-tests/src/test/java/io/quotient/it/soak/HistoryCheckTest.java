@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The offline checker on small hand-made histories (one where everything holds, one that breaks four invariants,
- * one of gangs) and on a recorded run that found two bugs.
+ * one of gangs, one of Kubeflow objects) and on a recorded run that found two bugs.
  */
 class HistoryCheckTest {
 
@@ -70,6 +70,34 @@ class HistoryCheckTest {
                 .anySatisfy(v -> assertThat(v).contains("team-a/g1 is Running on node n2, which no longer exists"))
                 .noneSatisfy(v -> assertThat(v).contains("g4"))
                 .noneSatisfy(v -> assertThat(v).contains("duplicate"));
+    }
+
+    /**
+     * Kubeflow objects created through the API server: an adopted PyTorchJob whose GpuJob vanishes without its owner
+     * deleting it, a TrainJob never adopted, a notebook pod admitted unpinned, a preempted PyTorchJob left unsuspended,
+     * a gang whose two pods run on one node; a PyTorchJob deleted by its owner, a refused or unanswered create and a
+     * pinned notebook on its job's node are fine.
+     */
+    @Test
+    void kubeflowObjectsAreAdoptedSuspendedWhileTheyWaitAndNotebooksRunPinned() throws Exception {
+        HistoryChecker.Verdict verdict = HistoryCheck.check(resource("kubeflow-history.jsonl"));
+
+        assertThat(verdict.violations())
+                .anySatisfy(v -> assertThat(v).contains("team-a/pt1 was accepted at t=100 and is gone"))
+                .anySatisfy(v -> assertThat(v).startsWith("TrainJob team-a/tj3 has no GpuJob (not adopted) (for 39 s"))
+                .anySatisfy(v -> assertThat(v).contains("notebook pod team-a/nb7 was admitted unpinned"))
+                .anySatisfy(v -> assertThat(v).startsWith("PyTorchJob team-a/pt8 is not suspended while its job is"
+                        + " Pending (Preempted by team-b"))
+                .anySatisfy(v -> assertThat(v).startsWith("gang team-a/pt9 placed on [n2, n3] has running pods on"
+                        + " [n2, n2]"))
+                .noneSatisfy(v -> assertThat(v).contains("pt2"))
+                .noneSatisfy(v -> assertThat(v).contains("pt4"))
+                .noneSatisfy(v -> assertThat(v).contains("nb5"))
+                .noneSatisfy(v -> assertThat(v).contains("nb6"));
+        assertThat(verdict.figures().describe())
+                .contains("kubeflow notebook: 2 created, 1 creates refused or unanswered")
+                .contains("kubeflow pytorchjob: 4 created, 1 creates refused or unanswered")
+                .contains("kubeflow trainjob: 1 created, 0 creates");
     }
 
     @Test
