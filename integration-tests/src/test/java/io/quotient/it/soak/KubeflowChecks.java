@@ -24,8 +24,8 @@ import java.util.Set;
  *   <li>a notebook's GPU pod is never admitted unpinned (no required node affinity: a violation at once), and while
  *   it lives its job holds a placement on the pod's node (within the settle time: a preemption deletes the pod).</li>
  * </ul>
- * A notebook pod's job legitimately ends without its owner (a preempted pod is not created again by anyone here, and
- * its placement is given up after the pod-arrival grace), so notebooks are not counted as accepted jobs.
+ * A notebook pod's job legitimately ends without its owner (a placement whose pod does not come within the
+ * pod-arrival grace is given up), so notebooks are not counted as accepted jobs.
  */
 final class KubeflowChecks {
 

@@ -25,8 +25,9 @@ import java.util.Set;
  * {@code kubectl apply} (or the Kubeflow UI) would — a PyTorchJob, a TrainJob (both suspended by the workload webhook
  * and adopted by the leader, which records their GpuJob owned by the workload) and a notebook-like bare pod with the
  * Run:ai annotation {@code gpu-fraction: "0.5"} (decided at admission: admitted pinned to a shared GPU, or refused
- * while it waits; the harness creates a refused pod again every {@link #RETRY_MS} ms, as a StatefulSet controller
- * does, up to {@link #MAX_TRIES} times) — and their deletion by their owner (the workload deleted: its GpuJob goes
+ * while it waits; the harness creates a refused pod again every {@link #RETRY_MS} ms, and one deleted by Quotient
+ * (preempted, its node removed) again once it is gone, as a notebook's StatefulSet controller does) — and their
+ * deletion by their owner (the workload deleted: its GpuJob goes
  * with it through the garbage collector; the pod deleted: its job ends). Every call goes to the history with its
  * answer: 201, the API server's refusal (the webhook's failure policy is Fail, so a create while no replica answers
  * is refused), or -1 when no answer came.
@@ -37,9 +38,10 @@ final class KubeflowOperations {
     static final String NOTEBOOK = "notebook";
     static final String RUNTIME = "soak-torch";
     private static final long RETRY_MS = 2000;
-    private static final int MAX_TRIES = 15;
+    /** Marks the soak's notebook pods, so that those Quotient deleted can be found and created again. */
+    private static final String NOTEBOOK_LABEL = "soak.quotient.test/notebook";
 
-    private record Held(String team, String name, int tries, long lastTry) {
+    private record Held(String team, String name, long lastTry) {
     }
 
     private record Created(String kind, String name) {
@@ -52,6 +54,7 @@ final class KubeflowOperations {
     private final CoreV1Api core;
     private final Map<String, List<Created>> created = new HashMap<>();
     private final List<Held> held = new ArrayList<>();
+    private long lastLook;
     private int count;
 
     /** @param namespaceOf each team's own namespace (opted in to the workload webhooks) */
@@ -93,37 +96,62 @@ final class KubeflowOperations {
                 new DynamicKubernetesObject(job)));
     }
 
-    String notebook(String team) {
+    synchronized String notebook(String team) {
         String name = "nb" + (++count);
         int status = createPod(team, name, "deploy");
         if (status == 201) {
             created.get(team).add(new Created(NOTEBOOK, name));
         } else {
-            held.add(new Held(team, name, 1, history.now()));
+            held.add(new Held(team, name, history.now()));
         }
         return "deploy";
     }
 
-    /** Creates again, as its controller would, each notebook pod refused at admission a while ago. */
-    void retryHeld() {
-        for (Iterator<Held> it = held.iterator(); it.hasNext(); ) {
-            Held pod = it.next();
-            if (history.now() - pod.lastTry() < RETRY_MS) {
-                continue;
-            }
-            it.remove();
+    /**
+     * Creates again, as a notebook's StatefulSet controller would, each notebook pod refused at admission a while
+     * ago, and each admitted one that is gone though its owner did not delete it (Quotient deleted it: preempted, or
+     * its node removed).
+     */
+    synchronized void retryHeld() {
+        if (history.now() - lastLook >= RETRY_MS) {
+            lastLook = history.now();
+            lostNotebooks();
+        }
+        List<Held> due = held.stream().filter(pod -> history.now() - pod.lastTry() >= RETRY_MS).toList();
+        held.removeAll(due);
+        for (Held pod : due) {
             int status = createPod(pod.team(), pod.name(), "admit-retry");
             if (status == 201 || status == 409) {
                 created.get(pod.team()).add(new Created(NOTEBOOK, pod.name()));
-            } else if (pod.tries() + 1 < MAX_TRIES) {
-                held.add(new Held(pod.team(), pod.name(), pod.tries() + 1, history.now()));
-                return; // the list changed under the iterator: the rest next time
+            } else {
+                held.add(new Held(pod.team(), pod.name(), history.now()));
             }
         }
     }
 
+    /** Admitted notebooks whose pod is gone (a terminating one still counts, as for a StatefulSet) go back to held. */
+    private void lostNotebooks() {
+        Set<String> present;
+        try {
+            present = core.listPodForAllNamespaces().labelSelector(NOTEBOOK_LABEL + "=true").execute().getItems()
+                    .stream().map(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName())
+                    .collect(java.util.stream.Collectors.toSet());
+        } catch (ApiException | RuntimeException e) {
+            return; // the API server is away: next time
+        }
+        created.forEach((team, objects) -> {
+            for (Iterator<Created> it = objects.iterator(); it.hasNext(); ) {
+                Created object = it.next();
+                if (NOTEBOOK.equals(object.kind()) && !present.contains(namespaceOf.get(team) + "/" + object.name())) {
+                    it.remove();
+                    held.add(new Held(team, object.name(), 0));
+                }
+            }
+        });
+    }
+
     /** The owner deletes one of the team's objects, chosen by {@code which} (a draw of the soak's random stream). */
-    String delete(String team, int which) {
+    synchronized String delete(String team, int which) {
         List<Created> mine = created.get(team);
         Created object = mine.remove(Math.floorMod(which, mine.size()));
         JsonObject entry = history.entry("op");
@@ -182,7 +210,8 @@ final class KubeflowOperations {
 
     private int createPod(String team, String name, String op) {
         V1Pod pod = new V1Pod().apiVersion("v1").kind("Pod").metadata(new V1ObjectMeta().name(name)
-                        .namespace(namespaceOf.get(team)).annotations(Map.of("gpu-fraction", "0.5")))
+                        .namespace(namespaceOf.get(team)).annotations(Map.of("gpu-fraction", "0.5"))
+                        .labels(Map.of(NOTEBOOK_LABEL, "true")))
                 .spec(new V1PodSpec().overhead(null).containers(List.of(new V1Container().name("notebook")
                         .image("busybox:1.36").command(List.of("sleep", "3600")))));
         int status;

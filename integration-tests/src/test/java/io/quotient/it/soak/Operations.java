@@ -81,7 +81,7 @@ final class Operations {
 
     /** One operation, drawn by weight; returns its name. */
     String next() throws ApiException {
-        kubeflow.retryHeld();
+        recreateNotebooks();
         int draw = random.nextInt(100);
         if (draw < 40) {
             return deploy();
@@ -97,6 +97,11 @@ final class Operations {
             return guarantee();
         }
         return nodeOperation(random.nextInt(6));
+    }
+
+    /** Notebook pods refused at admission or deleted by Quotient are created again (their controller's part). */
+    void recreateNotebooks() {
+        kubeflow.retryHeld();
     }
 
     /** After the chaos: every node schedulable and reporting again, and at least as many nodes as at the start. */

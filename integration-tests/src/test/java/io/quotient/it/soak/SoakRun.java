@@ -95,7 +95,7 @@ final class SoakRun {
             try {
                 replicas.forEach(Replica::start);
                 chaos(history, replicas, proxy, operations);
-                calm(history, replicas, operations);
+                calm(history, replicas, operations, admission.namespaceOf().values());
             } finally {
                 observing.set(false);
                 observer.join(30_000);
@@ -147,14 +147,19 @@ final class SoakRun {
     }
 
     /** Faults stop: capacity and replicas restored, then the reclaim deadline runs and the cluster must settle. */
-    private void calm(History history, List<Replica> replicas, Operations operations) throws Exception {
+    private void calm(History history, List<Replica> replicas, Operations operations,
+                      java.util.Collection<String> teamNamespaces) throws Exception {
         for (Replica replica : replicas) {
             replica.awaitRestarted(120_000);
         }
         operations.restoreCapacity();
         history.write(history.entry("calm"));
-        Thread.sleep(settings.reclaimDeadline().toMillis() + 2 * settings.observeEvery().toMillis());
-        ClusterFacts facts = new ClusterFacts(client, namespace);
+        long reclaimEnd = history.now() + settings.reclaimDeadline().toMillis() + 2 * settings.observeEvery().toMillis();
+        while (history.now() < reclaimEnd) {
+            operations.recreateNotebooks(); // their controller keeps trying, faults or not
+            Thread.sleep(Math.min(1000, Math.max(1, reclaimEnd - history.now())));
+        }
+        ClusterFacts facts = new ClusterFacts(client, namespace, teamNamespaces);
         long deadline = history.now() + settings.settle().toMillis();
         List<String> violations = ClusterInvariants.violations(facts);
         while (!violations.isEmpty() && history.now() < deadline) {
