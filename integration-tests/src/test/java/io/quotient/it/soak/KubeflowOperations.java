@@ -194,7 +194,7 @@ final class KubeflowOperations {
         String message = null;
         try {
             KubernetesApiResponse<DynamicKubernetesObject> answer = create.call();
-            status = answer.getHttpStatusCode();
+            status = answer.isSuccess() ? 201 : answer.getHttpStatusCode(); // the client reports a create's 201 as 200
             message = answer.isSuccess() || answer.getStatus() == null ? null : answer.getStatus().getMessage();
         } catch (RuntimeException e) {
             status = -1; // no answer (the API server restarting): the object may or may not exist
