@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The offline checker on small hand-made histories (one where everything holds, one that breaks four invariants,
- * one of gangs, one of Kubeflow objects) and on a recorded run that found two bugs.
+ * one of gangs, one of Kubeflow objects) and on recorded runs that found bugs.
  */
 class HistoryCheckTest {
 
@@ -54,6 +54,23 @@ class HistoryCheckTest {
                 .anySatisfy(v -> assertThat(v).contains("is Running on node soak-bhnhq, which no longer exists"));
         assertThat(verdict.figures().faultsByKind()).containsOnlyKeys("kill-leader", "kill-follower", "pause-leader",
                 "pause-follower", "api-cut");
+    }
+
+    /**
+     * A real run with Kubeflow objects (seed 16, 40 nodes, before the fix): a node of the running 2-node TrainJob
+     * {@code tj3} was removed, the job re-queued and placed again on two other nodes 2 s later, and its controller,
+     * which never saw the suspension in between, kept the old replica's pod running on a node the job no longer held.
+     * The run then ended in a harness error, so its history has no end entry.
+     */
+    @Test
+    void aRecordedRunShowsATrainJobPodLeftOnANodeItsJobNoLongerHeld() throws Exception {
+        HistoryChecker.Verdict verdict = HistoryCheck.check(resource("recorded/seed-16-trainjob-pod-left-behind.jsonl.gz"));
+
+        assertThat(verdict.violations()).containsExactly("gang team-1/tj3 placed on [soak-87cnn, soak-gbj45] has"
+                + " running pods on [soak-lf44z, soak-jgflp] (for 30 s, since t=99396 ms)",
+                "the history has no end entry: the run stopped early");
+        assertThat(verdict.figures().kubeflowCreated()).containsEntry("pytorchjob", 5).containsEntry("trainjob", 3)
+                .containsEntry("notebook", 2);
     }
 
     /**
