@@ -224,6 +224,47 @@ class AdoptionIT {
         }
     }
 
+    /**
+     * A preemption deletes the workload's pods itself, beside suspending it: a controller may miss a suspension that
+     * the next placement undoes a moment later (found by the soak: a TrainJob's old pod kept running on a node the
+     * job no longer held). Here the training operator is stopped before the preemption, so only Quotient can delete
+     * the pods.
+     */
+    @Test
+    void aPreemptedWorkloadsPodsGoEvenWhenItsControllerMissesTheSuspension(ControlPlane plane, TestNamespace service,
+                                                                          FakeGpuNodes nodes, FakeKubelet kubelet,
+                                                                          @TempDir Path dir) throws Exception {
+        for (int i = 0; i < 2; i++) {
+            nodes.create(FakeGpuNodeSpec.of("adopt-miss", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
+        }
+        ApiClient user = plane.apiClient();
+        QuotientManifests.installCrd(user);
+        WebhookTls tls = WebhookTls.make(dir);
+        DynamicKubernetesApi pytorchJobs = new DynamicKubernetesApi("kubeflow.org", "v1", "pytorchjobs", user);
+        try (TestNamespace team = TestNamespace.create(user, plane.serverMinorVersion(), "team-m");
+             FakeTrainingOperator operator = FakeTrainingOperator.start(user)) {
+            WorkloadWebhooks.optIn(user, team.name());
+            Path teams = TeamsFile.writeText(dir.resolve("teams.yaml"), "teams:\n  - name: team-m\n"
+                    + "    guaranteedGpus: 0\n    namespaces: [" + team.name() + "]\n  - name: team-b\n"
+                    + "    guaranteedGpus: 8\n    namespaces: [" + service.name() + "]\n");
+            try (WorkloadWebhooks webhooks = WorkloadWebhooks.register(user, tls.port(), tls.caBundle());
+                 QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams, tls.args())) {
+                Await.until("the webhook to suspend a 2 x 8-GPU PyTorchJob", () -> recreate(pytorchJobs,
+                        ForeignWorkloads.pyTorchJob(team.name(), "llm", 2, 8)), AdoptionIT::adopted);
+                Await.until("the two replicas to run", () -> pods(user, team.name(), "llm"), pods -> pods.size() == 2
+                        && pods.stream().allMatch(p -> "Running".equals(p.getStatus().getPhase())));
+                operator.close(); // the controller sees nothing from now on
+
+                QuotientApi.Answer claim = quotient.api().deploy("team-b", Requests.wholeGpus("claim", 8));
+                assertThat(claim.status()).as("%s", claim).isEqualTo(201);
+                Await.until("the preempted PyTorchJob to be suspended again", () -> suspended(pytorchJobs, team.name()),
+                        Boolean::booleanValue);
+                Await.until("Quotient to delete the preempted gang's pods", () -> pods(user, team.name(), "llm"),
+                        pods -> pods.stream().allMatch(p -> p.getMetadata().getDeletionTimestamp() != null));
+            }
+        }
+    }
+
     @Test
     void aPyTorchJobAskingForHalfAGpuIsBoundToItsReservedGpuThroughItsPodTemplate(ControlPlane plane,
                                                                                 TestNamespace service,

@@ -20,16 +20,28 @@ public final class ClusterFacts {
     private final BatchV1Api batch;
     private final DynamicKubernetesApi gpuJobs;
     private final String namespace;
+    private final List<String> teamNamespaces;
 
     public ClusterFacts(ApiClient client, String namespace) {
+        this(client, namespace, List.of());
+    }
+
+    /**
+     * @param teamNamespaces the teams' own namespaces, where adopted workloads and their GpuJobs live (the Jobs and
+     *                       reservation pods stay in {@code namespace}, the service's)
+     */
+    public ClusterFacts(ApiClient client, String namespace, java.util.Collection<String> teamNamespaces) {
         this.core = new CoreV1Api(client);
         this.batch = new BatchV1Api(client);
         this.gpuJobs = new DynamicKubernetesApi("quotient.io", "v1alpha1", "gpujobs", client);
         this.namespace = namespace;
+        this.teamNamespaces = List.copyOf(teamNamespaces);
     }
 
     List<DynamicKubernetesObject> gpuJobs() {
-        return gpuJobs.list(namespace).getObject().getItems();
+        List<DynamicKubernetesObject> all = new java.util.ArrayList<>(gpuJobs.list(namespace).getObject().getItems());
+        teamNamespaces.forEach(other -> all.addAll(gpuJobs.list(other).getObject().getItems()));
+        return all;
     }
 
     List<V1Job> jobs() throws ApiException {
@@ -38,8 +50,12 @@ public final class ClusterFacts {
 
     /** Pods of one job's workload that are not being deleted. */
     List<V1Pod> livePodsOf(String team, String job) throws ApiException {
-        return core.listNamespacedPod(namespace).labelSelector("quotient.io/team=" + team + ",quotient.io/job=" + job)
-                .execute().getItems().stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
+        String selector = "quotient.io/team=" + team + ",quotient.io/job=" + job;
+        List<V1Pod> pods = teamNamespaces.isEmpty() ? core.listNamespacedPod(namespace).labelSelector(selector)
+                .execute().getItems() : core.listPodForAllNamespaces().labelSelector(selector).execute().getItems()
+                .stream().filter(p -> namespace.equals(p.getMetadata().getNamespace())
+                        || teamNamespaces.contains(p.getMetadata().getNamespace())).toList();
+        return pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
     }
 
     /** Every pod in the namespace, terminating ones included. */

@@ -97,7 +97,9 @@ public final class ClusterInvariants {
      * one by one (a gang's workload ends when all its pods have).
      */
     private static boolean podsMatchPlacement(List<V1Pod> pods, List<String> nodes) {
-        List<String> podNodes = pods.stream().map(p -> p.getSpec().getNodeName()).sorted().toList();
+        // a pod not bound yet (the kube-scheduler's turn) has no node: it matches no placement
+        List<String> podNodes = pods.stream().map(p -> java.util.Objects.toString(p.getSpec().getNodeName(), "(unbound)"))
+                .sorted().toList();
         if (!podNodes.equals(nodes.stream().sorted().toList())) {
             return false;
         }

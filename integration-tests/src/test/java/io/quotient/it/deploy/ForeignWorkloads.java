@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.Map;
 
 /** Workloads as a user writes them with kubectl (not through Quotient): built as objects, never as text. */
-final class ForeignWorkloads {
+public final class ForeignWorkloads {
 
     static final String IMAGE = "busybox:1.36";
 
@@ -36,7 +36,7 @@ final class ForeignWorkloads {
     }
 
     /** A PyTorchJob of one Master and {@code replicas - 1} Workers with {@code gpus} GPUs each. */
-    static JsonObject pyTorchJob(String namespace, String name, int replicas, int gpus) {
+    public static JsonObject pyTorchJob(String namespace, String name, int replicas, int gpus) {
         JsonObject specs = new JsonObject();
         specs.add("Master", replicaSpec(1, gpus));
         if (replicas > 1) {
@@ -65,7 +65,7 @@ final class ForeignWorkloads {
     }
 
     /** A TrainJob of {@code nodes} nodes with {@code gpus} GPUs each, on the runtime {@code runtime}. */
-    static JsonObject trainJob(String namespace, String name, String runtime, int nodes, int gpus) {
+    public static JsonObject trainJob(String namespace, String name, String runtime, int nodes, int gpus) {
         JsonObject runtimeRef = new JsonObject();
         runtimeRef.addProperty("name", runtime);
         JsonObject trainer = new JsonObject();
@@ -75,6 +75,17 @@ final class ForeignWorkloads {
         spec.add("runtimeRef", runtimeRef);
         spec.add("trainer", trainer);
         return object("trainer.kubeflow.org/v1alpha1", "TrainJob", namespace, name, spec);
+    }
+
+    /** A ClusterTrainingRuntime whose {@code node} replicated job runs one container (as a platform team ships). */
+    public static JsonObject clusterTrainingRuntime(String name) {
+        return com.google.gson.JsonParser.parseString("""
+                {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "ClusterTrainingRuntime",
+                 "metadata": {"name": "%s"},
+                 "spec": {"mlPolicy": {"numNodes": 1, "torch": {}}, "template": {"spec": {"replicatedJobs": [
+                   {"name": "node", "template": {"spec": {"template": {"spec": {"containers": [
+                     {"name": "node", "image": "registry.example/torch:2"}]}}}}}]}}}}
+                """.formatted(name)).getAsJsonObject();
     }
 
     /** A Notebook as a user writes it: its pod spec, and Run:ai annotations on the Notebook itself. */

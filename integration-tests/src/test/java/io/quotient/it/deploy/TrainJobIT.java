@@ -1,7 +1,6 @@
 package io.quotient.it.deploy;
 
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
@@ -99,13 +98,7 @@ class TrainJobIT {
     /** A runtime whose node pods run one container; true when this call made it (false: a test before left it). */
     static boolean createRuntime(DynamicKubernetesApi runtimes) {
         KubernetesApiResponse<DynamicKubernetesObject> created = runtimes.create(new DynamicKubernetesObject(
-                JsonParser.parseString("""
-                        {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "ClusterTrainingRuntime",
-                         "metadata": {"name": "%s"},
-                         "spec": {"mlPolicy": {"numNodes": 1, "torch": {}}, "template": {"spec": {"replicatedJobs": [
-                           {"name": "node", "template": {"spec": {"template": {"spec": {"containers": [
-                             {"name": "node", "image": "registry.example/torch:2"}]}}}}}]}}}}
-                        """.formatted(RUNTIME)).getAsJsonObject()));
+                ForeignWorkloads.clusterTrainingRuntime(RUNTIME)));
         assertThat(created.isSuccess() || created.getHttpStatusCode() == 409).as("%s", created.getStatus()).isTrue();
         return created.isSuccess();
     }

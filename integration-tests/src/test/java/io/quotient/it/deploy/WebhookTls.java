@@ -11,9 +11,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * A self-signed serving certificate for 127.0.0.1 (made with openssl) and a free port for the service's admission
  * connector: the API server of the test plane calls webhooks registered by URL with this certificate as caBundle.
  */
-record WebhookTls(Path cert, Path key, int port) {
+public record WebhookTls(Path cert, Path key, int port) {
 
-    static WebhookTls make(Path dir) throws IOException, InterruptedException {
+    public static WebhookTls make(Path dir) throws IOException, InterruptedException {
         Path cert = dir.resolve("tls.crt");
         Path key = dir.resolve("tls.key");
         Process openssl = new ProcessBuilder("openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
@@ -25,13 +25,18 @@ record WebhookTls(Path cert, Path key, int port) {
         }
     }
 
-    byte[] caBundle() throws IOException {
+    public byte[] caBundle() throws IOException {
         return Files.readAllBytes(cert);
     }
 
     /** The service's arguments that open the admission port with this certificate. */
-    String[] args() {
-        return new String[] {"--quotient.admission.port=" + port, "--quotient.admission.tls-cert-file=" + cert,
+    public String[] args() {
+        return argsOn(port);
+    }
+
+    /** The same certificate on another port (a second replica on this host). */
+    public String[] argsOn(int admissionPort) {
+        return new String[] {"--quotient.admission.port=" + admissionPort, "--quotient.admission.tls-cert-file=" + cert,
             "--quotient.admission.tls-key-file=" + key};
     }
 }

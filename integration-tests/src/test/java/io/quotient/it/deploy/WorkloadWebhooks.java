@@ -21,7 +21,7 @@ import java.util.List;
  * none, as shipped, for a service that issues its certificate and sets the caBundle itself).
  * Rules, selectors, failure policy and paths are the manifest's own.
  */
-final class WorkloadWebhooks implements AutoCloseable {
+public final class WorkloadWebhooks implements AutoCloseable {
 
     private final AdmissionregistrationV1Api api;
     private final String name;
@@ -32,7 +32,7 @@ final class WorkloadWebhooks implements AutoCloseable {
     }
 
     /** {@code caBundle} null: left out, as in the shipped file (the service sets it). */
-    static WorkloadWebhooks register(ApiClient client, int port, byte[] caBundle) throws IOException, ApiException {
+    public static WorkloadWebhooks register(ApiClient client, int port, byte[] caBundle) throws IOException, ApiException {
         List<Object> documents;
         try (Reader reader = Files.newBufferedReader(QuotientManifests.deployDir().resolve("admission/workload-webhook.yaml"))) {
             documents = Yaml.loadAll(reader);
@@ -67,7 +67,7 @@ final class WorkloadWebhooks implements AutoCloseable {
     }
 
     /** Opts a namespace in to the webhooks (the label their namespaceSelector asks for), as a team's admin would. */
-    static void optIn(ApiClient client, String namespace) throws ApiException {
+    public static void optIn(ApiClient client, String namespace) throws ApiException {
         CoreV1Api core = new CoreV1Api(client);
         V1Namespace labelled = core.readNamespace(namespace).execute();
         labelled.getMetadata().putLabelsItem("quotient.io/admission", "enabled");

@@ -42,8 +42,12 @@ final class ClusterReader {
     private final long gpuMemoryMib;
     private final History history;
     private final Set<String> seenEvents = new HashSet<>();
+    private final KubeflowReader kubeflow;
 
-    ClusterReader(ApiClient client, String namespace, String nodePrefix, long gpuMemoryMib, History history) {
+    /** @param teamOfNamespace each team's own namespace (where its Kubeflow objects go) → the team */
+    ClusterReader(ApiClient client, String namespace, Map<String, String> teamOfNamespace, String nodePrefix,
+                  long gpuMemoryMib, History history) {
+        this.kubeflow = new KubeflowReader(client, teamOfNamespace);
         this.core = new CoreV1Api(client);
         this.batch = new BatchV1Api(client);
         this.coordination = new CoordinationV1Api(client);
@@ -56,14 +60,17 @@ final class ClusterReader {
 
     Observation read() throws ApiException {
         long t = history.now();
-        var listed = gpuJobs.list(namespace);
+        var listed = gpuJobs.list();
         if (!listed.isSuccess()) {
             throw new ApiException(listed.getHttpStatusCode(), "listing GpuJobs failed: " + listed.getStatus());
         }
         List<ObservedJob> jobs = new ArrayList<>();
         for (DynamicKubernetesObject gpuJob : listed.getObject().getItems()) {
-            jobs.add(job(gpuJob.getRaw()));
+            if (mine(gpuJob.getMetadata().getNamespace())) {
+                jobs.add(job(gpuJob.getRaw()));
+            }
         }
+        List<KubeflowLook.Workload> kubeflowWorkloads = kubeflow.workloads();
         List<String> workloads = new ArrayList<>();
         for (V1Job job : batch.listNamespacedJob(namespace).execute().getItems()) {
             if (job.getMetadata().getDeletionTimestamp() == null) {
@@ -72,10 +79,22 @@ final class ClusterReader {
         }
         Map<String, Integer> livePods = new TreeMap<>();
         List<String> reservations = new ArrayList<>();
-        for (V1Pod pod : core.listNamespacedPod(namespace).execute().getItems()) {
+        List<KubeflowLook.NotebookPod> notebooks = new ArrayList<>();
+        Map<String, List<String>> podNodes = new TreeMap<>();
+        for (V1Pod pod : core.listPodForAllNamespaces().execute().getItems()) {
             Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
-            if (pod.getMetadata().getDeletionTimestamp() != null) {
+            if (pod.getMetadata().getDeletionTimestamp() != null || !mine(pod.getMetadata().getNamespace())) {
                 continue;
+            }
+            boolean live = "Pending".equals(pod.getStatus().getPhase()) || "Running".equals(pod.getStatus().getPhase());
+            KubeflowLook.NotebookPod notebook = live ? kubeflow.notebook(pod) : null;
+            if (notebook != null) {
+                notebooks.add(notebook);
+            }
+            if (labels.containsKey(TEAM) && "Running".equals(pod.getStatus().getPhase())
+                    && pod.getSpec().getNodeName() != null) {
+                podNodes.computeIfAbsent(owner(labels, pod.getMetadata().getName()), k -> new ArrayList<>())
+                        .add(pod.getSpec().getNodeName());
             }
             if (Conventions.RESERVATION_ROLE.equals(labels.get(Conventions.ROLE_LABEL))) {
                 reservations.add(pod.getMetadata().getAnnotations().get("quotient.io/node") + "/"
@@ -94,7 +113,14 @@ final class ClusterReader {
                 nodes.put(name, gpus == null ? 0 : gpus.getNumber().intValue());
             }
         }
-        return new Observation(t, jobs, workloads, livePods, reservations, nodes, lease(), newEvents());
+        podNodes.values().removeIf(list -> list.size() < 2);
+        return new Observation(t, jobs, workloads, livePods, reservations, nodes, lease(), newEvents(),
+                new KubeflowLook(kubeflowWorkloads, notebooks, podNodes));
+    }
+
+    /** The soak's shared namespace or a team's own. */
+    private boolean mine(String namespace) {
+        return this.namespace.equals(namespace) || kubeflow.teamNamespace(namespace);
     }
 
     private ObservedJob job(JsonObject raw) {

@@ -8,7 +8,8 @@ import java.util.List;
 /**
  * A gang runs whole or not at all: a gang holding capacity has a placement for every replica, each on its own node;
  * a waiting one has no placement left (a Preempted one keeps it until its stop completes); and once evicted (or re-queued) none of its pods keeps running past
- * the settle time — never half a gang evicted.
+ * the settle time — never half a gang evicted; and the real kube-scheduler binds its running pods one per node, each on
+ * a node of its placement (within the settle time: the pods of an old placement take their stop grace).
  */
 final class GangChecks {
 
@@ -29,6 +30,11 @@ final class GangChecks {
                 if (nodes.size() != job.replicas() || nodes.stream().distinct().count() != nodes.size()) {
                     violations.add("t=" + obs.t() + ": gang " + job.key() + " is " + job.phase() + " with "
                             + job.replicas() + " replicas but placed on " + nodes);
+                }
+                List<String> bound = obs.kubeflow().podNodes().getOrDefault(job.key(), List.of());
+                if (bound.stream().distinct().count() != bound.size() || !nodes.containsAll(bound)) {
+                    lingering.seen("gang-bound " + job.key(), "gang " + job.key() + " placed on " + nodes
+                            + " has running pods on " + bound);
                 }
             } else if (!job.others().isEmpty() && "Pending".equals(job.phase())) {
                 // Preempted is the moment between an eviction's record and its stop: it keeps its placement then

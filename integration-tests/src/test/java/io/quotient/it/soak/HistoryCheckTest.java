@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The offline checker on small hand-made histories (one where everything holds, one that breaks four invariants,
- * one of gangs) and on a recorded run that found two bugs.
+ * one of gangs, one of Kubeflow objects) and on recorded runs that found bugs.
  */
 class HistoryCheckTest {
 
@@ -57,6 +57,23 @@ class HistoryCheckTest {
     }
 
     /**
+     * A real run with Kubeflow objects (seed 16, 40 nodes, before the fix): a node of the running 2-node TrainJob
+     * {@code tj3} was removed, the job re-queued and placed again on two other nodes 2 s later, and its controller,
+     * which never saw the suspension in between, kept the old replica's pod running on a node the job no longer held.
+     * The run then ended in a harness error, so its history has no end entry.
+     */
+    @Test
+    void aRecordedRunShowsATrainJobPodLeftOnANodeItsJobNoLongerHeld() throws Exception {
+        HistoryChecker.Verdict verdict = HistoryCheck.check(resource("recorded/seed-16-trainjob-pod-left-behind.jsonl.gz"));
+
+        assertThat(verdict.violations()).containsExactly("gang team-1/tj3 placed on [soak-87cnn, soak-gbj45] has"
+                + " running pods on [soak-lf44z, soak-jgflp] (for 30 s, since t=99396 ms)",
+                "the history has no end entry: the run stopped early");
+        assertThat(verdict.figures().kubeflowCreated()).containsEntry("pytorchjob", 5).containsEntry("trainjob", 3)
+                .containsEntry("notebook", 2);
+    }
+
+    /**
      * Gangs (2 replicas each): one placed on one node only, one waiting while a pod of it still runs, one whose
      * second replica's node is gone; a whole gang with its two pods is fine.
      */
@@ -70,6 +87,34 @@ class HistoryCheckTest {
                 .anySatisfy(v -> assertThat(v).contains("team-a/g1 is Running on node n2, which no longer exists"))
                 .noneSatisfy(v -> assertThat(v).contains("g4"))
                 .noneSatisfy(v -> assertThat(v).contains("duplicate"));
+    }
+
+    /**
+     * Kubeflow objects created through the API server: an adopted PyTorchJob whose GpuJob vanishes without its owner
+     * deleting it, a TrainJob never adopted, a notebook pod admitted unpinned, a preempted PyTorchJob left unsuspended,
+     * a gang whose two pods run on one node; a PyTorchJob deleted by its owner, a refused or unanswered create and a
+     * pinned notebook on its job's node are fine.
+     */
+    @Test
+    void kubeflowObjectsAreAdoptedSuspendedWhileTheyWaitAndNotebooksRunPinned() throws Exception {
+        HistoryChecker.Verdict verdict = HistoryCheck.check(resource("kubeflow-history.jsonl"));
+
+        assertThat(verdict.violations())
+                .anySatisfy(v -> assertThat(v).contains("team-a/pt1 was accepted at t=100 and is gone"))
+                .anySatisfy(v -> assertThat(v).startsWith("TrainJob team-a/tj3 has no GpuJob (not adopted) (for 39 s"))
+                .anySatisfy(v -> assertThat(v).contains("notebook pod team-a/nb7 was admitted unpinned"))
+                .anySatisfy(v -> assertThat(v).startsWith("PyTorchJob team-a/pt8 is not suspended while its job is"
+                        + " Pending (Preempted by team-b"))
+                .anySatisfy(v -> assertThat(v).startsWith("gang team-a/pt9 placed on [n2, n3] has running pods on"
+                        + " [n2, n2]"))
+                .noneSatisfy(v -> assertThat(v).contains("pt2"))
+                .noneSatisfy(v -> assertThat(v).contains("pt4"))
+                .noneSatisfy(v -> assertThat(v).contains("nb5"))
+                .noneSatisfy(v -> assertThat(v).contains("nb6"));
+        assertThat(verdict.figures().describe())
+                .contains("kubeflow notebook: 2 created, 1 creates refused or unanswered")
+                .contains("kubeflow pytorchjob: 4 created, 1 creates refused or unanswered")
+                .contains("kubeflow trainjob: 1 created, 0 creates");
     }
 
     @Test

@@ -30,6 +30,7 @@ final class HistoryChecker {
     private final LinkedHashSet<String> violations = new LinkedHashSet<>();
     private final LeaderTerms leaderTerms = new LeaderTerms();
     private final EvictionChecks evictionChecks = new EvictionChecks();
+    private final KubeflowChecks kubeflowChecks = new KubeflowChecks();
     private final QuotaLabelTrust labels = new QuotaLabelTrust();
     private final SoakFigures figures = new SoakFigures();
     private Lingering lingering = new Lingering(settleMs);
@@ -101,8 +102,14 @@ final class HistoryChecker {
         String key = Observation.text(op, "team") + "/" + Observation.text(op, "job");
         int status = op.has("status") ? op.get("status").getAsInt() : 0;
         switch (kind) {
-            case "deploy" -> {
-                if (status == 201 || status == 202) {
+            case "deploy", "admit-retry" -> {
+                String deployed = Observation.text(op, "kind");
+                figures.kubeflow(deployed, kind, status);
+                if (KubeflowOperations.WORKLOAD_KINDS.contains(deployed)) {
+                    if (status == 201) {
+                        kubeflowChecks.created(key, t); // accepted once adopted: its GpuJob comes with a re-queue pass
+                    }
+                } else if (!KubeflowOperations.NOTEBOOK.equals(deployed) && (status == 201 || status == 202)) {
                     accepted.put(key, t);
                 }
             }
@@ -123,6 +130,7 @@ final class HistoryChecker {
         Map<String, ObservedJob> now = new HashMap<>();
         obs.jobs().forEach(j -> now.put(j.key(), j));
         capacity(obs);
+        violations.addAll(kubeflowChecks.check(obs, now, accepted, lingering));
         lostJobs(obs, now);
         lingeringStates(obs, now);
         labels.observe(obs);

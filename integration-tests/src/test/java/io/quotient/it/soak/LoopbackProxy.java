@@ -10,23 +10,30 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntSupplier;
 
 /**
  * A TCP proxy on the loopback address in front of the API server: the services' kubeconfig points here, so the
  * soak can cut their network to the API server ({@link #cut}: every open connection is reset and new ones are
  * closed at once) and restore it. Bytes are passed through untouched (TLS included: the API server's certificate
- * names 127.0.0.1, whatever the port).
+ * names 127.0.0.1, whatever the port). The same proxy stands in for the webhook Service in front of the replicas'
+ * admission ports: each new connection goes to a port the supplier picks among the replicas up (none: refused).
  */
 final class LoopbackProxy implements AutoCloseable {
 
     private final ServerSocket server;
-    private final InetSocketAddress target;
+    private final IntSupplier target;
     private final Set<Socket> open = ConcurrentHashMap.newKeySet();
     private volatile boolean cut;
     private volatile boolean closed;
 
     LoopbackProxy(int targetPort) {
-        this.target = new InetSocketAddress(InetAddress.getLoopbackAddress(), targetPort);
+        this(() -> targetPort);
+    }
+
+    /** @param target the port each new connection goes to, or a negative number when none is up */
+    LoopbackProxy(IntSupplier target) {
+        this.target = target;
         try {
             this.server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         } catch (IOException e) {
@@ -70,9 +77,14 @@ final class LoopbackProxy implements AutoCloseable {
                 closeQuietly(client);
                 continue;
             }
+            int port = target.getAsInt();
+            if (port < 0) {
+                closeQuietly(client);
+                continue;
+            }
             try {
                 Socket upstream = new Socket();
-                upstream.connect(target, 5000);
+                upstream.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 5000);
                 open.add(client);
                 open.add(upstream);
                 daemon("soak-proxy-up", () -> pump(client, upstream)).start();

@@ -22,10 +22,17 @@ import java.util.Map;
  * @param nodes        the soak's nodes and their GPU counts (cordoned ones included)
  * @param lease        the Lease {@code quotient-leader}, or null when none exists
  * @param events       the service's events first seen in this look
+ * @param kubeflow     the workloads and notebook pods created directly in the teams' namespaces
  */
 record Observation(long t, List<ObservedJob> jobs, List<String> workloads, Map<String, Integer> livePods,
                    List<String> reservations, Map<String, Integer> nodes, LeaseState lease,
-                   List<DecisionEvent> events) {
+                   List<DecisionEvent> events, KubeflowLook kubeflow) {
+
+    /** A look without Kubeflow objects (histories written before the soak created them). */
+    Observation(long t, List<ObservedJob> jobs, List<String> workloads, Map<String, Integer> livePods,
+                List<String> reservations, Map<String, Integer> nodes, LeaseState lease, List<DecisionEvent> events) {
+        this(t, jobs, workloads, livePods, reservations, nodes, lease, events, KubeflowLook.NONE);
+    }
 
     /**
      * A GpuJob: its phase, where it is placed ({@code gpus}: index and milli per GPU), quota state, reason; for a
@@ -132,6 +139,7 @@ record Observation(long t, List<ObservedJob> jobs, List<String> workloads, Map<S
             es.add(x);
         }
         o.add("events", es);
+        o.add("kubeflow", kubeflow.toJson());
         return o;
     }
 
@@ -168,7 +176,8 @@ record Observation(long t, List<ObservedJob> jobs, List<String> workloads, Map<S
                     text(x, "object")));
         }
         return new Observation(o.get("t").getAsLong(), jobs, stringList(o, "workloads"), pods,
-                stringList(o, "reservations"), nodes, lease, events);
+                stringList(o, "reservations"), nodes, lease, events,
+                KubeflowLook.fromJson(o.has("kubeflow") ? o.getAsJsonObject("kubeflow") : null));
     }
 
     /** The further replicas as the API server's status lists them ({@code node}, {@code gpus}), or as written. */

@@ -22,7 +22,8 @@ import java.util.Set;
 
 /**
  * The soak's operations, drawn from one seeded random stream: deploys of every kind by several teams (gangs of
- * PyTorchJob replicas included), deletes,
+ * PyTorchJob replicas included; Kubeflow objects created directly in a team's namespace, {@link KubeflowOperations}),
+ * deletes,
  * workloads finishing and failing (the fake kubelet), guarantees raised and lowered, nodes added, cordoned,
  * uncordoned and removed (busy ones too unless {@link SoakSettings#removeBusyNodes()} is off: Quotient re-queues
  * the jobs of a node that leaves the cluster), node reports going stale and fresh again. Each one is written to the history with its
@@ -50,10 +51,12 @@ final class Operations {
     private final List<String> nodeNames = new ArrayList<>();
     private final Set<String> cordoned = new HashSet<>();
     private final Set<String> silent = new HashSet<>();
+    private final KubeflowOperations kubeflow;
     private int deploys;
 
     Operations(SoakSettings settings, History history, List<Replica> replicas, TeamsConfig teams,
-               List<String> teamNames, FakeGpuNodes nodes, FakeKubelet kubelet, ApiClient client, String namespace) {
+               List<String> teamNames, FakeGpuNodes nodes, FakeKubelet kubelet, ApiClient client, String namespace,
+               KubeflowOperations kubeflow) {
         this.settings = settings;
         this.random = new Random(settings.seed());
         this.history = history;
@@ -66,6 +69,7 @@ final class Operations {
         this.gpuJobs = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi("quotient.io", "v1alpha1",
                 "gpujobs", client);
         this.namespace = namespace;
+        this.kubeflow = kubeflow;
         teamNames.forEach(team -> jobs.put(team, new ArrayList<>()));
     }
 
@@ -77,6 +81,7 @@ final class Operations {
 
     /** One operation, drawn by weight; returns its name. */
     String next() throws ApiException {
+        recreateNotebooks();
         int draw = random.nextInt(100);
         if (draw < 40) {
             return deploy();
@@ -92,6 +97,11 @@ final class Operations {
             return guarantee();
         }
         return nodeOperation(random.nextInt(6));
+    }
+
+    /** Notebook pods refused at admission or deleted by Quotient are created again (their controller's part). */
+    void recreateNotebooks() {
+        kubeflow.retryHeld();
     }
 
     /** After the chaos: every node schedulable and reporting again, and at least as many nodes as at the start. */
@@ -126,27 +136,33 @@ final class Operations {
         Map<String, Object> extra = Map.of();
         String kind;
         int k = random.nextInt(100);
-        if (k < 33) {
+        if (k < 28) {
             kind = "whole";
             gpu = Map.of("count", 1 + random.nextInt(2));
-        } else if (k < 60) {
+        } else if (k < 50) {
             kind = "fraction";
             double fraction = (1 + random.nextInt(5)) / 10.0;
             gpu = Map.of("fraction", fraction, "fractionLimit", Math.min(1.0, fraction + random.nextInt(4) / 10.0));
-        } else if (k < 78) {
+        } else if (k < 64) {
             kind = "mib";
             long mib = 4096L * (1 + random.nextInt(5));
             gpu = Map.of("memoryMib", mib, "memoryLimitMib", Math.min(GPU_MEMORY_MIB, mib * 3 / 2));
-        } else if (k < 90) {
+        } else if (k < 74) {
             kind = "multi-fraction";
             double fraction = random.nextBoolean() ? 0.25 : 0.5;
             gpu = Map.of("fraction", fraction, "fractionLimit", fraction);
             extra = Map.of("gpuDevices", 2);
-        } else {
+        } else if (k < 84) {
             // distributed training: 2 replicas on 2 nodes, run by the fake training operator
             kind = "gang";
             gpu = Map.of("count", 1 + random.nextInt(2));
             extra = Map.of("template", "pytorchjob", "replicas", GANG_REPLICAS);
+        } else if (k < 90) {
+            return kubeflow.pyTorchJob(team, 1 + random.nextInt(2), 1 + random.nextInt(2));
+        } else if (k < 95) {
+            return kubeflow.trainJob(team, 1 + random.nextInt(2), 1 + random.nextInt(2));
+        } else {
+            return kubeflow.notebook(team);
         }
         deploy(team, kind, gpu, extra);
         return "deploy";
@@ -176,6 +192,9 @@ final class Operations {
     private String delete() {
         String team = pick(teamNames);
         List<String> mine = jobs.get(team);
+        if (kubeflow.has(team) && (mine.isEmpty() || random.nextInt(4) == 0)) {
+            return kubeflow.delete(team, random.nextInt(1000));
+        }
         if (mine.isEmpty()) {
             return "none";
         }
@@ -317,7 +336,7 @@ final class Operations {
         if (!core.listPodForAllNamespaces().fieldSelector("spec.nodeName=" + node).execute().getItems().isEmpty()) {
             return true;
         }
-        var listed = gpuJobs.list(namespace);
+        var listed = gpuJobs.list(); // adopted workloads' records are in the teams' own namespaces
         if (!listed.isSuccess()) {
             return true;
         }

@@ -23,6 +23,8 @@ final class SoakFigures {
     }
 
     private final Map<String, Integer> operations = new TreeMap<>();
+    /** Per Kubeflow kind: objects the API server accepted, creates refused (the webhook's answer or none), retries. */
+    private final Map<String, int[]> kubeflow = new TreeMap<>();
     private final List<Fault> faults = new ArrayList<>();
     private final Map<String, List<Double>> recoveries = new TreeMap<>();
     /** A team's ask: it held less than {@code targetMilli} with a job waiting that fits its guarantee. */
@@ -40,6 +42,23 @@ final class SoakFigures {
 
     void operation(String kind) {
         operations.merge(kind, 1, Integer::sum);
+    }
+
+    /** A create of a Kubeflow object ({@code op} deploy, or admit-retry for a notebook pod created again). */
+    void kubeflow(String kind, String op, int status) {
+        if (KubeflowOperations.WORKLOAD_KINDS.contains(kind) || KubeflowOperations.NOTEBOOK.equals(kind)) {
+            int[] counts = kubeflow.computeIfAbsent(kind, k -> new int[3]);
+            counts[status == 201 ? 0 : 1]++;
+            if ("admit-retry".equals(op)) {
+                counts[2]++;
+            }
+        }
+    }
+
+    Map<String, Integer> kubeflowCreated() {
+        Map<String, Integer> created = new TreeMap<>();
+        kubeflow.forEach((kind, counts) -> created.put(kind, counts[0]));
+        return created;
     }
 
     void fault(String kind, long t, String target) {
@@ -120,6 +139,9 @@ final class SoakFigures {
         StringBuilder text = new StringBuilder();
         text.append(String.format("[soak] operations: %d %s%n", operationCount(), operations));
         text.append(String.format("[soak] faults: %d %s%n", faults.size(), faultsByKind()));
+        kubeflow.forEach((kind, counts) -> text.append(String.format("[soak] kubeflow %s: %d created, %d creates"
+                + " refused or unanswered (webhook, outage)%s%n", kind, counts[0], counts[1],
+                counts[2] > 0 ? ", " + counts[2] + " of the creates were retries of a pod held at admission" : "")));
         recoveries.forEach((kind, seconds) -> text.append(String.format(
                 "[soak] recovery after %s: n=%d p50 %.1f s, p99 %.1f s, max %.1f s%n", kind, seconds.size(),
                 percentile(seconds, 0.50), percentile(seconds, 0.99), percentile(seconds, 1.0))));

@@ -29,7 +29,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * One soak run: two replicas (reaching the API server through the loopback proxy) on the test plane, a seeded
+ * One soak run: two replicas (reaching the API server through the loopback proxy, serving the workload webhooks of
+ * the teams' own namespaces, {@link SoakAdmission}) on the test plane, a seeded
  * stream of operations interleaved with faults for {@link SoakSettings#chaos()}, then faults stop, capacity is
  * restored and the reclaim deadline runs; the API server is observed throughout and every observation checked.
  */
@@ -68,21 +69,25 @@ final class SoakRun {
             guarantees.put("team-" + i, share);
         }
         guarantees.put(Probes.TEAM, Probes.GUARANTEE_MILLI);
-        TeamsConfig teams = new TeamsConfig(dir.resolve("teams-" + settings.seed() + ".yaml"), namespace, guarantees);
 
         KubeflowCrds.install(client);
+        KubeflowOperations.installRuntime(client);
         try (History history = new History(file, checker);
+             SoakAdmission admission = SoakAdmission.open(plane, teamNames, 2, dir.resolve("admission"));
              LoopbackProxy proxy = new LoopbackProxy(apiServerPort(plane.kubeconfig()));
              FakeTrainingOperator trainingOperator = FakeTrainingOperator.start(plane.newApiClient())) {
+            TeamsConfig teams = new TeamsConfig(dir.resolve("teams-" + settings.seed() + ".yaml"), namespace, guarantees,
+                    admission.namespaceOf());
             history.write(start(history, guarantees));
             outages = new PlaneOutages(history);
             Path kubeconfig = proxiedKubeconfig(plane.kubeconfig(), proxy.port(), dir.resolve("kubeconfig-proxy.json"));
-            List<Replica> replicas = List.of(replica("replica-1", teams, kubeconfig, dir),
-                    replica("replica-2", teams, kubeconfig, dir));
+            List<Replica> replicas = List.of(replica("replica-1", teams, kubeconfig, dir, admission.replicaArgs(0)),
+                    replica("replica-2", teams, kubeconfig, dir, admission.replicaArgs(1)));
+            admission.register(replicas);
             Operations operations = new Operations(settings, history, replicas, teams, teamNames, nodes, kubelet,
-                    client, namespace);
+                    client, namespace, new KubeflowOperations(history, client, admission.namespaceOf()));
             operations.addInitialNodes();
-            ClusterReader reader = new ClusterReader(client, namespace, Operations.NODE_PREFIX,
+            ClusterReader reader = new ClusterReader(client, namespace, admission.teamOf(), Operations.NODE_PREFIX,
                     Operations.GPU_MEMORY_MIB, history);
             AtomicBoolean observing = new AtomicBoolean(true);
             Thread observer = daemon("soak-observer", () -> observe(reader, history, observing));
@@ -90,7 +95,7 @@ final class SoakRun {
             try {
                 replicas.forEach(Replica::start);
                 chaos(history, replicas, proxy, operations);
-                calm(history, replicas, operations);
+                calm(history, replicas, operations, admission.namespaceOf().values());
             } finally {
                 observing.set(false);
                 observer.join(30_000);
@@ -142,14 +147,19 @@ final class SoakRun {
     }
 
     /** Faults stop: capacity and replicas restored, then the reclaim deadline runs and the cluster must settle. */
-    private void calm(History history, List<Replica> replicas, Operations operations) throws Exception {
+    private void calm(History history, List<Replica> replicas, Operations operations,
+                      java.util.Collection<String> teamNamespaces) throws Exception {
         for (Replica replica : replicas) {
             replica.awaitRestarted(120_000);
         }
         operations.restoreCapacity();
         history.write(history.entry("calm"));
-        Thread.sleep(settings.reclaimDeadline().toMillis() + 2 * settings.observeEvery().toMillis());
-        ClusterFacts facts = new ClusterFacts(client, namespace);
+        long reclaimEnd = history.now() + settings.reclaimDeadline().toMillis() + 2 * settings.observeEvery().toMillis();
+        while (history.now() < reclaimEnd) {
+            operations.recreateNotebooks(); // their controller keeps trying, faults or not
+            Thread.sleep(Math.min(1000, Math.max(1, reclaimEnd - history.now())));
+        }
+        ClusterFacts facts = new ClusterFacts(client, namespace, teamNamespaces);
         long deadline = history.now() + settings.settle().toMillis();
         List<String> violations = ClusterInvariants.violations(facts);
         while (!violations.isEmpty() && history.now() < deadline) {
@@ -200,10 +210,12 @@ final class SoakRun {
     }
 
     /** A replica on the shipped schedules (re-queue 5 s, reclaim 15 s), reaching the API server through the proxy. */
-    private Replica replica(String name, TeamsConfig teams, Path kubeconfig, Path dir) {
+    private Replica replica(String name, TeamsConfig teams, Path kubeconfig, Path dir, String[] admissionArgs) {
+        List<String> args = new ArrayList<>(List.of("--quotient.kubeconfig=" + kubeconfig,
+                "--quotient.schedules.requeue-interval=5s", "--quotient.schedules.reclaim-interval=15s"));
+        args.addAll(List.of(admissionArgs));
         return new Replica(name, () -> QuotientService.process(name, plane, namespace, teams.file(), dir.resolve("logs"),
-                "--quotient.kubeconfig=" + kubeconfig, "--quotient.schedules.requeue-interval=5s",
-                "--quotient.schedules.reclaim-interval=15s"));
+                args.toArray(String[]::new)));
     }
 
     private static int apiServerPort(Path kubeconfig) throws IOException {

@@ -17,17 +17,20 @@ import java.util.TreeMap;
  * The teams file the replicas read (and re-read on change): guarantees in milli-GPUs, changed by the soak's
  * operations. Written whole to a temporary file and moved into place, so a replica never reads half a file. Every
  * team keeps its jobs in the soak's one namespace (the service's own, which teams may share), so the invariants
- * read one namespace.
+ * read one namespace; a team may also own a namespace of its own (listed second, so REST deploys stay in the shared
+ * one), where its Kubeflow objects are created directly.
  */
 final class TeamsConfig {
 
     private final Path file;
     private final String namespace;
     private final Map<String, Long> guarantees = new TreeMap<>();
+    private final Map<String, String> ownNamespaces;
 
-    TeamsConfig(Path file, String namespace, Map<String, Long> initial) {
+    TeamsConfig(Path file, String namespace, Map<String, Long> initial, Map<String, String> ownNamespaces) {
         this.file = file;
         this.namespace = namespace;
+        this.ownNamespaces = Map.copyOf(ownNamespaces);
         guarantees.putAll(initial);
         write();
     }
@@ -56,7 +59,8 @@ final class TeamsConfig {
             entry.put("name", team);
             entry.put("guaranteedGpus", milli / 1000.0);
             entry.put("overQuotaWeight", 1);
-            entry.put("namespaces", List.of(namespace));
+            entry.put("namespaces", ownNamespaces.containsKey(team) ? List.of(namespace, ownNamespaces.get(team))
+                    : List.of(namespace));
             teams.add(entry);
         });
         try {

@@ -3,6 +3,8 @@ package io.quotient.adapters.k8s.adoption;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
@@ -32,8 +34,11 @@ import java.util.function.ToLongFunction;
 /**
  * The gateway for jobs that govern an existing workload ({@link WorkloadRef}): a placement patches the workload
  * (labels, node affinity to the chosen nodes, one replica per node for a gang, unsuspended) instead of rendering a
- * template; a stop (preemption, delete) suspends it again and takes the placement back, so its controller deletes
- * its pods and does not start them elsewhere; the record stays and is re-queued. Every other job goes to the
+ * template; a stop (preemption, delete) suspends it again and takes the placement back, so its controller does not
+ * start its pods elsewhere, and deletes its pods (by the job's labels, with the stop's grace); the record stays and is
+ * re-queued. A placement of a suspended workload first deletes any pod left from before (the soak found a TrainJob
+ * whose controller missed a suspension that the next placement undid 2 s later: its old pod kept running on a node
+ * the job no longer held). Every other job goes to the
  * gateway it wraps. Idempotent like every gateway call: each patch is computed from the workload as it is now.
  *
  * <p>A pod governed at its admission ({@link WorkloadRef#pod}) is created by its controller, not patched: its
@@ -50,6 +55,7 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
     private final Function<JobId, Optional<JobRecord>> records;
     private final ToLongFunction<String> gpuMemoryOf;
     private final StatefulSetRetry retry;
+    private final CoreV1Api pods;
 
     /**
      * @param records     the job's record (a stop names the job only)
@@ -61,6 +67,7 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
         this.records = records;
         this.gpuMemoryOf = gpuMemoryOf;
         this.retry = new StatefulSetRetry(client);
+        this.pods = new CoreV1Api(client);
         for (ForeignWorkloadKind kind : ForeignWorkloadKind.values()) {
             apis.put(kind, new DynamicKubernetesApi(kind.group(), kind.version(), kind.plural(), client));
         }
@@ -80,9 +87,15 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
         Map<String, String> shareBinding = DeferredGpuBinding.appliesTo(record.spec().gpu())
                 ? DeferredGpuBinding.annotations(record.spec().gpu(), gpus, gpuMemoryOf.applyAsLong(placement.node()),
                 placement.node()) : Map.of();
-        patch(record, (kind, workload) -> List.of(PlacementPatch.place(kind, workload, labels(record.id()), nodes,
-                record.spec().gang().spansNodes(), shareBinding)),
-                "placed on " + String.join(", ", nodes) + " and unsuspended");
+        patch(record, (kind, workload) -> {
+            if (kind.suspended(workload) && hasPods(record)) {
+                // pods left from an earlier placement (their controller never saw a suspension that was soon undone)
+                // would keep running where the job no longer is, on GPUs booked for others: they go first
+                super.stop(record.id(), null);
+            }
+            return List.of(PlacementPatch.place(kind, workload, labels(record.id()), nodes,
+                    record.spec().gang().spansNodes(), shareBinding));
+        }, "placed on " + String.join(", ", nodes) + " and unsuspended");
     }
 
     @Override
@@ -94,6 +107,9 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
         }
         patch(record.get(), (kind, workload) -> PlacementPatch.takeBack(kind, workload, labels(job)),
                 "suspended again, its placement taken back");
+        // its pods go now, by the job's labels, as a REST job's do: the GPUs are free when the stop returns, and the
+        // controller's deleting them on suspension is not relied on (it may miss a suspension undone a moment later)
+        super.stop(job, grace);
     }
 
     /** The merge patches to send in order, computed from the workload as it is now. */
@@ -129,6 +145,19 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
         }
         log.info("{} {}/{} of job {} of team {}: {}", kind.kind(), namespace, ref.name(), record.id().name(),
                 record.id().team(), done);
+    }
+
+    /** Whether any pod of the job's workload exists in its namespace (read from the API server, not a cache). */
+    private boolean hasPods(JobRecord record) {
+        String namespace = record.submission().pod().namespace();
+        String selector = TemplateRenderer.TEAM_LABEL + "=" + KubernetesNames.labelValue(record.id().team()) + ","
+                + TemplateRenderer.JOB_LABEL + "=" + KubernetesNames.labelValue(record.id().name());
+        try {
+            return !pods.listNamespacedPod(namespace).labelSelector(selector).limit(1).execute().getItems().isEmpty();
+        } catch (ApiException e) {
+            throw new KubernetesCallException("listing the pods of job " + record.id() + " in " + namespace
+                    + " failed: HTTP " + e.getCode(), e.getCode());
+        }
     }
 
     /** The labels of the job's pods: the observer sees the workload's pods as the job's by them. */
