@@ -59,15 +59,20 @@ class ReproductionTest {
     }
 
     private static double mean(String policy, String variant, List<Long> seeds) throws Exception {
+        return bySeed(policy, variant, seeds).stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+    }
+
+    /** Unallocated GPU % at 100 % arrived, per seed, in the order of the seeds. */
+    private static List<Double> bySeed(String policy, String variant, List<Long> seeds) throws Exception {
         List<Future<RunResult>> runs = new ArrayList<>();
         for (long seed : seeds) {
             runs.add(pool.submit(() -> simulator(variant).run(policy, seed, Simulator.Progress.NONE)));
         }
-        double sum = 0;
+        List<Double> unallocated = new ArrayList<>();
         for (Future<RunResult> run : runs) {
-            sum += run.get().unallocatedGpuPctAt100();
+            unallocated.add(run.get().unallocatedGpuPctAt100());
         }
-        return sum / seeds.size();
+        return unallocated;
     }
 
     @Test
@@ -101,6 +106,19 @@ class ReproductionTest {
         for (String variant : List.of("cpu050", "cpu100", "cpu200", "cpu250")) {
             assertThat(mean("quotient", variant, SEEDS.subList(0, 5))).as("quotient on %s", variant)
                     .isLessThan(FGD.get(variant));
+        }
+    }
+
+    /**
+     * The issue asks for no seed above FGD, not only the mean: on cpu250, where the CPU-only pods' CPU slightly exceeds
+     * the cluster's spare CPU, one seed of ten was above FGD while the fragmentation term also scored CPU-only pods.
+     */
+    @Test
+    void quotientStaysUnderFgdOnEverySeedOfCpu250() throws Exception {
+        List<Double> fgd = bySeed("fgd", "cpu250", SEEDS);
+        List<Double> quotient = bySeed("quotient", "cpu250", SEEDS);
+        for (int i = 0; i < SEEDS.size(); i++) {
+            assertThat(quotient.get(i)).as("quotient on cpu250, seed %d", SEEDS.get(i)).isLessThan(fgd.get(i));
         }
     }
 

@@ -19,6 +19,8 @@ abstract class GradientPolicy extends ScoringPolicy {
 
     private final NodeMeasure measure;
     private final NodeFragmentationCache before;
+    private final NodeMeasure cpuOnlyMeasure;
+    private final NodeFragmentationCache beforeCpuOnly;
     private final NodeScoreMemo memo = new NodeScoreMemo();
     private final boolean tightestAmongEqual;
     private int[] scratch = new int[8];
@@ -32,9 +34,20 @@ abstract class GradientPolicy extends ScoringPolicy {
      *                           the node order, as the FGD simulator does)
      */
     GradientPolicy(String name, long seed, NodeMeasure measure, boolean tightestAmongEqual) {
+        this(name, seed, measure, measure, tightestAmongEqual);
+    }
+
+    /**
+     * @param cpuOnlyMeasure the measure that scores demands without a GPU (the same one unless a policy judges
+     *                       where CPU-only pods go by other means than GPU placements)
+     */
+    GradientPolicy(String name, long seed, NodeMeasure measure, NodeMeasure cpuOnlyMeasure,
+                   boolean tightestAmongEqual) {
         super(name, seed);
         this.measure = measure;
         this.before = new NodeFragmentationCache(measure);
+        this.cpuOnlyMeasure = cpuOnlyMeasure;
+        this.beforeCpuOnly = cpuOnlyMeasure == measure ? before : new NodeFragmentationCache(cpuOnlyMeasure);
         this.tightestAmongEqual = tightestAmongEqual;
     }
 
@@ -96,7 +109,8 @@ abstract class GradientPolicy extends ScoringPolicy {
      * the best quantised score, among equals the tightest when {@code tightestAmongEqual}.
      */
     private void computeDecrease(ClusterState state, int node, ResourceDemand demand) {
-        double current = before.of(state, node);
+        NodeMeasure scoring = demand.needsGpu() ? measure : cpuOnlyMeasure;
+        double current = (demand.needsGpu() ? before : beforeCpuOnly).of(state, node);
         int gpus = state.gpuCount(node);
         if (scratch.length < gpus) {
             scratch = new int[gpus];
@@ -114,7 +128,7 @@ abstract class GradientPolicy extends ScoringPolicy {
                 if (after >= 0) {
                     state.copyGpuFree(node, scratch);
                     scratch[g] = after;
-                    double fall = current - measure.of(model, cpuAfter, scratch, gpus);
+                    double fall = current - scoring.of(model, cpuAfter, scratch, gpus);
                     long s = quantised(fall);
                     if (s > best || (tightestAmongEqual && s == best && after < bestLeft)) {
                         best = s;
@@ -133,6 +147,6 @@ abstract class GradientPolicy extends ScoringPolicy {
                 scratch[g] -= milli;
             }
         }
-        decrease = current - measure.of(model, cpuAfter, scratch, gpus);
+        decrease = current - scoring.of(model, cpuAfter, scratch, gpus);
     }
 }

@@ -16,6 +16,7 @@ import java.util.List;
  * ({@link QuotientSettings#fragmentationWeight()}): it asks shape by shape whether a node still has the CPU and the
  * GPU share together, which the forecast, seeing CPU as an average per GPU, cannot (without it, fraction-only
  * traces whose CPU-hungry fractions can pair only on CPU-rich nodes split into a good and a bad mode, 1.03× FGD).
+ * CPU-only pods are scored by the forecast alone (see {@link ClusterForecast#withoutFragmentation}).
  * Within a node, a fraction takes the GPU with the best score and, among equals, the one left with the least free
  * share, so larger free blocks stay intact.
  *
@@ -61,6 +62,17 @@ final class QuotientPolicy extends GradientPolicy {
             this.forecast = WasteForecast.forWorkload(workload, rareSizeShare);
         }
 
+        /**
+         * The forecast alone, for CPU-only pods: the fragmentation term is there to judge GPU placements (whether a
+         * node keeps the CPU *and* the GPU share of the shapes that can fill its gaps); for a pod that takes only CPU
+         * the forecast's CPU term already says where CPU is spare, and FGD's one-pod-ahead CPU thresholds, added to
+         * it, sent CPU-only pods to the wrong nodes once the cluster ran short of CPU (the shipped cpu235 / cpu250:
+         * 0.89x / 0.97x FGD, one seed of cpu250 above FGD; with the forecast alone 0.84x / 0.94x, none).
+         */
+        double withoutFragmentation(String model, long freeCpu, int[] gpuFree, int gpuCount) {
+            return forecast.of(model, freeCpu, gpuFree, gpuCount);
+        }
+
         void fitTo(List<NodeSpec> nodes) {
             forecast = WasteForecast.forCluster(workload, rareSizeShare, nodes);
         }
@@ -82,7 +94,7 @@ final class QuotientPolicy extends GradientPolicy {
     }
 
     private QuotientPolicy(long seed, TargetWorkload workload, QuotientSettings settings, ClusterForecast forecast) {
-        super("quotient", seed, forecast, true);
+        super("quotient", seed, forecast, forecast::withoutFragmentation, true);
         this.forecast = forecast;
         this.workload = workload;
         this.reserveWeight = settings.reserveWeight();
