@@ -18,6 +18,12 @@ import java.util.Optional;
  * {@code quotient.io/job}. A Job's completion conditions decide success and failure; otherwise pods decide:
  * any running pod makes the workload RUNNING; pending or terminating pods make it STARTING (it still holds
  * its capacity); pods alone (notebooks, PyTorchJob replicas) finish when all have finished.
+ *
+ * <p>A Job whose own pods (owner reference to that Job's uid) have succeeded as often as it needs completions
+ * ({@code spec.completions}, or one when unset), none of them left running or pending, has succeeded even before the
+ * Job controller writes its Complete condition: its GPUs are free once its pods are done. The soak saw that
+ * condition never come (a pod's update lost by the Job controller around an API server restart), which held two GPUs
+ * for a finished job. Failure still waits for the Job's Failed condition: a failed pod may be retried.
  */
 final class WorkloadPhases {
 
@@ -54,6 +60,9 @@ final class WorkloadPhases {
     private static final class Observed {
         private boolean jobExists;
         private boolean jobTerminating;
+        private String jobUid;
+        private int completionsNeeded = 1;
+        private int succeededOfJob;
         private WorkloadPhase jobOutcome;
         private int running;
         private int waiting;
@@ -63,6 +72,10 @@ final class WorkloadPhases {
         void job(V1Job job) {
             jobExists = true;
             jobTerminating |= job.getMetadata().getDeletionTimestamp() != null;
+            jobUid = job.getMetadata().getUid();
+            if (job.getSpec() != null && job.getSpec().getCompletions() != null) {
+                completionsNeeded = job.getSpec().getCompletions();
+            }
             if (job.getStatus() != null && job.getStatus().getConditions() != null) {
                 for (V1JobCondition condition : job.getStatus().getConditions()) {
                     if ("True".equals(condition.getStatus()) && "Complete".equals(condition.getType())) {
@@ -82,6 +95,9 @@ final class WorkloadPhases {
                 running++;
             } else if ("Succeeded".equals(phase)) {
                 succeeded++;
+                if (ownedByTheJob(pod)) {
+                    succeededOfJob++;
+                }
             } else if ("Failed".equals(phase)) {
                 failed++;
             } else {
@@ -89,9 +105,19 @@ final class WorkloadPhases {
             }
         }
 
+        private boolean ownedByTheJob(V1Pod pod) {
+            return jobUid != null && pod.getMetadata().getOwnerReferences() != null
+                    && pod.getMetadata().getOwnerReferences().stream()
+                    .anyMatch(owner -> "Job".equals(owner.getKind()) && jobUid.equals(owner.getUid()));
+        }
+
         WorkloadPhase phase() {
             if (jobOutcome != null && !jobTerminating && running == 0 && waiting == 0) {
                 return jobOutcome;
+            }
+            if (jobOutcome == null && jobExists && !jobTerminating && running == 0 && waiting == 0
+                    && succeededOfJob >= completionsNeeded) {
+                return WorkloadPhase.SUCCEEDED;
             }
             if (running > 0 && !jobTerminating) {
                 return WorkloadPhase.RUNNING;

@@ -40,6 +40,36 @@ class WorkloadPhasesTest {
     }
 
     @Test
+    void aJobWhosePodsSucceededAsOftenAsItNeedsHasSucceededBeforeItsCondition() {
+        var single = ownedBy(job("t", "a", null), "uid-1", null);
+
+        assertThat(phase(List.of(single), List.of(podOf("uid-1", "Succeeded")))).isEqualTo(WorkloadPhase.SUCCEEDED);
+        assertThat(phase(List.of(single), List.of(podOf("uid-1", "Succeeded"), podOf("uid-1", "Running"))))
+                .as("a pod still running").isEqualTo(WorkloadPhase.RUNNING);
+        var three = ownedBy(job("t", "a", null), "uid-3", 3);
+        assertThat(phase(List.of(three), List.of(podOf("uid-3", "Succeeded"), podOf("uid-3", "Succeeded"))))
+                .as("two of three completions").isEqualTo(WorkloadPhase.STARTING);
+        assertThat(phase(List.of(single), List.of(podOf("uid-old", "Succeeded"))))
+                .as("a pod of an earlier Job of that name").isEqualTo(WorkloadPhase.STARTING);
+        assertThat(phase(List.of(single), List.of(podOf("uid-1", "Failed"))))
+                .as("a failed pod may be retried: the Job's condition decides").isEqualTo(WorkloadPhase.STARTING);
+    }
+
+    private static io.kubernetes.client.openapi.models.V1Job ownedBy(io.kubernetes.client.openapi.models.V1Job job,
+                                                                     String uid, Integer completions) {
+        job.getMetadata().uid(uid);
+        job.spec(new io.kubernetes.client.openapi.models.V1JobSpec().completions(completions));
+        return job;
+    }
+
+    private static io.kubernetes.client.openapi.models.V1Pod podOf(String jobUid, String phase) {
+        var pod = jobPod("t", "a", phase);
+        pod.getMetadata().addOwnerReferencesItem(new io.kubernetes.client.openapi.models.V1OwnerReference()
+                .kind("Job").uid(jobUid).name("t.a").apiVersion("batch/v1"));
+        return pod;
+    }
+
+    @Test
     void terminatingPodsStillHoldCapacityAfterTheJobIsGone() {
         assertThat(phase(List.of(), List.of(terminating(jobPod("t", "a", "Running")))))
                 .isEqualTo(WorkloadPhase.STARTING);
