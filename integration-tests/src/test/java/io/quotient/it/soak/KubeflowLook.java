@@ -1,11 +1,8 @@
 package io.quotient.it.soak;
 
-import com.google.gson.JsonArray;
-import com.google.gson.JsonElement;
+import com.google.gson.Gson;
 import com.google.gson.JsonObject;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -22,10 +19,13 @@ record KubeflowLook(List<Workload> workloads, List<NotebookPod> notebooks, Map<S
 
     static final KubeflowLook NONE = new KubeflowLook(List.of(), List.of(), Map.of());
 
+    private static final Gson GSON = new Gson();
+
+    /** A part missing from a history (read by Gson) is empty. */
     KubeflowLook {
-        workloads = List.copyOf(workloads);
-        notebooks = List.copyOf(notebooks);
-        podNodes = Map.copyOf(podNodes);
+        workloads = workloads == null ? List.of() : List.copyOf(workloads);
+        notebooks = notebooks == null ? List.of() : List.copyOf(notebooks);
+        podNodes = podNodes == null ? Map.of() : Map.copyOf(podNodes);
     }
 
     /** A Kubeflow workload: its job's key ({@code team/name}: the job is named as the workload), kind, suspension. */
@@ -39,60 +39,12 @@ record KubeflowLook(List<Workload> workloads, List<NotebookPod> notebooks, Map<S
     record NotebookPod(String key, String node, boolean pinned) {
     }
 
+    /** The look as the history writes it (Gson writes records by their components). */
     JsonObject toJson() {
-        JsonObject o = new JsonObject();
-        JsonArray ws = new JsonArray();
-        for (Workload w : workloads) {
-            JsonObject x = new JsonObject();
-            x.addProperty("key", w.key());
-            x.addProperty("kind", w.kind());
-            x.addProperty("suspended", w.suspended());
-            ws.add(x);
-        }
-        o.add("workloads", ws);
-        JsonArray ns = new JsonArray();
-        for (NotebookPod n : notebooks) {
-            JsonObject x = new JsonObject();
-            x.addProperty("key", n.key());
-            x.addProperty("node", n.node());
-            x.addProperty("pinned", n.pinned());
-            ns.add(x);
-        }
-        o.add("notebooks", ns);
-        JsonObject nodes = new JsonObject();
-        podNodes.forEach((key, list) -> {
-            JsonArray a = new JsonArray();
-            list.forEach(a::add);
-            nodes.add(key, a);
-        });
-        o.add("podNodes", nodes);
-        return o;
+        return GSON.toJsonTree(this).getAsJsonObject();
     }
 
     static KubeflowLook fromJson(JsonObject o) {
-        if (o == null) {
-            return NONE;
-        }
-        List<Workload> workloads = new ArrayList<>();
-        for (JsonElement e : Observation.array(o, "workloads")) {
-            JsonObject x = e.getAsJsonObject();
-            workloads.add(new Workload(Observation.text(x, "key"), Observation.text(x, "kind"),
-                    x.get("suspended").getAsBoolean()));
-        }
-        List<NotebookPod> notebooks = new ArrayList<>();
-        for (JsonElement e : Observation.array(o, "notebooks")) {
-            JsonObject x = e.getAsJsonObject();
-            notebooks.add(new NotebookPod(Observation.text(x, "key"), Observation.text(x, "node"),
-                    x.get("pinned").getAsBoolean()));
-        }
-        Map<String, List<String>> podNodes = new LinkedHashMap<>();
-        if (o.has("podNodes")) {
-            o.getAsJsonObject("podNodes").entrySet().forEach(e -> {
-                List<String> nodes = new ArrayList<>();
-                e.getValue().getAsJsonArray().forEach(n -> nodes.add(n.getAsString()));
-                podNodes.put(e.getKey(), nodes);
-            });
-        }
-        return new KubeflowLook(workloads, notebooks, podNodes);
+        return o == null ? NONE : GSON.fromJson(o, KubeflowLook.class);
     }
 }
