@@ -11,13 +11,21 @@ import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1NodeList;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
+import io.kubernetes.client.util.Namespaces;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.kubernetes.client.openapi.ApiException;
+import io.quotient.adapters.template.WorkloadKind;
 import io.quotient.adapters.template.TemplateRenderer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The informer caches the Kubernetes adapters read from: every node, and in every namespace the GpuJobs and the
@@ -37,6 +45,13 @@ public final class ClusterInformers implements AutoCloseable {
     private final SharedIndexInformer<V1Pod> pods;
     private final SharedIndexInformer<V1Job> jobs;
     private final SharedIndexInformer<GpuJobResource> gpuJobs;
+    /**
+     * Quotient's PyTorchJobs and TrainJobs: their uids tell a re-placed gang's new pods from its earlier ones, their
+     * conditions say when the training operator judged them done. Optional: without Kubeflow's CRDs these caches
+     * never sync, and the pods alone decide (the list is retried quietly, so installing Kubeflow later is seen).
+     */
+    private final Map<WorkloadKind, SharedIndexInformer<DynamicKubernetesObject>> trainingJobs =
+            new EnumMap<>(WorkloadKind.class);
 
     /** @param namespace the service's own namespace (reservation pods, Lease, the shared namespace of teams) */
     public ClusterInformers(ApiClient watchClient, String namespace) {
@@ -55,6 +70,27 @@ public final class ClusterInformers implements AutoCloseable {
         gpuJobs = factory.sharedIndexInformerFor(new GenericKubernetesApi<>(GpuJobResource.class, GpuJobList.class,
                 GpuJobResource.GROUP, GpuJobResource.VERSION, GpuJobResource.PLURAL, watchClient),
                 GpuJobResource.class, 0);
+        for (WorkloadKind kind : List.of(WorkloadKind.PYTORCH_JOB, WorkloadKind.TRAIN_JOB)) {
+            trainingJobs.put(kind, factory.sharedIndexInformerFor(new GenericKubernetesApi<>(
+                    DynamicKubernetesObject.class, DynamicKubernetesListObject.class, kind.group(), kind.version(),
+                    kind.plural(), watchClient), DynamicKubernetesObject.class, 0, Namespaces.NAMESPACE_ALL,
+                    quietWhenNotInstalled(kind)));
+        }
+    }
+
+    /** A kind whose CRD is not installed is said once, at info; other failures are logged as they come. */
+    private static <T> java.util.function.BiConsumer<Class<T>, Throwable> quietWhenNotInstalled(WorkloadKind kind) {
+        AtomicBoolean said = new AtomicBoolean();
+        return (type, failure) -> {
+            if (failure instanceof ApiException api && api.getCode() == 404) {
+                if (!said.getAndSet(true)) {
+                    log.info("no {} resource in this cluster (Kubeflow's CRD not installed); jobs of that kind are judged"
+                            + " by their pods alone, and the watch starts when the CRD is installed", kind.kind());
+                }
+                return;
+            }
+            log.warn("watching {}s failed, retrying: {}", kind.kind(), failure.toString());
+        };
     }
 
     /**
@@ -95,6 +131,12 @@ public final class ClusterInformers implements AutoCloseable {
 
     public SharedIndexInformer<GpuJobResource> gpuJobs() {
         return gpuJobs;
+    }
+
+    /** The cached training jobs of the kinds whose caches have synced (none without Kubeflow's CRDs). */
+    public List<DynamicKubernetesObject> trainingJobs() {
+        return trainingJobs.values().stream().filter(SharedIndexInformer::hasSynced)
+                .flatMap(informer -> informer.getIndexer().list().stream()).toList();
     }
 
     public String namespace() {

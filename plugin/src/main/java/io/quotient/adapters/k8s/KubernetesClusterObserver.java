@@ -4,6 +4,7 @@ import io.kubernetes.client.openapi.models.V1Job;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.deploy.port.ClusterObserver;
@@ -25,7 +26,8 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The live cluster from the informer caches: GPU nodes (GPU-feature-discovery labels, allocatable, the node
- * enforcer's report), reservation pods with the GPU UUIDs reported on them, and the phases of job workloads.
+ * enforcer's report), reservation pods with the GPU UUIDs reported on them, and the phases of job workloads (from
+ * their Jobs, PyTorchJobs, TrainJobs and pods).
  * Reads never touch the network.
  */
 public final class KubernetesClusterObserver implements ClusterObserver {
@@ -137,11 +139,24 @@ public final class KubernetesClusterObserver implements ClusterObserver {
     public Map<JobId, WorkloadPhase> workloads() {
         TenantScope.View view = scope.now();
         Optional<Set<String>> nodes = existingNodes();
-        List<V1Job> jobs = informers.jobs().getIndexer().list().stream().filter(j -> believed(view, j.getMetadata()))
-                .toList();
+        Map<JobId, List<WorkloadObject>> objects = new HashMap<>();
+        for (V1Job job : informers.jobs().getIndexer().list()) {
+            if (believed(view, job.getMetadata())) {
+                objectsOf(objects, job.getMetadata()).add(WorkloadObject.of(job));
+            }
+        }
+        for (DynamicKubernetesObject job : informers.trainingJobs()) {
+            if (believed(view, job.getMetadata())) {
+                objectsOf(objects, job.getMetadata()).add(WorkloadObject.ofTrainingJob(job));
+            }
+        }
         List<V1Pod> pods = informers.pods().getIndexer().list().stream().filter(p -> believed(view, p.getMetadata()))
                 .filter(p -> onExistingNode(p, nodes)).toList();
-        return WorkloadPhases.of(jobs, pods);
+        return WorkloadPhases.of(objects, pods);
+    }
+
+    private static List<WorkloadObject> objectsOf(Map<JobId, List<WorkloadObject>> objects, V1ObjectMeta metadata) {
+        return objects.computeIfAbsent(WorkloadPhases.jobId(metadata).orElseThrow(), id -> new ArrayList<>());
     }
 
     private static boolean onExistingNode(V1Pod pod, Optional<Set<String>> nodes) {
