@@ -110,4 +110,24 @@ class ReferencePoliciesTest {
         }
         assertThat(used).hasSize(1);
     }
+
+    @Test
+    void equalScoresDrawnPerDecisionSpreadAndInTheSeededOrderStayOnOneNode() {
+        // one GPU shape that small CPU-only pods never stop fitting: every node scores the same at every decision
+        TargetWorkload oneShape = new TargetWorkload(List.of(new TargetWorkload.Shape(4_000, 1, 1000, Set.of(), 1.0)));
+        assertThat(nodesUsed(new FgdPolicy(5, oneShape))).hasSize(1);
+        // the other tie rule: a draw at every decision (upstream kube-scheduler's), which the published figures do not use
+        assertThat(nodesUsed(new FgdPolicy(5, oneShape).withTies(TieBreak.RANDOM))).hasSizeGreaterThan(1);
+    }
+
+    private static Set<Integer> nodesUsed(ScoringPolicy policy) {
+        ClusterState state = Clusters.uniform(10, 8);
+        Set<Integer> used = new HashSet<>();
+        for (int i = 0; i < 5; i++) {
+            var a = policy.place(state, ResourceDemand.cpuOnly(100, 100)).orElseThrow();
+            state.allocate(a);
+            used.add(a.nodeIndex());
+        }
+        return used;
+    }
 }
