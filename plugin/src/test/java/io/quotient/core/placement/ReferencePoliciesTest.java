@@ -99,7 +99,8 @@ class ReferencePoliciesTest {
 
     @Test
     void equalScoresGoToTheSameNodeEveryTime() {
-        // ties follow a fixed random order, so identical placements consolidate instead of spreading
+        // the first pod ties everywhere (any node then loses the 64-core 8-GPU shape) and takes the first node of the
+        // seeded order; the next ones cost nothing more there, so they follow it by score (ties alone: the test below)
         ClusterState state = Clusters.uniform(10, 8);
         FgdPolicy fgd = new FgdPolicy(5, TargetWorkload.typical());
         Set<Integer> used = new HashSet<>();
@@ -109,5 +110,25 @@ class ReferencePoliciesTest {
             used.add(a.nodeIndex());
         }
         assertThat(used).hasSize(1);
+    }
+
+    @Test
+    void equalScoresDrawnPerDecisionSpreadAndInTheSeededOrderStayOnOneNode() {
+        // one GPU shape that small CPU-only pods never stop fitting: every node scores the same at every decision
+        TargetWorkload oneShape = new TargetWorkload(List.of(new TargetWorkload.Shape(4_000, 1, 1000, Set.of(), 1.0)));
+        assertThat(nodesUsed(new FgdPolicy(5, oneShape))).hasSize(1);
+        // the other tie rule: a draw at every decision (upstream kube-scheduler's), which the published figures do not use
+        assertThat(nodesUsed(new FgdPolicy(5, oneShape).withTies(TieBreak.RANDOM))).hasSizeGreaterThan(1);
+    }
+
+    private static Set<Integer> nodesUsed(ScoringPolicy policy) {
+        ClusterState state = Clusters.uniform(10, 8);
+        Set<Integer> used = new HashSet<>();
+        for (int i = 0; i < 5; i++) {
+            var a = policy.place(state, ResourceDemand.cpuOnly(100, 100)).orElseThrow();
+            state.allocate(a);
+            used.add(a.nodeIndex());
+        }
+        return used;
     }
 }
