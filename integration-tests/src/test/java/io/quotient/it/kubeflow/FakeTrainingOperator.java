@@ -1,5 +1,6 @@
 package io.quotient.it.kubeflow;
 
+import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
@@ -12,6 +13,7 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -25,9 +27,10 @@ import java.util.function.Function;
  * the job, so the garbage collector removes them with it); while it is suspended it has none, as the real
  * controllers delete a suspended job's pods. The real kube-scheduler binds the pods and the fake kubelet runs
  * them. A job whose replicas have all finished (every pod it should have exists and has Succeeded or Failed) is
- * finished for good, as the real controllers mark it with a Succeeded/Failed condition and create no pod for it again:
- * a finished pod deleted later (its node removed, the pod garbage collector) is not made again. A few list calls
- * every {@link #TICK}; nothing else.
+ * finished for good: as the real controllers do, it gets its final condition in its status (a PyTorchJob
+ * {@code Succeeded}, a TrainJob {@code Complete}, either {@code Failed} when a replica failed) and no pod again: a
+ * finished pod deleted later (its node removed, the pod garbage collector) is not made again. A few list calls every
+ * {@link #TICK}; nothing else.
  */
 public final class FakeTrainingOperator implements AutoCloseable {
 
@@ -92,41 +95,45 @@ public final class FakeTrainingOperator implements AutoCloseable {
       }
     }
     for (DynamicKubernetesObject job : list(pytorchJobs, new ListOptions())) {
-      reconcileJob(job.getRaw(), PyTorchJobPods.suspended(job.getRaw()), podsByOwner, PyTorchJobPods::desired);
+      reconcileJob(job, pytorchJobs, "Succeeded", PyTorchJobPods.suspended(job.getRaw()), podsByOwner,
+          PyTorchJobPods::desired);
     }
     for (DynamicKubernetesObject job : list(trainJobs, new ListOptions())) {
-      reconcileJob(job.getRaw(), TrainJobPods.suspended(job.getRaw()), podsByOwner,
+      reconcileJob(job, trainJobs, "Complete", TrainJobPods.suspended(job.getRaw()), podsByOwner,
           raw -> TrainJobPods.desired(raw, runtimeOf(raw)));
     }
   }
 
   /** One job's failure (a missing runtime, a refused pod) is remembered and does not hold back the others. */
-  private void reconcileJob(JsonObject job, boolean suspended, Map<String, Map<String, String>> podsByOwner,
+  private void reconcileJob(DynamicKubernetesObject job, DynamicKubernetesApi api, String successCondition,
+      boolean suspended, Map<String, Map<String, String>> podsByOwner,
       Function<JsonObject, List<JsonObject>> desiredPods) {
     try {
-      reconcileOne(job, suspended, podsByOwner, desiredPods);
+      reconcileOne(job.getRaw(), suspended, podsByOwner, desiredPods)
+          .ifPresent(failed -> markFinished(job, api, failed ? "Failed" : successCondition));
     } catch (RuntimeException e) {
       lastFailure = e.getMessage();
       LOG.log(Level.WARNING, "fake training operator: " + e.getMessage());
     }
   }
 
-  private void reconcileOne(JsonObject job, boolean suspended, Map<String, Map<String, String>> podsByOwner,
-      Function<JsonObject, List<JsonObject>> desiredPods) {
+  /** @return whether a replica failed, once the job has just been seen finished; empty otherwise */
+  private Optional<Boolean> reconcileOne(JsonObject job, boolean suspended,
+      Map<String, Map<String, String>> podsByOwner, Function<JsonObject, List<JsonObject>> desiredPods) {
     String namespace = job.getAsJsonObject("metadata").get("namespace").getAsString();
     String uid = TrainingPods.uid(job);
     Map<String, String> existing = podsByOwner.getOrDefault(uid, Map.of());
     if (suspended) {
       existing.keySet().forEach(name -> pods.delete(namespace, name));
-      return;
+      return Optional.empty();
     }
     if (finished.contains(uid)) {
-      return;
+      return Optional.empty();
     }
     List<JsonObject> desired = desiredPods.apply(job);
     if (!desired.isEmpty() && desired.stream().allMatch(pod -> isFinished(existing.get(name(pod))))) {
       finished.add(uid);
-      return;
+      return Optional.of(desired.stream().anyMatch(pod -> "Failed".equals(existing.get(name(pod)))));
     }
     for (JsonObject pod : desired) {
       if (!existing.containsKey(name(pod))) {
@@ -138,6 +145,37 @@ public final class FakeTrainingOperator implements AutoCloseable {
               + " failed: HTTP " + created.getHttpStatusCode() + " " + created.getStatus().getMessage());
         }
       }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Writes the final condition as the real controllers do (after Created), through the status subresource; a write
+   * refused (a conflict with Quotient's patch) is retried on a later pass.
+   */
+  private void markFinished(DynamicKubernetesObject job, DynamicKubernetesApi api, String condition) {
+    JsonObject raw = job.getRaw().deepCopy();
+    JsonObject status = raw.has("status") && raw.get("status").isJsonObject() ? raw.getAsJsonObject("status")
+        : new JsonObject();
+    JsonArray conditions = new JsonArray();
+    for (String type : List.of("Created", condition)) {
+      JsonObject entry = new JsonObject();
+      entry.addProperty("type", type);
+      entry.addProperty("status", "True");
+      entry.addProperty("reason", "FakeTrainingOperator");
+      entry.addProperty("lastTransitionTime", java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
+          .toString());
+      entry.addProperty("message", "every replica's pod has finished");
+      conditions.add(entry);
+    }
+    status.add("conditions", conditions);
+    raw.add("status", status);
+    KubernetesApiResponse<DynamicKubernetesObject> written = api.updateStatus(new DynamicKubernetesObject(raw),
+        object -> object.getRaw().get("status"));
+    if (!written.isSuccess()) {
+      finished.remove(TrainingPods.uid(job.getRaw()));
+      LOG.log(Level.INFO, "fake training operator: writing " + condition + " on " + TrainingPods.name(job.getRaw())
+          + " failed (HTTP " + written.getHttpStatusCode() + "), retried on a later pass");
     }
   }
 

@@ -136,7 +136,8 @@ class KubeflowHarnessIT {
     kubelet.succeed(namespace.name(), "done-worker-0");
     Await.until("both replicas to finish", () -> pods(client, namespace),
         pods -> pods.size() == 2 && pods.stream().allMatch(p -> "Succeeded".equals(p.getStatus().getPhase())));
-    Thread.sleep(1_000); // a few passes of the operator: it sees the job finished
+    Await.until("the operator's Succeeded condition", () -> pytorchJobs.get(namespace.name(), "done").getObject(),
+        job -> job.getRaw().toString().contains("\"type\":\"Succeeded\",\"status\":\"True\""));
     new CoreV1Api(client).deleteNamespacedPod("done-master-0", namespace.name()).gracePeriodSeconds(0).execute();
 
     Thread.sleep(1_500); // five passes of the operator
