@@ -48,10 +48,17 @@ final class HistoryChecker {
             case "fault" -> {
                 figures.fault(Observation.text(entry, "fault"), t, Observation.text(entry, "target"));
                 labels.fault(Observation.text(entry, "fault"), t);
+                lingering.faultStarted(Observation.text(entry, "fault"), t);
             }
             case "recovered" -> {
                 figures.recovered(Observation.text(entry, "fault"), entry.get("seconds").getAsDouble());
                 labels.fault(Observation.text(entry, "fault"), t);
+                lingering.faultOver(Observation.text(entry, "fault"), t);
+            }
+            case "unrecovered" -> {
+                lingering.faultOver(Observation.text(entry, "fault"), t);
+                violations.add("the service did not place a probe within " + entry.get("seconds").getAsDouble()
+                        + " s after a fault of kind " + Observation.text(entry, "fault") + " ended (t=" + t + " ms)");
             }
             case "calm" -> calmAt = t;
             case "obs" -> observe(Observation.fromJson(entry));
