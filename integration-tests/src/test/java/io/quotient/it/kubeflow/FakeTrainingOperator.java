@@ -3,6 +3,8 @@ package io.quotient.it.kubeflow;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
@@ -10,6 +12,8 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.kubernetes.client.util.generic.options.ListOptions;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +45,7 @@ public final class FakeTrainingOperator implements AutoCloseable {
   private final DynamicKubernetesApi trainJobs;
   private final DynamicKubernetesApi runtimes;
   private final DynamicKubernetesApi pods;
+  private final CustomObjectsApi statuses;
   private final ScheduledExecutorService loop;
   private volatile String lastFailure;
   /** The uids of the jobs whose replicas all finished (kept by this operator only, as its status would be). */
@@ -51,6 +56,7 @@ public final class FakeTrainingOperator implements AutoCloseable {
     trainJobs = new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1", "trainjobs", client);
     runtimes = new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1", "clustertrainingruntimes", client);
     pods = new DynamicKubernetesApi("", "v1", "pods", client);
+    statuses = new CustomObjectsApi(client);
     loop = Executors.newSingleThreadScheduledExecutor(runnable -> {
       Thread thread = new Thread(runnable, "fake-training-operator");
       thread.setDaemon(true);
@@ -95,22 +101,22 @@ public final class FakeTrainingOperator implements AutoCloseable {
       }
     }
     for (DynamicKubernetesObject job : list(pytorchJobs, new ListOptions())) {
-      reconcileJob(job, pytorchJobs, "Succeeded", PyTorchJobPods.suspended(job.getRaw()), podsByOwner,
+      reconcileJob(job, "Succeeded", PyTorchJobPods.suspended(job.getRaw()), podsByOwner,
           PyTorchJobPods::desired);
     }
     for (DynamicKubernetesObject job : list(trainJobs, new ListOptions())) {
-      reconcileJob(job, trainJobs, "Complete", TrainJobPods.suspended(job.getRaw()), podsByOwner,
+      reconcileJob(job, "Complete", TrainJobPods.suspended(job.getRaw()), podsByOwner,
           raw -> TrainJobPods.desired(raw, runtimeOf(raw)));
     }
   }
 
   /** One job's failure (a missing runtime, a refused pod) is remembered and does not hold back the others. */
-  private void reconcileJob(DynamicKubernetesObject job, DynamicKubernetesApi api, String successCondition,
+  private void reconcileJob(DynamicKubernetesObject job, String successCondition,
       boolean suspended, Map<String, Map<String, String>> podsByOwner,
       Function<JsonObject, List<JsonObject>> desiredPods) {
     try {
       reconcileOne(job.getRaw(), suspended, podsByOwner, desiredPods)
-          .ifPresent(failed -> markFinished(job, api, failed ? "Failed" : successCondition));
+          .ifPresent(failed -> markFinished(job, failed ? "Failed" : successCondition));
     } catch (RuntimeException e) {
       lastFailure = e.getMessage();
       LOG.log(Level.WARNING, "fake training operator: " + e.getMessage());
@@ -150,32 +156,34 @@ public final class FakeTrainingOperator implements AutoCloseable {
   }
 
   /**
-   * Writes the final condition as the real controllers do (after Created), through the status subresource; a write
-   * refused (a conflict with Quotient's patch) is retried on a later pass.
+   * Writes the final condition as the real controllers do (after Created), replacing the status through its
+   * subresource; a write refused (a conflict with Quotient's patch) is retried on a later pass.
    */
-  private void markFinished(DynamicKubernetesObject job, DynamicKubernetesApi api, String condition) {
+  private void markFinished(DynamicKubernetesObject job, String condition) {
     JsonObject raw = job.getRaw().deepCopy();
-    JsonObject status = raw.has("status") && raw.get("status").isJsonObject() ? raw.getAsJsonObject("status")
-        : new JsonObject();
     JsonArray conditions = new JsonArray();
     for (String type : List.of("Created", condition)) {
       JsonObject entry = new JsonObject();
       entry.addProperty("type", type);
       entry.addProperty("status", "True");
       entry.addProperty("reason", "FakeTrainingOperator");
-      entry.addProperty("lastTransitionTime", java.time.Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS)
-          .toString());
       entry.addProperty("message", "every replica's pod has finished");
+      entry.addProperty("lastTransitionTime", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
       conditions.add(entry);
     }
+    JsonObject status = new JsonObject();
     status.add("conditions", conditions);
     raw.add("status", status);
-    KubernetesApiResponse<DynamicKubernetesObject> written = api.updateStatus(new DynamicKubernetesObject(raw),
-        object -> object.getRaw().get("status"));
-    if (!written.isSuccess()) {
+    String kind = raw.get("kind").getAsString();
+    String[] groupVersion = raw.get("apiVersion").getAsString().split("/");
+    String plural = kind.toLowerCase(java.util.Locale.ROOT) + "s";
+    try {
+      statuses.replaceNamespacedCustomObjectStatus(groupVersion[0], groupVersion[1],
+          job.getMetadata().getNamespace(), plural, job.getMetadata().getName(), raw).execute();
+    } catch (ApiException e) {
       finished.remove(TrainingPods.uid(job.getRaw()));
-      LOG.log(Level.INFO, "fake training operator: writing " + condition + " on " + TrainingPods.name(job.getRaw())
-          + " failed (HTTP " + written.getHttpStatusCode() + "), retried on a later pass");
+      LOG.log(Level.INFO, "fake training operator: writing " + condition + " on " + kind + " "
+          + job.getMetadata().getName() + " failed (HTTP " + e.getCode() + "), retried on a later pass");
     }
   }
 
