@@ -93,18 +93,30 @@ public final class ClusterInvariants {
     }
 
     /**
-     * One pod per replica on its node, started: a single job's pod Running; a gang's replicas Running, or finished
-     * one by one (a gang's workload ends when all its pods have).
+     * One pod per replica, started, each on a node of the placement. A single job's pod is Running on its node. A
+     * gang's live replicas are on distinct nodes of its placement and its finished ones too, one pod per replica:
+     * the replicas are pinned to the set of the gang's nodes with a one-per-node anti-affinity, which the
+     * kube-scheduler applies to live pods only, so a replica made again after another one finished may be bound
+     * beside the finished one (both on the gang's GPUs; the soak's gang whose worker finished before its master was
+     * made again had both on one node, the other node's GPUs held but unused until the gang ends).
      */
-    private static boolean podsMatchPlacement(List<V1Pod> pods, List<String> nodes) {
+    static boolean podsMatchPlacement(List<V1Pod> pods, List<String> nodes) {
         // a pod not bound yet (the kube-scheduler's turn) has no node: it matches no placement
         List<String> podNodes = pods.stream().map(p -> java.util.Objects.toString(p.getSpec().getNodeName(), "(unbound)"))
                 .sorted().toList();
-        if (!podNodes.equals(nodes.stream().sorted().toList())) {
-            return false;
+        if (nodes.size() == 1) {
+            return podNodes.equals(nodes) && "Running".equals(pods.get(0).getStatus().getPhase());
         }
-        Set<String> started = nodes.size() == 1 ? Set.of("Running") : Set.of("Running", "Succeeded", "Failed");
-        return pods.stream().allMatch(p -> started.contains(p.getStatus().getPhase()));
+        Set<String> started = Set.of("Running", "Succeeded", "Failed");
+        Set<String> liveNodes = new HashSet<>();
+        for (V1Pod pod : pods) {
+            boolean live = "Running".equals(pod.getStatus().getPhase());
+            if (live && !liveNodes.add(pod.getSpec().getNodeName())) {
+                return false; // two live replicas on one node
+            }
+        }
+        return pods.size() == nodes.size() && nodes.containsAll(podNodes)
+                && pods.stream().allMatch(p -> started.contains(p.getStatus().getPhase()));
     }
 
     private static String text(JsonObject object, String field) {

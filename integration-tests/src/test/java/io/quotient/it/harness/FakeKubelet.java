@@ -211,11 +211,21 @@ public final class FakeKubelet implements AutoCloseable {
     return FakePodStatuses.SUCCEEDED.equals(phase) || FakePodStatuses.FAILED.equals(phase);
   }
 
+  /**
+   * Confirms a terminating pod's deletion, as the kubelet does once its containers stopped. A refused or unanswered
+   * call is tried again on the next pass, like the real kubelet's sync loop: a pod left terminating would hold its
+   * GPU for good (the soak saw one left after an API server restart, its job held Running with no pod).
+   */
   private void removeTerminating(V1Pod pod) {
     String namespace = pod.getMetadata().getNamespace();
     String name = pod.getMetadata().getName();
-    deleteIgnoringMissing("finishing the deletion of pod " + namespace + "/" + name,
-        () -> api.deleteNamespacedPod(name, namespace).gracePeriodSeconds(0).buildCall(null));
+    try {
+      deleteIgnoringMissing("finishing the deletion of pod " + namespace + "/" + name,
+          () -> api.deleteNamespacedPod(name, namespace).gracePeriodSeconds(0).buildCall(null));
+    } catch (RuntimeException e) {
+      removed.remove(pod.getMetadata().getUid());
+      throw e;
+    }
   }
 
   /** Gives the pod its GPUs and starts it; returns the pod as annotated (unchanged if nothing was done). */
