@@ -212,6 +212,9 @@ final class Operations {
         answered.addProperty("job", name);
         answered.addProperty("status", answer == null ? -1 : answer.status());
         history.write(answered);
+        if (answer == null || answer.status() == 503) {
+            mine.add(name); // not done, or only partly (the API server did not answer): the owner deletes it again later
+        }
         return "delete";
     }
 

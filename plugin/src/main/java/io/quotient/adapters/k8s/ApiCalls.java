@@ -18,14 +18,14 @@ final class ApiCalls {
 
     /**
      * Runs a call and returns its response, turning a transport failure (API server unreachable) into a
-     * {@link KubernetesCallException} that names what was attempted.
+     * {@link KubernetesUnreachableException} that names what was attempted.
      */
     static <T extends KubernetesType> KubernetesApiResponse<T> call(String what, Supplier<KubernetesApiResponse<T>> call) {
         try {
             return call.get();
         } catch (RuntimeException e) {
-            throw new KubernetesCallException(what + " failed: the API server could not be reached (" + e.getMessage()
-                    + "); the operation is retried by the next reconciliation", e);
+            throw new KubernetesUnreachableException(what + " failed: the API server could not be reached ("
+                    + e.getMessage() + ")", e);
         }
     }
 

@@ -1,6 +1,9 @@
 package io.quotient.adapters.k8s;
 
-/** A call to the Kubernetes API server failed in a way the caller cannot handle; says what was attempted and why. */
+/**
+ * The Kubernetes API server answered a call with an error the caller cannot handle; says what was attempted and
+ * why. A call that got no answer at all is a {@link KubernetesUnreachableException}.
+ */
 public final class KubernetesCallException extends RuntimeException {
 
     private final int httpStatus;
@@ -10,12 +13,7 @@ public final class KubernetesCallException extends RuntimeException {
         this.httpStatus = httpStatus;
     }
 
-    public KubernetesCallException(String message, Throwable cause) {
-        super(message, cause);
-        this.httpStatus = 0;
-    }
-
-    /** The HTTP status the API server answered, 0 when it could not be reached. */
+    /** The HTTP status the API server answered. */
     public int httpStatus() {
         return httpStatus;
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.JobNotFoundException;
 import io.quotient.deploy.TeamNotFoundException;
+import io.quotient.deploy.port.ClusterUnreachableException;
 import io.quotient.deploy.port.JobAlreadyExistsException;
 import io.quotient.deploy.port.StaleRecordException;
 import org.slf4j.Logger;
@@ -23,6 +24,7 @@ import java.util.stream.Collectors;
 public class RestErrors {
 
     private static final Logger LOG = LoggerFactory.getLogger(RestErrors.class);
+    private static final String RETRY_AFTER_SECONDS = "5";
 
     @ExceptionHandler(RequestException.class)
     ResponseEntity<ErrorBody> invalid(RequestException e) {
@@ -54,6 +56,19 @@ public class RestErrors {
     ResponseEntity<ErrorBody> concurrent(StaleRecordException e) {
         return answer(HttpStatus.CONFLICT, new ErrorBody("concurrent change", null, e.getMessage(),
                 "read the job again and retry"));
+    }
+
+    /**
+     * The API server did not answer in the middle of the request (restarted, network cut): 503 with Retry-After, not
+     * a 500, since nothing is wrong with the request or the service and every use case is safe to repeat.
+     */
+    @ExceptionHandler(ClusterUnreachableException.class)
+    ResponseEntity<ErrorBody> clusterUnreachable(ClusterUnreachableException e) {
+        LOG.warn("answering 503: the Kubernetes API server could not be reached: {}", e.getMessage());
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", RETRY_AFTER_SECONDS)
+                .body(new ErrorBody("cluster unreachable", null, e.getMessage(), "send the same request again in a few"
+                        + " seconds: part of it may have been done (a deploy may be recorded already: GET the job"
+                        + " first), the rest is done by the repeat"));
     }
 
     @ExceptionHandler(HttpMessageNotReadableException.class)
