@@ -19,7 +19,11 @@ import java.util.regex.Pattern;
  * <p>Why: the figures move on nearly every re-queue pass while a team's jobs come and go, and each rewrite is a
  * status write plus an Event under the decision lock. With fifty jobs waiting that was seconds per pass, which the
  * soak saw as a deploy waiting 40 s for its decision, and it buries the Events that say something. Kept in memory
- * only: a new leader rewrites each such reason once, then at the same pace.
+ * only, so a new leader knows of no earlier write: figure-only rewrites are also rationed over time (a burst of
+ * {@value #FIGURES_BURST}, then {@value #FIGURES_PER_SECOND} a second), or its first pass rewrites every waiting
+ * job's figures at once — the long soak saw a leader started again after a SIGKILL spend 26 s of its first pass on
+ * 508 such writes while two Kubeflow jobs waited for their adoption. With many jobs waiting their figures are then
+ * refreshed less often than every {@link #FIGURES_REFRESH}; what a reason says is still written at once.
  */
 final class PendingReasonRefresh {
 
@@ -28,8 +32,14 @@ final class PendingReasonRefresh {
 
     private static final Pattern FIGURES = Pattern.compile("\\d+(?:[.,]\\d+)*");
 
+    /** Figure-only rewrites allowed at once, and how many more each second adds (see the class comment). */
+    static final int FIGURES_BURST = 20;
+    static final int FIGURES_PER_SECOND = 5;
+
     private final Clock clock;
     private final Map<JobId, Instant> lastWritten = new ConcurrentHashMap<>();
+    private double figureWrites = FIGURES_BURST;
+    private Instant figureWritesAt;
 
     PendingReasonRefresh(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -41,7 +51,23 @@ final class PendingReasonRefresh {
             return true;
         }
         Instant last = lastWritten.get(job);
-        return last == null || !clock.instant().isBefore(last.plus(FIGURES_REFRESH));
+        boolean stale = last == null || !clock.instant().isBefore(last.plus(FIGURES_REFRESH));
+        return stale && takeFigureWrite();
+    }
+
+    /** Takes one figure-only rewrite from the ration, if one is left. */
+    private synchronized boolean takeFigureWrite() {
+        Instant now = clock.instant();
+        if (figureWritesAt != null) {
+            double seconds = Math.max(0, Duration.between(figureWritesAt, now).toNanos() / 1e9);
+            figureWrites = Math.min(FIGURES_BURST, figureWrites + seconds * FIGURES_PER_SECOND);
+        }
+        figureWritesAt = now;
+        if (figureWrites < 1) {
+            return false;
+        }
+        figureWrites--;
+        return true;
     }
 
     /** Notes that a job's reason was written now. */

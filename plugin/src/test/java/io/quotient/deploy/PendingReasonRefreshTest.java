@@ -43,6 +43,24 @@ class PendingReasonRefreshTest {
     }
 
     @Test
+    void aNewLeaderRewritesTheFiguresOfManyWaitingJobsInRationsNotAllInOnePass() {
+        int due = 0;
+        for (int i = 0; i < 500; i++) {
+            due += refresh.due(new JobId("team-3", "j" + i), HOLDS_25, HOLDS_26) ? 1 : 0;
+        }
+        assertThat(due).isEqualTo(PendingReasonRefresh.FIGURES_BURST);
+
+        clock.advance(Duration.ofSeconds(2));
+        due = 0;
+        for (int i = 0; i < 500; i++) {
+            due += refresh.due(new JobId("team-3", "j" + i), HOLDS_25, HOLDS_26) ? 1 : 0;
+        }
+        assertThat(due).as("two seconds later").isEqualTo(2 * PendingReasonRefresh.FIGURES_PER_SECOND);
+        assertThat(refresh.due(JOB, HOLDS_25, "no node has 2 free GPUs of model A100"))
+                .as("a reason that says something new is never rationed").isTrue();
+    }
+
+    @Test
     void figuresAreNumbersWithTheirDecimalsAndWordsAreTheRest() {
         assertThat(PendingReasonRefresh.sameWords("needs 4 nodes with 8 free A100s, 2 have them",
                 "needs 4 nodes with 8 free A100s, 3 have them")).isTrue();
