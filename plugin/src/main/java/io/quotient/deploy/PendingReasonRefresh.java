@@ -38,8 +38,8 @@ final class PendingReasonRefresh {
 
     private final Clock clock;
     private final Map<JobId, Instant> lastWritten = new ConcurrentHashMap<>();
-    private double figureWrites = FIGURES_BURST;
-    private Instant figureWritesAt;
+    private static final Duration PER_FIGURE_WRITE = Duration.ofSeconds(1).dividedBy(FIGURES_PER_SECOND);
+    private TokenBucket figureWrites;
 
     PendingReasonRefresh(Clock clock) {
         this.clock = Objects.requireNonNull(clock, "clock");
@@ -58,15 +58,12 @@ final class PendingReasonRefresh {
     /** Takes one figure-only rewrite from the ration, if one is left. */
     private synchronized boolean takeFigureWrite() {
         Instant now = clock.instant();
-        if (figureWritesAt != null) {
-            double seconds = Math.max(0, Duration.between(figureWritesAt, now).toNanos() / 1e9);
-            figureWrites = Math.min(FIGURES_BURST, figureWrites + seconds * FIGURES_PER_SECOND);
-        }
-        figureWritesAt = now;
-        if (figureWrites < 1) {
+        figureWrites = figureWrites == null ? TokenBucket.full(FIGURES_BURST, now)
+                : figureWrites.refilled(now, FIGURES_BURST, PER_FIGURE_WRITE);
+        if (!figureWrites.hasToken()) {
             return false;
         }
-        figureWrites--;
+        figureWrites = figureWrites.take();
         return true;
     }
 

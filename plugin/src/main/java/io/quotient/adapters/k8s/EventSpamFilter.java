@@ -1,6 +1,7 @@
 package io.quotient.adapters.k8s;
 
 import io.quotient.core.scheduling.JobId;
+import io.quotient.deploy.TokenBucket;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -19,16 +20,12 @@ final class EventSpamFilter {
     private record Key(JobId job, String reason) {
     }
 
-    /** Tokens left and when they were last counted. */
-    private record Bucket(double tokens, Instant at) {
-    }
-
     private static final int FORGET_AFTER_KEYS = 10_000;
 
     private final int burst;
     private final Duration refill;
     private final Clock clock;
-    private final Map<Key, Bucket> buckets = new HashMap<>();
+    private final Map<Key, TokenBucket> buckets = new HashMap<>();
 
     /** @param refill the time one more event of a job and reason is allowed after the burst is used up */
     EventSpamFilter(int burst, Duration refill, Clock clock) {
@@ -41,21 +38,16 @@ final class EventSpamFilter {
     synchronized boolean allow(JobId job, String reason) {
         Instant now = clock.instant();
         if (buckets.size() > FORGET_AFTER_KEYS) {
-            buckets.values().removeIf(b -> refilled(b, now) >= burst);
+            buckets.values().removeIf(b -> b.refilled(now, burst, refill).tokens() >= burst);
         }
         Key key = new Key(job, reason);
-        Bucket bucket = buckets.get(key);
-        double tokens = bucket == null ? burst : refilled(bucket, now);
-        if (tokens < 1) {
-            buckets.put(key, new Bucket(tokens, now));
+        TokenBucket bucket = buckets.get(key);
+        TokenBucket current = bucket == null ? TokenBucket.full(burst, now) : bucket.refilled(now, burst, refill);
+        if (!current.hasToken()) {
+            buckets.put(key, current);
             return false;
         }
-        buckets.put(key, new Bucket(tokens - 1, now));
+        buckets.put(key, current.take());
         return true;
-    }
-
-    private double refilled(Bucket bucket, Instant now) {
-        double earned = (double) Duration.between(bucket.at(), now).toMillis() / refill.toMillis();
-        return Math.min(burst, bucket.tokens() + earned);
     }
 }
