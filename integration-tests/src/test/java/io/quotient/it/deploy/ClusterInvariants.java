@@ -109,13 +109,9 @@ public final class ClusterInvariants {
         }
         Set<String> started = Set.of("Running", "Succeeded", "Failed");
         Set<String> liveNodes = new HashSet<>();
-        for (V1Pod pod : pods) {
-            boolean live = "Running".equals(pod.getStatus().getPhase());
-            if (live && !liveNodes.add(pod.getSpec().getNodeName())) {
-                return false; // two live replicas on one node
-            }
-        }
-        return pods.size() == nodes.size() && nodes.containsAll(podNodes)
+        boolean liveOnePerNode = pods.stream().filter(p -> "Running".equals(p.getStatus().getPhase()))
+                .allMatch(p -> liveNodes.add(p.getSpec().getNodeName()));
+        return liveOnePerNode && pods.size() == nodes.size() && nodes.containsAll(podNodes)
                 && pods.stream().allMatch(p -> started.contains(p.getStatus().getPhase()));
     }
 

@@ -4,37 +4,29 @@ import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.quotient.it.deploy.QuotientApi;
-import io.quotient.it.harness.FakeGpuNodeSpec;
 import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
-import io.quotient.it.harness.KubeCalls;
 
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.Set;
 
 /**
  * The soak's operations, drawn from one seeded random stream: deploys of every kind by several teams (gangs of
  * PyTorchJob replicas included; Kubeflow objects created directly in a team's namespace, {@link KubeflowOperations}),
  * deletes,
- * workloads finishing and failing (the fake kubelet), guarantees raised and lowered, nodes added, cordoned,
- * uncordoned and removed (busy ones too unless {@link SoakSettings#removeBusyNodes()} is off: Quotient re-queues
- * the jobs of a node that leaves the cluster), node reports going stale and fresh again. Each one is written to the history with its
- * answer; a REST call that gets no answer (the replica died or paused under it) is recorded with status -1.
+ * workloads finishing and failing (the fake kubelet), guarantees raised and lowered, and the fleet's changes
+ * ({@link NodeOperations}), all from the same stream. Each one is written to the history with its answer; a REST call that gets no answer (the replica died or paused under it) is recorded with status -1.
  */
 final class Operations {
 
     static final String NODE_PREFIX = "soak";
     static final long GPU_MEMORY_MIB = 81_920;
     static final int GANG_REPLICAS = 2;
-    private static final String MODEL = "NVIDIA-H100-80GB-HBM3";
 
     private final SoakSettings settings;
     private final Random random;
@@ -42,16 +34,12 @@ final class Operations {
     private final List<Replica> replicas;
     private final TeamsConfig teams;
     private final List<String> teamNames;
-    private final FakeGpuNodes nodes;
     private final FakeKubelet kubelet;
     private final CoreV1Api core;
-    private final io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi gpuJobs;
     private final String namespace;
     private final Map<String, List<String>> jobs = new java.util.HashMap<>();
-    private final List<String> nodeNames = new ArrayList<>();
-    private final Set<String> cordoned = new HashSet<>();
-    private final Set<String> silent = new HashSet<>();
     private final KubeflowOperations kubeflow;
+    private final NodeOperations nodeOps;
     private int deploys;
 
     Operations(SoakSettings settings, History history, List<Replica> replicas, TeamsConfig teams,
@@ -63,20 +51,16 @@ final class Operations {
         this.replicas = replicas;
         this.teams = teams;
         this.teamNames = teamNames;
-        this.nodes = nodes;
         this.kubelet = kubelet;
         this.core = new CoreV1Api(client);
-        this.gpuJobs = new io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi("quotient.io", "v1alpha1",
-                "gpujobs", client);
+        this.nodeOps = new NodeOperations(settings, random, history, nodes, kubelet, client);
         this.namespace = namespace;
         this.kubeflow = kubeflow;
         teamNames.forEach(team -> jobs.put(team, new ArrayList<>()));
     }
 
     void addInitialNodes() {
-        for (int i = 0; i < settings.nodes(); i++) {
-            nodeNames.add(newNode());
-        }
+        nodeOps.addInitialNodes();
     }
 
     /** One operation, drawn by weight; returns its name. */
@@ -96,7 +80,7 @@ final class Operations {
         } else if (draw < 77) {
             return guarantee();
         }
-        return nodeOperation(random.nextInt(6));
+        return nodeOps.next(random.nextInt(6));
     }
 
     /** Notebook pods refused at admission or deleted by Quotient are created again (their controller's part). */
@@ -106,19 +90,7 @@ final class Operations {
 
     /** After the chaos: every node schedulable and reporting again, and at least as many nodes as at the start. */
     void restoreCapacity() throws ApiException {
-        for (String node : List.copyOf(cordoned)) {
-            cordon(node, false);
-        }
-        for (String node : List.copyOf(silent)) {
-            kubelet.resumeReporting(node);
-            silent.remove(node);
-            record("fresh-report", node);
-        }
-        while (nodeNames.size() < settings.nodes()) {
-            String node = newNode();
-            nodeNames.add(node);
-            record("node-add", node);
-        }
+        nodeOps.restoreCapacity();
     }
 
     /** One team deploys four two-GPU jobs at once: demand beyond the idle capacity, so guarantees are reclaimed. */
@@ -265,122 +237,6 @@ final class Operations {
         entry.addProperty("milli", milli);
         history.write(entry);
         return "guarantee";
-    }
-
-    private String nodeOperation(int which) throws ApiException {
-        List<String> schedulable = nodeNames.stream().filter(n -> !cordoned.contains(n)).toList();
-        switch (which) {
-            case 0 -> {
-                if (nodeNames.size() >= settings.nodes() + 4) {
-                    return "none";
-                }
-                String node = newNode();
-                nodeNames.add(node);
-                return record("node-add", node);
-            }
-            case 1 -> {
-                if (schedulable.size() <= settings.nodes() - 4) {
-                    return "none";
-                }
-                cordon(pick(schedulable), true);
-                return "cordon";
-            }
-            case 2 -> {
-                if (cordoned.isEmpty()) {
-                    return "none";
-                }
-                cordon(pick(List.copyOf(cordoned)), false);
-                return "uncordon";
-            }
-            case 3 -> {
-                if (nodeNames.size() <= settings.nodes() - 3) {
-                    return "none";
-                }
-                String node = pick(nodeNames);
-                if (!settings.removeBusyNodes()) {
-                    if (!cordoned.contains(node)) {
-                        cordon(node, true); // no new placements there while it is found idle
-                    }
-                    sleepQuietly(2000);
-                    if (busy(node)) {
-                        return "cordon"; // left cordoned: busy nodes are removed only with removeBusyNodes on
-                    }
-                }
-                nodeNames.remove(node);
-                cordoned.remove(node);
-                silent.remove(node);
-                nodes.delete(node);
-                return record("node-remove", node);
-            }
-            case 4 -> {
-                List<String> reporting = nodeNames.stream().filter(n -> !silent.contains(n)).toList();
-                if (silent.size() >= 3 || reporting.isEmpty()) {
-                    return "none";
-                }
-                String node = pick(reporting);
-                kubelet.stopReporting(node);
-                silent.add(node);
-                return record("stale-report", node);
-            }
-            default -> {
-                if (silent.isEmpty()) {
-                    return "none";
-                }
-                String node = pick(List.copyOf(silent));
-                kubelet.resumeReporting(node);
-                silent.remove(node);
-                return record("fresh-report", node);
-            }
-        }
-    }
-
-    /** Whether a job is placed on the node or any pod (a reservation included) is bound to it. */
-    private boolean busy(String node) throws ApiException {
-        if (!core.listPodForAllNamespaces().fieldSelector("spec.nodeName=" + node).execute().getItems().isEmpty()) {
-            return true;
-        }
-        var listed = gpuJobs.list(); // adopted workloads' records are in the teams' own namespaces
-        if (!listed.isSuccess()) {
-            return true;
-        }
-        return listed.getObject().getItems().stream().map(j -> j.getRaw().getAsJsonObject("status"))
-                .anyMatch(status -> status != null && node.equals(Observation.text(status, "node"))
-                        && !"Succeeded".equals(Observation.text(status, "phase"))
-                        && !"Failed".equals(Observation.text(status, "phase")));
-    }
-
-    private static void sleepQuietly(long ms) {
-        try {
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private void cordon(String node, boolean unschedulable) {
-        KubeCalls.retryOnConflict((unschedulable ? "cordoning " : "uncordoning ") + node, () -> {
-            V1Node current = core.readNode(node).execute();
-            current.getSpec().setUnschedulable(unschedulable);
-            return core.replaceNode(node, current).execute();
-        });
-        if (unschedulable) {
-            cordoned.add(node);
-        } else {
-            cordoned.remove(node);
-        }
-        record(unschedulable ? "cordon" : "uncordon", node);
-    }
-
-    private String newNode() {
-        return nodes.create(FakeGpuNodeSpec.of(NODE_PREFIX, settings.gpusPerNode(), GPU_MEMORY_MIB, MODEL)).name();
-    }
-
-    private String record(String op, String node) {
-        JsonObject entry = history.entry("op");
-        entry.addProperty("op", op);
-        entry.addProperty("node", node);
-        history.write(entry);
-        return op;
     }
 
     private Replica availableReplica() {
