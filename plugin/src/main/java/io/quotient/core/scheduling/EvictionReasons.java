@@ -19,10 +19,12 @@ final class EvictionReasons {
             return "Preempted by " + claimant.id() + " (priority " + claimant.priority() + ") of the same team; this"
                     + " job has priority " + victim.spec().priority() + " and is re-queued";
         }
-        if (ReclaimRules.FAIR_SHARE.equals(rule)) {
+        if (ReclaimRules.FAIR_SHARE.equals(rule) || ReclaimRules.FAIR_SHARE_WITHIN_ONE_JOB.equals(rule)) {
             return "Preempted by " + claimant.team() + " reclaiming its fair share of "
                     + WaitReasons.gpus(rules.fairShare(claimant.team())) + " GPUs for " + claimant.id() + "; " + held
-                    + " and a fair share of " + WaitReasons.gpus(rules.fairShare(team)) + "; this job is re-queued";
+                    + " and a fair share of " + WaitReasons.gpus(rules.fairShare(team))
+                    + (ReclaimRules.FAIR_SHARE.equals(rule) ? "" : ", and no smaller set of its jobs frees a node for it")
+                    + "; this job is re-queued";
         }
         if (team.equals(claimant.team())) {
             return "Preempted by " + claimant.id() + ", which runs within " + team + "'s guarantee; this job ran on"

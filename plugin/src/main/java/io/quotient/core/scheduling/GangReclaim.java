@@ -153,10 +153,11 @@ final class GangReclaim {
                                            Map<String, Long> departmentTaken) {
         Map<String, Long> teams = new HashMap<>(rights.teamAllowance());
         teamTaken.forEach((team, milli) -> teams.computeIfPresent(team, (t, left) -> Math.max(0, left - milli)));
-        Map<String, Long> departments = new HashMap<>(rights.departmentAllowance());
+        DepartmentLimits limits = rights.departments().insideOnly();
+        Map<String, Long> departments = new HashMap<>(limits.allowance());
         departmentTaken.forEach((d, milli) -> departments.computeIfPresent(d, (k, left) -> Math.max(0, left - milli)));
-        return new ReclaimRights(rights.rule(), teams, departments, rights.claimantTeam(), rights.ownEvictable(),
-                rights.ownMustFree(), true, false);
+        return new ReclaimRights(rights.rule(), teams, new DepartmentLimits(departments, 0), rights.claimantTeam(),
+                rights.ownEvictable(), rights.ownMustFree(), true, false);
     }
 
     private void taken(PlacedJob victim, ReclaimRights rights, Map<String, Long> teamTaken,

@@ -82,6 +82,7 @@ final class PlanningRound {
         if (tryRule(job, demand, filter, guarantee)
                 || tryRule(job, demand, filter, rules.guaranteeWithinOneJob(job, least, ws.placed()))
                 || tryRule(job, demand, filter, rules.fairShare(job, least))
+                || tryRule(job, demand, filter, rules.fairShareWithinOneJob(job, least, ws.placed()))
                 || tryRule(job, demand, filter, rules.priority(job, 0))
                 || (onlyFragmented(least) && tryRule(job, demand, filter, rules.consolidation(job)))) {
             return true;
@@ -96,8 +97,9 @@ final class PlanningRound {
 
     /**
      * A gang is placed all or nothing in one decision, one replica per node on one GPU model, and booked whole; when
-     * it does not fit, a gang within its team's guarantee takes whole nodes back from borrowed jobs
-     * ({@link GangReclaim}), all or nothing; otherwise it holds nothing and the reason says how many nodes it lacks.
+     * it does not fit, it takes whole nodes back under the same rules as a single job, for the whole gang
+     * ({@link GangReclaim}, {@link #reclaimForGang}), all or nothing; otherwise it holds nothing and the reason says how
+     * many nodes it lacks.
      */
     private boolean decideGang(JobSpec job, Team team, ResourceDemand perReplica, PlacementPolicy.NodeFilter filter) {
         Gang gang = job.gang();
@@ -128,22 +130,37 @@ final class PlanningRound {
     }
 
     /**
-     * The guarantee right for a gang that keeps its team within its guarantee with every replica: the evictions that
-     * free its nodes are recorded and the replicas returned (to be booked); empty when the gang has no such right or
-     * no pool of nodes can be freed for it (then nothing was evicted).
+     * Room for a gang under the first rule that grants it, tried in the order single jobs try them (guarantee, then
+     * fair share, each strict before its within-one-job fallback) and each for the whole gang: the evictions that
+     * free its nodes are recorded and the replicas returned (to be booked); empty when no rule gives the gang a pool
+     * of nodes (then nothing was evicted).
      */
     private Optional<List<Allocation>> reclaimForGang(JobSpec job, Team team, GangDemand gang,
                                                       PlacementPolicy.NodeFilter filter) {
         long whole = Demands.leastMilli(job, ws.state().nodes()) / gang.minReplicas() * gang.replicas();
-        if (!ws.ledger().fitsGuarantee(team.name(), whole) || quotaBlock(job, team, whole) != null) {
+        if (quotaBlock(job, team, whole) != null) {
             return Optional.empty();
         }
-        Optional<ReclaimRights> rights = rules.guarantee(job, whole);
-        String key = "gang|" + job.team() + '|' + job.priority() + '|' + job.preemptible() + '|' + gang.replicas();
-        if (rights.isEmpty() || failedSearches.covers(key, gang.perReplica())) {
+        List<Optional<ReclaimRights>> rights = List.of(rules.guarantee(job, whole),
+                rules.guaranteeWithinOneJob(job, whole, ws.placed()), rules.fairShare(job, whole),
+                rules.fairShareWithinOneJob(job, whole, ws.placed()));
+        for (Optional<ReclaimRights> r : rights) {
+            Optional<List<Allocation>> replicas = r.flatMap(granted -> reclaimForGang(job, gang, filter, granted));
+            if (replicas.isPresent()) {
+                return replicas;
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Optional<List<Allocation>> reclaimForGang(JobSpec job, GangDemand gang, PlacementPolicy.NodeFilter filter,
+                                                      ReclaimRights rights) {
+        String key = "gang|" + rights.rule() + '|' + job.team() + '|' + job.priority() + '|' + job.preemptible() + '|'
+                + gang.replicas();
+        if (failedSearches.covers(key, gang.perReplica())) {
             return Optional.empty();
         }
-        Optional<GangReclaim.Outcome> room = gangReclaim.makeRoom(gang, filter, rights.get());
+        Optional<GangReclaim.Outcome> room = gangReclaim.makeRoom(gang, filter, rights);
         if (room.isEmpty()) {
             failedSearches.add(key, gang.perReplica());
             return Optional.empty();
@@ -151,7 +168,7 @@ final class PlanningRound {
         failedSearches.clear();
         List<PlacedJob> victims = room.get().victims();
         victims.forEach(v -> actions.add(new PlanAction.Evict(v.id(), EvictionReasons.of(ws.ledger(), rules, v,
-                victims, job, rights.get().rule()))));
+                victims, job, rights.rule()))));
         return Optional.of(room.get().replicas());
     }
 
@@ -215,7 +232,7 @@ final class PlanningRound {
         return switch (r.rule()) {
             case ReclaimRules.GUARANTEE, ReclaimRules.GUARANTEE_WITHIN_ONE_JOB -> job.preemptible() ? ledger.fitsGuarantee(job.team(), milli)
                     : ledger.fitsGuaranteeNonPreemptible(job.team(), milli);
-            case ReclaimRules.FAIR_SHARE -> ledger.total(job.team()) + milli <= rules.fairShare(job.team());
+            case ReclaimRules.FAIR_SHARE, ReclaimRules.FAIR_SHARE_WITHIN_ONE_JOB -> ledger.total(job.team()) + milli <= rules.fairShare(job.team());
             default -> true;
         };
     }

@@ -10,14 +10,14 @@ import java.util.function.Predicate;
  *
  * @param rule             the rule that grants the right, for reasons ("guarantee", "fair share", ...)
  * @param teamAllowance    per other team, the milli it may lose; a team absent here loses nothing
- * @param departmentAllowance per department other than the claimant's, the milli its teams may lose together
+ * @param departments      what other departments may lose, and what the claimant's must free inside itself first
  * @param claimantTeam     the team of the job that needs room
  * @param ownEvictable     which of the claimant team's own jobs may be evicted
  * @param ownMustFree      milli the claimant team must free of its own jobs for the job to fit its limit
  * @param evictions        whether anything may be evicted at all (false: consolidation by moves only)
  * @param moves            whether preemptible jobs past their minimum runtime may be moved to make room
  */
-record ReclaimRights(String rule, Map<String, Long> teamAllowance, Map<String, Long> departmentAllowance,
+record ReclaimRights(String rule, Map<String, Long> teamAllowance, DepartmentLimits departments,
                      String claimantTeam, Predicate<PlacedJob> ownEvictable, long ownMustFree, boolean evictions,
                      boolean moves) {
 

@@ -15,15 +15,20 @@ import java.util.function.Predicate;
  *   preemptible jobs, which then ran beyond the guarantee;</li>
  *   <li><b>guarantee, within one job</b>: only when no plan keeps every victim at its guarantee (whole jobs do not
  *   always split at it: a team at 27 of 20 in 3-GPU jobs on 10-GPU nodes cannot hand over a whole node and keep
- *   20), a job that keeps its team within its guarantee may take from a team that is above its guarantee down to
- *   less than one of that team's jobs below it, and never down to the claimant's own shortfall: every victim team
- *   ends strictly closer to its guarantee than the claimant team was. Without it the team further below its
- *   guarantee would wait forever; with it the largest shortfall only shrinks, so no team can take the capacity back
- *   by the same rule (no cycles). A team at or below its guarantee is never a victim of it;</li>
+ *   20; a team at 20 of 10 in one 20-GPU job cannot hand over anything and keep 10), a job that keeps its team
+ *   within its guarantee may take from a team that is above its guarantee down to less than one of that team's
+ *   jobs below it, and never further below it than the claimant team is below its own now. Without it the team
+ *   below its guarantee would wait for as long as the borrowed job runs (KAI-Scheduler reclaims such a job too);
+ *   with it no shortfall grows beyond the largest one there was, and the claimant ends within its guarantee, so
+ *   neither team can take the capacity back by the same rule (no cycles). A team at or below its guarantee is never
+ *   a victim of it;</li>
  *   <li><b>fair share</b>: a preemptible job of a team at least {@link ReclaimSettings#fairShareMinGainMilli()}
  *   below its fair share, that keeps the team within it, may take from teams above their fair share, down to it
  *   (both teams must take part in fair-share reclaim); since the claimant ends at most at its share and the victims
  *   at least at theirs, shares converge instead of changing hands back and forth;</li>
+ *   <li><b>fair share, within one job</b>: the same fallback for fair share: when no plan keeps every victim at its
+ *   share, a victim above it may end less than one of its jobs below it, no further below it than the claimant is
+ *   below its own share, and no further below its guarantee than the claimant is below its own guarantee;</li>
  *   <li><b>priority</b>: with {@link WithinTeamPreemption#LOWER_PRIORITY}, a job may take from its own team's jobs
  *   of lower priority; never from another team for priority alone.</li>
  * </ul>
@@ -34,6 +39,7 @@ final class ReclaimRules {
     static final String GUARANTEE = "guarantee";
     static final String GUARANTEE_WITHIN_ONE_JOB = "guarantee, within one job";
     static final String FAIR_SHARE = "fair share";
+    static final String FAIR_SHARE_WITHIN_ONE_JOB = "fair share, within one job";
     static final String PRIORITY = "priority";
     static final String CONSOLIDATION = "consolidation";
 
@@ -77,27 +83,22 @@ final class ReclaimRules {
 
     /**
      * The guarantee right when the strict one found no plan: a team above its guarantee may lose down to less than
-     * its largest preemptible job below the guarantee, and to no more than the claimant team's current shortfall
-     * less one milli (so that it ends strictly closer to its guarantee than the claimant was).
+     * its largest preemptible job below the guarantee, and no further below it than the claimant team is now.
      */
     Optional<ReclaimRights> guaranteeWithinOneJob(JobSpec job, long milli, Collection<PlacedJob> placed) {
         String team = job.team();
         long shortfall = ledger.team(team).guaranteedMilli() - ledger.total(team);
-        if (!job.preemptible() || shortfall <= 1 || !ledger.fitsGuarantee(team, milli)) {
+        if (shortfall <= 0 || (job.preemptible() && !ledger.fitsGuarantee(team, milli))) {
             return Optional.empty();
         }
-        Map<String, Long> largestJob = new HashMap<>();
-        placed.stream().filter(p -> p.spec().preemptible())
-                .forEach(p -> largestJob.merge(p.spec().team(), p.gpuMilli(), Math::max));
+        Map<String, Long> largestJob = largestPreemptibleJob(placed);
         Map<String, Long> teams = new HashMap<>();
         for (Team t : ledger.teams().values()) {
             long guaranteed = t.guaranteedMilli();
-            if (t.name().equals(team) || ledger.total(t.name()) <= guaranteed) {
-                continue;
+            if (!t.name().equals(team) && ledger.total(t.name()) > guaranteed) {
+                teams.put(t.name(), above(t.name(),
+                        withinOneJob(guaranteed, largestJob.getOrDefault(t.name(), 0L), shortfall)));
             }
-            long belowByLessThanAJob = guaranteed - largestJob.getOrDefault(t.name(), 0L) + 1;
-            long closerThanClaimant = guaranteed - shortfall + 1;
-            teams.put(t.name(), above(t.name(), Math.max(0, Math.max(belowByLessThanAJob, closerThanClaimant))));
         }
         return Optional.of(new ReclaimRights(GUARANTEE_WITHIN_ONE_JOB, teams, departments(team, milli, false), team,
                 j -> false, 0, true, settings.maxMovesPerDecision() > 0));
@@ -119,6 +120,48 @@ final class ReclaimRules {
                 true, settings.maxMovesPerDecision() > 0));
     }
 
+    /**
+     * The fair-share right when the strict one found no plan: a team above its share (and guarantee) may lose down to
+     * less than its largest preemptible job below that level, no further below it than the claimant is below its own
+     * share, and no further below its guarantee than the claimant is below its own guarantee.
+     */
+    Optional<ReclaimRights> fairShareWithinOneJob(JobSpec job, long milli, Collection<PlacedJob> placed) {
+        if (fairShare(job, milli).isEmpty()) {
+            return Optional.empty();
+        }
+        String team = job.team();
+        long held = ledger.total(team);
+        long shareShortfall = fairShare(team) - held;
+        long guaranteeShortfall = Math.max(0, ledger.team(team).guaranteedMilli() - held);
+        Map<String, Long> largestJob = largestPreemptibleJob(placed);
+        Map<String, Long> teams = new HashMap<>();
+        for (Team t : ledger.teams().values()) {
+            long level = Math.max(t.guaranteedMilli(), fairShare(t.name()));
+            if (t.fairShareReclaim() && !t.name().equals(team) && ledger.total(t.name()) > level) {
+                long floor = Math.max(withinOneJob(level, largestJob.getOrDefault(t.name(), 0L), shareShortfall),
+                        t.guaranteedMilli() - guaranteeShortfall);
+                teams.put(t.name(), above(t.name(), floor));
+            }
+        }
+        return Optional.of(new ReclaimRights(FAIR_SHARE_WITHIN_ONE_JOB, teams, departments(team, milli, true), team,
+                j -> false, 0, true, settings.maxMovesPerDecision() > 0));
+    }
+
+    /**
+     * The least a victim team may keep under a within-one-job rule: less than one of its jobs below its level, and
+     * no further below it than the claimant is below its own level now.
+     */
+    private static long withinOneJob(long level, long largestJob, long claimantShortfall) {
+        return Math.max(0, Math.max(level - largestJob + 1, level - claimantShortfall));
+    }
+
+    private static Map<String, Long> largestPreemptibleJob(Collection<PlacedJob> placed) {
+        Map<String, Long> largest = new HashMap<>();
+        placed.stream().filter(p -> p.spec().preemptible())
+                .forEach(p -> largest.merge(p.spec().team(), p.gpuMilli(), Math::max));
+        return largest;
+    }
+
     /** The right to preempt the team's own lower-priority jobs, if the team allows it. */
     Optional<ReclaimRights> priority(JobSpec job, long ownMustFree) {
         Team team = ledger.team(job.team());
@@ -126,7 +169,7 @@ final class ReclaimRules {
             return Optional.empty();
         }
         Predicate<PlacedJob> lower = j -> j.spec().preemptible() && j.spec().priority() < job.priority();
-        return Optional.of(new ReclaimRights(PRIORITY, Map.of(), Map.of(), team.name(), lower, ownMustFree, true,
+        return Optional.of(new ReclaimRights(PRIORITY, Map.of(), DepartmentLimits.NONE, team.name(), lower, ownMustFree, true,
                 settings.maxMovesPerDecision() > 0));
     }
 
@@ -135,7 +178,7 @@ final class ReclaimRules {
         if (settings.maxMovesPerDecision() == 0) {
             return Optional.empty();
         }
-        return Optional.of(new ReclaimRights(CONSOLIDATION, Map.of(), Map.of(), job.team(), j -> false, 0, false,
+        return Optional.of(new ReclaimRights(CONSOLIDATION, Map.of(), DepartmentLimits.NONE, job.team(), j -> false, 0, false,
                 true));
     }
 
@@ -144,18 +187,17 @@ final class ReclaimRules {
     }
 
     /**
-     * What other departments may lose: down to their guarantee (or fair share), and nothing while the claimant's own
-     * department, with the job, would be above its own level: its teams then borrow inside it first.
+     * What other departments may lose: down to their guarantee (or fair share); and, when the claimant's own
+     * department with the job would be above its own level, what it must free inside itself first: its teams borrow
+     * inside it first, and take from other departments only for what brings it back to that level.
      */
-    private Map<String, Long> departments(String claimant, long milli, boolean fair) {
+    private DepartmentLimits departments(String claimant, long milli, boolean fair) {
         Map<String, Long> allowance = new HashMap<>();
-        Department own = ledger.team(claimant).department();
-        if (own != null && ledger.departmentTotal(own.name()) + milli > level(own, fair)) {
-            return allowance;
-        }
         ledger.teams().values().stream().map(Team::department).filter(d -> d != null)
                 .forEach(d -> allowance.put(d.name(), Math.max(0, ledger.departmentTotal(d.name()) - level(d, fair))));
-        return allowance;
+        Department own = ledger.team(claimant).department();
+        long mustFree = own == null ? 0 : Math.max(0, ledger.departmentTotal(own.name()) + milli - level(own, fair));
+        return new DepartmentLimits(allowance, mustFree);
     }
 
     private long level(Department d, boolean fair) {

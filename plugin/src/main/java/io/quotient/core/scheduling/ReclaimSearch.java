@@ -283,7 +283,7 @@ final class ReclaimSearch {
             if (++steps > STEPS_PER_NODE || beaten(cost)) {
                 return;
             }
-            if (ownFreed >= rights.ownMustFree() && ws.state().fits(node.node(), demand)) {
+            if (ownFreed >= rights.ownMustFree() && ownDepartmentFreedEnough() && ws.state().fits(node.node(), demand)) {
                 best = new Choice(node.node(), List.copyOf(evicted), List.copyOf(moved), cost);
                 return; // anything more costs more
             }
@@ -347,7 +347,21 @@ final class ReclaimSearch {
                 return true;
             }
             return departmentTaken.getOrDefault(d.name(), 0L) + job.gpuMilli()
-                    <= rights.departmentAllowance().getOrDefault(d.name(), 0L);
+                    <= rights.departments().allowance().getOrDefault(d.name(), 0L);
+        }
+
+        /**
+         * Whether the plan so far may keep what it took from other departments: only when the claimant's department
+         * freed inside itself what brings it back to its level ({@link DepartmentLimits#ownDepartmentMustFree()}).
+         */
+        private boolean ownDepartmentFreedEnough() {
+            long mustFree = rights.departments().ownDepartmentMustFree();
+            if (mustFree == 0 || claimantDepartment == null) {
+                return true;
+            }
+            boolean tookOutside = departmentTaken.entrySet().stream()
+                    .anyMatch(e -> !e.getKey().equals(claimantDepartment) && e.getValue() > 0);
+            return !tookOutside || ownFreed + departmentTaken.getOrDefault(claimantDepartment, 0L) >= mustFree;
         }
 
         /** Evicts ({@code sign} 1) or puts back ({@code sign} -1) the job, keeping the running totals. */

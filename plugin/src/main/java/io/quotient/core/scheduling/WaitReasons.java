@@ -64,7 +64,9 @@ final class WaitReasons {
 
     static String noRoomInQuota(Team team, String capacity, Optional<Instant> nextUnprotected) {
         return capacity + "; " + team.name() + " is within its guarantee but no borrowed GPUs could be taken back to"
-                + " make room (in-quota jobs and jobs inside their minimum runtime are not preempted)"
+                + " make room (a team above its guarantee loses only down to it, or, when none of its jobs fits that,"
+                + " as far below it as this team is now; non-preemptible jobs and jobs inside their minimum runtime are"
+                + " never preempted)"
                 + nextUnprotected.map(t -> "; borrowed jobs inside their minimum runtime may be preempted from " + t)
                 .orElse("");
     }

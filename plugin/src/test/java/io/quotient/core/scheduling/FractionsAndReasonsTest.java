@@ -98,7 +98,9 @@ class FractionsAndReasonsTest {
         assertThat(run.reason("team-b", "eight")).isEqualTo("fragmentation: 16 GPUs with a whole GPU free in total,"
                 + " but no node has 8 whole GPUs free; nearest candidates: node-1 (4 of 8), node-2 (4 of 8), node-3"
                 + " (4 of 8); team-b is within its guarantee but no borrowed GPUs could be taken back to make room"
-                + " (in-quota jobs and jobs inside their minimum runtime are not preempted)");
+                + " (a team above its guarantee loses only down to it, or, when none of its jobs fits that, as far"
+                + " below it as this team is now; non-preemptible jobs and jobs inside their minimum runtime are never"
+                + " preempted)");
     }
 
     @Test
