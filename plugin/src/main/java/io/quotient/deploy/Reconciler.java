@@ -27,7 +27,8 @@ import java.util.Set;
  * <ul>
  *   <li>a placed job without a workload gets it (the crash came between the status write and the create);</li>
  *   <li>a preempted job whose stop was interrupted is stopped and re-queued;</li>
- *   <li>a waiting job whose old workload still runs, and a workload without a record, are stopped;</li>
+ *   <li>a waiting job whose old workload still runs, and a workload without a record, are stopped; a job's
+ *       workload running more pods than it should (its controller did not remove them) loses the surplus;</li>
  *   <li>a reservation with no fraction on its GPU is released, and one that fractions need but is gone is made
  *       again;</li>
  *   <li>running, succeeded and failed workloads update their job's phase; finished jobs free their capacity;</li>
@@ -121,6 +122,7 @@ public final class Reconciler {
             return new Reconciliation(finished, List.of());
         }
         stopOrphans(workloads, records);
+        removeSurplusPods(records);
         reservations.reconcile();
         return new Reconciliation(finished, nowRunning);
     }
@@ -219,6 +221,28 @@ public final class Reconciler {
         }
         transitions.remove(record.id()).ifPresent(transitions::releaseGpusOf);
         return true;
+    }
+
+    /** A job holding capacity whose workload runs more pods than it should loses the surplus (see the gateway). */
+    private void removeSurplusPods(List<JobRecord> records) {
+        Map<JobId, Integer> surplus = cluster.surplusPods();
+        if (surplus.isEmpty()) {
+            return;
+        }
+        for (JobRecord record : records) {
+            Integer pods = surplus.get(record.id());
+            if (pods != null && record.phase().holdsCapacity()) {
+                LOG.warn("job {} of team {} on node {} runs {} pod(s) more than its workload should (its controller did"
+                        + " not remove them); removing them", record.id().name(), record.id().team(),
+                        record.status().node(), pods);
+                try {
+                    gateway.removeSurplusPods(record.id(), stopGrace);
+                } catch (RuntimeException e) {
+                    LOG.warn("removing surplus pods of job {} of team {} failed, retrying on the next pass: {}",
+                            record.id().name(), record.id().team(), e.toString());
+                }
+            }
+        }
     }
 
     private void stopOrphans(Map<JobId, WorkloadPhase> workloads, List<JobRecord> records) {

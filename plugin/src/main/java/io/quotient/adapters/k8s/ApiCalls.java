@@ -31,8 +31,14 @@ final class ApiCalls {
 
     /** The response's object; fails with the API server's reason when the call did not succeed. */
     static <T extends KubernetesType> T expect(KubernetesApiResponse<T> response, String what) {
-        if (response.isSuccess()) {
+        if (response.isSuccess() && response.getObject() != null) {
             return response.getObject();
+        }
+        if (response.isSuccess()) {
+            // seen as an API server was being restarted: a success status with no object in the body
+            throw new KubernetesCallException(what + " failed: the API server answered HTTP "
+                    + response.getHttpStatusCode() + " without the object; the call is tried again on the next pass",
+                    response.getHttpStatusCode());
         }
         throw failure(response, what);
     }

@@ -42,6 +42,7 @@ public final class KubernetesClusterObserver implements ClusterObserver {
      * was most of the snapshot's cost.
      */
     private final Map<String, ParsedNode> parsed = new ConcurrentHashMap<>();
+    private final SurplusPods surplusPods = new SurplusPods();
 
     private record ParsedNode(String resourceVersion, Optional<NodeSpec> spec, Optional<GpuReport> report) {
     }
@@ -167,6 +168,47 @@ public final class KubernetesClusterObserver implements ClusterObserver {
     /** An object in a namespace the service manages, labelled with a team that may have objects there. */
     private static boolean believed(TenantScope.View view, V1ObjectMeta metadata) {
         return WorkloadPhases.jobId(metadata).filter(id -> view.holds(metadata.getNamespace(), id.team())).isPresent();
+    }
+
+    @Override
+    public Map<JobId, Integer> surplusPods() {
+        Map<JobId, List<V1Pod>> pods = podsByJob();
+        Map<JobId, Integer> now = new HashMap<>();
+        TenantScope.View view = scope.now();
+        for (V1Job job : informers.jobs().getIndexer().list()) {
+            Optional<JobId> id = WorkloadPhases.jobId(job.getMetadata());
+            if (id.isPresent() && believed(view, job.getMetadata()) && job.getMetadata().getDeletionTimestamp() == null) {
+                int surplus = SurplusPods.of(job, pods.getOrDefault(id.get(), List.of())).size();
+                if (surplus > 0) {
+                    now.merge(id.get(), surplus, Integer::sum);
+                }
+            }
+        }
+        return surplusPods.lasting(now, clock.instant());
+    }
+
+    /** The job's surplus pods as cached now, in the order to remove them (see {@link SurplusPods}). */
+    List<V1Pod> surplusPodsOf(JobId job) {
+        List<V1Pod> pods = podsOf(job);
+        List<V1Pod> result = new ArrayList<>();
+        for (V1Job object : informers.jobs().getIndexer().list()) {
+            if (WorkloadPhases.jobId(object.getMetadata()).filter(job::equals).isPresent()
+                    && object.getMetadata().getDeletionTimestamp() == null) {
+                result.addAll(SurplusPods.of(object, pods));
+            }
+        }
+        return result;
+    }
+
+    private Map<JobId, List<V1Pod>> podsByJob() {
+        Map<JobId, List<V1Pod>> result = new HashMap<>();
+        for (V1Pod pod : informers.pods().getIndexer().list()) {
+            if (!ReservationPods.isReservation(pod)) {
+                WorkloadPhases.jobId(pod.getMetadata())
+                        .ifPresent(id -> result.computeIfAbsent(id, k -> new ArrayList<>()).add(pod));
+            }
+        }
+        return result;
     }
 
     /** The cached pods of one job's workload (reservation pods excluded). */

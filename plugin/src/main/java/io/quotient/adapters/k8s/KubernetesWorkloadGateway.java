@@ -177,6 +177,17 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
     }
 
     @Override
+    public void removeSurplusPods(JobId job, Duration grace) {
+        for (V1Pod pod : observer.surplusPodsOf(job)) {
+            deletePod(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), grace,
+                    "removing a surplus pod of job " + job);
+            log.info("removed pod {}/{} of job {} of team {} on node {}: its Job runs more pods than it should",
+                    pod.getMetadata().getNamespace(), pod.getMetadata().getName(), job.name(), job.team(),
+                    pod.getSpec() == null ? null : pod.getSpec().getNodeName());
+        }
+    }
+
+    @Override
     public String ensureReservation(GpuSlot gpu) {
         Optional<V1Pod> cached = observer.reservationPod(gpu);
         if (cached.isPresent()) {

@@ -124,6 +124,11 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway, 
         workloads.remove(job);
     }
 
+    /** One workload per job, never more: there is nothing to remove (and {@link #surplusPods} stays empty). */
+    @Override
+    public void removeSurplusPods(JobId job, Duration grace) {
+    }
+
     @Override
     public synchronized String ensureReservation(GpuSlot gpu) {
         return reservations.computeIfAbsent(gpu, EmbeddedCluster::fakeUuid);

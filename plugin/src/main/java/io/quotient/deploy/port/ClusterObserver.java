@@ -40,6 +40,15 @@ public interface ClusterObserver {
      */
     Map<JobId, WorkloadPhase> workloads();
 
+    /**
+     * Per job, how many pods its workload runs beyond what its controlling object runs at once, for longer than that
+     * object's controller takes to remove them (Kubernetes: a batch Job's live pods beyond its parallelism). Empty
+     * where no such pods exist, which is always so for a cluster whose workloads cannot run twice.
+     */
+    default Map<JobId, Integer> surplusPods() {
+        return Map.of();
+    }
+
     /** The phase of one job's workload; {@link WorkloadPhase#ABSENT} when none exists. */
     default WorkloadPhase workload(JobId job) {
         return workloads().getOrDefault(job, WorkloadPhase.ABSENT);

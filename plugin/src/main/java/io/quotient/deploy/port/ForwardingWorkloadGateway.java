@@ -37,6 +37,11 @@ public abstract class ForwardingWorkloadGateway implements WorkloadGateway {
     }
 
     @Override
+    public void removeSurplusPods(JobId job, Duration grace) {
+        delegate.removeSurplusPods(job, grace);
+    }
+
+    @Override
     public String ensureReservation(GpuSlot gpu) {
         return delegate.ensureReservation(gpu);
     }

@@ -33,6 +33,12 @@ public interface WorkloadGateway {
     void stop(JobId job, Duration grace);
 
     /**
+     * Removes the pods the job's workload runs beyond what it should ({@link ClusterObserver#surplusPods}), strays of
+     * an earlier object first, then the newest; they get {@code grace} to exit. Nothing when there are none.
+     */
+    void removeSurplusPods(JobId job, Duration grace);
+
+    /**
      * Makes sure a reservation holds this whole GPU for fractional jobs; returns the GPU's UUID, or an empty
      * string while it is not known yet (the node enforcer reports it a moment after the reservation starts).
      */
