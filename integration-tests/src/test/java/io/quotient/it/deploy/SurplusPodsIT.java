@@ -2,8 +2,10 @@ package io.quotient.it.deploy;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.quotient.it.harness.Await;
 import io.quotient.it.harness.ControlPlane;
 import io.quotient.it.harness.FakeGpuNodeSpec;
@@ -60,15 +62,21 @@ class SurplusPodsIT {
     }
 
     /**
-     * The pod again under another name, with the job's labels but no owner: its Job's controller neither adopts it
-     * (the controller-uid label is not its own) nor the garbage collector removes it.
+     * The pod's container again, on its node, under another name, with the job's labels but no owner: its Job's
+     * controller neither adopts it (the controller-uid label is not its own) nor the garbage collector removes it.
      */
     private static V1Pod strayCopy(V1Pod pod) {
         Map<String, String> labels = new HashMap<>(pod.getMetadata().getLabels());
         labels.remove("controller-uid");
         labels.remove("job-name");
+        V1Container container = pod.getSpec().getContainers().get(0);
         return new V1Pod().metadata(new V1ObjectMeta().name(pod.getMetadata().getName() + "-stray")
                         .namespace(pod.getMetadata().getNamespace()).labels(labels))
-                .spec(pod.getSpec());
+                .spec(new V1PodSpec().overhead(null) // client-java's empty map is refused without a RuntimeClass
+                        .nodeName(pod.getSpec().getNodeName()).restartPolicy("Never")
+                        .tolerations(pod.getSpec().getTolerations())
+                        .addContainersItem(new V1Container().name(container.getName()).image(container.getImage())
+                                .command(container.getCommand()).args(container.getArgs())
+                                .resources(container.getResources())));
     }
 }
