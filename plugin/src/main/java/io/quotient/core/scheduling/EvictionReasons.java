@@ -30,6 +30,12 @@ final class EvictionReasons {
             return "Preempted by " + claimant.id() + ", which runs within " + team + "'s guarantee; this job ran on"
                     + " borrowed GPUs (" + held + ") and is re-queued";
         }
+        if (ReclaimRules.DEPARTMENT_GUARANTEE.equals(rule)) {
+            String department = ledger.team(claimant.team()).department().name();
+            return "Preempted by " + claimant.team() + " reclaiming department " + department + "'s guarantee of "
+                    + WaitReasons.gpus(ledger.team(claimant.team()).department().guaranteedMilli()) + " GPUs for "
+                    + claimant.id() + "; this job ran on borrowed GPUs (" + held + ") and is re-queued";
+        }
         if (ReclaimRules.GUARANTEE_WITHIN_ONE_JOB.equals(rule)) {
             return "Preempted by " + claimant.team() + " reclaiming its guarantee for " + claimant.id() + " ("
                     + claimant.team() + " held " + WaitReasons.gpus(ledger.total(claimant.team())) + " of "

@@ -81,6 +81,7 @@ final class PlanningRound {
         Optional<ReclaimRights> guarantee = rules.guarantee(job, least);
         if (tryRule(job, demand, filter, guarantee)
                 || tryRule(job, demand, filter, rules.guaranteeWithinOneJob(job, least, ws.placed()))
+                || tryRule(job, demand, filter, rules.departmentGuarantee(job, least))
                 || tryRule(job, demand, filter, rules.fairShare(job, least))
                 || tryRule(job, demand, filter, rules.fairShareWithinOneJob(job, least, ws.placed()))
                 || tryRule(job, demand, filter, rules.priority(job, 0))
@@ -142,7 +143,8 @@ final class PlanningRound {
             return Optional.empty();
         }
         List<Optional<ReclaimRights>> rights = List.of(rules.guarantee(job, whole),
-                rules.guaranteeWithinOneJob(job, whole, ws.placed()), rules.fairShare(job, whole),
+                rules.guaranteeWithinOneJob(job, whole, ws.placed()), rules.departmentGuarantee(job, whole),
+                rules.fairShare(job, whole),
                 rules.fairShareWithinOneJob(job, whole, ws.placed()));
         for (Optional<ReclaimRights> r : rights) {
             Optional<List<Allocation>> replicas = r.flatMap(granted -> reclaimForGang(job, gang, filter, granted));
@@ -230,8 +232,11 @@ final class PlanningRound {
     private boolean withinLimit(JobSpec job, ReclaimRights r, long milli) {
         QuotaLedger ledger = ws.ledger();
         return switch (r.rule()) {
-            case ReclaimRules.GUARANTEE, ReclaimRules.GUARANTEE_WITHIN_ONE_JOB -> job.preemptible() ? ledger.fitsGuarantee(job.team(), milli)
+            case ReclaimRules.GUARANTEE, ReclaimRules.GUARANTEE_WITHIN_ONE_JOB -> job.preemptible()
+                    ? ledger.fitsGuarantee(job.team(), milli)
                     : ledger.fitsGuaranteeNonPreemptible(job.team(), milli);
+            case ReclaimRules.DEPARTMENT_GUARANTEE -> ledger.departmentTotal(ledger.team(job.team()).department().name())
+                    + milli <= ledger.team(job.team()).department().guaranteedMilli();
             case ReclaimRules.FAIR_SHARE, ReclaimRules.FAIR_SHARE_WITHIN_ONE_JOB -> ledger.total(job.team()) + milli <= rules.fairShare(job.team());
             default -> true;
         };

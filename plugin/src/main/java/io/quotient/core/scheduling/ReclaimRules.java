@@ -22,6 +22,10 @@ import java.util.function.Predicate;
  *   with it no shortfall grows beyond the largest one there was, and the claimant ends within its guarantee, so
  *   neither team can take the capacity back by the same rule (no cycles). A team at or below its guarantee is never
  *   a victim of it;</li>
+ *   <li><b>department guarantee</b>: a preemptible job that its team's guarantee does not cover but its department's
+ *   does (the department, with the job, within its guarantee) may take from teams outside the department down to
+ *   their guarantees, and from other departments down to theirs ({@link Department}: capacity its teams may always
+ *   reclaim from other departments);</li>
  *   <li><b>fair share</b>: a preemptible job of a team at least {@link ReclaimSettings#fairShareMinGainMilli()}
  *   below its fair share, that keeps the team within it, may take from teams above their fair share, down to it
  *   (both teams must take part in fair-share reclaim); since the claimant ends at most at its share and the victims
@@ -38,6 +42,7 @@ final class ReclaimRules {
 
     static final String GUARANTEE = "guarantee";
     static final String GUARANTEE_WITHIN_ONE_JOB = "guarantee, within one job";
+    static final String DEPARTMENT_GUARANTEE = "department guarantee";
     static final String FAIR_SHARE = "fair share";
     static final String FAIR_SHARE_WITHIN_ONE_JOB = "fair share, within one job";
     static final String PRIORITY = "priority";
@@ -79,6 +84,29 @@ final class ReclaimRules {
         ledger.teams().values().forEach(t -> teams.put(t.name(), above(t.name(), t.guaranteedMilli())));
         return Optional.of(new ReclaimRights(GUARANTEE, teams, departments(team, milli, false), team, own,
                 ownMustFree, true, settings.maxMovesPerDecision() > 0));
+    }
+
+    /**
+     * The department's guarantee right, for a preemptible job its team's own guarantee does not cover but its
+     * department's does (the department, with the job, within its guarantee): it takes from teams outside the
+     * department, each down to its own guarantee, and from other departments down to theirs; never from the
+     * department's own teams, whose shares of it their own guarantees and fair shares decide.
+     */
+    Optional<ReclaimRights> departmentGuarantee(JobSpec job, long milli) {
+        String team = job.team();
+        Department own = ledger.team(team).department();
+        if (!job.preemptible() || own == null || ledger.fitsGuarantee(team, milli)
+                || ledger.departmentTotal(own.name()) + milli > own.guaranteedMilli()) {
+            return Optional.empty();
+        }
+        Map<String, Long> teams = new HashMap<>();
+        for (Team t : ledger.teams().values()) {
+            if (t.department() == null || !t.department().name().equals(own.name())) {
+                teams.put(t.name(), above(t.name(), t.guaranteedMilli()));
+            }
+        }
+        return Optional.of(new ReclaimRights(DEPARTMENT_GUARANTEE, teams, departments(team, milli, false), team,
+                j -> false, 0, true, settings.maxMovesPerDecision() > 0));
     }
 
     /**
