@@ -26,6 +26,11 @@ final class EvictionReasons {
                     + (ReclaimRules.FAIR_SHARE.equals(rule) ? "" : ", and no smaller set of its jobs frees a node for it")
                     + "; this job is re-queued";
         }
+        if (team.equals(claimant.team()) && ReclaimRules.GUARANTEE_WITH_OWN_LOWER_PRIORITY.equals(rule)) {
+            return "Preempted by " + claimant.id() + " (priority " + claimant.priority() + ") of the same team, which"
+                    + " needs " + team + "'s guarantee (" + held + "); this job has priority " + victim.spec().priority()
+                    + " and is re-queued";
+        }
         if (team.equals(claimant.team())) {
             return "Preempted by " + claimant.id() + ", which runs within " + team + "'s guarantee; this job ran on"
                     + " borrowed GPUs (" + held + ") and is re-queued";

@@ -85,6 +85,7 @@ final class PlanningRound {
                 || tryRule(job, demand, filter, rules.fairShare(job, least))
                 || tryRule(job, demand, filter, rules.fairShareWithinOneJob(job, least, ws.placed()))
                 || tryRule(job, demand, filter, rules.priority(job, 0))
+                || tryRule(job, demand, filter, rules.guaranteeWithOwnLowerPriority(job, least))
                 || (onlyFragmented(least) && tryRule(job, demand, filter, rules.consolidation(job)))) {
             return true;
         }
@@ -235,6 +236,7 @@ final class PlanningRound {
             case ReclaimRules.GUARANTEE, ReclaimRules.GUARANTEE_WITHIN_ONE_JOB -> job.preemptible()
                     ? ledger.fitsGuarantee(job.team(), milli)
                     : ledger.fitsGuaranteeNonPreemptible(job.team(), milli);
+            case ReclaimRules.GUARANTEE_WITH_OWN_LOWER_PRIORITY -> ledger.fitsGuarantee(job.team(), milli - r.ownMustFree());
             case ReclaimRules.DEPARTMENT_GUARANTEE -> ledger.departmentTotal(ledger.team(job.team()).department().name())
                     + milli <= ledger.team(job.team()).department().guaranteedMilli();
             case ReclaimRules.FAIR_SHARE, ReclaimRules.FAIR_SHARE_WITHIN_ONE_JOB -> ledger.total(job.team()) + milli <= rules.fairShare(job.team());

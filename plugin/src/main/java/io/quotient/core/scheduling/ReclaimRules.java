@@ -22,6 +22,10 @@ import java.util.function.Predicate;
  *   with it no shortfall grows beyond the largest one there was, and the claimant ends within its guarantee, so
  *   neither team can take the capacity back by the same rule (no cycles). A team at or below its guarantee is never
  *   a victim of it;</li>
+ *   <li><b>guarantee, with the team's lower-priority jobs</b> (when no rule alone found a plan): a preemptible job of
+ *   a team below its guarantee, with {@link WithinTeamPreemption#LOWER_PRIORITY}, frees enough of its team's own
+ *   lower-priority jobs to fit the guarantee and takes the rest from teams above theirs, down to them, in one
+ *   plan;</li>
  *   <li><b>department guarantee</b>: a preemptible job that its team's guarantee does not cover but its department's
  *   does (the department, with the job, within its guarantee) may take from teams outside the department down to
  *   their guarantees, and from other departments down to theirs ({@link Department}: capacity its teams may always
@@ -43,6 +47,7 @@ final class ReclaimRules {
     static final String GUARANTEE = "guarantee";
     static final String GUARANTEE_WITHIN_ONE_JOB = "guarantee, within one job";
     static final String DEPARTMENT_GUARANTEE = "department guarantee";
+    static final String GUARANTEE_WITH_OWN_LOWER_PRIORITY = "guarantee, with the team's lower-priority jobs";
     static final String FAIR_SHARE = "fair share";
     static final String FAIR_SHARE_WITHIN_ONE_JOB = "fair share, within one job";
     static final String PRIORITY = "priority";
@@ -84,6 +89,28 @@ final class ReclaimRules {
         ledger.teams().values().forEach(t -> teams.put(t.name(), above(t.name(), t.guaranteedMilli())));
         return Optional.of(new ReclaimRights(GUARANTEE, teams, departments(team, milli, false), team, own,
                 ownMustFree, true, settings.maxMovesPerDecision() > 0));
+    }
+
+    /**
+     * The guarantee right with the team's own lower-priority jobs, when no rule alone found a plan: a preemptible job
+     * of a team below its guarantee, with {@link WithinTeamPreemption#LOWER_PRIORITY}, that would fit the guarantee
+     * once enough of the team's own lower-priority jobs are gone, frees those and takes the rest from teams above
+     * their guarantee, down to it, in one plan (Kueue frees a ClusterQueue's own lower-priority workloads and reclaims
+     * from a borrowing one together).
+     */
+    Optional<ReclaimRights> guaranteeWithOwnLowerPriority(JobSpec job, long milli) {
+        String team = job.team();
+        Team t = ledger.team(team);
+        long mustFree = ledger.total(team) + milli - t.guaranteedMilli();
+        if (!job.preemptible() || t.preemptWithinTeam() != WithinTeamPreemption.LOWER_PRIORITY || mustFree <= 0
+                || ledger.total(team) >= t.guaranteedMilli()) {
+            return Optional.empty();
+        }
+        Map<String, Long> teams = new HashMap<>();
+        ledger.teams().values().forEach(other -> teams.put(other.name(), above(other.name(), other.guaranteedMilli())));
+        return Optional.of(new ReclaimRights(GUARANTEE_WITH_OWN_LOWER_PRIORITY, teams, departments(team, milli, false),
+                team, j -> j.spec().preemptible() && j.spec().priority() < job.priority(), mustFree, true,
+                settings.maxMovesPerDecision() > 0));
     }
 
     /**

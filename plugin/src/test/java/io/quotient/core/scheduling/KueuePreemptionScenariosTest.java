@@ -302,10 +302,8 @@ class KueuePreemptionScenariosTest {
         // resource": a runs a1 (-1, 1): 1 of 2; b runs b1..b4 (0, 1 each) and b5 (-1, 1): 3 borrowed; in (0, 2) to
         // a. Kueue: a1 (in ClusterQueue) and b5 (reclamation) are preempted; a ends at its nominal 2.
         //
-        // OPEN DIVERGENCE (asserted as Quotient behaves today, so that a change shows; README, Quotas): Quotient keeps in pending and evicts nothing: a stays at 1 of 2 while b borrows 3. As in
-        // preemptFromAllClusterQueuesInCohort: 1 + 2 > 2 denies the guarantee right, the priority right can free
-        // only a1 (1 of the 2 needed), and no rule combines them. (With fair-share reclaim on, Quotient's default,
-        // the fair-share right places in by evicting b1 and b5, a ending at 3 and b at 3.)
+        // Quotient agrees since 2026-11-27 ("guarantee, with the team's lower-priority jobs", tried when no rule
+        // alone finds a plan): a frees its own a1 and reclaims b5 from b, which borrows.
         Scenario s = cohortThree();
         admitted(s, "a", "a1", 1, -1);
         for (int i = 1; i <= 4; i++) {
@@ -313,7 +311,7 @@ class KueuePreemptionScenariosTest {
         }
         admitted(s, "b", "b5", 1, -1);
         s.deploy(wl("a", "in", 2, 0));
-        waits(s, "a/in");
+        preempts(s, "a/in", "a/a1", "b/b5");
     }
 
     @Test

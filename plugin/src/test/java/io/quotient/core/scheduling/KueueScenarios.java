@@ -19,9 +19,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the set of workloads Kueue preempts for it; each test here asserts that set as Quotient's evictions, and that the
  * incoming job runs when Kueue preempts for it (or waits when Kueue preempts nothing). Tests marked
  * {@code DIFFERENCE} assert Quotient's outcome, which departs from Kueue's by a documented rule. When first translated
- * (2026-11-27) ten cases diverged; seven were mended (the department guarantee right), and three, marked
- * {@code OPEN DIVERGENCE}, assert what Quotient does today so that a change shows: a team's own lower-priority jobs
- * and another team's borrowed ones are not freed together in one plan.
+ * (2026-11-27) ten cases diverged; eight were mended (the department guarantee right; the guarantee with the team's
+ * lower-priority jobs), and two, marked {@code OPEN DIVERGENCE}, assert what Quotient does today so that a change
+ * shows (README, Quotas).
  *
  * <p>Mapping: Kueue's one resource (CPU in its tests) is GPUs; a ClusterQueue is a team (nominal quota =
  * guaranteedGpus; nominal + borrowingLimit = maxGpus, unlimited without a borrowing limit; fair weight =
