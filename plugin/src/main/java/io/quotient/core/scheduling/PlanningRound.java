@@ -237,8 +237,7 @@ final class PlanningRound {
                     ? ledger.fitsGuarantee(job.team(), milli)
                     : ledger.fitsGuaranteeNonPreemptible(job.team(), milli);
             case ReclaimRules.GUARANTEE_WITH_OWN_LOWER_PRIORITY -> ledger.fitsGuarantee(job.team(), milli - r.ownMustFree());
-            case ReclaimRules.DEPARTMENT_GUARANTEE -> ledger.departmentTotal(ledger.team(job.team()).department().name())
-                    + milli <= ledger.team(job.team()).department().guaranteedMilli();
+            case ReclaimRules.DEPARTMENT_GUARANTEE -> ledger.fitsDepartmentGuarantee(job.team(), milli);
             case ReclaimRules.FAIR_SHARE, ReclaimRules.FAIR_SHARE_WITHIN_ONE_JOB -> ledger.total(job.team()) + milli <= rules.fairShare(job.team());
             default -> true;
         };

@@ -73,6 +73,12 @@ final class QuotaLedger {
         return total(team) + milli <= team(team).guaranteedMilli();
     }
 
+    /** Whether the team's department, holding {@code milli} more, would still be within its guarantee (false without one). */
+    boolean fitsDepartmentGuarantee(String team, long milli) {
+        Department d = team(team).department();
+        return d != null && departmentTotal(d.name()) + milli <= d.guaranteedMilli();
+    }
+
     /** Whether a non-preemptible job of {@code milli} fits the guarantee beside the team's other non-preemptible work. */
     boolean fitsGuaranteeNonPreemptible(String team, long milli) {
         return nonPreemptible.getOrDefault(team, 0L) + milli <= team(team).guaranteedMilli();

@@ -85,9 +85,7 @@ final class ReclaimRules {
             own = j -> j.spec().preemptible();
             ownMustFree = Math.max(0, ledger.total(team) + milli - guaranteed);
         }
-        Map<String, Long> teams = new HashMap<>();
-        ledger.teams().values().forEach(t -> teams.put(t.name(), above(t.name(), t.guaranteedMilli())));
-        return Optional.of(new ReclaimRights(GUARANTEE, teams, departments(team, milli, false), team, own,
+        return Optional.of(new ReclaimRights(GUARANTEE, aboveGuarantee(), departments(team, milli, false), team, own,
                 ownMustFree, true, settings.maxMovesPerDecision() > 0));
     }
 
@@ -106,9 +104,7 @@ final class ReclaimRules {
                 || ledger.total(team) >= t.guaranteedMilli()) {
             return Optional.empty();
         }
-        Map<String, Long> teams = new HashMap<>();
-        ledger.teams().values().forEach(other -> teams.put(other.name(), above(other.name(), other.guaranteedMilli())));
-        return Optional.of(new ReclaimRights(GUARANTEE_WITH_OWN_LOWER_PRIORITY, teams, departments(team, milli, false),
+        return Optional.of(new ReclaimRights(GUARANTEE_WITH_OWN_LOWER_PRIORITY, aboveGuarantee(), departments(team, milli, false),
                 team, j -> j.spec().preemptible() && j.spec().priority() < job.priority(), mustFree, true,
                 settings.maxMovesPerDecision() > 0));
     }
@@ -121,17 +117,13 @@ final class ReclaimRules {
      */
     Optional<ReclaimRights> departmentGuarantee(JobSpec job, long milli) {
         String team = job.team();
-        Department own = ledger.team(team).department();
-        if (!job.preemptible() || own == null || ledger.fitsGuarantee(team, milli)
-                || ledger.departmentTotal(own.name()) + milli > own.guaranteedMilli()) {
+        if (!job.preemptible() || ledger.fitsGuarantee(team, milli) || !ledger.fitsDepartmentGuarantee(team, milli)) {
             return Optional.empty();
         }
-        Map<String, Long> teams = new HashMap<>();
-        for (Team t : ledger.teams().values()) {
-            if (t.department() == null || !t.department().name().equals(own.name())) {
-                teams.put(t.name(), above(t.name(), t.guaranteedMilli()));
-            }
-        }
+        Department own = ledger.team(team).department();
+        Map<String, Long> teams = aboveGuarantee();
+        ledger.teams().values().stream().filter(t -> t.department() != null && t.department().name().equals(own.name()))
+                .forEach(t -> teams.remove(t.name()));
         return Optional.of(new ReclaimRights(DEPARTMENT_GUARANTEE, teams, departments(team, milli, false), team,
                 j -> false, 0, true, settings.maxMovesPerDecision() > 0));
     }
@@ -235,6 +227,13 @@ final class ReclaimRules {
         }
         return Optional.of(new ReclaimRights(CONSOLIDATION, Map.of(), DepartmentLimits.NONE, job.team(), j -> false, 0, false,
                 true));
+    }
+
+    /** Every team's allowance down to its own guarantee (what the guarantee rules may take from it). */
+    private Map<String, Long> aboveGuarantee() {
+        Map<String, Long> teams = new HashMap<>();
+        ledger.teams().values().forEach(t -> teams.put(t.name(), above(t.name(), t.guaranteedMilli())));
+        return teams;
     }
 
     private long above(String team, long level) {
