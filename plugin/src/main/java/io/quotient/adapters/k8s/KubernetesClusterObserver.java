@@ -200,10 +200,12 @@ public final class KubernetesClusterObserver implements ClusterObserver {
         return result;
     }
 
+    /** The cached pods of each job's workload (reservation pods excluded), in the namespaces the service manages. */
     private Map<JobId, List<V1Pod>> podsByJob() {
         Map<JobId, List<V1Pod>> result = new HashMap<>();
+        TenantScope.View view = scope.now();
         for (V1Pod pod : informers.pods().getIndexer().list()) {
-            if (!ReservationPods.isReservation(pod)) {
+            if (!ReservationPods.isReservation(pod) && believed(view, pod.getMetadata())) {
                 WorkloadPhases.jobId(pod.getMetadata())
                         .ifPresent(id -> result.computeIfAbsent(id, k -> new ArrayList<>()).add(pod));
             }
@@ -213,15 +215,7 @@ public final class KubernetesClusterObserver implements ClusterObserver {
 
     /** The cached pods of one job's workload (reservation pods excluded). */
     List<V1Pod> podsOf(JobId job) {
-        List<V1Pod> result = new ArrayList<>();
-        TenantScope.View view = scope.now();
-        for (V1Pod pod : informers.pods().getIndexer().list()) {
-            if (!ReservationPods.isReservation(pod) && WorkloadPhases.jobId(pod.getMetadata()).filter(job::equals).isPresent()
-                    && believed(view, pod.getMetadata())) {
-                result.add(pod);
-            }
-        }
-        return result;
+        return podsByJob().getOrDefault(job, List.of());
     }
 
     /** The namespaces holding objects of the job's workload (its Jobs and pods), as cached. */
