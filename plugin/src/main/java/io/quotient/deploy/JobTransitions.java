@@ -106,17 +106,26 @@ public final class JobTransitions {
     }
 
     /**
-     * Records a new job together with its first decision, a placement (one write), then deploys it. Once the
-     * record is written the deploy has happened: a failure to create the workload is logged, and the
-     * reconciliation creates it from the record, as after a crash at that point. Fenced like the plans' writes (the
-     * decision was taken without the lock's leadership check being repeated): a replica that stopped leading since
-     * records the job undecided, for the leader, or, once the record is written, sends no event.
+     * Records a new job, then its first decision, a placement, then deploys it. Once the placement is written the
+     * deploy has happened: a failure to create the workload is logged, and the reconciliation creates it from the
+     * record, as after a crash at that point. Fenced like the plans' writes (the decision was taken without the
+     * lock's leadership check being repeated): a replica that stopped leading since records the job undecided, for
+     * the leader, or, once the placement is written, sends no event. The record is created undecided and the placement
+     * written to it by version, not created with it: a replica that froze between its check and the create, and
+     * sends the create after another replica claimed the records for its term, is stopped by the check before the
+     * placement, so a placement decided on its old view never lands.
      */
     public JobRecord recordPlaced(JobRecord unrecorded, PlacedJob placement) {
         if (!leadership.isLeader()) {
             return recordForTheLeader(unrecorded);
         }
-        JobRecord recorded = store.create(unrecorded.withStatus(placedStatus(placement)));
+        JobRecord undecided = store.create(unrecorded.withStatus(JobStatus.undecided()));
+        if (!leadership.isLeader()) {
+            LOG.warn("job {} of team {} recorded undecided: this replica stopped leading before writing its placement;"
+                    + " the leader decides it", unrecorded.id().name(), unrecorded.id().team());
+            return undecided;
+        }
+        JobRecord recorded = store.updateStatus(undecided, placedStatus(placement));
         try {
             fence(recorded, "the Placed event");
             return placed(recorded, placement, "Placed", "Placed on ");

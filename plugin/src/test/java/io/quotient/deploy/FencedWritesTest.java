@@ -32,6 +32,8 @@ class FencedWritesTest {
     private final AtomicBoolean leader = new AtomicBoolean(true);
     /** Run once, right after the next status write: the moment the replica froze and lost the Lease. */
     private final AtomicReference<Runnable> afterStatusWrite = new AtomicReference<>(() -> { });
+    /** Run once, right after the next record is created: the same, between a new job's create and its placement. */
+    private final AtomicReference<Runnable> afterCreate = new AtomicReference<>(() -> { });
     /** Run once, right after the next event: the same, between an event and its status write. */
     private final AtomicReference<Runnable> afterEvent = new AtomicReference<>(() -> { });
     private final ServiceHarness h = new ServiceHarness(scheduler, ScriptedScheduler.SIMPLE_VALIDATOR,
@@ -42,7 +44,7 @@ class FencedWritesTest {
                     super.recordEvent(job, reason, message);
                     afterEvent.getAndSet(() -> { }).run();
                 }
-            }, leader::get, records -> new WatchedStore(records, afterStatusWrite));
+            }, leader::get, records -> new WatchedStore(records, afterStatusWrite, afterCreate));
 
     private JobRecord first;
     private JobRecord second;
@@ -127,19 +129,44 @@ class FencedWritesTest {
         assertThat(h.cluster.workloadOf(late.id())).isNull();
     }
 
+    @Test
+    void aNewJobWhoseLeaderFrozeBetweenItsCreateAndItsPlacementIsLeftUndecidedForTheLeader() {
+        scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.Place(PlanApplicationTest.at(s, spec,
+                "gpu-node-2", List.of(0), 1000, QuotaState.IN_QUOTA))));
+        afterCreate.set(() -> leader.set(false)); // the create was sent late; another replica claimed the records
+
+        JobRecord late = h.deployments.deploy(JobFixtures.wholeGpus("team-b", "late", 1));
+
+        JobRecord stored = h.store.find(late.id()).orElseThrow();
+        assertThat(stored.phase()).as("the placement decided on the old view is not written").isEqualTo(JobPhase.PENDING);
+        assertThat(stored.status()).isEqualTo(JobStatus.undecided());
+        assertThat(eventsOf(late.id())).isEmpty();
+        assertThat(h.cluster.workloadOf(late.id())).isNull();
+    }
+
     private List<String> eventsOf(JobId job) {
         return h.cluster.events().stream().filter(e -> e.job().equals(job)).map(EmbeddedCluster.Event::reason)
                 .toList();
     }
 
-    /** The stored records, with a hook run once after a status write. */
+    /** The stored records, with hooks run once after a status write and after a create. */
     private static final class WatchedStore extends ForwardingJobRecordStore {
 
         private final AtomicReference<Runnable> afterStatusWrite;
+        private final AtomicReference<Runnable> afterCreate;
 
-        WatchedStore(JobRecordStore delegate, AtomicReference<Runnable> afterStatusWrite) {
+        WatchedStore(JobRecordStore delegate, AtomicReference<Runnable> afterStatusWrite,
+                     AtomicReference<Runnable> afterCreate) {
             super(delegate);
             this.afterStatusWrite = afterStatusWrite;
+            this.afterCreate = afterCreate;
+        }
+
+        @Override
+        public JobRecord create(JobRecord record) {
+            JobRecord created = super.create(record);
+            afterCreate.getAndSet(() -> { }).run();
+            return created;
         }
 
         @Override

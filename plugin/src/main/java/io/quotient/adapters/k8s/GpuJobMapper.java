@@ -35,8 +35,8 @@ public final class GpuJobMapper {
 
     /** Full-precision creation time: orders the queue (metadata.creationTimestamp has whole seconds only). */
     static final String CREATED_AT_ANNOTATION = "quotient.io/created-at";
-    /** Shown for a record without status: every record is created with one, so only a GpuJob made by hand. */
-    static final String UNDECIDED_REASON = "recorded; waiting for the scheduler to decide";
+    /** Shown for a record without status: a GpuJob applied by hand, or a record created before its first decision. */
+    static final String UNDECIDED_REASON = JobStatus.UNDECIDED_REASON;
 
     private final Function<JobSubmission, JobSpec> specOf;
 
@@ -68,7 +68,7 @@ public final class GpuJobMapper {
             metadata.ownerReferences(List.of(new V1OwnerReference().apiVersion(s.workload().apiVersion())
                     .kind(s.workload().kind()).name(s.workload().name()).uid(s.workload().uid())));
         }
-        return new GpuJobResource(metadata, spec, toStatus(record.status()));
+        return new GpuJobResource(metadata, spec, toStatus(record.status(), null));
     }
 
     /**
@@ -123,7 +123,8 @@ public final class GpuJobMapper {
                 || collection instanceof Map<?, ?> m && m.isEmpty() ? null : collection;
     }
 
-    static GpuJobStatus toStatus(JobStatus status) {
+    /** The stored form of a status, written in leader term {@code leaderTerm} (null: none known). */
+    static GpuJobStatus toStatus(JobStatus status, String leaderTerm) {
         List<GpuJobStatus.Gpu> gpus = new ArrayList<>();
         for (GpuBinding g : status.gpus()) {
             gpus.add(new GpuJobStatus.Gpu(g.index(), g.uuid(), g.fraction()));
@@ -132,12 +133,12 @@ public final class GpuJobMapper {
                 status.quotaState() == null ? null : status.quotaState().wireName(), status.reason(),
                 status.placedAt() == null ? null : status.placedAt().toString(),
                 status.otherReplicas().isEmpty() ? null : status.otherReplicas().stream()
-                        .map(r -> new GpuJobStatus.Replica(r.node(), r.gpuIndices())).toList());
+                        .map(r -> new GpuJobStatus.Replica(r.node(), r.gpuIndices())).toList(), leaderTerm);
     }
 
     static JobStatus fromStatus(GpuJobStatus status) {
         if (status == null || status.phase() == null) {
-            return JobStatus.pending(UNDECIDED_REASON);
+            return JobStatus.undecided();
         }
         List<GpuBinding> gpus = new ArrayList<>();
         if (status.gpus() != null) {

@@ -9,7 +9,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -44,6 +46,8 @@ public final class KubernetesLeadershipGate implements LeadershipGate, AutoClose
     private final Duration renewDeadline;
     private final String identity;
     private final AtomicBoolean leader = new AtomicBoolean();
+    /** The name of the term this replica holds (identity and election time), null while it follows. */
+    private final AtomicReference<String> term = new AtomicReference<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicReference<LeaderElector> elector = new AtomicReference<>();
     private final Thread thread;
@@ -71,6 +75,12 @@ public final class KubernetesLeadershipGate implements LeadershipGate, AutoClose
         return leader.get() && lock.renewedWithin(renewDeadline);
     }
 
+    @Override
+    public Optional<String> term() {
+        String current = term.get();
+        return current != null && isLeader() ? Optional.of(current) : Optional.empty();
+    }
+
     /** Runs {@code action} in the background each time this replica is elected, and now if it leads already. */
     @Override
     public void whenElected(Runnable action) {
@@ -84,6 +94,11 @@ public final class KubernetesLeadershipGate implements LeadershipGate, AutoClose
         return identity;
     }
 
+    /** How long the election waits between tries (also a fair wait before retrying work begun on election). */
+    public Duration retryPeriod() {
+        return config.getRetryPeriod();
+    }
+
     /** Runs elections until closed: after losing the Lease, this replica contends again as a follower. */
     private void contend() {
         while (!closed.get()) {
@@ -92,17 +107,20 @@ public final class KubernetesLeadershipGate implements LeadershipGate, AutoClose
             elector.set(current);
             try {
                 current.run(() -> {
+                    term.set(identity + "@" + Instant.now());
                     leader.set(true);
                     log.info("{} is now the leader: it decides placements and runs the periodic jobs", identity);
                     electionListeners.forEach(KubernetesLeadershipGate::runInBackground);
                 }, () -> {
                     leader.set(false);
+                    term.set(null);
                     log.info("{} is no longer the leader", identity);
                 });
             } catch (RuntimeException e) {
                 log.warn("leader election of {} stopped: {}; contending again", identity, e.toString());
             } finally {
                 leader.set(false);
+                term.set(null);
                 current.close();
             }
             pause();

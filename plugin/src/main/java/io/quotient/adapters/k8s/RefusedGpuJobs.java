@@ -51,7 +51,7 @@ public final class RefusedGpuJobs implements AutoCloseable {
         String reason = "refused, nothing was deployed: " + why + ". Delete this GpuJob and apply a corrected one";
         GpuJobResource update = new GpuJobResource(new V1ObjectMeta().name(stored.getName())
                 .namespace(stored.getNamespace()).uid(stored.getUid()).resourceVersion(stored.getResourceVersion()),
-                resource.getSpec(), new GpuJobStatus(FAILED, null, null, null, reason, null, null));
+                resource.getSpec(), new GpuJobStatus(FAILED, null, null, null, reason, null, null, null));
         try {
             KubernetesApiResponse<GpuJobResource> response = writer.replaceStatus(update);
             if (response.isSuccess()) {

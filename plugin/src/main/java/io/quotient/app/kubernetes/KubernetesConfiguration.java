@@ -14,6 +14,7 @@ import io.quotient.deploy.PodAdmissions;
 import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.Adoption;
 import io.quotient.deploy.port.LeadershipGate;
+import io.quotient.deploy.ClaimedLeadership;
 import io.quotient.deploy.DeploymentService;
 import io.quotient.adapters.k8s.GpuJobMapper;
 import io.quotient.adapters.rest.AdmissionController;
@@ -222,10 +223,20 @@ public class KubernetesConfiguration {
                         kubernetes.retryPeriod()));
     }
 
+    /**
+     * The leadership every decision asks for: the Lease, and this replica's term claimed on the records before its
+     * first decision, so that a write an earlier leader sends late fails on the record's version.
+     */
+    @Bean
+    @Primary
+    LeadershipGate leadershipGate(KubernetesLeadershipGate elected, KubernetesJobRecordStore store) {
+        return new ClaimedLeadership(elected, store, elected.retryPeriod());
+    }
+
     /** {@code quotient_leader{identity}}: 1 on the replica that decides, 0 on a follower (the sum should be 1). */
     @Bean
-    Gauge leaderGauge(KubernetesLeadershipGate gate, MeterRegistry registry) {
-        return Gauge.builder("quotient.leader", gate, g -> g.isLeader() ? 1 : 0).tag("identity", gate.identity())
+    Gauge leaderGauge(KubernetesLeadershipGate elected, LeadershipGate gate, MeterRegistry registry) {
+        return Gauge.builder("quotient.leader", gate, g -> g.isLeader() ? 1 : 0).tag("identity", elected.identity())
                 .description("whether this replica holds the leader Lease and makes the decisions").register(registry);
     }
 

@@ -17,7 +17,8 @@ public interface JobRecordStore {
 
     /**
      * Stores a new record with its status (undecided, or its first decision, written together) and returns it
-     * with its version; the version given is ignored.
+     * with its version; the version given is ignored. A record created {@link JobStatus#undecided()} may cost a
+     * store less (Kubernetes: the create alone, no status write).
      *
      * @throws JobAlreadyExistsException when a record with the same team and name exists; nothing is changed
      */
@@ -41,4 +42,18 @@ public interface JobRecordStore {
 
     /** Removes the record; returns false when there was none. */
     boolean delete(JobId job);
+
+    /**
+     * Claims the records for a new leader term before that leader decides anything: every record not finished is read
+     * as stored (not from a cache) and its status rewritten with {@code term}, and every later status write carries the
+     * term. A write an earlier leader decided but had not sent when it lost the office (a replica paused between its
+     * last leadership check and the write, for longer than its lease) carries an older version, so it fails instead of
+     * landing on capacity the new leader may have given away; and the new leader's reads start from every record as
+     * stored. A store that only one process ever writes has nothing to claim.
+     *
+     * @return how many records were claimed
+     */
+    default int claimForTerm(String term) {
+        return 0;
+    }
 }

@@ -32,6 +32,14 @@ public record JobStatus(JobPhase phase, String node, List<GpuBinding> gpus, Quot
         otherReplicas = otherReplicas == null ? List.of() : List.copyOf(otherReplicas);
     }
 
+    /** What a record says before any decision: stored as no status at all (e.g. a GpuJob applied by hand). */
+    public static final String UNDECIDED_REASON = "recorded; waiting for the scheduler to decide";
+
+    /** The status of a record no decision has been written to yet. */
+    public static JobStatus undecided() {
+        return pending(UNDECIDED_REASON);
+    }
+
     public static JobStatus pending(String reason) {
         return new JobStatus(JobPhase.PENDING, null, List.of(), null, reason, null);
     }

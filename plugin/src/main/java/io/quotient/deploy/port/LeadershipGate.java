@@ -1,5 +1,7 @@
 package io.quotient.deploy.port;
 
+import java.util.Optional;
+
 /**
  * Whether this replica may decide now (Kubernetes: holds the Lease; embedded: always). Periodic jobs
  * (re-queue, reclaim, defragment) and deploy decisions run only on the leader.
@@ -14,6 +16,14 @@ public interface LeadershipGate {
      * never changes, and ignores it.
      */
     default void whenElected(Runnable action) {
+    }
+
+    /**
+     * This replica's current term of office: a name new at each election (the same replica elected again gets a new
+     * one), empty while it does not lead. A gate that always leads has one term.
+     */
+    default Optional<String> term() {
+        return isLeader() ? Optional.of("sole") : Optional.empty();
     }
 
     LeadershipGate ALWAYS = () -> true;
