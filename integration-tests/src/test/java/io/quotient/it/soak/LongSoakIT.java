@@ -40,7 +40,8 @@ class LongSoakIT {
                 result.verdict().figures().faultsByKind().forEach((kind, n) -> faults.merge(kind, n, Integer::sum));
                 if (!result.verdict().violations().isEmpty() || result.harnessErrors() > 0) {
                     failures.add("seed " + seed + ": " + result.verdict().violations().size() + " violation(s), "
-                            + result.harnessErrors() + " harness error(s); history " + result.history());
+                            + result.harnessErrors() + " harness error(s); history " + result.history() + "\n"
+                            + ViolationTrace.of(result.history(), result.verdict().violations(), 80));
                 }
             }
         }

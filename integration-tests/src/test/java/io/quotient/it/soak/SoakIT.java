@@ -8,6 +8,7 @@ import io.quotient.it.harness.TestNamespace;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,8 +28,9 @@ class SoakIT {
         SoakRun.Result result = new SoakRun(settings, plane, namespace.name(), nodes, kubelet).run();
 
         assertThat(result.harnessErrors()).as("the harness's own calls failed; see %s", result.history()).isZero();
-        assertThat(result.verdict().violations()).as("invariant violations of seed %d; history %s", settings.seed(),
-                result.history()).isEmpty();
+        List<String> violations = result.verdict().violations();
+        assertThat(violations).as("invariant violations of seed %d; history %s%n%s", settings.seed(), result.history(),
+                violations.isEmpty() ? "" : ViolationTrace.of(result.history(), violations, 80)).isEmpty();
         assertThat(result.verdict().figures().faultsByKind().values().stream().mapToInt(Integer::intValue).sum())
                 .as("faults injected").isGreaterThanOrEqualTo(3);
     }
