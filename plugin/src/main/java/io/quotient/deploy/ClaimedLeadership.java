@@ -17,10 +17,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * ({@link JobRecordStore#claimForTerm}) before its first decision. Election alone is not enough. The leader checks
  * that it still leads right before each write, but a replica paused between that check and the write (SIGSTOP, a long
  * GC pause, a frozen VM) sends the write when it wakes, seconds after another replica took over; a placement decided
- * on the old view then lands on a GPU the new leader has given to another job (the short soak saw exactly that: a
- * gang's replica and a fraction on one GPU, the replica's pod unschedulable for good). Claiming rewrites every live
- * record first, so such a write carries an outdated version and fails, and the new leader starts from the records as
- * stored rather than from a cache that may lag.
+ * on the old view then lands on a GPU the new leader has given to another job (the short soak once failed in CI in the
+ * way this explains: a gang's replica and a fraction on one GPU, the replica's pod unschedulable for good). Claiming
+ * rewrites every live record first, so such a write carries an outdated version and fails, and the new leader starts
+ * from the records as stored rather than from a cache that may lag.
  */
 public final class ClaimedLeadership implements LeadershipGate {
 
