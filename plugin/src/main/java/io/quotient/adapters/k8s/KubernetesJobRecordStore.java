@@ -46,8 +46,8 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
 
     /** How often a record that keeps changing while it is claimed is read again before the claim gives up. */
     private static final int CLAIM_ATTEMPTS = 5;
-    /** How many records a claim rewrites at once. */
-    private static final int CLAIM_WRITERS = 8;
+    /** How many records a claim rewrites at once unless told otherwise. */
+    public static final int DEFAULT_CLAIM_WRITERS = 16;
 
     private final GenericKubernetesApi<GpuJobResource, GpuJobList> api;
     private final GpuJobStatusWriter statusWriter;
@@ -58,11 +58,19 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
     private final Map<String, JobRecord> mapped = new ConcurrentHashMap<>();
     private final Map<String, String> reportedInvalid = new ConcurrentHashMap<>();
     private volatile BiConsumer<GpuJobResource, String> invalidListener = (resource, why) -> { };
+    private final int claimWriters;
     /** The leader term this replica's status writes carry (null until it first leads). */
     private volatile String leaderTerm;
 
     public KubernetesJobRecordStore(ApiClient client, SharedIndexInformer<GpuJobResource> informer, TenantScope scope,
                                     GpuJobMapper mapper) {
+        this(client, informer, scope, mapper, DEFAULT_CLAIM_WRITERS);
+    }
+
+    /** @param claimWriters how many records {@link #claimForTerm} rewrites at once */
+    public KubernetesJobRecordStore(ApiClient client, SharedIndexInformer<GpuJobResource> informer, TenantScope scope,
+                                    GpuJobMapper mapper, int claimWriters) {
+        this.claimWriters = claimWriters;
         this.api = new GenericKubernetesApi<>(GpuJobResource.class, GpuJobList.class, GpuJobResource.GROUP,
                 GpuJobResource.VERSION, GpuJobResource.PLURAL, client);
         this.statusWriter = new GpuJobStatusWriter(client);
@@ -185,8 +193,8 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
 
     /**
      * Lists the GpuJobs from the API server itself (a quorum read, not the informer cache) and rewrites the status of
-     * every live record with {@code term}, {@link #CLAIM_WRITERS} at a time (one by one took 45 ms a record while the
-     * soak's API server recovered: etcd commits concurrent writes together); a record that changed in between is read
+     * every live record with {@code term}, several at a time (one by one took 45 ms a record while the soak's API server
+     * recovered: etcd commits concurrent writes together); a record that changed in between is read
      * again and rewritten. Each write enters the read-your-writes view, so this replica's reads are at least as new
      * as the API server's at the list.
      */
@@ -198,7 +206,7 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
         TenantScope.View now = scope.now();
         List<GpuJobResource> managed = listed.getItems().stream()
                 .filter(r -> r.getSpec() != null && now.managed(r.getMetadata().getNamespace())).toList();
-        ExecutorService writers = Executors.newFixedThreadPool(CLAIM_WRITERS, runnable -> {
+        ExecutorService writers = Executors.newFixedThreadPool(claimWriters, runnable -> {
             Thread thread = new Thread(runnable, "quotient-claim");
             thread.setDaemon(true);
             return thread;

@@ -153,7 +153,8 @@ public class KubernetesConfiguration {
     KubernetesJobRecordStore kubernetesJobRecordStore(ApiClient client, ClusterInformers informers,
                                                       KubernetesProperties kubernetes, GpuJobMapper mapper,
                                                       TenantScope scope, RefusedGpuJobs refused) {
-        KubernetesJobRecordStore store = new KubernetesJobRecordStore(client, informers.gpuJobs(), scope, mapper);
+        KubernetesJobRecordStore store = new KubernetesJobRecordStore(client, informers.gpuJobs(), scope, mapper,
+                kubernetes.claimWriters());
         store.onInvalid(refused::refuse);
         informers.start(kubernetes.cacheSyncTimeout());
         return store;

@@ -1,5 +1,7 @@
 package io.quotient.app.kubernetes;
 
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -20,6 +22,8 @@ import java.time.Duration;
  * @param retryPeriod       how often leader election is tried and renewed
  * @param identity          this replica's name in the Lease; default: $POD_NAME, else host name plus a random suffix
  * @param cacheSyncTimeout  how long start-up waits for the informer caches to list the cluster
+ * @param claimWriters      how many GpuJobs a new leader rewrites at once when it claims the records for its term
+ *                          (before its first decision; see the README, "A new leader claims the records")
  * @param testingCrashAt    crash tests only: {@code after-workload-created} or {@code before-eviction-stop} makes the
  *                          process SIGKILL itself there; unset in production
  */
@@ -33,5 +37,6 @@ public record KubernetesProperties(@NotBlank @DefaultValue("quotient-system") St
                                    @NotNull @DefaultValue("1s") Duration retryPeriod,
                                    String identity,
                                    @NotNull @DefaultValue("60s") Duration cacheSyncTimeout,
-                                   String testingCrashAt) {
+                                   String testingCrashAt,
+                                   @Min(1) @Max(64) @DefaultValue("16") int claimWriters) {
 }
