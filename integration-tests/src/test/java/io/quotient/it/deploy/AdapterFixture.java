@@ -40,11 +40,16 @@ final class AdapterFixture implements AutoCloseable {
     final KubernetesWorkloadGateway gateway;
 
     AdapterFixture(ApiClient client, ApiClient watchClient, String namespace) {
+        this(client, watchClient, namespace, KubernetesJobRecordStore.DEFAULT_CLAIM_WRITERS);
+    }
+
+    /** @param claimWriters how many records the store's claim rewrites at once */
+    AdapterFixture(ApiClient client, ApiClient watchClient, String namespace, int claimWriters) {
         informers = new ClusterInformers(watchClient, namespace);
         // records without a namespace of their own go to the service's (shared) namespace, as before teams had any
         TenantScope scope = new TenantScope(namespace, () -> TeamNamespaces.defaults(List.of()));
         store = new KubernetesJobRecordStore(client, informers.gpuJobs(), scope,
-                new GpuJobMapper(submission -> specOf(submission.request())));
+                new GpuJobMapper(submission -> specOf(submission.request())), claimWriters);
         informers.start(Duration.ofSeconds(60));
         // the harness's reports are not refreshed by every test: accept them for the test's duration
         observer = new KubernetesClusterObserver(informers, scope, Clock.systemUTC(), Duration.ofHours(1));

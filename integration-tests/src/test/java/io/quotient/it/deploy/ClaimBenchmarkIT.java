@@ -1,12 +1,7 @@
 package io.quotient.it.deploy;
 
 import io.kubernetes.client.openapi.ApiClient;
-import io.quotient.adapters.k8s.ClusterInformers;
-import io.quotient.adapters.k8s.GpuJobMapper;
-import io.quotient.adapters.k8s.KubernetesJobRecordStore;
-import io.quotient.adapters.k8s.TenantScope;
 import io.quotient.core.scheduling.QuotaState;
-import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.it.harness.ControlPlane;
@@ -16,7 +11,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -57,22 +51,15 @@ class ClaimBenchmarkIT {
         }
         for (int round = 1; round <= ROUNDS; round++) {
             for (int writers : WRITERS) {
-                ClusterInformers informers = new ClusterInformers(plane.newApiClient(), namespace.name());
-                try {
-                    TenantScope scope = new TenantScope(namespace.name(), () -> TeamNamespaces.defaults(List.of()));
-                    KubernetesJobRecordStore store = new KubernetesJobRecordStore(plane.newApiClient(),
-                            informers.gpuJobs(), scope, new GpuJobMapper(s -> AdapterFixture.specOf(s.request())),
-                            writers);
-                    informers.start(Duration.ofSeconds(60));
+                try (AdapterFixture claiming = new AdapterFixture(plane.newApiClient(), plane.newApiClient(),
+                        namespace.name(), writers)) {
                     long started = System.nanoTime();
-                    int claimed = store.claimForTerm("bench-" + round + "-" + writers);
+                    int claimed = claiming.store.claimForTerm("bench-" + round + "-" + writers);
                     double seconds = (System.nanoTime() - started) / 1e9;
                     System.out.printf("[benchmark] claim of %d live records (%d finished left alone), %2d writers,"
                             + " round %d: %.2f s, %.1f ms a record%n", claimed, FINISHED, writers, round, seconds,
                             seconds * 1000 / claimed);
                     assertThat(claimed).isEqualTo(WAITING + PLACED);
-                } finally {
-                    informers.close();
                 }
             }
         }

@@ -35,8 +35,6 @@ public final class GpuJobMapper {
 
     /** Full-precision creation time: orders the queue (metadata.creationTimestamp has whole seconds only). */
     static final String CREATED_AT_ANNOTATION = "quotient.io/created-at";
-    /** Shown for a record without status: a GpuJob applied by hand, or a record created before its first decision. */
-    static final String UNDECIDED_REASON = JobStatus.UNDECIDED_REASON;
 
     private final Function<JobSubmission, JobSpec> specOf;
 

@@ -240,15 +240,15 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
                 writeStatus(record, resource, record.status());
                 return true;
             } catch (StaleRecordException e) {
+                if (attempt >= CLAIM_ATTEMPTS) {
+                    throw e;
+                }
                 V1ObjectMeta metadata = resource.getMetadata();
                 String what = "reading GpuJob " + ReadYourWrites.keyOf(resource) + " again to claim it";
                 KubernetesApiResponse<GpuJobResource> again = ApiCalls.call(what,
                         () -> api.get(metadata.getNamespace(), metadata.getName()));
                 if (again.getHttpStatusCode() == ApiCalls.NOT_FOUND) {
                     return false;
-                }
-                if (attempt >= CLAIM_ATTEMPTS) {
-                    throw e;
                 }
                 resource = ApiCalls.expect(again, what);
             }

@@ -36,9 +36,9 @@ final class EvictionReasons {
                     + " borrowed GPUs (" + held + ") and is re-queued";
         }
         if (ReclaimRules.DEPARTMENT_GUARANTEE.equals(rule)) {
-            String department = ledger.team(claimant.team()).department().name();
-            return "Preempted by " + claimant.team() + " reclaiming department " + department + "'s guarantee of "
-                    + WaitReasons.gpus(ledger.team(claimant.team()).department().guaranteedMilli()) + " GPUs for "
+            Department department = ledger.team(claimant.team()).department();
+            return "Preempted by " + claimant.team() + " reclaiming department " + department.name() + "'s guarantee of "
+                    + WaitReasons.gpus(department.guaranteedMilli()) + " GPUs for "
                     + claimant.id() + "; this job ran on borrowed GPUs (" + held + ") and is re-queued";
         }
         if (ReclaimRules.GUARANTEE_WITHIN_ONE_JOB.equals(rule)) {

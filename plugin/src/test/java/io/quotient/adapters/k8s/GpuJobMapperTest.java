@@ -170,7 +170,7 @@ class GpuJobMapperTest {
         JobRecord back = mapper.toRecord(resource, scope.now());
 
         assertThat(back.phase()).isEqualTo(JobPhase.PENDING);
-        assertThat(back.status().reason()).isEqualTo(GpuJobMapper.UNDECIDED_REASON);
+        assertThat(back.status().reason()).isEqualTo(io.quotient.deploy.port.JobStatus.UNDECIDED_REASON);
     }
 
     @Test
