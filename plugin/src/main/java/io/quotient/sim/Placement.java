@@ -5,7 +5,6 @@ import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.PlacementPolicy;
 import io.quotient.core.placement.QuotientSettings;
-import io.quotient.core.placement.SharedGpuFirstPolicy;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.placement.TieBreak;
 import io.quotient.core.placement.WorkloadLearner;
@@ -55,16 +54,14 @@ public record Placement(String label, Factory factory) {
     }
 
     /**
-     * The policy as the service runs it ({@code QuotaScheduler}): fractions first to GPUs that already host
-     * fractions ({@link SharedGpuFirstPolicy}), the workload's CPU per GPU capped at the median GPU node's
-     * ({@link ClusterFittedWorkload}), the workload as given.
+     * The policy as the service runs it ({@code QuotaScheduler}): the same policy, scoring against the expected
+     * shapes with their CPU fitted to the nodes ({@link ClusterFittedWorkload}), the workload as given.
      */
     public static Placement service(String name, ServiceWorkload expected, TieBreak ties) {
         PlacementPolicies.create(name, 0, TargetWorkload.typical());
         String label = name + "-service" + expected.suffix;
         return new Placement(label, (seed, workload, nodes) -> {
-            Function<TargetWorkload, PlacementPolicy> policyFor = w -> new SharedGpuFirstPolicy(
-                    PlacementPolicies.create(name, seed, w, ties));
+            Function<TargetWorkload, PlacementPolicy> policyFor = w -> PlacementPolicies.create(name, seed, w, ties);
             return switch (expected) {
                 case TRACE -> policyFor.apply(new ClusterFittedWorkload(workload).forNodes(nodes));
                 case TYPICAL -> policyFor.apply(new ClusterFittedWorkload(TargetWorkload.typical()).forNodes(nodes));

@@ -47,9 +47,9 @@ public final class SimulateCommand implements QuotientCli.Command {
               --ties fixed|random  among equally scored nodes: the first in a node order drawn once from
                                    the seed (default; the FGD simulator's, which its published figures
                                    use) or one drawn at random at every decision
-              --service            run the policy as the service does: fractions first to GPUs that
-                                   already host fractions, the workload's CPU per GPU capped at the
-                                   median GPU node's
+              --service            run the policy as the service does: the expected shapes' CPU fitted
+                                   to the nodes (scaled down on a cluster with less CPU per GPU than
+                                   they ask for, each capped at the median node with its GPU count)
               --json               print one JSON object on stdout instead of tables
               --help               this text
 
