@@ -130,11 +130,10 @@ public final class QuotaScheduler implements Scheduler {
     }
 
     /**
-     * The policy exactly as the simulator measures it, against the expected shapes fitted to the snapshot's nodes. The
-     * jobs of the snapshot and the one being decided are counted first, so the expected shapes include them. (Until
-     * 2026-11-28 fractions went to the tightest already shared GPU first, to save reservation pods; overriding the
-     * forecast that way left 0.3-1.1 point more GPUs idle on the fraction-heavy traces, and a reservation pod only
-     * holds a GPU that a fraction uses anyway.)
+     * The policy exactly as the simulator measures it, against the expected shapes fitted to the snapshot's nodes; the
+     * jobs of the snapshot and the one being decided are counted first, so the expected shapes include them. Nothing
+     * overrides its choice of GPU for a fraction: sending fractions to shared GPUs first (to save reservation pods, which
+     * only hold GPUs that fractions use anyway) left 0.3-1.1 point more GPUs idle on the fraction-heavy traces.
      */
     private PlacementPolicy policy(SchedulingSnapshot snapshot, JobSpec decided) {
         if (observed != null) {

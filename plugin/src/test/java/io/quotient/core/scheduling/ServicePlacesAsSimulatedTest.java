@@ -10,27 +10,31 @@ import io.quotient.core.placement.PlacementPolicy;
 import io.quotient.core.placement.TargetWorkload;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The service places a job where the policy that the simulator measures places it: the number users get is the number
- * the packing benchmark publishes. Until 2026-11-28 the service sent a fraction to the tightest already shared GPU
- * first, whatever the forecast said, which left 0.3-1.1 point more GPUs idle on the fraction-heavy traces; this test
- * asserts, decision by decision, that nothing overrides the policy any more, including the decisions where the policy
- * opens a fresh GPU although a shared one has room (the ones the old override changed).
+ * the packing benchmark publishes. Checked decision by decision, including the decisions where the policy opens a fresh
+ * GPU although a shared one has room: an override that sent fractions to shared GPUs first (the service had one) would
+ * change exactly those, and it cost 0.3-1.1 point more idle GPUs on the fraction-heavy traces.
  */
 class ServicePlacesAsSimulatedTest {
 
     /** The openb trace's common fraction sizes, as often as they come there (roughly). */
     private static final int[] SHARES = {810, 810, 810, 470, 470, 470, 470, 320, 320, 650};
 
+    /** The workload both the scheduler and the simulated policy expect: those sizes with a core each. */
+    private static final TargetWorkload FRACTIONS = tracesFractions();
+
     private static TargetWorkload tracesFractions() {
-        List<ResourceDemand> demands = new java.util.ArrayList<>();
+        List<ResourceDemand> demands = new ArrayList<>();
         for (int share : SHARES) {
-            demands.add(ResourceDemand.gpus(1000, 512, 1, share, java.util.Set.of()));
+            demands.add(ResourceDemand.gpus(1000, 512, 1, share, Set.of()));
         }
         return TargetWorkload.fromDemands(demands);
     }
@@ -48,24 +52,26 @@ class ServicePlacesAsSimulatedTest {
     /** Deploys 16 fractions drawn with the seed; returns how many opened a fresh GPU while a shared one had room. */
     private static int deployRandomFractions(long seed) {
         List<NodeSpec> nodes = ClusterRun.nodes(4, 4);
-        ClusterRun run = new ClusterRun(new QuotaScheduler(QuotaScheduler.DEFAULT_POLICY, 42, tracesFractions()), nodes)
+        ClusterRun run = new ClusterRun(new QuotaScheduler(QuotaScheduler.DEFAULT_POLICY, 42, FRACTIONS), nodes)
                 .team("team-a", 16);
-        TargetWorkload workload = new ClusterFittedWorkload(tracesFractions()).forNodes(nodes);
+        TargetWorkload fitted = new ClusterFittedWorkload(FRACTIONS).forNodes(nodes);
         Random random = new Random(seed);
         int freshWhileSharedHadRoom = 0;
         for (int i = 0; i < 16; i++) {
             JobSpec job = ClusterRun.fraction("team-a", "f" + i, SHARES[random.nextInt(SHARES.length)]);
             ClusterState state = Workspace.of(run.snapshot()).state();
             ResourceDemand demand = Demands.of(job);
-            PlacementPolicy simulated = PlacementPolicies.create(QuotaScheduler.DEFAULT_POLICY, 42, workload);
+            PlacementPolicy simulated = PlacementPolicies.create(QuotaScheduler.DEFAULT_POLICY, 42, fitted);
             Allocation expected = simulated.place(state, demand).orElseThrow();
+            int expectedGpu = expected.gpuIndices()[0];
 
             run.deploy(job);
 
             PlacedJob placed = run.placement("team-a", "f" + i);
-            assertThat(placed.node()).as("seed %d: node of f%d", seed, i).isEqualTo(nodes.get(expected.nodeIndex()).name());
-            assertThat(placed.gpuIndices()).as("seed %d: GPU of f%d", seed, i).containsExactly(expected.gpuIndices()[0]);
-            if (state.gpuFree(expected.nodeIndex(), expected.gpuIndices()[0]) == ResourceDemand.WHOLE
+            assertThat(placed.node()).as("seed %d: node of f%d", seed, i)
+                    .isEqualTo(nodes.get(expected.nodeIndex()).name());
+            assertThat(placed.gpuIndices()).as("seed %d: GPU of f%d", seed, i).containsExactly(expectedGpu);
+            if (state.gpuFree(expected.nodeIndex(), expectedGpu) == ResourceDemand.WHOLE
                     && sharedGpuWithRoom(state, demand.gpuMilli())) {
                 freshWhileSharedHadRoom++;
             }
