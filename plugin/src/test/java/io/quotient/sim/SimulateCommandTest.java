@@ -79,6 +79,16 @@ class SimulateCommandTest {
     }
 
     @Test
+    void runsTheServiceWithTheWorkloadItLearnsWhenAsked() throws Exception {
+        int code = command.run(new String[] {"--nodes", nodes().toString(), "--pods", pods().toString(), "--service",
+                "--learn", "--seeds", "1", "--json"});
+        assertThat(code).as(err()).isZero();
+        assertThat(new ObjectMapper().readTree(out()).get("policy").asText()).isEqualTo("quotient-service-learned");
+        assertThat(command.run(new String[] {"--pods", pods().toString(), "--learn"})).isEqualTo(2);
+        assertThat(err()).contains("--learn needs --service");
+    }
+
+    @Test
     void explainsItsOptions() {
         assertThat(command.run(new String[] {"--help"})).isZero();
         assertThat(out()).contains("--pods").contains("--seeds").contains("--json").contains("fgd, quotient");

@@ -27,7 +27,7 @@ public final class SimulateCommand implements QuotientCli.Command {
     static final String HELP = """
             Usage: java -jar quotient.jar simulate --pods FILE|VARIANT [--nodes FILE] [--policy NAME]
                                                    [--seeds 42..51] [--inflation 1.3] [--ties fixed|random]
-                                                   [--service] [--json]
+                                                   [--service [--learn]] [--json]
 
             Replays a GPU-sharing trace in the format of Alibaba's cluster-trace-gpu-v2023 ("openb"):
             pods are sorted by name, shuffled with each seed, inflated to --inflation x the cluster's
@@ -50,6 +50,10 @@ public final class SimulateCommand implements QuotientCli.Command {
               --service            run the policy as the service does: the expected shapes' CPU fitted
                                    to the nodes (scaled down on a cluster with less CPU per GPU than
                                    they ask for, each capped at the median node with its GPU count)
+              --learn              with --service: the expected shapes learned from the pods arrived so
+                                   far, as the service learns them from the jobs it sees (the typical
+                                   workload for the first 200), instead of the trace's own: the figure
+                                   users of the service get
               --json               print one JSON object on stdout instead of tables
               --help               this text
 
@@ -96,8 +100,8 @@ public final class SimulateCommand implements QuotientCli.Command {
             List<TracePod> pods = TraceReader.readPods(podsFile);
             Simulator simulator = new Simulator(nodes, pods, options.inflation());
             Simulator.Progress progress = options.json() ? Simulator.Progress.NONE : new SeedProgress(err);
-            Placement placement = options.service()
-                    ? Placement.service(options.policy(), Placement.ServiceWorkload.TRACE, options.ties())
+            Placement placement = options.service() != null
+                    ? Placement.service(options.policy(), options.service(), options.ties())
                     : Placement.policy(options.policy(), options.ties());
             SimulationReport report = simulator.simulate(placement, options.seeds(), progress);
             out.print(options.json() ? ReportFormats.json(report) + "\n" : ReportFormats.text(report));
@@ -160,9 +164,12 @@ public final class SimulateCommand implements QuotientCli.Command {
         }
     }
 
-    /** The parsed arguments of {@code simulate}; {@link #parse} rejects anything it does not understand. */
+    /**
+     * The parsed arguments of {@code simulate}; {@link #parse} rejects anything it does not understand.
+     * {@code service} is the workload the service's policy scores against, or null for the policy alone.
+     */
     record SimulateOptions(Path nodes, String pods, String policy, List<Long> seeds, double inflation, TieBreak ties,
-                           boolean service, boolean json, boolean help) {
+                           Placement.ServiceWorkload service, boolean json, boolean help) {
 
         static final String DEFAULT_POLICY = "quotient";
         static final String DEFAULT_SEEDS = "42..51";
@@ -177,15 +184,17 @@ public final class SimulateCommand implements QuotientCli.Command {
             double inflation = Simulator.DEFAULT_INFLATION;
             boolean json = false;
             boolean service = false;
+            boolean learn = false;
             TieBreak ties = TieBreak.FIXED_ORDER;
             if (CliOptions.asksForHelp(args)) {
-                return new SimulateOptions(null, null, policy, seeds, inflation, ties, false, false, true);
+                return new SimulateOptions(null, null, policy, seeds, inflation, ties, null, false, true);
             }
-            for (CliOptions.Option option : CliOptions.parse(args, VALUED, java.util.Set.of("--json", "--service"))) {
+            for (CliOptions.Option option : CliOptions.parse(args, VALUED, java.util.Set.of("--json", "--service", "--learn"))) {
                 String value = option.value();
                 switch (option.name()) {
                     case "--json" -> json = true;
                     case "--service" -> service = true;
+                    case "--learn" -> learn = true;
                     case "--nodes" -> nodes = Path.of(value);
                     case "--pods" -> pods = value;
                     case "--policy" -> policy = policy(value);
@@ -198,7 +207,12 @@ public final class SimulateCommand implements QuotientCli.Command {
             if (pods == null) {
                 throw new IllegalArgumentException("--pods is required (a pod list CSV or an openb variant such as 'default')");
             }
-            return new SimulateOptions(nodes, pods, policy, seeds, inflation, ties, service, json, false);
+            if (learn && !service) {
+                throw new IllegalArgumentException("--learn needs --service: only the service learns its workload");
+            }
+            Placement.ServiceWorkload workload = !service ? null
+                    : learn ? Placement.ServiceWorkload.LEARNED : Placement.ServiceWorkload.TRACE;
+            return new SimulateOptions(nodes, pods, policy, seeds, inflation, ties, workload, json, false);
         }
 
         private static TieBreak ties(String value) {
