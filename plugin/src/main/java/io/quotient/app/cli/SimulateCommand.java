@@ -52,7 +52,7 @@ public final class SimulateCommand implements QuotientCli.Command {
                                    they ask for, each capped at the median node with its GPU count)
               --learn              with --service: the expected shapes learned from the pods arrived so
                                    far, as the service learns them from the jobs it sees (the typical
-                                   workload for the first 200), instead of the trace's own: the figure
+                                   workload for the first 50), instead of the trace's own: the figure
                                    users of the service get
               --json               print one JSON object on stdout instead of tables
               --help               this text

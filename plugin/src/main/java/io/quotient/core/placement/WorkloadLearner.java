@@ -27,7 +27,7 @@ public final class WorkloadLearner {
     public record Settings(int window, int minimumSeen, int refitEvery) {
 
         /** A few thousand jobs: as many as a trace's arrivals fill a cluster of a thousand nodes with. */
-        public static final Settings DEFAULT = new Settings(4096, 200, 128);
+        public static final Settings DEFAULT = new Settings(4096, 50, 128);
 
         public Settings {
             if (window < 1 || minimumSeen < 1 || minimumSeen > window || refitEvery < 1) {
@@ -74,10 +74,19 @@ public final class WorkloadLearner {
         counts.merge(shape, 1, Integer::sum);
         seen++;
         sinceFit++;
-        if (size >= settings.minimumSeen() && (learned == null || sinceFit >= settings.refitEvery())) {
+        if (size >= settings.minimumSeen() && (learned == null || sinceFit >= refitInterval())) {
             learned = TargetWorkload.fromCounts(counts);
             sinceFit = 0;
         }
+    }
+
+    /**
+     * Observations until the next fit: half the sample fitted last, up to {@link Settings#refitEvery()}. A young
+     * sample changes most with each job, so early fits come often (at 50, 75, 112, ... jobs) and settle to the
+     * steady interval once the sample is large.
+     */
+    private long refitInterval() {
+        return Math.min(settings.refitEvery(), Math.max(1, (size - sinceFit) / 2));
     }
 
     /** The learned workload, or the fallback while too few jobs have been observed. */

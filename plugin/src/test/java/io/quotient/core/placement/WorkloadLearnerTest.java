@@ -72,6 +72,22 @@ class WorkloadLearnerTest {
     }
 
     @Test
+    void aYoungSampleIsRefittedEachTimeItGrewByHalfThenAtTheSteadyInterval() {
+        WorkloadLearner learner = new WorkloadLearner(TargetWorkload.typical(), new WorkloadLearner.Settings(1000, 10, 20));
+        List<Integer> fittedAt = new ArrayList<>();
+        TargetWorkload last = learner.current();
+        for (int seen = 1; seen <= 120; seen++) {
+            learner.observe(seen % 2 == 0 ? WHOLE : HALF_ON_T4);
+            if (learner.current() != last) {
+                fittedAt.add(seen);
+                last = learner.current();
+            }
+        }
+        // 10, then half the sample fitted last (5, 7, 11, 16) until the steady 20
+        assertThat(fittedAt).containsExactly(10, 15, 22, 33, 49, 69, 89, 109);
+    }
+
+    @Test
     void theSameJobsTeachTheSameWorkload() {
         Random random = new Random(7);
         List<ResourceDemand> jobs = new ArrayList<>();
