@@ -2,6 +2,7 @@ package io.quotient.sim;
 
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.sim.CsvColumns.Column;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,6 +13,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -19,32 +21,39 @@ import java.util.function.Consumer;
  * Reads the openb CSV files of Alibaba's cluster-trace-gpu-v2023.
  * <ul>
  *   <li>nodes: {@code sn,cpu_milli,memory_mib,gpu,model};</li>
- *   <li>pods: {@code name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,...} — 11 columns, or only the
- *   first five (no model constraint); {@code gpu_spec} is empty (any model) or models joined by {@code |}.</li>
+ *   <li>pods: {@code name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,...}; {@code gpu_spec} is empty (any
+ *   model) or models joined by {@code |}.</li>
  * </ul>
- * A header line is recognised by its first column name. Anything else that does not parse fails with the
- * file, line and column, so a truncated or foreign file is never half-simulated.
+ * A header line is recognised by its first column name; with one, columns are found by name and
+ * {@code memory_mib} and {@code gpu_spec} may be left out (a pod then asks no memory, a node has no memory limit,
+ * a pod runs on any model), as in the FGD simulator's published {@code nomem} pod lists. Without a header the columns
+ * are in the order above, pods with at least the first five. Anything else that does not parse fails with the file,
+ * line and column, so a truncated or foreign file is never half-simulated.
  */
 public final class TraceReader {
 
-    private static final String[] NODE_COLUMNS = {"sn", "cpu_milli", "memory_mib", "gpu", "model"};
-    private static final String[] POD_COLUMNS = {"name", "cpu_milli", "memory_mib", "num_gpu", "gpu_milli", "gpu_spec"};
+    private static final List<Column> NODE_COLUMNS = List.of(Column.required("sn"), Column.required("cpu_milli"),
+            Column.optional("memory_mib"), Column.required("gpu"), Column.required("model"));
+    private static final List<Column> POD_COLUMNS = List.of(Column.required("name"), Column.required("cpu_milli"),
+            Column.optional("memory_mib"), Column.required("num_gpu"), Column.required("gpu_milli"),
+            Column.optional("gpu_spec"));
+    private static final int OPENB_NODE_CELLS = 5;
+    private static final int OPENB_POD_CELLS = 5;
 
     private TraceReader() {
     }
 
     public static List<NodeSpec> readNodes(Path file) {
         List<NodeSpec> nodes = new ArrayList<>();
-        forEachRow(file, NODE_COLUMNS[0], row -> {
-            row.requireColumns(5, 5, NODE_COLUMNS);
-            long cpu = row.number(1, NODE_COLUMNS[1], Long.MAX_VALUE);
-            long memory = row.number(2, NODE_COLUMNS[2], Long.MAX_VALUE);
-            int gpus = (int) row.number(3, NODE_COLUMNS[3], 1024);
-            String model = row.text(4);
+        forEachRow(file, NODE_COLUMNS, OPENB_NODE_CELLS, row -> {
+            long cpu = row.number("cpu_milli", Long.MAX_VALUE);
+            long memory = row.numberOr("memory_mib", Long.MAX_VALUE, Long.MAX_VALUE);
+            int gpus = (int) row.number("gpu", 1024);
+            String model = row.text("model");
             if (gpus > 0 && model.isEmpty()) {
-                throw row.error(5, "a node with GPUs needs a GPU model");
+                throw row.error("model", "a node with GPUs needs a GPU model");
             }
-            nodes.add(new NodeSpec(row.text(0), cpu, memory, gpus, model, 0));
+            nodes.add(new NodeSpec(row.text("sn"), cpu, memory, gpus, model, 0));
         });
         if (nodes.isEmpty()) {
             throw new TraceFormatException(file, "no nodes in the file");
@@ -54,22 +63,21 @@ public final class TraceReader {
 
     public static List<TracePod> readPods(Path file) {
         List<TracePod> pods = new ArrayList<>();
-        forEachRow(file, POD_COLUMNS[0], row -> {
-            row.requireColumns(5, Integer.MAX_VALUE, POD_COLUMNS);
-            long cpu = row.number(1, POD_COLUMNS[1], Long.MAX_VALUE);
-            long memory = row.number(2, POD_COLUMNS[2], Long.MAX_VALUE);
-            int gpus = (int) row.number(3, POD_COLUMNS[3], 1024);
-            int milli = (int) row.number(4, POD_COLUMNS[4], ResourceDemand.WHOLE);
+        forEachRow(file, POD_COLUMNS, OPENB_POD_CELLS, row -> {
+            long cpu = row.number("cpu_milli", Long.MAX_VALUE);
+            long memory = row.numberOr("memory_mib", Long.MAX_VALUE, 0);
+            int gpus = (int) row.number("num_gpu", 1024);
+            int milli = (int) row.number("gpu_milli", ResourceDemand.WHOLE);
             if (gpus > 0 && milli == 0) {
-                throw row.error(5, "gpu_milli must be 1..1000 for a pod with num_gpu " + gpus);
+                throw row.error("gpu_milli", "gpu_milli must be 1..1000 for a pod with num_gpu " + gpus);
             }
             if (gpus == 0 && milli != 0) {
-                throw row.error(5, "gpu_milli must be 0 for a pod with num_gpu 0, was " + milli);
+                throw row.error("gpu_milli", "gpu_milli must be 0 for a pod with num_gpu 0, was " + milli);
             }
-            Set<String> models = row.columns() > 5 ? models(row.text(5)) : Set.of();
+            Set<String> models = models(row.text("gpu_spec"));
             ResourceDemand demand = gpus == 0 ? ResourceDemand.cpuOnly(cpu, memory)
                     : ResourceDemand.gpus(cpu, memory, gpus, milli, models);
-            pods.add(new TracePod(row.text(0), demand));
+            pods.add(new TracePod(row.text("name"), demand));
         });
         if (pods.isEmpty()) {
             throw new TraceFormatException(file, "no pods in the file");
@@ -87,7 +95,7 @@ public final class TraceReader {
         return models;
     }
 
-    private static void forEachRow(Path file, String headerFirstColumn, Consumer<Row> handler) {
+    private static void forEachRow(Path file, List<Column> known, int openbCells, Consumer<Row> handler) {
         List<String> lines;
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -96,50 +104,60 @@ public final class TraceReader {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read trace file " + file + ": " + e, e);
         }
+        CsvColumns columns = CsvColumns.positional(known, openbCells);
         for (int i = 0; i < lines.size(); i++) {
             String text = lines.get(i).strip();
-            if (text.isEmpty() || (i == 0 && text.startsWith(headerFirstColumn + ","))) {
+            if (text.isEmpty()) {
                 continue;
             }
-            handler.accept(new Row(file, i + 1, text.split(",", -1)));
+            if (i == 0 && text.startsWith(known.get(0).name() + ",")) {
+                columns = CsvColumns.fromHeader(file, text.split(",", -1), known);
+                continue;
+            }
+            Row row = new Row(file, i + 1, text.split(",", -1), columns);
+            row.requireCells(known);
+            handler.accept(row);
         }
     }
 
     /** One CSV row with its position, for messages that point at the bad cell. */
-    private record Row(Path file, int line, String[] cells) {
+    private record Row(Path file, int line, String[] cells, CsvColumns columns) {
 
-        int columns() {
-            return cells.length;
+        /** The cell of a column, "" where the column or the cell is absent. */
+        String text(String column) {
+            OptionalInt position = columns.position(column);
+            return position.isPresent() && position.getAsInt() < cells.length ? cells[position.getAsInt()].trim() : "";
         }
 
-        String text(int column) {
-            return cells[column].trim();
-        }
-
-        void requireColumns(int min, int max, String[] names) {
-            if (cells.length < min || cells.length > max) {
-                String expected = min == max ? String.valueOf(min) : "at least " + min;
-                throw new TraceFormatException(file, line, 1, "expected " + expected + " comma-separated columns ("
-                        + String.join(",", names) + (max > min ? ",..." : "") + "), found " + cells.length);
+        void requireCells(List<Column> known) {
+            if (cells.length < columns.fewestCells()) {
+                List<String> names = known.stream().map(Column::name).toList();
+                throw new TraceFormatException(file, line, 1, "expected at least " + columns.fewestCells()
+                        + " comma-separated columns (" + String.join(",", names) + ",...), found " + cells.length);
             }
         }
 
-        long number(int column, String name, long max) {
+        long number(String column, long max) {
             String value = text(column);
             long parsed;
             try {
                 parsed = Long.parseLong(value);
             } catch (NumberFormatException e) {
-                throw error(column + 1, name + " must be a whole number, was '" + value + "'");
+                throw error(column, column + " must be a whole number, was '" + value + "'");
             }
             if (parsed < 0 || parsed > max) {
-                throw error(column + 1, name + " must be between 0 and " + max + ", was " + parsed);
+                throw error(column, column + " must be between 0 and " + max + ", was " + parsed);
             }
             return parsed;
         }
 
-        TraceFormatException error(int column, String problem) {
-            return new TraceFormatException(file, line, column, problem);
+        /** A number from an optional column: {@code absent} where the file has no such column. */
+        long numberOr(String column, long max, long absent) {
+            return columns.position(column).isPresent() ? number(column, max) : absent;
+        }
+
+        TraceFormatException error(String column, String problem) {
+            return new TraceFormatException(file, line, columns.position(column).orElse(0) + 1, problem);
         }
     }
 }

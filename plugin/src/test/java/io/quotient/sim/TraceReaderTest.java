@@ -3,6 +3,8 @@ package io.quotient.sim;
 import io.quotient.core.cluster.NodeSpec;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -48,6 +50,63 @@ class TraceReaderTest {
         assertThat(read).hasSize(2);
         assertThat(read.get(0).demand().gpuMilli()).isEqualTo(500);
         assertThat(read.get(0).demand().allowedModels()).isEmpty();
+    }
+
+    @Test
+    void readsColumnsByTheHeadersNamesSoAPodListWithoutMemoryReads() throws IOException {
+        // the FGD simulator's published openb_pod_list_nomem.csv: memory_mib left out, gpu_spec in column 5
+        Path pods = file("nomem.csv", """
+                name,cpu_milli,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time
+                openb-pod-0000,12000,1,1000,,LS,Running,0,12537496,0
+                openb-pod-0001,6000,1,460,T4|P100,LS,Running,427061,12902960,427061
+                openb-pod-0002,8000,0,0,,BE,Running,1,2,1
+                """);
+        List<TracePod> read = TraceReader.readPods(pods);
+        assertThat(read).extracting(TracePod::name)
+                .containsExactly("openb-pod-0000", "openb-pod-0001", "openb-pod-0002");
+        assertThat(read.get(1).demand().gpuMilli()).isEqualTo(460);
+        assertThat(read.get(1).demand().cpuMilli()).isEqualTo(6000);
+        assertThat(read.get(1).demand().allowedModels()).containsExactlyInAnyOrder("T4", "P100");
+        assertThat(read).allSatisfy(pod -> assertThat(pod.demand().memoryMib()).isZero());
+        assertThat(read.get(2).demand().needsGpu()).isFalse();
+    }
+
+    @Test
+    void readsColumnsInAnyOrderAndIgnoresUnknownOnes() throws IOException {
+        Path pods = file("reordered.csv", "name,gpu_milli,num_gpu,team,memory_mib,cpu_milli\np1,500,1,vision,2048,4000\n");
+        TracePod pod = TraceReader.readPods(pods).get(0);
+        assertThat(pod.demand().gpuMilli()).isEqualTo(500);
+        assertThat(pod.demand().memoryMib()).isEqualTo(2048);
+        assertThat(pod.demand().cpuMilli()).isEqualTo(4000);
+        assertThat(pod.demand().allowedModels()).isEmpty();
+    }
+
+    @Test
+    void aHeaderWithoutARequiredColumnIsRefusedByName() throws IOException {
+        Path pods = file("nogpu.csv", "name,cpu_milli,memory_mib,num_gpu\np1,4000,1024,1\n");
+        assertThatThrownBy(() -> TraceReader.readPods(pods)).isInstanceOf(TraceFormatException.class)
+                .hasMessageStartingWith(pods + ":1:1:").hasMessageContaining("no column gpu_milli")
+                .hasMessageContaining("memory_mib,gpu_spec");
+        Path twice = file("twice.csv", "name,cpu_milli,num_gpu,gpu_milli,cpu_milli\np1,4000,1,500,2000\n");
+        assertThatThrownBy(() -> TraceReader.readPods(twice)).hasMessageStartingWith(twice + ":1:5:")
+                .hasMessageContaining("cpu_milli is named twice");
+    }
+
+    /** A bad row of a file with a header is refused at the line and the column the header gave its cell. */
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {
+            "name,cpu_milli,num_gpu,gpu_milli,gpu_spec|p1,4000,1,500,|p2,4000,1; 3:1:; at least 5",
+            "name,cpu_milli,num_gpu,gpu_milli|p1,4000,1,half; 2:4:; gpu_milli must be a whole number, was 'half'"})
+    void aBadRowIsRefusedWhereTheHeaderPutsIt(String lines, String position, String problem) throws IOException {
+        Path pods = file("bad.csv", lines.replace('|', '\n') + "\n");
+        assertThatThrownBy(() -> TraceReader.readPods(pods)).isInstanceOf(TraceFormatException.class)
+                .hasMessageStartingWith(pods + ":" + position).hasMessageContaining(problem);
+    }
+
+    @Test
+    void aNodeListWithoutMemoryHasNoMemoryLimit() throws IOException {
+        Path nodes = file("nodes.csv", "sn,cpu_milli,gpu,model\nn1,64000,2,T4\n");
+        assertThat(TraceReader.readNodes(nodes)).containsExactly(new NodeSpec("n1", 64000, Long.MAX_VALUE, 2, "T4", 0));
     }
 
     @Test

@@ -35,7 +35,8 @@ public final class SimulateCommand implements QuotientCli.Command {
             fragmentation when the arrived GPU demand reaches 100 % of capacity, averaged over seeds.
 
             Options:
-              --pods FILE|VARIANT  pod list CSV (11 columns or the first five); a variant name such as
+              --pods FILE|VARIANT  pod list CSV in the openb format (with a header, columns by name;
+                                   memory_mib and gpu_spec may be left out); a variant name such as
                                    'default' or 'gpushare40' means openb_pod_list_VARIANT.csv in the
                                    openb data folder
               --nodes FILE         node list CSV (sn,cpu_milli,memory_mib,gpu,model); default: the
