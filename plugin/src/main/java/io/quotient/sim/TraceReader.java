@@ -37,15 +37,13 @@ public final class TraceReader {
     private static final List<Column> POD_COLUMNS = List.of(Column.required("name"), Column.required("cpu_milli"),
             Column.optional("memory_mib"), Column.required("num_gpu"), Column.required("gpu_milli"),
             Column.optional("gpu_spec"));
-    private static final int OPENB_NODE_CELLS = 5;
-    private static final int OPENB_POD_CELLS = 5;
 
     private TraceReader() {
     }
 
     public static List<NodeSpec> readNodes(Path file) {
         List<NodeSpec> nodes = new ArrayList<>();
-        forEachRow(file, NODE_COLUMNS, OPENB_NODE_CELLS, row -> {
+        forEachRow(file, NODE_COLUMNS, row -> {
             long cpu = row.number("cpu_milli", Long.MAX_VALUE);
             long memory = row.numberOr("memory_mib", Long.MAX_VALUE, Long.MAX_VALUE);
             int gpus = (int) row.number("gpu", 1024);
@@ -63,7 +61,7 @@ public final class TraceReader {
 
     public static List<TracePod> readPods(Path file) {
         List<TracePod> pods = new ArrayList<>();
-        forEachRow(file, POD_COLUMNS, OPENB_POD_CELLS, row -> {
+        forEachRow(file, POD_COLUMNS, row -> {
             long cpu = row.number("cpu_milli", Long.MAX_VALUE);
             long memory = row.numberOr("memory_mib", Long.MAX_VALUE, 0);
             int gpus = (int) row.number("num_gpu", 1024);
@@ -95,7 +93,7 @@ public final class TraceReader {
         return models;
     }
 
-    private static void forEachRow(Path file, List<Column> known, int openbCells, Consumer<Row> handler) {
+    private static void forEachRow(Path file, List<Column> known, Consumer<Row> handler) {
         List<String> lines;
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
@@ -104,7 +102,7 @@ public final class TraceReader {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read trace file " + file + ": " + e, e);
         }
-        CsvColumns columns = CsvColumns.positional(known, openbCells);
+        CsvColumns columns = CsvColumns.positional(known);
         for (int i = 0; i < lines.size(); i++) {
             String text = lines.get(i).strip();
             if (text.isEmpty()) {
@@ -115,7 +113,7 @@ public final class TraceReader {
                 continue;
             }
             Row row = new Row(file, i + 1, text.split(",", -1), columns);
-            row.requireCells(known);
+            row.requireCells();
             handler.accept(row);
         }
     }
@@ -129,11 +127,10 @@ public final class TraceReader {
             return position.isPresent() && position.getAsInt() < cells.length ? cells[position.getAsInt()].trim() : "";
         }
 
-        void requireCells(List<Column> known) {
+        void requireCells() {
             if (cells.length < columns.fewestCells()) {
-                List<String> names = known.stream().map(Column::name).toList();
                 throw new TraceFormatException(file, line, 1, "expected at least " + columns.fewestCells()
-                        + " comma-separated columns (" + String.join(",", names) + ",...), found " + cells.length);
+                        + " comma-separated columns (" + columns.describe() + "), found " + cells.length);
             }
         }
 

@@ -86,7 +86,8 @@ public final class WorkloadLearner {
      * steady interval once the sample is large.
      */
     private long refitInterval() {
-        return Math.min(settings.refitEvery(), Math.max(1, (size - sinceFit) / 2));
+        long fittedSample = Math.min(seen - sinceFit, ring.length);
+        return Math.min(settings.refitEvery(), Math.max(1, fittedSample / 2));
     }
 
     /** The learned workload, or the fallback while too few jobs have been observed. */
