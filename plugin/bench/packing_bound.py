@@ -14,13 +14,19 @@ type is (CPU, memory, GPUs, model) with its node count. The linear programme max
   x[t,p]  GPUs of type t filled with the fraction pattern p (a multiset of fraction sizes summing to <= 1000)
   v[t,c]  fraction pods of class c on type t, at most the slots of their size that the patterns open
   w[t,c]  whole-GPU pods of class c (k GPUs each) on type t, k <= the type's GPUs
-  u[t,c]  CPU-only pods of class c on type t; all of them placed (as in the measured runs: none failed)
+  u[t,c]  CPU-only pods of class c on type t
   per type: GPUs, CPU and memory summed over its nodes; per class: at most its expected count.
 
 It relaxes the real problem (fractional counts, each type's resources pooled over its nodes, k-GPU pods only
 limited by floor(GPUs / k) per node, no arrival order), so the true optimum lies at or above the figure printed.
 
-  python3 plugin/bench/packing_bound.py [--by-type] ../shared/data/openb/openb_node_list_gpu_node.csv \\
+--place-if-fits bounds the placements the protocol allows: every pod that fits somewhere is placed. Once a pod of
+a class fits nowhere it never will again (no pod leaves), nor will a pod of a class that asks at least as much of
+everything ("dominates" it). So each class's placed pods are the arrivals before some point, a share t[c] of them,
+and t[c] <= t[k] whenever c dominates k; the programme gets t as variables with those rows. It cannot fail an
+810-milli pod while whole-GPU pods that came after it are placed, which the plain bound may.
+
+  python3 plugin/bench/packing_bound.py [--by-type] [--place-if-fits] ../shared/data/openb/openb_node_list_gpu_node.csv \\
           ../shared/data/openb/openb_pod_list_gpushare100.csv [more pod lists]
 """
 import collections
@@ -75,86 +81,132 @@ def fraction_patterns(sizes, available):
     return patterns
 
 
-def bound(node_file, pod_file):
-    types = node_types(node_file)
-    type_list = sorted(types)
-    capacity = sum(n * t[2] * WHOLE for t, n in types.items())
-    classes = pod_classes(pod_file, capacity)
-    fraction = [c for c in classes if c[0] == 1 and c[1] < WHOLE]
-    whole = [c for c in classes if c[0] >= 1 and c[1] >= WHOLE]
-    cpu_only = [c for c in classes if c[0] == 0]
-    available = collections.Counter()
-    for c in fraction:
-        available[c[1]] += classes[c]
-    sizes = sorted(available)
-    patterns = fraction_patterns(sizes, {s: int(np.ceil(available[s])) for s in sizes})
+class Programme:
+    """The linear programme for one trace: columns and rows built once, solved under any per-class limits."""
 
-    def allowed(c, t):
-        return not c[4] or t[3] in c[4]
-
-    columns = []  # (kind, type index, item)
-    for ti, t in enumerate(type_list):
-        if t[2] > 0:
-            columns += [("x", ti, p) for p in patterns]
-            columns += [("v", ti, c) for c in fraction if allowed(c, t)]
-            columns += [("w", ti, c) for c in whole if c[0] <= t[2] and allowed(c, t)]
-        columns += [("u", ti, c) for c in cpu_only]
-    index = {col: i for i, col in enumerate(columns)}
-    objective = np.zeros(len(columns))
-    upper = [None] * len(columns)
-    for i, (kind, ti, item) in enumerate(columns):
-        if kind == "v":
-            objective[i] = -item[1]
-        elif kind == "w":
-            objective[i] = -item[0] * item[1]
-            upper[i] = types[type_list[ti]] * (type_list[ti][2] // item[0])
-
-    rows = []  # (coefficients by column, limit)
-    equalities = []
-    for ti, t in enumerate(type_list):
-        gpus, cpu, memory = {}, {}, {}
-        slots = collections.defaultdict(dict)
-        for i, (kind, tj, item) in enumerate(columns):
-            if tj != ti:
-                continue
-            if kind == "x":
-                gpus[i] = 1
-                for size in set(item):
-                    slots[size][i] = -item.count(size)
+    def __init__(self, types, classes, place_if_fits=False):
+        self.types = types
+        self.type_list = sorted(types)
+        self.capacity = sum(n * t[2] * WHOLE for t, n in types.items())
+        self.classes = classes
+        fraction = [c for c in classes if c[0] == 1 and c[1] < WHOLE]
+        whole = [c for c in classes if c[0] >= 1 and c[1] >= WHOLE]
+        available = collections.Counter()
+        for c in fraction:
+            available[c[1]] += classes[c]
+        sizes = sorted(available)
+        self.patterns = fraction_patterns(sizes, {s: int(np.ceil(available[s])) for s in sizes})
+        self.columns = self._columns(fraction, whole, [c for c in classes if c[0] == 0])
+        if place_if_fits:
+            self.columns += [("t", -1, c) for c in classes]
+        index = {col: i for i, col in enumerate(self.columns)}
+        self.objective = np.zeros(len(self.columns))
+        self.upper = [None] * len(self.columns)
+        for i, (kind, ti, item) in enumerate(self.columns):
+            if kind == "t":
+                self.upper[i] = 1
             elif kind == "v":
-                cpu[i], memory[i] = item[2], item[3]
-                slots[item[1]][i] = 1
+                self.objective[i] = -item[1]
             elif kind == "w":
-                gpus[i] = item[0]
-                cpu[i], memory[i] = item[2], item[3]
-            else:
-                cpu[i], memory[i] = item[2], item[3]
-        n = types[t]
-        rows += [(gpus, n * t[2]), (cpu, n * t[0]), (memory, n * t[1])]
-        rows += [(coefficients, 0) for coefficients in slots.values()]
-    for c in fraction + whole:
-        kind = "v" if c in fraction else "w"
-        rows.append(({index[(kind, ti, c)]: 1 for ti in range(len(type_list)) if (kind, ti, c) in index},
-                     classes[c]))
-    for c in cpu_only:
-        equalities.append(({index[("u", ti, c)]: 1 for ti in range(len(type_list))}, classes[c]))
+                self.objective[i] = -item[0] * item[1]
+                self.upper[i] = types[self.type_list[ti]] * (self.type_list[ti][2] // item[0])
+        self.rows = self._resource_rows()
+        if place_if_fits:
+            self.rows += self._prefix_rows(index)
+        # per class: at most its expected count placed (CPU-only pods too: where CPU runs short, as in cpu30, they fail)
+        self.rows += [({i: 1 for i in self._placed(index, c)}, classes[c]) for c in classes]
 
-    def matrix(spec):
-        m = lil_matrix((len(spec), len(columns)))
-        for r, (coefficients, _) in enumerate(spec):
+    def _placed(self, index, c):
+        """The columns that count the placed pods of class c, one per node type it may run on."""
+        return [index[(k, ti, c)] for ti in range(len(self.type_list)) for k in "vwu" if (k, ti, c) in index]
+
+    def _columns(self, fraction, whole, cpu_only):
+        def allowed(c, t):
+            return not c[4] or t[3] in c[4]
+
+        columns = []  # (kind, type index, item)
+        for ti, t in enumerate(self.type_list):
+            if t[2] > 0:
+                columns += [("x", ti, p) for p in self.patterns]
+                columns += [("v", ti, c) for c in fraction if allowed(c, t)]
+                columns += [("w", ti, c) for c in whole if c[0] <= t[2] and allowed(c, t)]
+            columns += [("u", ti, c) for c in cpu_only]
+        return columns
+
+    def _resource_rows(self):
+        rows = []  # (coefficients by column, limit)
+        for ti, t in enumerate(self.type_list):
+            gpus, cpu, memory = {}, {}, {}
+            slots = collections.defaultdict(dict)
+            for i, (kind, tj, item) in enumerate(self.columns):
+                if tj != ti:
+                    continue
+                if kind == "x":
+                    gpus[i] = 1
+                    for size in set(item):
+                        slots[size][i] = -item.count(size)
+                elif kind == "v":
+                    cpu[i], memory[i] = item[2], item[3]
+                    slots[item[1]][i] = 1
+                elif kind == "w":
+                    gpus[i] = item[0]
+                    cpu[i], memory[i] = item[2], item[3]
+                else:
+                    cpu[i], memory[i] = item[2], item[3]
+            n = self.types[t]
+            rows += [(gpus, n * t[2]), (cpu, n * t[0]), (memory, n * t[1])]
+            rows += [(coefficients, 0) for coefficients in slots.values()]
+        return rows
+
+    def _prefix_rows(self, index):
+        """What placing every pod that fits implies (PACKING.md's protocol): no pod leaves and free resources only
+        shrink, so once a pod of a class fits on no node it never will again, and neither will a pod of any class
+        that dominates it. A placement thus places a prefix of each class's arrivals, a share t[c] of them (the
+        counts are expected counts, so a prefix in time holds that share), and a dominating class stops no later:
+        t[c] <= t[k]. Without these rows the optimum may fail an 810-milli pod while placing the whole-GPU pods that
+        came after it, which no such placement can do."""
+        rows = []
+        for c in self.classes:
+            placed = self._placed(index, c)
+            share = index[("t", -1, c)]
+            rows.append(({**{i: 1 for i in placed}, share: -self.classes[c]}, 0))
+            rows.append(({**{i: -1 for i in placed}, share: self.classes[c]}, 0))
+            rows += [({share: 1, index[("t", -1, k)]: -1}, 0) for k in self.classes if dominates(c, k)]
+        return rows
+
+    def solve(self):
+        """The least unallocated GPU % and the solution that reaches it; None, None if there is none."""
+        matrix = lil_matrix((len(self.rows), len(self.columns)))
+        for r, (coefficients, _) in enumerate(self.rows):
             for i, a in coefficients.items():
-                m[r, i] = a
-        return m.tocsr(), [limit for _, limit in spec]
+                matrix[r, i] = a
+        result = linprog(self.objective, A_ub=matrix.tocsr(), b_ub=[limit for _, limit in self.rows],
+                         bounds=[(0, u) for u in self.upper], method="highs")
+        if result.status != 0:
+            return None, None
+        return 100 * (self.capacity + result.fun) / self.capacity, result.x
 
-    a_ub, b_ub = matrix(rows)
-    a_eq, b_eq = matrix(equalities) if equalities else (None, None)
-    result = linprog(objective, A_ub=a_ub, b_ub=b_ub, A_eq=a_eq, b_eq=b_eq,
-                     bounds=[(0, u) for u in upper], method="highs")
-    if result.status != 0:
-        raise SystemExit(f"{pod_file}: the programme has no solution ({result.message}); "
-                         "are the CPU-only pods more than the nodes' CPU or memory?")
-    placed = -result.fun
-    return 100 * (capacity - placed) / capacity, len(patterns), len(columns), by_type(result.x, columns, type_list, types)
+
+def bound(node_file, pod_file, place_if_fits=False):
+    types = node_types(node_file)
+    programme = Programme(types, pod_classes(pod_file, sum(n * t[2] * WHOLE for t, n in types.items())),
+                          place_if_fits)
+    unallocated, solution = programme.solve()
+    if unallocated is None:
+        raise SystemExit(f"{pod_file}: the programme has no solution; is the node list empty?")
+    return (unallocated, len(programme.patterns), len(programme.columns),
+            by_type(solution, programme.columns, programme.type_list, types), programme)
+
+
+def dominates(c, key):
+    """Whether a pod of class c fits nowhere once a pod of the key class fits nowhere: it asks at least the key's CPU
+    and memory and, if the key asks a GPU share, at least that share of each of its GPUs on no model the key does not
+    allow. (A CPU-only key fits nowhere when no node has its CPU and memory.)"""
+    if c == key or c[2] < key[2] or c[3] < key[3]:
+        return False
+    if key[0] == 0:
+        return True
+    return c[0] >= 1 and c[1] >= key[1] and (not key[4] or (bool(c[4]) and c[4] <= key[4]))
 
 
 def by_type(solution, columns, type_list, types):
@@ -179,13 +231,15 @@ def by_type(solution, columns, type_list, types):
 
 def main(argv):
     show_types = "--by-type" in argv
-    files = [a for a in argv[1:] if a != "--by-type"]
+    place_if_fits = "--place-if-fits" in argv
+    files = [a for a in argv[1:] if a not in ("--by-type", "--place-if-fits")]
     if len(files) < 2:
         raise SystemExit(__doc__)
     for pod_file in files[1:]:
-        unallocated, patterns, columns, lines = bound(files[0], pod_file)
-        print(f"{pod_file}: unallocated GPU % at arrived 100 % >= {unallocated:.2f} "
-              f"({patterns} fraction patterns, {columns} variables)")
+        unallocated, patterns, columns, lines, _ = bound(files[0], pod_file, place_if_fits)
+        rule = ", placing every pod that fits" if place_if_fits else ""
+        print(f"{pod_file}: unallocated GPU % at arrived 100 %{rule} >= {unallocated:.2f} "
+              f"({patterns} fraction patterns, {columns} variables)", flush=True)
         if show_types:
             print("\n".join(lines))
 

@@ -1,0 +1,52 @@
+"""Checks of packing_bound.py on clusters small enough to solve by hand: python3 -m unittest plugin/bench/test_packing_bound.py
+(run from the repository root; needs SciPy, so it is not part of the Maven build)."""
+import os
+import sys
+import unittest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from packing_bound import Programme, dominates  # noqa: E402
+
+# ten nodes of one GPU, plenty of CPU and memory
+NODES = {(64_000, 256_000, 1, "T4"): 10}
+ANY = frozenset()
+
+
+def pod(gpus, milli, cpu, memory=1024, models=ANY):
+    return gpus, milli, cpu, memory, models
+
+
+class PackingBoundTest(unittest.TestCase):
+
+    def test_the_plain_bound_fails_810s_and_places_every_whole_gpu_pod(self):
+        # 10 x 810 and 5 x 1000 on 10 GPUs: the best packing places the five whole pods and five 810s
+        classes = {pod(1, 810, 1000): 10, pod(1, 1000, 2000): 5}
+        unallocated, _ = Programme(NODES, classes).solve()
+        self.assertAlmostEqual(100 - (5 * 1000 + 5 * 810) / 100, unallocated, places=6)
+
+    def test_placing_what_fits_ties_whole_gpu_pods_to_the_810s_they_dominate(self):
+        # the whole-GPU pods ask more of everything, so they stop fitting no later than the 810s: a share a of both
+        # is placed, 10a + 5a GPUs <= 10, hence a = 2/3 and 13,100 milli x 2/3 placed
+        classes = {pod(1, 810, 1000): 10, pod(1, 1000, 2000): 5}
+        unallocated, _ = Programme(NODES, classes, place_if_fits=True).solve()
+        self.assertAlmostEqual(100 - 13_100 * 2 / 3 / 100, unallocated, places=6)
+
+    def test_a_whole_gpu_pod_with_less_cpu_is_not_tied_to_the_810s(self):
+        # it may still fit where an 810 no longer does (the 810 lacks CPU there), so the plain optimum stands
+        classes = {pod(1, 810, 4000): 10, pod(1, 1000, 2000): 5}
+        unallocated, _ = Programme(NODES, classes, place_if_fits=True).solve()
+        self.assertAlmostEqual(100 - (5 * 1000 + 5 * 810) / 100, unallocated, places=6)
+
+    def test_dominance_asks_at_least_as_much_of_everything_on_no_other_model(self):
+        key = pod(1, 810, 1000, 1024, frozenset({"T4"}))
+        self.assertTrue(dominates(pod(8, 1000, 1000, 1024, frozenset({"T4"})), key))
+        self.assertFalse(dominates(pod(1, 1000, 1000, 1024), key))  # may run on another model
+        self.assertFalse(dominates(pod(1, 470, 1000, 1024, frozenset({"T4"})), key))
+        self.assertFalse(dominates(pod(1, 1000, 1000, 512, frozenset({"T4"})), key))
+        self.assertFalse(dominates(pod(0, 0, 2000, 2048), key))  # a CPU-only pod needs no GPU
+        self.assertTrue(dominates(pod(1, 100, 2000, 2048), pod(0, 0, 1000, 1024)))
+        self.assertFalse(dominates(key, key))
+
+
+if __name__ == "__main__":
+    unittest.main()
