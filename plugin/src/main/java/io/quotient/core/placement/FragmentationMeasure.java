@@ -14,34 +14,24 @@ import java.util.concurrent.ConcurrentHashMap;
  *   have d_m free: all idle GPU milli R_n is stranded for m;</li>
  *   <li>otherwise only the GPUs with less than d_m free are stranded.</li>
  * </ul>
- * Evaluation is O(shapes × GPUs) on the unsorted free vector, with no allocation, so policies can
- * evaluate hypothetical states (after a placement) cheaply. Thread-safe.
+ * Evaluation is O(groups × (log shapes + GPUs)) on the unsorted free vector ({@link ShapeGroups}: shapes asking the same
+ * of the GPUs are counted together), with no allocation, so policies can evaluate hypothetical states (after a
+ * placement) cheaply. Thread-safe.
  */
 public final class FragmentationMeasure implements NodeMeasure {
 
     private final TargetWorkload workload;
-    private final long[] cpu;
-    private final int[] milli;
-    private final int[] count;
-    private final double[] probability;
+    private final List<TargetWorkload.Shape> gpuShapes;
     private final double cpuOnlyProbability;
-    private final Map<String, boolean[]> allowedByModel = new ConcurrentHashMap<>();
+    private final Map<String, ModelShapes> byModel = new ConcurrentHashMap<>();
+
+    /** The GPU shapes a model allows, grouped, and the probability of those it does not (all idle is stranded). */
+    private record ModelShapes(ShapeGroups allowed, double elsewhere) {
+    }
 
     public FragmentationMeasure(TargetWorkload workload) {
         this.workload = workload;
-        List<TargetWorkload.Shape> gpuShapes = workload.shapes().stream().filter(s -> !s.cpuOnly()).toList();
-        int n = gpuShapes.size();
-        cpu = new long[n];
-        milli = new int[n];
-        count = new int[n];
-        probability = new double[n];
-        for (int i = 0; i < n; i++) {
-            TargetWorkload.Shape s = gpuShapes.get(i);
-            cpu[i] = s.cpuMilli();
-            milli[i] = s.gpuMilli();
-            count[i] = s.gpuCount();
-            probability[i] = s.probability();
-        }
+        gpuShapes = workload.shapes().stream().filter(s -> !s.cpuOnly()).toList();
         cpuOnlyProbability = workload.shapes().stream().filter(TargetWorkload.Shape::cpuOnly)
                 .mapToDouble(TargetWorkload.Shape::probability).sum();
     }
@@ -70,25 +60,21 @@ public final class FragmentationMeasure implements NodeMeasure {
         if (idle == 0) {
             return 0;
         }
-        boolean[] allowed = allowed(model);
-        double stranded = cpuOnlyProbability * idle;
-        for (int s = 0; s < milli.length; s++) {
-            if (!allowed[s] || freeCpu < cpu[s]) {
-                stranded += probability[s] * idle;
-                continue;
+        ModelShapes shapes = byModel.get(model);
+        if (shapes == null) { // get first: a method reference passed on every call would be allocated on every call
+            shapes = byModel.computeIfAbsent(model, this::shapesOn);
+        }
+        ShapeGroups groups = shapes.allowed();
+        double stranded = (cpuOnlyProbability + shapes.elsewhere()) * idle;
+        for (int g = 0; g < groups.size(); g++) {
+            // a group whose GPUs do not fit strands all idle for its whole mass, whatever the CPU: counted as one
+            // term, so that a CPU-only pod that changes nothing else leaves the value unchanged to the last bit
+            if (groups.fittingGpus(g, gpuFree, gpuCount) < groups.gpuCount(g)) {
+                stranded += groups.mass(g) * idle;
+            } else {
+                double lacking = groups.massNeedingMoreCpu(g, freeCpu);
+                stranded += lacking * idle + (groups.mass(g) - lacking) * groups.tooSmall(g, gpuFree, gpuCount);
             }
-            int need = milli[s];
-            int usable = 0;
-            long small = 0;
-            for (int i = 0; i < gpuCount; i++) {
-                int g = gpuFree[i];
-                if (g >= need) {
-                    usable++;
-                } else {
-                    small += g;
-                }
-            }
-            stranded += probability[s] * (usable >= count[s] ? small : idle);
         }
         return stranded;
     }
@@ -102,17 +88,9 @@ public final class FragmentationMeasure implements NodeMeasure {
         return sum;
     }
 
-    private boolean[] allowed(String model) {
-        boolean[] cached = allowedByModel.get(model);
-        if (cached != null) {
-            return cached;
-        }
-        List<TargetWorkload.Shape> gpuShapes = workload.shapes().stream().filter(s -> !s.cpuOnly()).toList();
-        boolean[] allowed = new boolean[gpuShapes.size()];
-        for (int i = 0; i < allowed.length; i++) {
-            allowed[i] = !model.isEmpty() && gpuShapes.get(i).allowsModel(model);
-        }
-        allowedByModel.put(model, allowed);
-        return allowed;
+    private ModelShapes shapesOn(String model) {
+        java.util.function.Predicate<TargetWorkload.Shape> allowed = s -> !model.isEmpty() && s.allowsModel(model);
+        double elsewhere = gpuShapes.stream().filter(allowed.negate()).mapToDouble(TargetWorkload.Shape::probability).sum();
+        return new ModelShapes(new ShapeGroups(gpuShapes.stream().filter(allowed).toList()), elsewhere);
     }
 }

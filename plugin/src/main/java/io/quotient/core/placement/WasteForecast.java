@@ -59,7 +59,7 @@ final class WasteForecast implements NodeMeasure {
     private final List<TargetWorkload.Shape> gpuShapes;
     private final double cpuPerMilli;
     private final Map<String, double[]> slivers = new ConcurrentHashMap<>();
-    private final Map<String, AllowedShapes> allowedShapes = new ConcurrentHashMap<>();
+    private final Map<String, ShapeGroups> allowedShapes = new ConcurrentHashMap<>();
 
     /** The forecast for this workload, shared with earlier callers of an equal workload (tables and all). */
     static WasteForecast forWorkload(TargetWorkload workload) {
@@ -143,7 +143,10 @@ final class WasteForecast implements NodeMeasure {
 
     @Override
     public double of(String model, long freeCpu, int[] gpuFree, int gpuCount) {
-        double[] w = slivers.computeIfAbsent(model, this::sliverTable);
+        double[] w = slivers.get(model);
+        if (w == null) { // get first: a method reference passed on every call would be allocated on every call
+            w = slivers.computeIfAbsent(model, this::sliverTable);
+        }
         long idle = 0;
         double sliver = 0;
         for (int i = 0; i < gpuCount; i++) {
@@ -163,40 +166,21 @@ final class WasteForecast implements NodeMeasure {
      * no GPU fits are already in the sliver part.
      */
     private double unhostableShare(String model, long freeCpu, int[] gpuFree, int gpuCount) {
-        AllowedShapes allowed = allowedShapes.computeIfAbsent(model, this::allowedOn);
+        ShapeGroups groups = allowedShapes.get(model);
+        if (groups == null) {
+            groups = allowedShapes.computeIfAbsent(model, this::allowedOn);
+        }
         double share = 0;
-        for (int s = 0; s < allowed.probability.length; s++) {
-            if (freeCpu < allowed.cpu[s]
-                    || (allowed.count[s] > 1 && fitting(gpuFree, gpuCount, allowed.milli[s]) < allowed.count[s])) {
-                share += allowed.probability[s];
-            }
+        for (int g = 0; g < groups.size(); g++) {
+            // one term per group, as in FragmentationMeasure: the whole mass if its GPUs do not fit
+            share += groups.gpuCount(g) > 1 && groups.fittingGpus(g, gpuFree, gpuCount) < groups.gpuCount(g)
+                    ? groups.mass(g) : groups.massNeedingMoreCpu(g, freeCpu);
         }
         return share;
     }
 
-    /**
-     * The GPU shapes a model allows, in the workload's order, as arrays: a trace with many model constraints has
-     * a hundred shapes or more, and this is evaluated for every GPU a fraction might take.
-     */
-    private record AllowedShapes(long[] cpu, int[] count, int[] milli, double[] probability) {
-    }
-
-    private AllowedShapes allowedOn(String model) {
-        List<TargetWorkload.Shape> shapes = gpuShapes.stream().filter(s -> s.allowsModel(model)).toList();
-        return new AllowedShapes(shapes.stream().mapToLong(TargetWorkload.Shape::cpuMilli).toArray(),
-                shapes.stream().mapToInt(TargetWorkload.Shape::gpuCount).toArray(),
-                shapes.stream().mapToInt(TargetWorkload.Shape::gpuMilli).toArray(),
-                shapes.stream().mapToDouble(TargetWorkload.Shape::probability).toArray());
-    }
-
-    private static int fitting(int[] gpuFree, int gpuCount, int milli) {
-        int n = 0;
-        for (int i = 0; i < gpuCount; i++) {
-            if (gpuFree[i] >= milli) {
-                n++;
-            }
-        }
-        return n;
+    private ShapeGroups allowedOn(String model) {
+        return new ShapeGroups(gpuShapes.stream().filter(s -> s.allowsModel(model)).toList());
     }
 
     private double[] sliverTable(String model) {

@@ -3,7 +3,9 @@ package io.quotient.core.placement;
 import io.quotient.core.cluster.ClusterState;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.Set;
 
 import static io.quotient.core.placement.Clusters.cluster;
@@ -65,5 +67,55 @@ class FragmentationMeasureTest {
         double b = 0.2 * 1000;
         assertThat(measure.of(state, 0)).isCloseTo(a, within(1e-9));
         assertThat(measure.clusterFragmentation(state)).isCloseTo(a + b, within(1e-9));
+    }
+
+    @Test
+    void aCpuOnlyPodThatChangesNoShapesOutcomeLeavesTheValueUnchangedToTheLastBit() {
+        // both 2-GPU shapes are stranded on a node with one free GPU, with or without their CPU; FGD scores a CPU-only
+        // pod by the change, and a difference of one rounding error turns the tie at 0 into a loss (score 49, not 50)
+        FragmentationMeasure twoGpuShapes = new FragmentationMeasure(new TargetWorkload(List.of(
+                new TargetWorkload.Shape(2_000, 2, 1000, Set.of(), 0.2),
+                new TargetWorkload.Shape(6_000, 2, 1000, Set.of(), 0.35))));
+        int[] gpus = {300, 0};
+        assertThat(twoGpuShapes.of("T4", 4_000, gpus, 2)).isEqualTo(twoGpuShapes.of("T4", 8_000, gpus, 2));
+    }
+
+    @Test
+    void agreesWithTheDefinitionShapeByShapeOnRandomWorkloadsAndNodes() {
+        Random random = new Random(7);
+        String[] models = {"T4", "V100", "A10"};
+        for (int trial = 0; trial < 200; trial++) {
+            List<TargetWorkload.Shape> shapes = new ArrayList<>();
+            int count = 1 + random.nextInt(40);
+            for (int i = 0; i < count; i++) {
+                int gpus = random.nextInt(4) == 0 ? 0 : 1 << random.nextInt(4);
+                int milli = gpus == 0 ? 0 : gpus > 1 || random.nextBoolean() ? 1000 : 50 * (1 + random.nextInt(19));
+                Set<String> allowed = random.nextInt(3) == 0 ? Set.of(models[random.nextInt(3)]) : Set.of();
+                shapes.add(new TargetWorkload.Shape(1_000L * random.nextInt(12), gpus, milli, allowed, 1.0 / count));
+            }
+            FragmentationMeasure measure = new FragmentationMeasure(new TargetWorkload(shapes));
+            int gpuCount = 1 << random.nextInt(4);
+            int[] free = new int[gpuCount];
+            for (int g = 0; g < gpuCount; g++) {
+                free[g] = random.nextInt(3) == 0 ? 1000 : 10 * random.nextInt(101);
+            }
+            String model = models[random.nextInt(3)];
+            long cpu = 1_000L * random.nextInt(12);
+            assertThat(measure.of(model, cpu, free, gpuCount))
+                    .as("trial %d", trial).isCloseTo(byDefinition(shapes, model, cpu, free), within(1e-9));
+        }
+    }
+
+    /** PACKING.md's F_n(M), one shape at a time. */
+    private static double byDefinition(List<TargetWorkload.Shape> shapes, String model, long cpu, int[] free) {
+        long idle = java.util.Arrays.stream(free).sum();
+        double stranded = 0;
+        for (TargetWorkload.Shape s : shapes) {
+            long large = java.util.Arrays.stream(free).filter(g -> g >= s.gpuMilli()).count();
+            long small = java.util.Arrays.stream(free).filter(g -> g < s.gpuMilli()).sum();
+            boolean hostable = !s.cpuOnly() && s.allowsModel(model) && cpu >= s.cpuMilli() && large >= s.gpuCount();
+            stranded += s.probability() * (hostable ? small : idle);
+        }
+        return stranded;
     }
 }
