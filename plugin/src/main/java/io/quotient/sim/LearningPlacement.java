@@ -25,6 +25,7 @@ final class LearningPlacement implements PlacementPolicy {
     private final ClusterFittedWorkload fitted = ClusterFittedWorkload.following(learner::current);
     private final List<NodeSpec> nodes;
     private final Function<TargetWorkload, PlacementPolicy> policyFor;
+    private TargetWorkload learned;
     private TargetWorkload workload;
     private PlacementPolicy policy;
 
@@ -37,10 +38,16 @@ final class LearningPlacement implements PlacementPolicy {
     @Override
     public Optional<Allocation> place(ClusterState state, ResourceDemand demand, NodeFilter filter) {
         learner.observe(demand);
-        TargetWorkload current = fitted.forNodes(nodes);
-        if (current != workload) {
-            workload = current;
-            policy = policyFor.apply(current);
+        TargetWorkload learned = learner.current();
+        if (learned != this.learned) {
+            // the nodes never change here, so the fitted workload only does when the learner refits; asking for it
+            // on every pod cost a pass over the nodes per placement
+            this.learned = learned;
+            TargetWorkload current = fitted.forNodes(nodes);
+            if (current != workload) {
+                workload = current;
+                policy = policyFor.apply(current);
+            }
         }
         return policy.place(state, demand, filter);
     }

@@ -32,9 +32,9 @@ import java.util.concurrent.ConcurrentHashMap;
  *   jobs need) cannot hold the CPU-only jobs' demand, the excess spread over its GPUs ({@link #forCluster}):
  *   those jobs will then take CPU that GPU jobs would need, and the forecast must see it coming.</li>
  * </ol>
- * Tables are per GPU model (models restrict which shapes count) and built once per workload: a table costs
- * about half a million steps, and the service makes a policy for every decision, so {@link #forWorkload} hands
- * out the forecast of a recently used workload again. Thread-safe.
+ * Tables are per GPU model (models restrict which shapes count) and built once per workload: a table costs some
+ * twenty thousand steps (each gap against the few dozen sizes that fill gaps), and the service makes a policy for
+ * every decision, so {@link #forWorkload} hands out the forecast of a recently used workload again. Thread-safe.
  */
 final class WasteForecast implements NodeMeasure {
 
@@ -195,16 +195,19 @@ final class WasteForecast implements NodeMeasure {
                 }
             }
         }
+        // the sizes counted on to fill gaps, ascending: a few dozen, so a table costs some twenty thousand steps
+        final double threshold = rareSizeShare * gapFillers;
+        int[] fillers = java.util.stream.IntStream.rangeClosed(1, TargetWorkload.Shape.WHOLE)
+                .filter(d -> weightBySize[d] > 0 && (d == TargetWorkload.Shape.WHOLE || weightBySize[d] >= threshold))
+                .toArray();
         double[] w = new double[weightBySize.length];
         for (int g = 0; g < w.length; g++) {
             double weight = 0;
             double sum = 0;
-            for (int d = 1; d <= g; d++) {
-                if (weightBySize[d] > 0
-                        && (d == TargetWorkload.Shape.WHOLE || weightBySize[d] >= rareSizeShare * gapFillers)) {
-                    weight += weightBySize[d];
-                    sum += weightBySize[d] * w[g - d];
-                }
+            for (int i = 0; i < fillers.length && fillers[i] <= g; i++) {
+                int d = fillers[i];
+                weight += weightBySize[d];
+                sum += weightBySize[d] * w[g - d];
             }
             w[g] = weight == 0 ? g : sum / weight;
         }
