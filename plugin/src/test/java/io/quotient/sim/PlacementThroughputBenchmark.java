@@ -20,8 +20,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Placement speed on the 1,213-node openb cluster, one thread. Prints, per policy: placements per second
  * in a full simulated run of the default trace (place + allocate + bookkeeping, failed pods included), and
  * place() calls per second against a half-full cluster, with the run's unallocated GPU % and fragmentation at
- * 100 % arrived; then fgd and quotient on a generated family with a third of the GPU pods constrained to models
- * (where Quotient's model reserve is recomputed for every GPU placement); then the wall time of a 10-seed
+ * 100 % arrived; then fgd and quotient on two generated families with a third and half of the GPU pods constrained to
+ * models (where Quotient's model reserve is recomputed for every GPU placement); then the wall time of a 10-seed
  * simulation of fgd and quotient.
  * Run: {@code mvn -B -Pbenchmarks -pl plugin test -Dtest=PlacementThroughputBenchmark -Dsurefire.failIfNoSpecifiedTests=false}.
  */
@@ -44,16 +44,10 @@ class PlacementThroughputBenchmark {
                     run.unallocatedGpuPctAt100(), run.fragAmountPctAt100());
             assertThat(run.placementsPerSecond()).isPositive();
         }
-        // a family where the model reserve is at work on every GPU placement (a third of the GPU pods constrained)
-        List<TracePod> constrained = new TraceGenerator(TraceReader.readPods(DATA.resolve("openb_pod_list_gpuspec05.csv")),
-                nodes).generate(new TraceFamily(0.33, null, null, null, TraceFamily.ModelMix.TRACE), 42);
-        Simulator onFamily = new Simulator(nodes, constrained, Simulator.DEFAULT_INFLATION);
-        for (String policy : List.of("fgd", "quotient")) {
-            onFamily.run(policy, 41, Simulator.Progress.NONE);
-            RunResult run = onFamily.run(policy, 42, Simulator.Progress.NONE);
-            System.out.printf(Locale.ROOT, "%-10s simulate of tspec33: %,8.0f placements/s   seed 42: unallocated %5.2f %%%n",
-                    policy, run.placementsPerSecond(), run.unallocatedGpuPctAt100());
-        }
+        // families where the model reserve is at work on every GPU placement: a third of the GPU pods constrained as
+        // gpuspec05's are, and half of them by the cluster's model mix (the most shapes of the grid)
+        onFamily(nodes, "gpuspec05", "tspec33", new TraceFamily(0.33, null, null, null, TraceFamily.ModelMix.TRACE));
+        onFamily(nodes, "default", "spec50", new TraceFamily(0.50, null, null, null));
         for (String policy : List.of("fgd", "quotient")) {
             long start = System.nanoTime();
             SimulationReport report = simulator.simulate(policy, LongStream.rangeClosed(42, 51).boxed().toList(),
@@ -61,6 +55,20 @@ class PlacementThroughputBenchmark {
             double seconds = (System.nanoTime() - start) / 1e9;
             System.out.printf(Locale.ROOT, "10-seed simulate of default with %-8s: %5.1f s (unallocated %.2f %%)%n",
                     policy, seconds, report.mean().unallocatedGpuPctAt100());
+        }
+    }
+
+    private static void onFamily(List<NodeSpec> nodes, String base, String label, TraceFamily family) {
+        List<TracePod> pods = new TraceGenerator(TraceReader.readPods(DATA.resolve("openb_pod_list_" + base + ".csv")),
+                nodes).generate(family, 42);
+        Simulator simulator = new Simulator(nodes, pods, Simulator.DEFAULT_INFLATION);
+        for (String policy : List.of("fgd", "quotient")) {
+            simulator.run(policy, 41, Simulator.Progress.NONE);
+            RunResult run = simulator.run(policy, 42, Simulator.Progress.NONE);
+            System.out.printf(Locale.ROOT, "%-10s simulate of %s: %,8.0f placements/s   seed 42: unallocated %5.2f %%  "
+                    + "(%d shapes)%n", policy, label, run.placementsPerSecond(), run.unallocatedGpuPctAt100(),
+                    simulator.workload().shapes().size());
+            assertThat(run.placementsPerSecond()).isPositive();
         }
     }
 
