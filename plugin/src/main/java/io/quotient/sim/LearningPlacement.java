@@ -38,11 +38,11 @@ final class LearningPlacement implements PlacementPolicy {
     @Override
     public Optional<Allocation> place(ClusterState state, ResourceDemand demand, NodeFilter filter) {
         learner.observe(demand);
-        TargetWorkload learned = learner.current();
-        if (learned != this.learned) {
+        TargetWorkload nowLearned = learner.current();
+        if (nowLearned != learned) {
             // the nodes never change here, so the fitted workload only does when the learner refits; asking for it
             // on every pod cost a pass over the nodes per placement
-            this.learned = learned;
+            learned = nowLearned;
             TargetWorkload current = fitted.forNodes(nodes);
             if (current != workload) {
                 workload = current;
