@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.stream.LongStream;
 
 /**
  * Quotient against FGD over the robustness grid of generated trace families ({@link FamilyBenchmark#grid()}) on the
@@ -32,15 +31,7 @@ class RobustnessBenchmark {
 
     private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../../shared/data/openb"));
     /** Seeds 42..51 by default; {@code -Dbenchmark.seeds=52..61} measures members never looked at while choosing. */
-    private static final List<Long> SEEDS = seeds(System.getProperty("benchmark.seeds", "42..51"));
-
-    private static List<Long> seeds(String range) {
-        String[] ends = range.split("\\.\\.");
-        if (ends.length != 2) {
-            throw new IllegalArgumentException("benchmark.seeds must be a range such as 52..61, was " + range);
-        }
-        return LongStream.rangeClosed(Long.parseLong(ends[0].trim()), Long.parseLong(ends[1].trim())).boxed().toList();
-    }
+    private static final List<Long> SEEDS = Seeds.parse(System.getProperty("benchmark.seeds", "42..51"), "benchmark.seeds");
     private static final Map<String, List<TracePod>> BASES = new ConcurrentHashMap<>();
 
     private static List<TracePod> base(String variant) {

@@ -7,6 +7,7 @@ import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.placement.TieBreak;
 import io.quotient.sim.Placement;
 import io.quotient.sim.ReportFormats;
+import io.quotient.sim.Seeds;
 import io.quotient.sim.SimulationReport;
 import io.quotient.sim.Simulator;
 import io.quotient.sim.TraceFormatException;
@@ -17,7 +18,6 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -229,29 +229,8 @@ public final class SimulateCommand implements QuotientCli.Command {
             return value.trim().toLowerCase(java.util.Locale.ROOT);
         }
 
-        /** {@code 42..51}, {@code 42,43,50} or {@code 42}. */
         static List<Long> seeds(String spec) {
-            try {
-                List<Long> seeds = new ArrayList<>();
-                if (spec.contains("..")) {
-                    long from = Long.parseLong(spec.substring(0, spec.indexOf("..")).trim());
-                    long to = Long.parseLong(spec.substring(spec.indexOf("..") + 2).trim());
-                    if (to < from || to - from > 10_000) {
-                        throw new IllegalArgumentException("--seeds range " + spec + " must go upwards and hold at most 10001 seeds");
-                    }
-                    for (long s = from; s <= to; s++) {
-                        seeds.add(s);
-                    }
-                } else {
-                    for (String part : spec.split(",")) {
-                        seeds.add(Long.parseLong(part.trim()));
-                    }
-                }
-                return List.copyOf(seeds);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("--seeds must be FROM..TO, a comma-separated list or one number, was '"
-                        + spec + "'");
-            }
+            return Seeds.parse(spec, "--seeds");
         }
 
         private static double inflation(String value) {
