@@ -26,7 +26,6 @@ final class LearningPlacement implements PlacementPolicy {
     private final List<NodeSpec> nodes;
     private final Function<TargetWorkload, PlacementPolicy> policyFor;
     private TargetWorkload learned;
-    private TargetWorkload workload;
     private PlacementPolicy policy;
 
     /** @param policyFor the policy for a (fitted) workload: the service's wrappers around the named policy */
@@ -40,14 +39,10 @@ final class LearningPlacement implements PlacementPolicy {
         learner.observe(demand);
         TargetWorkload nowLearned = learner.current();
         if (nowLearned != learned) {
-            // the nodes never change here, so the fitted workload only does when the learner refits; asking for it
-            // on every pod cost a pass over the nodes per placement
+            // the nodes never change here, so the fitted workload changes exactly when the learner refits; asking
+            // for it on every pod cost a pass over the nodes per placement
             learned = nowLearned;
-            TargetWorkload current = fitted.forNodes(nodes);
-            if (current != workload) {
-                workload = current;
-                policy = policyFor.apply(current);
-            }
+            policy = policyFor.apply(fitted.forNodes(nodes));
         }
         return policy.place(state, demand, filter);
     }

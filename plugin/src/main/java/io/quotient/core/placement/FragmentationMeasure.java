@@ -5,6 +5,7 @@ import io.quotient.core.cluster.ClusterState;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * The FGD paper's fragmentation F_n(M) of a node against a target workload M (PACKING.md): for each
@@ -24,6 +25,8 @@ public final class FragmentationMeasure implements NodeMeasure {
     private final List<TargetWorkload.Shape> gpuShapes;
     private final double cpuOnlyProbability;
     private final Map<String, ModelShapes> byModel = new ConcurrentHashMap<>();
+    /** Held, not passed as {@code this::shapesOn}: a method reference made at the call is allocated on every call. */
+    private final Function<String, ModelShapes> shapesOn = this::shapesOn;
 
     /** The GPU shapes a model allows, grouped, and the probability of those it does not (all idle is stranded). */
     private record ModelShapes(ShapeGroups allowed, double elsewhere) {
@@ -60,10 +63,7 @@ public final class FragmentationMeasure implements NodeMeasure {
         if (idle == 0) {
             return 0;
         }
-        ModelShapes shapes = byModel.get(model);
-        if (shapes == null) { // get first: a method reference passed on every call would be allocated on every call
-            shapes = byModel.computeIfAbsent(model, this::shapesOn);
-        }
+        ModelShapes shapes = byModel.computeIfAbsent(model, shapesOn);
         ShapeGroups groups = shapes.allowed();
         double stranded = (cpuOnlyProbability + shapes.elsewhere()) * idle;
         for (int g = 0; g < groups.size(); g++) {
@@ -89,8 +89,9 @@ public final class FragmentationMeasure implements NodeMeasure {
     }
 
     private ModelShapes shapesOn(String model) {
-        java.util.function.Predicate<TargetWorkload.Shape> allowed = s -> !model.isEmpty() && s.allowsModel(model);
-        double elsewhere = gpuShapes.stream().filter(allowed.negate()).mapToDouble(TargetWorkload.Shape::probability).sum();
-        return new ModelShapes(new ShapeGroups(gpuShapes.stream().filter(allowed).toList()), elsewhere);
+        // FGD's definition: a node without a model hosts no GPU shape, not even those that allow any model
+        double elsewhere = gpuShapes.stream().filter(s -> model.isEmpty() || !s.allowsModel(model))
+                .mapToDouble(TargetWorkload.Shape::probability).sum();
+        return new ModelShapes(ShapeGroups.allowedOn(model.isEmpty() ? List.of() : gpuShapes, model), elsewhere);
     }
 }

@@ -21,6 +21,11 @@ final class ShapeGroups {
     private final long[][] cpuAscending;
     private final double[][] massUpTo;
 
+    /** Those of the GPU shapes that allow this model. */
+    static ShapeGroups allowedOn(List<TargetWorkload.Shape> gpuShapes, String model) {
+        return new ShapeGroups(gpuShapes.stream().filter(s -> s.allowsModel(model)).toList());
+    }
+
     ShapeGroups(List<TargetWorkload.Shape> shapes) {
         Map<Long, List<TargetWorkload.Shape>> byGpuAsk = new LinkedHashMap<>();
         for (TargetWorkload.Shape s : shapes) {

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 
 /**
  * Quotient's measure of the GPU capacity a node is likely to lose for good, from its free resources and
@@ -60,6 +61,9 @@ final class WasteForecast implements NodeMeasure {
     private final double cpuPerMilli;
     private final Map<String, double[]> slivers = new ConcurrentHashMap<>();
     private final Map<String, ShapeGroups> allowedShapes = new ConcurrentHashMap<>();
+    // held, not passed as method references at the call: those are allocated on every call, and these run per score
+    private final Function<String, double[]> sliverTable = this::sliverTable;
+    private final Function<String, ShapeGroups> allowedOn;
 
     /** The forecast for this workload, shared with earlier callers of an equal workload (tables and all). */
     static WasteForecast forWorkload(TargetWorkload workload) {
@@ -132,6 +136,7 @@ final class WasteForecast implements NodeMeasure {
     private WasteForecast(TargetWorkload workload, double rareSizeShare, double excessCpuPerMilli) {
         this.rareSizeShare = rareSizeShare;
         gpuShapes = workload.shapes().stream().filter(s -> !s.cpuOnly()).toList();
+        allowedOn = model -> ShapeGroups.allowedOn(gpuShapes, model);
         double cpu = 0;
         double gpu = 0;
         for (TargetWorkload.Shape s : gpuShapes) {
@@ -143,10 +148,7 @@ final class WasteForecast implements NodeMeasure {
 
     @Override
     public double of(String model, long freeCpu, int[] gpuFree, int gpuCount) {
-        double[] w = slivers.get(model);
-        if (w == null) { // get first: a method reference passed on every call would be allocated on every call
-            w = slivers.computeIfAbsent(model, this::sliverTable);
-        }
+        double[] w = slivers.computeIfAbsent(model, sliverTable);
         long idle = 0;
         double sliver = 0;
         for (int i = 0; i < gpuCount; i++) {
@@ -166,10 +168,7 @@ final class WasteForecast implements NodeMeasure {
      * no GPU fits are already in the sliver part.
      */
     private double unhostableShare(String model, long freeCpu, int[] gpuFree, int gpuCount) {
-        ShapeGroups groups = allowedShapes.get(model);
-        if (groups == null) {
-            groups = allowedShapes.computeIfAbsent(model, this::allowedOn);
-        }
+        ShapeGroups groups = allowedShapes.computeIfAbsent(model, allowedOn);
         double share = 0;
         for (int g = 0; g < groups.size(); g++) {
             // one term per group, as in FragmentationMeasure: the whole mass if its GPUs do not fit
@@ -177,10 +176,6 @@ final class WasteForecast implements NodeMeasure {
                     ? groups.mass(g) : groups.massNeedingMoreCpu(g, freeCpu);
         }
         return share;
-    }
-
-    private ShapeGroups allowedOn(String model) {
-        return new ShapeGroups(gpuShapes.stream().filter(s -> s.allowsModel(model)).toList());
     }
 
     private double[] sliverTable(String model) {
