@@ -82,12 +82,12 @@ def fraction_patterns(sizes, available):
 
 
 class Programme:
-    """The linear programme for one trace: columns and rows built once, solved under any per-class limits."""
+    """The linear programme for one trace: pod classes and node types in, the least unallocated GPU % out."""
 
     def __init__(self, types, classes, place_if_fits=False):
         self.types = types
         self.type_list = sorted(types)
-        self.capacity = sum(n * t[2] * WHOLE for t, n in types.items())
+        self.capacity = capacity(types)
         self.classes = classes
         fraction = [c for c in classes if c[0] == 1 and c[1] < WHOLE]
         whole = [c for c in classes if c[0] >= 1 and c[1] >= WHOLE]
@@ -110,15 +110,14 @@ class Programme:
             elif kind == "w":
                 self.objective[i] = -item[0] * item[1]
                 self.upper[i] = types[self.type_list[ti]] * (self.type_list[ti][2] // item[0])
+        # per class, the columns that count its placed pods, one per node type it may run on
+        placed = {c: [index[(k, ti, c)] for ti in range(len(self.type_list)) for k in "vwu" if (k, ti, c) in index]
+                  for c in classes}
         self.rows = self._resource_rows()
         if place_if_fits:
-            self.rows += self._prefix_rows(index)
+            self.rows += self._prefix_rows(index, placed)
         # per class: at most its expected count placed (CPU-only pods too: where CPU runs short, as in cpu30, they fail)
-        self.rows += [({i: 1 for i in self._placed(index, c)}, classes[c]) for c in classes]
-
-    def _placed(self, index, c):
-        """The columns that count the placed pods of class c, one per node type it may run on."""
-        return [index[(k, ti, c)] for ti in range(len(self.type_list)) for k in "vwu" if (k, ti, c) in index]
+        self.rows += [({i: 1 for i in placed[c]}, classes[c]) for c in classes]
 
     def _columns(self, fraction, whole, cpu_only):
         def allowed(c, t):
@@ -158,7 +157,7 @@ class Programme:
             rows += [(coefficients, 0) for coefficients in slots.values()]
         return rows
 
-    def _prefix_rows(self, index):
+    def _prefix_rows(self, index, placed):
         """What placing every pod that fits implies (PACKING.md's protocol): no pod leaves and free resources only
         shrink, so once a pod of a class fits on no node it never will again, and neither will a pod of any class
         that dominates it. A placement thus places a prefix of each class's arrivals, a share t[c] of them (the
@@ -167,12 +166,30 @@ class Programme:
         came after it, which no such placement can do."""
         rows = []
         for c in self.classes:
-            placed = self._placed(index, c)
             share = index[("t", -1, c)]
-            rows.append(({**{i: 1 for i in placed}, share: -self.classes[c]}, 0))
-            rows.append(({**{i: -1 for i in placed}, share: self.classes[c]}, 0))
+            rows.append(({**{i: 1 for i in placed[c]}, share: -self.classes[c]}, 0))
+            rows.append(({**{i: -1 for i in placed[c]}, share: self.classes[c]}, 0))
             rows += [({share: 1, index[("t", -1, k)]: -1}, 0) for k in self.classes if dominates(c, k)]
         return rows
+
+    def by_type(self, solution):
+        """Per node type: the optimum's idle GPU % and which pods it holds (what `--by-type` prints). The optimum is
+        rarely unique: another solution of the same bound may spread the pods over the types differently."""
+        lines = []
+        for ti, t in enumerate(self.type_list):
+            if t[2] == 0:
+                continue
+            placed = 0
+            pods = collections.Counter()
+            for i, (kind, tj, item) in enumerate(self.columns):
+                if tj == ti and kind in ("v", "w") and solution[i] > 0:
+                    placed += solution[i] * item[0] * item[1]
+                    pods[item[1] if kind == "v" else f"{item[0]}x1000"] += solution[i]
+            gpus = self.types[t] * t[2]
+            lines.append(f"  {t[3]:8} {t[0] // 1000:3d} cores {t[2]} GPUs x {self.types[t]:3d}: "
+                         f"{100 * (1 - placed / (gpus * WHOLE)):5.1f} % idle; pods "
+                         + ", ".join(f"{size}: {n:.0f}" for size, n in pods.most_common(4)))
+        return lines
 
     def solve(self):
         """The least unallocated GPU % and the solution that reaches it; None, None if there is none."""
@@ -187,15 +204,19 @@ class Programme:
         return 100 * (self.capacity + result.fun) / self.capacity, result.x
 
 
+def capacity(types):
+    """The cluster's GPU milli."""
+    return sum(n * t[2] * WHOLE for t, n in types.items())
+
+
 def bound(node_file, pod_file, place_if_fits=False):
+    """The programme for a trace on a node list, its least unallocated GPU % and the solution that reaches it."""
     types = node_types(node_file)
-    programme = Programme(types, pod_classes(pod_file, sum(n * t[2] * WHOLE for t, n in types.items())),
-                          place_if_fits)
+    programme = Programme(types, pod_classes(pod_file, capacity(types)), place_if_fits)
     unallocated, solution = programme.solve()
     if unallocated is None:
         raise SystemExit(f"{pod_file}: the programme has no solution; is the node list empty?")
-    return (unallocated, len(programme.patterns), len(programme.columns),
-            by_type(solution, programme.columns, programme.type_list, types), programme)
+    return programme, unallocated, solution
 
 
 def dominates(c, key):
@@ -209,26 +230,6 @@ def dominates(c, key):
     return c[0] >= 1 and c[1] >= key[1] and (not key[4] or (bool(c[4]) and c[4] <= key[4]))
 
 
-def by_type(solution, columns, type_list, types):
-    """Per node type: the optimum's idle GPU % and which pods it holds (what `--by-type` prints). The optimum is
-    rarely unique: another solution of the same bound may spread the pods over the types differently."""
-    lines = []
-    for ti, t in enumerate(type_list):
-        if t[2] == 0:
-            continue
-        placed = 0
-        pods = collections.Counter()
-        for i, (kind, tj, item) in enumerate(columns):
-            if tj == ti and kind in ("v", "w") and solution[i] > 0:
-                placed += solution[i] * item[0] * item[1]
-                pods[item[1] if kind == "v" else f"{item[0]}x1000"] += solution[i]
-        gpus = types[t] * t[2]
-        lines.append(f"  {t[3]:8} {t[0] // 1000:3d} cores {t[2]} GPUs x {types[t]:3d}: "
-                     f"{100 * (1 - placed / (gpus * WHOLE)):5.1f} % idle; pods "
-                     + ", ".join(f"{size}: {n:.0f}" for size, n in pods.most_common(4)))
-    return lines
-
-
 def main(argv):
     show_types = "--by-type" in argv
     place_if_fits = "--place-if-fits" in argv
@@ -236,12 +237,12 @@ def main(argv):
     if len(files) < 2:
         raise SystemExit(__doc__)
     for pod_file in files[1:]:
-        unallocated, patterns, columns, lines, _ = bound(files[0], pod_file, place_if_fits)
+        programme, unallocated, solution = bound(files[0], pod_file, place_if_fits)
         rule = ", placing every pod that fits" if place_if_fits else ""
         print(f"{pod_file}: unallocated GPU % at arrived 100 %{rule} >= {unallocated:.2f} "
-              f"({patterns} fraction patterns, {columns} variables)", flush=True)
+              f"({len(programme.patterns)} fraction patterns, {len(programme.columns)} variables)", flush=True)
         if show_types:
-            print("\n".join(lines))
+            print("\n".join(programme.by_type(solution)))
 
 
 if __name__ == "__main__":
