@@ -130,14 +130,17 @@ class ReproductionTest {
 
     /**
      * The issue asks for no seed above FGD, not only the mean: on cpu250, where the CPU-only pods' CPU slightly exceeds
-     * the cluster's spare CPU, one seed of ten was above FGD while the fragmentation term also scored CPU-only pods.
+     * the cluster's spare CPU, one seed of ten was above FGD while the fragmentation term also scored CPU-only pods, and
+     * one stayed at 0.993x FGD while the forecast judged CPU by a single figure per GPU; taken shape by shape where CPU
+     * is short ({@code CpuShortfall}) every seed is under 0.73x, so 0.8x is asked of each.
      */
     @Test
-    void quotientStaysUnderFgdOnEverySeedOfCpu250() throws Exception {
+    void quotientStaysWellUnderFgdOnEverySeedOfCpu250() throws Exception {
         List<Double> fgd = bySeed("fgd", "cpu250", SEEDS);
         List<Double> quotient = bySeed("quotient", "cpu250", SEEDS);
         for (int i = 0; i < SEEDS.size(); i++) {
-            assertThat(quotient.get(i)).as("quotient on cpu250, seed %d", SEEDS.get(i)).isLessThan(fgd.get(i));
+            assertThat(quotient.get(i)).as("quotient on cpu250, seed %d (FGD %.2f)", SEEDS.get(i), fgd.get(i))
+                    .isLessThan(0.8 * fgd.get(i));
         }
     }
 

@@ -31,7 +31,9 @@ import java.util.function.Function;
  *   when a single pod no longer fits; this sees a GPU-dense node being drained of CPU by CPU-heavy or CPU-only
  *   pods early. ρ is the GPU jobs' CPU per GPU milli, plus, on a cluster whose spare CPU (beyond what its GPUs'
  *   jobs need) cannot hold the CPU-only jobs' demand, the excess spread over its GPUs ({@link #forCluster}):
- *   those jobs will then take CPU that GPU jobs would need, and the forecast must see it coming.</li>
+ *   those jobs will then take CPU that GPU jobs would need, and the forecast must see it coming. On such a
+ *   cluster CPU decides which GPU jobs still fit, and one figure for all of them is too coarse: the shortfall is
+ *   then taken shape by shape over the milli the forecast expects to fill ({@link CpuShortfall}).</li>
  * </ol>
  * Tables are per GPU model (models restrict which shapes count) and built once per workload: a table costs some
  * twenty thousand steps (each gap against the few dozen sizes that fill gaps), and the service makes a policy for
@@ -58,7 +60,7 @@ final class WasteForecast implements NodeMeasure {
     private final double rareSizeShare;
 
     private final List<TargetWorkload.Shape> gpuShapes;
-    private final double cpuPerMilli;
+    private final CpuShortfall cpuShortfall;
     private final Map<String, double[]> slivers = new ConcurrentHashMap<>();
     private final Map<String, ShapeGroups> allowedShapes = new ConcurrentHashMap<>();
     // held, not passed as method references at the call: those are allocated on every call, and these run per score
@@ -137,13 +139,7 @@ final class WasteForecast implements NodeMeasure {
         this.rareSizeShare = rareSizeShare;
         gpuShapes = workload.shapes().stream().filter(s -> !s.cpuOnly()).toList();
         allowedOn = model -> ShapeGroups.allowedOn(gpuShapes, model);
-        double cpu = 0;
-        double gpu = 0;
-        for (TargetWorkload.Shape s : gpuShapes) {
-            cpu += s.probability() * s.cpuMilli();
-            gpu += s.probability() * s.gpuCount() * s.gpuMilli();
-        }
-        cpuPerMilli = gpu == 0 ? 0 : cpu / gpu + excessCpuPerMilli;
+        cpuShortfall = new CpuShortfall(gpuShapes, excessCpuPerMilli);
     }
 
     @Override
@@ -158,8 +154,8 @@ final class WasteForecast implements NodeMeasure {
         if (idle == 0) {
             return 0;
         }
-        double cpuShort = cpuPerMilli == 0 ? 0 : Math.max(0, idle - freeCpu / cpuPerMilli);
-        return sliver + unhostableShare(model, freeCpu, gpuFree, gpuCount) * (idle - sliver) + cpuShort;
+        return sliver + unhostableShare(model, freeCpu, gpuFree, gpuCount) * (idle - sliver)
+                + cpuShortfall.of(idle, sliver, freeCpu);
     }
 
     /**
