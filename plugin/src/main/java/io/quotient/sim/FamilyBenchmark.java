@@ -128,7 +128,7 @@ public final class FamilyBenchmark {
      * The robustness grid: each axis of the published families swept from the {@code default} trace (gpu_spec
      * share with models by the cluster's mix and, from {@code gpuspec05}, by the trace's own skewed mix; the
      * fractional share of the GPU demand; the multi-GPU share; the CPU-only share), plus families that move
-     * several axes at once.
+     * several axes at once, among them CPU-short clusters (30 % CPU-only) with fractions and with multi-GPU jobs.
      */
     public static List<Family> grid() {
         List<Family> grid = new ArrayList<>();
@@ -152,6 +152,9 @@ public final class FamilyBenchmark {
         grid.add(new Family("gpuspec05", new TraceFamily(0.20, null, null, 0.30, TraceFamily.ModelMix.TRACE)));
         grid.add(new Family("default", new TraceFamily(0.20, 0.40, 0.20, 0.20)));
         grid.add(new Family("default", new TraceFamily(null, 0.80, 0.20, null)));
+        // CPU-short clusters with fractions and with many multi-GPU jobs
+        grid.add(new Family("default", new TraceFamily(null, 0.60, null, 0.30)));
+        grid.add(new Family("default", new TraceFamily(null, null, 0.35, 0.30)));
         return grid;
     }
 }

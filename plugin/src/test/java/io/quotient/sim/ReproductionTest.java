@@ -131,7 +131,7 @@ class ReproductionTest {
     /**
      * The issue asks for no seed above FGD, not only the mean: on cpu250, where the CPU-only pods' CPU slightly exceeds
      * the cluster's spare CPU, one seed of ten was above FGD while the fragmentation term also scored CPU-only pods, and
-     * one stayed at 0.993x FGD while the forecast judged CPU by a single figure per GPU; taken shape by shape where CPU
+     * one stayed at 0.993x FGD while the forecast judged CPU by a single figure per GPU; taken class by class where CPU
      * is short ({@code CpuShortfall}) every seed is under 0.73x, so 0.8x is asked of each.
      */
     @Test

@@ -33,7 +33,7 @@ import java.util.function.Function;
  *   jobs need) cannot hold the CPU-only jobs' demand, the excess spread over its GPUs ({@link #forCluster}):
  *   those jobs will then take CPU that GPU jobs would need, and the forecast must see it coming. On such a
  *   cluster CPU decides which GPU jobs still fit, and one figure for all of them is too coarse: the shortfall is
- *   then taken shape by shape over the milli the forecast expects to fill ({@link CpuShortfall}).</li>
+ *   then taken class by class over the milli the forecast expects to fill ({@link CpuShortfall}).</li>
  * </ol>
  * Tables are per GPU model (models restrict which shapes count) and built once per workload: a table costs some
  * twenty thousand steps (each gap against the few dozen sizes that fill gaps), and the service makes a policy for
@@ -53,6 +53,9 @@ final class WasteForecast implements NodeMeasure {
 
     /** Fraction sizes below this share of the fractional demand are too rare to fill gaps (see the class comment). */
     static final double RARE_SIZE_SHARE = QuotientSettings.DEFAULT.rareSizeShare();
+
+    /** An excess below this share of the GPU jobs' own CPU per milli is rounding, not a shortage. */
+    private static final double FITTING_RESIDUE = 1e-3;
 
     private record Key(TargetWorkload workload, double rareSizeShare, double excessCpuPerMilli) {
     }
@@ -124,7 +127,11 @@ final class WasteForecast implements NodeMeasure {
         double excess = Math.max(0, cpuOnlyCpu / gpu * clusterGpu - spare) / clusterGpu;
         // never above the cluster's own CPU per GPU milli: past it every node of a cluster of equal nodes looks short of
         // CPU from the start, any GPU taken lowers the shortfall alike, and whole-GPU jobs spread over the nodes
-        return Math.max(0, Math.min(excess, clusterCpu / clusterGpu - gpuCpu / gpu));
+        double capped = Math.max(0, Math.min(excess, clusterCpu / clusterGpu - gpuCpu / gpu));
+        // on a CPU-lean cluster the service fits the shapes' CPU to the cluster's and rounds each to whole milli, which
+        // leaves the cap a residue of some 1e-4 of the GPU jobs' CPU per milli: no shortage (it would switch the
+        // shortfall to its CPU-short form, CpuShortfall, on a cluster the fitting has just balanced)
+        return capped < FITTING_RESIDUE * gpuCpu / gpu ? 0 : capped;
     }
 
     WasteForecast(TargetWorkload workload) {

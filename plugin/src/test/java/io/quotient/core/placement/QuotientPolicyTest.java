@@ -127,6 +127,23 @@ class QuotientPolicyTest {
     }
 
     @Test
+    void aCpuLeanClusterTheServiceFittedTheWorkloadToHasNoExcess() {
+        // 4 CPUs per GPU: the typical workload's GPU shapes are scaled down to it and rounded to whole CPU milli, which
+        // left the cap on the excess a residue (5e-4 CPU milli per GPU milli) that switched the shortfall to its
+        // CPU-short form: fractions then stopped sharing GPUs (FractionsIT caught it)
+        var lean = new io.quotient.core.cluster.NodeSpec("lean", 16_000, 65_536, 4, "H100", 81_920);
+        List<io.quotient.core.cluster.NodeSpec> nodes = List.of(lean, lean);
+        TargetWorkload fitted = ClusterFittedWorkload.fit(TargetWorkload.typical(), nodes);
+        assertThat(WasteForecast.excessCpuPerMilli(fitted, nodes)).isZero();
+        ClusterState state = new ClusterState(nodes);
+        var first = PlacementPolicies.create("quotient", 1, fitted).place(state, fraction(300)).orElseThrow();
+        state.allocate(first);
+        var second = PlacementPolicies.create("quotient", 1, fitted).place(state, fraction(300)).orElseThrow();
+        assertThat(second.nodeIndex()).isEqualTo(first.nodeIndex());
+        assertThat(second.gpuIndices()).isEqualTo(first.gpuIndices());
+    }
+
+    @Test
     void whereCpuIsShortCpuOnlyPodsTakeCpuWhereTheIdleGpusNeedItLeast() {
         // GPU jobs asking 4 and 12 CPUs per GPU; CPU-only jobs of 16 CPUs twice as often: more than the spare CPU holds
         TargetWorkload cpuHeavy = new TargetWorkload(List.of(
