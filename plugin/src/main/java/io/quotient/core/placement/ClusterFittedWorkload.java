@@ -96,18 +96,13 @@ public final class ClusterFittedWorkload {
      * other jobs (the service lost seeds on the 30 % CPU-only families; README, "Choosing the constants").
      */
     static TargetWorkload fit(TargetWorkload base, List<NodeSpec> nodes) {
-        double cpuPerMilli = 0;
-        double milli = 0;
-        for (TargetWorkload.Shape s : base.shapes()) {
-            cpuPerMilli += s.probability() * s.cpuMilli() * (s.cpuOnly() ? 0 : 1);
-            milli += s.probability() * s.gpuCount() * s.gpuMilli();
-        }
+        double cpuPerMilli = base.gpuDemand().cpuPerMilli();
         double clusterCpu = nodes.stream().filter(n -> n.gpuCount() > 0).mapToDouble(NodeSpec::cpuMilli).sum();
         double clusterMilli = nodes.stream().mapToDouble(n -> (double) n.gpuCount() * ResourceDemand.WHOLE).sum();
         if (clusterMilli == 0) {
             return base;
         }
-        double scale = milli == 0 || cpuPerMilli == 0 ? 1 : Math.min(1, clusterCpu / clusterMilli / (cpuPerMilli / milli));
+        double scale = cpuPerMilli == 0 ? 1 : Math.min(1, clusterCpu / clusterMilli / cpuPerMilli);
         return base.withCpuAtMost(shape -> Math.min((long) (shape.cpuMilli() * scale),
                 medianCpuOfNodesWithGpus(nodes, shape.gpuCount())));
     }

@@ -50,13 +50,9 @@ final class CpuShortfall {
      */
     CpuShortfall(List<TargetWorkload.Shape> gpuShapes, double excessCpuPerMilli) {
         cpuShort = excessCpuPerMilli > 0;
-        double cpu = 0;
-        double gpu = 0;
-        for (TargetWorkload.Shape s : gpuShapes) {
-            cpu += s.probability() * s.cpuMilli();
-            gpu += s.probability() * s.gpuCount() * s.gpuMilli();
-        }
-        meanCpuPerMilli = gpu == 0 ? 0 : cpu / gpu + excessCpuPerMilli;
+        TargetWorkload.GpuDemand demand = TargetWorkload.gpuDemand(gpuShapes);
+        double gpu = demand.gpuMilli();
+        meanCpuPerMilli = gpu == 0 ? 0 : demand.cpuPerMilli() + excessCpuPerMilli;
         List<JobClass> classes = classes(gpuShapes);
         cpuPerMilli = new double[classes.size()];
         shareFrom = new double[classes.size() + 1];
@@ -111,22 +107,8 @@ final class CpuShortfall {
         if (fillable <= 0) {
             return 0;
         }
-        int first = firstAskingMore(freeCpu / fillable);
+        // the classes asking more than the node keeps per fillable milli are short here: a suffix of the sorted ones
+        int first = Ascending.countAtMost(cpuPerMilli, freeCpu / fillable);
         return Math.max(0, fillable * shareFrom[first] - freeCpu * sharePerCpuFrom[first]);
-    }
-
-    /** The first of the sorted classes asking more CPU per GPU milli than this: those after it are short here too. */
-    private int firstAskingMore(double cpuPerMilliKept) {
-        int low = 0;
-        int high = cpuPerMilli.length;
-        while (low < high) {
-            int middle = (low + high) >>> 1;
-            if (cpuPerMilli[middle] <= cpuPerMilliKept) {
-                low = middle + 1;
-            } else {
-                high = middle;
-            }
-        }
-        return low;
     }
 }

@@ -18,7 +18,7 @@ final class ShapeGroups {
     private final int[] gpuCount;
     private final int[] gpuMilli;
     /** Per group, its shapes' CPU asks in ascending order, and the probability of the shapes asking up to each. */
-    private final long[][] cpuAscending;
+    private final double[][] cpuAscending;
     private final double[][] massUpTo;
 
     /** Those of the GPU shapes that allow this model. */
@@ -34,7 +34,7 @@ final class ShapeGroups {
         int groups = byGpuAsk.size();
         gpuCount = new int[groups];
         gpuMilli = new int[groups];
-        cpuAscending = new long[groups][];
+        cpuAscending = new double[groups][];
         massUpTo = new double[groups][];
         int g = 0;
         for (List<TargetWorkload.Shape> group : byGpuAsk.values()) {
@@ -42,7 +42,7 @@ final class ShapeGroups {
                     .sorted(Comparator.comparingLong(TargetWorkload.Shape::cpuMilli)).toList();
             gpuCount[g] = byCpu.get(0).gpuCount();
             gpuMilli[g] = byCpu.get(0).gpuMilli();
-            cpuAscending[g] = byCpu.stream().mapToLong(TargetWorkload.Shape::cpuMilli).toArray();
+            cpuAscending[g] = byCpu.stream().mapToDouble(TargetWorkload.Shape::cpuMilli).toArray();
             massUpTo[g] = new double[byCpu.size()];
             double mass = 0;
             for (int i = 0; i < byCpu.size(); i++) {
@@ -73,18 +73,8 @@ final class ShapeGroups {
 
     /** The probability of the group's shapes that ask more CPU than {@code freeCpu}. */
     double massNeedingMoreCpu(int group, long freeCpu) {
-        long[] cpu = cpuAscending[group];
-        // the number of shapes asking at most freeCpu: the first index whose ask exceeds it
-        int low = 0;
-        int high = cpu.length;
-        while (low < high) {
-            int mid = (low + high) >>> 1;
-            if (cpu[mid] <= freeCpu) {
-                low = mid + 1;
-            } else {
-                high = mid;
-            }
-        }
+        // the shapes asking at most freeCpu (CPU milli are whole numbers, exact as doubles)
+        int low = Ascending.countAtMost(cpuAscending[group], freeCpu);
         double[] upTo = massUpTo[group];
         return low == 0 ? upTo[upTo.length - 1] : upTo[upTo.length - 1] - upTo[low - 1];
     }

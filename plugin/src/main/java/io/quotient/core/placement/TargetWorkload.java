@@ -127,6 +127,36 @@ public record TargetWorkload(List<Shape> shapes) {
     }
 
     /**
+     * What the GPU jobs ask per job of the workload, weighted by probability: CPU milli and GPU milli (count × share).
+     * The forecast's CPU per GPU milli, the CPU-only excess and the service's CPU fitting all start from it.
+     */
+    public record GpuDemand(double cpuMilli, double gpuMilli) {
+
+        /** CPU milli per GPU milli; 0 without GPU demand. */
+        public double cpuPerMilli() {
+            return gpuMilli == 0 ? 0 : cpuMilli / gpuMilli;
+        }
+    }
+
+    /** The GPU jobs' demand of this workload. */
+    public GpuDemand gpuDemand() {
+        return gpuDemand(shapes);
+    }
+
+    /** The GPU jobs' demand of these shapes (CPU-only shapes count for nothing). */
+    static GpuDemand gpuDemand(List<Shape> shapes) {
+        double cpu = 0;
+        double gpu = 0;
+        for (Shape s : shapes) {
+            if (!s.cpuOnly()) {
+                cpu += s.probability() * s.cpuMilli();
+                gpu += s.probability() * s.gpuCount() * s.gpuMilli();
+            }
+        }
+        return new GpuDemand(cpu, gpu);
+    }
+
+    /**
      * This workload with every GPU shape asking for at most {@code capOf(shape)} CPU milli; shapes asking for less,
      * and CPU-only shapes, are unchanged ({@link ClusterFittedWorkload}).
      */

@@ -101,16 +101,12 @@ final class WasteForecast implements NodeMeasure {
      * rises at most to the cluster's CPU per GPU (all nodes' CPU over all their GPUs).
      */
     static double excessCpuPerMilli(TargetWorkload workload, List<NodeSpec> nodes) {
-        double gpuCpu = 0;
-        double gpu = 0;
+        TargetWorkload.GpuDemand demand = workload.gpuDemand();
+        double gpu = demand.gpuMilli();
+        double gpuCpuPerMilli = demand.cpuPerMilli();
         double cpuOnlyCpu = 0;
         for (TargetWorkload.Shape s : workload.shapes()) {
-            if (s.cpuOnly()) {
-                cpuOnlyCpu += s.probability() * s.cpuMilli();
-            } else {
-                gpuCpu += s.probability() * s.cpuMilli();
-                gpu += s.probability() * s.gpuCount() * s.gpuMilli();
-            }
+            cpuOnlyCpu += s.cpuOnly() ? s.probability() * s.cpuMilli() : 0;
         }
         double clusterGpu = 0;
         double clusterCpu = 0;
@@ -119,7 +115,7 @@ final class WasteForecast implements NodeMeasure {
             double milli = (double) n.gpuCount() * TargetWorkload.Shape.WHOLE;
             clusterGpu += milli;
             clusterCpu += n.cpuMilli();
-            spare += Math.max(0, n.cpuMilli() - (gpu == 0 ? 0 : gpuCpu / gpu) * milli);
+            spare += Math.max(0, n.cpuMilli() - gpuCpuPerMilli * milli);
         }
         if (gpu == 0 || clusterGpu == 0) {
             return 0;
@@ -127,11 +123,11 @@ final class WasteForecast implements NodeMeasure {
         double excess = Math.max(0, cpuOnlyCpu / gpu * clusterGpu - spare) / clusterGpu;
         // never above the cluster's own CPU per GPU milli: past it every node of a cluster of equal nodes looks short of
         // CPU from the start, any GPU taken lowers the shortfall alike, and whole-GPU jobs spread over the nodes
-        double capped = Math.max(0, Math.min(excess, clusterCpu / clusterGpu - gpuCpu / gpu));
-        // on a CPU-lean cluster the service fits the shapes' CPU to the cluster's and rounds each to whole milli, which
-        // leaves the cap a residue of some 1e-4 of the GPU jobs' CPU per milli: no shortage (it would switch the
+        double capped = Math.max(0, Math.min(excess, clusterCpu / clusterGpu - gpuCpuPerMilli));
+        // on a CPU-lean cluster the service fits the shapes' CPU to the cluster's and truncates each to whole milli,
+        // which leaves the cap a residue of some 1e-4 of the GPU jobs' CPU per milli: no shortage (it would switch the
         // shortfall to its CPU-short form, CpuShortfall, on a cluster the fitting has just balanced)
-        return capped < FITTING_RESIDUE * gpuCpu / gpu ? 0 : capped;
+        return capped < FITTING_RESIDUE * gpuCpuPerMilli ? 0 : capped;
     }
 
     WasteForecast(TargetWorkload workload) {
