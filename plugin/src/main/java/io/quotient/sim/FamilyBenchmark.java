@@ -2,6 +2,7 @@ package io.quotient.sim;
 
 import io.quotient.core.cluster.NodeSpec;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -10,6 +11,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Future;
 import java.util.function.Function;
+import java.util.function.LongFunction;
 
 /**
  * Runs several placements over generated trace families and compares each with the first (the reference,
@@ -18,9 +20,26 @@ import java.util.function.Function;
  */
 public final class FamilyBenchmark {
 
-    /** One family of the grid: the shipped variant it derives from and the shares it sets. */
+    /**
+     * One family of the grid: the shipped variant it derives from and the shares it sets; with
+     * {@link TraceFamily#BASE} (no share set) the base pod list itself, as published.
+     */
     public record Family(String base, TraceFamily family) {
+
+        /** A pod list measured as it is: every seed replays it as {@code simulate} does; no member is generated. */
+        public static Family asPublished(String podList) {
+            return new Family(podList, TraceFamily.BASE);
+        }
+
+        public boolean published() {
+            return family.equals(TraceFamily.BASE);
+        }
+
         public String name() {
+            if (published()) {
+                String file = Path.of(base).getFileName().toString();
+                return file.replaceFirst("^openb_pod_list_", "").replaceFirst("\\.csv$", "");
+            }
             return family.name() + (base.equals("default") ? "" : " (from " + base + ")");
         }
     }
@@ -90,16 +109,27 @@ public final class FamilyBenchmark {
         this.pool = pool;
     }
 
+    /**
+     * Every placement on the family's member of each seed, simulated with that seed; a {@linkplain Family#published()
+     * published} family's member is its pod list itself, so its figures are {@code simulate}'s on that file.
+     */
     public Row run(Family family) {
-        TraceGenerator generator;
-        synchronized (generators) {
-            generator = generators.computeIfAbsent(family.base(), b -> new TraceGenerator(baseTraces.apply(b), nodes));
+        LongFunction<List<TracePod>> member;
+        if (family.published()) {
+            List<TracePod> podList = baseTraces.apply(family.base());
+            member = seed -> podList;
+        } else {
+            TraceGenerator generator;
+            synchronized (generators) {
+                generator = generators.computeIfAbsent(family.base(),
+                        b -> new TraceGenerator(baseTraces.apply(b), nodes));
+            }
+            member = seed -> generator.generate(family.family(), seed);
         }
         List<Future<List<RunResult>>> perSeed = new ArrayList<>();
         for (long seed : seeds) {
             perSeed.add(pool.submit(() -> {
-                Simulator simulator = new Simulator(nodes, generator.generate(family.family(), seed),
-                        Simulator.DEFAULT_INFLATION);
+                Simulator simulator = new Simulator(nodes, member.apply(seed), Simulator.DEFAULT_INFLATION);
                 return placements.stream().map(p -> simulator.run(p, seed, Simulator.Progress.NONE)).toList();
             }));
         }

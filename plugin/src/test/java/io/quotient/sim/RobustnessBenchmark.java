@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.stream.Stream;
 
 /**
  * Quotient against FGD over the robustness grid of generated trace families ({@link FamilyBenchmark#grid()}) on the
@@ -34,8 +35,10 @@ class RobustnessBenchmark {
     private static final List<Long> SEEDS = Seeds.parse(System.getProperty("benchmark.seeds", "42..51"), "benchmark.seeds");
     private static final Map<String, List<TracePod>> BASES = new ConcurrentHashMap<>();
 
+    /** A shipped variant by name ({@code default}), or a pod list by its path (a published family's file). */
     private static List<TracePod> base(String variant) {
-        return BASES.computeIfAbsent(variant, v -> TraceReader.readPods(DATA.resolve("openb_pod_list_" + v + ".csv")));
+        return BASES.computeIfAbsent(variant, v -> TraceReader.readPods(v.endsWith(".csv") ? Path.of(v)
+                : DATA.resolve("openb_pod_list_" + v + ".csv")));
     }
 
     private static List<FamilyBenchmark.Row> run(List<Placement> placements, List<Long> seeds,
@@ -68,11 +71,36 @@ class RobustnessBenchmark {
 
     @Test
     void quotientAgainstFgdOnEveryFamilyOfTheGrid() throws IOException {
-        List<Placement> placements = List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER),
+        report("robustness", run(gridPlacements(), SEEDS, FamilyBenchmark.grid()));
+    }
+
+    /** FGD (the reference), Quotient's policy, and the service's placement with the trace's and the learned workload. */
+    private static List<Placement> gridPlacements() {
+        return List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER),
                 Placement.policy("quotient", TieBreak.FIXED_ORDER),
                 Placement.service("quotient", Placement.ServiceWorkload.TRACE, TieBreak.FIXED_ORDER),
                 Placement.service("quotient", Placement.ServiceWorkload.LEARNED, TieBreak.FIXED_ORDER));
-        report("robustness", run(placements, SEEDS, FamilyBenchmark.grid()));
+    }
+
+    /**
+     * The same placements on pod lists as published, each replayed as {@code simulate} replays it: every
+     * {@code openb_pod_list_*.csv} of {@code -Dbenchmark.published=DIR}, by default the shipped variants. Pointed at
+     * alibaba/clusterdata's {@code cluster-trace-gpu-v2023/csv} it measures the published {@code gpuspec} and
+     * {@code multigpu} families, which are not shipped here (README, "Published families").
+     */
+    @Test
+    void quotientAgainstFgdOnPublishedPodLists() throws IOException {
+        Path folder = Path.of(System.getProperty("benchmark.published", DATA.toString()));
+        List<FamilyBenchmark.Family> families;
+        try (Stream<Path> files = Files.list(folder)) {
+            families = files.map(Path::toString).filter(f -> f.matches(".*openb_pod_list_[^/]*\\.csv")).sorted()
+                    .map(FamilyBenchmark.Family::asPublished).toList();
+        }
+        if (families.isEmpty()) {
+            throw new IllegalArgumentException("no openb_pod_list_*.csv in " + folder.toAbsolutePath()
+                    + "; point -Dbenchmark.published at a folder of openb pod lists");
+        }
+        report("robustness-published", run(gridPlacements(), SEEDS, families));
     }
 
     /** Each constant moved on its own around the default, on one family per axis (or those named), five seeds. */

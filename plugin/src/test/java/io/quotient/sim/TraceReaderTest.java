@@ -44,6 +44,19 @@ class TraceReaderTest {
     }
 
     @Test
+    void aModelNamedTwiceInAGpuSpecIsAllowedOnce() throws IOException {
+        // the published gpuspec files have specs such as V100M16|V100M32|V100M32
+        Path pods = file("twice.csv", """
+                name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec
+                openb-pod-0000,3152,5600,1,1000,V100M16|V100M32|V100M32
+                openb-pod-0001,3152,5600,1,1000,V100M16|V100M32
+                """);
+        List<TracePod> read = TraceReader.readPods(pods);
+        assertThat(read.get(0).demand().allowedModels()).containsExactlyInAnyOrder("V100M16", "V100M32");
+        assertThat(read.get(0).demand()).isEqualTo(read.get(1).demand());
+    }
+
+    @Test
     void readsFiveColumnPodsWithoutAHeader() throws IOException {
         Path pods = file("pods.csv", "p1,4000,1024,1,500\np2,2000,512,0,0\n\n");
         List<TracePod> read = TraceReader.readPods(pods);
