@@ -156,7 +156,7 @@ final class GangReclaim {
         DepartmentLimits limits = rights.departments().insideOnly();
         Map<String, Long> departments = new HashMap<>(limits.allowance());
         departmentTaken.forEach((d, milli) -> departments.computeIfPresent(d, (k, left) -> Math.max(0, left - milli)));
-        return new ReclaimRights(rights.rule(), teams, new DepartmentLimits(departments, 0), rights.claimantTeam(),
+        return new ReclaimRights(rights.rule(), teams, new DepartmentLimits(departments, 0, 0), rights.claimantTeam(),
                 rights.ownEvictable(), rights.ownMustFree(), true, false);
     }
 

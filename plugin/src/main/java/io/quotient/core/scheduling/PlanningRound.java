@@ -64,6 +64,11 @@ final class PlanningRound {
             return keepPending(job, never);
         }
         String blocked = quotaBlock(job, team, least);
+        if (blocked != null && onlyDepartmentAtMax(job, team, least)) {
+            // the rules free inside the department what keeps it within its maximum (DepartmentLimits), e.g. a sibling
+            // team's borrowed job for a team within its guarantee; a placement on idle GPUs alone is not allowed
+            return reclaim(job, demand, filter, least, rules.guarantee(job, least)) || keepPending(job, blocked);
+        }
         if (blocked != null) {
             long overMax = Math.max(ledger.total(team.name()) + least - team.maxMilli(), 0);
             return (ledger.exceedsMax(team.name(), least) && !ledger.exceedsDepartmentMax(team.name(), least)
@@ -79,14 +84,7 @@ final class PlanningRound {
             return exact != null ? keepPending(job, exact) : place(job, allocation.get());
         }
         Optional<ReclaimRights> guarantee = rules.guarantee(job, least);
-        if (tryRule(job, demand, filter, guarantee)
-                || tryRule(job, demand, filter, rules.guaranteeWithinOneJob(job, least, ws.placed()))
-                || tryRule(job, demand, filter, rules.departmentGuarantee(job, least))
-                || tryRule(job, demand, filter, rules.fairShare(job, least))
-                || tryRule(job, demand, filter, rules.fairShareWithinOneJob(job, least, ws.placed()))
-                || tryRule(job, demand, filter, rules.priority(job, 0))
-                || tryRule(job, demand, filter, rules.guaranteeWithOwnLowerPriority(job, least))
-                || (onlyFragmented(least) && tryRule(job, demand, filter, rules.consolidation(job)))) {
+        if (reclaim(job, demand, filter, least, guarantee)) {
             return true;
         }
         String capacity = noNode(job, demand, filter);
@@ -95,6 +93,30 @@ final class PlanningRound {
         }
         return keepPending(job, WaitReasons.beyondGuarantee(team, ledger.total(team.name()), least,
                 rules.fairShare(team.name()), capacity));
+    }
+
+    /** Room under the first rule that grants it, in the rules' order (guarantee first, consolidation last). */
+    private boolean reclaim(JobSpec job, ResourceDemand demand, PlacementPolicy.NodeFilter filter, long least,
+                            Optional<ReclaimRights> guarantee) {
+        return tryRule(job, demand, filter, guarantee)
+                || tryRule(job, demand, filter, rules.guaranteeWithinOneJob(job, least, ws.placed()))
+                || tryRule(job, demand, filter, rules.departmentGuarantee(job, least))
+                || tryRule(job, demand, filter, rules.fairShare(job, least))
+                || tryRule(job, demand, filter, rules.fairShareWithinOneJob(job, least, ws.placed()))
+                || tryRule(job, demand, filter, rules.priority(job, 0))
+                || tryRule(job, demand, filter, rules.guaranteeWithOwnLowerPriority(job, least))
+                || (onlyFragmented(least) && tryRule(job, demand, filter, rules.consolidation(job)));
+    }
+
+    /**
+     * Whether quota holds a single job back only because its department is at its maximum (the team itself is within
+     * its own, and a non-preemptible job within its guarantee): then the rules may free inside the department.
+     */
+    private boolean onlyDepartmentAtMax(JobSpec job, Team team, long milli) {
+        QuotaLedger ledger = ws.ledger();
+        return !job.gang().spansNodes() && !ledger.exceedsMax(team.name(), milli)
+                && ledger.exceedsDepartmentMax(team.name(), milli)
+                && (job.preemptible() || ledger.fitsGuaranteeNonPreemptible(team.name(), milli));
     }
 
     /**
@@ -214,7 +236,8 @@ final class PlanningRound {
         }
         PlacementPolicy.NodeFilter withinRule = (s, n) -> filter.accepts(s, n)
                 && !ws.ledger().exceedsMax(job.team(), demand.totalMilliOn(s.node(n)) - r.ownMustFree())
-                && !ws.ledger().exceedsDepartmentMax(job.team(), demand.totalMilliOn(s.node(n)) - r.ownMustFree())
+                && !ws.ledger().exceedsDepartmentMax(job.team(), demand.totalMilliOn(s.node(n))
+                        - Math.max(r.ownMustFree(), r.departments().ownDepartmentOverMax()))
                 && withinLimit(job, r, demand.totalMilliOn(s.node(n)));
         var room = preemption.makeRoom(ws, demand, withinRule, policy, r);
         if (room.isEmpty()) {

@@ -243,15 +243,21 @@ final class ReclaimRules {
     /**
      * What other departments may lose: down to their guarantee (or fair share); and, when the claimant's own
      * department with the job would be above its own level, what it must free inside itself first: its teams borrow
-     * inside it first, and take from other departments only for what brings it back to that level.
+     * inside it first, and take from other departments only for what brings it back to that level; and, when it would
+     * be above its maximum, what it must free inside itself in any case (a team within its guarantee takes it back
+     * from the sibling that borrowed it, as Volcano's hierarchical queues do, instead of waiting at the maximum).
      */
     private DepartmentLimits departments(String claimant, long milli, boolean fair) {
         Map<String, Long> allowance = new HashMap<>();
         ledger.teams().values().stream().map(Team::department).filter(d -> d != null)
                 .forEach(d -> allowance.put(d.name(), Math.max(0, ledger.departmentTotal(d.name()) - level(d, fair))));
         Department own = ledger.team(claimant).department();
-        long mustFree = own == null ? 0 : Math.max(0, ledger.departmentTotal(own.name()) + milli - level(own, fair));
-        return new DepartmentLimits(allowance, mustFree);
+        if (own == null) {
+            return new DepartmentLimits(allowance, 0, 0);
+        }
+        long withJob = ledger.departmentTotal(own.name()) + milli;
+        long overMax = own.hasMax() ? Math.max(0, withJob - own.maxMilli()) : 0;
+        return new DepartmentLimits(allowance, Math.max(0, withJob - level(own, fair)), overMax);
     }
 
     private long level(Department d, boolean fair) {

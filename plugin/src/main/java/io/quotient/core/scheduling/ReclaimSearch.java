@@ -166,7 +166,7 @@ final class ReclaimSearch {
                 }
             }
         }
-        if (state.fits(node, demand) && rights.ownMustFree() == 0) {
+        if (state.fits(node, demand) && rights.ownMustFree() == 0 && rights.departments().ownDepartmentOverMax() == 0) {
             return new NodeCandidates(node, List.of(), Cost.NONE, Long.MAX_VALUE);
         }
         if (jobs.isEmpty()) {
@@ -283,7 +283,8 @@ final class ReclaimSearch {
             if (++steps > STEPS_PER_NODE || beaten(cost)) {
                 return;
             }
-            if (ownFreed >= rights.ownMustFree() && ownDepartmentFreedEnough() && ws.state().fits(node.node(), demand)) {
+            if (ownFreed >= rights.ownMustFree() && ownDepartmentFreedEnough() && ownDepartmentWithinMax()
+                    && ws.state().fits(node.node(), demand)) {
                 best = new Choice(node.node(), List.copyOf(evicted), List.copyOf(moved), cost);
                 return; // anything more costs more
             }
@@ -362,6 +363,12 @@ final class ReclaimSearch {
             boolean tookOutside = departmentTaken.entrySet().stream()
                     .anyMatch(e -> !e.getKey().equals(claimantDepartment) && e.getValue() > 0);
             return !tookOutside || ownFreed + departmentTaken.getOrDefault(claimantDepartment, 0L) >= mustFree;
+        }
+
+        /** Whether the claimant's department freed inside itself what keeps it, with the job, within its maximum. */
+        private boolean ownDepartmentWithinMax() {
+            long overMax = rights.departments().ownDepartmentOverMax();
+            return overMax == 0 || ownFreed + departmentTaken.getOrDefault(claimantDepartment, 0L) >= overMax;
         }
 
         /** Evicts ({@code sign} 1) or puts back ({@code sign} -1) the job, keeping the running totals. */
