@@ -2,6 +2,7 @@ package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.GangDemand;
 import io.quotient.core.placement.GangOutcome;
 import io.quotient.core.placement.GangPlacer;
@@ -40,6 +41,9 @@ final class GangReclaim {
     /** One pool's evictions, applied to the workspace, with what they freed for undoing. */
     private record Trial(List<PlacedJob> victims, List<List<Allocation>> freed, ReclaimSearch.Cost cost) {
     }
+
+    /** Asks nothing of a node: a round that only frees inside the department needs no room for a replica there. */
+    private static final ResourceDemand NOTHING = ResourceDemand.cpuOnly(0, 0);
 
     private final Workspace ws;
     private final ReclaimSearch search;
@@ -80,20 +84,29 @@ final class GangReclaim {
         return Optional.of(new Outcome(victims, ((GangOutcome.Placed) placed).replicas()));
     }
 
-    /** Frees nodes of the pool until the gang fits, leaving the evictions applied; null (nothing applied) if never. */
+    /**
+     * Frees nodes of the pool until the gang fits and its department, if the gang would take it beyond its maximum,
+     * has freed inside itself what brings it back ({@link DepartmentLimits#ownDepartmentOverMax()}: a job of the
+     * department, on any node, per round once the gang fits), leaving the evictions applied; null (nothing applied)
+     * if never.
+     */
     private Trial freeNodes(GangDemand gang, NodeFilter pool, ReclaimRights rights) {
         List<PlacedJob> victims = new ArrayList<>();
         List<List<Allocation>> freed = new ArrayList<>();
         Map<String, Long> teamTaken = new HashMap<>();
         Map<String, Long> departmentTaken = new HashMap<>();
-        // each round makes one more node of the pool fit a replica, so a gang of R needs at most R rounds
-        for (int round = 0; round <= gang.replicas(); round++) {
-            if (placer.place(ws.state(), gang, pool) instanceof GangOutcome.Placed) {
-                return withoutNeedless(gang, pool, new Trial(victims, freed, ReclaimSearch.Cost.NONE));
+        long overMax = rights.departments().ownDepartmentOverMax();
+        long insideFreed = 0;
+        // each round makes one more node of the pool fit a replica, or frees one more job inside the department
+        for (int round = 0; round <= gang.replicas() + (overMax > 0 ? ws.placed().size() : 0); round++) {
+            boolean fits = placer.place(ws.state(), gang, pool) instanceof GangOutcome.Placed;
+            if (fits && insideFreed >= overMax) {
+                return withoutNeedless(gang, pool, new Trial(victims, freed, ReclaimSearch.Cost.NONE), rights);
             }
             NodeFilter notYetFitting = (s, n) -> pool.accepts(s, n) && !s.fits(n, gang.perReplica());
-            Optional<ReclaimSearch.Choice> choice = search.best(gang.perReplica(), notYetFitting,
-                    remaining(rights, teamTaken, departmentTaken));
+            Optional<ReclaimSearch.Choice> choice = fits
+                    ? search.best(NOTHING, (s, n) -> true, remaining(rights, teamTaken, departmentTaken, 1))
+                    : search.best(gang.perReplica(), notYetFitting, remaining(rights, teamTaken, departmentTaken, 0));
             if (choice.isEmpty() || choice.get().evictions().isEmpty()) {
                 break;
             }
@@ -101,25 +114,44 @@ final class GangReclaim {
                 freed.add(ws.allocations(victim.id()));
                 victims.add(ws.remove(victim.id()));
                 taken(victim, rights, teamTaken, departmentTaken);
+                insideFreed += insideClaimantsDepartment(victim, rights) ? victim.gpuMilli() : 0;
             }
         }
         undo(new Trial(victims, freed, ReclaimSearch.Cost.NONE));
         return null;
     }
 
+    /** Whether the job belongs to a team of the claimant's department (the claimant's own team included). */
+    private boolean insideClaimantsDepartment(PlacedJob job, ReclaimRights rights) {
+        Department claimant = ws.ledger().team(rights.claimantTeam()).department();
+        Department of = ws.ledger().team(job.spec().team()).department();
+        return claimant != null && of != null && claimant.name().equals(of.name());
+    }
+
     /**
      * Puts back every victim the gang can do without, the costliest first: greedy node by node may evict on one node
-     * what a later eviction (a gang victim freeing several nodes) made needless. Leaves the rest applied.
+     * what a later eviction (a gang victim freeing several nodes) made needless. A victim inside the claimant's
+     * department stays out while the department needs what it freed to stay within its maximum. Leaves the rest
+     * applied.
      */
-    private Trial withoutNeedless(GangDemand gang, NodeFilter pool, Trial trial) {
+    private Trial withoutNeedless(GangDemand gang, NodeFilter pool, Trial trial, ReclaimRights rights) {
         List<Integer> order = new ArrayList<>(IntStream.range(0, trial.victims().size()).boxed().toList());
         order.sort(Comparator.comparing((Integer i) -> single(trial.victims().get(i))).reversed());
+        long spareInside = -rights.departments().ownDepartmentOverMax();
+        for (PlacedJob victim : trial.victims()) {
+            spareInside += insideClaimantsDepartment(victim, rights) ? victim.gpuMilli() : 0;
+        }
         Set<Integer> back = new HashSet<>();
         for (int i : order) {
             PlacedJob victim = trial.victims().get(i);
+            long inside = insideClaimantsDepartment(victim, rights) ? victim.gpuMilli() : 0;
+            if (inside > spareInside) {
+                continue;
+            }
             ws.add(victim, trial.freed().get(i));
             if (placer.place(ws.state(), gang, pool) instanceof GangOutcome.Placed) {
                 back.add(i);
+                spareInside -= inside;
             } else {
                 ws.remove(victim.id());
             }
@@ -148,16 +180,19 @@ final class GangReclaim {
         }
     }
 
-    /** The rights less what earlier nodes took already: allowances hold for the whole gang, not per node. */
+    /**
+     * The rights less what earlier nodes took already: allowances hold for the whole gang, not per node; with
+     * {@code insideAtLeast} milli the node's evictions must free inside the claimant's department.
+     */
     private static ReclaimRights remaining(ReclaimRights rights, Map<String, Long> teamTaken,
-                                           Map<String, Long> departmentTaken) {
+                                           Map<String, Long> departmentTaken, long insideAtLeast) {
         Map<String, Long> teams = new HashMap<>(rights.teamAllowance());
         teamTaken.forEach((team, milli) -> teams.computeIfPresent(team, (t, left) -> Math.max(0, left - milli)));
         DepartmentLimits limits = rights.departments().insideOnly();
         Map<String, Long> departments = new HashMap<>(limits.allowance());
         departmentTaken.forEach((d, milli) -> departments.computeIfPresent(d, (k, left) -> Math.max(0, left - milli)));
-        return new ReclaimRights(rights.rule(), teams, new DepartmentLimits(departments, 0, 0), rights.claimantTeam(),
-                rights.ownEvictable(), rights.ownMustFree(), true, false);
+        return new ReclaimRights(rights.rule(), teams, new DepartmentLimits(departments, 0, insideAtLeast),
+                rights.claimantTeam(), rights.ownEvictable(), rights.ownMustFree(), true, false);
     }
 
     private void taken(PlacedJob victim, ReclaimRights rights, Map<String, Long> teamTaken,

@@ -64,18 +64,19 @@ final class PlanningRound {
             return keepPending(job, never);
         }
         String blocked = quotaBlock(job, team, least);
-        if (blocked != null && onlyDepartmentAtMax(job, team, least)) {
-            // the rules free inside the department what keeps it within its maximum (DepartmentLimits), e.g. a sibling
-            // team's borrowed job for a team within its guarantee; a placement on idle GPUs alone is not allowed
-            return reclaim(job, demand, filter, least, rules.guarantee(job, least)) || keepPending(job, blocked);
-        }
-        if (blocked != null) {
+        boolean departmentFull = blocked != null && onlyDepartmentAtMax(job, team, least);
+        if (blocked != null && !departmentFull) {
             long overMax = Math.max(ledger.total(team.name()) + least - team.maxMilli(), 0);
             return (ledger.exceedsMax(team.name(), least) && !ledger.exceedsDepartmentMax(team.name(), least)
                     && tryRule(job, demand, filter, rules.priority(job, overMax))) || keepPending(job, blocked);
         }
         if (job.gang().spansNodes()) {
-            return decideGang(job, team, demand, filter);
+            return decideGang(job, team, demand, filter, blocked);
+        }
+        if (departmentFull) {
+            // the rules free inside the department what keeps it within its maximum (DepartmentLimits), e.g. a sibling
+            // team's borrowed job for a team within its guarantee; a placement on idle GPUs alone is not allowed
+            return reclaim(job, demand, filter, least, rules.guarantee(job, least)) || keepPending(job, blocked);
         }
         var allocation = policy.place(ws.state(), demand, filter);
         if (allocation.isPresent()) {
@@ -109,12 +110,12 @@ final class PlanningRound {
     }
 
     /**
-     * Whether quota holds a single job back only because its department is at its maximum (the team itself is within
+     * Whether quota holds a job back only because its department is at its maximum (the team itself is within
      * its own, and a non-preemptible job within its guarantee): then the rules may free inside the department.
      */
     private boolean onlyDepartmentAtMax(JobSpec job, Team team, long milli) {
         QuotaLedger ledger = ws.ledger();
-        return !job.gang().spansNodes() && !ledger.exceedsMax(team.name(), milli)
+        return !ledger.exceedsMax(team.name(), milli)
                 && ledger.exceedsDepartmentMax(team.name(), milli)
                 && (job.preemptible() || ledger.fitsGuaranteeNonPreemptible(team.name(), milli));
     }
@@ -123,22 +124,24 @@ final class PlanningRound {
      * A gang is placed all or nothing in one decision, one replica per node on one GPU model, and booked whole; when
      * it does not fit, it takes whole nodes back under the same rules as a single job, for the whole gang
      * ({@link GangReclaim}, {@link #reclaimForGang}), all or nothing; otherwise it holds nothing and the reason says how
-     * many nodes it lacks.
+     * many nodes it lacks. A gang that only its department's maximum holds back ({@code departmentFull}, the reason)
+     * is not placed on idle nodes: the rules must free inside the department what it would bring it beyond.
      */
-    private boolean decideGang(JobSpec job, Team team, ResourceDemand perReplica, PlacementPolicy.NodeFilter filter) {
+    private boolean decideGang(JobSpec job, Team team, ResourceDemand perReplica, PlacementPolicy.NodeFilter filter,
+                               String departmentFull) {
         Gang gang = job.gang();
         GangDemand demand = new GangDemand(perReplica, gang.replicas(), gang.minReplicas(), false);
-        GangOutcome outcome = new GangPlacer(policy).place(ws.state(), demand, filter);
+        GangOutcome outcome = departmentFull != null ? null : new GangPlacer(policy).place(ws.state(), demand, filter);
         List<Allocation> replicas;
-        if (outcome instanceof GangOutcome.Waiting waiting) {
+        if (!(outcome instanceof GangOutcome.Placed placedReplicas)) {
             Optional<List<Allocation>> reclaimed = reclaimForGang(job, team, demand, filter);
             if (reclaimed.isEmpty()) {
-                return keepPending(job, "gang of " + gang.replicas() + " replicas: "
-                        + waiting.shortfall().describe());
+                return keepPending(job, departmentFull != null ? departmentFull : "gang of " + gang.replicas()
+                        + " replicas: " + ((GangOutcome.Waiting) outcome).shortfall().describe());
             }
             replicas = reclaimed.get();
         } else {
-            replicas = ((GangOutcome.Placed) outcome).replicas();
+            replicas = placedReplicas.replicas();
         }
         long milli = replicas.stream().mapToLong(Allocation::totalGpuMilli).sum();
         String exact = quotaBlock(job, team, milli);
@@ -162,7 +165,7 @@ final class PlanningRound {
     private Optional<List<Allocation>> reclaimForGang(JobSpec job, Team team, GangDemand gang,
                                                       PlacementPolicy.NodeFilter filter) {
         long whole = Demands.leastMilli(job, ws.state().nodes()) / gang.minReplicas() * gang.replicas();
-        if (quotaBlock(job, team, whole) != null) {
+        if (quotaBlock(job, team, whole) != null && !onlyDepartmentAtMax(job, team, whole)) {
             return Optional.empty();
         }
         List<Optional<ReclaimRights>> rights = List.of(rules.guarantee(job, whole),

@@ -2,6 +2,8 @@ package io.quotient.core.scheduling;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Arrays;
+
 import static io.quotient.core.scheduling.VolcanoScenarios.NO_CAP;
 import static io.quotient.core.scheduling.VolcanoScenarios.child;
 import static io.quotient.core.scheduling.VolcanoScenarios.evicted;
@@ -60,6 +62,27 @@ class VolcanoHierarchyScenariosTest {
         // that job ran (the plan frees on the node it places on).
         Scenario s = case3(Scenario.nodes(8, 8));
         assertThat(s.run.held("q31") + s.run.held("q32")).isEqualTo(4);
+    }
+
+    @Test
+    void aGangWithinItsGuaranteeTakesItBackInsideAFullDepartment() {
+        // Not a Volcano case: the same for a gang of two 1-GPU replicas on different nodes, once with two idle nodes
+        // (the gang fits there, but the department would hold 6 of its 4) and once without (it must free nodes anyway).
+        for (int idle : new int[] {2, 0}) {
+            Department q3 = parent("q3", 4, 4);
+            int[] nodes = new int[4 + idle];
+            Arrays.fill(nodes, 1);
+            Scenario s = Scenario.nodes(nodes).team(child(q3, "q31", 2, 4)).team(child(q3, "q32", 2, 4));
+            for (int n = 0; n < 4; n++) {
+                running(s, pod("q31", "p" + n, 1), "node-" + n, 0);
+            }
+            s.deploy(KaiScenarios.gang("q32", "g", 2, KaiScenarios.TRAIN));
+            assertThat(evicted(s)).as(() -> idle + " idle: " + state(s)).hasSize(2)
+                    .allMatch(job -> job.startsWith("q31/"));
+            assertThat(s.running()).as(() -> state(s)).contains("q32/g");
+            assertThat(s.run.held("q31")).isEqualTo(2);
+            assertThat(s.run.held("q32")).isEqualTo(2);
+        }
     }
 
     @Test
