@@ -29,7 +29,7 @@ class SchedulerProperties {
     record Step(int kind, int team, GpuRequest gpu, int priority, boolean preemptible, boolean minRuntime, int pick) {
     }
 
-    @Property(tries = 80)
+    @Property(tries = 400)
     void everyPlanIsSafeAndNoRequestVanishes(@ForAll("clusters") List<NodeSpec> nodes,
                                              @ForAll("quotas") List<Team> teams,
                                              @ForAll("histories") List<Step> history) {
@@ -160,12 +160,22 @@ class SchedulerProperties {
         }
     }
 
+    /** No team, and no department (its teams together), holds more than its maximum after any plan. */
     private static void checkMaximums(ClusterRun run) {
+        Map<Department, Double> departments = new HashMap<>();
         for (Team t : run.teams.values()) {
             if (t.hasMax()) {
                 assertThat(run.held(t.name()) * 1000).isLessThanOrEqualTo(t.maxMilli());
             }
+            if (t.department() != null) {
+                departments.merge(t.department(), run.held(t.name()), Double::sum);
+            }
         }
+        departments.forEach((d, held) -> {
+            if (d.hasMax()) {
+                assertThat(held * 1000).as("department %s", d.name()).isLessThanOrEqualTo(d.maxMilli());
+            }
+        });
     }
 
     @Provide
@@ -190,11 +200,20 @@ class SchedulerProperties {
                         Arbitraries.integers().between(0, 1))
                 .as((guaranteed, extra, weight, priority) -> new Team("t", guaranteed * 1000L,
                         extra < 0 ? Team.UNLIMITED : (guaranteed + extra) * 1000L, weight, priority));
-        return team.list().ofMinSize(2).ofMaxSize(3).map(list -> {
+        // -2: no department; -1: the first two teams in a department without a maximum; n: with its guarantee + n
+        Arbitrary<Integer> departmentExtra = Arbitraries.integers().between(-2, 6);
+        return Combinators.combine(team.list().ofMinSize(2).ofMaxSize(3), departmentExtra).as((list, extra) -> {
             List<Team> named = new ArrayList<>();
             for (int i = 0; i < list.size(); i++) {
                 Team t = list.get(i);
                 named.add(new Team(TEAMS.get(i), t.guaranteedMilli(), t.maxMilli(), t.overQuotaWeight(), t.priority()));
+            }
+            if (extra >= -1) {
+                long guaranteed = named.get(0).guaranteedMilli() + named.get(1).guaranteedMilli();
+                Department d = new Department("dept", guaranteed, extra < 0 ? Team.UNLIMITED : guaranteed + extra * 1000L,
+                        1);
+                named.set(0, named.get(0).withDepartment(d));
+                named.set(1, named.get(1).withDepartment(d));
             }
             return named;
         });
