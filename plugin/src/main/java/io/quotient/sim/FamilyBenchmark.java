@@ -37,8 +37,7 @@ public final class FamilyBenchmark {
 
         public String name() {
             if (published()) {
-                String file = Path.of(base).getFileName().toString();
-                return file.replaceFirst("^openb_pod_list_", "").replaceFirst("\\.csv$", "");
+                return PodLists.variant(Path.of(base));
             }
             return family.name() + (base.equals("default") ? "" : " (from " + base + ")");
         }

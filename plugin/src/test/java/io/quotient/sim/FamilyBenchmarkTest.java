@@ -24,7 +24,7 @@ class FamilyBenchmarkTest {
         for (int i = 0; i < all.size(); i += 8) {
             slice.add(all.get(i));
         }
-        String file = DATA.resolve("openb_pod_list_gpuspec05.csv").toString();
+        String file = PodLists.of(DATA, "gpuspec05").toString();
         List<TracePod> pods = TraceReader.readPods(Path.of(file));
         List<Placement> placements = List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER),
                 Placement.policy("quotient", TieBreak.FIXED_ORDER));

@@ -39,10 +39,10 @@ class FamilySliceTest {
             slice.add(all.get(i));
         }
         pool = Executors.newFixedThreadPool(2);
-        benchmark = new FamilyBenchmark(slice, v -> TraceReader.readPods(DATA.resolve("openb_pod_list_" + v + ".csv")),
+        benchmark = new FamilyBenchmark(slice, v -> TraceReader.readPods(PodLists.of(DATA, v)),
                 List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER), Placement.policy("quotient", TieBreak.FIXED_ORDER)),
                 SEEDS, pool);
-        service = new FamilyBenchmark(slice, v -> TraceReader.readPods(DATA.resolve("openb_pod_list_" + v + ".csv")),
+        service = new FamilyBenchmark(slice, v -> TraceReader.readPods(PodLists.of(DATA, v)),
                 List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER),
                         Placement.service("quotient", Placement.ServiceWorkload.TYPICAL, TieBreak.FIXED_ORDER),
                         Placement.service("quotient", Placement.ServiceWorkload.LEARNED, TieBreak.FIXED_ORDER)),

@@ -59,7 +59,7 @@ class PlacementThroughputBenchmark {
     }
 
     private static void onFamily(List<NodeSpec> nodes, String base, String label, TraceFamily family) {
-        List<TracePod> pods = new TraceGenerator(TraceReader.readPods(DATA.resolve("openb_pod_list_" + base + ".csv")),
+        List<TracePod> pods = new TraceGenerator(TraceReader.readPods(PodLists.of(DATA, base)),
                 nodes).generate(family, 42);
         Simulator simulator = new Simulator(nodes, pods, Simulator.DEFAULT_INFLATION);
         for (String policy : List.of("fgd", "quotient")) {

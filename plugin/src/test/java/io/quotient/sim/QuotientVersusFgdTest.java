@@ -39,7 +39,7 @@ class QuotientVersusFgdTest {
     @ValueSource(strings = {"default", "gpushare100", "cpu250", "gpuspec05"})
     void quotientLeavesFewerGpusUnallocatedThanFgdOnEverySeed(String variant) {
         Simulator simulator = new Simulator(everyEighthNode(),
-                TraceReader.readPods(dataDir().resolve("openb_pod_list_" + variant + ".csv")), Simulator.DEFAULT_INFLATION);
+                TraceReader.readPods(PodLists.of(dataDir(), variant)), Simulator.DEFAULT_INFLATION);
         for (long seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
             RunResult fgd = simulator.run("fgd", seed, Simulator.Progress.NONE);
             RunResult quotient = simulator.run("quotient", seed, Simulator.Progress.NONE);

@@ -63,7 +63,7 @@ class ReproductionTest {
 
     private static Simulator simulator(String variant) {
         return SIMULATORS.computeIfAbsent(variant, v -> new Simulator(nodes,
-                TraceReader.readPods(dataDir().resolve("openb_pod_list_" + v + ".csv")), Simulator.DEFAULT_INFLATION));
+                TraceReader.readPods(PodLists.of(dataDir(), v)), Simulator.DEFAULT_INFLATION));
     }
 
     private static double mean(String policy, String variant, List<Long> seeds) throws Exception {

@@ -37,8 +37,7 @@ class RobustnessBenchmark {
 
     /** A shipped variant by name ({@code default}), or a pod list by its path (a published family's file). */
     private static List<TracePod> base(String variant) {
-        return BASES.computeIfAbsent(variant, v -> TraceReader.readPods(v.endsWith(".csv") ? Path.of(v)
-                : DATA.resolve("openb_pod_list_" + v + ".csv")));
+        return BASES.computeIfAbsent(variant, v -> TraceReader.readPods(PodLists.resolve(v, () -> DATA)));
     }
 
     private static List<FamilyBenchmark.Row> run(List<Placement> placements, List<Long> seeds,
@@ -93,7 +92,7 @@ class RobustnessBenchmark {
         Path folder = Path.of(System.getProperty("benchmark.published", DATA.toString()));
         List<FamilyBenchmark.Family> families;
         try (Stream<Path> files = Files.list(folder)) {
-            families = files.map(Path::toString).filter(f -> f.matches(".*openb_pod_list_[^/]*\\.csv")).sorted()
+            families = files.filter(PodLists::isPodList).map(Path::toString).sorted()
                     .map(FamilyBenchmark.Family::asPublished).toList();
         }
         if (families.isEmpty()) {

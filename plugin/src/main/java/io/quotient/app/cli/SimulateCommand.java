@@ -6,6 +6,7 @@ import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.placement.TieBreak;
 import io.quotient.sim.Placement;
+import io.quotient.sim.PodLists;
 import io.quotient.sim.ReportFormats;
 import io.quotient.sim.Seeds;
 import io.quotient.sim.SimulationReport;
@@ -157,11 +158,7 @@ public final class SimulateCommand implements QuotientCli.Command {
 
         /** A path as given, or for a bare variant name the shipped openb_pod_list_NAME.csv. */
         static Path podsFile(String pods) {
-            Path given = Path.of(pods);
-            if (Files.exists(given) || pods.contains("/") || pods.endsWith(".csv")) {
-                return given;
-            }
-            return locate().resolve("openb_pod_list_" + pods + ".csv");
+            return PodLists.resolve(pods, DataFolder::locate);
         }
     }
 

@@ -114,18 +114,18 @@ final class GangReclaim {
                 freed.add(ws.allocations(victim.id()));
                 victims.add(ws.remove(victim.id()));
                 taken(victim, rights, teamTaken, departmentTaken);
-                insideFreed += insideClaimantsDepartment(victim, rights) ? victim.gpuMilli() : 0;
+                insideFreed += insideMilli(victim, rights);
             }
         }
         undo(new Trial(victims, freed, ReclaimSearch.Cost.NONE));
         return null;
     }
 
-    /** Whether the job belongs to a team of the claimant's department (the claimant's own team included). */
-    private boolean insideClaimantsDepartment(PlacedJob job, ReclaimRights rights) {
+    /** The job's GPU milli if its team is in the claimant's department (the claimant's own team included), else 0. */
+    private long insideMilli(PlacedJob job, ReclaimRights rights) {
         Department claimant = ws.ledger().team(rights.claimantTeam()).department();
         Department of = ws.ledger().team(job.spec().team()).department();
-        return claimant != null && of != null && claimant.name().equals(of.name());
+        return claimant != null && of != null && claimant.name().equals(of.name()) ? job.gpuMilli() : 0;
     }
 
     /**
@@ -139,12 +139,12 @@ final class GangReclaim {
         order.sort(Comparator.comparing((Integer i) -> single(trial.victims().get(i))).reversed());
         long spareInside = -rights.departments().ownDepartmentOverMax();
         for (PlacedJob victim : trial.victims()) {
-            spareInside += insideClaimantsDepartment(victim, rights) ? victim.gpuMilli() : 0;
+            spareInside += insideMilli(victim, rights);
         }
         Set<Integer> back = new HashSet<>();
         for (int i : order) {
             PlacedJob victim = trial.victims().get(i);
-            long inside = insideClaimantsDepartment(victim, rights) ? victim.gpuMilli() : 0;
+            long inside = insideMilli(victim, rights);
             if (inside > spareInside) {
                 continue;
             }
