@@ -249,6 +249,8 @@ final class PlanningRound {
         }
         failedSearches.clear();
         actions.addAll(room.get().moves());
+        // a moved job is placed anew by this plan: a later decision of the same plan neither evicts nor moves it again
+        room.get().moves().forEach(m -> placedThisRound.add(m.job()));
         List<PlacedJob> victims = room.get().victims();
         victims.forEach(v -> actions.add(new PlanAction.Evict(v.id(), EvictionReasons.of(ws.ledger(), rules, v,
                 victims, job, r.rule()))));

@@ -63,8 +63,9 @@ final class Rebalancer {
                                                   SchedulingSnapshot snapshot) {
         return ws.relocate(jobs, job -> {
             boolean shares = Demands.sharesGpu(job.spec());
+            PlacementPolicy.NodeFilter quota = Workspace.countsNoMore(job);
             PlacementPolicy.NodeFilter target = (s, n) -> n != node && !drained.contains(n) && busy(s, n)
-                    && (!shares || snapshot.fractionReadyNodes().contains(s.node(n).name()));
+                    && (!shares || snapshot.fractionReadyNodes().contains(s.node(n).name())) && quota.accepts(s, n);
             return policy.place(ws.state(), Demands.of(job.spec()), target);
         }, snapshot.now());
     }

@@ -312,8 +312,10 @@ final class ReclaimSearch {
             ClusterState state = ws.state();
             state.release(held);
             ResourceDemand moving = Demands.of(job.spec());
-            Optional<Allocation> to = Destinations.bestFit(state, moving, node.node(), moveTargets.apply(job),
-                    moving.needsGpu() ? destinations : null);
+            PlacementPolicy.NodeFilter targets = moveTargets.apply(job);
+            PlacementPolicy.NodeFilter quota = Workspace.countsNoMore(job);
+            Optional<Allocation> to = Destinations.bestFit(state, moving, node.node(),
+                    (s, n) -> targets.accepts(s, n) && quota.accepts(s, n), moving.needsGpu() ? destinations : null);
             if (to.isEmpty() && moved.isEmpty()) {
                 noDestination.add(job.id());
             }

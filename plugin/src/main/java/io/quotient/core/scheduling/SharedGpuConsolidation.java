@@ -54,14 +54,18 @@ final class SharedGpuConsolidation {
     }
 
     private Optional<List<PlanAction.Move>> empty(List<PlacedJob> jobs) {
-        Optional<List<PlanAction.Move>> moves = ws.relocate(jobs, job -> tightestSharedGpu(Demands.of(job.spec())),
+        Optional<List<PlanAction.Move>> moves = ws.relocate(jobs,
+                job -> tightestSharedGpu(Demands.of(job.spec()), job.gpuMilli()),
                 snapshot.now());
         moves.ifPresent(list -> list.forEach(m -> moved.add(m.job())));
         return moves;
     }
 
-    /** The partly used GPU, on a ready node, left with the least free share after taking the demand. */
-    private Optional<Allocation> tightestSharedGpu(ResourceDemand demand) {
+    /**
+     * The partly used GPU, on a ready node, left with the least free share after taking the demand, among those where
+     * it counts at most {@code heldMilli} (what the job holds now: {@link Workspace#countsNoMore}).
+     */
+    private Optional<Allocation> tightestSharedGpu(ResourceDemand demand, long heldMilli) {
         ClusterState state = ws.state();
         Allocation best = null;
         int bestLeft = Integer.MAX_VALUE;
@@ -72,6 +76,9 @@ final class SharedGpuConsolidation {
                 continue;
             }
             int milli = demand.milliOn(state.node(n));
+            if (milli > heldMilli) {
+                continue;
+            }
             for (int g = 0; g < state.gpuCount(n); g++) {
                 int free = state.gpuFree(n, g);
                 if (free < ResourceDemand.WHOLE && free >= milli && free - milli < bestLeft) {

@@ -4,6 +4,7 @@ import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.placement.PlacementPolicy;
 
 import java.util.ArrayList;
 import java.time.Instant;
@@ -131,9 +132,20 @@ final class Workspace {
     }
 
     /**
+     * The nodes a moved job may go to as far as quota goes: those where it counts no more GPU milli than it holds now.
+     * A job asking GPU memory counts more milli on a GPU with less memory, and a move is no decision of quota: it must
+     * not take the job's team (or department) beyond its maximum, nor change what the team holds upward.
+     */
+    static PlacementPolicy.NodeFilter countsNoMore(PlacedJob job) {
+        ResourceDemand demand = Demands.of(job.spec());
+        return (s, n) -> demand.totalMilliOn(s.node(n)) <= job.gpuMilli();
+    }
+
+    /**
      * Moves all the jobs at once (largest first) to where {@code target} says, or, when it finds no place for one of
      * them, undoes everything and returns empty: consolidation moves a group only when every member has a new place.
-     * A gang is never moved (its replicas would restart on new nodes anyway): a group with one is refused.
+     * A gang is never moved (its replicas would restart on new nodes anyway): a group with one is refused, and so is
+     * a place where a job would count more GPU milli than now ({@link #countsNoMore}).
      */
     Optional<List<PlanAction.Move>> relocate(List<PlacedJob> jobs, Function<PlacedJob, Optional<Allocation>> target,
                                              Instant now) {
@@ -147,7 +159,7 @@ final class Workspace {
         }
         List<PlanAction.Move> moves = new ArrayList<>();
         for (PlacedJob job : jobs.stream().sorted(Comparator.comparingLong(PlacedJob::gpuMilli).reversed()).toList()) {
-            Optional<Allocation> a = target.apply(job);
+            Optional<Allocation> a = target.apply(job).filter(to -> to.totalGpuMilli() <= job.gpuMilli());
             if (a.isEmpty()) {
                 moves.forEach(m -> remove(m.to().id()));
                 for (int i = 0; i < jobs.size(); i++) {

@@ -8,6 +8,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,6 +34,54 @@ class SchedulerProperties {
     void everyPlanIsSafeAndNoRequestVanishes(@ForAll("clusters") List<NodeSpec> nodes,
                                              @ForAll("quotas") List<Team> teams,
                                              @ForAll("histories") List<Step> history) {
+        replay(nodes, teams, history);
+    }
+
+    /**
+     * Found by the property (shrunk): a consolidation moved a job asking GPU memory onto GPUs with less memory, where
+     * it counts more milli, and took its team to 2.001 of its maxGpus 2. Moves now go only where a job counts no
+     * more than it holds ({@link Workspace#countsNoMore}).
+     */
+    @Test
+    void aMoveNeverTakesATeamBeyondItsMaximum() {
+        Department dept = new Department("dept", 1000, 2000, 1);
+        replay(List.of(node(0, 2, 81_920), node(1, 4, 16_384)),
+                List.of(new Team("team-a", 0, 0, 0, 0).withDepartment(dept),
+                        new Team("team-b", 1000, 2000, 0, 0).withDepartment(dept)),
+                List.of(deploy(1, new GpuRequest.Memory(9012, 9012, 2), 0, true),
+                        deploy(1, new GpuRequest.Fraction(899, 999, 1), 0, true),
+                        new Step(4, 0, new GpuRequest.WholeGpus(1), 0, true, false, 0)));
+    }
+
+    /**
+     * Found by the property (shrunk): one re-queue moved a job to make room and a later decision of the same plan
+     * evicted it from its new place. A job a plan moves is now placed by that plan: not evicted or moved again by it.
+     */
+    @Test
+    void aPlanNeverEvictsAJobItMoved() {
+        Department dept = new Department("dept", 7000, 10_000, 1);
+        replay(List.of(node(0, 2, 81_920), node(1, 8, 16_384)),
+                List.of(new Team("team-a", 5000, 5000, 0, 0).withDepartment(dept),
+                        new Team("team-b", 2000, 4000, 0, 0).withDepartment(dept)),
+                List.of(deploy(0, new GpuRequest.WholeGpus(1), 0, true), deploy(0, new GpuRequest.WholeGpus(2), 0, true),
+                        deploy(0, new GpuRequest.WholeGpus(2), 0, true), deploy(0, new GpuRequest.WholeGpus(1), 0, true),
+                        deploy(1, new GpuRequest.WholeGpus(1), -1, true), deploy(1, new GpuRequest.WholeGpus(4), 0, false),
+                        deploy(1, new GpuRequest.Fraction(50, 150, 1), 0, true),
+                        new Step(4, 0, new GpuRequest.WholeGpus(1), 0, true, false, 0),
+                        deploy(0, new GpuRequest.Memory(1000, 1000, 1), 1, true),
+                        new Step(3, 0, new GpuRequest.WholeGpus(1), 0, true, false, 4)));
+    }
+
+    private static Step deploy(int team, GpuRequest gpu, int priority, boolean preemptible) {
+        return new Step(0, team, gpu, priority, preemptible, false, 0);
+    }
+
+    private static NodeSpec node(int index, int gpus, long gpuMemoryMib) {
+        return new NodeSpec("node-" + index, 64_000, 512_000, gpus, "A100", gpuMemoryMib);
+    }
+
+    /** Runs the history step by step and checks every plan (the property's body). */
+    private static void replay(List<NodeSpec> nodes, List<Team> teams, List<Step> history) {
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), nodes);
         teams.forEach(run::team);
         Map<JobId, JobSpec> alive = new LinkedHashMap<>();
@@ -96,7 +145,7 @@ class SchedulerProperties {
 
     /**
      * Each evicted job was preemptible and past its minimum runtime, and no team lost to another team's claim what
-     * would take it below its guarantee (below what it held, if that was less) — except by the within-one-job rule,
+     * would take it below its guarantee (below what it held, with what the same plan placed for it, if that was less) — except by the within-one-job rule,
      * named in the reason: then the team was above its guarantee and ends less than one of its jobs below it.
      */
     private static void checkEvictionsWereAllowed(SchedulingSnapshot before, Plan plan) {
@@ -110,6 +159,9 @@ class SchedulerProperties {
                 largestJob.merge(j.spec().team(), j.gpuMilli(), Math::max);
             }
         });
+        // what the plan places before it reclaims counts as held: a team may lose it again to another team's guarantee
+        plan.actionsOf(PlanAction.Place.class).forEach(p -> held.merge(p.placement().spec().team(),
+                p.placement().gpuMilli(), Long::sum));
         Map<String, Long> lostToOthers = new HashMap<>();
         Set<String> withinOneJob = new HashSet<>();
         for (PlanAction.Evict e : plan.actionsOf(PlanAction.Evict.class)) {
