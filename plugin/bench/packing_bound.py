@@ -26,8 +26,15 @@ everything ("dominates" it). So each class's placed pods are the arrivals before
 and t[c] <= t[k] whenever c dominates k; the programme gets t as variables with those rows. It cannot fail an
 810-milli pod while whole-GPU pods that came after it are placed, which the plain bound may.
 
-  python3 plugin/bench/packing_bound.py [--by-type] [--place-if-fits] ../shared/data/openb/openb_node_list_gpu_node.csv \\
-          ../shared/data/openb/openb_pod_list_gpushare100.csv [more pod lists]
+--first-refusal answers another question: how late can the first refusal come? Up to the first pod that finds no
+node, a placement has placed every pod, so its allocation equals the arrived demand; after it, it places only what
+its gaps still take. The latest arrived share at which all pods arrived so far (in expected counts, CPU-only pods
+too) can still be placed together is found by bisection over the same programme with every class's count placed
+exactly; no placement, online or offline, refuses its first pod later (up to how far a seed's arrivals stray from
+the expected counts). A placement that places nothing after its first refusal leaves at least 100 % less that share.
+
+  python3 plugin/bench/packing_bound.py [--by-type] [--place-if-fits | --first-refusal] \\
+          ../shared/data/openb/openb_node_list_gpu_node.csv ../shared/data/openb/openb_pod_list_gpushare100.csv [more]
 """
 import collections
 import csv
@@ -84,7 +91,7 @@ def fraction_patterns(sizes, available):
 class Programme:
     """The linear programme for one trace: pod classes and node types in, the least unallocated GPU % out."""
 
-    def __init__(self, types, classes, place_if_fits=False):
+    def __init__(self, types, classes, place_if_fits=False, place_all=False):
         self.types = types
         self.type_list = sorted(types)
         self.capacity = capacity(types)
@@ -118,6 +125,9 @@ class Programme:
             self.rows += self._prefix_rows(index, placed)
         # per class: at most its expected count placed (CPU-only pods too: where CPU runs short, as in cpu30, they fail)
         self.rows += [({i: 1 for i in placed[c]}, classes[c]) for c in classes]
+        if place_all:
+            # and at least its count: solve() then finds no solution unless every arrived pod can be placed
+            self.rows += [({i: -1 for i in placed[c]}, -classes[c]) for c in classes]
 
     def _columns(self, fraction, whole, cpu_only):
         def allowed(c, t):
@@ -219,6 +229,27 @@ def bound(node_file, pod_file, place_if_fits=False):
     return programme, unallocated, solution
 
 
+def latest_first_refusal(types, classes_at, resolution=0.0005):
+    """The largest share of the cluster's GPU capacity (0..1, to the resolution) whose arrived pods, in expected counts
+    (classes_at(share): the pod classes arrived by then), can all be placed together: the latest arrived share at
+    which any placement can refuse its first pod."""
+
+    def all_placed(share):
+        unallocated, _ = Programme(types, classes_at(share), place_all=True).solve()
+        return unallocated is not None
+
+    if all_placed(1.0):
+        return 1.0
+    placed, refused = 0.0, 1.0
+    while refused - placed > resolution:
+        middle = (placed + refused) / 2
+        if all_placed(middle):
+            placed = middle
+        else:
+            refused = middle
+    return placed
+
+
 def dominates(c, key):
     """Whether a pod of class c fits nowhere once a pod of the key class fits nowhere: it asks at least the key's CPU
     and memory and, if the key asks a GPU share, at least that share of each of its GPUs on no model the key does not
@@ -233,10 +264,17 @@ def dominates(c, key):
 def main(argv):
     show_types = "--by-type" in argv
     place_if_fits = "--place-if-fits" in argv
-    files = [a for a in argv[1:] if a not in ("--by-type", "--place-if-fits")]
-    if len(files) < 2:
+    first_refusal = "--first-refusal" in argv
+    files = [a for a in argv[1:] if a not in ("--by-type", "--place-if-fits", "--first-refusal")]
+    if len(files) < 2 or (place_if_fits and first_refusal):
         raise SystemExit(__doc__)
     for pod_file in files[1:]:
+        if first_refusal:
+            types = node_types(files[0])
+            share = 100 * latest_first_refusal(types, lambda s: pod_classes(pod_file, capacity(types) * s))
+            print(f"{pod_file}: first refusal at arrived <= {share:.2f} %; a placement that places nothing after it "
+                  f"leaves >= {100 - share:.2f} % unallocated", flush=True)
+            continue
         programme, unallocated, solution = bound(files[0], pod_file, place_if_fits)
         rule = ", placing every pod that fits" if place_if_fits else ""
         print(f"{pod_file}: unallocated GPU % at arrived 100 %{rule} >= {unallocated:.2f} "

@@ -5,7 +5,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(__file__))
-from packing_bound import Programme, dominates  # noqa: E402
+from packing_bound import Programme, dominates, latest_first_refusal  # noqa: E402
 
 # ten nodes of one GPU, plenty of CPU and memory
 NODES = {(64_000, 256_000, 1, "T4"): 10}
@@ -36,6 +36,21 @@ class PackingBoundTest(unittest.TestCase):
         classes = {pod(1, 810, 4000): 10, pod(1, 1000, 2000): 5}
         unallocated, _ = Programme(NODES, classes, place_if_fits=True).solve()
         self.assertAlmostEqual(100 - (5 * 1000 + 5 * 810) / 100, unallocated, places=6)
+
+    def test_the_first_refusal_comes_when_the_arrived_pods_need_more_gpus_than_there_are(self):
+        # per unit of arrivals, 10 x 810 and 5 x 1000 (13,100 milli): all of them fit while 15k <= 10 GPUs, so at
+        # most k = 2/3 of a unit, 2/3 x 13,100 milli of the 10,000 arrived
+        share = latest_first_refusal(NODES, lambda s: {pod(1, 810, 1000): 10 * s * 10_000 / 13_100,
+                                                       pod(1, 1000, 2000): 5 * s * 10_000 / 13_100})
+        self.assertAlmostEqual(2 / 3 * 13_100 / 10_000, share, delta=0.001)
+
+    def test_cpu_only_pods_count_for_the_first_refusal(self):
+        # ten 1-GPU nodes of 4 cores; per unit 5 whole-GPU pods of 3 cores and 5 CPU-only pods of 2 cores: the GPUs
+        # would hold 2 units, the 40 cores only 40 / 25 = 1.6, i.e. 8,000 of the 10,000 milli
+        nodes = {(4_000, 256_000, 1, "T4"): 10}
+        share = latest_first_refusal(nodes, lambda s: {pod(1, 1000, 3000): 5 * s * 10_000 / 5_000,
+                                                       pod(0, 0, 2000): 5 * s * 10_000 / 5_000})
+        self.assertAlmostEqual(0.8, share, delta=0.001)
 
     def test_dominance_asks_at_least_as_much_of_everything_on_no_other_model(self):
         key = pod(1, 810, 1000, 1024, frozenset({"T4"}))

@@ -36,6 +36,7 @@ public final class ReportFormats {
             run.put("scheduledPods", r.scheduledPods());
             run.put("failedPods", r.failedPods());
             run.put("placementsPerSecond", Math.round(r.placementsPerSecond()));
+            run.put("firstRefusalArrivedPct", roundOrNull(r.firstRefusalArrivedPct()));
             runs.add(run);
         }
         root.put("runs", runs);
@@ -45,6 +46,7 @@ public final class ReportFormats {
         meanJson.put("fragAmountPctAt100", round(mean.fragAmountPctAt100()));
         meanJson.put("fragRatioPctAt100", round(mean.fragRatioPctAt100()));
         meanJson.put("placementsPerSecond", Math.round(mean.placementsPerSecond()));
+        meanJson.put("firstRefusalArrivedPct", roundOrNull(mean.firstRefusalArrivedPct()));
         root.put("mean", meanJson);
         List<Map<String, Object>> curve = new ArrayList<>();
         Curve c = report.curve();
@@ -72,16 +74,18 @@ public final class ReportFormats {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(Locale.ROOT, "policy %s on %d nodes / %d GPUs, %d pods inflated to %.0f %% of GPU capacity%n%n",
                 report.policy(), report.nodes(), report.gpus(), report.pods(), 100 * report.inflation()));
-        sb.append(String.format(Locale.ROOT, "%6s  %14s  %12s  %12s  %9s  %7s  %12s%n", "seed", "unallocated %",
-                "frag amt %", "frag ratio %", "scheduled", "failed", "placements/s"));
+        sb.append(String.format(Locale.ROOT, "%6s  %14s  %12s  %12s  %9s  %7s  %12s  %15s%n", "seed", "unallocated %",
+                "frag amt %", "frag ratio %", "scheduled", "failed", "placements/s", "1st refusal at"));
         for (RunResult r : report.runs()) {
-            sb.append(String.format(Locale.ROOT, "%6d  %14.2f  %12.2f  %12.1f  %9d  %7d  %12.0f%n", r.seed(),
+            sb.append(String.format(Locale.ROOT, "%6d  %14.2f  %12.2f  %12.1f  %9d  %7d  %12.0f  %15s%n", r.seed(),
                     r.unallocatedGpuPctAt100(), r.fragAmountPctAt100(), r.fragRatioPctAt100(), r.scheduledPods(),
-                    r.failedPods(), r.placementsPerSecond()));
+                    r.failedPods(), r.placementsPerSecond(),
+                    r.refusedAny() ? percentOrDash(r.firstRefusalArrivedPct()) : "none"));
         }
         SimulationReport.Mean m = report.mean();
-        sb.append(String.format(Locale.ROOT, "%6s  %14.2f  %12.2f  %12.1f  %9s  %7s  %12.0f%n%n", "mean",
-                m.unallocatedGpuPctAt100(), m.fragAmountPctAt100(), m.fragRatioPctAt100(), "", "", m.placementsPerSecond()));
+        sb.append(String.format(Locale.ROOT, "%6s  %14.2f  %12.2f  %12.1f  %9s  %7s  %12.0f  %15s%n%n", "mean",
+                m.unallocatedGpuPctAt100(), m.fragAmountPctAt100(), m.fragRatioPctAt100(), "", "", m.placementsPerSecond(),
+                percentOrDash(m.firstRefusalArrivedPct())));
         sb.append("(figures at arrived = 100 % of GPU capacity)\n\n");
         sb.append(String.format(Locale.ROOT, "%9s  %14s  %12s  %12s%n", "arrived %", "unallocated %", "frag amt %",
                 "frag ratio %"));
@@ -94,6 +98,15 @@ public final class ReportFormats {
             }
         }
         return sb.toString();
+    }
+
+    private static String percentOrDash(double pct) {
+        return Double.isNaN(pct) ? "-" : String.format(Locale.ROOT, "%.2f %%", pct);
+    }
+
+    /** NaN (no refusal) as JSON null. */
+    private static Double roundOrNull(double value) {
+        return Double.isNaN(value) ? null : round(value);
     }
 
     private static double round(double value) {

@@ -81,6 +81,7 @@ public final class Simulator {
         long arrived = 0;
         long allocated = 0;
         int scheduled = 0;
+        double firstRefusal = Double.NaN;
         curve.record(0, 100, 100 * fragmentation / total, ratio(fragmentation, total));
         long start = System.nanoTime();
         for (int i = 0; i < order.size(); i++) {
@@ -96,6 +97,8 @@ public final class Simulator {
                 double updated = measure.of(state, n);
                 fragmentation += updated - nodeFragmentation[n];
                 nodeFragmentation[n] = updated;
+            } else if (pod.gpuMilli() > 0 && Double.isNaN(firstRefusal)) {
+                firstRefusal = 100.0 * arrived / total;
             }
             curve.record(100 * arrived / total, 100 * (total - allocated) / total, 100 * fragmentation / total,
                     ratio(fragmentation, total - allocated));
@@ -104,7 +107,7 @@ public final class Simulator {
         double seconds = Math.max(1e-9, (System.nanoTime() - start) / 1e9);
         Curve.Point at100 = curve.at(100);
         return new RunResult(seed, at100.unallocatedGpuPct(), at100.fragAmountPct(), at100.fragRatioPct(), scheduled,
-                order.size() - scheduled, order.size() / seconds, curve);
+                order.size() - scheduled, order.size() / seconds, firstRefusal, curve);
     }
 
     private static double ratio(double fragmentation, double idle) {

@@ -89,7 +89,7 @@ class SimulatorTest {
         assertThat(json.get("runs")).hasSize(2);
         assertThat(json.get("runs").get(1).get("seed").asLong()).isEqualTo(43);
         for (String field : List.of("unallocatedGpuPctAt100", "fragAmountPctAt100", "fragRatioPctAt100", "scheduledPods",
-                "failedPods", "placementsPerSecond")) {
+                "failedPods", "placementsPerSecond", "firstRefusalArrivedPct")) {
             assertThat(json.get("runs").get(0).has(field)).as(field).isTrue();
         }
         assertThat(json.get("mean").get("unallocatedGpuPctAt100").asDouble()).isCloseTo(mean, within(1e-3));
@@ -100,6 +100,34 @@ class SimulatorTest {
 
         String text = ReportFormats.text(report);
         assertThat(text).contains("policy quotient").contains("mean").contains("arrived %");
+    }
+
+    @Test
+    void reportsWhereTheFirstGpuPodWasRefusedAndNotACpuOnlyOne() throws Exception {
+        // two whole GPUs and 4 cores: the CPU-only pod never fits, and the third GPU pod, arriving at 150 %, is refused
+        List<NodeSpec> node = List.of(new NodeSpec("a", 4_000, 64_000, 2, "T4", 0));
+        List<TracePod> pods = List.of(new TracePod("gpu-1", ResourceDemand.gpus(1_000, 1_000, 1, 1000, Set.of())),
+                new TracePod("gpu-2", ResourceDemand.gpus(1_000, 1_000, 1, 1000, Set.of())),
+                new TracePod("cpu", ResourceDemand.cpuOnly(8_000, 1_000)));
+        SimulationReport report = new Simulator(node, pods, 1.3).simulate("fgd", List.of(1L, 2L), Simulator.Progress.NONE);
+        for (RunResult run : report.runs()) {
+            assertThat(run.refusedAny()).isTrue();
+            assertThat(run.firstRefusalArrivedPct()).isEqualTo(150.0);
+        }
+        assertThat(report.mean().firstRefusalArrivedPct()).isEqualTo(150.0);
+        assertThat(ReportFormats.text(report)).contains("1st refusal at").contains("150.00 %");
+        JsonNode json = new ObjectMapper().readTree(ReportFormats.json(report));
+        assertThat(json.get("runs").get(0).get("firstRefusalArrivedPct").asDouble()).isEqualTo(150.0);
+
+        // arrivals stop at capacity: nothing refused, and neither the run nor the mean pretends otherwise
+        SimulationReport full = new Simulator(node, pods.subList(0, 2), 1.0).simulate("fgd", List.of(1L),
+                Simulator.Progress.NONE);
+        assertThat(full.runs().get(0).refusedAny()).isFalse();
+        assertThat(full.mean().firstRefusalArrivedPct()).isNaN();
+        assertThat(ReportFormats.text(full)).contains("none");
+        JsonNode none = new ObjectMapper().readTree(ReportFormats.json(full));
+        assertThat(none.get("runs").get(0).get("firstRefusalArrivedPct").isNull()).isTrue();
+        assertThat(none.get("mean").get("firstRefusalArrivedPct").isNull()).isTrue();
     }
 
     @Test

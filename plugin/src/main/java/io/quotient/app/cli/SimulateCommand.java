@@ -61,7 +61,8 @@ public final class SimulateCommand implements QuotientCli.Command {
 
             Output: per seed, the unallocated GPU %, the fragmentation amount % (idle GPU capacity the
             trace's common pod shapes cannot use, as a share of all GPUs) and ratio % (as a share of the
-            idle GPUs) at arrived = 100 %, the pods scheduled and failed, and placements per second; then
+            idle GPUs) at arrived = 100 %, the pods scheduled and failed, placements per second, and the
+            arrived % at which the first GPU pod found no node (until then everything was placed); then
             their mean and the mean curve over arrived 0..130 %. Without --json, one progress line per
             finished seed goes to stderr.
 
