@@ -26,12 +26,13 @@ everything ("dominates" it). So each class's placed pods are the arrivals before
 and t[c] <= t[k] whenever c dominates k; the programme gets t as variables with those rows. It cannot fail an
 810-milli pod while whole-GPU pods that came after it are placed, which the plain bound may.
 
---first-refusal answers another question: how late can the first refusal come? Up to the first pod that finds no
-node, a placement has placed every pod, so its allocation equals the arrived demand; after it, it places only what
-its gaps still take. The latest arrived share at which all pods arrived so far (in expected counts, CPU-only pods
-too) can still be placed together is found by bisection over the same programme with every class's count placed
-exactly; no placement, online or offline, refuses its first pod later (up to how far a seed's arrivals stray from
-the expected counts). A placement that places nothing after its first refusal leaves at least 100 % less that share.
+--first-refusal answers another question: how late can the first refusal of a GPU pod come? Up to it, a placement
+has placed every GPU pod, so its allocation equals the arrived demand; after it, it places only what its gaps still
+take. The latest arrived share at which all GPU pods arrived so far (in expected counts) can still be placed
+together, CPU-only pods placed or not, is found by bisection over the same programme with every GPU class's count
+placed exactly; no placement, online or offline, refuses its first GPU pod later (up to how far a seed's arrivals
+stray from the expected counts). A placement that places nothing after that refusal leaves at least the rest of
+the capacity (100 % less that share) unallocated at arrived 100 %.
 
   python3 plugin/bench/packing_bound.py [--by-type] [--place-if-fits | --first-refusal] \\
           ../shared/data/openb/openb_node_list_gpu_node.csv ../shared/data/openb/openb_pod_list_gpushare100.csv [more]
@@ -126,8 +127,9 @@ class Programme:
         # per class: at most its expected count placed (CPU-only pods too: where CPU runs short, as in cpu30, they fail)
         self.rows += [({i: 1 for i in placed[c]}, classes[c]) for c in classes]
         if place_all:
-            # and at least its count: solve() then finds no solution unless every arrived pod can be placed
-            self.rows += [({i: -1 for i in placed[c]}, -classes[c]) for c in classes]
+            # and at least its count for every GPU class: solve() then finds no solution unless every arrived GPU pod
+            # can be placed; CPU-only pods may still fail (a placement may refuse them first and keep their CPU)
+            self.rows += [({i: -1 for i in placed[c]}, -classes[c]) for c in classes if c[0] >= 1]
 
     def _columns(self, fraction, whole, cpu_only):
         def allowed(c, t):
@@ -230,9 +232,9 @@ def bound(node_file, pod_file, place_if_fits=False):
 
 
 def latest_first_refusal(types, classes_at, resolution=0.0005):
-    """The largest share of the cluster's GPU capacity (0..1, to the resolution) whose arrived pods, in expected counts
-    (classes_at(share): the pod classes arrived by then), can all be placed together: the latest arrived share at
-    which any placement can refuse its first pod."""
+    """The largest share of the cluster's GPU capacity (0..1, to the resolution) whose arrived GPU pods, in expected
+    counts (classes_at(share): the pod classes arrived by then), can all be placed together: the latest arrived share
+    at which any placement can refuse its first GPU pod."""
 
     def all_placed(share):
         unallocated, _ = Programme(types, classes_at(share), place_all=True).solve()

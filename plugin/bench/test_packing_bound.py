@@ -44,13 +44,14 @@ class PackingBoundTest(unittest.TestCase):
                                                        pod(1, 1000, 2000): 5 * s * 10_000 / 13_100})
         self.assertAlmostEqual(2 / 3 * 13_100 / 10_000, share, delta=0.001)
 
-    def test_cpu_only_pods_count_for_the_first_refusal(self):
-        # ten 1-GPU nodes of 4 cores; per unit 5 whole-GPU pods of 3 cores and 5 CPU-only pods of 2 cores: the GPUs
-        # would hold 2 units, the 40 cores only 40 / 25 = 1.6, i.e. 8,000 of the 10,000 milli
-        nodes = {(4_000, 256_000, 1, "T4"): 10}
-        share = latest_first_refusal(nodes, lambda s: {pod(1, 1000, 3000): 5 * s * 10_000 / 5_000,
-                                                       pod(0, 0, 2000): 5 * s * 10_000 / 5_000})
-        self.assertAlmostEqual(0.8, share, delta=0.001)
+    def test_the_first_refusal_counts_the_gpu_pods_cpu_and_lets_cpu_only_pods_fail(self):
+        # ten 2-GPU nodes of 4 cores, per unit 5 whole-GPU pods of 3 cores: the 20 GPUs would hold 4 units, the 40
+        # cores 40 / 15 units, i.e. 2/3 of the 20,000 milli. The CPU-only pods, which would take the cores sooner,
+        # may be refused first
+        nodes = {(4_000, 256_000, 2, "T4"): 10}
+        share = latest_first_refusal(nodes, lambda s: {pod(1, 1000, 3000): 5 * s * 20_000 / 5_000,
+                                                       pod(0, 0, 2000): 5 * s * 20_000 / 5_000})
+        self.assertAlmostEqual(2 / 3, share, delta=0.001)
 
     def test_dominance_asks_at_least_as_much_of_everything_on_no_other_model(self):
         key = pod(1, 810, 1000, 1024, frozenset({"T4"}))
