@@ -12,15 +12,23 @@ import io.quotient.core.cluster.ResourceDemand;
 final class NodeScoreMemo {
 
     private static final int SLOTS = 64;
+    /**
+     * One entry's fields side by side (version, CPU key, shape key, decrease bits, score, left and GPU), and the
+     * entries of one slot for all nodes next to each other: the slot depends on the demand only, and a placement looks
+     * up every node for one demand, so it walks the table in order instead of jumping a node's 64 slots per node (on
+     * the 1,213-node cluster the table holds some 78,000 entries, far beyond the caches: a jump per node was a miss
+     * per node, and the lookups were a third of the policy's time).
+     */
+    private static final int STRIDE = 6;
+    private static final int VERSION = 0;
+    private static final int CPU = 1;
+    private static final int SHAPE = 2;
+    private static final int DECREASE = 3;
+    private static final int SCORE = 4;
+    private static final int LEFT_AND_GPU = 5;
 
     private ClusterState state;
-    private long[] versions = new long[0];
-    private long[] cpuKeys = new long[0];
-    private long[] shapeKeys = new long[0];
-    private double[] decreases = new double[0];
-    private long[] scores = new long[0];
-    private int[] lefts = new int[0];
-    private int[] gpus = new int[0];
+    private long[] entries = new long[0];
     private int nodes = -1;
     private double hitDecrease;
     private long hitScore;
@@ -32,34 +40,35 @@ final class NodeScoreMemo {
      * {@link #score()}, {@link #decrease()}, {@link #left()} and {@link #gpu()}.
      */
     boolean lookup(ClusterState current, int node, ResourceDemand demand) {
-        if (current != state || nodes != current.nodeCount()) {
-            reset(current);
-        }
+        useFor(current);
         long shape = shapeKey(demand);
-        int i = slot(node, demand.cpuMilli(), shape);
-        if (versions[i] == current.version(node) && cpuKeys[i] == demand.cpuMilli() && shapeKeys[i] == shape) {
-            hitDecrease = decreases[i];
-            hitScore = scores[i];
-            hitLeft = lefts[i];
-            hitGpu = gpus[i];
+        int i = entry(node, demand.cpuMilli(), shape);
+        if (entries[i + VERSION] == current.version(node) && entries[i + CPU] == demand.cpuMilli()
+                && entries[i + SHAPE] == shape) {
+            hitDecrease = Double.longBitsToDouble(entries[i + DECREASE]);
+            hitScore = entries[i + SCORE];
+            long leftAndGpu = entries[i + LEFT_AND_GPU];
+            hitLeft = (int) (leftAndGpu >> 32);
+            hitGpu = (int) leftAndGpu;
             return true;
         }
         return false;
     }
 
     void store(ClusterState current, int node, ResourceDemand demand, double decrease, long score, int left, int gpu) {
-        int i = slot(node, demand.cpuMilli(), shapeKey(demand));
-        versions[i] = current.version(node);
-        cpuKeys[i] = demand.cpuMilli();
-        shapeKeys[i] = shapeKey(demand);
-        decreases[i] = decrease;
-        scores[i] = score;
+        useFor(current);
+        long shape = shapeKey(demand);
+        int i = entry(node, demand.cpuMilli(), shape);
+        entries[i + VERSION] = current.version(node);
+        entries[i + CPU] = demand.cpuMilli();
+        entries[i + SHAPE] = shape;
+        entries[i + DECREASE] = Double.doubleToRawLongBits(decrease);
+        entries[i + SCORE] = score;
+        entries[i + LEFT_AND_GPU] = ((long) left << 32) | (gpu & 0xFFFF_FFFFL);
         hitDecrease = decrease;
         hitScore = score;
         hitLeft = left;
         hitGpu = gpu;
-        lefts[i] = left;
-        gpus[i] = gpu;
     }
 
     long score() {
@@ -78,9 +87,11 @@ final class NodeScoreMemo {
         return hitGpu;
     }
 
-    private static int slot(int node, long cpu, long shape) {
+    /** The index of the first field of the node's entry in the demand's slot. */
+    private int entry(int node, long cpu, long shape) {
         long h = (cpu * 0x9E3779B97F4A7C15L) ^ (shape * 0xC2B2AE3D27D4EB4FL);
-        return node * SLOTS + (int) ((h ^ (h >>> 29)) & (SLOTS - 1));
+        int slot = (int) ((h ^ (h >>> 29)) & (SLOTS - 1));
+        return (slot * nodes + node) * STRIDE;
     }
 
     private static long shapeKey(ResourceDemand demand) {
@@ -88,16 +99,19 @@ final class NodeScoreMemo {
         return ((long) demand.gpuCount() << 40) ^ (share & 0xFF_FFFF_FFFFL);
     }
 
+    /** Forgets everything when asked about another cluster state (or one whose node count changed). */
+    private void useFor(ClusterState current) {
+        if (current != state || nodes != current.nodeCount()) {
+            reset(current);
+        }
+    }
+
     private void reset(ClusterState current) {
         state = current;
         nodes = current.nodeCount();
-        versions = new long[nodes * SLOTS];
-        java.util.Arrays.fill(versions, -1);
-        cpuKeys = new long[nodes * SLOTS];
-        shapeKeys = new long[nodes * SLOTS];
-        decreases = new double[nodes * SLOTS];
-        scores = new long[nodes * SLOTS];
-        lefts = new int[nodes * SLOTS];
-        gpus = new int[nodes * SLOTS];
+        entries = new long[nodes * SLOTS * STRIDE];
+        for (int i = VERSION; i < entries.length; i += STRIDE) {
+            entries[i] = -1;
+        }
     }
 }

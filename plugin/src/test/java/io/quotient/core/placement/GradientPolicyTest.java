@@ -8,7 +8,10 @@ import static io.quotient.core.placement.Clusters.cluster;
 import static io.quotient.core.placement.Clusters.node;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Which measure a gradient policy scores a demand with: GPU demands one, CPU-only demands the other when given. */
+/**
+ * Which measure a gradient policy scores a demand with (GPU demands one, CPU-only demands the other when given), and
+ * how often it asks it.
+ */
 class GradientPolicyTest {
 
     /** Counts the CPU taken from nodes of one model as lost, so a gradient policy avoids taking CPU there. */
@@ -31,6 +34,31 @@ class GradientPolicyTest {
                 .as("a GPU demand avoids the V100 node").isZero();
         assertThat(policy.place(state, ResourceDemand.cpuOnly(4_000, 1_024)).orElseThrow().nodeIndex())
                 .as("a CPU-only demand avoids the T4 node").isEqualTo(1);
+    }
+
+    @Test
+    void aFractionScoresEachDistinctFreeShareOfANodeOnceAndTakesTheFirstGpuWithIt() {
+        // free shares 400, 1000, 400, 1000: two distinct ones, so two evaluations of the node after the fraction,
+        // plus one of the node as it is (the "before" value)
+        ClusterState state = cluster(node("a", 4, "A100"));
+        Clusters.use(state, 0, 0, 600);
+        Clusters.use(state, 0, 2, 600);
+        int[] evaluations = {0};
+        // the less idle the better: the fraction goes to a GPU with 400 free, the first of them
+        NodeMeasure idle = (m, freeCpu, gpuFree, gpuCount) -> {
+            evaluations[0]++;
+            long sum = 0;
+            for (int i = 0; i < gpuCount; i++) {
+                sum += gpuFree[i];
+            }
+            return sum;
+        };
+        PlacementPolicy policy = new TwoMeasurePolicy(idle, idle);
+
+        var allocation = policy.place(state, Clusters.fraction(300)).orElseThrow();
+
+        assertThat(allocation.gpuIndices()).containsExactly(0);
+        assertThat(evaluations[0]).isEqualTo(3);
     }
 
     @Test
