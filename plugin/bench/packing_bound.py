@@ -270,10 +270,12 @@ def main(argv):
     files = [a for a in argv[1:] if a not in ("--by-type", "--place-if-fits", "--first-refusal")]
     if len(files) < 2 or (place_if_fits and first_refusal):
         raise SystemExit(__doc__)
+    types = node_types(files[0]) if first_refusal else None
     for pod_file in files[1:]:
         if first_refusal:
-            types = node_types(files[0])
-            share = 100 * latest_first_refusal(types, lambda s: pod_classes(pod_file, capacity(types) * s))
+            # the expected counts at arrived share s are those at 100 % times s: read the pod list once
+            full = pod_classes(pod_file, capacity(types))
+            share = 100 * latest_first_refusal(types, lambda s: {c: n * s for c, n in full.items()})
             print(f"{pod_file}: first refusal at arrived <= {share:.2f} %; a placement that places nothing after it "
                   f"leaves >= {100 - share:.2f} % unallocated", flush=True)
             continue

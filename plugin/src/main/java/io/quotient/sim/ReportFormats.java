@@ -80,12 +80,12 @@ public final class ReportFormats {
             sb.append(String.format(Locale.ROOT, "%6d  %14.2f  %12.2f  %12.1f  %9d  %7d  %12.0f  %15s%n", r.seed(),
                     r.unallocatedGpuPctAt100(), r.fragAmountPctAt100(), r.fragRatioPctAt100(), r.scheduledPods(),
                     r.failedPods(), r.placementsPerSecond(),
-                    r.refusedAny() ? percentOrDash(r.firstRefusalArrivedPct()) : "none"));
+                    percentOr(r.firstRefusalArrivedPct(), "none")));
         }
         SimulationReport.Mean m = report.mean();
         sb.append(String.format(Locale.ROOT, "%6s  %14.2f  %12.2f  %12.1f  %9s  %7s  %12.0f  %15s%n%n", "mean",
                 m.unallocatedGpuPctAt100(), m.fragAmountPctAt100(), m.fragRatioPctAt100(), "", "", m.placementsPerSecond(),
-                percentOrDash(m.firstRefusalArrivedPct())));
+                percentOr(m.firstRefusalArrivedPct(), "-")));
         sb.append("(figures at arrived = 100 % of GPU capacity)\n\n");
         sb.append(String.format(Locale.ROOT, "%9s  %14s  %12s  %12s%n", "arrived %", "unallocated %", "frag amt %",
                 "frag ratio %"));
@@ -100,8 +100,9 @@ public final class ReportFormats {
         return sb.toString();
     }
 
-    private static String percentOrDash(double pct) {
-        return Double.isNaN(pct) ? "-" : String.format(Locale.ROOT, "%.2f %%", pct);
+    /** A percentage, or {@code absent} for NaN (no refusal; for the mean: not every run refused). */
+    private static String percentOr(double pct, String absent) {
+        return Double.isNaN(pct) ? absent : String.format(Locale.ROOT, "%.2f %%", pct);
     }
 
     /** NaN (no refusal) as JSON null. */
