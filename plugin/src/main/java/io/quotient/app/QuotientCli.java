@@ -2,6 +2,7 @@ package io.quotient.app;
 
 import io.quotient.app.cli.GenerateCommand;
 import io.quotient.app.cli.InspectCommand;
+import io.quotient.app.cli.ReplayCommand;
 import io.quotient.app.cli.ServeCommand;
 import io.quotient.app.cli.SimulateCommand;
 
@@ -27,6 +28,7 @@ public final class QuotientCli {
     static {
         COMMANDS.put("serve", new ServeCommand());
         COMMANDS.put("simulate", new SimulateCommand());
+        COMMANDS.put("replay", new ReplayCommand());
         COMMANDS.put("generate", new GenerateCommand());
         COMMANDS.put("inspect", new InspectCommand());
     }

@@ -19,6 +19,8 @@ public final class ClusterState {
     private final long[] version;
     private final AllocationKinds kinds;
     private long totalGpuMilli;
+    /** Allocations and releases so far: what is derived from the free capacity stays valid until it changes. */
+    private long changes;
 
     public ClusterState(List<NodeSpec> nodes) {
         this.nodes = List.copyOf(nodes);
@@ -49,6 +51,7 @@ public final class ClusterState {
         version = other.version.clone();
         kinds = other.kinds.copy();
         totalGpuMilli = other.totalGpuMilli;
+        changes = other.changes;
     }
 
     public ClusterState copy() {
@@ -120,6 +123,11 @@ public final class ClusterState {
         return version[node];
     }
 
+    /** Changes whenever any node's free capacity does (the sum of the nodes' versions). */
+    public long changes() {
+        return changes;
+    }
+
     public long totalGpuMilli() {
         return totalGpuMilli;
     }
@@ -173,6 +181,7 @@ public final class ClusterState {
         }
         kinds.add(node, a);
         version[node]++;
+        changes++;
     }
 
     /** Returns the allocation's capacity (the inverse of {@link #allocate}). */
@@ -191,5 +200,6 @@ public final class ClusterState {
         }
         kinds.remove(node, a);
         version[node]++;
+        changes++;
     }
 }

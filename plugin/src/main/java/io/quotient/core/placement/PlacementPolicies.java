@@ -6,13 +6,16 @@ import java.util.Locale;
 /** The placement policies selectable by name (configuration, CLI), each deterministic for a seed. */
 public final class PlacementPolicies {
 
-    private static final List<String> NAMES = List.of("random", "dotprod", "clustering", "packing", "bestfit", "fgd",
+    private static final List<String> NAMES = List.of("random", "leastallocated", "dotprod", "clustering", "packing", "bestfit", "fgd",
             "quotient");
 
     private PlacementPolicies() {
     }
 
-    /** Every known policy name, the reference policies of the FGD simulator first, Quotient's own last. */
+    /**
+     * Every known policy name: the reference policies (the FGD simulator's, and the kube-scheduler's default
+     * least-allocated scoring) first, Quotient's own last.
+     */
     public static List<String> names() {
         return NAMES;
     }
@@ -41,6 +44,7 @@ public final class PlacementPolicies {
         String key = name == null ? "" : name.trim().toLowerCase(Locale.ROOT);
         return switch (key) {
             case "random" -> new RandomPolicy(seed);
+            case "leastallocated" -> new LeastAllocatedPolicy(seed);
             case "dotprod" -> new DotProductPolicy(seed);
             case "clustering" -> new ClusteringPolicy(seed);
             case "packing" -> new PackingPolicy(seed);

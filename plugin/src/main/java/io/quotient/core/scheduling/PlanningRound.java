@@ -34,6 +34,7 @@ final class PlanningRound {
     /** Jobs this round places: a later decision of the same round never evicts them (see {@link ReclaimSearch}). */
     private final java.util.Set<JobId> placedThisRound = new java.util.HashSet<>();
     private final FailedSearches failedSearches = new FailedSearches();
+    private final CapacityReasons capacityReasons;
 
     /** @param waiting jobs that want capacity besides those placed (for the teams' fair shares) */
     PlanningRound(SchedulingSnapshot snapshot, PlacementPolicy policy, Collection<JobSpec> waiting,
@@ -50,6 +51,7 @@ final class PlanningRound {
                 placedThisRound);
         this.preemption = new PreemptionPlanner(search, now);
         this.gangReclaim = new GangReclaim(ws, search, new GangPlacer(policy));
+        this.capacityReasons = new CapacityReasons(ws.state());
     }
 
     /** Places the job (taking capacity back where a rule allows it) or keeps it pending with the rule that holds it. */
@@ -59,7 +61,7 @@ final class PlanningRound {
         ResourceDemand demand = Demands.of(job);
         PlacementPolicy.NodeFilter filter = filterFor(job);
         long least = Demands.leastMilli(job, ws.state().nodes());
-        String never = WaitReasons.neverFits(ws.state(), demand);
+        String never = capacityReasons.neverFits(demand);
         if (never != null) {
             return keepPending(job, never);
         }
@@ -313,7 +315,7 @@ final class PlanningRound {
     }
 
     private String noNode(JobSpec job, ResourceDemand demand, PlacementPolicy.NodeFilter filter) {
-        return WaitReasons.noNode(ws.state(), demand, filter, Demands.sharesGpu(job));
+        return capacityReasons.noNode(demand, filter, Demands.sharesGpu(job));
     }
 
     private Map<String, Long> fairShares(Collection<JobSpec> waiting) {

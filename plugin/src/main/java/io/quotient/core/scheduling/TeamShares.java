@@ -26,4 +26,15 @@ public final class TeamShares {
         long capacity = nodes.stream().mapToLong(n -> (long) n.gpuCount() * 1000).sum();
         return FairShare.of(teams, demand, capacity);
     }
+
+    /**
+     * The fair shares for a demand already summed per team (a replay keeps these sums as jobs come and go, instead of
+     * listing every job at each instant).
+     *
+     * @param demand   per team, the GPU milli it holds and waits for
+     * @param capacity the cluster's GPU milli
+     */
+    public static Map<String, Long> fairShares(Map<String, Team> teams, Map<String, Long> demand, long capacity) {
+        return FairShare.of(teams, demand, capacity);
+    }
 }

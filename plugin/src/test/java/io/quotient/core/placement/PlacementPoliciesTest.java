@@ -33,7 +33,7 @@ class PlacementPoliciesTest {
     @Test
     void namesListsTheReferencePoliciesAndQuotient() {
         assertThat(PlacementPolicies.names())
-                .containsExactly("random", "dotprod", "clustering", "packing", "bestfit", "fgd", "quotient");
+                .containsExactly("random", "leastallocated", "dotprod", "clustering", "packing", "bestfit", "fgd", "quotient");
     }
 
     @Test

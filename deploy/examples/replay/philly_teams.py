@@ -1,0 +1,31 @@
+#!/usr/bin/env python3
+"""Writes the teams file of the Philly replay scenario (docs/replay.md) for a cluster of GPUS GPUs.
+
+Guarantees are proportional to the VC sizes of philly_vc_nodes.csv and sum to the cluster (largest remainders
+rounded up); a VC of the trace without a size is guaranteed 0 (it only borrows).
+
+    python3 philly_teams.py ../shared/data/philly 464 > philly-teams-464.yaml
+"""
+import csv
+import sys
+from pathlib import Path
+
+
+def main(folder: str, gpus: int) -> None:
+    sizes = {r["vc"]: int(r["node num"]) for r in csv.DictReader(open(Path(folder) / "philly_vc_nodes.csv"))}
+    teams = sorted({r["cluster"] for r in csv.DictReader(open(Path(folder) / "philly_jobs_2017-09_10.csv"))} | set(sizes))
+    total = sum(sizes.values())
+    exact = {t: gpus * sizes.get(t, 0) / total for t in teams}
+    share = {t: int(x) for t, x in exact.items()}
+    for t in sorted(teams, key=lambda t: (share[t] - exact[t], t))[: gpus - sum(share.values())]:
+        share[t] += 1
+    print(f"# The Philly replay scenario on {gpus} GPUs: guarantees proportional to philly_vc_nodes.csv, summing to")
+    print("# the cluster; VCs without a size are guaranteed 0. Written by philly_teams.py.")
+    print("teams:")
+    for t in teams:
+        # a VC name may start with a digit; quoted, so YAML never reads it as a number
+        print(f'  - name: "{t}"\n    guaranteedGpus: {share[t]}')
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], int(sys.argv[2]))

@@ -1,0 +1,170 @@
+package io.quotient.app.cli;
+
+import io.quotient.adapters.quota.ConfigFileException;
+import io.quotient.adapters.quota.TeamsFileParser;
+import io.quotient.app.QuotientCli;
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.scheduling.Team;
+import io.quotient.replay.Baselines;
+import io.quotient.replay.ClusterSize;
+import io.quotient.replay.Gangs;
+import io.quotient.replay.JobsFile;
+import io.quotient.replay.Replay;
+import io.quotient.replay.ReplayJob;
+import io.quotient.replay.ReplayJson;
+import io.quotient.replay.ReplayPolicy;
+import io.quotient.replay.ReplayResult;
+import io.quotient.replay.ReplayText;
+import io.quotient.replay.TraceSlice;
+import io.quotient.sim.TraceFormatException;
+import io.quotient.sim.TraceReader;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** {@code replay}: a shared cluster over time, every decision by the scheduling core (docs/replay.md). */
+public final class ReplayCommand implements QuotientCli.Command {
+
+    static final String HELP = """
+            Usage: java -jar quotient.jar replay --jobs FILE [--teams FILE]
+                                                 (--nodes FILE | --nodes N [--gpus-per-node G] | --load X [--gpus-per-node G])
+                                                 [--policy NAME|all] [--from T] [--to T | --days D] [--json] [--charts DIR]
+
+            Replays a trace of jobs over time: each job arrives, waits, is placed, may be preempted (losing the
+            work since its last checkpoint) and re-queued, and finishes after its running time. Submissions,
+            the re-queue and reclaim passes (every 5 s and 15 s) and the nightly defragmentation (03:00) are
+            decided by the service's scheduling core, in simulated time. See docs/replay.md.
+
+            Options:
+              --jobs FILE          the Philly trace CSV as shipped (recognised by its header
+                                   timestamp,duration,num_gpus,gpu_time,cluster), or the replay's job format
+                                   (header with at least submit,duration,team; docs/replay.md)
+              --teams FILE         the service's teams file (guarantees, maxGpus, weights, priorities,
+                                   departments); default: every team of the trace guaranteed 0 GPUs
+              --nodes FILE         an openb node list (sn,cpu_milli,memory_mib,gpu,model)
+              --nodes N            N identical nodes of --gpus-per-node GPUs (default 8)
+              --load X             as many nodes of --gpus-per-node GPUs as make the trace's mean offered
+                                   GPUs X times the capacity (1.0: capacity = mean demand)
+              --policy NAME|all    one of {policies}, or all (default quotient)
+              --from T, --to T     only jobs submitted in [from, to), UTC (2017-10-01 or 2017-10-01T08:00)
+              --days D             only the first D days of the trace (from --from, if given)
+              --json               print JSON (one object, or a list with --policy all) instead of the table
+              --charts DIR         not available in this version (see docs/replay.md)
+              --help               this text
+
+            Exit status: 0 done, 1 unreadable or malformed input (the message names file, line and column),
+            2 bad options.
+            """.replace("{policies}", String.join(", ", Baselines.names()));
+
+    private final PrintStream out;
+    private final PrintStream err;
+
+    public ReplayCommand() {
+        this(System.out, System.err);
+    }
+
+    /** A command writing to the given streams (tests capture them). */
+    public ReplayCommand(PrintStream out, PrintStream err) {
+        this.out = out;
+        this.err = err;
+    }
+
+    @Override
+    public String summary() {
+        return "replay a multi-tenant job trace over time through the scheduler and its baselines";
+    }
+
+    @Override
+    public int run(String[] args) {
+        ReplayOptions options;
+        try {
+            options = ReplayOptions.parse(args);
+            if (options.charts() != null) {
+                throw new IllegalArgumentException("--charts is not available in this version; use --json and plot it");
+            }
+        } catch (IllegalArgumentException e) {
+            err.println("replay: " + e.getMessage() + "\nRun 'java -jar quotient.jar replay --help' for the options.");
+            return 2;
+        }
+        if (options.help()) {
+            out.println(HELP);
+            return 0;
+        }
+        try {
+            List<ReplayJob> trace = JobsFile.read(options.jobs());
+            List<ReplayJob> sliced = slice(trace, options).of(trace);
+            if (sliced.isEmpty()) {
+                throw new IllegalArgumentException("no job of " + options.jobs() + " was submitted in the slice given");
+            }
+            List<NodeSpec> nodes = nodes(options, sliced);
+            List<ReplayJob> jobs = Gangs.formed(sliced, nodes);
+            Map<String, Team> teams = teams(options.teams(), jobs);
+            List<ReplayResult> results = new ArrayList<>();
+            for (ReplayPolicy policy : options.policies()) {
+                ReplayResult result = Replay.run(policy, nodes, teams, jobs);
+                results.add(result);
+                if (!options.json()) {
+                    err.printf(Locale.ROOT, "%s: %d jobs on %d nodes (%d GPUs) in %.1f s, %.0f decisions/s%n",
+                            policy.name(), jobs.size(), nodes.size(), result.gpus(), result.wallSeconds(),
+                            result.decisionsPerSecond());
+                }
+            }
+            out.print(options.json() ? ReplayJson.of(results) + "\n" : table(results));
+            return 0;
+        } catch (TraceFormatException | ConfigFileException | IllegalArgumentException | UncheckedIOException e) {
+            err.println("replay: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static TraceSlice slice(List<ReplayJob> trace, ReplayOptions o) {
+        if (o.days() > 0) {
+            long from = o.fromMs() != Long.MIN_VALUE ? o.fromMs()
+                    : trace.stream().mapToLong(ReplayJob::submitMs).min().orElse(0);
+            return new TraceSlice(from, from + Math.round(o.days() * 86_400_000L));
+        }
+        return o.fromMs() == Long.MIN_VALUE && o.toMs() == Long.MAX_VALUE ? TraceSlice.ALL
+                : new TraceSlice(o.fromMs(), o.toMs());
+    }
+
+    private static List<NodeSpec> nodes(ReplayOptions o, List<ReplayJob> jobs) {
+        if (o.nodesFile() != null) {
+            return TraceReader.readNodes(o.nodesFile());
+        }
+        if (o.nodeCount() > 0) {
+            return ClusterSize.uniform(o.nodeCount(), o.gpusPerNode());
+        }
+        return ClusterSize.forLoad(jobs, o.load(), o.gpusPerNode());
+    }
+
+    /** The teams file parsed as the service parses it, or every team of the trace with no guarantee. */
+    static Map<String, Team> teams(Path file, List<ReplayJob> jobs) {
+        if (file == null) {
+            Map<String, Team> teams = new LinkedHashMap<>();
+            jobs.forEach(j -> teams.computeIfAbsent(j.team(), n -> Team.of(n, 0)));
+            return teams;
+        }
+        try {
+            return TeamsFileParser.parse(Files.readString(file), file.toString());
+        } catch (NoSuchFileException e) {
+            throw new IllegalArgumentException("teams file " + file + ": no such file; check the path");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read teams file " + file + ": " + e, e);
+        }
+    }
+
+    private static String table(List<ReplayResult> results) {
+        TextTable table = new TextTable(ReplayText.headers());
+        ReplayText.rows(results).forEach(row -> table.row((Object[]) row));
+        return table.render();
+    }
+}

@@ -1,0 +1,127 @@
+package io.quotient.app.cli;
+
+import io.quotient.replay.Baselines;
+import io.quotient.replay.ReplayPolicy;
+
+import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The parsed arguments of {@code replay}; {@link #parse} rejects anything it does not understand, naming the option.
+ *
+ * @param nodesFile   an openb node list, or null
+ * @param nodeCount   N identical nodes when no file is given (0: sized by {@code load})
+ * @param load        mean offered GPUs / capacity when the cluster is sized from the trace (0: not sized)
+ * @param fromMs      first submission taken (epoch ms), or {@link Long#MIN_VALUE}
+ * @param toMs        submissions before this taken, or {@link Long#MAX_VALUE}
+ * @param days        the first so many days of the trace (0: not limited)
+ */
+record ReplayOptions(Path jobs, Path teams, Path nodesFile, int nodeCount, int gpusPerNode, double load,
+                     List<ReplayPolicy> policies, boolean json, Path charts, long fromMs, long toMs, double days,
+                     boolean help) {
+
+    private static final Set<String> VALUED = Set.of("--jobs", "--teams", "--nodes", "--gpus-per-node", "--load",
+            "--policy", "--charts", "--from", "--to", "--days");
+
+    static ReplayOptions parse(String[] args) {
+        if (CliOptions.asksForHelp(args)) {
+            return new ReplayOptions(null, null, null, 0, 8, 0, List.of(), false, null, Long.MIN_VALUE, Long.MAX_VALUE,
+                    0, true);
+        }
+        Path jobs = null;
+        Path teams = null;
+        Path nodesFile = null;
+        int nodeCount = 0;
+        int gpusPerNode = 8;
+        double load = 0;
+        List<ReplayPolicy> policies = List.of(Baselines.named("quotient"));
+        boolean json = false;
+        Path charts = null;
+        long from = Long.MIN_VALUE;
+        long to = Long.MAX_VALUE;
+        double days = 0;
+        for (CliOptions.Option option : CliOptions.parse(args, VALUED, Set.of("--json"))) {
+            String value = option.value();
+            switch (option.name()) {
+                case "--json" -> json = true;
+                case "--jobs" -> jobs = Path.of(value);
+                case "--teams" -> teams = Path.of(value);
+                case "--nodes" -> {
+                    if (value.matches("\\d+")) {
+                        nodeCount = positive("--nodes", value);
+                    } else {
+                        nodesFile = Path.of(value);
+                    }
+                }
+                case "--gpus-per-node" -> gpusPerNode = positive("--gpus-per-node", value);
+                case "--load" -> load = positiveNumber("--load", value);
+                case "--policy" -> policies = value.trim().equalsIgnoreCase("all") ? Baselines.all()
+                        : List.of(Baselines.named(value));
+                case "--charts" -> charts = Path.of(value);
+                case "--from" -> from = time("--from", value);
+                case "--to" -> to = time("--to", value);
+                case "--days" -> days = positiveNumber("--days", value);
+                default -> throw new IllegalArgumentException("unknown option '" + option.name() + "'");
+            }
+        }
+        if (jobs == null) {
+            throw new IllegalArgumentException("--jobs is required (a Philly trace CSV or the replay's job format)");
+        }
+        int sizings = (nodesFile != null ? 1 : 0) + (nodeCount > 0 ? 1 : 0) + (load > 0 ? 1 : 0);
+        if (sizings != 1) {
+            throw new IllegalArgumentException("give exactly one of --nodes FILE, --nodes N (with --gpus-per-node G)"
+                    + " or --load X (nodes of --gpus-per-node GPUs for that load)");
+        }
+        if (days > 0 && to != Long.MAX_VALUE) {
+            throw new IllegalArgumentException("--days and --to both end the slice; give one of them");
+        }
+        if (to <= from) {
+            throw new IllegalArgumentException("--to must be after --from");
+        }
+        return new ReplayOptions(jobs, teams, nodesFile, nodeCount, gpusPerNode, load, policies, json, charts, from,
+                to, days, false);
+    }
+
+    private static int positive(String option, String value) {
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n < 1) {
+                throw new IllegalArgumentException(option + " must be at least 1, was " + value);
+            }
+            return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " must be a whole number, was '" + value + "'");
+        }
+    }
+
+    private static double positiveNumber(String option, String value) {
+        try {
+            double x = Double.parseDouble(value.trim());
+            if (!(x > 0) || Double.isInfinite(x)) {
+                throw new IllegalArgumentException(option + " must be a number above 0, was " + value);
+            }
+            return x;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " must be a number such as 1.0, was '" + value + "'");
+        }
+    }
+
+    /** {@code YYYY-mm-dd} or {@code YYYY-mm-ddTHH:MM[:SS]}, UTC, as the traces' timestamps are read. */
+    private static long time(String option, String value) {
+        String text = value.trim();
+        try {
+            if (text.length() == 10) {
+                return LocalDate.parse(text).atStartOfDay().toInstant(ZoneOffset.UTC).toEpochMilli();
+            }
+            return LocalDateTime.parse(text.replace(' ', 'T')).toInstant(ZoneOffset.UTC).toEpochMilli();
+        } catch (DateTimeParseException e) {
+            throw new IllegalArgumentException(option + " must be a date (2017-10-01) or a time (2017-10-01T08:00),"
+                    + " UTC, was '" + value + "'");
+        }
+    }
+}

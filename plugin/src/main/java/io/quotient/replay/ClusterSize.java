@@ -1,0 +1,55 @@
+package io.quotient.replay;
+
+import io.quotient.core.cluster.NodeSpec;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A cluster of identical GPU nodes for a replay: given as N nodes of G GPUs, or sized by a load factor, the trace's
+ * mean offered GPUs (GPU-time of its jobs over the span of their submissions) divided by the capacity.
+ */
+public final class ClusterSize {
+
+    /** GPU model of the generated nodes: the trace formats without models place anywhere. */
+    public static final String MODEL = "GPU";
+    /** Generous CPU and memory per GPU, so that only GPUs bind when the trace says nothing about CPU. */
+    static final long CPU_MILLI_PER_GPU = 16_000;
+    static final long MEMORY_MIB_PER_GPU = 128 * 1024;
+    static final long GPU_MEMORY_MIB = 32 * 1024;
+
+    private ClusterSize() {
+    }
+
+    public static List<NodeSpec> uniform(int nodes, int gpusPerNode) {
+        if (nodes < 1 || gpusPerNode < 1) {
+            throw new IllegalArgumentException("a cluster needs at least one node with at least one GPU, was " + nodes
+                    + " nodes of " + gpusPerNode + " GPUs");
+        }
+        List<NodeSpec> list = new ArrayList<>(nodes);
+        long cpu = Math.max(1, gpusPerNode) * CPU_MILLI_PER_GPU;
+        for (int i = 0; i < nodes; i++) {
+            list.add(new NodeSpec(String.format("node-%04d", i), cpu, gpusPerNode * MEMORY_MIB_PER_GPU, gpusPerNode,
+                    MODEL, GPU_MEMORY_MIB));
+        }
+        return list;
+    }
+
+    /** The GPUs busy on average if every job ran at its submission: GPU-time over the span of submissions. */
+    public static double meanOfferedGpus(List<ReplayJob> jobs, List<NodeSpec> nodes) {
+        long first = jobs.stream().mapToLong(ReplayJob::submitMs).min().orElse(0);
+        long last = jobs.stream().mapToLong(ReplayJob::submitMs).max().orElse(0);
+        double gpuMs = jobs.stream().mapToDouble(j -> j.gpuMilli(nodes) / 1000.0 * j.durationMs()).sum();
+        return last > first ? gpuMs / (last - first) : 0;
+    }
+
+    /** Nodes of {@code gpusPerNode} GPUs enough for {@code load} = mean offered GPUs / capacity (at least one). */
+    public static List<NodeSpec> forLoad(List<ReplayJob> jobs, double load, int gpusPerNode) {
+        if (!(load > 0)) {
+            throw new IllegalArgumentException("--load must be above 0 (e.g. 1.0), was " + load);
+        }
+        double offered = meanOfferedGpus(jobs, uniform(1, gpusPerNode));
+        int nodes = (int) Math.max(1, Math.round(offered / load / gpusPerNode));
+        return uniform(nodes, gpusPerNode);
+    }
+}

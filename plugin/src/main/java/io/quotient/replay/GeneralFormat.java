@@ -1,0 +1,87 @@
+package io.quotient.replay;
+
+import io.quotient.core.scheduling.GpuRequest;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The replay's own job format (docs/replay.md), columns by name, only {@code submit}, {@code duration} and
+ * {@code team} required:
+ * {@code name,submit,duration,team,gpus,gpu_fraction,gpu_limit_fraction,gpu_mib,gpu_limit_mib,cpu,memory_mib,model,
+ * replicas,kind,priority,preemptible,checkpoint_minutes,min_runtime_minutes}. The GPU request is per replica: whole
+ * GPUs ({@code gpus}), or a fraction or MiB of each of {@code gpus} GPUs (default 1) with an optional higher limit.
+ */
+final class GeneralFormat {
+
+    static final List<String> REQUIRED = List.of("submit", "duration", "team");
+
+    private GeneralFormat() {
+    }
+
+    static List<ReplayJob> read(CsvTable table) {
+        table.require(REQUIRED, "the replay's job format");
+        List<ReplayJob> jobs = new ArrayList<>();
+        table.forEachRow(row -> jobs.add(job(row)));
+        return jobs;
+    }
+
+    private static ReplayJob job(CsvTable.Row row) {
+        String name = row.text("name").isEmpty() ? "job-" + (row.line() - 1) : row.text("name");
+        long submit = PhillyFormat.timestamp(row, "submit");
+        long durationMs = Math.round(row.number("duration", 0, 0, 1e10) * 1000);
+        JobKind kind;
+        try {
+            kind = JobKind.parse(row.text("kind"));
+        } catch (IllegalArgumentException e) {
+            throw row.error("kind", e.getMessage());
+        }
+        boolean preemptible = switch (row.text("preemptible").toLowerCase(java.util.Locale.ROOT)) {
+            case "" -> kind.preemptibleByDefault();
+            case "true", "yes", "1" -> true;
+            case "false", "no", "0" -> false;
+            default -> throw row.error("preemptible", "preemptible must be true or false, was '"
+                    + row.text("preemptible") + "'");
+        };
+        long checkpointMs = Math.round(row.number("checkpoint_minutes", ReplayJob.DEFAULT_CHECKPOINT_MS / 60_000.0, 0,
+                1e7) * 60_000);
+        Duration minRuntime = Duration.ofMillis(Math.round(row.number("min_runtime_minutes", 0, 0, 1e7) * 60_000));
+        return new ReplayJob(name, row.required("team"), submit, durationMs, gpu(row),
+                Math.round(row.number("cpu", 0, 0, 1e6) * 1000), (long) row.number("memory_mib", 0, 0, 1e12),
+                models(row.text("model")), (int) row.number("replicas", 1, 1, 10_000), kind,
+                (int) row.number("priority", 0, -1e6, 1e6), preemptible, checkpointMs, minRuntime);
+    }
+
+    private static GpuRequest gpu(CsvTable.Row row) {
+        boolean fraction = !row.text("gpu_fraction").isEmpty();
+        boolean mib = !row.text("gpu_mib").isEmpty();
+        if (fraction && mib) {
+            throw row.error("gpu_mib", "give gpu_fraction or gpu_mib, not both");
+        }
+        if (fraction) {
+            int milli = (int) Math.round(row.number("gpu_fraction", 1, 0.001, 1) * 1000);
+            int limit = (int) Math.round(row.number("gpu_limit_fraction", milli / 1000.0, milli / 1000.0, 1) * 1000);
+            return new GpuRequest.Fraction(milli, limit, (int) row.number("gpus", 1, 1, 64));
+        }
+        if (mib) {
+            long request = (long) row.number("gpu_mib", 1, 1, 1e7);
+            long limit = (long) row.number("gpu_limit_mib", request, request, 1e7);
+            return new GpuRequest.Memory(request, limit, (int) row.number("gpus", 1, 1, 64));
+        }
+        int gpus = (int) row.number("gpus", 0, 0, 1024);
+        return gpus == 0 ? new GpuRequest.None() : new GpuRequest.WholeGpus(gpus);
+    }
+
+    private static Set<String> models(String spec) {
+        Set<String> models = new LinkedHashSet<>();
+        for (String model : spec.split("\\|")) {
+            if (!model.isBlank()) {
+                models.add(model.trim());
+            }
+        }
+        return models;
+    }
+}

@@ -1,0 +1,162 @@
+package io.quotient.replay;
+
+import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.scheduling.Team;
+import io.quotient.core.scheduling.TeamShares;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Measures a replay as it runs (a {@link ReplayListener}) against the configured teams: the time integrals per team
+ * and for the cluster, the hourly fairness; {@link #result} adds the per-job measures from the outcome.
+ */
+public final class MetricsRecorder implements ReplayListener {
+
+    private final Map<String, Team> teams;
+    private final List<String> names;
+    private final Map<String, TeamTally> tallies = new LinkedHashMap<>();
+    private final TeamTally cluster = new TeamTally(Long.MIN_VALUE);
+    private final HourlyFairness fairness;
+    private long heldMilli;
+    private long sharesVersion = -1;
+    private long[] shares;
+
+    /** @param teams the configured teams; a team of the trace not among them is measured with no guarantee */
+    public MetricsRecorder(Map<String, Team> teams, List<ReplayJob> jobs) {
+        this.teams = new LinkedHashMap<>(teams);
+        jobs.forEach(j -> this.teams.computeIfAbsent(j.team(), n -> Team.of(n, 0)));
+        this.names = List.copyOf(this.teams.keySet());
+        this.teams.forEach((n, t) -> tallies.put(n, new TeamTally(t.guaranteedMilli())));
+        this.fairness = new HourlyFairness(names);
+    }
+
+    @Override
+    public void interval(long fromMs, long toMs, ReplayState state) {
+        long dt = toMs - fromMs;
+        long free = state.capacityMilli() - heldMilli;
+        cluster.integrate(fromMs, dt, free);
+        long[] held = new long[names.size()];
+        for (int i = 0; i < names.size(); i++) {
+            TeamTally t = tallies.get(names.get(i));
+            t.integrate(fromMs, dt, free);
+            held[i] = t.heldMilli();
+        }
+        fairness.integrate(fromMs, toMs, held, shares(state));
+    }
+
+    /** The teams' fair shares, recomputed only when the state changed. */
+    private long[] shares(ReplayState state) {
+        if (sharesVersion != state.version()) {
+            Map<String, Long> demand = new HashMap<>();
+            tallies.forEach((n, t) -> demand.put(n, t.demandMilli()));
+            Map<String, Long> share = TeamShares.fairShares(teams, demand, state.capacityMilli());
+            shares = new long[names.size()];
+            for (int i = 0; i < names.size(); i++) {
+                shares[i] = share.getOrDefault(names.get(i), 0L);
+            }
+            sharesVersion = state.version();
+        }
+        return shares;
+    }
+
+    @Override
+    public void arrived(JobRun run, long nowMs) {
+        waits(run);
+    }
+
+    @Override
+    public void started(JobRun run, long nowMs, boolean afterMove) {
+        if (!afterMove) {
+            tallies.get(run.job().team()).stopsWaiting(run.demandMilli());
+            cluster.stopsWaiting(run.demandMilli());
+        }
+        hold(run, run.placement().gpuMilli());
+    }
+
+    @Override
+    public void stopped(JobRun run, PlacedJob from, long nowMs, boolean moved, long lostMilliMs) {
+        hold(run, -from.gpuMilli());
+        if (!moved) {
+            waits(run);
+        }
+    }
+
+    @Override
+    public void finished(JobRun run, PlacedJob from, long nowMs) {
+        hold(run, -from.gpuMilli());
+    }
+
+    @Override
+    public void ended(long endMs, ReplayState state) {
+        tallies.values().forEach(t -> t.closeDeficit(endMs));
+        fairness.closeHour();
+    }
+
+    /** The metrics of the finished replay: the integrals recorded, with the per-job measures of its outcome. */
+    public ReplayResult result(ReplayOutcome outcome, java.util.List<io.quotient.core.cluster.NodeSpec> nodes) {
+        List<Long> allTimes = new ArrayList<>();
+        double deficit = 0;
+        for (TeamTally t : tallies.values()) {
+            allTimes.addAll(t.timesToGuaranteeMs());
+            deficit += t.deficitGpuHours();
+        }
+        long capacity = nodes.stream().mapToLong(n -> n.gpuCount() * 1000L).sum();
+        Metrics overall = metrics(outcome.runs(), cluster, capacity, allTimes, deficit, fairness.meanIndex());
+        Map<String, Metrics> perTeam = new LinkedHashMap<>();
+        Map<String, Long> guarantees = new LinkedHashMap<>();
+        for (String name : names) {
+            TeamTally t = tallies.get(name);
+            List<JobRun> runs = outcome.runs().stream().filter(r -> r.job().team().equals(name)).toList();
+            perTeam.put(name, metrics(runs, t, capacity, t.timesToGuaranteeMs(), t.deficitGpuHours(), Double.NaN));
+            guarantees.put(name, teams.get(name).guaranteedMilli());
+        }
+        List<Double> delays = outcome.runs().stream().filter(r -> r.firstStartMs() >= 0)
+                .map(r -> (r.firstStartMs() - r.job().submitMs()) / 1000.0).toList();
+        return new ReplayResult(outcome.policy(), nodes.size(), capacity / 1000, overall, perTeam, outcome.decisions(),
+                outcome.decisionsPerSecond(), outcome.wallNanos() / 1e9, guarantees, fairness.hourStarts(),
+                fairness.gpusPerHour(), delays);
+    }
+
+    private static Metrics metrics(List<JobRun> runs, TeamTally tally, long capacity, List<Long> timesToGuarantee,
+                                   double deficitGpuHours, double jain) {
+        List<Long> delays = new ArrayList<>();
+        List<Long> completions = new ArrayList<>();
+        long preemptions = 0;
+        long moves = 0;
+        double lost = 0;
+        double delivered = 0;
+        int finished = 0;
+        for (JobRun r : runs) {
+            if (r.firstStartMs() >= 0) {
+                delays.add(r.firstStartMs() - r.job().submitMs());
+            }
+            if (r.finished()) {
+                completions.add(r.finishMs() - r.job().submitMs());
+                finished++;
+            }
+            preemptions += r.preemptions();
+            moves += r.moves();
+            lost += r.lostMilliMs();
+            delivered += r.deliveredMilliMs();
+        }
+        double gpuHour = 1000.0 * 3_600_000;
+        return new Metrics(runs.size(), finished, tally.allocationPctWhileWaiting(capacity), Quantiles.ofMillis(delays),
+                Quantiles.ofMillis(completions), Quantiles.ofMillis(timesToGuarantee), deficitGpuHours, preemptions,
+                moves, lost / gpuHour, delivered / gpuHour, tally.fragmentationJobHours(), jain);
+    }
+
+    private void hold(JobRun run, long milli) {
+        tallies.get(run.job().team()).holds(milli);
+        cluster.holds(milli);
+        heldMilli += milli;
+    }
+
+    private void waits(JobRun run) {
+        tallies.get(run.job().team()).waits(run.demandMilli());
+        cluster.waits(run.demandMilli());
+    }
+}

@@ -1,0 +1,56 @@
+package io.quotient.replay;
+
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The Philly trace as processed by the Pollux artifact (Jeon et al., ATC'19 publish the raw trace):
+ * {@code timestamp,duration,num_gpus,gpu_time,cluster}, one line per job, the virtual cluster being the team. Every
+ * job is a preemptible training job of whole GPUs with the default checkpoint interval; a job asking more GPUs than a
+ * node holds becomes a gang when the cluster is known ({@link Gangs}). The wall-clock timestamps are read as UTC.
+ */
+final class PhillyFormat {
+
+    static final List<String> COLUMNS = List.of("timestamp", "duration", "num_gpus", "cluster");
+    private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
+
+    private PhillyFormat() {
+    }
+
+    /** Recognised by its header: exactly the Philly columns (gpu_time included), none of the general format's. */
+    static boolean recognises(Set<String> columns) {
+        return columns.containsAll(COLUMNS) && columns.contains("gpu_time") && !columns.contains("team");
+    }
+
+    static List<ReplayJob> read(CsvTable table) {
+        table.require(COLUMNS, "the Philly format");
+        List<ReplayJob> jobs = new ArrayList<>();
+        table.forEachRow(row -> {
+            long submit = timestamp(row, "timestamp");
+            long durationMs = Math.round(row.number("duration", 0, 0, 1e10) * 1000);
+            int gpus = (int) row.number("num_gpus", 0, 0, 100_000);
+            String team = row.required("cluster");
+            jobs.add(ReplayJob.wholeGpus("philly-" + (row.line() - 1), team, submit, durationMs, gpus));
+        });
+        return jobs;
+    }
+
+    /** A {@code YYYY-mm-dd HH:MM:SS} timestamp (UTC), or a number of seconds, in epoch milliseconds. */
+    static long timestamp(CsvTable.Row row, String column) {
+        String text = row.required(column);
+        try {
+            return LocalDateTime.parse(text, TIMESTAMP).toInstant(ZoneOffset.UTC).toEpochMilli();
+        } catch (DateTimeParseException e) {
+            try {
+                return Math.round(Double.parseDouble(text) * 1000);
+            } catch (NumberFormatException notNumber) {
+                throw row.error(column, "expected a time as YYYY-mm-dd HH:MM:SS or seconds, was '" + text + "'");
+            }
+        }
+    }
+}

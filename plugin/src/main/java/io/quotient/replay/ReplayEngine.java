@@ -1,0 +1,294 @@
+package io.quotient.replay;
+
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.JobSpec;
+import io.quotient.core.scheduling.PendingJob;
+import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.scheduling.Plan;
+import io.quotient.core.scheduling.PlanAction;
+import io.quotient.core.scheduling.Scheduler;
+import io.quotient.core.scheduling.SchedulingSnapshot;
+import io.quotient.core.scheduling.Team;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.PriorityQueue;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The discrete-event replay. Simulated time jumps from event to event: a submission is decided at once by
+ * {@link Scheduler#schedule} (as {@code DecisionService.deployNew}), a job finishes after its remaining running time,
+ * and the periodic passes run on the policy's schedules: the re-queue and reclaim ticks call
+ * {@link Scheduler#schedulePending} (as {@code DecisionService.requeuePending}, which also picks up the capacity of
+ * finished jobs), the daily defragmentation {@link Scheduler#rebalance}. Plans are applied action by action as
+ * {@code PlanApplier} applies them: a placement starts a job, an eviction stops it (losing the work since its last
+ * checkpoint) and queues it again with its submission time, a move stops and restarts it elsewhere.
+ *
+ * <p>A pass whose state is unchanged since the previous pass (no submission, finish, placement or eviction since, and no
+ * minimum runtime expired) is skipped: the scheduler would return the same plan, since it decides from the snapshot
+ * alone. That is what lets weeks of 5-second ticks run in seconds.
+ */
+public final class ReplayEngine {
+
+    /** How the {@code borrow} baseline shows running jobs to the scheduler: protected for longer than any trace. */
+    private static final Duration FOREVER = Duration.ofDays(365L * 1000);
+
+    private final List<NodeSpec> nodes;
+    private final Set<String> nodeNames;
+    private final Map<String, Team> teams;
+    private final ReplayPolicy policy;
+    private final long capacityMilli;
+
+    /** @param teams the configured teams (the policy derives the ones its scheduler sees) */
+    public ReplayEngine(List<NodeSpec> nodes, Map<String, Team> teams, ReplayPolicy policy) {
+        this.nodes = List.copyOf(nodes);
+        this.nodeNames = nodes.stream().map(NodeSpec::name).collect(Collectors.toUnmodifiableSet());
+        this.capacityMilli = nodes.stream().mapToLong(n -> n.gpuCount() * 1000L).sum();
+        this.teams = policy.teams(teams, capacityMilli);
+        this.policy = policy;
+    }
+
+    /** Replays the jobs (sorted by submission) to the end: every job finished, or nothing left that could run. */
+    public ReplayOutcome run(List<ReplayJob> jobs, ReplayListener listener) {
+        return new Run(jobs, listener).toEnd();
+    }
+
+    private record Completion(long atMs, long order, JobRun run, int epoch) {
+    }
+
+    /** One replay's mutable state. */
+    private final class Run implements ReplayState {
+        private final List<ReplayJob> jobs;
+        private final ReplayListener listener;
+        private final Scheduler scheduler = policy.newScheduler();
+        private final PassSchedule passes = policy.passes();
+        private final Map<JobId, JobRun> byId = new HashMap<>();
+        private final List<JobRun> all = new ArrayList<>();
+        private final Map<JobId, JobRun> running = new LinkedHashMap<>();
+        private final Map<JobId, JobRun> waiting = new LinkedHashMap<>();
+        private final PriorityQueue<Completion> completions = new PriorityQueue<>(
+                (a, b) -> a.atMs != b.atMs ? Long.compare(a.atMs, b.atMs) : Long.compare(a.order, b.order));
+        private final long originMs;
+        private long nowMs;
+        private long order;
+        private long version;
+        private long decisions;
+        private int next;
+        /** The state changed since the last pass: the next tick decides again. */
+        private boolean changed;
+        private long lastPassMs = Long.MIN_VALUE;
+        private long nextDefragmentMs;
+
+        Run(List<ReplayJob> jobs, ReplayListener listener) {
+            this.jobs = jobs;
+            this.listener = listener;
+            this.originMs = jobs.isEmpty() ? 0 : jobs.get(0).submitMs();
+            this.nowMs = originMs;
+            this.nextDefragmentMs = passes.nextDefragment(originMs);
+        }
+
+        ReplayOutcome toEnd() {
+            long started = System.nanoTime();
+            while (true) {
+                long arrival = next < jobs.size() ? jobs.get(next).submitMs() : Long.MAX_VALUE;
+                long completion = nextCompletion();
+                long pass = nextPass();
+                long defragment = running.isEmpty() ? Long.MAX_VALUE : nextDefragmentMs;
+                long t = Math.min(Math.min(arrival, completion), Math.min(pass, defragment));
+                if (t == Long.MAX_VALUE) {
+                    break;
+                }
+                advanceTo(t);
+                if (completion == t) {
+                    complete(completions.poll().run);
+                } else if (arrival == t) {
+                    arrive(jobs.get(next++));
+                } else if (pass == t) {
+                    pass();
+                } else {
+                    defragment();
+                }
+            }
+            listener.ended(nowMs, this);
+            return new ReplayOutcome(policy.name(), all, decisions, System.nanoTime() - started, nowMs);
+        }
+
+        private long nextCompletion() {
+            while (!completions.isEmpty() && completions.peek().epoch != completions.peek().run.epoch()) {
+                completions.poll(); // the segment it ended was stopped
+            }
+            return completions.isEmpty() ? Long.MAX_VALUE : completions.peek().atMs;
+        }
+
+        private long nextPass() {
+            if (waiting.isEmpty()) {
+                return Long.MAX_VALUE;
+            }
+            if (changed) {
+                return passes.nextTick(originMs, lastPassMs == nowMs ? nowMs + 1 : nowMs);
+            }
+            long expiry = nextProtectionExpiry();
+            return expiry == Long.MAX_VALUE ? expiry : passes.nextTick(originMs, expiry);
+        }
+
+        /** When the first running job's minimum runtime ends (then more may be taken back). */
+        private long nextProtectionExpiry() {
+            if (!policy.reclaims()) {
+                return Long.MAX_VALUE;
+            }
+            long first = Long.MAX_VALUE;
+            for (JobRun r : running.values()) {
+                long ends = r.placement().startedAt().plus(r.spec().minRuntime()).toEpochMilli();
+                if (r.spec().preemptible() && ends > nowMs) {
+                    first = Math.min(first, ends);
+                }
+            }
+            return first;
+        }
+
+        private void advanceTo(long t) {
+            if (t > nowMs) {
+                listener.interval(nowMs, t, this);
+                nowMs = t;
+            }
+        }
+
+        private void arrive(ReplayJob job) {
+            JobSpec spec = job.spec(policy.schedulingTeam(job.team()));
+            if (byId.containsKey(spec.id())) {
+                throw new IllegalArgumentException("job " + job.name() + " appears twice in the trace; names must be unique");
+            }
+            if (!teams.containsKey(spec.team())) {
+                throw new IllegalArgumentException("job " + job.name() + " is of team " + job.team()
+                        + ", which the teams file does not define; add it (guaranteedGpus: 0 to let it only borrow)");
+            }
+            JobRun run = new JobRun(job, spec, job.gpuMilli(nodes));
+            byId.put(spec.id(), run);
+            all.add(run);
+            SchedulingSnapshot snapshot = snapshot();
+            waiting.put(spec.id(), run);
+            touch();
+            listener.arrived(run, nowMs);
+            decisions++;
+            apply(scheduler.schedule(snapshot, spec));
+        }
+
+        private void complete(JobRun run) {
+            running.remove(run.spec().id());
+            PlacedJob from = run.placement();
+            run.finish(nowMs);
+            touch();
+            listener.finished(run, from, nowMs);
+        }
+
+        private void pass() {
+            lastPassMs = nowMs;
+            changed = false;
+            decisions++;
+            if (apply(scheduler.schedulePending(snapshot()))) {
+                changed = true;
+            }
+        }
+
+        private void defragment() {
+            nextDefragmentMs = passes.nextDefragment(nowMs);
+            decisions++;
+            apply(scheduler.rebalance(snapshot(), passes.defragmentShare()));
+        }
+
+        /** Applies the plan's actions in order; returns whether any changed what runs. */
+        private boolean apply(Plan plan) {
+            boolean any = false;
+            for (PlanAction action : plan.actions()) {
+                JobRun run = byId.get(action.job());
+                if (action instanceof PlanAction.Place p && waiting.remove(p.job()) != null) {
+                    start(run, p.placement(), false);
+                    any = true;
+                } else if (action instanceof PlanAction.Evict && running.remove(action.job()) != null) {
+                    PlacedJob from = run.placement();
+                    long lost = run.stop(nowMs, false);
+                    waiting.put(action.job(), run);
+                    touch();
+                    listener.stopped(run, from, nowMs, false, lost);
+                    any = true;
+                } else if (action instanceof PlanAction.Move m && running.containsKey(m.job())) {
+                    running.remove(m.job());
+                    PlacedJob from = run.placement();
+                    long lost = run.stop(nowMs, true);
+                    listener.stopped(run, from, nowMs, true, lost);
+                    start(run, m.to(), true);
+                    any = true;
+                } else if (action instanceof PlanAction.Grow) {
+                    throw new IllegalStateException("the replay has no elastic gangs, yet the plan grows " + action.job());
+                }
+            }
+            return any;
+        }
+
+        private void start(JobRun run, PlacedJob placement, boolean afterMove) {
+            run.start(placement, nowMs);
+            running.put(run.spec().id(), run);
+            completions.add(new Completion(run.completesAtMs(), order++, run, run.epoch()));
+            touch();
+            listener.started(run, nowMs, afterMove);
+        }
+
+        private void touch() {
+            version++;
+            changed = true;
+        }
+
+        private SchedulingSnapshot snapshot() {
+            List<PlacedJob> placed = new ArrayList<>(running.size());
+            for (JobRun r : running.values()) {
+                placed.add(policy.reclaims() ? r.placement() : protectedForever(r.placement()));
+            }
+            List<PendingJob> pending = new ArrayList<>(waiting.size());
+            for (JobRun r : waiting.values()) {
+                pending.add(new PendingJob(r.spec(), Instant.ofEpochMilli(r.job().submitMs())));
+            }
+            return new SchedulingSnapshot(nodes, nodeNames, placed, pending, teams, Instant.ofEpochMilli(nowMs));
+        }
+
+        private PlacedJob protectedForever(PlacedJob p) {
+            JobSpec s = p.spec();
+            JobSpec kept = new JobSpec(s.id(), s.gpu(), s.cpuMilli(), s.memoryMib(), s.allowedModels(), s.priority(),
+                    s.preemptible(), FOREVER, s.gang());
+            return new PlacedJob(kept, p.node(), p.gpuIndices(), p.milliPerGpu(), p.quotaState(), p.startedAt(),
+                    p.otherReplicas());
+        }
+
+        @Override
+        public List<NodeSpec> nodes() {
+            return nodes;
+        }
+
+        @Override
+        public long capacityMilli() {
+            return capacityMilli;
+        }
+
+        @Override
+        public Collection<JobRun> running() {
+            return running.values();
+        }
+
+        @Override
+        public Collection<JobRun> waiting() {
+            return waiting.values();
+        }
+
+        @Override
+        public long version() {
+            return version;
+        }
+    }
+}

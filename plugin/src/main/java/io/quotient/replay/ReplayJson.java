@@ -1,0 +1,83 @@
+package io.quotient.replay;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The JSON the replay's results are read by (the fields of issue 33), one object per policy. */
+public final class ReplayJson {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ReplayJson() {
+    }
+
+    /** One object for one result, a list for several. */
+    public static String of(List<ReplayResult> results) {
+        try {
+            Object value = results.size() == 1 ? object(results.get(0))
+                    : results.stream().map(ReplayJson::object).toList();
+            return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot render the replay's JSON: " + e.getMessage(), e);
+        }
+    }
+
+    static Map<String, Object> object(ReplayResult r) {
+        Map<String, Object> root = new LinkedHashMap<>();
+        root.put("policy", r.policy());
+        root.put("nodes", r.nodes());
+        root.put("gpus", r.gpus());
+        fields(root, r.overall());
+        root.put("decisions", r.decisions());
+        root.put("decisionsPerSecond", round(r.decisionsPerSecond()));
+        root.put("wallSeconds", round(r.wallSeconds()));
+        List<Map<String, Object>> teams = new ArrayList<>();
+        r.teams().forEach((name, m) -> {
+            Map<String, Object> team = new LinkedHashMap<>();
+            team.put("name", name);
+            team.put("guaranteedGpus", r.guaranteesMilli().get(name) / 1000.0);
+            fields(team, m);
+            teams.add(team);
+        });
+        root.put("teams", teams);
+        return root;
+    }
+
+    private static void fields(Map<String, Object> o, Metrics m) {
+        o.put("jobs", m.jobs());
+        o.put("finished", m.finished());
+        o.put("gpuAllocationPctWhileWaiting", round(m.gpuAllocationPctWhileWaiting()));
+        o.put("queueDelaySeconds", quantiles(m.queueDelaySeconds(), true, true));
+        o.put("jctSeconds", quantiles(m.jctSeconds(), true, false));
+        o.put("timeToGuaranteeSeconds", quantiles(m.timeToGuaranteeSeconds(), false, true));
+        o.put("guaranteeDeficitGpuHours", round(m.guaranteeDeficitGpuHours()));
+        o.put("preemptions", m.preemptions());
+        o.put("moves", m.moves());
+        o.put("lostGpuHours", round(m.lostGpuHours()));
+        o.put("deliveredGpuHours", round(m.deliveredGpuHours()));
+        o.put("fragmentationDelayJobHours", round(m.fragmentationDelayJobHours()));
+        o.put("jainFairness", round(m.jainFairness()));
+    }
+
+    private static Map<String, Object> quantiles(Quantiles q, boolean p95, boolean p99) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("p50", round(q.p50()));
+        if (p95) {
+            o.put("p95", round(q.p95()));
+        }
+        if (p99) {
+            o.put("p99", round(q.p99()));
+        }
+        return o;
+    }
+
+    /** Three decimals; null for NaN (a measure with nothing to measure). */
+    private static Double round(double x) {
+        return Double.isNaN(x) || Double.isInfinite(x) ? null : Math.round(x * 1000) / 1000.0;
+    }
+}

@@ -1,0 +1,82 @@
+package io.quotient.replay;
+
+import io.quotient.core.scheduling.PlacedJob;
+
+/**
+ * Follows a replay as it goes: the metrics and the tests' invariants are listeners. Between two calls the state is
+ * constant, so {@link #interval} sees every stretch of simulated time once.
+ */
+public interface ReplayListener {
+
+    /** Simulated time passes from {@code fromMs} to {@code toMs} with the state as {@code state} shows it. */
+    default void interval(long fromMs, long toMs, ReplayState state) {
+    }
+
+    default void arrived(JobRun run, long nowMs) {
+    }
+
+    /** Started from the queue, or ({@code afterMove}) restarted right where a move sent it. */
+    default void started(JobRun run, long nowMs, boolean afterMove) {
+    }
+
+    /**
+     * Stopped where it ran ({@code from}) by a preemption or a move ({@code moved}), losing {@code lostMilliMs}; it
+     * waits again unless moved.
+     */
+    default void stopped(JobRun run, PlacedJob from, long nowMs, boolean moved, long lostMilliMs) {
+    }
+
+    default void finished(JobRun run, PlacedJob from, long nowMs) {
+    }
+
+    /** The run is over at {@code endMs}: nothing more can happen. */
+    default void ended(long endMs, ReplayState state) {
+    }
+
+    /** Several listeners, called in order. */
+    static ReplayListener all(ReplayListener... listeners) {
+        return new ReplayListener() {
+            @Override
+            public void interval(long fromMs, long toMs, ReplayState state) {
+                for (ReplayListener l : listeners) {
+                    l.interval(fromMs, toMs, state);
+                }
+            }
+
+            @Override
+            public void arrived(JobRun run, long nowMs) {
+                for (ReplayListener l : listeners) {
+                    l.arrived(run, nowMs);
+                }
+            }
+
+            @Override
+            public void started(JobRun run, long nowMs, boolean afterMove) {
+                for (ReplayListener l : listeners) {
+                    l.started(run, nowMs, afterMove);
+                }
+            }
+
+            @Override
+            public void stopped(JobRun run, PlacedJob from, long nowMs, boolean moved, long lostMilliMs) {
+                for (ReplayListener l : listeners) {
+                    l.stopped(run, from, nowMs, moved, lostMilliMs);
+                }
+            }
+
+            @Override
+            public void finished(JobRun run, PlacedJob from, long nowMs) {
+                for (ReplayListener l : listeners) {
+                    l.finished(run, from, nowMs);
+                }
+            }
+
+            @Override
+            public void ended(long endMs, ReplayState state) {
+                for (ReplayListener l : listeners) {
+                    l.ended(endMs, state);
+                }
+            }
+        };
+    }
+}

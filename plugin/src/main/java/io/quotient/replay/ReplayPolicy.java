@@ -1,0 +1,42 @@
+package io.quotient.replay;
+
+import io.quotient.core.scheduling.Scheduler;
+import io.quotient.core.scheduling.Team;
+
+import java.util.Map;
+
+/**
+ * A scheduling policy the replay runs: the service's own or a baseline standing for a peer's behaviour. Each is the
+ * same scheduling core in another configuration (placement policy, reclaim settings, teams as the core sees them,
+ * schedules); a baseline whose peer needs another rule states it as one of the hooks below, never as a copy of the
+ * decision code.
+ */
+public interface ReplayPolicy {
+
+    String name();
+
+    /** One line: the peer behaviour it stands for, and that it is an approximation. */
+    String approximates();
+
+    /** A fresh scheduler for one run (the service's learns from the jobs it sees). */
+    Scheduler newScheduler();
+
+    /** The teams as the scheduler sees them, from the configured ones; the metrics keep the configured ones. */
+    default Map<String, Team> teams(Map<String, Team> configured, long capacityMilli) {
+        return configured;
+    }
+
+    /** The team a job is scheduled in; its own unless the policy pools teams. */
+    default String schedulingTeam(String team) {
+        return team;
+    }
+
+    /** Whether a running job may be taken back at all (false: idle GPUs are lent and never reclaimed). */
+    default boolean reclaims() {
+        return true;
+    }
+
+    default PassSchedule passes() {
+        return PassSchedule.SERVICE;
+    }
+}

@@ -1,0 +1,106 @@
+package io.quotient.replay;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The time integrals of one team (or, with no guarantee, of the whole cluster) over a replay: what it holds and
+ * waits for, kept up to date from the replay's events and integrated over each interval of constant state.
+ */
+final class TeamTally {
+
+    private final long guaranteeMilli;
+    private long heldMilli;
+    private long waitingDemandMilli;
+    private int waitingJobs;
+    /** The waiting jobs by the GPU milli each needs: how many would fit in the free capacity, in total. */
+    private final TreeMap<Long, Integer> waitingByMilli = new TreeMap<>();
+
+    private long waitingMs;
+    private double allocatedWhileWaitingMilliMs;
+    private double fragmentationJobMs;
+    private double deficitMilliMs;
+    private long deficitSinceMs = -1;
+    private final List<Long> timesToGuaranteeMs = new ArrayList<>();
+
+    /** @param guaranteeMilli the team's guarantee; {@link Long#MIN_VALUE} for the cluster (no guarantee tracked) */
+    TeamTally(long guaranteeMilli) {
+        this.guaranteeMilli = guaranteeMilli;
+    }
+
+    void waits(long milli) {
+        waitingJobs++;
+        waitingDemandMilli += milli;
+        waitingByMilli.merge(milli, 1, Integer::sum);
+    }
+
+    void stopsWaiting(long milli) {
+        waitingJobs--;
+        waitingDemandMilli -= milli;
+        waitingByMilli.merge(milli, -1, (a, b) -> a + b == 0 ? null : a + b);
+    }
+
+    void holds(long milli) {
+        heldMilli += milli;
+    }
+
+    long heldMilli() {
+        return heldMilli;
+    }
+
+    long demandMilli() {
+        return heldMilli + waitingDemandMilli;
+    }
+
+    /** The state held from {@code fromMs} for {@code dt} ms, with {@code freeMilli} GPU milli free in the cluster. */
+    void integrate(long fromMs, long dt, long freeMilli) {
+        if (waitingJobs > 0) {
+            waitingMs += dt;
+            allocatedWhileWaitingMilliMs += (double) heldMilli * dt;
+            int fitting = 0;
+            for (Map.Entry<Long, Integer> e : waitingByMilli.headMap(freeMilli, true).entrySet()) {
+                fitting += e.getValue();
+            }
+            fragmentationJobMs += (double) fitting * dt;
+        }
+        if (guaranteeMilli == Long.MIN_VALUE) {
+            return;
+        }
+        long target = Math.min(guaranteeMilli, demandMilli());
+        if (heldMilli < target) {
+            deficitMilliMs += (double) (target - heldMilli) * dt;
+            if (deficitSinceMs < 0) {
+                deficitSinceMs = fromMs;
+            }
+        } else {
+            closeDeficit(fromMs);
+        }
+    }
+
+    /** Ends a stretch below the guarantee at {@code ms} (the state changed there, or the replay ended). */
+    void closeDeficit(long ms) {
+        if (deficitSinceMs >= 0) {
+            timesToGuaranteeMs.add(ms - deficitSinceMs);
+            deficitSinceMs = -1;
+        }
+    }
+
+    /** Allocation while this team (or anyone) waited, % of the cluster's capacity; NaN when it never waited. */
+    double allocationPctWhileWaiting(long capacityMilli) {
+        return waitingMs == 0 ? Double.NaN : 100.0 * allocatedWhileWaitingMilliMs / ((double) waitingMs * capacityMilli);
+    }
+
+    double fragmentationJobHours() {
+        return fragmentationJobMs / 3_600_000.0;
+    }
+
+    double deficitGpuHours() {
+        return deficitMilliMs / 1000.0 / 3_600_000.0;
+    }
+
+    List<Long> timesToGuaranteeMs() {
+        return timesToGuaranteeMs;
+    }
+}
