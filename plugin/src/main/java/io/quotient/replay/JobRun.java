@@ -131,4 +131,10 @@ public final class JobRun {
     public long deliveredMilliMs() {
         return deliveredMilliMs;
     }
+
+    @Override
+    public String toString() {
+        return job.name() + " of " + job.team() + " (" + demandMilli + " milli, preemptible " + spec.preemptible()
+                + (running() ? ", running" : finished() ? ", finished" : ", waiting") + ")";
+    }
 }

@@ -69,8 +69,10 @@ final class PlanningRound {
         boolean departmentFull = blocked != null && onlyDepartmentAtMax(job, team, least);
         if (blocked != null && !departmentFull) {
             long overMax = Math.max(ledger.total(team.name()) + least - team.maxMilli(), 0);
+            // a gang is never placed by the single-node search: it would run as its first replica alone
             return (ledger.exceedsMax(team.name(), least) && !ledger.exceedsDepartmentMax(team.name(), least)
-                    && tryRule(job, demand, filter, rules.priority(job, overMax))) || keepPending(job, blocked);
+                    && !job.gang().spansNodes() && tryRule(job, demand, filter, rules.priority(job, overMax)))
+                    || keepPending(job, blocked);
         }
         if (job.gang().spansNodes()) {
             return decideGang(job, team, demand, filter, blocked);

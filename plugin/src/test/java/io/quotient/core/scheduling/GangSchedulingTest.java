@@ -55,6 +55,24 @@ class GangSchedulingTest {
     }
 
     @Test
+    void aGangOfATeamAtItsMaximumIsNeverPlacedAsItsFirstReplicaAlone() {
+        // the gang would take the team beyond its maximum; the priority rule may free the team's own lower-priority
+        // job, but only a single-node search ran there: the gang took that job's place as one replica of four GPUs
+        ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(2, 4))
+                .team(new Team("a", 8_000, 8_000, 1, 0));
+        run.deploy(ClusterRun.job("a", "low", 4));
+        run.advance(Duration.ofHours(1));
+        JobSpec plain = ClusterRun.gang("a", "train", 2, 2, 4);
+        JobSpec urgent = new JobSpec(plain.id(), plain.gpu(), plain.cpuMilli(), plain.memoryMib(),
+                plain.allowedModels(), 5, true, Duration.ZERO, plain.gang());
+        Plan plan = run.deploy(urgent);
+        assertThat(plan.actionsOf(PlanAction.Place.class)).isEmpty();
+        assertThat(plan.actionsOf(PlanAction.Evict.class)).isEmpty();
+        assertThat(run.isPlaced("a", "low")).isTrue();
+        assertThat(run.reason("a", "train")).contains("max");
+    }
+
+    @Test
     void reclaimEvictsTheWholeGangAndRequeuesIt() {
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(4, 8))
                 .team("a", 0).team("b", 32);
