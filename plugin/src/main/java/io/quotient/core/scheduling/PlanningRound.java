@@ -35,6 +35,7 @@ final class PlanningRound {
     private final java.util.Set<JobId> placedThisRound = new java.util.HashSet<>();
     private final FailedSearches failedSearches = new FailedSearches();
     private final CapacityReasons capacityReasons;
+    private final RepeatedRefusals refusals = new RepeatedRefusals();
 
     /** @param waiting jobs that want capacity besides those placed (for the teams' fair shares) */
     PlanningRound(SchedulingSnapshot snapshot, PlacementPolicy policy, Collection<JobSpec> waiting,
@@ -56,6 +57,21 @@ final class PlanningRound {
 
     /** Places the job (taking capacity back where a rule allows it) or keeps it pending with the rule that holds it. */
     boolean decide(JobSpec job) {
+        long changes = ws.state().changes();
+        String known = refusals.reason(job, changes);
+        if (known != null) {
+            return keepPending(job, known);
+        }
+        if (decideAfresh(job)) {
+            return true;
+        }
+        if (ws.state().changes() == changes && actions.get(actions.size() - 1) instanceof PlanAction.KeepPending k) {
+            refusals.refused(job, k.reason(), changes);
+        }
+        return false;
+    }
+
+    private boolean decideAfresh(JobSpec job) {
         QuotaLedger ledger = ws.ledger();
         Team team = ledger.team(job.team());
         ResourceDemand demand = Demands.of(job);
