@@ -39,4 +39,14 @@ class ArchitectureTest {
                 .because("adapters depend on the core, never the other way round")
                 .check(classes);
     }
+
+    @Test
+    void theReplayImportsNoFrameworkNorTheServicesWiring() {
+        noClasses().that().resideInAPackage("io.quotient.replay..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.kubernetes..", "org.springframework..",
+                        "org.quartz..", "com.sun.jna..", "io.quotient.app..", "io.quotient.deploy..",
+                        "io.quotient.adapters..")
+                .because("the replay drives the pure core in simulated time; the command line reads its files")
+                .check(classes);
+    }
 }

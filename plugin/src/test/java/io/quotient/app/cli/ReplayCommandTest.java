@@ -1,0 +1,97 @@
+package io.quotient.app.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** {@code replay} end to end on a small trace: options, the teams file, the JSON fields and the table. */
+class ReplayCommandTest {
+
+    private static final List<String> FIELDS = List.of("policy", "jobs", "gpuAllocationPctWhileWaiting",
+            "queueDelaySeconds", "jctSeconds", "timeToGuaranteeSeconds", "guaranteeDeficitGpuHours", "preemptions",
+            "lostGpuHours", "deliveredGpuHours", "fragmentationDelayJobHours", "jainFairness", "decisionsPerSecond",
+            "teams");
+
+    @TempDir
+    Path dir;
+
+    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+    private int run(String... args) {
+        return new ReplayCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
+    }
+
+    private Path trace() throws IOException {
+        Path jobs = dir.resolve("jobs.csv");
+        StringBuilder sb = new StringBuilder("submit,duration,team,gpus\n");
+        for (int i = 0; i < 30; i++) {
+            sb.append(i * 120).append(',').append(1800 + i * 60).append(',').append(i % 3 == 0 ? "a" : "b").append(',')
+                    .append(1 + i % 4).append('\n');
+        }
+        Files.writeString(jobs, sb.toString());
+        return jobs;
+    }
+
+    @Test
+    void everyPolicyReportsTheFieldsTheResultsAreReadBy() throws IOException {
+        Path teams = dir.resolve("teams.yaml");
+        Files.writeString(teams, "teams:\n  - name: a\n    guaranteedGpus: 6\n  - name: b\n    guaranteedGpus: 2\n");
+        int code = run("--jobs", trace().toString(), "--teams", teams.toString(), "--nodes", "2",
+                "--gpus-per-node", "4", "--policy", "all", "--json");
+        assertThat(code).as(err.toString()).isZero();
+        JsonNode results = new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8));
+        assertThat(results).hasSize(6);
+        assertThat(results.findValuesAsText("policy"))
+                .containsExactly("quotient", "static", "borrow", "fifo", "kueue-like", "kai-like");
+        for (JsonNode r : results) {
+            for (String field : FIELDS) {
+                assertThat(r.has(field)).as(r.get("policy") + " has " + field).isTrue();
+            }
+            assertThat(r.get("jobs").asInt()).isEqualTo(30);
+            assertThat(r.get("queueDelaySeconds").has("p99")).isTrue();
+            assertThat(r.get("teams")).hasSize(2);
+            assertThat(r.get("teams").get(0).get("name").asText()).isEqualTo("a");
+            assertThat(r.get("teams").get(0).has("timeToGuaranteeSeconds")).isTrue();
+        }
+        // fifo has no caps: everything finishes; static caps b at 2 GPUs, so its 3- and 4-GPU jobs never run
+        assertThat(results.get(3).get("finished").asInt()).isEqualTo(30);
+        assertThat(results.get(1).get("finished").asInt()).isLessThan(30);
+    }
+
+    @Test
+    void theTableHasOneRowPerPolicy() throws IOException {
+        int code = run("--jobs", trace().toString(), "--nodes", "2", "--policy", "kueue-like");
+        assertThat(code).as(err.toString()).isZero();
+        String table = out.toString(StandardCharsets.UTF_8);
+        assertThat(table.lines()).hasSize(2);
+        assertThat(table.lines().toList().get(1)).startsWith("kueue-like");
+    }
+
+    @Test
+    void badOptionsAndInputsAreRefusedNamingWhatIsWrong() throws IOException {
+        assertThat(run("--jobs", trace().toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("--nodes FILE").contains("--load X");
+        err.reset();
+        assertThat(run("--jobs", trace().toString(), "--nodes", "2", "--policy", "slurm")).isEqualTo(2);
+        assertThat(err.toString()).contains("unknown replay policy 'slurm'").contains("kai-like");
+        err.reset();
+        Path teams = dir.resolve("partial.yaml");
+        Files.writeString(teams, "teams:\n  - name: a\n    guaranteedGpus: 1\n");
+        assertThat(run("--jobs", trace().toString(), "--teams", teams.toString(), "--nodes", "2")).isEqualTo(1);
+        assertThat(err.toString()).contains("team b").contains("teams file does not define");
+        assertThat(out.toString()).isEmpty();
+    }
+}

@@ -1,0 +1,78 @@
+package io.quotient.replay;
+
+import io.quotient.core.scheduling.GpuRequest;
+import io.quotient.core.scheduling.Team;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** The metrics on traces small enough to compute by hand. */
+class ReplayMetricsTest {
+
+    private static final long T0 = 1_506_816_000_000L; // 2017-10-01T00:00:00Z
+    private static final long HOUR = 3_600_000;
+
+    private static ReplayJob job(String name, String team, long submitMs, long durationMs, int gpus) {
+        return new ReplayJob(name, team, submitMs, durationMs, new GpuRequest.WholeGpus(gpus), 0, 0, Set.of(), 1,
+                JobKind.TRAIN, 0, true, ReplayJob.DEFAULT_CHECKPOINT_MS, Duration.ZERO);
+    }
+
+    @Test
+    void aSecondJobWaitingForTheOnlyGpuWaitsAnHourAtFullAllocation() {
+        List<ReplayJob> jobs = List.of(job("first", "a", T0, HOUR, 1), job("second", "a", T0, HOUR, 1));
+        ReplayResult r = Replay.run(Baselines.named("quotient"), ClusterSize.uniform(1, 1),
+                Map.of("a", Team.of("a", 1)), jobs);
+        Metrics m = r.overall();
+        assertThat(m.finished()).isEqualTo(2);
+        assertThat(m.queueDelaySeconds().p99()).isEqualTo(3600.0);
+        assertThat(m.queueDelaySeconds().p50()).isEqualTo(0.0);
+        assertThat(m.jctSeconds().p95()).isEqualTo(7200.0);
+        assertThat(m.gpuAllocationPctWhileWaiting()).isEqualTo(100.0);
+        assertThat(m.fragmentationDelayJobHours()).isZero();
+        assertThat(m.deliveredGpuHours()).isCloseTo(2.0, within(1e-9));
+        assertThat(m.guaranteeDeficitGpuHours()).isZero();
+        assertThat(m.timeToGuaranteeSeconds().p50()).isNaN();
+    }
+
+    @Test
+    void reclaimingABorrowedGpuCostsTheWorkSinceTheCheckpointAndTimesTheGuarantee() {
+        // b borrows the GPU a is guaranteed; a's job arrives 45 minutes later and takes it back at once
+        List<ReplayJob> jobs = List.of(job("borrower", "b", T0, 2 * HOUR, 1),
+                job("owner", "a", T0 + 45 * 60_000, HOUR, 1));
+        Map<String, Team> teams = new LinkedHashMap<>();
+        teams.put("a", Team.of("a", 1));
+        teams.put("b", Team.of("b", 0));
+        ReplayResult r = Replay.run(Baselines.named("quotient"), ClusterSize.uniform(1, 1), teams, jobs);
+        Metrics m = r.overall();
+        assertThat(m.preemptions()).isEqualTo(1);
+        assertThat(m.lostGpuHours()).isCloseTo(0.25, within(1e-9)); // 45 min run, checkpoint at 30
+        assertThat(m.deliveredGpuHours()).isCloseTo(3.25, within(1e-9));
+        assertThat(r.teams().get("a").queueDelaySeconds().p50()).isZero();
+        // the borrower resumes from its checkpoint after the owner: 1.5 h left from 01:45
+        assertThat(r.teams().get("b").jctSeconds().p50()).isEqualTo(3.25 * 3600);
+        assertThat(m.timeToGuaranteeSeconds().p99()).isNaN(); // reclaimed at the arrival: no time below it
+
+        ReplayResult borrow = Replay.run(Baselines.named("borrow"), ClusterSize.uniform(1, 1), teams, jobs);
+        assertThat(borrow.overall().preemptions()).isZero();
+        assertThat(borrow.overall().timeToGuaranteeSeconds().p99()).isEqualTo(75 * 60.0);
+        assertThat(borrow.overall().guaranteeDeficitGpuHours()).isCloseTo(1.25, within(1e-9));
+    }
+
+    @Test
+    void aJobWaitingWhileEnoughGpusAreFreeOnlyAcrossNodesCountsAsFragmentationDelay() {
+        // two 2-GPU nodes each keep one GPU busy for two hours: a 2-GPU job waits although 2 GPUs are free
+        List<ReplayJob> jobs = List.of(job("x", "a", T0, 2 * HOUR, 1), job("y", "a", T0, 2 * HOUR, 1),
+                job("pair", "a", T0 + 1, HOUR, 2));
+        ReplayResult r = Replay.run(Baselines.named("fifo"), ClusterSize.uniform(2, 2), Map.of("a", Team.of("a", 4)),
+                jobs);
+        assertThat(r.overall().queueDelaySeconds().p99()).isCloseTo(2 * 3600, within(1.0));
+        assertThat(r.overall().fragmentationDelayJobHours()).isCloseTo(2.0, within(0.01));
+    }
+}
