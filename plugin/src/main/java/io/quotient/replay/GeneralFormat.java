@@ -1,12 +1,11 @@
 package io.quotient.replay;
 
 import io.quotient.core.scheduling.GpuRequest;
+import io.quotient.sim.TraceReader;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * The replay's own job format (docs/replay.md), columns by name, only {@code submit}, {@code duration} and
@@ -51,7 +50,7 @@ final class GeneralFormat {
         Duration minRuntime = Duration.ofMillis(Math.round(row.number("min_runtime_minutes", 0, 0, 1e7) * 60_000));
         return new ReplayJob(name, row.required("team"), submit, durationMs, gpu(row),
                 Math.round(row.number("cpu", 0, 0, 1e6) * 1000), (long) row.number("memory_mib", 0, 0, 1e12),
-                models(row.text("model")), (int) row.number("replicas", 1, 1, 10_000), kind,
+                TraceReader.models(row.text("model")), (int) row.number("replicas", 1, 1, 10_000), kind,
                 (int) row.number("priority", 0, -1e6, 1e6), preemptible, checkpointMs, minRuntime);
     }
 
@@ -73,15 +72,5 @@ final class GeneralFormat {
         }
         int gpus = (int) row.number("gpus", 0, 0, 1024);
         return gpus == 0 ? new GpuRequest.None() : new GpuRequest.WholeGpus(gpus);
-    }
-
-    private static Set<String> models(String spec) {
-        Set<String> models = new LinkedHashSet<>();
-        for (String model : spec.split("\\|")) {
-            if (!model.isBlank()) {
-                models.add(model.trim());
-            }
-        }
-        return models;
     }
 }

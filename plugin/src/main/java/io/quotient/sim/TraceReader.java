@@ -83,7 +83,8 @@ public final class TraceReader {
         return pods;
     }
 
-    private static Set<String> models(String spec) {
+    /** The GPU models of a {@code A100|H100} list, in order; empty for any model. */
+    public static Set<String> models(String spec) {
         Set<String> models = new LinkedHashSet<>();
         for (String model : spec.split("\\|")) {
             if (!model.isBlank()) {
