@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * A cluster of identical GPU nodes for a replay: given as N nodes of G GPUs, or sized by a load factor, the trace's
- * mean offered GPUs (GPU-time of its jobs over the span of their submissions) divided by the capacity.
+ * mean offered GPUs ({@link #meanOfferedGpus}) divided by the capacity.
  */
 public final class ClusterSize {
 
@@ -35,11 +35,16 @@ public final class ClusterSize {
         return list;
     }
 
-    /** The GPUs busy on average if every job ran at its submission: GPU-time over the span of submissions. */
+    /**
+     * The GPUs busy on average over the span of the submissions if every job ran from its submission: each job's GPUs
+     * times the part of its duration that falls within the span, over the span. Work beyond the last submission is
+     * not offered within it (counting it would make a short slice of long jobs look several times as loaded).
+     */
     public static double meanOfferedGpus(List<ReplayJob> jobs, List<NodeSpec> nodes) {
         long first = jobs.stream().mapToLong(ReplayJob::submitMs).min().orElse(0);
         long last = jobs.stream().mapToLong(ReplayJob::submitMs).max().orElse(0);
-        double gpuMs = jobs.stream().mapToDouble(j -> j.gpuMilli(nodes) / 1000.0 * j.durationMs()).sum();
+        double gpuMs = jobs.stream()
+                .mapToDouble(j -> j.gpuMilli(nodes) / 1000.0 * Math.min(j.durationMs(), last - j.submitMs())).sum();
         return last > first ? gpuMs / (last - first) : 0;
     }
 

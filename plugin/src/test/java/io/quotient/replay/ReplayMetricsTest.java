@@ -75,4 +75,13 @@ class ReplayMetricsTest {
         assertThat(r.overall().queueDelaySeconds().p99()).isCloseTo(2 * 3600, within(1.0));
         assertThat(r.overall().fragmentationDelayJobHours()).isCloseTo(2.0, within(0.01));
     }
+
+    @Test
+    void theOfferedLoadCountsOnlyTheWorkWithinTheSpanOfTheSubmissions() {
+        // over 10 hours of submissions: 2 GPUs for 5 of them, and 1 GPU for 100 hours of which 2 fall in the span
+        List<ReplayJob> jobs = List.of(job("early", "a", T0, 5 * HOUR, 2), job("long", "a", T0 + 8 * HOUR, 100 * HOUR, 1),
+                job("last", "a", T0 + 10 * HOUR, HOUR, 4));
+        assertThat(ClusterSize.meanOfferedGpus(jobs, ClusterSize.uniform(1, 8))).isCloseTo(1.2, within(1e-9));
+        assertThat(ClusterSize.forLoad(jobs, 0.1, 4)).hasSize(3);
+    }
 }
