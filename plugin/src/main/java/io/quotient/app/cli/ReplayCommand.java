@@ -10,6 +10,7 @@ import io.quotient.replay.ClusterSize;
 import io.quotient.replay.Gangs;
 import io.quotient.replay.JobsFile;
 import io.quotient.replay.Replay;
+import io.quotient.replay.ReplayCharts;
 import io.quotient.replay.ReplayJob;
 import io.quotient.replay.ReplayJson;
 import io.quotient.replay.ReplayPolicy;
@@ -58,7 +59,9 @@ public final class ReplayCommand implements QuotientCli.Command {
               --from T, --to T     only jobs submitted in [from, to), UTC (2017-10-01 or 2017-10-01T08:00)
               --days D             only the first D days of the trace (from --from, if given)
               --json               print JSON (one object, or a list with --policy all) instead of the table
-              --charts DIR         not available in this version (see docs/replay.md)
+              --charts DIR         also write PNG charts there: each team's GPUs over time against its
+                                   guarantee (one chart per policy) and the queueing-delay distribution
+                                   of every policy
               --help               this text
 
             Exit status: 0 done, 1 unreadable or malformed input (the message names file, line and column),
@@ -88,9 +91,6 @@ public final class ReplayCommand implements QuotientCli.Command {
         ReplayOptions options;
         try {
             options = ReplayOptions.parse(args);
-            if (options.charts() != null) {
-                throw new IllegalArgumentException("--charts is not available in this version; use --json and plot it");
-            }
         } catch (IllegalArgumentException e) {
             err.println("replay: " + e.getMessage() + "\nRun 'java -jar quotient.jar replay --help' for the options.");
             return 2;
@@ -119,6 +119,9 @@ public final class ReplayCommand implements QuotientCli.Command {
                 }
             }
             out.print(options.json() ? ReplayJson.of(results) + "\n" : table(results));
+            if (options.charts() != null) {
+                ReplayCharts.write(options.charts(), results).forEach(f -> err.println("chart: " + f));
+            }
             return 0;
         } catch (TraceFormatException | ConfigFileException | IllegalArgumentException | UncheckedIOException e) {
             err.println("replay: " + e.getMessage());

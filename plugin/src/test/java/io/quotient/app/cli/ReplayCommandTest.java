@@ -81,6 +81,19 @@ class ReplayCommandTest {
     }
 
     @Test
+    void chartsAreWrittenAsPngPerPolicyAndOneForTheQueueingDelays() throws IOException {
+        Path charts = dir.resolve("charts");
+        int code = run("--jobs", trace().toString(), "--nodes", "2", "--policy", "all", "--charts", charts.toString());
+        assertThat(code).as(err.toString()).isZero();
+        assertThat(charts.resolve("queue-delay.png")).exists();
+        for (String policy : List.of("quotient", "static", "borrow", "fifo", "kueue-like", "kai-like")) {
+            Path png = charts.resolve("gpus-per-team-" + policy + ".png");
+            byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(png), 4);
+            assertThat(head).containsExactly(0x89, 'P', 'N', 'G');
+        }
+    }
+
+    @Test
     void badOptionsAndInputsAreRefusedNamingWhatIsWrong() throws IOException {
         assertThat(run("--jobs", trace().toString())).isEqualTo(2);
         assertThat(err.toString()).contains("--nodes FILE").contains("--load X");
