@@ -22,6 +22,11 @@ public final class ReplayCharts {
 
     /** The distribution is drawn through at most this many points per policy. */
     private static final int CDF_POINTS = 400;
+    /** One colour per team, shared by its GPUs and its guarantee line. */
+    private static final java.awt.Color[] COLOURS = {new java.awt.Color(0x1f77b4), new java.awt.Color(0xff7f0e),
+        new java.awt.Color(0x2ca02c), new java.awt.Color(0xd62728), new java.awt.Color(0x9467bd),
+        new java.awt.Color(0x8c564b), new java.awt.Color(0xe377c2), new java.awt.Color(0x7f7f7f),
+        new java.awt.Color(0xbcbd22), new java.awt.Color(0x17becf)};
 
     private ReplayCharts() {
     }
@@ -54,13 +59,15 @@ public final class ReplayCharts {
             if (m == null || m.jobs() == 0 || hours.isEmpty()) {
                 continue;
             }
+            java.awt.Color colour = COLOURS[chart.getSeriesMap().size() / 2 % COLOURS.length];
             XYSeries held = chart.addSeries(team.getKey(), hours, team.getValue());
             held.setMarker(SeriesMarkers.NONE);
+            held.setLineColor(colour);
             double guarantee = r.guaranteesMilli().get(team.getKey()) / 1000.0;
             XYSeries line = chart.addSeries(team.getKey() + " guarantee", List.of(hours.get(0), hours.get(hours.size() - 1)),
                     List.of(guarantee, guarantee));
             line.setMarker(SeriesMarkers.NONE);
-            line.setLineColor(held.getLineColor());
+            line.setLineColor(colour);
             line.setLineStyle(new java.awt.BasicStroke(1f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER,
                     10f, new float[] {6f, 4f}, 0f));
             line.setShowInLegend(false);
