@@ -157,7 +157,15 @@ public final class ReplayCommand implements QuotientCli.Command {
             return teams;
         }
         try {
-            return TeamsFileParser.parse(Files.readString(file), file.toString());
+            Map<String, Team> teams = TeamsFileParser.parse(Files.readString(file), file.toString());
+            List<String> missing = jobs.stream().map(ReplayJob::team).distinct().filter(t -> !teams.containsKey(t))
+                    .sorted().toList();
+            if (!missing.isEmpty()) {
+                // checked before replaying: the first job of such a team may come hours of replay later
+                throw new IllegalArgumentException("the trace has jobs of team " + String.join(", team ", missing)
+                        + ", which the teams file does not define; add them (guaranteedGpus: 0 to let them only borrow)");
+            }
+            return teams;
         } catch (NoSuchFileException e) {
             throw new IllegalArgumentException("teams file " + file + ": no such file; check the path");
         } catch (IOException e) {
