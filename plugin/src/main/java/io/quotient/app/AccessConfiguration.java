@@ -5,6 +5,9 @@ import io.quotient.access.AccessChecks;
 import io.quotient.access.CachedAccessChecks;
 import io.quotient.adapters.k8s.KubernetesAccessReview;
 import io.quotient.adapters.rest.AccessFilter;
+import io.quotient.adapters.rest.CanonicalPathFilter;
+import io.quotient.adapters.rest.JsonRefusal;
+import io.quotient.adapters.rest.TeamAccessInterceptor;
 import io.quotient.deploy.DeploymentService;
 import io.quotient.deploy.JobNotFoundException;
 import io.quotient.deploy.port.TeamsSource;
@@ -17,6 +20,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 import java.time.Clock;
 import java.util.Optional;
@@ -54,20 +59,47 @@ public class AccessConfiguration {
         return new AccessChecks(cached, cached);
     }
 
-    /** Before every other filter and servlet: the API, the OpenAPI description and any page are covered. */
     @Bean
-    FilterRegistrationBean<AccessFilter> accessFilter(AccessChecks checks, TeamsSource teams,
-                                                     DeploymentService deployments, ObjectMapper json) {
-        AccessFilter filter = new AccessFilter(checks, teams, job -> {
+    JsonRefusal jsonRefusal(ObjectMapper json) {
+        return new JsonRefusal(json);
+    }
+
+    /** First of all filters: a path spelt any other way than canonically is refused before anything reads it. */
+    @Bean
+    FilterRegistrationBean<CanonicalPathFilter> canonicalPathFilter(JsonRefusal refusal) {
+        FilterRegistrationBean<CanonicalPathFilter> registration =
+                new FilterRegistrationBean<>(new CanonicalPathFilter(refusal));
+        registration.addUrlPatterns("/*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return registration;
+    }
+
+    /** Before every other filter and servlet but the path check: the API, the OpenAPI description and any page. */
+    @Bean
+    FilterRegistrationBean<AccessFilter> accessFilter(AccessChecks checks, JsonRefusal refusal) {
+        FilterRegistrationBean<AccessFilter> registration = new FilterRegistrationBean<>(new AccessFilter(checks,
+                refusal));
+        registration.addUrlPatterns("/*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
+        return registration;
+    }
+
+    /** Authorization on the resolved route, before any handler runs (and before the request's log context). */
+    @Bean
+    WebMvcConfigurer teamAccess(AccessChecks checks, TeamsSource teams, DeploymentService deployments,
+                                JsonRefusal refusal) {
+        TeamAccessInterceptor interceptor = new TeamAccessInterceptor(checks, teams, job -> {
             try {
                 return Optional.ofNullable(deployments.get(job).submission().pod().namespace());
             } catch (JobNotFoundException e) {
                 return Optional.empty();
             }
-        }, json);
-        FilterRegistrationBean<AccessFilter> registration = new FilterRegistrationBean<>(filter);
-        registration.addUrlPatterns("/*");
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
-        return registration;
+        }, refusal);
+        return new WebMvcConfigurer() {
+            @Override
+            public void addInterceptors(InterceptorRegistry registry) {
+                registry.addInterceptor(interceptor).order(Ordered.HIGHEST_PRECEDENCE);
+            }
+        };
     }
 }
