@@ -1,15 +1,14 @@
 package io.quotient.app;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quotient.access.AccessChecks;
 import io.quotient.access.CachedAccessChecks;
 import io.quotient.adapters.k8s.KubernetesAccessReview;
 import io.quotient.adapters.rest.AccessFilter;
-import io.quotient.adapters.rest.CanonicalPathFilter;
 import io.quotient.adapters.rest.JsonRefusal;
 import io.quotient.adapters.rest.TeamAccessInterceptor;
 import io.quotient.deploy.DeploymentService;
 import io.quotient.deploy.JobNotFoundException;
+import io.quotient.deploy.TeamNotFoundException;
 import io.quotient.deploy.port.TeamsSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,21 +58,6 @@ public class AccessConfiguration {
         return new AccessChecks(cached, cached);
     }
 
-    @Bean
-    JsonRefusal jsonRefusal(ObjectMapper json) {
-        return new JsonRefusal(json);
-    }
-
-    /** First of all filters: a path spelt any other way than canonically is refused before anything reads it. */
-    @Bean
-    FilterRegistrationBean<CanonicalPathFilter> canonicalPathFilter(JsonRefusal refusal) {
-        FilterRegistrationBean<CanonicalPathFilter> registration =
-                new FilterRegistrationBean<>(new CanonicalPathFilter(refusal));
-        registration.addUrlPatterns("/*");
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
-        return registration;
-    }
-
     /** Before every other filter and servlet but the path check: the API, the OpenAPI description and any page. */
     @Bean
     FilterRegistrationBean<AccessFilter> accessFilter(AccessChecks checks, JsonRefusal refusal) {
@@ -91,7 +75,7 @@ public class AccessConfiguration {
         TeamAccessInterceptor interceptor = new TeamAccessInterceptor(checks, teams, job -> {
             try {
                 return Optional.ofNullable(deployments.get(job).submission().pod().namespace());
-            } catch (JobNotFoundException e) {
+            } catch (JobNotFoundException | TeamNotFoundException e) {
                 return Optional.empty();
             }
         }, refusal);

@@ -96,8 +96,9 @@ public final class DeploymentService {
         return submission.inNamespace(teams.namespaces().primaryNamespace(submission.request().team()));
     }
 
-    /** @throws JobNotFoundException when there is no such job */
+    /** @throws TeamNotFoundException for a team not configured; @throws JobNotFoundException when there is no such job */
     public JobRecord get(JobId job) {
+        requireTeam(job.team());
         return store.find(job).orElseThrow(() -> new JobNotFoundException(job));
     }
 
@@ -111,9 +112,11 @@ public final class DeploymentService {
      * Deletes a job: its pods are stopped, its record removed, and its capacity goes to waiting jobs.
      *
      * @return the record as it was before deletion
+     * @throws TeamNotFoundException for a team not configured (nothing is looked up)
      * @throws JobNotFoundException when there is no such job
      */
     public JobRecord delete(JobId job) {
+        requireTeam(job.team());
         return decisions.remove(job).orElseThrow(() -> new JobNotFoundException(job));
     }
 

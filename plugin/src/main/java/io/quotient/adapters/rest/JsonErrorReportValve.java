@@ -1,5 +1,6 @@
 package io.quotient.adapters.rest;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
@@ -13,6 +14,8 @@ import java.io.Writer;
  * request line) and for errors no handler answered. Names no server, version or Java type.
  */
 public final class JsonErrorReportValve extends ErrorReportValve {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     public JsonErrorReportValve() {
         setShowReport(false);
@@ -30,7 +33,7 @@ public final class JsonErrorReportValve extends ErrorReportValve {
             response.setCharacterEncoding("UTF-8");
             Writer writer = response.getReporter();
             if (writer != null) {
-                writer.write(body(status));
+                writer.write(JSON.writeValueAsString(StatusErrors.of(status)));
                 response.finishResponse();
             }
         } catch (IOException | IllegalStateException e) {
@@ -38,26 +41,4 @@ public final class JsonErrorReportValve extends ErrorReportValve {
         }
     }
 
-    /** Fixed texts only: nothing of the refused request is echoed. */
-    static String body(int status) {
-        if (status == 400) {
-            return json("invalid request", "path", "the request was refused before it reached the service: its path"
-                    + " or request line is malformed (an encoded '/', '\\\\' or NUL, or a character HTTP forbids)",
-                    "spell the path without encoding: /api/v1/teams/{team}/jobs/{name}; nothing was changed");
-        }
-        if (status == 404) {
-            return json("not found", "path", "no page or API resource has this path", "see /v3/api-docs for the API");
-        }
-        if (status < 500) {
-            return json("refused", null, "the request was refused with HTTP status " + status,
-                    "see /v3/api-docs for the API; nothing was changed");
-        }
-        return json("internal error", null, "the service failed to answer (HTTP status " + status + ")",
-                "the service log has the details; retry in a moment");
-    }
-
-    private static String json(String error, String field, String reason, String hint) {
-        return "{\"error\":\"" + error + "\",\"field\":" + (field == null ? "null" : "\"" + field + "\"")
-                + ",\"reason\":\"" + reason + "\",\"hint\":\"" + hint + "\"}";
-    }
 }
