@@ -25,7 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class FamilySliceTest {
 
-    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../../shared/data/openb"));
+    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../data/openb"));
     private static final List<Long> SEEDS = List.of(42L, 43L, 44L);
     private static ExecutorService pool;
     private static FamilyBenchmark benchmark;

@@ -58,7 +58,7 @@ class ReproductionTest {
     }
 
     private static Path dataDir() {
-        return Path.of(System.getProperty("quotient.data.dir", "../../shared/data/openb"));
+        return Path.of(System.getProperty("quotient.data.dir", "../data/openb"));
     }
 
     private static Simulator simulator(String variant) {

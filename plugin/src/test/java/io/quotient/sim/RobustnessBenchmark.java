@@ -30,7 +30,7 @@ import java.util.stream.Stream;
 @Tag("benchmark")
 class RobustnessBenchmark {
 
-    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../../shared/data/openb"));
+    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../data/openb"));
     /** Seeds 42..51 by default; {@code -Dbenchmark.seeds=52..61} measures members never looked at while choosing. */
     private static final List<Long> SEEDS = Seeds.parse(System.getProperty("benchmark.seeds", "42..51"), "benchmark.seeds");
     private static final Map<String, List<TracePod>> BASES = new ConcurrentHashMap<>();
