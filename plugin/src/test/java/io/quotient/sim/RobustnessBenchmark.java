@@ -85,7 +85,7 @@ class RobustnessBenchmark {
      * The same placements on pod lists as published, each replayed as {@code simulate} replays it: every
      * {@code openb_pod_list_*.csv} of {@code -Dbenchmark.published=DIR}, by default the shipped variants. Pointed at
      * alibaba/clusterdata's {@code cluster-trace-gpu-v2023/csv} it measures the published {@code gpuspec} and
-     * {@code multigpu} families, which are not shipped here (README, "Published families").
+     * {@code multigpu} families, which are not shipped here (docs/research/packing.md, "The published families").
      */
     @Test
     void quotientAgainstFgdOnPublishedPodLists() throws IOException {
