@@ -60,13 +60,13 @@ public final class Reports {
     public record GpuUsage(int index, String reservationUuid, List<GpuShare> holders, int freeMilli) {
     }
 
-    /** One node with its GPUs and its fragmentation F_n(M) in milli-GPU (PACKING.md). */
+    /** One node with its GPUs and its fragmentation F_n(M) in milli-GPU (docs/research/packing.md). */
     public record NodeUsage(NodeSpec spec, boolean fractionReady, List<GpuUsage> gpus, long freeMilli,
                             double fragmentedMilli) {
     }
 
     /**
-     * The cluster's GPUs and its fragmentation as PACKING.md defines it.
+     * The cluster's GPUs and its fragmentation as docs/research/packing.md defines it.
      *
      * @param fragmentationAmountPercent 100 × Σ F_n(M) / all GPU milli
      * @param fragmentationRatioPercent  100 × Σ F_n(M) / free GPU milli (0 when nothing is free)

@@ -10,8 +10,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The node enforcer's report, the JSON in the node annotation {@code quotient.io/gpu-report} (CONVENTIONS.md).
- * Fields may be null when the enforcer left them out.
+ * The node enforcer's report, the JSON in the node annotation {@code quotient.io/gpu-report} (docs/design.md,
+ * "Conventions"). Fields may be null when the enforcer left them out.
  */
 record GpuReport(Boolean ready, String reason, String updatedAt, String driverVersion, List<Gpu> gpus) {
 

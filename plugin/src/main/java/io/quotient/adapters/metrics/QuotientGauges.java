@@ -43,7 +43,7 @@ public final class QuotientGauges {
         clusterGauge("quotient.cluster.free.gpus", "free GPU capacity (fractions count)",
                 u -> u.freeMilli() / 1000.0, registry);
         clusterGauge("quotient.cluster.whole.free.gpus", "GPUs with nothing on them", u -> u.wholeFreeGpus(), registry);
-        clusterGauge("quotient.cluster.fragmentation.percent", "stranded GPU capacity / all GPUs (PACKING.md)",
+        clusterGauge("quotient.cluster.fragmentation.percent", "stranded GPU capacity / all GPUs (the FGD paper's measure)",
                 Reports.ClusterUsage::fragmentationAmountPercent, registry);
         clusterGauge("quotient.cluster.fragmentation.ratio.percent", "stranded GPU capacity / free GPUs",
                 Reports.ClusterUsage::fragmentationRatioPercent, registry);

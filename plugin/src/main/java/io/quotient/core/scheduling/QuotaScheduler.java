@@ -133,7 +133,8 @@ public final class QuotaScheduler implements Scheduler {
      * The policy exactly as the simulator measures it, against the expected shapes fitted to the snapshot's nodes; the
      * jobs of the snapshot and the one being decided are counted first, so the expected shapes include them. Nothing
      * overrides its choice of GPU for a fraction: sending fractions to shared GPUs first (to save reservation pods, which
-     * only hold GPUs that fractions use anyway) left 0.3-1.1 point more GPUs idle on the fraction-heavy traces.
+     * only hold GPUs that fractions use anyway) left more GPUs idle on the fraction-heavy traces
+     * (docs/research/packing.md, "Tried and not kept").
      */
     private PlacementPolicy policy(SchedulingSnapshot snapshot, JobSpec decided) {
         if (observed != null) {
