@@ -58,11 +58,12 @@ public class SchedulerConfiguration {
     /**
      * Validates requests without requiring the team to be configured: the deployment service refuses unknown teams
      * itself (404) before validating, and stored jobs of a team removed since must still be read (their pods hold
-     * GPUs that the scheduler has to count).
+     * GPUs that the scheduler has to count). The minimum runtime is bounded by the cluster's maximum and the team's
+     * lower one, where the team is configured.
      */
     @Bean
-    RequestValidator requestValidator() {
-        JobSpecValidator validator = new JobSpecValidator();
-        return (input, teams) -> validator.validateRequest(input);
+    RequestValidator requestValidator(QuotientProperties properties) {
+        JobSpecValidator validator = new JobSpecValidator(properties.scheduling().maxMinRuntime());
+        return (input, teams) -> validator.validateRequest(input, input == null ? null : teams.get(input.team()));
     }
 }
