@@ -64,6 +64,6 @@ public class SchedulerConfiguration {
     @Bean
     RequestValidator requestValidator(QuotientProperties properties) {
         JobSpecValidator validator = new JobSpecValidator(properties.scheduling().maxMinRuntime());
-        return (input, teams) -> validator.validateRequest(input, input == null ? null : teams.get(input.team()));
+        return (input, teams) -> validator.validateRequest(input, JobSpecValidator.teamOf(input, teams));
     }
 }

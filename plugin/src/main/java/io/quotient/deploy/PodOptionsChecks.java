@@ -79,8 +79,8 @@ final class PodOptionsChecks {
             }
         }
         pod.annotations().forEach((key, value) -> {
-            MetadataKeys.checkKey("annotations", key);
             ReservedNames.checkMetadataKey("annotations", key);
+            MetadataKeys.checkKey("annotations", key);
             if (value == null) {
                 throw new RequestException("annotations." + key, "must have a value (a string, may be empty), not"
                         + " null");

@@ -106,8 +106,8 @@ public final class SubmissionChecks {
 
     private static void checkLabel(String key, String value) {
         String field = "labels." + key;
-        MetadataKeys.checkKey("labels", key);
         ReservedNames.checkMetadataKey("labels", key);
+        MetadataKeys.checkKey("labels", key);
         if (value == null) {
             throw new RequestException(field, "must have a value (a string, may be empty), not null");
         }

@@ -89,7 +89,7 @@ final class JsonErrors {
             String field = join(parentPath(p), duplicate.group(1));
             return invalid(field, "is given twice in the same object", "give each field once; nothing was created");
         }
-        if (p instanceof JsonEOFException) {
+        if (p instanceof JsonEOFException || String.valueOf(p.getOriginalMessage()).contains("end-of-input")) {
             return invalid(null, "the body ends in the middle of a JSON value", "send a complete JSON object; "
                     + SCHEMA_HINT);
         }

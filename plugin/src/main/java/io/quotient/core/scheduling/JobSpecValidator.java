@@ -55,11 +55,16 @@ public final class JobSpecValidator {
      * @throws RequestException     naming the offending field and the reason
      */
     public JobSpec validate(JobRequestInput input, Map<String, Team> teams) {
-        JobSpec spec = validateRequest(input, input == null ? null : teams.get(input.team()));
+        JobSpec spec = validateRequest(input, teamOf(input, teams));
         if (!teams.containsKey(spec.team())) {
             throw new UnknownTeamException(spec.team(), teams.keySet());
         }
         return spec;
+    }
+
+    /** The request's team among {@code teams}, or null when it names none or an unknown one. */
+    public static Team teamOf(JobRequestInput input, Map<String, Team> teams) {
+        return input == null || input.team() == null ? null : teams.get(input.team());
     }
 
     /**

@@ -102,12 +102,20 @@ class JobSpecValidatorTest {
                         "cannot be combined with gpu.fraction"),
                 Arguments.of(In.of().count(1).fraction(0.5, null), "gpu.count", "cannot be combined"),
                 Arguments.of(In.of().count(1).memory(2000L, null), "gpu.count", "cannot be combined"),
-                Arguments.of(In.of().memory(0L, null), "gpu.memoryMib", "at least 1 MiB"),
+                Arguments.of(In.of().memory(0L, null), "gpu.memoryMib", "must be from 1 to 1048576 MiB"),
+                Arguments.of(In.of().memory(Long.MAX_VALUE, null), "gpu.memoryMib", "must be from 1 to 1048576 MiB"),
+                Arguments.of(In.of().memory(2000L, Long.MAX_VALUE), "gpu.memoryLimitMib",
+                        "must be from 1 to 1048576 MiB"),
+                Arguments.of(In.of().count(1_000_000), "gpu.count", "at most 1024 GPUs per replica"),
+                Arguments.of(In.of().scheduling(null, null, 3601L), "minRuntimeSeconds",
+                        "at most 3600 seconds are allowed for team team-a"),
+                Arguments.of(In.of().scheduling(null, null, Long.MAX_VALUE), "minRuntimeSeconds", "at most 3600"),
+                Arguments.of(In.of().count(1).models(Set.of("A100\u0000")), "gpuModels", "control characters"),
                 Arguments.of(In.of().memory(4000L, 2000L), "gpu.memoryLimitMib", "must not be below gpu.memoryMib"),
                 Arguments.of(In.of().memory(null, 2000L), "gpu.memoryLimitMib", "needs gpu.memoryMib"),
                 Arguments.of(In.of().devices(2), "gpuDevices", "applies only to gpu.fraction or gpu.memoryMib"),
                 Arguments.of(In.of().count(2).devices(2), "gpuDevices", "applies only to"),
-                Arguments.of(In.of().fraction(0.5, null).devices(0), "gpuDevices", "at least 1"),
+                Arguments.of(In.of().fraction(0.5, null).devices(0), "gpuDevices", "must be from 1 to 1024"),
                 Arguments.of(In.of().resources(-1L, null), "cpuMilli", "must not be negative"),
                 Arguments.of(In.of().resources(null, -1L), "memoryMib", "must not be negative"),
                 Arguments.of(In.of().scheduling(1001, null, null), "priority", "between -1000 and 1000"),
@@ -116,6 +124,28 @@ class JobSpecValidatorTest {
                 Arguments.of(In.of().models(Set.of("A100")), "gpuModels", "only to jobs that request GPUs"),
                 Arguments.of(In.of().count(1).models(new HashSet<>(Arrays.asList("A100", " "))), "gpuModels",
                         "empty model names"));
+    }
+
+    /** Issue 31: the cluster bounds minRuntimeSeconds (one hour unless configured); a team may only lower it. */
+    @Test
+    void minimumRuntimeIsBoundedByTheClusterAndMayBeLoweredPerTeam() {
+        Map<String, Team> lowered = Map.of("team-a", Team.of("team-a", 20).withMaxMinRuntime(Duration.ofMinutes(10)));
+        assertThat(validator.validate(In.of().scheduling(null, null, 600L).input(), lowered).minRuntime())
+                .isEqualTo(Duration.ofMinutes(10));
+        assertThatThrownBy(() -> validator.validate(In.of().scheduling(null, null, 601L).input(), lowered))
+                .isInstanceOfSatisfying(RequestException.class, e -> assertThat(e.field()).isEqualTo("minRuntimeSeconds"))
+                .hasMessageContaining("at most 600 seconds are allowed for team team-a");
+
+        Map<String, Team> raised = Map.of("team-a", Team.of("team-a", 20).withMaxMinRuntime(Duration.ofDays(1)));
+        assertThatThrownBy(() -> validator.validate(In.of().scheduling(null, null, 3601L).input(), raised))
+                .hasMessageContaining("at most 3600 seconds");
+
+        JobSpecValidator twoHours = new JobSpecValidator(Duration.ofHours(2));
+        assertThat(twoHours.validate(In.of().scheduling(null, null, 7200L).input(), TEAMS).minRuntime())
+                .isEqualTo(Duration.ofHours(2));
+        // a stored job of a team removed since is held to the cluster's maximum
+        assertThatThrownBy(() -> validator.validateRequest(In.of().scheduling(null, null, 3601L).input()))
+                .hasMessageContaining("at most 3600 seconds are allowed on this cluster");
     }
 
     @ParameterizedTest
