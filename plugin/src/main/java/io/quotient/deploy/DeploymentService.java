@@ -67,7 +67,7 @@ public final class DeploymentService {
         SubmissionChecks.check(asWritten, gateway.templates());
         JobSubmission submission = withTemplateDefaults(inTeamNamespace(asWritten));
         JobSpec spec = validator.validate(submission.request(), configured);
-        TeamLimits.checkWithinMax(spec, configured.get(spec.team()));
+        TeamLimits.check(spec, configured.get(spec.team()));
         JobRecord decided = decisions.deployNew(new JobRecord(submission, spec,
                 JobStatus.pending(PendingReasons.AWAITING_DECISION), start, null));
         LOG.info("job {} of team {} recorded ({} template): {}", spec.id().name(), spec.team(),

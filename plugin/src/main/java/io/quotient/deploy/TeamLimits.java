@@ -2,24 +2,37 @@ package io.quotient.deploy;
 
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.JobSpec;
+import io.quotient.core.scheduling.JobSpecValidator;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.core.scheduling.Team;
 
 /**
- * Refuses a new job that alone asks for more GPUs than its team may ever hold ({@code maxGpus}): it would wait for
- * ever whatever the cluster, since only the teams file can change the limit. Checked on new deploys only: a stored job
- * of a team whose maximum was lowered since is kept (and waits), not failed.
+ * The team's own limits on a new job: no more GPUs than the team may ever hold ({@code maxGpus}; such a job would wait
+ * for ever whatever the cluster, since only the teams file can change the limit), and no longer minimum runtime than
+ * the team's {@code maxMinRuntimeSeconds}. Checked on new deploys only: a stored job of a team whose limits were
+ * lowered since is kept, not failed (its minimum runtime stays within the cluster's maximum, which every read checks).
  */
 final class TeamLimits {
 
     private TeamLimits() {
     }
 
-    /** @throws RequestException naming the field and the team's maximum */
-    static void checkWithinMax(JobSpec spec, Team team) {
-        if (team == null || !team.hasMax()) {
+    /** @throws RequestException naming the field and the team's limit */
+    static void check(JobSpec spec, Team team) {
+        if (team == null) {
             return;
         }
+        if (team.maxMinRuntime() != null && spec.minRuntime().compareTo(team.maxMinRuntime()) > 0) {
+            throw new RequestException("minRuntimeSeconds", "is " + spec.minRuntime().toSeconds() + "; at most "
+                    + team.maxMinRuntime().toSeconds() + " seconds are allowed for team " + team.name() + ": "
+                    + JobSpecValidator.MIN_RUNTIME_WHY + team.maxMinRuntime().toSeconds());
+        }
+        if (team.hasMax()) {
+            checkWithinMax(spec, team);
+        }
+    }
+
+    private static void checkWithinMax(JobSpec spec, Team team) {
         long milli;
         String field;
         if (spec.gpu() instanceof GpuRequest.WholeGpus w) {

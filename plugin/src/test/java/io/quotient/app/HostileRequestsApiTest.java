@@ -119,9 +119,11 @@ class HostileRequestsApiTest {
                         "control characters"),
                 // a guarantee voided by a minimum runtime (2)
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1},\"minRuntimeSeconds\":315360000}",
-                        "minRuntimeSeconds", "at most 3600"),
+                        "minRuntimeSeconds", "at most 3600 seconds are allowed on this cluster"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1},\"minRuntimeSeconds\":9223372036854775807}",
                         "minRuntimeSeconds", "at most 3600"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1},\"minRuntimeSeconds\":601}",
+                        "minRuntimeSeconds", "at most 600 seconds are allowed for team hostile"),
                 // more than the team may ever hold (8)
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":5}}", "gpu.count", "maxGpus"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1000000}}", "gpu.count", "at most 1024"));
@@ -198,7 +200,7 @@ class HostileRequestsApiTest {
 
     private static Path teamsFile() {
         String yaml = "teams:\n"
-                + "  - name: hostile\n    guaranteedGpus: 4\n    maxGpus: 4\n"
+                + "  - name: hostile\n    guaranteedGpus: 4\n    maxGpus: 4\n    maxMinRuntimeSeconds: 600\n"
                 + "  - name: shapes\n    guaranteedGpus: 1\n";
         try {
             Path file = Files.createTempFile("quotient-teams", ".yaml");

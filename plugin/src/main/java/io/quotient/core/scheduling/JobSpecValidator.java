@@ -27,6 +27,10 @@ public final class JobSpecValidator {
     /** The cluster's maximum minimum runtime unless configured ({@code quotient.scheduling.max-min-runtime}). */
     public static final Duration DEFAULT_MAX_MIN_RUNTIME = Duration.ofHours(1);
 
+    /** Why minimum runtimes are bounded, and what to do: ends with "ask for at most " (the limit follows). */
+    public static final String MIN_RUNTIME_WHY = "a minimum runtime keeps a job on GPUs it may have borrowed, and their"
+            + " owner must get them back; checkpoint at least that often and ask for at most ";
+
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
     private final Duration maxMinRuntime;
@@ -55,33 +59,9 @@ public final class JobSpecValidator {
      * @throws RequestException     naming the offending field and the reason
      */
     public JobSpec validate(JobRequestInput input, Map<String, Team> teams) {
-        JobSpec spec = validateRequest(input, teamOf(input, teams));
+        JobSpec spec = validateRequest(input);
         if (!teams.containsKey(spec.team())) {
             throw new UnknownTeamException(spec.team(), teams.keySet());
-        }
-        return spec;
-    }
-
-    /** The request's team among {@code teams}, or null when it names none or an unknown one. */
-    public static Team teamOf(JobRequestInput input, Map<String, Team> teams) {
-        return input == null || input.team() == null ? null : teams.get(input.team());
-    }
-
-    /**
-     * The validated job under its team's limits ({@code team} may be null: a team removed since, or not yet looked
-     * up; the cluster's limits apply), without checking that the team is configured.
-     *
-     * @throws RequestException naming the offending field and the reason
-     */
-    public JobSpec validateRequest(JobRequestInput input, Team team) {
-        JobSpec spec = checked(input);
-        Duration limit = team == null ? maxMinRuntime : team.minRuntimeLimit(maxMinRuntime);
-        if (spec.minRuntime().compareTo(limit) > 0) {
-            throw new RequestException("minRuntimeSeconds", "is " + spec.minRuntime().toSeconds() + "; at most "
-                    + limit.toSeconds() + " seconds are allowed" + (team == null ? " on this cluster" : " for team "
-                    + team.name())
-                    + ": a minimum runtime keeps a job on GPUs it may have borrowed, and their owner must get them"
-                    + " back; checkpoint at least that often and ask for at most " + limit.toSeconds());
         }
         return spec;
     }
@@ -93,7 +73,13 @@ public final class JobSpecValidator {
      * @throws RequestException naming the offending field and the reason
      */
     public JobSpec validateRequest(JobRequestInput input) {
-        return validateRequest(input, null);
+        JobSpec spec = checked(input);
+        if (spec.minRuntime().compareTo(maxMinRuntime) > 0) {
+            throw new RequestException("minRuntimeSeconds", "is " + spec.minRuntime().toSeconds() + "; at most "
+                    + maxMinRuntime.toSeconds() + " seconds are allowed on this cluster: " + MIN_RUNTIME_WHY
+                    + maxMinRuntime.toSeconds());
+        }
+        return spec;
     }
 
     private static JobSpec checked(JobRequestInput input) {

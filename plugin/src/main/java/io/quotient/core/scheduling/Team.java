@@ -14,8 +14,8 @@ import java.util.Optional;
  * @param fairShareReclaim  whether the team takes part in reclaim toward the fair share (both ways: it neither
  *                          reclaims for fairness nor loses jobs to it when false); guarantees are reclaimed regardless
  * @param department        the department the team belongs to, or null for a team outside any department
- * @param maxMinRuntime     the longest minimum runtime the team's jobs may ask for, below the cluster's maximum
- *                          (a team may only lower it); null: the cluster's maximum
+ * @param maxMinRuntime     the longest minimum runtime the team's new jobs may ask for; it only lowers the cluster's
+ *                          maximum, which applies to every job; null: the cluster's maximum
  */
 public record Team(String name, long guaranteedMilli, long maxMilli, double overQuotaWeight, int priority,
                    WithinTeamPreemption preemptWithinTeam, boolean fairShareReclaim, Department department,
@@ -37,11 +37,6 @@ public record Team(String name, long guaranteedMilli, long maxMilli, double over
                 WithinTeamPreemption preemptWithinTeam, boolean fairShareReclaim, Department department) {
         this(name, guaranteedMilli, maxMilli, overQuotaWeight, priority, preemptWithinTeam, fairShareReclaim,
                 department, null);
-    }
-
-    /** The longest minimum runtime the team's jobs may ask for: its own limit, never above {@code clusterMax}. */
-    public Duration minRuntimeLimit(Duration clusterMax) {
-        return maxMinRuntime == null || maxMinRuntime.compareTo(clusterMax) > 0 ? clusterMax : maxMinRuntime;
     }
 
     /** The limits teams and departments share; {@code who} starts each message ("team a", "department d"). */

@@ -108,7 +108,7 @@ class JobSpecValidatorTest {
                         "must be from 1 to 1048576 MiB"),
                 Arguments.of(In.of().count(1_000_000), "gpu.count", "at most 1024 GPUs per replica"),
                 Arguments.of(In.of().scheduling(null, null, 3601L), "minRuntimeSeconds",
-                        "at most 3600 seconds are allowed for team team-a"),
+                        "at most 3600 seconds are allowed on this cluster"),
                 Arguments.of(In.of().scheduling(null, null, Long.MAX_VALUE), "minRuntimeSeconds", "at most 3600"),
                 Arguments.of(In.of().count(1).models(Set.of("A100\u0000")), "gpuModels", "control characters"),
                 Arguments.of(In.of().memory(4000L, 2000L), "gpu.memoryLimitMib", "must not be below gpu.memoryMib"),
@@ -126,26 +126,17 @@ class JobSpecValidatorTest {
                         "empty model names"));
     }
 
-    /** Issue 31: the cluster bounds minRuntimeSeconds (one hour unless configured); a team may only lower it. */
+    /** Issue 31: the cluster bounds minRuntimeSeconds, one hour unless configured, for new and stored jobs alike. */
     @Test
-    void minimumRuntimeIsBoundedByTheClusterAndMayBeLoweredPerTeam() {
-        Map<String, Team> lowered = Map.of("team-a", Team.of("team-a", 20).withMaxMinRuntime(Duration.ofMinutes(10)));
-        assertThat(validator.validate(In.of().scheduling(null, null, 600L).input(), lowered).minRuntime())
-                .isEqualTo(Duration.ofMinutes(10));
-        assertThatThrownBy(() -> validator.validate(In.of().scheduling(null, null, 601L).input(), lowered))
-                .isInstanceOfSatisfying(RequestException.class, e -> assertThat(e.field()).isEqualTo("minRuntimeSeconds"))
-                .hasMessageContaining("at most 600 seconds are allowed for team team-a");
-
-        Map<String, Team> raised = Map.of("team-a", Team.of("team-a", 20).withMaxMinRuntime(Duration.ofDays(1)));
-        assertThatThrownBy(() -> validator.validate(In.of().scheduling(null, null, 3601L).input(), raised))
-                .hasMessageContaining("at most 3600 seconds");
-
+    void minimumRuntimeIsBoundedByTheClustersMaximum() {
+        assertThat(validator.validate(In.of().scheduling(null, null, 3600L).input(), TEAMS).minRuntime())
+                .isEqualTo(Duration.ofHours(1));
         JobSpecValidator twoHours = new JobSpecValidator(Duration.ofHours(2));
         assertThat(twoHours.validate(In.of().scheduling(null, null, 7200L).input(), TEAMS).minRuntime())
                 .isEqualTo(Duration.ofHours(2));
-        // a stored job of a team removed since is held to the cluster's maximum
-        assertThatThrownBy(() -> validator.validateRequest(In.of().scheduling(null, null, 3601L).input()))
-                .hasMessageContaining("at most 3600 seconds are allowed on this cluster");
+        assertThatThrownBy(() -> twoHours.validateRequest(In.of().scheduling(null, null, 7201L).input()))
+                .isInstanceOfSatisfying(RequestException.class, e -> assertThat(e.field()).isEqualTo("minRuntimeSeconds"))
+                .hasMessageContaining("at most 7200 seconds are allowed on this cluster");
     }
 
     @ParameterizedTest
