@@ -164,6 +164,26 @@ class HostileRequestsApiTest {
         }
     }
 
+    /** The strict reader is the REST API's: the admission webhooks read the API server's review as text. */
+    @Test
+    void theAdmissionEndpointsAreNotReadByTheStrictReader() throws Exception {
+        mvc.perform(post("/admission/gpujobs").contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"kind\":\"AdmissionReview\",\"kind\":\"AdmissionReview\"} {}"))
+                .andExpect(status().isNotFound())
+                .andExpect(jsonPath("$.error").value("no admission on the embedded cluster"));
+    }
+
+    @Test
+    void anUnknownPathOrMethodIsAnsweredInJson() throws Exception {
+        for (MvcResult result : List.of(mvc.perform(get("/api/v1/nothing-here")).andExpect(status().isNotFound())
+                        .andExpect(jsonPath("$.error").value("not found")).andReturn(),
+                mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put(
+                        "/api/v1/teams/hostile/jobs")).andExpect(status().isMethodNotAllowed())
+                        .andExpect(jsonPath("$.hint").value(containsString("GET"))).andReturn())) {
+            assertThat(result.getResponse().getContentAsString()).doesNotContain(INTERNALS);
+        }
+    }
+
     /** Issue 31 (8): a job no node could ever hold is recorded, and told apart from an ordinary wait. */
     @Test
     void aJobNoNodeCouldEverHoldIsAcceptedAsUnschedulable() throws Exception {

@@ -18,6 +18,8 @@ import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
 
 import java.util.stream.Collectors;
 
@@ -115,6 +117,22 @@ public class RestErrors {
     ResponseEntity<ErrorBody> mediaType(HttpMediaTypeNotSupportedException e) {
         return answer(HttpStatus.UNSUPPORTED_MEDIA_TYPE, new ErrorBody("unsupported media type", null, e.getMessage(),
                 "send Content-Type: application/json"));
+    }
+
+    /** A path the API does not serve: JSON like every other answer, not the servlet container's page. */
+    @ExceptionHandler(NoResourceFoundException.class)
+    ResponseEntity<ErrorBody> noSuchPath(NoResourceFoundException e) {
+        return answer(HttpStatus.NOT_FOUND, new ErrorBody("not found", null, "nothing is served at this path",
+                "/v3/api-docs lists the API's paths"));
+    }
+
+    /** A status a handler or Spring itself chose: kept, with its standard words instead of the exception's. */
+    @ExceptionHandler(ResponseStatusException.class)
+    ResponseEntity<ErrorBody> status(ResponseStatusException e) {
+        HttpStatus status = HttpStatus.resolve(e.getStatusCode().value());
+        String phrase = status == null ? "error " + e.getStatusCode().value() : status.getReasonPhrase();
+        return answer(status == null ? HttpStatus.INTERNAL_SERVER_ERROR : status, new ErrorBody(phrase.toLowerCase(
+                java.util.Locale.ROOT), null, e.getReason() == null ? phrase : e.getReason(), "see /v3/api-docs"));
     }
 
     @ExceptionHandler(RuntimeException.class)

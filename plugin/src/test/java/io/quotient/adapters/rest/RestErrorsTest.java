@@ -38,7 +38,9 @@ class RestErrorsTest {
         mvc.perform(delete("/jobs/broken"))
                 .andExpect(status().isInternalServerError())
                 .andExpect(header().doesNotExist("Retry-After"))
-                .andExpect(jsonPath("$.error").value("internal error"));
+                .andExpect(jsonPath("$.error").value("internal error"))
+                // the exception stays in the log: its class and message are the service's, not the user's
+                .andExpect(jsonPath("$.reason").value("the service failed to complete the request"));
     }
 
     /** Stands in for a use case whose call to the cluster failed. */
