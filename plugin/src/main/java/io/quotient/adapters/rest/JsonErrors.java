@@ -77,8 +77,7 @@ final class JsonErrors {
     private static ErrorBody parserFailure(JsonProcessingException p, String wrappedPath) {
         String path = wrappedPath != null && !wrappedPath.isEmpty() ? wrappedPath : parserPath(p);
         if (p instanceof InputCoercionException c) {
-            return invalid(orBody(path), "must be " + expected(c.getTargetType()) + " " + range(c.getTargetType()),
-                    SCHEMA_HINT);
+            return invalid(orBody(path), "must be " + expectedInRange(c.getTargetType()), SCHEMA_HINT);
         }
         if (p instanceof StreamConstraintsException) {
             return invalid(orBody(path), "is larger than the service reads (numbers of at most 1000 digits, strings"
@@ -172,14 +171,15 @@ final class JsonErrors {
         return "an object";
     }
 
-    private static String range(Class<?> type) {
+    /** {@link #expected} with the range of a whole number type: "a whole number from -2147483648 to 2147483647". */
+    static String expectedInRange(Class<?> type) {
         if (type == Integer.class || type == int.class) {
-            return "from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE;
+            return expected(type) + " from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE;
         }
         if (type == Long.class || type == long.class) {
-            return "from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE;
+            return expected(type) + " from " + Long.MIN_VALUE + " to " + Long.MAX_VALUE;
         }
-        return "in range";
+        return expected(type);
     }
 
     private static String where(JsonLocation location) {

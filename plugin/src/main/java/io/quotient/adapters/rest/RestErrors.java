@@ -21,6 +21,7 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** Turns the use cases' errors into {@link ErrorBody} answers with the right status. */
@@ -92,11 +93,9 @@ public class RestErrors {
      */
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ResponseEntity<ErrorBody> parameterType(MethodArgumentTypeMismatchException e) {
-        String expected = JsonErrors.expected(e.getRequiredType());
-        String range = e.getRequiredType() == int.class || e.getRequiredType() == Integer.class
-                ? " from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE : "";
-        return answer(HttpStatus.BAD_REQUEST, new ErrorBody("invalid request", e.getName(), "must be " + expected
-                + range, "correct the parameter " + e.getName() + " and send the request again"));
+        return answer(HttpStatus.BAD_REQUEST, new ErrorBody("invalid request", e.getName(), "must be "
+                + JsonErrors.expectedInRange(e.getRequiredType()), "correct the parameter " + e.getName()
+                + " and send the request again"));
     }
 
     @ExceptionHandler(MissingServletRequestParameterException.class)
@@ -132,7 +131,7 @@ public class RestErrors {
         HttpStatus status = HttpStatus.resolve(e.getStatusCode().value());
         String phrase = status == null ? "error " + e.getStatusCode().value() : status.getReasonPhrase();
         return answer(status == null ? HttpStatus.INTERNAL_SERVER_ERROR : status, new ErrorBody(phrase.toLowerCase(
-                java.util.Locale.ROOT), null, e.getReason() == null ? phrase : e.getReason(), "see /v3/api-docs"));
+                Locale.ROOT), null, e.getReason() == null ? phrase : e.getReason(), "see /v3/api-docs"));
     }
 
     @ExceptionHandler(RuntimeException.class)
