@@ -66,6 +66,11 @@ class HostileRequestsApiTest {
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1}} {\"name\":\"b\"}", null, "goes on after"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1}} x", null, "not valid JSON"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1.5}}", "gpu.count", "must be a whole number"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1.0}}", "gpu.count", "must be a whole number"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":\"\"}}", "gpu.count", "must be a whole number"),
+                Arguments.of("{\"name\":\"a\",\"labels\":{\"k\":\"1\",\"k\":\"2\"}}", "labels.k", "given twice"),
+                Arguments.of("{\"name\":\"a\",\"volumes\":[{\"name\":\"v\",\"secret\":\"s\",\"mountPath\":\"/v\","
+                        + "\"readOnly\":\"yes\"}]}", "volumes[0].readOnly", "must be true or false"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":\"1\"}}", "gpu.count", "must be a whole number"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":true}}", "gpu.count", "must be a whole number"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":[1]}}", "gpu.count", "must be a whole number"),
