@@ -67,9 +67,11 @@ public final class DeploymentService {
         SubmissionChecks.check(asWritten, gateway.templates());
         JobSubmission submission = withTemplateDefaults(inTeamNamespace(asWritten));
         JobSpec spec = validator.validate(submission.request(), configured);
+        TeamLimits.check(spec, configured.get(spec.team()));
         JobRecord decided = decisions.deployNew(new JobRecord(submission, spec,
                 JobStatus.pending(PendingReasons.AWAITING_DECISION), start, null));
-        LOG.info("job {} of team {} recorded ({} template): {}", spec.id().name(), spec.team(), submission.template(),
+        LOG.info("job {} of team {} recorded ({} template): {}", spec.id().name(), spec.team(),
+                LogValues.escape(submission.template()),
                 decided.phase().wireName());
         metrics.deployed(decided.phase(), Duration.between(start, clock.instant()));
         return decided;

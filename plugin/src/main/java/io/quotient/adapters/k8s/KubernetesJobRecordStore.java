@@ -13,6 +13,7 @@ import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.StaleRecordException;
+import io.quotient.deploy.LogValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -338,7 +339,7 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
         } catch (RequestException | IllegalArgumentException e) {
             if (!String.valueOf(version).equals(reportedInvalid.put(key, String.valueOf(version)))) {
                 log.warn("GpuJob {} is ignored: its request is invalid: {}. Delete it and deploy the job again.", key,
-                        e.getMessage());
+                        LogValues.escape(e.getMessage()));
                 invalidListener.accept(resource, e.getMessage());
             }
             return null;

@@ -59,7 +59,7 @@ final class PlanningRound {
         ResourceDemand demand = Demands.of(job);
         PlacementPolicy.NodeFilter filter = filterFor(job);
         long least = Demands.leastMilli(job, ws.state().nodes());
-        String never = WaitReasons.neverFits(ws.state(), demand);
+        String never = WaitReasons.neverFits(ws.state(), demand, job.gang().minReplicas());
         if (never != null) {
             return keepPending(job, never);
         }

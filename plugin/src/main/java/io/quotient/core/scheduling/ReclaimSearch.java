@@ -233,7 +233,7 @@ final class ReclaimSearch {
      * Preemptible, past its minimum runtime and not placed by this plan: the only jobs a reclaim may evict or move.
      */
     boolean movableOrEvictable(PlacedJob job) {
-        return job.spec().preemptible() && !now.isBefore(job.startedAt().plus(job.spec().minRuntime()))
+        return job.spec().preemptible() && !now.isBefore(job.protectedUntil())
                 && !placedThisRound.contains(job.id());
     }
 
