@@ -209,13 +209,15 @@ class HostileRequestsApiTest {
                 .andExpect(status().isAccepted()).andExpect(jsonPath("$.reasonCode").value("Waiting"));
     }
 
-    /** Issue 31 (3): a team, job or value with line breaks is logged as one line, its control characters escaped. */
+    /** Issue 31 (3): a value with line breaks is logged as one line escaped; a team with them is refused unlogged. */
     @Test
     void valuesWithLineBreaksAreLoggedOnOneLineEscaped(CapturedOutput output) throws Exception {
         mvc.perform(post("/api/v1/teams/{team}/jobs", "evil\r\nINFO forged\u0000").contentType(MediaType.APPLICATION_JSON)
-                .content("{\"name\":\"a\"}")).andExpect(status().isNotFound());
+                .content("{\"name\":\"a\"}")).andExpect(status().isBadRequest()).andExpect(jsonPath("$.field")
+                .value("path"));
         deploy("hostile", "{\"name\":\"a\",\"template\":\"x\\nERROR forged line\"}").andExpect(status().isBadRequest());
-        assertThat(output.getOut()).contains("evil\\r\\nINFO forged\\u0000").contains("x\\nERROR forged line")
+        // the team with line breaks never reaches a handler (the path is not canonical), so it is not logged at all
+        assertThat(output.getOut()).contains("x\\nERROR forged line")
                 .doesNotContain("\nINFO forged").doesNotContain("\nERROR forged line");
     }
 

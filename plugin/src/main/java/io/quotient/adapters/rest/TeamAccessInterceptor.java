@@ -7,6 +7,7 @@ import io.quotient.access.AccessRequest;
 import io.quotient.access.Caller;
 import io.quotient.access.JobAccess;
 import io.quotient.core.scheduling.JobId;
+import io.quotient.deploy.LogValues;
 import io.quotient.deploy.port.TeamsSource;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -87,8 +88,8 @@ public final class TeamAccessInterceptor implements HandlerInterceptor {
         for (AccessRequest question : questions) {
             AccessDecision decision = checks.authorizer().authorize(caller, question);
             if (!decision.allowed()) {
-                LOG.info("refused {} on team {} to {}: may not {}", request.getMethod(), team, caller.user(),
-                        question.describe());
+                LOG.info("refused {} on team {} to {}: may not {}", request.getMethod(), LogValues.escape(team),
+                        LogValues.escape(caller.user()), LogValues.escape(question.describe()));
                 refusal.write(response, HttpStatus.FORBIDDEN, new ErrorBody("forbidden", null, caller.user()
                         + " may not " + question.describe()
                         + (decision.reason().isBlank() ? "" : " (" + decision.reason() + ")"),
