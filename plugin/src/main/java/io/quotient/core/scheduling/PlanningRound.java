@@ -47,7 +47,7 @@ final class PlanningRound {
         this.now = snapshot.now();
         this.rules = new ReclaimRules(ws.ledger(), fairShares(waiting), settings);
         ReclaimSearch search = new ReclaimSearch(ws, now, settings.maxMovesPerDecision(), j -> filterFor(j.spec()),
-                placedThisRound);
+                placedThisRound, new VictimStanding(ws.ledger(), rules::fairShare, settings.fairShareMinGainMilli()));
         this.preemption = new PreemptionPlanner(search, now);
         this.gangReclaim = new GangReclaim(ws, search, new GangPlacer(policy));
     }
@@ -205,9 +205,9 @@ final class PlanningRound {
         return ws.ledger().fitsGuarantee(job.team(), Demands.leastMilli(job, ws.state().nodes()));
     }
 
-    /** What the team holds beyond its guarantee, in milli. */
-    long borrowed(String team) {
-        return ws.ledger().borrowed(team);
+    /** The team's fair-share position now, as the borrowing order reads it ({@link QueueOrder#borrowing}). */
+    SharePosition sharePosition(String team) {
+        return SharePosition.of(ws.ledger().borrowed(team), ws.ledger().team(team).overQuotaWeight());
     }
 
     Team team(String name) {
