@@ -49,13 +49,23 @@ public record QuotientProperties(@Valid @NotNull @DefaultValue Cluster cluster, 
      * @param maxMovesPerDecision  running jobs moved at most to make room for one job (0: never move)
      * @param podArrivalGrace      how long the placement of a pod governed at admission (a notebook's) waits for the
      *                             pod's create before it is given up
+     * @param fairShare            how fair shares remember past borrowing (docs/fairness.md)
      */
     public record Scheduling(@NotBlank @DefaultValue("quotient") String placementPolicy,
                              @DefaultValue("42") long seed,
                              @NotNull @DefaultValue("30s") Duration stopGrace,
                              @DecimalMin("0.0") @DefaultValue("1") double fairShareMinGainGpus,
                              @jakarta.validation.constraints.Min(0) @DefaultValue("4") int maxMovesPerDecision,
-                             @NotNull @DefaultValue("60s") Duration podArrivalGrace) {
+                             @NotNull @DefaultValue("60s") Duration podArrivalGrace,
+                             @Valid @NotNull @DefaultValue FairShare fairShare) {
+    }
+
+    /**
+     * @param usageHalfLife how long until a borrowed GPU counts half as much; 0 (the default): no memory
+     * @param window        how far back borrowing counts at all
+     */
+    public record FairShare(@NotNull @DefaultValue("0s") Duration usageHalfLife,
+                            @NotNull @DefaultValue("7d") Duration window) {
     }
 
     /**

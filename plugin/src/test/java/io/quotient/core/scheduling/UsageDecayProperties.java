@@ -1,5 +1,6 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.deploy.MutableClock;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -10,7 +11,6 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -37,7 +37,7 @@ class UsageDecayProperties {
     void usageDecaysMonotonically(@ForAll("histories") List<Step> history,
                                   @ForAll @IntRange(min = 1, max = 48) int halfLifeHours,
                                   @ForAll @IntRange(min = 1, max = 14) int windowDays) {
-        TestClock clock = new TestClock(Instant.parse("2026-01-01T00:00:00Z"));
+        MutableClock clock = new MutableClock();
         UsageHistory usage = new UsageHistory(new FairShareSettings(Duration.ofHours(halfLifeHours),
                 Duration.ofDays(windowDays)), clock);
         long most = 0;
@@ -68,7 +68,7 @@ class UsageDecayProperties {
     @Property(tries = 50)
     void constantBorrowingOverTheWholeWindowIsItself(@ForAll @LongRange(min = 0, max = 16_000) long milli,
                                                     @ForAll @IntRange(min = 1, max = 48) int halfLifeHours) {
-        TestClock clock = new TestClock(Instant.parse("2026-01-01T00:00:00Z"));
+        MutableClock clock = new MutableClock();
         UsageHistory usage = new UsageHistory(new FairShareSettings(Duration.ofHours(halfLifeHours),
                 Duration.ofDays(2)), clock);
         for (int hour = 0; hour < 60; hour++) {

@@ -1,5 +1,6 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.deploy.MutableClock;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -22,7 +23,7 @@ class UsageDecayScenariosTest {
 
     /** The history after a's day of borrowing 8 GPUs, read {@code after} the day ended. */
     private static Map<String, Double> pastAfter(Duration after) {
-        TestClock clock = new TestClock(java.time.Instant.parse("2025-12-31T00:00:00Z"));
+        MutableClock clock = new MutableClock();
         UsageHistory history = new UsageHistory(DECAY, clock);
         history.record(Map.of("a", 8000L));
         clock.advance(Duration.ofHours(24));
@@ -93,7 +94,7 @@ class UsageDecayScenariosTest {
 
     @Test
     void withoutDecayThePastCountsForNothing() {
-        TestClock clock = new TestClock(java.time.Instant.parse("2025-12-31T00:00:00Z"));
+        MutableClock clock = new MutableClock();
         UsageHistory history = new UsageHistory(FairShareSettings.INSTANTANEOUS, clock);
         history.record(Map.of("a", 8000L));
         clock.advance(Duration.ofHours(24));
@@ -106,7 +107,7 @@ class UsageDecayScenariosTest {
 
     @Test
     void theHistorySurvivesItsDurableRecord() {
-        TestClock clock = new TestClock(java.time.Instant.parse("2025-12-31T00:00:00Z"));
+        MutableClock clock = new MutableClock();
         UsageHistory history = new UsageHistory(DECAY, clock);
         history.record(Map.of("a", 8000L, "b", 2000L));
         clock.advance(Duration.ofHours(30));
