@@ -138,13 +138,18 @@ class FairOrderScenariosTest {
         assertThat(s.pending()).containsExactly("c/c1");
     }
 
+    /** 8 + 4 GPUs; c, h, x of weight 1 without guarantees; x takes no part in fair-share reclaim. */
+    private static Scenario claimantVictimAndBystander() {
+        return Scenario.nodes(8, 4).team("c", 0, 1).team("h", 0, 1)
+                .team(new Team("x", 0, Team.UNLIMITED, 1, 0).withFairShareReclaim(false));
+    }
+
     @Test
     void fairShareReclaimNeverOnlyPassesTheShortfallOn() {
         // (c) 8 + 4 GPUs; c, h, x weight 1, no guarantees, x takes no part in fair-share reclaim; h runs one 5-GPU
         // job (1 above its share of 4), x runs 7; c (share 4, holds 0) wants 4. Evicting h's job would leave h 4
         // below its share, as far as c is now: the largest shortfall would not shrink. Before, it was evicted.
-        Scenario s = Scenario.nodes(8, 4).team("c", 0, 1).team("h", 0, 1)
-                .team(new Team("x", 0, Team.UNLIMITED, 1, 0).withFairShareReclaim(false));
+        Scenario s = claimantVictimAndBystander();
         s.running("h", "h1", "node-0", 0, gpus(0, 5)).running("x", "x1", "node-0", 0, gpus(5, 3))
                 .running("x", "x2", "node-1", 0, gpus(0, 4));
         s.deploy(job("c", "c1", 4, 0));
@@ -157,8 +162,7 @@ class FairOrderScenariosTest {
     void fairShareReclaimWithinOneJobStillServesAClaimantItHelps() {
         // (c) the control: as above, but h's job has 3 GPUs and h 4 more on node-1 (h holds 7, share 4): evicting
         // the 3-GPU job leaves h at its share, within the rule; c gets its 3 GPUs.
-        Scenario s = Scenario.nodes(8, 4).team("c", 0, 1).team("h", 0, 1)
-                .team(new Team("x", 0, Team.UNLIMITED, 1, 0).withFairShareReclaim(false));
+        Scenario s = claimantVictimAndBystander();
         s.running("h", "h1", "node-0", 0, gpus(0, 3)).running("x", "x1", "node-0", 0, gpus(3, 5))
                 .running("h", "h2", "node-1", 0, gpus(0, 4));
         s.deploy(job("c", "c1", 3, 0));

@@ -45,6 +45,19 @@ class UsageDecayScenariosTest {
         return s;
     }
 
+    /** Every team's fair share as the scheduler computes it now, with the past given. */
+    private static Map<String, Long> fairShares(Scenario s, Map<String, Double> past) {
+        return TeamShares.fairShares(s.run.teams, s.run.placed.values(),
+                s.run.pending.values().stream().map(PendingJob::spec).toList(), s.run.nodes, past);
+    }
+
+    /** Re-queues once and checks what each team then holds. */
+    private static void requeueAndExpect(Scenario s, double aHolds, double bHolds) {
+        s.run.requeue();
+        assertThat(s.run.held("a")).as(() -> state(s)).isEqualTo(aHolds);
+        assertThat(s.run.held("b")).as(() -> state(s)).isEqualTo(bHolds);
+    }
+
     @Test
     void aTeamThatBorrowedMoreYesterdayGetsLessOfTodaysIdleGpus() {
         // a's decayed borrowing right after its day: 8 x (1 - 2^-2) ~ 6 GPUs. The 8 idle GPUs beyond the guarantees
@@ -52,11 +65,8 @@ class UsageDecayScenariosTest {
         Map<String, Double> past = pastAfter(Duration.ZERO);
         assertThat(past.get("a")).isCloseTo(6000, within(1.0));
         Scenario s = twoTeams(past);
-        s.run.requeue();
-        assertThat(s.run.held("a")).as(() -> state(s)).isEqualTo(5);
-        assertThat(s.run.held("b")).isEqualTo(11);
-        Map<String, Long> shares = TeamShares.fairShares(s.run.teams, s.run.placed.values(),
-                s.run.pending.values().stream().map(PendingJob::spec).toList(), s.run.nodes, past);
+        requeueAndExpect(s, 5, 11);
+        Map<String, Long> shares = fairShares(s, past);
         assertThat(shares).containsEntry("a", 5000L).containsEntry("b", 11000L);
     }
 
@@ -84,11 +94,8 @@ class UsageDecayScenariosTest {
         Map<String, Double> past = pastAfter(Duration.ofHours(60));
         assertThat(past.get("a")).isCloseTo(187.5, within(1.0));
         Scenario s = twoTeams(past);
-        s.run.requeue();
-        assertThat(s.run.held("a")).as(() -> state(s)).isEqualTo(8);
-        assertThat(s.run.held("b")).isEqualTo(8);
-        Map<String, Long> shares = TeamShares.fairShares(s.run.teams, s.run.placed.values(),
-                s.run.pending.values().stream().map(PendingJob::spec).toList(), s.run.nodes, past);
+        requeueAndExpect(s, 8, 8);
+        Map<String, Long> shares = fairShares(s, past);
         assertThat(shares.get("b") - shares.get("a")).isBetween(150L, 200L);
     }
 
@@ -99,10 +106,7 @@ class UsageDecayScenariosTest {
         history.record(Map.of("a", 8000L));
         clock.advance(Duration.ofHours(24));
         assertThat(history.decayedMilli()).isEmpty();
-        Scenario s = twoTeams(history.decayedMilli());
-        s.run.requeue();
-        assertThat(s.run.held("a")).isEqualTo(8);
-        assertThat(s.run.held("b")).isEqualTo(8);
+        requeueAndExpect(twoTeams(history.decayedMilli()), 8, 8);
     }
 
     @Test
