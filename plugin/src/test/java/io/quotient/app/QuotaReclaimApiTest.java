@@ -85,6 +85,11 @@ class QuotaReclaimApiTest {
     }
 
     private ResultActions deploy(String team, String name, int gpus) throws Exception {
+        return deploy(mvc, team, name, gpus);
+    }
+
+    /** Deploys a preemptible job of whole GPUs through the REST API. */
+    static ResultActions deploy(MockMvc mvc, String team, String name, int gpus) throws Exception {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("name", name);
         body.put("gpu", Map.of("count", gpus));
@@ -97,7 +102,8 @@ class QuotaReclaimApiTest {
         return mvc.perform(get("/api/v1/teams/" + team + "/jobs/" + name)).andExpect(status().isOk());
     }
 
-    private static Map<String, Object> node() {
+    /** One 8-GPU node, as an embedded cluster file entry. */
+    static Map<String, Object> node() {
         Map<String, Object> node = new LinkedHashMap<>();
         node.put("name", "gpu-node");
         node.put("count", 1);
@@ -109,7 +115,7 @@ class QuotaReclaimApiTest {
         return node;
     }
 
-    private static Path yamlFile(String prefix, Object content) {
+    static Path yamlFile(String prefix, Object content) {
         try {
             Path file = Files.createTempFile(prefix, ".yaml");
             file.toFile().deleteOnExit();
