@@ -23,7 +23,9 @@ import java.util.function.Function;
  * deepest any such team ends below its fair share is least (teams furthest above their share lose first, as KAI and
  * Kueue's fair sharing take from the queue furthest above its share); the highest priority evicted is lowest; the
  * least GPU-work is lost (GPU milli × time run); the fewest GPUs are evicted, the fewest jobs move, the fewest jobs
- * are evicted. A move keeps its job running elsewhere, so moves are preferred to evictions.
+ * are evicted. A move keeps its job running elsewhere, so moves are preferred to evictions. The claimant team's own
+ * jobs have no team standing ({@link VictimStanding}): a plan that frees only them comes before one that takes from
+ * another team.
  *
  * <p>Per node an exact branch-and-bound over the node's candidates (move, evict or keep each) with a step budget;
  * nodes are visited by a lower bound on what must be evicted there and skipped once the bound cannot beat the best
@@ -186,7 +188,8 @@ final class ReclaimSearch {
                 if (evict) {
                     lowestPriority = Math.min(lowestPriority, j.spec().priority());
                     lowestTeamPriority = Math.min(lowestTeamPriority, standing.teamPriority(j, rights.claimantTeam()));
-                    leastBelowShare = Math.min(leastBelowShare, standing.endsBelowShare(j, rights.claimantTeam(), j.gpuMilli()));
+                    leastBelowShare = Math.min(leastBelowShare,
+                            standing.endsBelowShare(j, rights.claimantTeam(), j.gpuMilli()));
                     shortestRun = Math.min(shortestRun, work(j) / Math.max(1, j.gpuMilli()));
                 }
             }
