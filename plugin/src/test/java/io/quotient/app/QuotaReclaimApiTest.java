@@ -45,13 +45,16 @@ class QuotaReclaimApiTest {
 
     @DynamicPropertySource
     static void files(DynamicPropertyRegistry registry) {
+        embeddedFiles(registry, List.of(Map.of("name", "team-a", "guaranteedGpus", 4),
+                Map.of("name", "team-b", "guaranteedGpus", 3), Map.of("name", "team-c", "guaranteedGpus", 1)));
+    }
+
+    /** The embedded service's cluster (one 8-GPU node) and teams files, written aside and set as its properties. */
+    static void embeddedFiles(DynamicPropertyRegistry registry, List<Map<String, Object>> teams) {
         Path cluster = yamlFile("quotient-cluster", Map.of("nodes", List.of(node())));
-        Path teams = yamlFile("quotient-teams", Map.of("teams", List.of(
-                Map.of("name", "team-a", "guaranteedGpus", 4),
-                Map.of("name", "team-b", "guaranteedGpus", 3),
-                Map.of("name", "team-c", "guaranteedGpus", 1))));
+        Path teamsFile = yamlFile("quotient-teams", Map.of("teams", teams));
         registry.add("quotient.embedded.cluster-file", cluster::toString);
-        registry.add("quotient.teams-file", teams::toString);
+        registry.add("quotient.teams-file", teamsFile::toString);
     }
 
     @Test
@@ -102,8 +105,7 @@ class QuotaReclaimApiTest {
         return mvc.perform(get("/api/v1/teams/" + team + "/jobs/" + name)).andExpect(status().isOk());
     }
 
-    /** One 8-GPU node, as an embedded cluster file entry. */
-    static Map<String, Object> node() {
+    private static Map<String, Object> node() {
         Map<String, Object> node = new LinkedHashMap<>();
         node.put("name", "gpu-node");
         node.put("count", 1);
@@ -115,7 +117,7 @@ class QuotaReclaimApiTest {
         return node;
     }
 
-    static Path yamlFile(String prefix, Object content) {
+    private static Path yamlFile(String prefix, Object content) {
         try {
             Path file = Files.createTempFile(prefix, ".yaml");
             file.toFile().deleteOnExit();

@@ -12,14 +12,12 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
 import static io.quotient.app.QuotaReclaimApiTest.deploy;
-import static io.quotient.app.QuotaReclaimApiTest.node;
-import static io.quotient.app.QuotaReclaimApiTest.yamlFile;
+import static io.quotient.app.QuotaReclaimApiTest.embeddedFiles;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
@@ -53,11 +51,8 @@ class UsageDecayApiTest {
 
     @DynamicPropertySource
     static void files(DynamicPropertyRegistry registry) {
-        Path cluster = yamlFile("quotient-cluster", Map.of("nodes", List.of(node())));
-        Path teams = yamlFile("quotient-teams", Map.of("teams", List.of(
-                Map.of("name", "a", "guaranteedGpus", 0), Map.of("name", "b", "guaranteedGpus", 0))));
-        registry.add("quotient.embedded.cluster-file", cluster::toString);
-        registry.add("quotient.teams-file", teams::toString);
+        embeddedFiles(registry, List.of(Map.of("name", "a", "guaranteedGpus", 0),
+                Map.of("name", "b", "guaranteedGpus", 0)));
     }
 
     @Test
