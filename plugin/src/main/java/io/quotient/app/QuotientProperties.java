@@ -53,6 +53,7 @@ public record QuotientProperties(@Valid @NotNull @DefaultValue Cluster cluster, 
      *                             pod's create before it is given up
      * @param maxMinRuntime        the longest {@code minRuntimeSeconds} a job may ask for (the teams file may lower it
      *                             per team): beyond it a job on borrowed GPUs would keep them from their owner
+     * @param fairShare            how fair shares remember past borrowing (docs/fairness.md)
      */
     public record Scheduling(@NotBlank @DefaultValue("quotient") String placementPolicy,
                              @DefaultValue("42") long seed,
@@ -60,7 +61,16 @@ public record QuotientProperties(@Valid @NotNull @DefaultValue Cluster cluster, 
                              @DecimalMin("0.0") @DefaultValue("1") double fairShareMinGainGpus,
                              @jakarta.validation.constraints.Min(0) @DefaultValue("4") int maxMovesPerDecision,
                              @NotNull @DefaultValue("60s") Duration podArrivalGrace,
-                             @NotNull @DefaultValue("1h") Duration maxMinRuntime) {
+                             @NotNull @DefaultValue("1h") Duration maxMinRuntime,
+                             @Valid @NotNull @DefaultValue FairShare fairShare) {
+    }
+
+    /**
+     * @param usageHalfLife how long until a borrowed GPU counts half as much; 0 (the default): no memory
+     * @param window        how far back borrowing counts at all
+     */
+    public record FairShare(@NotNull @DefaultValue("0s") Duration usageHalfLife,
+                            @NotNull @DefaultValue("7d") Duration window) {
     }
 
     /**

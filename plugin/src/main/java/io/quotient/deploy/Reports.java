@@ -40,6 +40,8 @@ public final class Reports {
     private final ClusterFittedWorkload workload;
     /** The measure of the last fitted workload; rebuilt only when the node shapes, and so the workload, change. */
     private volatile FragmentationMeasure measure;
+    /** The teams' usage history for decayed fair shares; null: fair shares have no memory. */
+    private final UsageAccounting usage;
 
     /**
      * A team's quota and what it holds, in milli-GPU.
@@ -47,9 +49,10 @@ public final class Reports {
      * @param inQuotaMilli   what the smallest set of its jobs covering its guarantee holds (recomputed, {@link QuotaStates})
      * @param overQuotaMilli what the rest holds: borrowed, preemptible by teams below their guarantee or fair share
      * @param fairShareMilli its guarantee as far as it has demand, plus its weighted share of idle capacity
+     * @param decayedUsageMilli its decayed past borrowing (docs/fairness.md); 0 when fair shares have no memory
      */
     public record TeamUsage(Team team, long allocatedMilli, long inQuotaMilli, long overQuotaMilli, long fairShareMilli,
-                            int pendingJobs) {
+                            int pendingJobs, long decayedUsageMilli) {
     }
 
     /** A job's share of one GPU. */
@@ -77,10 +80,17 @@ public final class Reports {
     }
 
     public Reports(JobRecordStore store, ClusterObserver cluster, TeamsSource teams, ClusterFittedWorkload workload) {
+        this(store, cluster, teams, workload, null);
+    }
+
+    /** @param usage the usage history the scheduler weighs, so that fair shares here match its; null: none */
+    public Reports(JobRecordStore store, ClusterObserver cluster, TeamsSource teams, ClusterFittedWorkload workload,
+                   UsageAccounting usage) {
         this.store = store;
         this.cluster = cluster;
         this.teams = teams;
         this.workload = workload;
+        this.usage = usage;
     }
 
     /** Every configured team, in configuration order. */
@@ -102,11 +112,12 @@ public final class Reports {
             long[] sums = held.computeIfAbsent(p.spec().team(), t -> new long[2]);
             sums[p.quotaState() == QuotaState.IN_QUOTA ? 0 : 1] += p.gpuMilli();
         }
-        Map<String, Long> fair = TeamShares.fairShares(configured, placed, waiting, cluster.nodes());
+        Map<String, Double> past = usage == null ? Map.of() : usage.decayed();
+        Map<String, Long> fair = TeamShares.fairShares(configured, placed, waiting, cluster.nodes(), past);
         return configured.values().stream().map(t -> {
             long[] sums = held.getOrDefault(t.name(), new long[2]);
             return new TeamUsage(t, sums[0] + sums[1], sums[0], sums[1], fair.getOrDefault(t.name(), 0L),
-                    pending.getOrDefault(t.name(), 0));
+                    pending.getOrDefault(t.name(), 0), Math.round(past.getOrDefault(t.name(), 0.0)));
         }).toList();
     }
 

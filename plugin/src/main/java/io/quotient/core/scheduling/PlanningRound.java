@@ -34,6 +34,8 @@ final class PlanningRound {
     /** Jobs this round places: a later decision of the same round never evicts them (see {@link ReclaimSearch}). */
     private final java.util.Set<JobId> placedThisRound = new java.util.HashSet<>();
     private final FailedSearches failedSearches = new FailedSearches();
+    /** Per team, its decayed past borrowing in milli (empty without usage decay). */
+    private final Map<String, Double> past;
 
     /** @param waiting jobs that want capacity besides those placed (for the teams' fair shares) */
     PlanningRound(SchedulingSnapshot snapshot, PlacementPolicy policy, Collection<JobSpec> waiting,
@@ -45,9 +47,10 @@ final class PlanningRound {
             fractionReady[n] = snapshot.fractionReadyNodes().contains(ws.state().node(n).name());
         }
         this.now = snapshot.now();
+        this.past = snapshot.pastBorrowedMilli();
         this.rules = new ReclaimRules(ws.ledger(), fairShares(waiting), settings);
         ReclaimSearch search = new ReclaimSearch(ws, now, settings.maxMovesPerDecision(), j -> filterFor(j.spec()),
-                placedThisRound);
+                placedThisRound, new VictimStanding(ws.ledger(), rules::fairShare, settings.fairShareMinGainMilli()));
         this.preemption = new PreemptionPlanner(search, now);
         this.gangReclaim = new GangReclaim(ws, search, new GangPlacer(policy));
     }
@@ -205,9 +208,10 @@ final class PlanningRound {
         return ws.ledger().fitsGuarantee(job.team(), Demands.leastMilli(job, ws.state().nodes()));
     }
 
-    /** What the team holds beyond its guarantee, in milli. */
-    long borrowed(String team) {
-        return ws.ledger().borrowed(team);
+    /** The team's fair-share position now, as the borrowing order reads it ({@link QueueOrder#borrowing}). */
+    SharePosition sharePosition(String team) {
+        return SharePosition.of(ws.ledger().borrowed(team) + past.getOrDefault(team, 0.0),
+                ws.ledger().team(team).overQuotaWeight());
     }
 
     Team team(String name) {
@@ -320,6 +324,6 @@ final class PlanningRound {
         Map<String, Long> demand = new HashMap<>();
         ws.placed().forEach(j -> demand.merge(j.spec().team(), j.gpuMilli(), Long::sum));
         waiting.forEach(j -> demand.merge(j.team(), Demands.leastMilli(j, ws.state().nodes()), Long::sum));
-        return FairShare.of(ws.ledger().teams(), demand, ws.state().totalGpuMilli());
+        return FairShare.of(ws.ledger().teams(), demand, ws.state().totalGpuMilli(), past);
     }
 }
