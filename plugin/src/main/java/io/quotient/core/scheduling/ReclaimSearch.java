@@ -72,6 +72,9 @@ final class ReclaimSearch {
     private int lookupsLeft;
     /** Nodes with free GPU capacity when the current search began. */
     private int[] destinations;
+    /** Per node, whether a move there must leave room for {@link #reserve} (see {@link #best}). */
+    private boolean[] kept;
+    private ResourceDemand reserve;
 
     /**
      * @param moveTargets     per job, which nodes may receive it (fractions need nodes ready for shared GPUs)
@@ -89,8 +92,23 @@ final class ReclaimSearch {
 
     /** The best choice over the nodes the filter accepts, or empty when no node can be made to fit. */
     Optional<Choice> best(ResourceDemand demand, PlacementPolicy.NodeFilter filter, ReclaimRights rights) {
+        return best(demand, filter, rights, (s, n) -> false, demand);
+    }
+
+    /**
+     * The best choice over the nodes the filter accepts, or empty when no node can be made to fit; a job moved to a
+     * node {@code keep} accepts when the search begins must leave room there for {@code reserve} (a gang's replica
+     * needs each node freed for it by an earlier search).
+     */
+    Optional<Choice> best(ResourceDemand demand, PlacementPolicy.NodeFilter filter, ReclaimRights rights,
+                          PlacementPolicy.NodeFilter keep, ResourceDemand reserve) {
         ClusterState state = ws.state();
         lookupsLeft = DESTINATION_LOOKUPS;
+        kept = new boolean[state.nodeCount()];
+        for (int n = 0; n < kept.length; n++) {
+            kept[n] = keep.accepts(state, n);
+        }
+        this.reserve = reserve;
         long mostFree = 0;
         List<Integer> withFreeGpus = new ArrayList<>();
         for (int n = 0; n < state.nodeCount(); n++) {
@@ -230,6 +248,26 @@ final class ReclaimSearch {
     }
 
     /**
+     * Whether the node still holds {@code reserve} once it takes {@code moving}, counting every GPU the moved job
+     * takes as one the reserve could have used (a safe bound, whichever GPUs the move picks).
+     */
+    private static boolean leavesRoom(ClusterState state, int node, ResourceDemand moving, ResourceDemand reserve) {
+        if (state.freeCpu(node) - moving.cpuMilli() < reserve.cpuMilli()
+                || state.freeMemory(node) - moving.memoryMib() < reserve.memoryMib()) {
+            return false;
+        }
+        if (!reserve.needsGpu()) {
+            return true;
+        }
+        int share = reserve.milliOn(state.node(node));
+        int enough = 0;
+        for (int g = 0; g < state.gpuCount(node); g++) {
+            enough += state.gpuFree(node, g) >= share ? 1 : 0;
+        }
+        return enough - (moving.needsGpu() ? moving.gpuCount() : 0) >= reserve.gpuCount();
+    }
+
+    /**
      * Preemptible, past its minimum runtime and not placed by this plan: the only jobs a reclaim may evict or move.
      */
     boolean movableOrEvictable(PlacedJob job) {
@@ -315,7 +353,9 @@ final class ReclaimSearch {
             PlacementPolicy.NodeFilter targets = moveTargets.apply(job);
             PlacementPolicy.NodeFilter quota = Workspace.countsNoMore(job);
             Optional<Allocation> to = Destinations.bestFit(state, moving, node.node(),
-                    (s, n) -> targets.accepts(s, n) && quota.accepts(s, n), moving.needsGpu() ? destinations : null);
+                    (s, n) -> (!kept[n] || leavesRoom(s, n, moving, reserve)) && targets.accepts(s, n)
+                            && quota.accepts(s, n),
+                    moving.needsGpu() ? destinations : null);
             if (to.isEmpty() && moved.isEmpty()) {
                 noDestination.add(job.id());
             }
