@@ -243,19 +243,7 @@ final class GangReclaim {
 
     /** Whether the allocations fit the current state again (a later move may have taken what an eviction freed). */
     private boolean fitsBack(List<Allocation> allocations) {
-        ClusterState state = ws.state();
-        for (Allocation a : allocations) {
-            int node = a.nodeIndex();
-            if (state.freeCpu(node) < a.cpuMilli() || state.freeMemory(node) < a.memoryMib()) {
-                return false;
-            }
-            for (int g : a.gpuIndices()) {
-                if (state.gpuFree(node, g) < a.milliPerGpu()) {
-                    return false;
-                }
-            }
-        }
-        return true;
+        return allocations.stream().allMatch(ws.state()::canAllocate);
     }
 
     private ReclaimSearch.Cost single(PlacedJob victim) {

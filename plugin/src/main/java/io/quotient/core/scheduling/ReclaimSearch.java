@@ -248,26 +248,6 @@ final class ReclaimSearch {
     }
 
     /**
-     * Whether the node still holds {@code reserve} once it takes {@code moving}, counting every GPU the moved job
-     * takes as one the reserve could have used (a safe bound, whichever GPUs the move picks).
-     */
-    private static boolean leavesRoom(ClusterState state, int node, ResourceDemand moving, ResourceDemand reserve) {
-        if (state.freeCpu(node) - moving.cpuMilli() < reserve.cpuMilli()
-                || state.freeMemory(node) - moving.memoryMib() < reserve.memoryMib()) {
-            return false;
-        }
-        if (!reserve.needsGpu()) {
-            return true;
-        }
-        int share = reserve.milliOn(state.node(node));
-        int enough = 0;
-        for (int g = 0; g < state.gpuCount(node); g++) {
-            enough += state.gpuFree(node, g) >= share ? 1 : 0;
-        }
-        return enough - (moving.needsGpu() ? moving.gpuCount() : 0) >= reserve.gpuCount();
-    }
-
-    /**
      * Preemptible, past its minimum runtime and not placed by this plan: the only jobs a reclaim may evict or move.
      */
     boolean movableOrEvictable(PlacedJob job) {
@@ -353,7 +333,7 @@ final class ReclaimSearch {
             PlacementPolicy.NodeFilter targets = moveTargets.apply(job);
             PlacementPolicy.NodeFilter quota = Workspace.countsNoMore(job);
             Optional<Allocation> to = Destinations.bestFit(state, moving, node.node(),
-                    (s, n) -> (!kept[n] || leavesRoom(s, n, moving, reserve)) && targets.accepts(s, n)
+                    (s, n) -> (!kept[n] || Destinations.leavesRoom(s, n, moving, reserve)) && targets.accepts(s, n)
                             && quota.accepts(s, n),
                     moving.needsGpu() ? destinations : null);
             if (to.isEmpty() && moved.isEmpty()) {

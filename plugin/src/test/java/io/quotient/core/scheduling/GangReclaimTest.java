@@ -128,13 +128,19 @@ class GangReclaimTest {
         run.checkNothingOverAllocated();
     }
 
+    private static List<NodeSpec> twoA100sAndTwoH100s() {
+        List<NodeSpec> nodes = new ArrayList<>();
+        for (String model : List.of("A100", "H100")) {
+            for (int i = 1; i <= 2; i++) {
+                nodes.add(new NodeSpec(model.toLowerCase() + "-" + i, 128_000, 1_048_576, 8, model, 81_920));
+            }
+        }
+        return nodes;
+    }
+
     @Test
     void theGangsNodesAreFreedInOneGpuModel() {
-        List<NodeSpec> nodes = new ArrayList<>();
-        nodes.add(new NodeSpec("a100-1", 128_000, 1_048_576, 8, "A100", 81_920));
-        nodes.add(new NodeSpec("a100-2", 128_000, 1_048_576, 8, "A100", 81_920));
-        nodes.add(new NodeSpec("h100-1", 128_000, 1_048_576, 8, "H100", 81_920));
-        nodes.add(new NodeSpec("h100-2", 128_000, 1_048_576, 8, "H100", 81_920));
+        List<NodeSpec> nodes = twoA100sAndTwoH100s();
         // without moves: the borrowed jobs on the H100 nodes are evicted
         ClusterRun run = new ClusterRun(new QuotaScheduler(QuotaScheduler.DEFAULT_POLICY, 42,
                 new ClusterFittedWorkload(TargetWorkload.typical()), new ReclaimSettings(1000, 0)), nodes).team("team-a", 0).team("team-b", 16)
@@ -152,11 +158,7 @@ class GangReclaimTest {
 
     @Test
     void withMovesTheGangsNodesAreFreedByMovingWhatFitsElsewhere() {
-        List<NodeSpec> nodes = new ArrayList<>();
-        nodes.add(new NodeSpec("a100-1", 128_000, 1_048_576, 8, "A100", 81_920));
-        nodes.add(new NodeSpec("a100-2", 128_000, 1_048_576, 8, "A100", 81_920));
-        nodes.add(new NodeSpec("h100-1", 128_000, 1_048_576, 8, "H100", 81_920));
-        nodes.add(new NodeSpec("h100-2", 128_000, 1_048_576, 8, "H100", 81_920));
+        List<NodeSpec> nodes = twoA100sAndTwoH100s();
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), nodes).team("team-a", 0).team("team-b", 16)
                 .team("team-c", 8);
         put(run, "team-c", "kept", "a100-2", 0, 8);
