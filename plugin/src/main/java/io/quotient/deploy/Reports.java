@@ -177,21 +177,25 @@ public final class Reports {
                 total == 0 ? 0 : 100.0 * fragmented / total, free == 0 ? 0 : 100.0 * fragmented / free);
     }
 
+    /** Books every replica of the placement (a gang holds GPUs on each of its nodes, not only its first one). */
     private static void book(ClusterState state, PlacedJob p, Map<GpuSlot, List<GpuShare>> holders) {
-        int node = state.indexOf(p.node());
-        if (node < 0) {
-            return; // the node left the cluster; the job's capacity is gone with it
-        }
-        int[] gpus = p.gpuIndices().stream().mapToInt(Integer::intValue).toArray();
-        Allocation allocation = new Allocation(node, gpus, p.milliPerGpu(), p.spec().cpuMilli(), p.spec().memoryMib());
-        for (int g : gpus) {
-            holders.computeIfAbsent(new GpuSlot(p.node(), g), s -> new ArrayList<>())
-                    .add(new GpuShare(p.id(), p.milliPerGpu()));
-        }
-        try {
-            state.allocate(allocation);
-        } catch (IllegalStateException overbooked) {
-            // still listed as a holder; a report must not fail on a state the reconciler is fixing
+        for (PlacedJob.Replica replica : p.replicas()) {
+            int node = state.indexOf(replica.node());
+            if (node < 0) {
+                continue; // the node left the cluster; the replica's capacity is gone with it
+            }
+            int[] gpus = replica.gpuIndices().stream().mapToInt(Integer::intValue).toArray();
+            Allocation allocation = new Allocation(node, gpus, p.milliPerGpu(), p.spec().cpuMilli(),
+                    p.spec().memoryMib());
+            for (int g : gpus) {
+                holders.computeIfAbsent(new GpuSlot(replica.node(), g), s -> new ArrayList<>())
+                        .add(new GpuShare(p.id(), p.milliPerGpu()));
+            }
+            try {
+                state.allocate(allocation);
+            } catch (IllegalStateException overbooked) {
+                // still listed as a holder; a report must not fail on a state the reconciler is fixing
+            }
         }
     }
 

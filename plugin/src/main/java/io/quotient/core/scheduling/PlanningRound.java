@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * One planning pass over a snapshot: jobs are decided one after another on a shared {@link Workspace}, so each
@@ -52,7 +53,7 @@ final class PlanningRound {
         ReclaimSearch search = new ReclaimSearch(ws, now, settings.maxMovesPerDecision(), j -> filterFor(j.spec()),
                 placedThisRound, new VictimStanding(ws.ledger(), rules::fairShare, settings.fairShareMinGainMilli()));
         this.preemption = new PreemptionPlanner(search, now);
-        this.gangReclaim = new GangReclaim(ws, search, new GangPlacer(policy));
+        this.gangReclaim = new GangReclaim(ws, search, new GangPlacer(policy), now);
     }
 
     /** Places the job (taking capacity back where a rule allows it) or keeps it pending with the rule that holds it. */
@@ -70,8 +71,15 @@ final class PlanningRound {
         boolean departmentFull = blocked != null && onlyDepartmentAtMax(job, team, least);
         if (blocked != null && !departmentFull) {
             long overMax = Math.max(ledger.total(team.name()) + least - team.maxMilli(), 0);
-            return (ledger.exceedsMax(team.name(), least) && !ledger.exceedsDepartmentMax(team.name(), least)
-                    && tryRule(job, demand, filter, rules.priority(job, overMax))) || keepPending(job, blocked);
+            // at its maximum a job may still take the place of its team's lower-priority jobs (a gang for all its
+            // replicas at once)
+            Optional<ReclaimRights> own = ledger.exceedsMax(team.name(), least)
+                    && !ledger.exceedsDepartmentMax(team.name(), least) ? rules.priority(job, overMax) : Optional.empty();
+            boolean placed = job.gang().spansNodes()
+                    ? own.flatMap(r -> reclaimForGang(job, gangDemand(job, demand), filter, r))
+                            .map(replicas -> book(job, team, replicas)).orElse(false)
+                    : tryRule(job, demand, filter, own);
+            return placed || keepPending(job, blocked);
         }
         if (job.gang().spansNodes()) {
             return decideGang(job, team, demand, filter, blocked);
@@ -102,14 +110,35 @@ final class PlanningRound {
     /** Room under the first rule that grants it, in the rules' order (guarantee first, consolidation last). */
     private boolean reclaim(JobSpec job, ResourceDemand demand, PlacementPolicy.NodeFilter filter, long least,
                             Optional<ReclaimRights> guarantee) {
-        return tryRule(job, demand, filter, guarantee)
-                || tryRule(job, demand, filter, rules.guaranteeWithinOneJob(job, least, ws.placed()))
-                || tryRule(job, demand, filter, rules.departmentGuarantee(job, least))
-                || tryRule(job, demand, filter, rules.fairShare(job, least))
-                || tryRule(job, demand, filter, rules.fairShareWithinOneJob(job, least, ws.placed()))
-                || tryRule(job, demand, filter, rules.priority(job, 0))
-                || tryRule(job, demand, filter, rules.guaranteeWithOwnLowerPriority(job, least))
-                || (onlyFragmented(least) && tryRule(job, demand, filter, rules.consolidation(job)));
+        for (Supplier<Optional<ReclaimRights>> rule : ladder(job, least, guarantee)) {
+            if (tryRule(job, demand, filter, rule.get())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The rules that may make room for a job that does not fit, in the order every claimant tries them, a single job
+     * and a gang alike: the guarantee (strict, then within one job), the department's guarantee, the fair share
+     * (strict, then within one job), in-team priority, the guarantee with the team's lower-priority jobs, and last
+     * consolidation by moves, when free capacity would hold the job but is scattered. Each right is computed when it
+     * is tried, on the workspace as the earlier, failed tries left it (unchanged).
+     *
+     * @param least     the GPU milli the job (a whole gang) takes at least
+     * @param guarantee the guarantee right, already computed by the caller
+     */
+    private List<Supplier<Optional<ReclaimRights>>> ladder(JobSpec job, long least,
+                                                           Optional<ReclaimRights> guarantee) {
+        return List.of(
+                () -> guarantee,
+                () -> rules.guaranteeWithinOneJob(job, least, ws.placed()),
+                () -> rules.departmentGuarantee(job, least),
+                () -> rules.fairShare(job, least),
+                () -> rules.fairShareWithinOneJob(job, least, ws.placed()),
+                () -> rules.priority(job, 0),
+                () -> rules.guaranteeWithOwnLowerPriority(job, least),
+                () -> onlyFragmented(least) ? rules.consolidation(job) : Optional.empty());
     }
 
     /**
@@ -133,7 +162,7 @@ final class PlanningRound {
     private boolean decideGang(JobSpec job, Team team, ResourceDemand perReplica, PlacementPolicy.NodeFilter filter,
                                String departmentFull) {
         Gang gang = job.gang();
-        GangDemand demand = new GangDemand(perReplica, gang.replicas(), gang.minReplicas(), false);
+        GangDemand demand = gangDemand(job, perReplica);
         GangOutcome outcome = departmentFull != null ? null : new GangPlacer(policy).place(ws.state(), demand, filter);
         List<Allocation> replicas;
         if (!(outcome instanceof GangOutcome.Placed placedReplicas)) {
@@ -146,6 +175,15 @@ final class PlanningRound {
         } else {
             replicas = placedReplicas.replicas();
         }
+        return book(job, team, replicas);
+    }
+
+    private static GangDemand gangDemand(JobSpec job, ResourceDemand perReplica) {
+        return new GangDemand(perReplica, job.gang().replicas(), job.gang().minReplicas(), false);
+    }
+
+    /** Books the gang's replicas whole, unless quota at their exact size holds it back. */
+    private boolean book(JobSpec job, Team team, List<Allocation> replicas) {
         long milli = replicas.stream().mapToLong(Allocation::totalGpuMilli).sum();
         String exact = quotaBlock(job, team, milli);
         if (exact != null) {
@@ -160,10 +198,9 @@ final class PlanningRound {
     }
 
     /**
-     * Room for a gang under the first rule that grants it, tried in the order single jobs try them (guarantee, then
-     * fair share, each strict before its within-one-job fallback) and each for the whole gang: the evictions that
-     * free its nodes are recorded and the replicas returned (to be booked); empty when no rule gives the gang a pool
-     * of nodes (then nothing was evicted).
+     * Room for a gang under the first rule that grants it, tried in the order single jobs try them ({@link #ladder})
+     * and each for the whole gang: the evictions and moves that free its nodes are recorded and the replicas
+     * returned (to be booked); empty when no rule gives the gang a pool of nodes (then nothing was evicted or moved).
      */
     private Optional<List<Allocation>> reclaimForGang(JobSpec job, Team team, GangDemand gang,
                                                       PlacementPolicy.NodeFilter filter) {
@@ -171,12 +208,9 @@ final class PlanningRound {
         if (quotaBlock(job, team, whole) != null && !onlyDepartmentAtMax(job, team, whole)) {
             return Optional.empty();
         }
-        List<Optional<ReclaimRights>> rights = List.of(rules.guarantee(job, whole),
-                rules.guaranteeWithinOneJob(job, whole, ws.placed()), rules.departmentGuarantee(job, whole),
-                rules.fairShare(job, whole),
-                rules.fairShareWithinOneJob(job, whole, ws.placed()));
-        for (Optional<ReclaimRights> r : rights) {
-            Optional<List<Allocation>> replicas = r.flatMap(granted -> reclaimForGang(job, gang, filter, granted));
+        for (Supplier<Optional<ReclaimRights>> rule : ladder(job, whole, rules.guarantee(job, whole))) {
+            Optional<List<Allocation>> replicas = rule.get()
+                    .flatMap(granted -> reclaimForGang(job, gang, filter, granted));
             if (replicas.isPresent()) {
                 return replicas;
             }
@@ -197,9 +231,7 @@ final class PlanningRound {
             return Optional.empty();
         }
         failedSearches.clear();
-        List<PlacedJob> victims = room.get().victims();
-        victims.forEach(v -> actions.add(new PlanAction.Evict(v.id(), EvictionReasons.of(ws.ledger(), rules, v,
-                victims, job, rights.rule()))));
+        recordRoom(job, room.get().moves(), room.get().victims(), rights.rule());
         return Optional.of(room.get().replicas());
     }
 
@@ -252,13 +284,17 @@ final class PlanningRound {
             return false;
         }
         failedSearches.clear();
-        actions.addAll(room.get().moves());
-        // a moved job is placed anew by this plan: a later decision of the same plan neither evicts nor moves it again
-        room.get().moves().forEach(m -> placedThisRound.add(m.job()));
-        List<PlacedJob> victims = room.get().victims();
-        victims.forEach(v -> actions.add(new PlanAction.Evict(v.id(), EvictionReasons.of(ws.ledger(), rules, v,
-                victims, job, r.rule()))));
+        recordRoom(job, room.get().moves(), room.get().victims(), r.rule());
         return place(job, room.get().allocation());
+    }
+
+    /** Records the moves and evictions that made room for the job, before its placement, with each victim's reason. */
+    private void recordRoom(JobSpec job, List<PlanAction.Move> moves, List<PlacedJob> victims, String rule) {
+        actions.addAll(moves);
+        // a moved job is placed anew by this plan: a later decision of the same plan neither evicts nor moves it again
+        moves.forEach(m -> placedThisRound.add(m.job()));
+        victims.forEach(v -> actions.add(new PlanAction.Evict(v.id(), EvictionReasons.of(ws.ledger(), rules, v,
+                victims, job, rule))));
     }
 
     /** The guarantee and fair-share rules hold the claimant to its guarantee or share at the exact size. */

@@ -93,6 +93,9 @@ final class ReclaimSearch {
     private int lookupsLeft;
     /** Nodes with free GPU capacity when the current search began. */
     private int[] destinations;
+    /** Per node, whether a move there must leave room for {@link #reserve} (see {@link #best}). */
+    private boolean[] kept;
+    private ResourceDemand reserve;
 
     /**
      * @param moveTargets     per job, which nodes may receive it (fractions need nodes ready for shared GPUs)
@@ -112,8 +115,23 @@ final class ReclaimSearch {
 
     /** The best choice over the nodes the filter accepts, or empty when no node can be made to fit. */
     Optional<Choice> best(ResourceDemand demand, PlacementPolicy.NodeFilter filter, ReclaimRights rights) {
+        return best(demand, filter, rights, (s, n) -> false, demand);
+    }
+
+    /**
+     * The best choice over the nodes the filter accepts, or empty when no node can be made to fit; a job moved to a
+     * node {@code keep} accepts when the search begins must leave room there for {@code reserve} (a gang's replica
+     * needs each node freed for it by an earlier search).
+     */
+    Optional<Choice> best(ResourceDemand demand, PlacementPolicy.NodeFilter filter, ReclaimRights rights,
+                          PlacementPolicy.NodeFilter keep, ResourceDemand reserve) {
         ClusterState state = ws.state();
         lookupsLeft = DESTINATION_LOOKUPS;
+        kept = new boolean[state.nodeCount()];
+        for (int n = 0; n < kept.length; n++) {
+            kept[n] = keep.accepts(state, n);
+        }
+        this.reserve = reserve;
         long mostFree = 0;
         List<Integer> withFreeGpus = new ArrayList<>();
         for (int n = 0; n < state.nodeCount(); n++) {
@@ -303,7 +321,9 @@ final class ReclaimSearch {
             PlacementPolicy.NodeFilter targets = moveTargets.apply(job);
             PlacementPolicy.NodeFilter quota = Workspace.countsNoMore(job);
             Optional<Allocation> to = Destinations.bestFit(state, moving, node.node(),
-                    (s, n) -> targets.accepts(s, n) && quota.accepts(s, n), moving.needsGpu() ? destinations : null);
+                    (s, n) -> (!kept[n] || Destinations.leavesRoom(s, n, moving, reserve)) && targets.accepts(s, n)
+                            && quota.accepts(s, n),
+                    moving.needsGpu() ? destinations : null);
             if (to.isEmpty() && moved.isEmpty()) {
                 noDestination.add(job.id());
             }
