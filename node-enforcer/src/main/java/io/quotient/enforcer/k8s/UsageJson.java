@@ -32,6 +32,10 @@ final class UsageJson {
     json.put("namespace", pod.pod().namespace());
     json.put("name", pod.pod().name());
     json.put("uid", pod.pod().uid());
+    if (!pod.pod().team().isEmpty() && !pod.pod().job().isEmpty()) {
+      json.put("team", pod.pod().team());
+      json.put("job", pod.pod().job());
+    }
     List<Map<String, Object>> gpus = pod.gpus().stream().map(UsageJson::gpu).toList();
     json.put("gpus", gpus);
     return json;

@@ -89,7 +89,7 @@ class KubernetesReporterTest {
   void theReportCarriesEachPodsUsageWindowAndTotals() throws Exception {
     Instant start = Instant.parse("2026-11-23T12:00:00Z");
     Instant end = start.plusSeconds(30);
-    PodRef notebook = new PodRef("team-a", "notebook-0", "uid-1");
+    PodRef notebook = new PodRef("team-a", "notebook-0", "uid-1", "vision", "notebook");
     NodeUsage usage = new NodeUsage(start, end, 60, List.of(new NodeUsage.PodUsage(notebook, List.of(
         new NodeUsage.GpuUsage("GPU-1", UtilizationSource.PROCESS,
             new NodeUsage.Window(30, 12.345, 3L << 30, 4L << 30),
@@ -112,6 +112,8 @@ class KubernetesReporterTest {
     assertThat(pod.get("namespace").getAsString()).isEqualTo("team-a");
     assertThat(pod.get("name").getAsString()).isEqualTo("notebook-0");
     assertThat(pod.get("uid").getAsString()).isEqualTo("uid-1");
+    assertThat(pod.get("team").getAsString()).isEqualTo("vision");
+    assertThat(pod.get("job").getAsString()).isEqualTo("notebook");
     JsonObject gpu = pod.getAsJsonArray("gpus").get(0).getAsJsonObject();
     assertThat(gpu.get("uuid").getAsString()).isEqualTo("GPU-1");
     assertThat(gpu.get("source").getAsString()).isEqualTo("process");
