@@ -1,6 +1,9 @@
 package io.quotient.app;
 
+import io.kubernetes.client.openapi.ApiClient;
+import io.quotient.adapters.k8s.KubernetesUsageRecordStore;
 import io.quotient.adapters.memory.InMemoryUsageRecordStore;
+import io.quotient.app.kubernetes.KubernetesProperties;
 import io.quotient.app.schedule.UsageJob;
 import io.quotient.core.usage.UsageAccumulator;
 import io.quotient.deploy.port.ClusterObserver;
@@ -13,9 +16,9 @@ import org.quartz.JobDetail;
 import org.quartz.SimpleScheduleBuilder;
 import org.quartz.Trigger;
 import org.quartz.TriggerBuilder;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 
 import java.time.Clock;
@@ -27,11 +30,24 @@ public class UsageConfiguration {
 
     private static final String GROUP = "quotient";
 
-    /** The default store keeps records in memory: they survive a leader change within the process, not a restart. */
-    @Bean
-    @ConditionalOnMissingBean(UsageRecordStore.class)
-    UsageRecordStore inMemoryUsageRecordStore() {
-        return new InMemoryUsageRecordStore();
+    /** On the embedded cluster records are kept in memory, as its job records are. */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(ClusterModeCondition.Embedded.class)
+    static class Embedded {
+        @Bean
+        UsageRecordStore inMemoryUsageRecordStore() {
+            return new InMemoryUsageRecordStore();
+        }
+    }
+
+    /** On Kubernetes, one ConfigMap per job in the service's namespace. */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(ClusterModeCondition.Kubernetes.class)
+    static class Kubernetes {
+        @Bean
+        UsageRecordStore kubernetesUsageRecordStore(ApiClient client, KubernetesProperties kubernetes) {
+            return new KubernetesUsageRecordStore(client, kubernetes.namespace());
+        }
     }
 
     @Bean
