@@ -4,6 +4,7 @@ import static io.quotient.enforcer.testing.FakeNvmlState.GIB;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.quotient.enforcer.core.CycleReport;
 import io.quotient.enforcer.core.EnforcementCycle;
 import io.quotient.enforcer.core.NodeUsage;
 import io.quotient.enforcer.core.PodGpuReading;
@@ -122,6 +123,26 @@ class UsageWithFakeNvmlTest {
     assertThat(of(readings, large).source()).isEqualTo(UtilizationSource.MEMORY_SHARE);
     assertThat(of(readings, large).utilizationPercent()).isCloseTo(60, within(1e-9));
     assertThat(of(readings, little).utilizationPercent()).isCloseTo(20, within(1e-9));
+  }
+
+  @Test
+  void aPerProcessErrorThatIsNotALostGpuFallsBackToTheDeviceFigure() throws Exception {
+    Process worker = children.sleeper();
+    PodInfo pod = node.podWith(worker, Map.of(), Map.of());
+    fake.write(FakeNvmlState.create().device(0, 16 * GIB, "T4").utilization(0, 55, 10)
+        .process(0, worker.pid(), GIB).processUtilization(0, worker.pid(), 99, 0)
+        .fail("nvmlDeviceGetProcessUtilization", 4)); // NO_PERMISSION
+
+    CycleReport report = cycle.run();
+
+    assertThat(report.gpusAvailable()).as("enforcement goes on").isTrue();
+    assertThat(of(report.usage(), pod).source()).isEqualTo(UtilizationSource.DEVICE);
+    assertThat(of(report.usage(), pod).utilizationPercent()).isEqualTo(55);
+
+    fake.write(FakeNvmlState.create().device(0, 16 * GIB, "T4").process(0, worker.pid(), GIB)
+        .fail("nvmlDeviceGetProcessUtilization", NvmlException.GPU_IS_LOST));
+
+    assertThat(cycle.run().gpusAvailable()).as("a lost GPU is still a lost GPU").isFalse();
   }
 
   @Test

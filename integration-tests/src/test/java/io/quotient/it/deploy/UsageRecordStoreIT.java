@@ -38,7 +38,7 @@ class UsageRecordStoreIT {
 
     @Test
     void aRestartedServiceContinuesFromTheStoredRecords(ApiClient client, TestNamespace namespace) {
-        JobAllocation whole = new JobAllocation(NOTEBOOK, 1, QuotaState.IN_QUOTA, 81920);
+        JobAllocation whole = new JobAllocation(NOTEBOOK, 1, 1, QuotaState.IN_QUOTA, 81920);
         KubernetesUsageRecordStore first = new KubernetesUsageRecordStore(client, namespace.name());
         UsageAccumulator before = new UsageAccumulator(SETTINGS, first.loadAll());
         before.observe(T0, List.of(whole), List.of());

@@ -1,6 +1,7 @@
 package io.quotient.enforcer.core;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -80,7 +81,7 @@ public final class UsageAttribution {
     return holders;
   }
 
-  private static List<PodGpuReading> readings(GpuDevice gpu, java.util.Collection<Holder> holders,
+  private static List<PodGpuReading> readings(GpuDevice gpu, Collection<Holder> holders,
                                               Optional<ProcessUtilization> perProcess) {
     long totalMemory = holders.stream().mapToLong(h -> h.memoryBytes).sum();
     List<PodGpuReading> readings = new ArrayList<>(holders.size());

@@ -9,9 +9,11 @@ import io.quotient.enforcer.core.GpuUnavailableException;
 import io.quotient.enforcer.core.ProcessUtilization;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -38,6 +40,8 @@ public final class NvmlGpuReader implements GpuReader, AutoCloseable {
   private final Map<Integer, Identity> identities = new HashMap<>();
   /** Per GPU index, the driver timestamp (microseconds) of the newest utilization sample read. */
   private final Map<Integer, Long> lastSampleMicros = new HashMap<>();
+  /** GPU and error code pairs already logged, so a GPU that always fails is said once, not twice a second. */
+  private final Set<String> perProcessFailures = new HashSet<>();
 
   public NvmlGpuReader(Supplier<Nvml> opener) {
     this.opener = opener;
@@ -87,10 +91,24 @@ public final class NvmlGpuReader implements GpuReader, AutoCloseable {
     return Optional.empty(); // NVML has no per-process (nor device) utilization with MIG on
   }
 
-  /** The mean of each process's samples since the last read; a GPU may give several per process. */
+  /**
+   * The mean of each process's samples since the last read; a GPU may give several per process. An error that
+   * does not mean the GPU or driver is gone (NO_PERMISSION in a restricted container, UNKNOWN) costs only the
+   * per-process figures: the pods then get the device figure, and enforcement goes on.
+   */
   private Optional<ProcessUtilization> processUtilization(Nvml api, int index, Pointer handle, String uuid) {
-    Optional<List<NvmlProcessUtilization>> samples =
-        api.processUtilization(handle, lastSampleMicros.getOrDefault(index, 0L));
+    Optional<List<NvmlProcessUtilization>> samples;
+    try {
+      samples = api.processUtilization(handle, lastSampleMicros.getOrDefault(index, 0L));
+    } catch (NvmlException e) {
+      if (e.isDeviceOrDriverLost()) {
+        throw e;
+      }
+      if (perProcessFailures.add(uuid + "/" + e.code())) {
+        log.warn("GPU {}: no per-process utilization ({}); its pods get the GPU's own figure", uuid, e.getMessage());
+      }
+      return Optional.empty();
+    }
     samples.flatMap(s -> s.stream().map(NvmlProcessUtilization::timestampMicros).max(Long::compare))
         .ifPresent(newest -> lastSampleMicros.merge(index, newest, Math::max));
     return samples.map(s -> new ProcessUtilization(uuid, s.stream().collect(Collectors.groupingBy(

@@ -87,7 +87,10 @@ public final class KubernetesUsageRecordStore implements UsageRecordStore {
         if (deleted.getHttpStatusCode() == ApiCalls.NOT_FOUND) {
             return false;
         }
-        ApiCalls.expect(deleted, what);
+        // a ConfigMap's delete answers with a Status, not the object: success is the answer
+        if (!deleted.isSuccess()) {
+            throw ApiCalls.failure(deleted, what);
+        }
         return true;
     }
 }

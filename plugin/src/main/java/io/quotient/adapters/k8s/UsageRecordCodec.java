@@ -65,6 +65,7 @@ final class UsageRecordCodec {
         JsonObject json = new JsonObject();
         json.addProperty("allocatedInQuotaGpuSeconds", c.allocatedInQuotaGpuSeconds());
         json.addProperty("allocatedBorrowedGpuSeconds", c.allocatedBorrowedGpuSeconds());
+        json.addProperty("allocatedDeviceSeconds", c.allocatedDeviceSeconds());
         json.addProperty("reservedMemoryMibSeconds", c.reservedMemoryMibSeconds());
         json.addProperty("busyGpuSeconds", c.busyGpuSeconds());
         json.addProperty("presentSeconds", c.presentSeconds());
@@ -75,7 +76,8 @@ final class UsageRecordCodec {
 
     private static UsageCounters counters(JsonObject json) {
         return new UsageCounters(json.get("allocatedInQuotaGpuSeconds").getAsDouble(),
-                json.get("allocatedBorrowedGpuSeconds").getAsDouble(), json.get("reservedMemoryMibSeconds").getAsDouble(),
+                json.get("allocatedBorrowedGpuSeconds").getAsDouble(), json.get("allocatedDeviceSeconds").getAsDouble(),
+                json.get("reservedMemoryMibSeconds").getAsDouble(),
                 json.get("busyGpuSeconds").getAsDouble(), json.get("presentSeconds").getAsDouble(),
                 json.get("measuredSeconds").getAsDouble(), json.get("usedMemoryMibSeconds").getAsDouble());
     }

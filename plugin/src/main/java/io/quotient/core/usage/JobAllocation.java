@@ -9,10 +9,10 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * What a placed job holds at one instant: {@code gpus} (whole and fractional shares, every replica) in quota or
- * borrowed, and the GPU memory that share reserves.
+ * What a placed job holds at one instant: {@code gpus} (whole and fractional shares, every replica) on
+ * {@code devices} GPUs, in quota or borrowed, and the GPU memory that share reserves.
  */
-public record JobAllocation(JobId job, double gpus, QuotaState quotaState, double reservedMemoryMib) {
+public record JobAllocation(JobId job, double gpus, int devices, QuotaState quotaState, double reservedMemoryMib) {
 
     public JobAllocation {
         Objects.requireNonNull(job, "job");
@@ -22,11 +22,13 @@ public record JobAllocation(JobId job, double gpus, QuotaState quotaState, doubl
     /** The allocation of a placement; memory from each replica's node (0 for a node no longer known). */
     public static JobAllocation of(PlacedJob placed, Map<String, NodeSpec> nodes) {
         double memory = 0;
+        int devices = 0;
         for (PlacedJob.Replica replica : placed.replicas()) {
+            devices += replica.gpuIndices().size();
             NodeSpec node = nodes.get(replica.node());
             long gpuMemory = node == null ? 0 : node.gpuMemoryMib();
             memory += replica.gpuIndices().size() * placed.milliPerGpu() / 1000.0 * gpuMemory;
         }
-        return new JobAllocation(placed.id(), placed.gpuMilli() / 1000.0, placed.quotaState(), memory);
+        return new JobAllocation(placed.id(), placed.gpuMilli() / 1000.0, devices, placed.quotaState(), memory);
     }
 }

@@ -30,6 +30,6 @@ public record PodCounters(Instant countingSince, double presentSeconds, double m
 
     /** These totals as usage (no allocation: the service counts that itself). */
     UsageCounters asUsage() {
-        return new UsageCounters(0, 0, 0, busyGpuSeconds, presentSeconds, measuredSeconds, memoryMibSeconds);
+        return new UsageCounters(0, 0, 0, 0, busyGpuSeconds, presentSeconds, measuredSeconds, memoryMibSeconds);
     }
 }

@@ -142,7 +142,8 @@ public final class UsageAccumulator {
             double gpuSeconds = allocation.gpus() * seconds;
             boolean inQuota = allocation.quotaState() == QuotaState.IN_QUOTA;
             days.merge(day(start), new UsageCounters(inQuota ? gpuSeconds : 0, inQuota ? 0 : gpuSeconds,
-                    allocation.reservedMemoryMib() * seconds, 0, 0, 0, 0), UsageCounters::plus);
+                    allocation.devices() * seconds, allocation.reservedMemoryMib() * seconds, 0, 0, 0, 0),
+                    UsageCounters::plus);
             start = end;
         }
     }

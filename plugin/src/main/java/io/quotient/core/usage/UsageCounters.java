@@ -9,6 +9,8 @@ import java.util.OptionalDouble;
  *
  * @param allocatedInQuotaGpuSeconds GPUs held (fractions count) x seconds, inside the team's guarantee
  * @param allocatedBorrowedGpuSeconds the same on borrowed capacity (over quota)
+ * @param allocatedDeviceSeconds      GPUs touched (a fraction's GPU counts one) x seconds: the pod-GPU time that
+ *                                    utilization figures should cover
  * @param reservedMemoryMibSeconds    GPU memory the allocation reserves (share x the GPU's memory) x seconds
  * @param busyGpuSeconds              compute the job's pods used: utilization / 100 x seconds, summed over GPUs
  * @param presentSeconds              seconds the enforcers saw the job's pods on a GPU, summed over GPUs
@@ -16,14 +18,14 @@ import java.util.OptionalDouble;
  * @param usedMemoryMibSeconds        GPU memory the job's processes held x seconds
  */
 public record UsageCounters(double allocatedInQuotaGpuSeconds, double allocatedBorrowedGpuSeconds,
-                            double reservedMemoryMibSeconds, double busyGpuSeconds, double presentSeconds,
+                            double allocatedDeviceSeconds, double reservedMemoryMibSeconds, double busyGpuSeconds, double presentSeconds,
                             double measuredSeconds, double usedMemoryMibSeconds) {
 
-    public static final UsageCounters ZERO = new UsageCounters(0, 0, 0, 0, 0, 0, 0);
+    public static final UsageCounters ZERO = new UsageCounters(0, 0, 0, 0, 0, 0, 0, 0);
 
     public UsageCounters plus(UsageCounters o) {
         return new UsageCounters(allocatedInQuotaGpuSeconds + o.allocatedInQuotaGpuSeconds,
-                allocatedBorrowedGpuSeconds + o.allocatedBorrowedGpuSeconds,
+                allocatedBorrowedGpuSeconds + o.allocatedBorrowedGpuSeconds, allocatedDeviceSeconds + o.allocatedDeviceSeconds,
                 reservedMemoryMibSeconds + o.reservedMemoryMibSeconds, busyGpuSeconds + o.busyGpuSeconds,
                 presentSeconds + o.presentSeconds, measuredSeconds + o.measuredSeconds,
                 usedMemoryMibSeconds + o.usedMemoryMibSeconds);
@@ -33,9 +35,14 @@ public record UsageCounters(double allocatedInQuotaGpuSeconds, double allocatedB
         return allocatedInQuotaGpuSeconds + allocatedBorrowedGpuSeconds;
     }
 
-    /** The allocation that utilization figures cover: all of it, less the MIG or unreported share. */
+    /**
+     * The allocation that utilization figures cover: allocation x measured seconds / allocated device-seconds. Less
+     * than all of it for MIG instances, for pods no enforcer reported (a node without one, an enforcer that died),
+     * and for the time before a pod's first report.
+     */
     public double measuredGpuSeconds() {
-        return presentSeconds > 0 ? allocatedGpuSeconds() * Math.min(1, measuredSeconds / presentSeconds) : 0;
+        return allocatedDeviceSeconds > 0
+                ? allocatedGpuSeconds() * Math.min(1, measuredSeconds / allocatedDeviceSeconds) : 0;
     }
 
     /**

@@ -19,7 +19,7 @@ class UsageRecordCodecTest {
     void aRecordReadsBackExactly() {
         Instant t = Instant.parse("2026-12-01T10:00:00.123456Z");
         JobUsageRecord record = new JobUsageRecord(new JobId("vision", "note\"book"), t, t.plusSeconds(90),
-                Map.of(LocalDate.parse("2026-12-01"), new UsageCounters(1.5, 2.25, 3e9, 0.1, 90, 45, 1024.5)),
+                Map.of(LocalDate.parse("2026-12-01"), new UsageCounters(1.5, 2.25, 4.0, 3e9, 0.1, 90, 45, 1024.5)),
                 Map.of("node-a/uid-1/GPU-1", new PodCounters(t, 90, 45, 12.75, 2048)));
 
         assertThat(UsageRecordCodec.decode(UsageRecordCodec.encode(record))).isEqualTo(record);

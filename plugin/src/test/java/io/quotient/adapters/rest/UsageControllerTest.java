@@ -40,7 +40,7 @@ class UsageControllerTest {
 
     private static final Clock CLOCK = Clock.fixed(Instant.parse("2026-12-03T12:00:00Z"), ZoneOffset.UTC);
     private static final Department RESEARCH = new Department("research", 0, Team.UNLIMITED, 1);
-    private static final UsageCounters DAY = new UsageCounters(3600, 7200, 0, 5400, 3600, 3600, 1024.0 * 3600);
+    private static final UsageCounters DAY = new UsageCounters(3600, 7200, 10800, 0, 5400, 10800, 10800, 1024.0 * 3600);
 
     private final InMemoryUsageRecordStore store = new InMemoryUsageRecordStore();
     private final MockMvc mvc;

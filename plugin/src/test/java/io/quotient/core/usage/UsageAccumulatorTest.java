@@ -27,22 +27,28 @@ class UsageAccumulatorTest {
     private static final JobId TRAINER = new JobId("nlp", "trainer");
     private static final UsageAccumulator.Settings SETTINGS = new UsageAccumulator.Settings(Duration.ofMinutes(2));
 
-    /** A fake enforcer: integrates a pod's utilization each second and publishes its totals every PERIOD. */
+    /**
+     * A fake enforcer: integrates a pod's utilization of each of its GPUs every second and publishes its totals,
+     * one counter per GPU, every PERIOD.
+     */
     private static final class Enforcer {
         final String podUid;
         final JobId job;
+        final int gpus;
         Instant countingSince;
         double present;
         double busy;
         double memory;
-        PodCounterReading published;
+        List<PodCounterReading> published = List.of();
 
-        Enforcer(String podUid, JobId job, Instant start) {
+        Enforcer(String podUid, JobId job, Instant start, int gpus) {
             this.podUid = podUid;
             this.job = job;
             this.countingSince = start;
+            this.gpus = gpus;
         }
 
+        /** One second at this utilization (percent of each GPU) and memory (MiB on each GPU). */
         void second(double utilizationPercent, double memoryMib) {
             present += 1;
             busy += utilizationPercent / 100;
@@ -50,8 +56,12 @@ class UsageAccumulatorTest {
         }
 
         void publish() {
-            published = new PodCounterReading("node-a", podUid, "GPU-0", job,
-                    new PodCounters(countingSince, present, present, busy, memory));
+            List<PodCounterReading> readings = new ArrayList<>();
+            for (int gpu = 0; gpu < gpus; gpu++) {
+                readings.add(new PodCounterReading("node-a", podUid, "GPU-" + gpu, job,
+                        new PodCounters(countingSince, present, present, busy, memory)));
+            }
+            published = readings;
         }
 
         void restart(Instant at) {
@@ -59,7 +69,7 @@ class UsageAccumulatorTest {
             present = 0;
             busy = 0;
             memory = 0;
-            published = null;
+            published = List.of();
         }
     }
 
@@ -70,9 +80,7 @@ class UsageAccumulatorTest {
     private static List<PodCounterReading> reports(Enforcer... enforcers) {
         List<PodCounterReading> result = new ArrayList<>();
         for (Enforcer e : enforcers) {
-            if (e.published != null) {
-                result.add(e.published);
-            }
+            result.addAll(e.published);
         }
         return result;
     }
@@ -84,9 +92,9 @@ class UsageAccumulatorTest {
     @Test
     void aNotebookBusyThenIdleIsAccountedAsItsGroundTruth() {
         UsageAccumulator accumulator = new UsageAccumulator(SETTINGS, List.of());
-        JobAllocation half = new JobAllocation(NOTEBOOK, 0.5, QuotaState.IN_QUOTA, 40_960);
+        JobAllocation half = new JobAllocation(NOTEBOOK, 0.5, 1, QuotaState.IN_QUOTA, 40_960);
         accumulator.observe(at(0), List.of(half), List.of());
-        Enforcer enforcer = new Enforcer("pod-1", NOTEBOOK, at(1));
+        Enforcer enforcer = new Enforcer("pod-1", NOTEBOOK, at(1), 1);
         // 20 minutes: busy at 40 % of the GPU (80 % of its half) for 10, then idle
         for (int s = 1; s <= 1200; s++) {
             enforcer.second(s <= 600 ? 40 : 0, 2048);
@@ -112,14 +120,14 @@ class UsageAccumulatorTest {
 
     @Test
     void aRestartOfTheServiceNeitherDoubleCountsNorLeavesAGap() {
-        JobAllocation borrowed = new JobAllocation(TRAINER, 2, QuotaState.OVER_QUOTA, 0);
+        JobAllocation borrowed = new JobAllocation(TRAINER, 2, 2, QuotaState.OVER_QUOTA, 0);
         UsageAccumulator first = new UsageAccumulator(SETTINGS, List.of());
         first.observe(at(0), List.of(borrowed), List.of());
-        Enforcer enforcer = new Enforcer("pod-2", TRAINER, at(1));
+        Enforcer enforcer = new Enforcer("pod-2", TRAINER, at(1), 2);
         List<JobUsageRecord> stored = List.of();
         UsageAccumulator current = first;
         for (int s = 1; s <= 900; s++) {
-            enforcer.second(150, 0); // two GPUs at 75 %
+            enforcer.second(75, 0); // each of its two GPUs at 75 %
             if (s % PERIOD == 0) {
                 enforcer.publish();
             }
@@ -147,10 +155,10 @@ class UsageAccumulatorTest {
 
     @Test
     void anEnforcerRestartStartsNewCountersThatAreCountedWhole() {
-        JobAllocation whole = new JobAllocation(NOTEBOOK, 1, QuotaState.IN_QUOTA, 0);
+        JobAllocation whole = new JobAllocation(NOTEBOOK, 1, 1, QuotaState.IN_QUOTA, 0);
         UsageAccumulator accumulator = new UsageAccumulator(SETTINGS, List.of());
         accumulator.observe(at(0), List.of(whole), List.of());
-        Enforcer enforcer = new Enforcer("pod-1", NOTEBOOK, at(1));
+        Enforcer enforcer = new Enforcer("pod-1", NOTEBOOK, at(1), 1);
         for (int s = 1; s <= 600; s++) {
             if (s == 301) {
                 enforcer.restart(at(301)); // the enforcer's totals restart from zero
@@ -169,7 +177,7 @@ class UsageAccumulatorTest {
 
     @Test
     void theSameReportTwiceAddsNothingAndAMissedOneCostsNothing() {
-        JobAllocation whole = new JobAllocation(NOTEBOOK, 1, QuotaState.IN_QUOTA, 0);
+        JobAllocation whole = new JobAllocation(NOTEBOOK, 1, 1, QuotaState.IN_QUOTA, 0);
         UsageAccumulator accumulator = new UsageAccumulator(SETTINGS, List.of());
         accumulator.observe(at(0), List.of(whole), List.of());
         PodCounters at30 = new PodCounters(at(0), 30, 30, 12, 0);
@@ -188,7 +196,7 @@ class UsageAccumulatorTest {
     @Test
     void countersThatBeganBeforeTheJobWasTrackedAreABaselineOnly() {
         UsageAccumulator accumulator = new UsageAccumulator(SETTINGS, List.of());
-        JobAllocation whole = new JobAllocation(NOTEBOOK, 1, QuotaState.IN_QUOTA, 0);
+        JobAllocation whole = new JobAllocation(NOTEBOOK, 1, 1, QuotaState.IN_QUOTA, 0);
         PodCounters old = new PodCounters(at(-3600), 3600, 3600, 3000, 0);
 
         accumulator.observe(at(0), List.of(whole), List.of(new PodCounterReading("node-a", "pod-1", "GPU-0",
@@ -202,7 +210,7 @@ class UsageAccumulatorTest {
     @Test
     void aSilenceLongerThanMaxGapIsNotGuessedAndMidnightSplitsTheDays() {
         UsageAccumulator accumulator = new UsageAccumulator(SETTINGS, List.of());
-        JobAllocation whole = new JobAllocation(TRAINER, 1, QuotaState.IN_QUOTA, 0);
+        JobAllocation whole = new JobAllocation(TRAINER, 1, 1, QuotaState.IN_QUOTA, 0);
         Instant beforeMidnight = Instant.parse("2026-12-01T23:59:00Z");
         accumulator.observe(beforeMidnight, List.of(whole), List.of());
         accumulator.observe(beforeMidnight.plusSeconds(120), List.of(whole), List.of());
@@ -229,8 +237,9 @@ class UsageAccumulatorTest {
 
     @Test
     void anUnmeasuredShareIsNeitherUsedNorIdle() {
-        UsageCounters mig = new UsageCounters(100, 0, 0, 0, 100, 0, 0);
-        UsageCounters halfMeasured = new UsageCounters(100, 0, 0, 30, 100, 50, 0);
+        UsageCounters mig = new UsageCounters(100, 0, 100, 0, 0, 100, 0, 0);
+        UsageCounters halfMeasured = new UsageCounters(100, 0, 100, 0, 30, 100, 50, 0);
+        UsageCounters enforcerDied = new UsageCounters(100, 0, 100, 0, 10, 40, 40, 0); // reports stopped at 40 s
 
         assertThat(mig.unmeasuredGpuSeconds()).isEqualTo(100);
         assertThat(mig.idleGpuSeconds()).isZero();
@@ -238,6 +247,8 @@ class UsageAccumulatorTest {
         assertThat(halfMeasured.measuredGpuSeconds()).isEqualTo(50);
         assertThat(halfMeasured.usedGpuSeconds()).isEqualTo(30);
         assertThat(halfMeasured.idleGpuSeconds()).isEqualTo(20);
+        assertThat(enforcerDied.measuredGpuSeconds()).as("not idle after its reports stopped").isEqualTo(40);
+        assertThat(enforcerDied.unmeasuredGpuSeconds()).isEqualTo(60);
     }
 
     private static List<JobUsageRecord> merge(List<JobUsageRecord> stored, List<JobUsageRecord> changed) {
