@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Sends kills (as Events) and the node report to the API server on a thread of its own, so a slow
  * API server never delays enforcement. Each cycle's usage readings are added up in a {@link UsageMeter};
- * each published report carries its window and totals, and starts the next window. The queue is bounded: under a flood, writes are dropped and logged.
+ * each published report carries its window and totals, and starts the next window. The queue is bounded:
+ * under a flood, writes are dropped and logged.
  */
 final class KubernetesPublisher implements EnforcementListener, AutoCloseable {
 

@@ -11,8 +11,9 @@ import java.util.stream.Collectors;
 
 /**
  * One enforcement cycle: observe (GPU sample, process identities, pods) → snapshot → plan → apply
- * (signals); the report carries what each pod used of each GPU. SIGTERM first; SIGKILL once the grace period has passed and the same process is still
- * there. In dry-run mode each decision is reported once and nothing is signalled.
+ * (signals); the report carries what each pod used of each GPU. SIGTERM first; SIGKILL once the
+ * grace period has passed and the same process is still there. In dry-run mode each decision is
+ * reported once and nothing is signalled.
  *
  * <p>Not thread-safe: one scheduler thread runs it.
  */
