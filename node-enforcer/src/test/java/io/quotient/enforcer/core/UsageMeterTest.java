@@ -77,6 +77,21 @@ class UsageMeterTest {
   }
 
   @Test
+  void aPodThatArrivesLaterCountsFromItsFirstReading() {
+    for (int t = 0; t <= 10; t++) {
+      meter.record(t < 5 ? List.of(reading(NOTEBOOK, 50, 0))
+          : List.of(reading(NOTEBOOK, 50, 0), reading(TRAINER, 100, GIB)), at(t));
+    }
+
+    NodeUsage usage = meter.report(at(10));
+
+    assertThat(only(usage, NOTEBOOK).totals().presentSeconds()).isCloseTo(10.0, within(1e-9));
+    assertThat(only(usage, TRAINER).totals().countingSince()).isEqualTo(at(5));
+    assertThat(only(usage, TRAINER).totals().presentSeconds()).isCloseTo(5.0, within(1e-9));
+    assertThat(only(usage, TRAINER).totals().busyGpuSeconds()).isCloseTo(5.0, within(1e-9));
+  }
+
+  @Test
   void aStallOrAnUnreadableGpuIsNotCounted() {
     meter.record(List.of(reading(NOTEBOOK, 100, 0)), at(0));
     meter.record(List.of(reading(NOTEBOOK, 100, 0)), at(1));
