@@ -97,8 +97,10 @@ public final class UsageAccumulator {
 
     private JobUsageRecord advance(JobUsageRecord record, Instant now, JobAllocation allocation,
                                    List<PodCounterReading> readings) {
-        if (!now.isAfter(record.asOf()) && readings.isEmpty()) {
-            return record;
+        if (readings.isEmpty() && (allocation == null || !now.isAfter(record.asOf()))) {
+            // nothing to count (a finished job, most records): only move asOf, sharing the maps
+            return now.isAfter(record.asOf()) ? new JobUsageRecord(record.job(), record.trackingSince(), now,
+                    record.days(), record.baselines()) : record;
         }
         Map<LocalDate, UsageCounters> days = new HashMap<>(record.days());
         if (allocation != null && now.isAfter(record.asOf())) {
