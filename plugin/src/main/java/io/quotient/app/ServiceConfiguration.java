@@ -2,7 +2,7 @@ package io.quotient.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotient.adapters.hook.InProcessDeployHook;
-import io.quotient.adapters.memory.InMemoryUsageRecordStore;
+import io.quotient.adapters.memory.InMemoryFairShareUsageStore;
 import io.quotient.adapters.metrics.MicrometerDeploymentMetrics;
 import io.quotient.adapters.metrics.QuotientGauges;
 import io.quotient.adapters.quota.TeamsFileSource;
@@ -28,7 +28,7 @@ import io.quotient.deploy.port.DeploymentMetrics;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.TeamsSource;
-import io.quotient.deploy.port.UsageRecordStore;
+import io.quotient.deploy.port.FairShareUsageStore;
 import io.quotient.deploy.port.WorkloadGateway;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -67,9 +67,9 @@ public class ServiceConfiguration {
 
     /** Kept in memory unless a cluster adapter provides a durable store (the history then restarts empty). */
     @Bean
-    @ConditionalOnMissingBean(UsageRecordStore.class)
-    UsageRecordStore usageRecordStore() {
-        return new InMemoryUsageRecordStore();
+    @ConditionalOnMissingBean(FairShareUsageStore.class)
+    FairShareUsageStore fairShareUsageStore() {
+        return new InMemoryFairShareUsageStore();
     }
 
     /**
@@ -79,7 +79,7 @@ public class ServiceConfiguration {
      * @throws IllegalArgumentException naming the setting when the half-life or window is invalid
      */
     @Bean
-    UsageAccounting usageAccounting(QuotientProperties properties, Clock clock, UsageRecordStore store) {
+    UsageAccounting usageAccounting(QuotientProperties properties, Clock clock, FairShareUsageStore store) {
         QuotientProperties.FairShare f = properties.scheduling().fairShare();
         return new UsageAccounting(new FairShareSettings(f.usageHalfLife(), f.window()), clock, store);
     }

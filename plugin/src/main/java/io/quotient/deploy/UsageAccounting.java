@@ -4,7 +4,7 @@ import io.quotient.core.scheduling.FairShareSettings;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.Team;
 import io.quotient.core.scheduling.UsageHistory;
-import io.quotient.deploy.port.UsageRecordStore;
+import io.quotient.deploy.port.FairShareUsageStore;
 
 import java.time.Clock;
 import java.util.HashMap;
@@ -19,9 +19,9 @@ import java.util.Map;
 public final class UsageAccounting {
 
     private final UsageHistory history;
-    private final UsageRecordStore store;
+    private final FairShareUsageStore store;
 
-    public UsageAccounting(FairShareSettings settings, Clock clock, UsageRecordStore store) {
+    public UsageAccounting(FairShareSettings settings, Clock clock, FairShareUsageStore store) {
         this.store = store;
         this.history = UsageHistory.restore(settings, clock, store.load().orElse(null));
     }

@@ -1,6 +1,6 @@
 package io.quotient.deploy;
 
-import io.quotient.adapters.memory.InMemoryUsageRecordStore;
+import io.quotient.adapters.memory.InMemoryFairShareUsageStore;
 import io.quotient.core.scheduling.FairShareSettings;
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.JobId;
@@ -34,7 +34,7 @@ class UsageAccountingTest {
     @Test
     void recordsWhatEachTeamBorrowsBeyondItsGuaranteeAndSurvivesARestart() {
         MutableClock clock = new MutableClock();
-        InMemoryUsageRecordStore store = new InMemoryUsageRecordStore();
+        InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
         UsageAccounting usage = new UsageAccounting(DECAY, clock, store);
         // a holds 6 with a guarantee of 2: borrows 4; b holds 2, its guarantee: borrows nothing
         List<PlacedJob> placed = List.of(running("a", "a1", 6, clock), running("b", "b1", 2, clock));
@@ -52,7 +52,7 @@ class UsageAccountingTest {
     @Test
     void withoutAHalfLifeNothingIsRecorded() {
         MutableClock clock = new MutableClock();
-        InMemoryUsageRecordStore store = new InMemoryUsageRecordStore();
+        InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
         UsageAccounting usage = new UsageAccounting(FairShareSettings.INSTANTANEOUS, clock, store);
         assertThat(usage.observe(TEAMS, List.of(running("a", "a1", 6, clock)))).isEmpty();
         assertThat(store.load()).isEmpty();

@@ -95,6 +95,7 @@ public final class KubernetesReporter {
       return gpu;
     }).toList();
     json.put("gpus", gpus);
+    json.put("usage", UsageJson.of(report.usage()));
     return gson.toJson(json);
   }
 }

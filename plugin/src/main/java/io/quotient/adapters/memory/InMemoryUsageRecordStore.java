@@ -1,23 +1,31 @@
 package io.quotient.adapters.memory;
 
-import io.quotient.core.scheduling.UsageRecord;
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.usage.JobUsageRecord;
 import io.quotient.deploy.port.UsageRecordStore;
 
-import java.util.Optional;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
-/** The usage record in this process's memory: survives nothing but the process (embedded mode, tests). */
+/** Usage records in a map, for the embedded cluster and tests: they survive a leader change, not the process. */
 public final class InMemoryUsageRecordStore implements UsageRecordStore {
 
-    private final AtomicReference<UsageRecord> record = new AtomicReference<>();
+    private final Map<JobId, JobUsageRecord> records = new LinkedHashMap<>();
 
     @Override
-    public Optional<UsageRecord> load() {
-        return Optional.ofNullable(record.get());
+    public synchronized List<JobUsageRecord> loadAll() {
+        return List.copyOf(records.values());
     }
 
     @Override
-    public void save(UsageRecord r) {
-        record.set(r);
+    public synchronized void save(Collection<JobUsageRecord> changed) {
+        changed.forEach(r -> records.put(r.job(), r));
+    }
+
+    @Override
+    public synchronized boolean delete(JobId job) {
+        return records.remove(job) != null;
     }
 }

@@ -1,17 +1,25 @@
 package io.quotient.deploy.port;
 
-import io.quotient.core.scheduling.UsageRecord;
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.usage.JobUsageRecord;
 
-import java.util.Optional;
+import java.util.Collection;
+import java.util.List;
 
 /**
- * Where the teams' usage history behind decayed fair shares is kept, so that it survives a restart (and, with a
- * durable adapter, a failover): loaded once when the service starts, saved after each time borrowing is recorded.
+ * Durable per-job usage records ({@link JobUsageRecord}: per-day totals, {@code asOf} and pod counter baselines).
+ * Each record is written whole, in one write, so totals and the baselines they were taken from never disagree:
+ * that is what lets a new leader or a restarted service continue without double counting. Only the leader writes.
+ * Implementations are thread-safe.
  */
 public interface UsageRecordStore {
 
-    /** The record saved last, if any. */
-    Optional<UsageRecord> load();
+    /** Every stored record. */
+    List<JobUsageRecord> loadAll();
 
-    void save(UsageRecord record);
+    /** Stores each record whole, replacing the job's earlier one. */
+    void save(Collection<JobUsageRecord> records);
+
+    /** Removes a job's record; returns false when there was none. */
+    boolean delete(JobId job);
 }
