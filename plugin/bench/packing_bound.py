@@ -2,7 +2,7 @@
 """How few GPUs any placement could leave idle: a lower bound on the simulator's headline figure.
 
 An analysis aid for the packing issue, not part of the build (Python 3 with SciPy: Debian's python3-scipy).
-It answers: at arrived = 100 % (PACKING.md), with the pods that have arrived by then, what is the least
+It answers: at arrived = 100 % (docs/research/packing.md), with the pods that have arrived by then, what is the least
 unallocated GPU % that *any* placement could reach, online or offline? `simulate` measures what a policy
 reaches; the distance between the two is what is left to win.
 
@@ -35,7 +35,7 @@ stray from the expected counts). A placement that places nothing after that refu
 the capacity (100 % less that share) unallocated at arrived 100 %.
 
   python3 plugin/bench/packing_bound.py [--by-type] [--place-if-fits | --first-refusal] \\
-          ../shared/data/openb/openb_node_list_gpu_node.csv ../shared/data/openb/openb_pod_list_gpushare100.csv [more]
+          data/openb/openb_node_list_gpu_node.csv data/openb/openb_pod_list_gpushare100.csv [more]
 """
 import collections
 import csv
@@ -170,7 +170,7 @@ class Programme:
         return rows
 
     def _prefix_rows(self, index, placed):
-        """What placing every pod that fits implies (PACKING.md's protocol): no pod leaves and free resources only
+        """What placing every pod that fits implies (the protocol of docs/research/packing.md): no pod leaves and free resources only
         shrink, so once a pod of a class fits on no node it never will again, and neither will a pod of any class
         that dominates it. A placement thus places a prefix of each class's arrivals, a share t[c] of them (the
         counts are expected counts, so a prefix in time holds that share), and a dominating class stops no later:

@@ -12,6 +12,8 @@
  *   device <index> <totalBytes> <uuid> <name...>      indices 0..n-1, in order
  *   base <device> <bytes>                             memory used outside any listed process
  *   util <device> <gpuPercent> <memoryPercent>
+ *   putil <device> <pid> <smPercent> <memoryPercent>  a per-process utilization sample (a process
+ *                                                     without one had none, as with the driver)
  *   proc <device> <pid> <usedBytes|-1>                -1: NVML_VALUE_NOT_AVAILABLE
  *   migmode <device> <0|1>                            without it the device is not MIG-capable
  *   mig <device> <migIndex> <totalBytes> <gpuInstanceId> <computeInstanceId> <uuid>
@@ -25,6 +27,12 @@
  *
  * Handles are index + 1 for devices and ((device + 1) << 8 | (migIndex + 1)) for MIG devices, so
  * NULL is never a valid handle.
+ *
+ * Utilization follows the driver's rules: nvmlDeviceGetUtilizationRates is NOT_SUPPORTED on a MIG
+ * device and on a GPU with MIG on; nvmlDeviceGetProcessUtilization is NOT_SUPPORTED there too,
+ * returns every sample stamped with the current time (microseconds), NOT_FOUND when no sample is
+ * newer than lastSeenTimeStamp, and INSUFFICIENT_SIZE with the needed count for a NULL or short
+ * buffer. "fail nvmlDeviceGetProcessUtilization 3" makes a GPU without per-process figures.
  *
  * Compiled with -DFAKE_NVML_LEGACY it leaves out the _v2/_v3 process symbols and
  * nvmlDeviceGetMemoryInfo_v2, like a driver older than 11.6.
@@ -54,6 +62,11 @@ typedef struct {
 } nvmlProcessInfo_t;
 typedef struct { unsigned int pid; unsigned long long usedGpuMemory; } nvmlProcessInfo_v1_t;
 typedef struct { unsigned int gpu, memory; } nvmlUtilization_t;
+typedef struct {
+  unsigned int pid;
+  unsigned long long timeStamp;
+  unsigned int smUtil, memUtil, encUtil, decUtil;
+} nvmlProcessUtilizationSample_t;
 
 #define MEMORY_V2_VERSION ((unsigned int)(sizeof(nvmlMemory_v2_t) | (2u << 24)))
 #define NOT_AVAILABLE 0xFFFFFFFFFFFFFFFFULL
@@ -70,6 +83,7 @@ enum {
 #define MAX_FAILS 32
 
 typedef struct { int device, mig; unsigned int pid; unsigned long long used; } proc_t;
+typedef struct { int device; unsigned int pid, sm, mem; } putil_t;
 typedef struct { int present; unsigned long long total; unsigned int gi, ci; char uuid[96]; } mig_t;
 typedef struct {
   unsigned long long total, base;
@@ -85,6 +99,8 @@ static struct {
   device_t devices[MAX_DEVICES];
   proc_t procs[MAX_PROCS];
   int proc_count;
+  putil_t putils[MAX_PROCS];
+  int putil_count;
   struct { char symbol[64]; int code; } fails[MAX_FAILS];
   int fail_count;
 } state;
@@ -137,6 +153,10 @@ static void parse_line(char *line) {
       state.devices[d].util_gpu = g;
       state.devices[d].util_mem = mem;
     }
+  } else if (!strcmp(word, "putil")) {
+    putil_t u;
+    if (sscanf(rest, "%d %u %u %u", &u.device, &u.pid, &u.sm, &u.mem) == 4 && state.putil_count < MAX_PROCS)
+      state.putils[state.putil_count++] = u;
   } else if (!strcmp(word, "proc") || !strcmp(word, "migproc")) {
     int is_mig = word[0] == 'm';
     long long used;
@@ -410,9 +430,42 @@ nvmlReturn_t nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_
   ENTER(1);
   RESOLVE(device, dev, mig);
   if (!utilization) return INVALID_ARGUMENT;
-  if (mig >= 0) return NOT_SUPPORTED;
+  if (mig >= 0 || state.devices[dev].mig_mode) return NOT_SUPPORTED;
   utilization->gpu = state.devices[dev].util_gpu;
   utilization->memory = state.devices[dev].util_mem;
+  return OK;
+}
+
+nvmlReturn_t nvmlDeviceGetProcessUtilization(nvmlDevice_t device, nvmlProcessUtilizationSample_t *utilization,
+                                             unsigned int *processSamplesCount, unsigned long long lastSeenTimeStamp) {
+  ENTER(1);
+  RESOLVE(device, dev, mig);
+  if (!processSamplesCount) return INVALID_ARGUMENT;
+  if (mig >= 0 || state.devices[dev].mig_mode) return NOT_SUPPORTED;
+  struct timespec now;
+  clock_gettime(CLOCK_REALTIME, &now);
+  unsigned long long stamp = (unsigned long long)now.tv_sec * 1000000ULL + (unsigned long long)now.tv_nsec / 1000ULL;
+  unsigned int needed = 0;
+  for (int i = 0; i < state.putil_count; i++)
+    if (state.putils[i].device == dev && process_alive(state.putils[i].pid)) needed++;
+  if (needed == 0 || stamp <= lastSeenTimeStamp) return NOT_FOUND;
+  if (!utilization || *processSamplesCount < needed) {
+    *processSamplesCount = needed;
+    return INSUFFICIENT_SIZE;
+  }
+  unsigned int n = 0;
+  for (int i = 0; i < state.putil_count; i++) {
+    const putil_t *u = &state.putils[i];
+    if (u->device != dev || !process_alive(u->pid)) continue;
+    utilization[n].pid = u->pid;
+    utilization[n].timeStamp = stamp;
+    utilization[n].smUtil = u->sm;
+    utilization[n].memUtil = u->mem;
+    utilization[n].encUtil = 0;
+    utilization[n].decUtil = 0;
+    n++;
+  }
+  *processSamplesCount = n;
   return OK;
 }
 

@@ -1,7 +1,7 @@
 /*
  * Quotient's dashboard: polls GET api/v1/dashboard and draws the teams' bars, the GPU map, the pending jobs and
- * the recent events. Plain JavaScript without a build step (see README "Dashboard"); the whole page is redrawn
- * from each answer as one HTML string per section, which stays well under a second at 500 nodes × 8 GPUs.
+ * the recent events. Plain JavaScript without a build step (see docs/user-guide.md, "Dashboard"); the whole page is
+ * redrawn from each answer as one HTML string per section, which stays fast on large clusters.
  */
 (function () {
   'use strict';

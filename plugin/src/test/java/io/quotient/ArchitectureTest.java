@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
- * The scheduling core stays pure (DESIGN.md): no Kubernetes, Spring, Quartz or JNA, and no adapter, wiring or
+ * The scheduling core stays pure (docs/design.md): no Kubernetes, Spring, Quartz or JNA, and no adapter, wiring or
  * application-layer code, so that it can be tested and reasoned about on snapshots alone.
  */
 class ArchitectureTest {
@@ -27,7 +27,7 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("io.quotient.core..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.kubernetes..", "org.springframework..",
                         "org.quartz..", "com.sun.jna..")
-                .because("the core is pure functions over snapshots (DESIGN.md)")
+                .because("the core is pure functions over snapshots (docs/design.md)")
                 .check(classes);
     }
 

@@ -27,7 +27,7 @@ class ArchitectureTest {
         noClasses().that().resideInAPackage("io.quotient.enforcer.core..")
                 .should().dependOnClassesThat().resideInAnyPackage("io.kubernetes..", "org.springframework..",
                         "com.sun.jna..", "io.grpc..", "io.micrometer..")
-                .because("the kill policy is a pure function of a node snapshot (DESIGN.md)")
+                .because("the kill policy is a pure function of a node snapshot (docs/design.md)")
                 .check(classes);
     }
 

@@ -1,12 +1,14 @@
 package io.quotient.app;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quotient.access.AccessChecks;
 import io.quotient.access.CachedAccessChecks;
 import io.quotient.adapters.k8s.KubernetesAccessReview;
 import io.quotient.adapters.rest.AccessFilter;
+import io.quotient.adapters.rest.JsonRefusal;
+import io.quotient.adapters.rest.TeamAccessInterceptor;
 import io.quotient.deploy.DeploymentService;
 import io.quotient.deploy.JobNotFoundException;
+import io.quotient.deploy.TeamNotFoundException;
 import io.quotient.deploy.port.TeamsSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,6 +19,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.core.env.Environment;
+import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
+import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 
 import java.time.Clock;
 import java.util.Optional;
@@ -54,20 +58,32 @@ public class AccessConfiguration {
         return new AccessChecks(cached, cached);
     }
 
-    /** Before every other filter and servlet: the API, the OpenAPI description and any page are covered. */
+    /** Before every other filter and servlet but the path check: the API, the OpenAPI description and any page. */
     @Bean
-    FilterRegistrationBean<AccessFilter> accessFilter(AccessChecks checks, TeamsSource teams,
-                                                     DeploymentService deployments, ObjectMapper json) {
-        AccessFilter filter = new AccessFilter(checks, teams, job -> {
-            try {
-                return Optional.ofNullable(deployments.get(job).submission().pod().namespace());
-            } catch (JobNotFoundException e) {
-                return Optional.empty();
-            }
-        }, json);
-        FilterRegistrationBean<AccessFilter> registration = new FilterRegistrationBean<>(filter);
+    FilterRegistrationBean<AccessFilter> accessFilter(AccessChecks checks, JsonRefusal refusal) {
+        FilterRegistrationBean<AccessFilter> registration = new FilterRegistrationBean<>(new AccessFilter(checks,
+                refusal));
         registration.addUrlPatterns("/*");
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 10);
         return registration;
+    }
+
+    /** Authorization on the resolved route, before any handler runs (and before the request's log context). */
+    @Bean
+    WebMvcConfigurer teamAccess(AccessChecks checks, TeamsSource teams, DeploymentService deployments,
+                                JsonRefusal refusal) {
+        TeamAccessInterceptor interceptor = new TeamAccessInterceptor(checks, teams, job -> {
+            try {
+                return Optional.ofNullable(deployments.get(job).submission().pod().namespace());
+            } catch (JobNotFoundException | TeamNotFoundException e) {
+                return Optional.empty();
+            }
+        }, refusal);
+        return new WebMvcConfigurer() {
+            @Override
+            public void addInterceptors(InterceptorRegistry registry) {
+                registry.addInterceptor(interceptor).order(Ordered.HIGHEST_PRECEDENCE);
+            }
+        };
     }
 }

@@ -24,6 +24,7 @@ import java.time.Duration;
  * @param embedded          the embedded cluster
  * @param scheduling        how decisions are made and applied
  * @param schedules         the periodic jobs (Quartz)
+ * @param api               limits of the REST API's requests
  */
 @Validated
 @ConfigurationProperties("quotient")
@@ -31,7 +32,8 @@ public record QuotientProperties(@Valid @NotNull @DefaultValue Cluster cluster, 
                                  @NotNull @DefaultValue("5s") Duration teamsPollInterval, Path templatesFolder,
                                  @Valid @NotNull @DefaultValue Embedded embedded,
                                  @Valid @NotNull @DefaultValue Scheduling scheduling,
-                                 @Valid @NotNull @DefaultValue Schedules schedules) {
+                                 @Valid @NotNull @DefaultValue Schedules schedules,
+                                 @Valid @NotNull @DefaultValue Api api) {
 
     /** @param mode auto (default), embedded or kubernetes */
     public record Cluster(@NotNull @DefaultValue("auto") ClusterMode mode) {
@@ -49,13 +51,26 @@ public record QuotientProperties(@Valid @NotNull @DefaultValue Cluster cluster, 
      * @param maxMovesPerDecision  running jobs moved at most to make room for one job (0: never move)
      * @param podArrivalGrace      how long the placement of a pod governed at admission (a notebook's) waits for the
      *                             pod's create before it is given up
+     * @param maxMinRuntime        the longest {@code minRuntimeSeconds} a job may ask for (the teams file may lower it
+     *                             per team): beyond it a job on borrowed GPUs would keep them from their owner
+     * @param fairShare            how fair shares remember past borrowing (docs/fairness.md)
      */
     public record Scheduling(@NotBlank @DefaultValue("quotient") String placementPolicy,
                              @DefaultValue("42") long seed,
                              @NotNull @DefaultValue("30s") Duration stopGrace,
                              @DecimalMin("0.0") @DefaultValue("1") double fairShareMinGainGpus,
                              @jakarta.validation.constraints.Min(0) @DefaultValue("4") int maxMovesPerDecision,
-                             @NotNull @DefaultValue("60s") Duration podArrivalGrace) {
+                             @NotNull @DefaultValue("60s") Duration podArrivalGrace,
+                             @NotNull @DefaultValue("1h") Duration maxMinRuntime,
+                             @Valid @NotNull @DefaultValue FairShare fairShare) {
+    }
+
+    /**
+     * @param usageHalfLife how long until a borrowed GPU counts half as much; 0 (the default): no memory
+     * @param window        how far back borrowing counts at all
+     */
+    public record FairShare(@NotNull @DefaultValue("0s") Duration usageHalfLife,
+                            @NotNull @DefaultValue("7d") Duration window) {
     }
 
     /**
@@ -72,5 +87,11 @@ public record QuotientProperties(@Valid @NotNull @DefaultValue Cluster cluster, 
                             @DecimalMin("0.0") @DecimalMax("1.0") @DefaultValue("0.1") double defragmentMaxMovedShare,
                             @NotNull @DefaultValue("15s") Duration metricsInterval,
                             @jakarta.validation.constraints.Min(1) @DefaultValue("50") int requeueMaxRelabels) {
+    }
+
+    /**
+     * @param maxBodyBytes the longest request body read (413 beyond it); a job request is a few kilobytes
+     */
+    public record Api(@jakarta.validation.constraints.Min(1) @DefaultValue("1048576") long maxBodyBytes) {
     }
 }

@@ -58,11 +58,12 @@ public class SchedulerConfiguration {
     /**
      * Validates requests without requiring the team to be configured: the deployment service refuses unknown teams
      * itself (404) before validating, and stored jobs of a team removed since must still be read (their pods hold
-     * GPUs that the scheduler has to count).
+     * GPUs that the scheduler has to count). The minimum runtime is bounded by the cluster's maximum (a team's lower
+     * one is checked on new deploys only, so that lowering it never fails a stored job: TeamLimits).
      */
     @Bean
-    RequestValidator requestValidator() {
-        JobSpecValidator validator = new JobSpecValidator();
+    RequestValidator requestValidator(QuotientProperties properties) {
+        JobSpecValidator validator = new JobSpecValidator(properties.scheduling().maxMinRuntime());
         return (input, teams) -> validator.validateRequest(input);
     }
 }

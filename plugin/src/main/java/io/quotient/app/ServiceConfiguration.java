@@ -2,10 +2,12 @@ package io.quotient.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotient.adapters.hook.InProcessDeployHook;
+import io.quotient.adapters.memory.InMemoryFairShareUsageStore;
 import io.quotient.adapters.metrics.MicrometerDeploymentMetrics;
 import io.quotient.adapters.metrics.QuotientGauges;
 import io.quotient.adapters.quota.TeamsFileSource;
 import io.quotient.core.placement.ClusterFittedWorkload;
+import io.quotient.core.scheduling.FairShareSettings;
 import io.quotient.core.scheduling.Scheduler;
 import io.quotient.deploy.Decider;
 import io.quotient.deploy.DecisionLock;
@@ -20,12 +22,15 @@ import io.quotient.deploy.RequestValidator;
 import io.quotient.deploy.ReservationKeeper;
 import io.quotient.deploy.AssumedPlacements;
 import io.quotient.deploy.SnapshotBuilder;
+import io.quotient.deploy.UsageAccounting;
 import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.DeploymentMetrics;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.TeamsSource;
+import io.quotient.deploy.port.FairShareUsageStore;
 import io.quotient.deploy.port.WorkloadGateway;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -60,6 +65,25 @@ public class ServiceConfiguration {
         return new MicrometerDeploymentMetrics(registry);
     }
 
+    /** Kept in memory unless a cluster adapter provides a durable store (the history then restarts empty). */
+    @Bean
+    @ConditionalOnMissingBean(FairShareUsageStore.class)
+    FairShareUsageStore fairShareUsageStore() {
+        return new InMemoryFairShareUsageStore();
+    }
+
+    /**
+     * The teams' usage history behind decayed fair shares ({@code quotient.scheduling.fair-share}); with a half-life
+     * of 0 it records nothing and fair shares are instantaneous.
+     *
+     * @throws IllegalArgumentException naming the setting when the half-life or window is invalid
+     */
+    @Bean
+    UsageAccounting usageAccounting(QuotientProperties properties, Clock clock, FairShareUsageStore store) {
+        QuotientProperties.FairShare f = properties.scheduling().fairShare();
+        return new UsageAccounting(new FairShareSettings(f.usageHalfLife(), f.window()), clock, store);
+    }
+
     @Bean
     DecisionLock decisionLock() {
         return new DecisionLock();
@@ -80,9 +104,9 @@ public class ServiceConfiguration {
 
     @Bean
     Decider decider(JobRecordStore store, ClusterObserver cluster, TeamsSource teams, Scheduler scheduler,
-                    JobTransitions transitions, LeadershipGate leadership, Clock clock) {
+                    JobTransitions transitions, LeadershipGate leadership, Clock clock, UsageAccounting usage) {
         // a placement write is one API call with a 30 s read timeout: waiting a little longer covers it
-        return new Decider(store, new SnapshotBuilder(cluster, teams, clock), scheduler,
+        return new Decider(store, new SnapshotBuilder(cluster, teams, clock, usage), scheduler,
                 new PlanApplier(store, transitions, leadership), new AssumedPlacements(Duration.ofSeconds(35)),
                 transitions);
     }
@@ -112,8 +136,8 @@ public class ServiceConfiguration {
 
     @Bean
     Reports reports(JobRecordStore store, ClusterObserver cluster, TeamsSource teams,
-                    ClusterFittedWorkload targetWorkload) {
-        return new Reports(store, cluster, teams, targetWorkload);
+                    ClusterFittedWorkload targetWorkload, UsageAccounting usage) {
+        return new Reports(store, cluster, teams, targetWorkload, usage);
     }
 
     @Bean

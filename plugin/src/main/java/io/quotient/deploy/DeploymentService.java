@@ -67,9 +67,11 @@ public final class DeploymentService {
         SubmissionChecks.check(asWritten, gateway.templates());
         JobSubmission submission = withTemplateDefaults(inTeamNamespace(asWritten));
         JobSpec spec = validator.validate(submission.request(), configured);
+        TeamLimits.check(spec, configured.get(spec.team()));
         JobRecord decided = decisions.deployNew(new JobRecord(submission, spec,
                 JobStatus.pending(PendingReasons.AWAITING_DECISION), start, null));
-        LOG.info("job {} of team {} recorded ({} template): {}", spec.id().name(), spec.team(), submission.template(),
+        LOG.info("job {} of team {} recorded ({} template): {}", spec.id().name(), spec.team(),
+                LogValues.escape(submission.template()),
                 decided.phase().wireName());
         metrics.deployed(decided.phase(), Duration.between(start, clock.instant()));
         return decided;
@@ -96,8 +98,9 @@ public final class DeploymentService {
         return submission.inNamespace(teams.namespaces().primaryNamespace(submission.request().team()));
     }
 
-    /** @throws JobNotFoundException when there is no such job */
+    /** @throws TeamNotFoundException for a team not configured; @throws JobNotFoundException when there is no such job */
     public JobRecord get(JobId job) {
+        requireTeam(job.team());
         return store.find(job).orElseThrow(() -> new JobNotFoundException(job));
     }
 
@@ -111,9 +114,11 @@ public final class DeploymentService {
      * Deletes a job: its pods are stopped, its record removed, and its capacity goes to waiting jobs.
      *
      * @return the record as it was before deletion
+     * @throws TeamNotFoundException for a team not configured (nothing is looked up)
      * @throws JobNotFoundException when there is no such job
      */
     public JobRecord delete(JobId job) {
+        requireTeam(job.team());
         return decisions.remove(job).orElseThrow(() -> new JobNotFoundException(job));
     }
 

@@ -78,12 +78,15 @@ final class PodOptionsChecks {
                 throw new RequestException(field + ".mountPath", "'" + path + "' is the mount path of two volumes");
             }
         }
-        ReservedNames.checkAll("annotations", pod.annotations());
         pod.annotations().forEach((key, value) -> {
+            ReservedNames.checkMetadataKey("annotations", key);
+            MetadataKeys.checkKey("annotations", key);
             if (value == null) {
-                throw new RequestException("annotations." + key, "must have a value");
+                throw new RequestException("annotations." + key, "must have a value (a string, may be empty), not"
+                        + " null");
             }
         });
+        MetadataKeys.checkAnnotationsSize(pod.annotations());
     }
 
     private static void source(String field, VolumeRequest volume) {
@@ -103,7 +106,10 @@ final class PodOptionsChecks {
     }
 
     private static void objectName(String field, String name) {
-        if (name == null || !DNS_SUBDOMAIN.matcher(name).matches()) {
+        if (name == null) {
+            throw new RequestException(field, "must be a name (a string), not null");
+        }
+        if (!DNS_SUBDOMAIN.matcher(name).matches()) {
             throw new RequestException(field, "'" + printable(name) + "' is not a valid object name (lower-case"
                     + " letters, digits, '-' and '.')");
         }

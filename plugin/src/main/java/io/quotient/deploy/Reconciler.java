@@ -52,6 +52,7 @@ public final class Reconciler {
     private final Duration stopGrace;
     private final Duration podArrivalGrace;
     private final Clock clock;
+    private final AbsentWorkloadBackoff absentWorkloads = new AbsentWorkloadBackoff();
 
     public Reconciler(JobRecordStore store, ClusterObserver cluster, WorkloadGateway gateway,
                       JobTransitions transitions, ReservationKeeper reservations, Duration stopGrace) {
@@ -94,6 +95,9 @@ public final class Reconciler {
         List<JobRecord> records = store.listAll();
         int finished = 0;
         List<JobRecord> nowRunning = new ArrayList<>();
+        Set<JobId> placed = new HashSet<>();
+        records.stream().filter(r -> r.phase() == JobPhase.PLACED).forEach(r -> placed.add(r.id()));
+        absentWorkloads.retainOnly(placed);
         for (JobRecord record : records) {
             WorkloadPhase workload = workloads.getOrDefault(record.id(), WorkloadPhase.ABSENT);
             Optional<String> lostNode = lostNode(record, existingNodes);
@@ -177,6 +181,9 @@ public final class Reconciler {
     }
 
     private boolean reconcilePlaced(JobRecord record, WorkloadPhase workload) {
+        if (workload != WorkloadPhase.ABSENT) {
+            absentWorkloads.clear(record.id());
+        }
         switch (workload) {
             case SUCCEEDED -> transitions.finish(record, JobPhase.SUCCEEDED, "completed");
             case FAILED -> transitions.finish(record, JobPhase.FAILED, "its pods failed; see the pods' logs");
@@ -186,6 +193,10 @@ public final class Reconciler {
             case ABSENT -> {
                 if (record.submission().adopted() && record.submission().workload().isPod()) {
                     return podAbsent(record);
+                }
+                if (record.phase() == JobPhase.PLACED && record.submission().adopted()) {
+                    deployAdoptedWithBackoff(record);
+                    return false;
                 }
                 if (record.phase() == JobPhase.PLACED) {
                     transitions.deployIfBound(record);
@@ -197,6 +208,29 @@ public final class Reconciler {
             }
         }
         return true;
+    }
+
+    /**
+     * Deploys a placed adopted workload that shows no pods, backed off ({@link AbsentWorkloadBackoff}): without its
+     * operator the object carries the placement but no pod ever comes, and each pass would send it again.
+     */
+    private void deployAdoptedWithBackoff(JobRecord record) {
+        Instant now = clock.instant();
+        if (!absentWorkloads.due(record.id(), now)) {
+            return;
+        }
+        boolean first = absentWorkloads.tried(record.id(), now);
+        String kind = record.submission().workload().kind();
+        if (first) {
+            LOG.info("job {} of team {}: its {} {} has no pods on node {} yet (is its operator running?); the"
+                    + " placement is applied again with a back-off of up to {} s", record.id().name(),
+                    record.id().team(), kind, record.submission().workload().name(), record.status().node(),
+                    AbsentWorkloadBackoff.CAP.toSeconds());
+        } else {
+            LOG.debug("job {} of team {}: its {} {} still has no pods; applying the placement again",
+                    record.id().name(), record.id().team(), kind, record.submission().workload().name());
+        }
+        transitions.deployIfBound(record);
     }
 
     /**

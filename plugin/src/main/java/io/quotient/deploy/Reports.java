@@ -40,6 +40,8 @@ public final class Reports {
     private final ClusterFittedWorkload workload;
     /** The measure of the last fitted workload; rebuilt only when the node shapes, and so the workload, change. */
     private volatile FragmentationMeasure measure;
+    /** The teams' usage history for decayed fair shares; null: fair shares have no memory. */
+    private final UsageAccounting usage;
 
     /**
      * A team's quota and what it holds, in milli-GPU.
@@ -47,9 +49,10 @@ public final class Reports {
      * @param inQuotaMilli   what the smallest set of its jobs covering its guarantee holds (recomputed, {@link QuotaStates})
      * @param overQuotaMilli what the rest holds: borrowed, preemptible by teams below their guarantee or fair share
      * @param fairShareMilli its guarantee as far as it has demand, plus its weighted share of idle capacity
+     * @param decayedUsageMilli its decayed past borrowing (docs/fairness.md); 0 when fair shares have no memory
      */
     public record TeamUsage(Team team, long allocatedMilli, long inQuotaMilli, long overQuotaMilli, long fairShareMilli,
-                            int pendingJobs) {
+                            int pendingJobs, long decayedUsageMilli) {
     }
 
     /** A job's share of one GPU. */
@@ -60,13 +63,13 @@ public final class Reports {
     public record GpuUsage(int index, String reservationUuid, List<GpuShare> holders, int freeMilli) {
     }
 
-    /** One node with its GPUs and its fragmentation F_n(M) in milli-GPU (PACKING.md). */
+    /** One node with its GPUs and its fragmentation F_n(M) in milli-GPU (docs/research/packing.md). */
     public record NodeUsage(NodeSpec spec, boolean fractionReady, List<GpuUsage> gpus, long freeMilli,
                             double fragmentedMilli) {
     }
 
     /**
-     * The cluster's GPUs and its fragmentation as PACKING.md defines it.
+     * The cluster's GPUs and its fragmentation as docs/research/packing.md defines it.
      *
      * @param fragmentationAmountPercent 100 × Σ F_n(M) / all GPU milli
      * @param fragmentationRatioPercent  100 × Σ F_n(M) / free GPU milli (0 when nothing is free)
@@ -77,10 +80,17 @@ public final class Reports {
     }
 
     public Reports(JobRecordStore store, ClusterObserver cluster, TeamsSource teams, ClusterFittedWorkload workload) {
+        this(store, cluster, teams, workload, null);
+    }
+
+    /** @param usage the usage history the scheduler weighs, so that fair shares here match its; null: none */
+    public Reports(JobRecordStore store, ClusterObserver cluster, TeamsSource teams, ClusterFittedWorkload workload,
+                   UsageAccounting usage) {
         this.store = store;
         this.cluster = cluster;
         this.teams = teams;
         this.workload = workload;
+        this.usage = usage;
     }
 
     /** Every configured team, in configuration order. */
@@ -102,11 +112,12 @@ public final class Reports {
             long[] sums = held.computeIfAbsent(p.spec().team(), t -> new long[2]);
             sums[p.quotaState() == QuotaState.IN_QUOTA ? 0 : 1] += p.gpuMilli();
         }
-        Map<String, Long> fair = TeamShares.fairShares(configured, placed, waiting, cluster.nodes());
+        Map<String, Double> past = usage == null ? Map.of() : usage.decayed();
+        Map<String, Long> fair = TeamShares.fairShares(configured, placed, waiting, cluster.nodes(), past);
         return configured.values().stream().map(t -> {
             long[] sums = held.getOrDefault(t.name(), new long[2]);
             return new TeamUsage(t, sums[0] + sums[1], sums[0], sums[1], fair.getOrDefault(t.name(), 0L),
-                    pending.getOrDefault(t.name(), 0));
+                    pending.getOrDefault(t.name(), 0), Math.round(past.getOrDefault(t.name(), 0.0)));
         }).toList();
     }
 
@@ -166,21 +177,25 @@ public final class Reports {
                 total == 0 ? 0 : 100.0 * fragmented / total, free == 0 ? 0 : 100.0 * fragmented / free);
     }
 
+    /** Books every replica of the placement (a gang holds GPUs on each of its nodes, not only its first one). */
     private static void book(ClusterState state, PlacedJob p, Map<GpuSlot, List<GpuShare>> holders) {
-        int node = state.indexOf(p.node());
-        if (node < 0) {
-            return; // the node left the cluster; the job's capacity is gone with it
-        }
-        int[] gpus = p.gpuIndices().stream().mapToInt(Integer::intValue).toArray();
-        Allocation allocation = new Allocation(node, gpus, p.milliPerGpu(), p.spec().cpuMilli(), p.spec().memoryMib());
-        for (int g : gpus) {
-            holders.computeIfAbsent(new GpuSlot(p.node(), g), s -> new ArrayList<>())
-                    .add(new GpuShare(p.id(), p.milliPerGpu()));
-        }
-        try {
-            state.allocate(allocation);
-        } catch (IllegalStateException overbooked) {
-            // still listed as a holder; a report must not fail on a state the reconciler is fixing
+        for (PlacedJob.Replica replica : p.replicas()) {
+            int node = state.indexOf(replica.node());
+            if (node < 0) {
+                continue; // the node left the cluster; the replica's capacity is gone with it
+            }
+            int[] gpus = replica.gpuIndices().stream().mapToInt(Integer::intValue).toArray();
+            Allocation allocation = new Allocation(node, gpus, p.milliPerGpu(), p.spec().cpuMilli(),
+                    p.spec().memoryMib());
+            for (int g : gpus) {
+                holders.computeIfAbsent(new GpuSlot(replica.node(), g), s -> new ArrayList<>())
+                        .add(new GpuShare(p.id(), p.milliPerGpu()));
+            }
+            try {
+                state.allocate(allocation);
+            } catch (IllegalStateException overbooked) {
+                // still listed as a holder; a report must not fail on a state the reconciler is fixing
+            }
         }
     }
 

@@ -4,7 +4,6 @@ import io.quotient.core.scheduling.RequestException;
 
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -37,7 +36,11 @@ final class ReservedNames {
     /** @param kind {@code labels} or {@code annotations} */
     static void checkMetadataKey(String kind, String key) {
         String field = kind + "." + key;
-        if (key.startsWith(QUOTIENT_PREFIX)) {
+        // prefixes are DNS names: QUOTIENT.IO/team is quotient.io/team to anyone who reads it back
+        String lower = key.toLowerCase(Locale.ROOT);
+        int slash = lower.indexOf('/');
+        String prefix = slash < 0 ? "" : lower.substring(0, slash + 1);
+        if (prefix.equals(QUOTIENT_PREFIX) || prefix.endsWith("." + QUOTIENT_PREFIX)) {
             throw new RequestException(field, kind + " under " + QUOTIENT_PREFIX + " are set by Quotient");
         }
         String name = key.substring(key.indexOf('/') + 1).toLowerCase(Locale.ROOT);
@@ -46,9 +49,5 @@ final class ReservedNames {
                     + " (gpu-fraction*, gpu-memory*), which Quotient sets from the decision; ask for GPUs with the"
                     + " request's gpu field instead");
         }
-    }
-
-    static void checkAll(String kind, Map<String, String> entries) {
-        entries.keySet().forEach(key -> checkMetadataKey(kind, key));
     }
 }

@@ -23,11 +23,18 @@ public final class SnapshotBuilder {
     private final ClusterObserver cluster;
     private final TeamsSource teamsSource;
     private final Clock clock;
+    private final UsageAccounting usage;
 
     public SnapshotBuilder(ClusterObserver cluster, TeamsSource teamsSource, Clock clock) {
+        this(cluster, teamsSource, clock, null);
+    }
+
+    /** @param usage where borrowing is recorded for decayed fair shares; null: fair shares have no memory */
+    public SnapshotBuilder(ClusterObserver cluster, TeamsSource teamsSource, Clock clock, UsageAccounting usage) {
         this.cluster = cluster;
         this.teamsSource = teamsSource;
         this.clock = clock;
+        this.usage = usage;
     }
 
     /**
@@ -61,6 +68,6 @@ public final class SnapshotBuilder {
             teams.computeIfAbsent(p.spec().team(), name -> Team.of(name, 0));
         }
         return new SchedulingSnapshot(cluster.nodes(), cluster.fractionReadyNodes(), placed, pending, teams,
-                clock.instant());
+                clock.instant(), usage == null ? Map.of() : usage.observe(teams, placed));
     }
 }

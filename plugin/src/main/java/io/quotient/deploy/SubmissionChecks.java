@@ -4,6 +4,7 @@ import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.TemplateTraits;
 
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -14,8 +15,6 @@ import java.util.regex.Pattern;
  */
 public final class SubmissionChecks {
 
-    private static final Pattern LABEL_NAME = Pattern.compile("([A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?)");
-    private static final Pattern LABEL_PREFIX = Pattern.compile("[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?");
     private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     /** A Kubernetes object name (DNS-1123 subdomain), as a ClusterTrainingRuntime's. */
@@ -34,6 +33,8 @@ public final class SubmissionChecks {
             checkFitsTemplate(submission, templates);
         }
         PodOptionsChecks.checkImage(submission.image());
+        checkArguments("command", submission.command());
+        checkArguments("args", submission.args());
         submission.labels().forEach(SubmissionChecks::checkLabel);
         for (Map.Entry<String, String> e : submission.env().entrySet()) {
             if (!ENV_NAME.matcher(e.getKey()).matches()) {
@@ -42,8 +43,9 @@ public final class SubmissionChecks {
             }
             ReservedNames.checkEnv(e.getKey());
             if (e.getValue() == null) {
-                throw new RequestException("env." + e.getKey(), "must have a value");
+                throw new RequestException("env." + e.getKey(), "must have a value (a string), not null");
             }
+            requireNoNul("env." + e.getKey(), e.getValue());
         }
         PodOptionsChecks.check(submission.pod());
         String runtime = submission.runtime();
@@ -54,9 +56,35 @@ public final class SubmissionChecks {
         }
     }
 
+    /** Every entry a string a process can be given: no null, no NUL, and the executable (command[0]) named. */
+    private static void checkArguments(String kind, List<String> values) {
+        for (int i = 0; i < values.size(); i++) {
+            String field = kind + "[" + i + "]";
+            if (values.get(i) == null) {
+                throw new RequestException(field, "must be a string, not null");
+            }
+            requireNoNul(field, values.get(i));
+        }
+        if (kind.equals("command") && !values.isEmpty() && values.get(0).isEmpty()) {
+            throw new RequestException("command[0]", "is empty, but it names the executable to run; leave command out"
+                    + " to run the image's entrypoint");
+        }
+    }
+
+    private static void requireNoNul(String field, String value) {
+        if (value.indexOf('\0') >= 0) {
+            throw new RequestException(field, "contains a NUL character, which no container runtime passes to a"
+                    + " process");
+        }
+    }
+
     /** What the template cannot render is refused now, not when the placed job is rendered. */
     private static void checkFitsTemplate(JobSubmission submission, Map<String, TemplateTraits> templates) {
         String template = submission.template();
+        if (template.isBlank()) {
+            throw new RequestException("template", "must not be empty; leave it out for the default template ("
+                    + JobSubmission.DEFAULT_TEMPLATE + ")");
+        }
         TemplateTraits traits = templates.get(template);
         if (traits == null) {
             throw new RequestException("template", "unknown template '" + template + "'; known templates: "
@@ -79,14 +107,11 @@ public final class SubmissionChecks {
     private static void checkLabel(String key, String value) {
         String field = "labels." + key;
         ReservedNames.checkMetadataKey("labels", key);
-        int slash = key.indexOf('/');
-        String name = slash < 0 ? key : key.substring(slash + 1);
-        boolean prefixOk = slash < 0 || LABEL_PREFIX.matcher(key.substring(0, slash)).matches();
-        if (!prefixOk || !LABEL_NAME.matcher(name).matches()) {
-            throw new RequestException(field, "is not a valid Kubernetes label key ([prefix/]name, name at most 63"
-                    + " characters of letters, digits, '-', '_', '.')");
+        MetadataKeys.checkKey("labels", key);
+        if (value == null) {
+            throw new RequestException(field, "must have a value (a string, may be empty), not null");
         }
-        if (value == null || !LABEL_VALUE.matcher(value).matches()) {
+        if (!LABEL_VALUE.matcher(value).matches()) {
             throw new RequestException(field, "value '" + value + "' is not a valid Kubernetes label value (at most"
                     + " 63 characters of letters, digits, '-', '_', '.', starting and ending alphanumeric)");
         }

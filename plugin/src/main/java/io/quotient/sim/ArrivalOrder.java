@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * The order in which one simulated run submits pods (PACKING.md): sort by name, shuffle with the run's
+ * The order in which one simulated run submits pods (docs/research/packing.md): sort by name, shuffle with the run's
  * seed, then inflate by appending pods drawn uniformly with replacement from the (name-sorted) trace until
  * the total GPU request reaches {@code ratio} × the cluster's GPU milli (or drop random pods when the
  * trace already exceeds it).

@@ -5,8 +5,8 @@ package io.quotient.sim;
  *
  * @param firstRefusalArrivedPct the arrived GPU demand, in % of capacity, when the first GPU pod found no node (NaN
  *                               if none did): up to there the run placed everything, so allocation equals arrival;
- *                               what it places after it is what its gaps still take ("Where the fraction traces
- *                               saturate" in the README)
+ *                               what it places after it is what its gaps still take (docs/research/packing.md,
+ *                               "Where the fraction traces saturate")
  */
 public record RunResult(long seed, double unallocatedGpuPctAt100, double fragAmountPctAt100, double fragRatioPctAt100,
                         int scheduledPods, int failedPods, double placementsPerSecond, double firstRefusalArrivedPct,

@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Replays a trace against a placement policy with the protocol of PACKING.md: pods in
+ * Replays a trace against a placement policy with the protocol of docs/research/packing.md: pods in
  * {@link ArrivalOrder}, one at a time, no departures, no retries; after every pod the arrived %,
  * unallocated GPU % and fragmentation (amount and ratio, against the trace's own target workload) are
  * sampled into a {@link Curve}.

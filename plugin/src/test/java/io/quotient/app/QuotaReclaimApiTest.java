@@ -45,13 +45,16 @@ class QuotaReclaimApiTest {
 
     @DynamicPropertySource
     static void files(DynamicPropertyRegistry registry) {
+        embeddedFiles(registry, List.of(Map.of("name", "team-a", "guaranteedGpus", 4),
+                Map.of("name", "team-b", "guaranteedGpus", 3), Map.of("name", "team-c", "guaranteedGpus", 1)));
+    }
+
+    /** The embedded service's cluster (one 8-GPU node) and teams files, written aside and set as its properties. */
+    static void embeddedFiles(DynamicPropertyRegistry registry, List<Map<String, Object>> teams) {
         Path cluster = yamlFile("quotient-cluster", Map.of("nodes", List.of(node())));
-        Path teams = yamlFile("quotient-teams", Map.of("teams", List.of(
-                Map.of("name", "team-a", "guaranteedGpus", 4),
-                Map.of("name", "team-b", "guaranteedGpus", 3),
-                Map.of("name", "team-c", "guaranteedGpus", 1))));
+        Path teamsFile = yamlFile("quotient-teams", Map.of("teams", teams));
         registry.add("quotient.embedded.cluster-file", cluster::toString);
-        registry.add("quotient.teams-file", teams::toString);
+        registry.add("quotient.teams-file", teamsFile::toString);
     }
 
     @Test
@@ -85,6 +88,11 @@ class QuotaReclaimApiTest {
     }
 
     private ResultActions deploy(String team, String name, int gpus) throws Exception {
+        return deploy(mvc, team, name, gpus);
+    }
+
+    /** Deploys a preemptible job of whole GPUs through the REST API. */
+    static ResultActions deploy(MockMvc mvc, String team, String name, int gpus) throws Exception {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("name", name);
         body.put("gpu", Map.of("count", gpus));

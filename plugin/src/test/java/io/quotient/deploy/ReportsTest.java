@@ -1,5 +1,6 @@
 package io.quotient.deploy;
 
+import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.PlanAction;
 import io.quotient.core.scheduling.QuotaState;
@@ -60,5 +61,28 @@ class ReportsTest {
         double sum = usage.nodes().stream().mapToDouble(Reports.NodeUsage::fragmentedMilli).sum();
         assertThat(usage.fragmentationAmountPercent()).isCloseTo(100 * sum / 40_000, within(1e-9));
         assertThat(usage.fragmentationRatioPercent()).isCloseTo(100 * sum / (40_000 - 9_300), within(1e-9));
+    }
+
+    @Test
+    void clusterShowsEveryReplicaOfAGangAsHeld() {
+        // issue 31 finding 13: the view showed only the first replica; the others' GPUs looked free with no holder
+        scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.Place(new PlacedJob(spec, "gpu-node-1",
+                List.of(0, 1), 1000, QuotaState.IN_QUOTA, s.now(),
+                List.of(new PlacedJob.Replica("gpu-node-2", List.of(2, 3)),
+                        new PlacedJob.Replica("gpu-node-3", List.of(4, 5)))))));
+        h.deployments.deploy(JobFixtures.wholeGpus("team-a", "ddp", 2));
+
+        Reports.ClusterUsage usage = h.reports.cluster();
+
+        assertThat(usage.freeMilli()).isEqualTo(40_000 - 6_000);
+        assertThat(usage.wholeFreeNodes()).isEqualTo(1);
+        assertThat(usage.nodes()).extracting(Reports.NodeUsage::freeMilli)
+                .containsExactly(8_000L, 8_000L, 8_000L, 10_000L);
+        for (int n = 0; n < 3; n++) {
+            Reports.NodeUsage node = usage.nodes().get(n);
+            assertThat(node.gpus().get(2 * n).holders()).extracting(g -> g.job().name() + "=" + g.milli())
+                    .containsExactly("ddp=1000");
+            assertThat(node.gpus().get(2 * n + 1).freeMilli()).isZero();
+        }
     }
 }

@@ -39,7 +39,7 @@ class SubmissionChecksTest {
         assertThatThrownBy(() -> SubmissionChecks.check(with(Map.of("quotient.io/team", "b"), Map.of()), TEMPLATES))
                 .hasMessageContaining("labels.quotient.io/team").hasMessageContaining("set by Quotient");
         assertThatThrownBy(() -> SubmissionChecks.check(with(Map.of("bad key!", "v"), Map.of()), TEMPLATES))
-                .hasMessageContaining("not a valid Kubernetes label key");
+                .hasMessageContaining("labels.bad key!: is not a valid key");
         assertThatThrownBy(() -> SubmissionChecks.check(with(Map.of("k", "-v-"), Map.of()), TEMPLATES))
                 .hasMessageContaining("not a valid Kubernetes label value");
         assertThatThrownBy(() -> SubmissionChecks.check(with(Map.of(), Map.of("1X", "v")), TEMPLATES))

@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 /** A pod list measured as published: the benchmark's figures are the simulator's on that file, seed by seed. */
 class FamilyBenchmarkTest {
 
-    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../../shared/data/openb"));
+    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../data/openb"));
 
     @Test
     void aPublishedPodListIsReplayedAsItIsWithEachSeed() {

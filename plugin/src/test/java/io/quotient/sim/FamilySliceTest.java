@@ -18,14 +18,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The win over FGD on a slice of the robustness grid, quickly: every 4th node of the openb cluster (304 nodes),
- * three seeds, one family per axis (the full grid and ten seeds are in the README, from {@code RobustnessBenchmark},
- * which also shows the families where the margin is thinner). Quotient must leave at most 0.9 × FGD's unallocated
+ * three seeds, one family per axis (the full grid and ten seeds are in docs/research/packing.md, from
+ * {@code RobustnessBenchmark}, which also shows the families where the margin is thinner). Quotient must leave at most 0.9 × FGD's unallocated
  * GPUs on the mean and fewer on every seed; the service's policy, learning its workload from the pods it sees, must
  * beat FGD where the built-in typical workload loses.
  */
 class FamilySliceTest {
 
-    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../../shared/data/openb"));
+    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../data/openb"));
     private static final List<Long> SEEDS = List.of(42L, 43L, 44L);
     private static ExecutorService pool;
     private static FamilyBenchmark benchmark;
@@ -82,7 +82,7 @@ class FamilySliceTest {
      * learned one beats it on the mean, and on every seed takes less than half the typical's loss. On this 304-node
      * slice it stays within 5 % of FGD on each seed rather than under it (seed 43: 5.86 % against 5.73 %, since the
      * fragmentation term and the service's CPU fitting); on the full cluster it is under 0.86× FGD on every seed
-     * (README, robustness table).
+     * (docs/research/packing.md, "Robustness over generated families").
      */
     @org.junit.jupiter.api.Test
     void theServiceThatLearnsItsWorkloadBeatsFgdWhereTheTypicalWorkloadLoses() {

@@ -29,7 +29,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class GeneratedFamilyPropertiesTest {
 
-    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../../shared/data/openb"));
+    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../data/openb"));
     private static final List<NodeSpec> NODES = everyNth(TraceReader.readNodes(DATA.resolve("openb_node_list_gpu_node.csv")), 16);
     private static final List<TracePod> BASE = everyNth(TraceReader.readPods(DATA.resolve("openb_pod_list_gpuspec05.csv")), 12);
     private static final TraceGenerator GENERATOR = new TraceGenerator(BASE, NODES);

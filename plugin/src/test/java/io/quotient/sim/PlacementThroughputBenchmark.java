@@ -28,7 +28,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 @Tag("benchmark")
 class PlacementThroughputBenchmark {
 
-    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../../shared/data/openb"));
+    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../data/openb"));
 
     @Test
     void placementsPerSecondPerPolicyAndTenSeedSimulationTime() {

@@ -23,7 +23,7 @@ class QuotientVersusFgdTest {
     private static final int SEEDS = 4;
 
     private static Path dataDir() {
-        return Path.of(System.getProperty("quotient.data.dir", "../../shared/data/openb"));
+        return Path.of(System.getProperty("quotient.data.dir", "../data/openb"));
     }
 
     private static List<NodeSpec> everyEighthNode() {

@@ -18,7 +18,7 @@ import java.util.stream.LongStream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The simulator against the FGD paper's published results on the shipped openb traces (PACKING.md):
+ * The simulator against the FGD paper's published results on the shipped openb traces (docs/research/packing.md):
  * all six reference policies must land within half a point of the reference on {@code default} and the
  * {@code gpushare} variants, with ties to the seeded node order as the published simulator breaks them, and
  * Quotient's policy must leave fewer GPUs unallocated than FGD everywhere. Runs use two threads (the CI machine
@@ -30,13 +30,13 @@ class ReproductionTest {
     private static final List<Long> FEW_SEEDS = List.of(42L, 43L, 44L);
     private static final double TOLERANCE = 0.5;
 
-    /** PACKING.md: unallocated GPU % at arrived = 100 %, mean of seeds 42..51. */
+    /** docs/research/packing.md: unallocated GPU % at arrived = 100 %, mean of seeds 42..51. */
     private static final Map<String, Double> BESTFIT = Map.of("default", 7.14, "gpushare40", 8.56, "gpushare60", 10.94,
             "gpushare80", 13.34, "gpushare100", 15.38);
     private static final Map<String, Double> FGD = Map.of("default", 4.77, "gpushare40", 6.04, "gpushare60", 8.75,
             "gpushare80", 10.92, "gpushare100", 13.36, "cpu050", 5.00, "cpu100", 4.79, "cpu200", 5.18, "cpu250", 6.80);
 
-    /** PACKING.md, the same table: random, dotprod, clustering, packing in that order. */
+    /** docs/research/packing.md, the same table: random, dotprod, clustering, packing in that order. */
     private static final Map<String, List<Double>> OTHERS = Map.of("default", List.of(13.70, 9.38, 8.35, 8.22),
             "gpushare40", List.of(15.14, 10.70, 10.24, 10.23), "gpushare60", List.of(17.19, 13.18, 13.10, 12.85),
             "gpushare80", List.of(19.38, 15.86, 15.50, 15.35), "gpushare100", List.of(21.10, 18.02, 17.78, 17.87));
@@ -58,7 +58,7 @@ class ReproductionTest {
     }
 
     private static Path dataDir() {
-        return Path.of(System.getProperty("quotient.data.dir", "../../shared/data/openb"));
+        return Path.of(System.getProperty("quotient.data.dir", "../data/openb"));
     }
 
     private static Simulator simulator(String variant) {

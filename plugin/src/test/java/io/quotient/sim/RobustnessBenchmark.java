@@ -30,7 +30,7 @@ import java.util.stream.Stream;
 @Tag("benchmark")
 class RobustnessBenchmark {
 
-    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../../shared/data/openb"));
+    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../data/openb"));
     /** Seeds 42..51 by default; {@code -Dbenchmark.seeds=52..61} measures members never looked at while choosing. */
     private static final List<Long> SEEDS = Seeds.parse(System.getProperty("benchmark.seeds", "42..51"), "benchmark.seeds");
     private static final Map<String, List<TracePod>> BASES = new ConcurrentHashMap<>();
@@ -85,7 +85,7 @@ class RobustnessBenchmark {
      * The same placements on pod lists as published, each replayed as {@code simulate} replays it: every
      * {@code openb_pod_list_*.csv} of {@code -Dbenchmark.published=DIR}, by default the shipped variants. Pointed at
      * alibaba/clusterdata's {@code cluster-trace-gpu-v2023/csv} it measures the published {@code gpuspec} and
-     * {@code multigpu} families, which are not shipped here (README, "Published families").
+     * {@code multigpu} families, which are not shipped here (docs/research/packing.md, "The published families").
      */
     @Test
     void quotientAgainstFgdOnPublishedPodLists() throws IOException {

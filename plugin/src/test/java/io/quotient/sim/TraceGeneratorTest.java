@@ -17,7 +17,7 @@ import static org.assertj.core.api.Assertions.within;
 /** The family generator on the shipped openb traces: shares reached, constraints that can be met, determinism. */
 class TraceGeneratorTest {
 
-    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../../shared/data/openb"));
+    private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../data/openb"));
     private static final List<NodeSpec> NODES = TraceReader.readNodes(DATA.resolve("openb_node_list_gpu_node.csv"));
     private static final List<TracePod> DEFAULT = TraceReader.readPods(DATA.resolve("openb_pod_list_default.csv"));
     private static final List<TracePod> GPUSPEC05 = TraceReader.readPods(DATA.resolve("openb_pod_list_gpuspec05.csv"));

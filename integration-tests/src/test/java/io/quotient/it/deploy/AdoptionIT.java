@@ -349,7 +349,7 @@ class AdoptionIT {
     }
 
     /** Creates the workload, first deleting one the webhook did not adopt yet (its configuration was still loading). */
-    private static JsonObject recreate(DynamicKubernetesApi api, JsonObject workload) {
+    static JsonObject recreate(DynamicKubernetesApi api, JsonObject workload) {
         String namespace = workload.getAsJsonObject("metadata").get("namespace").getAsString();
         String name = workload.getAsJsonObject("metadata").get("name").getAsString();
         KubernetesApiResponse<DynamicKubernetesObject> existing = api.get(namespace, name);
@@ -369,7 +369,7 @@ class AdoptionIT {
         return response.getObject().getRaw();
     }
 
-    private static boolean adopted(JsonObject object) {
+    static boolean adopted(JsonObject object) {
         JsonObject metadata = object.getAsJsonObject("metadata");
         JsonObject labels = metadata == null ? null : metadata.getAsJsonObject("labels");
         JsonElement value = labels == null ? null : labels.get(ADOPTED);

@@ -83,8 +83,9 @@ class CrashSafetyIT {
     }
 
     /**
-     * SIGKILL at exact points (the service's crash-test switch): right after a Job is created, before its status says
-     * Running; then after an eviction is recorded, before the evicted pods are deleted. A third service converges.
+     * SIGKILL at exact points (the crash points of {@code io.quotient.it.deploy.crash}, on this module's classpath only):
+     * right after a Job is created, before its status says Running; then after an eviction is recorded, before the
+     * evicted pods are deleted. A third service converges.
      */
     @Test
     void killedRightAfterCreatingAJobAndInTheMiddleOfAPreemptionTheNextServiceFinishesExactlyThat(

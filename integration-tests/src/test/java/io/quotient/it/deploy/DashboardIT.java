@@ -42,9 +42,11 @@ class DashboardIT {
 
         try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
             assertThat(service.api().deploy("team-a", Requests.wholeGpus("own", 2)).status()).isEqualTo(201);
-            assertThat(service.api().deploy("team-a", Requests.wholeGpus("borrow", 2)).status()).isEqualTo(201);
-            // team-b may hold at most 1 GPU: its 2-GPU job waits (and takes nothing back from team-a)
-            assertThat(service.api().deploy("team-b", Requests.wholeGpus("wait", 2)).status()).isEqualTo(202);
+            assertThat(service.api().deploy("team-a", Requests.wholeGpus("borrow", 1)).status()).isEqualTo(201);
+            assertThat(service.api().deploy("team-b", Requests.wholeGpus("first", 1)).status()).isEqualTo(201);
+            // team-b may hold at most 1 GPU and holds it: its next job waits (and takes nothing back from team-a);
+            // a single job asking more than maxGpus would be refused outright (400), since it could never run
+            assertThat(service.api().deploy("team-b", Requests.wholeGpus("wait", 1)).status()).isEqualTo(202);
 
             JsonObject view = Await.until("the dashboard to show the Placed events of both team-a jobs",
                     () -> JsonParser.parseString(service.api().text("/api/v1/dashboard")).getAsJsonObject(),
@@ -56,7 +58,7 @@ class DashboardIT {
                     .isEqualTo("InQuota");
             JsonObject waiting = view.getAsJsonArray("pending").get(0).getAsJsonObject();
             assertThat(waiting.get("team").getAsString() + "/" + waiting.get("name").getAsString()).isEqualTo("team-b/wait");
-            assertThat(waiting.get("gpus").getAsDouble()).isEqualTo(2.0);
+            assertThat(waiting.get("gpus").getAsDouble()).isEqualTo(1.0);
             assertThat(waiting.get("reason").getAsString()).contains("maxGpus");
             assertThat(view.getAsJsonObject("cluster").getAsJsonArray("nodes")).hasSize(1);
         }

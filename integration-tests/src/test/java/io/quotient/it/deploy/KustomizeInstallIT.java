@@ -27,8 +27,8 @@ import java.util.Map;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The kustomize install (README "Installing with kustomize") with Debian's kubectl 1.20, whose built-in kustomize is
- * the oldest the manifests must work with: {@code kubectl kustomize overlays/example} renders the base of
+ * The kustomize install (docs/operations.md, "Installing with kustomize") with Debian's kubectl 1.20, whose built-in
+ * kustomize is the oldest the manifests must work with: {@code kubectl kustomize overlays/example} renders the base of
  * {@code deploy/} with the example's images, namespace, teams and certificate, and that output, applied with
  * {@code kubectl apply} to the real control plane, brings the service up: its two pods are bound by the scheduler
  * (they never run here: the images are in no registry this machine reaches).

@@ -102,6 +102,14 @@ public final class QuotientService implements AutoCloseable {
         return api;
     }
 
+    /** A bean of the service's context (in-process only): a test may watch what it sends. */
+    <T> T bean(Class<T> type) {
+        if (context == null) {
+            throw new IllegalStateException("service " + name + " runs as a process of its own: no beans to read");
+        }
+        return context.getBean(type);
+    }
+
     /** The service's log so far (a process of its own only). */
     public String log() {
         try {

@@ -108,11 +108,31 @@ class TenancyIT {
                 assertThat(bobDeletes.status()).isEqualTo(403);
                 assertThat(bobDeletes.text("reason")).contains("delete gpujobs.quotient.io 'train' in namespace " + a.name());
                 assertThat(asAlice.jobs("team-a").status()).isEqualTo(200);
+                hostileSpellingsOfAnotherTeamAreRefused(asAlice, asBob);
                 assertThat(gpuJobs(admin, b.name())).isEmpty();
+                assertThat(gpuJobs(admin, a.name())).extracting(o -> o.getMetadata().getName())
+                        .containsExactly("train");
 
                 reservedNamesAreRefusedAndNothingIsCreated(asAlice, admin, a.name());
                 appliedGpuJobsRunAndTheirStatusIsTheServices(plane, asAlice, alice, admin, a.name());
             }
+        }
+    }
+
+    /**
+     * The spellings with which a team member once created GpuJobs in another team's namespace (the access check
+     * matched the raw path, Spring MVC served the decoded team): refused before any decision, with the SA tokens
+     * of the real cluster.
+     */
+    private static void hostileSpellingsOfAnotherTeamAreRefused(QuotientApi asAlice, QuotientApi asBob) {
+        for (String team : List.of("team%2Db", "team-%62", "%74eam-b", "team-b;x=1", "team-b;")) {
+            QuotientApi.Answer created = asAlice.deploy(team, Requests.wholeGpus("spelt", 1));
+            assertThat(created.status()).as("create as %s: %s", team, created).isEqualTo(400);
+            assertThat(created.text("field")).isEqualTo("path");
+        }
+        for (String team : List.of("team%2Da", "team-%61", "%74eam-a", "team-a;x=1", "team-a;")) {
+            assertThat(asBob.jobs(team).status()).as("list as %s", team).isEqualTo(400);
+            assertThat(asBob.delete(team, "train").status()).as("delete as %s", team).isEqualTo(400);
         }
     }
 

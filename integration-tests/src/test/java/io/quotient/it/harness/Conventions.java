@@ -1,6 +1,6 @@
 package io.quotient.it.harness;
 
-/** Names shared with the deployer and the node enforcer (see .work/CONVENTIONS.md), and the harness's own. */
+/** Names shared with the deployer and the node enforcer (see docs/design.md, "Conventions"), and the harness's own. */
 public final class Conventions {
 
   public static final String GPU_RESOURCE = "nvidia.com/gpu";

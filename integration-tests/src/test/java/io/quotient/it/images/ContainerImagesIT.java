@@ -21,8 +21,8 @@ import java.util.concurrent.TimeUnit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The OCI archives that the build writes for the service and the node enforcer (README "Container images"): their
- * config (entrypoint, non-root user, labels, the NVIDIA toolkit's variables), their content (the module's jar, a
+ * The OCI archives that the build writes for the service and the node enforcer (docs/operations.md, "Container
+ * images"): their config (entrypoint, non-root user, labels, the NVIDIA toolkit's variables), their content (the module's jar, a
  * Java runtime, glibc), and that each starts from its own root filesystem as a container runtime would start it
  * (chroot, the image's entrypoint, user and environment): the CLI answers, and the enforcer reads NVML through a
  * {@code libnvidia-ml.so.1} placed where the NVIDIA container toolkit injects it (the test build's fake one).

@@ -6,6 +6,7 @@ import io.quotient.enforcer.core.EnforcerHealth;
 import io.quotient.enforcer.core.PodDirectory;
 import io.quotient.enforcer.core.PodInfo;
 import io.quotient.enforcer.core.ReportSchedule;
+import io.quotient.enforcer.core.UsageMeter;
 import io.quotient.enforcer.k8s.KubernetesReporter;
 import io.quotient.enforcer.k8s.NodePodCache;
 import io.quotient.enforcer.k8s.PodResourcesClient;
@@ -56,7 +57,18 @@ class KubernetesConfiguration {
                                             EnforcerProperties properties, Clock clock) {
       EnforcerProperties.Kubernetes kubernetes = properties.kubernetes();
       return new KubernetesPublisher(reporter, health,
-          new ReportSchedule(kubernetes.reportMinInterval(), kubernetes.reportMaxAge()), clock);
+          new ReportSchedule(kubernetes.reportMinInterval(), kubernetes.reportMaxAge()), clock,
+          new UsageMeter(usageSettings(properties)));
+    }
+
+    /**
+     * A cycle later than four poll intervals (at least 2 s) is a stall, not counted; a pod that left stays in
+     * the report for two report max-ages, so its last totals survive one lost publication.
+     */
+    static UsageMeter.Settings usageSettings(EnforcerProperties properties) {
+      Duration maxGap = properties.pollInterval().multipliedBy(4);
+      return new UsageMeter.Settings(maxGap.compareTo(Duration.ofSeconds(2)) < 0 ? Duration.ofSeconds(2) : maxGap,
+          properties.kubernetes().reportMaxAge().multipliedBy(2));
     }
 
     @Bean(destroyMethod = "close")

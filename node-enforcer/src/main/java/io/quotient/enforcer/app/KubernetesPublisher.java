@@ -7,6 +7,7 @@ import io.quotient.enforcer.core.KillDecision;
 import io.quotient.enforcer.core.NodeReport;
 import io.quotient.enforcer.core.ProcessSignaller;
 import io.quotient.enforcer.core.ReportSchedule;
+import io.quotient.enforcer.core.UsageMeter;
 import io.quotient.enforcer.k8s.KubernetesReporter;
 import java.time.Clock;
 import java.time.Instant;
@@ -20,7 +21,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Sends kills (as Events) and the node report to the API server on a thread of its own, so a slow
- * API server never delays enforcement. The queue is bounded: under a flood, writes are dropped and logged.
+ * API server never delays enforcement. Each cycle's usage readings are added up in a {@link UsageMeter};
+ * each published report carries its window and totals, and starts the next window. The queue is bounded:
+ * under a flood, writes are dropped and logged.
  */
 final class KubernetesPublisher implements EnforcementListener, AutoCloseable {
 
@@ -30,16 +33,19 @@ final class KubernetesPublisher implements EnforcementListener, AutoCloseable {
   private final EnforcerHealth health;
   private final ReportSchedule schedule;
   private final Clock clock;
+  private final UsageMeter usage;
   private final ExecutorService writer = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
       new ArrayBlockingQueue<>(256), r -> new Thread(r, "kubernetes-writer"));
   private volatile NodeReport lastReport;
   private Instant lastPublishedAt = Instant.EPOCH;
 
-  KubernetesPublisher(KubernetesReporter reporter, EnforcerHealth health, ReportSchedule schedule, Clock clock) {
+  KubernetesPublisher(KubernetesReporter reporter, EnforcerHealth health, ReportSchedule schedule, Clock clock,
+                      UsageMeter usage) {
     this.reporter = reporter;
     this.health = health;
     this.schedule = schedule;
     this.clock = clock;
+    this.usage = usage;
   }
 
   @Override
@@ -51,8 +57,15 @@ final class KubernetesPublisher implements EnforcementListener, AutoCloseable {
 
   @Override
   public void onCycle(CycleReport report) {
-    NodeReport next = NodeReport.of(report, health.state(), clock.instant());
+    Instant now = clock.instant();
+    if (report.gpusAvailable()) {
+      usage.record(report.usage(), now);
+    } else {
+      usage.skip(now);
+    }
+    NodeReport next = NodeReport.of(report, health.state(), now, usage.report(now));
     if (schedule.shouldPublish(next, lastReport, lastPublishedAt)) {
+      usage.closeWindow(now);
       lastReport = next;
       lastPublishedAt = next.updatedAt();
       submit("the node report", () -> reporter.publishReport(next));

@@ -11,8 +11,9 @@ import java.util.stream.Collectors;
 
 /**
  * One enforcement cycle: observe (GPU sample, process identities, pods) → snapshot → plan → apply
- * (signals). SIGTERM first; SIGKILL once the grace period has passed and the same process is still
- * there. In dry-run mode each decision is reported once and nothing is signalled.
+ * (signals); the report carries what each pod used of each GPU. SIGTERM first; SIGKILL once the
+ * grace period has passed and the same process is still there. In dry-run mode each decision is
+ * reported once and nothing is signalled.
  *
  * <p>Not thread-safe: one scheduler thread runs it.
  */
@@ -32,6 +33,7 @@ public final class EnforcementCycle {
   private final Clock clock;
   private final LongSupplier nanoTime;
   private final TerminationTracker terminations = new TerminationTracker();
+  private final UsageAttribution usage = new UsageAttribution(new BudgetConventions());
   private Set<ProcessIdentity> announcedDryRun = Set.of();
 
   public EnforcementCycle(GpuReader gpus, SnapshotBuilder snapshots, KillPolicy policy, ProcessSignaller signaller,
@@ -66,7 +68,7 @@ public final class EnforcementCycle {
     apply(plan);
     problems.addAll(plan.problems());
     CycleReport report = new CycleReport(java.util.Optional.of(sample),
-        new EnforcementPlan(plan.kills(), plan.usage(), problems), "");
+        new EnforcementPlan(plan.kills(), plan.usage(), problems), "", usage.attribute(snapshot));
     listener.onCycle(report);
     return report;
   }

@@ -26,7 +26,8 @@ public final class SnapshotBuilder {
   }
 
   public NodeSnapshot build(GpuSample sample, List<String> problems) {
-    Map<String, ManagedContainer> managed = managedContainers(problems);
+    List<PodInfo> podList = List.copyOf(pods.all());
+    Map<String, ManagedContainer> managed = managedContainers(podList, problems);
     Map<Integer, ProcessIdentity> seen = new HashMap<>();
     List<ObservedProcess> observed = new ArrayList<>(sample.processes().size());
     for (GpuProcess process : sample.processes()) {
@@ -40,7 +41,7 @@ public final class SnapshotBuilder {
       observed.add(new ObservedProcess(process, identity, owner));
     }
     identities = seen;
-    return new NodeSnapshot(sample, observed, List.copyOf(managed.values()));
+    return new NodeSnapshot(sample, observed, List.copyOf(managed.values()), podList);
   }
 
   /** Drops what is remembered of a PID (its identity was found changed). */
@@ -54,9 +55,9 @@ public final class SnapshotBuilder {
   }
 
   /** Managed containers of this node's pods, keyed by "podUid/containerId". */
-  private Map<String, ManagedContainer> managedContainers(List<String> problems) {
+  private Map<String, ManagedContainer> managedContainers(List<PodInfo> podList, List<String> problems) {
     Map<String, ManagedContainer> managed = new HashMap<>();
-    for (PodInfo pod : pods.all()) {
+    for (PodInfo pod : podList) {
       for (ContainerInfo container : pod.containers()) {
         if (container.containerId().isEmpty()) {
           continue;

@@ -77,7 +77,7 @@ public final class KubernetesReporter {
     api.createNamespacedEvent(decision.container().namespace(), event).execute();
   }
 
-  /** The report as the JSON the deployer reads (see CONVENTIONS: quotient.io/gpu-report). */
+  /** The report as the JSON the deployer reads (see docs/design.md, "Conventions": quotient.io/gpu-report). */
   String reportJson(NodeReport report) {
     Map<String, Object> json = new LinkedHashMap<>();
     json.put("ready", report.ready());
@@ -95,6 +95,7 @@ public final class KubernetesReporter {
       return gpu;
     }).toList();
     json.put("gpus", gpus);
+    json.put("usage", UsageJson.of(report.usage()));
     return gson.toJson(json);
   }
 }

@@ -27,6 +27,7 @@ public final class Nvml implements AutoCloseable {
   private final boolean memoryV2;
   private final NvmlErrorMessages messages;
   private volatile NvmlProcessLists processLists;
+  private final NvmlProcessUtilizations processUtilizations;
   private boolean closed;
 
   private Nvml(NvmlLibrary api, NativeLibrary library, String libraryName) {
@@ -35,6 +36,8 @@ public final class Nvml implements AutoCloseable {
     this.messages = api::nvmlErrorString;
     this.memoryV2 = hasSymbol(library, "nvmlDeviceGetMemoryInfo_v2");
     this.processLists = new NvmlProcessLists(bestProcessVariant(library), messages);
+    this.processUtilizations = hasSymbol(library, NvmlProcessUtilizations.FUNCTION)
+        ? new NvmlProcessUtilizations(api, messages) : null;
   }
 
   /** Loads the first library of {@code names} that exists and initialises NVML. */
@@ -134,6 +137,15 @@ public final class Nvml implements AutoCloseable {
     }
     messages.check(rc, "nvmlDeviceGetUtilizationRates");
     return Optional.of(utilization);
+  }
+
+  /**
+   * Per-process utilization samples newer than {@code lastSeenMicros} (0: all the driver keeps); empty
+   * where the device or driver does not report them (MIG, older GPUs), an empty list when no process
+   * ran a kernel since. A process may have several samples, or none when it was idle.
+   */
+  public Optional<List<NvmlProcessUtilization>> processUtilization(Pointer device, long lastSeenMicros) {
+    return processUtilizations == null ? Optional.empty() : processUtilizations.read(device, lastSeenMicros);
   }
 
   /** Whether MIG is on for this GPU; false for GPUs that cannot do MIG. */

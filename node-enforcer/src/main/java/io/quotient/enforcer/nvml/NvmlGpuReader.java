@@ -6,10 +6,15 @@ import io.quotient.enforcer.core.GpuProcess;
 import io.quotient.enforcer.core.GpuReader;
 import io.quotient.enforcer.core.GpuSample;
 import io.quotient.enforcer.core.GpuUnavailableException;
+import io.quotient.enforcer.core.ProcessUtilization;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Collectors;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads the node's GPUs through NVML for the enforcement cycle. With MIG on, each MIG instance is a
  * device of its own (memory and processes are per instance) and the physical GPU is listed too, for
- * the report. NVML is opened lazily and re-opened after the driver or a GPU was lost, so the agent
+ * the report. Per-process utilization is read where the driver reports it (not on MIG), as the samples
+ * taken since the previous read of that GPU. NVML is opened lazily and re-opened after the driver or a GPU was lost, so the agent
  * recovers on its own instead of crash-looping.
  */
 public final class NvmlGpuReader implements GpuReader, AutoCloseable {
@@ -32,6 +38,10 @@ public final class NvmlGpuReader implements GpuReader, AutoCloseable {
   private String driverVersion;
   private String lastAnnounced = "";
   private final Map<Integer, Identity> identities = new HashMap<>();
+  /** Per GPU index, the driver timestamp (microseconds) of the newest utilization sample read. */
+  private final Map<Integer, Long> lastSampleMicros = new HashMap<>();
+  /** GPU and error code pairs already logged, so a GPU that always fails is said once, not twice a second. */
+  private final Set<String> perProcessFailures = new HashSet<>();
 
   public NvmlGpuReader(Supplier<Nvml> opener) {
     this.opener = opener;
@@ -44,10 +54,11 @@ public final class NvmlGpuReader implements GpuReader, AutoCloseable {
       int count = api.deviceCount();
       List<GpuDevice> devices = new ArrayList<>(count);
       List<GpuProcess> processes = new ArrayList<>();
+      List<ProcessUtilization> utilization = new ArrayList<>();
       for (int index = 0; index < count; index++) {
-        readDevice(api, index, devices, processes);
+        readDevice(api, index, devices, processes).ifPresent(utilization::add);
       }
-      return new GpuSample(driverVersion, devices, processes);
+      return new GpuSample(driverVersion, devices, processes, utilization);
     } catch (NvmlException e) {
       if (e.isDeviceOrDriverLost()) {
         reset();
@@ -57,7 +68,9 @@ public final class NvmlGpuReader implements GpuReader, AutoCloseable {
     }
   }
 
-  private void readDevice(Nvml api, int index, List<GpuDevice> devices, List<GpuProcess> processes) {
+  /** Adds the GPU (and its MIG instances) with their processes; returns its per-process utilization, if any. */
+  private Optional<ProcessUtilization> readDevice(Nvml api, int index, List<GpuDevice> devices,
+                                                  List<GpuProcess> processes) {
     Pointer handle = api.handle(index);
     Identity identity = identities.computeIfAbsent(index, i -> new Identity(api.uuid(handle), api.name(handle)));
     NvmlMemoryInfo memory = api.memory(handle);
@@ -66,7 +79,7 @@ public final class NvmlGpuReader implements GpuReader, AutoCloseable {
         utilization, ""));
     if (!api.migEnabled(handle)) {
       addProcesses(api, handle, identity.uuid(), processes);
-      return;
+      return processUtilization(api, index, handle, identity.uuid());
     }
     for (Pointer mig : api.migDevices(handle)) {
       String migUuid = api.uuid(mig);
@@ -75,6 +88,33 @@ public final class NvmlGpuReader implements GpuReader, AutoCloseable {
           migMemory.free(), -1, identity.uuid()));
       addProcesses(api, mig, migUuid, processes);
     }
+    return Optional.empty(); // NVML has no per-process (nor device) utilization with MIG on
+  }
+
+  /**
+   * The mean of each process's samples since the last read; a GPU may give several per process. An error that
+   * does not mean the GPU or driver is gone (NO_PERMISSION in a restricted container, UNKNOWN) costs only the
+   * per-process figures: the pods then get the device figure, and enforcement goes on.
+   */
+  private Optional<ProcessUtilization> processUtilization(Nvml api, int index, Pointer handle, String uuid) {
+    Optional<List<NvmlProcessUtilization>> samples;
+    try {
+      samples = api.processUtilization(handle, lastSampleMicros.getOrDefault(index, 0L));
+    } catch (NvmlException e) {
+      if (e.isDeviceOrDriverLost()) {
+        throw e;
+      }
+      if (perProcessFailures.add(uuid + "/" + e.code())) {
+        log.warn("GPU {}: no per-process utilization ({}); its pods get the GPU's own figure", uuid, e.getMessage());
+      }
+      return Optional.empty();
+    }
+    samples.flatMap(s -> s.stream().map(NvmlProcessUtilization::timestampMicros).max(Long::compare))
+        .ifPresent(newest -> lastSampleMicros.merge(index, newest, Math::max));
+    return samples.map(s -> new ProcessUtilization(uuid, s.stream().collect(Collectors.groupingBy(
+        NvmlProcessUtilization::pid,
+        Collectors.collectingAndThen(Collectors.averagingInt(NvmlProcessUtilization::smPercent),
+            mean -> (int) Math.round(Math.min(100, mean)))))));
   }
 
   private static void addProcesses(Nvml api, Pointer handle, String uuid, List<GpuProcess> processes) {
@@ -93,6 +133,7 @@ public final class NvmlGpuReader implements GpuReader, AutoCloseable {
         throw e;
       }
       identities.clear();
+      lastSampleMicros.clear();
       nvml = opened;
       String loaded = String.format("NVML %s loaded from %s (driver %s, process list through %s)",
           opened.hasMemoryInfoV2() ? "11.6+" : "legacy", opened.libraryName(), driverVersion,

@@ -49,6 +49,13 @@ public interface NvmlLibrary extends Library {
 
   int nvmlDeviceGetUtilizationRates(Pointer device, NvmlStructs.Utilization utilization);
 
+  /**
+   * {@code samples} points at {@code *count} contiguous {@link NvmlStructs.ProcessUtilizationSample}
+   * (32 bytes each) or is NULL to ask for the count; only samples newer than {@code lastSeenTimeStamp}
+   * (microseconds) are returned.
+   */
+  int nvmlDeviceGetProcessUtilization(Pointer device, Pointer samples, IntByReference count, long lastSeenTimeStamp);
+
   int nvmlDeviceGetMigMode(Pointer device, IntByReference currentMode, IntByReference pendingMode);
 
   int nvmlDeviceGetMaxMigDeviceCount(Pointer device, IntByReference count);

@@ -71,4 +71,29 @@ public final class NvmlStructs {
     public int gpu;
     public int memory;
   }
+
+  /**
+   * nvmlProcessUtilizationSample_t, 32 bytes: pid @0, timeStamp @8 (CPU time, microseconds), smUtil @16,
+   * memUtil @20, encUtil @24, decUtil @28. Samples are read straight from native memory at these
+   * offsets (see {@link NvmlProcessUtilizations}); this class documents and tests the layout.
+   */
+  @Structure.FieldOrder({"pid", "timeStamp", "smUtil", "memUtil", "encUtil", "decUtil"})
+  public static class ProcessUtilizationSample extends Structure {
+    public static final int SIZE = 32;
+    public static final int PID = 0;
+    public static final int TIME_STAMP = 8;
+    public static final int SM = 16;
+    public static final int MEMORY = 20;
+
+    public int pid;
+    public long timeStamp;
+    public int smUtil;
+    public int memUtil;
+    public int encUtil;
+    public int decUtil;
+
+    public int offsetOf(String field) {
+      return fieldOffset(field);
+    }
+  }
 }

@@ -10,8 +10,11 @@ import io.quotient.enforcer.core.ContainerRef;
 import io.quotient.enforcer.core.KillDecision;
 import io.quotient.enforcer.core.KillReason;
 import io.quotient.enforcer.core.NodeReport;
+import io.quotient.enforcer.core.NodeUsage;
+import io.quotient.enforcer.core.PodRef;
 import io.quotient.enforcer.core.ProcessIdentity;
 import io.quotient.enforcer.core.ReservationAssignments;
+import io.quotient.enforcer.core.UtilizationSource;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -80,6 +83,52 @@ class KubernetesReporterTest {
       assertThat(gpu.get("memoryUsedMib").getAsLong()).isEqualTo(1024);
       assertThat(gpu.get("memoryFreeMib").getAsLong()).isEqualTo(14336);
     });
+  }
+
+  @Test
+  void theReportCarriesEachPodsUsageWindowAndTotals() throws Exception {
+    Instant start = Instant.parse("2026-11-23T12:00:00Z");
+    Instant end = start.plusSeconds(30);
+    PodRef notebook = new PodRef("team-a", "notebook-0", "uid-1", "vision", "notebook");
+    NodeUsage usage = new NodeUsage(start, end, 60, List.of(new NodeUsage.PodUsage(notebook, List.of(
+        new NodeUsage.GpuUsage("GPU-1", UtilizationSource.PROCESS,
+            new NodeUsage.Window(30, 12.345, 3L << 30, 4L << 30),
+            new NodeUsage.Totals(start.minusSeconds(600), 630, 630, 81.04, 630.0 * (3L << 30))),
+        new NodeUsage.GpuUsage("MIG-2", UtilizationSource.UNAVAILABLE,
+            new NodeUsage.Window(30, -1, 1L << 30, 1L << 30),
+            new NodeUsage.Totals(start, 30, 0, 0, 30.0 * (1L << 30)))))));
+    NodeReport report = new NodeReport(true, "", end, "550.54.15",
+        List.of(new NodeReport.Gpu(0, "GPU-1", "Tesla T4", 15360, 1024, 14336)), usage);
+
+    reporter.publishReport(report);
+
+    String annotation = requests.get(0).body().getAsJsonObject("metadata").getAsJsonObject("annotations")
+        .get(NodeReport.ANNOTATION).getAsString();
+    JsonObject json = JsonParser.parseString(annotation).getAsJsonObject().getAsJsonObject("usage");
+    assertThat(json.get("windowStart").getAsString()).isEqualTo("2026-11-23T12:00:00Z");
+    assertThat(json.get("windowEnd").getAsString()).isEqualTo("2026-11-23T12:00:30Z");
+    assertThat(json.get("samples").getAsInt()).isEqualTo(60);
+    JsonObject pod = json.getAsJsonArray("pods").get(0).getAsJsonObject();
+    assertThat(pod.get("namespace").getAsString()).isEqualTo("team-a");
+    assertThat(pod.get("name").getAsString()).isEqualTo("notebook-0");
+    assertThat(pod.get("uid").getAsString()).isEqualTo("uid-1");
+    assertThat(pod.get("team").getAsString()).isEqualTo("vision");
+    assertThat(pod.get("job").getAsString()).isEqualTo("notebook");
+    JsonObject gpu = pod.getAsJsonArray("gpus").get(0).getAsJsonObject();
+    assertThat(gpu.get("uuid").getAsString()).isEqualTo("GPU-1");
+    assertThat(gpu.get("source").getAsString()).isEqualTo("process");
+    assertThat(gpu.get("windowSeconds").getAsDouble()).isEqualTo(30.0);
+    assertThat(gpu.get("utilizationPercent").getAsDouble()).isEqualTo(12.3);
+    assertThat(gpu.get("memoryUsedMib").getAsLong()).isEqualTo(3072);
+    assertThat(gpu.get("memoryPeakMib").getAsLong()).isEqualTo(4096);
+    assertThat(gpu.get("countingSince").getAsString()).isEqualTo("2026-11-23T11:50:00Z");
+    assertThat(gpu.get("presentSeconds").getAsDouble()).isEqualTo(630.0);
+    assertThat(gpu.get("measuredSeconds").getAsDouble()).isEqualTo(630.0);
+    assertThat(gpu.get("busyGpuSeconds").getAsDouble()).isEqualTo(81.0);
+    assertThat(gpu.get("memoryMibSeconds").getAsLong()).isEqualTo(630 * 3072);
+    JsonObject mig = pod.getAsJsonArray("gpus").get(1).getAsJsonObject();
+    assertThat(mig.get("source").getAsString()).isEqualTo("unavailable");
+    assertThat(mig.has("utilizationPercent")).as("unmeasured is left out, not -1").isFalse();
   }
 
   @Test

@@ -179,7 +179,67 @@ class NvmlBindingTest {
   }
 
   @Test
+  void readsPerProcessUtilizationThroughTheTwoCallProtocol() throws Exception {
+    Process busy = children.sleeper();
+    Process idle = children.sleeper();
+    fake.write(FakeNvmlState.create().device(0, 80 * GIB, "H100").utilization(0, 70, 20)
+        .process(0, busy.pid(), 4 * GIB).process(0, idle.pid(), GIB)
+        .processUtilization(0, busy.pid(), 70, 15));
+    Pointer gpu = nvml.handle(0);
+    long before = System.currentTimeMillis() * 1000;
+
+    List<NvmlProcessUtilization> samples = nvml.processUtilization(gpu, 0).orElseThrow();
+
+    assertThat(samples).singleElement().satisfies(sample -> {
+      assertThat(sample.pid()).isEqualTo((int) busy.pid());
+      assertThat(sample.smPercent()).isEqualTo(70);
+      assertThat(sample.memoryPercent()).isEqualTo(15);
+      assertThat(sample.timestampMicros()).isBetween(before - 1_000_000, System.currentTimeMillis() * 1000 + 1_000_000);
+    });
+    long future = (System.currentTimeMillis() + 3_600_000) * 1000;
+    assertThat(nvml.processUtilization(gpu, future)).as("NOT_FOUND: no sample after lastSeen").contains(List.of());
+
+    busy.destroyForcibly().waitFor();
+
+    assertThat(nvml.processUtilization(gpu, 0)).as("a process that exited has no sample").contains(List.of());
+  }
+
+  @Test
+  void perProcessUtilizationIsAbsentWhereTheDriverDoesNotReportIt() {
+    fake.write(FakeNvmlState.create().device(0, 16 * GIB, "T4").utilization(0, 40, 5)
+        .processUtilization(0, SELF, 40, 5).fail("nvmlDeviceGetProcessUtilization", NvmlException.NOT_SUPPORTED));
+    Pointer gpu = nvml.handle(0);
+    assertThat(nvml.processUtilization(gpu, 0)).as("NOT_SUPPORTED").isEmpty();
+    assertThat(nvml.utilization(gpu).orElseThrow().gpu).as("the device figure is still there").isEqualTo(40);
+
+    fake.write(FakeNvmlState.create().device(0, 80 * GIB, "A100").utilization(0, 40, 5).migMode(0, true)
+        .mig(0, 0, 40 * GIB, 1, 0, "MIG-11111111-1111-1111-1111-111111111111").processUtilization(0, SELF, 40, 5));
+    Pointer a100 = nvml.handle(0);
+    assertThat(nvml.processUtilization(a100, 0)).as("MIG on").isEmpty();
+    assertThat(nvml.utilization(a100)).as("no device figure with MIG on either").isEmpty();
+    assertThat(nvml.processUtilization(nvml.migDevices(a100).get(0), 0)).as("MIG instance").isEmpty();
+  }
+
+  @Test
+  void aLostGpuWhileReadingUtilizationIsAnError() {
+    fake.write(FakeNvmlState.create().device(0, 16 * GIB, "T4").processUtilization(0, SELF, 40, 5)
+        .fail("nvmlDeviceGetProcessUtilization", NvmlException.GPU_IS_LOST));
+    Pointer gpu = nvml.handle(0);
+
+    assertThatThrownBy(() -> nvml.processUtilization(gpu, 0))
+        .isInstanceOfSatisfying(NvmlException.class, e -> {
+          assertThat(e.code()).isEqualTo(NvmlException.GPU_IS_LOST);
+          assertThat(e.function()).isEqualTo("nvmlDeviceGetProcessUtilization");
+        });
+  }
+
+  @Test
   void structLayoutsMatchTheHeader() {
+    NvmlStructs.ProcessUtilizationSample sample = new NvmlStructs.ProcessUtilizationSample();
+    assertThat(sample.size()).isEqualTo(NvmlStructs.ProcessUtilizationSample.SIZE);
+    assertThat(sample.offsetOf("timeStamp")).isEqualTo(NvmlStructs.ProcessUtilizationSample.TIME_STAMP);
+    assertThat(sample.offsetOf("smUtil")).isEqualTo(NvmlStructs.ProcessUtilizationSample.SM);
+    assertThat(sample.offsetOf("memUtil")).isEqualTo(NvmlStructs.ProcessUtilizationSample.MEMORY);
     NvmlStructs.ProcessInfo info = new NvmlStructs.ProcessInfo();
     assertThat(info.size()).isEqualTo(NvmlStructs.ProcessInfo.SIZE);
     assertThat(info.offsetOf("usedGpuMemory")).isEqualTo(NvmlStructs.ProcessInfo.USED);

@@ -31,6 +31,11 @@ public final class FakeNvmlState {
     return line("util " + device + " " + gpuPercent + " " + memoryPercent);
   }
 
+  /** A per-process utilization sample of a live process on a whole GPU. */
+  public FakeNvmlState processUtilization(int device, long pid, int smPercent, int memoryPercent) {
+    return line("putil " + device + " " + pid + " " + smPercent + " " + memoryPercent);
+  }
+
   public FakeNvmlState process(int device, long pid, long usedBytes) {
     return line("proc " + device + " " + pid + " " + usedBytes);
   }

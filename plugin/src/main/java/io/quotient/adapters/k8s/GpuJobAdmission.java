@@ -5,6 +5,7 @@ import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.JSON;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.core.scheduling.UnknownTeamException;
+import io.quotient.deploy.LogValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,7 +57,7 @@ public final class GpuJobAdmission {
             return null;
         } catch (RequestException | UnknownTeamException | IllegalArgumentException e) {
             log.info("GpuJob {}/{} refused at admission: {}", resource.getMetadata().getNamespace(),
-                    resource.getMetadata().getName(), e.getMessage());
+                    resource.getMetadata().getName(), LogValues.escape(e.getMessage()));
             return e.getMessage();
         }
     }

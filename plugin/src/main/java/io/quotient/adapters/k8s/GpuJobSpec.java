@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A GpuJob's spec: the request as the user wrote it (field names of the REST API and CONVENTIONS.md).
+ * A GpuJob's spec: the request as the user wrote it (field names of the REST API and docs/design.md, "Conventions").
  * Every field may be null (absent in the resource); {@code team} and {@code name} are left out by a user who applies
  * a GpuJob with kubectl (the namespace gives the team, metadata.name the job). {@code workloadRef} is set by the
  * service only, on the record of a workload it adopted (a PyTorchJob created with kubectl, say).

@@ -10,15 +10,30 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The node enforcer's report, the JSON in the node annotation {@code quotient.io/gpu-report} (CONVENTIONS.md).
- * Fields may be null when the enforcer left them out.
+ * The node enforcer's report, the JSON in the node annotation {@code quotient.io/gpu-report} (docs/design.md,
+ * "Conventions"). Fields may be null when the enforcer left them out ({@code usage} is absent from enforcers older
+ * than it).
  */
-record GpuReport(Boolean ready, String reason, String updatedAt, String driverVersion, List<Gpu> gpus) {
+record GpuReport(Boolean ready, String reason, String updatedAt, String driverVersion, List<Gpu> gpus, Usage usage) {
 
     static final String ANNOTATION = "quotient.io/gpu-report";
     private static final Gson GSON = new Gson();
 
     record Gpu(Integer index, String uuid, String model, Long memoryTotalMib, Long memoryUsedMib) {
+    }
+
+    /** What the node's pods used of its GPUs (docs/usage.md): the report window's means, and running totals. */
+    record Usage(String windowStart, String windowEnd, Integer samples, List<PodUsage> pods) {
+    }
+
+    /** One pod; {@code team} and {@code job} are its labels as the enforcer read them (informative only). */
+    record PodUsage(String namespace, String name, String uid, String team, String job, List<PodGpu> gpus) {
+    }
+
+    /** One pod on one GPU or MIG instance. */
+    record PodGpu(String uuid, String source, Double utilizationPercent, Long memoryUsedMib, Long memoryPeakMib,
+                  String countingSince, Double presentSeconds, Double measuredSeconds, Double busyGpuSeconds,
+                  Long memoryMibSeconds) {
     }
 
     /** The report in the annotation value; empty when absent or not readable JSON. */

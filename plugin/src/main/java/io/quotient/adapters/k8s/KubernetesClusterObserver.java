@@ -7,6 +7,7 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.JobId;
+import io.quotient.core.usage.PodCounterReading;
 import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.WorkloadPhase;
@@ -111,6 +112,32 @@ public final class KubernetesClusterObserver implements ClusterObserver {
         ParsedNode fresh = new ParsedNode(version, NodeFacts.spec(node), NodeFacts.report(node));
         parsed.put(name, fresh);
         return fresh;
+    }
+
+    /**
+     * The pod counters of every node's report, for the pods this service sees on that node as the workload of a job
+     * in a namespace it manages (the same belief as {@link #workloads()}): a report cannot book usage on a job.
+     */
+    @Override
+    public List<PodCounterReading> podUsage() {
+        TenantScope.View view = scope.now();
+        List<PodCounterReading> readings = new ArrayList<>();
+        for (V1Node node : informers.nodes().getIndexer().list()) {
+            String name = node.getMetadata().getName();
+            parse(node).report().ifPresent(report -> readings.addAll(NodeUsageReadings.of(name, report,
+                    pod -> jobOfPodOn(name, pod, view))));
+        }
+        return readings;
+    }
+
+    private Optional<JobId> jobOfPodOn(String node, GpuReport.PodUsage reported, TenantScope.View view) {
+        V1Pod pod = informers.pods().getIndexer().getByKey(reported.namespace() + "/" + reported.name());
+        if (pod == null || pod.getSpec() == null || !reported.uid().equals(pod.getMetadata().getUid())
+                || !node.equals(pod.getSpec().getNodeName()) || ReservationPods.isReservation(pod)
+                || !believed(view, pod.getMetadata())) {
+            return Optional.empty();
+        }
+        return WorkloadPhases.jobId(pod.getMetadata());
     }
 
     /** Reservation pods that hold their GPU; terminating ones are leaving and no longer count. */

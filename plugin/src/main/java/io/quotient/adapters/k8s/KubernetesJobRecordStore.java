@@ -13,6 +13,7 @@ import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.StaleRecordException;
+import io.quotient.deploy.LogValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -193,9 +194,9 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
 
     /**
      * Lists the GpuJobs from the API server itself (a quorum read, not the informer cache) and rewrites the status of
-     * every live record with {@code term}, several at a time (one by one took 45 ms a record while the soak's API server
-     * recovered: etcd commits concurrent writes together); a record that changed in between is read
-     * again and rewritten. Each write enters the read-your-writes view, so this replica's reads are at least as new
+     * every live record with {@code term}, several at a time (one by one is slow while an API server recovers, and etcd
+     * commits concurrent writes together; integration-tests/README.md, "A new leader's claim"); a record that changed
+     * in between is read again and rewritten. Each write enters the read-your-writes view, so this replica's reads are at least as new
      * as the API server's at the list.
      */
     @Override
@@ -338,7 +339,7 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
         } catch (RequestException | IllegalArgumentException e) {
             if (!String.valueOf(version).equals(reportedInvalid.put(key, String.valueOf(version)))) {
                 log.warn("GpuJob {} is ignored: its request is invalid: {}. Delete it and deploy the job again.", key,
-                        e.getMessage());
+                        LogValues.escape(e.getMessage()));
                 invalidListener.accept(resource, e.getMessage());
             }
             return null;

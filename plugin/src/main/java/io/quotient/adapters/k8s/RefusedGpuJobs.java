@@ -2,6 +2,7 @@ package io.quotient.adapters.k8s;
 
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
+import io.quotient.deploy.LogValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,7 +56,7 @@ public final class RefusedGpuJobs implements AutoCloseable {
         try {
             KubernetesApiResponse<GpuJobResource> response = writer.replaceStatus(update);
             if (response.isSuccess()) {
-                log.info("GpuJob {}/{} refused: {}", stored.getNamespace(), stored.getName(), why);
+                log.info("GpuJob {}/{} refused: {}", stored.getNamespace(), stored.getName(), LogValues.escape(why));
             } else if (response.getHttpStatusCode() != ApiCalls.CONFLICT && response.getHttpStatusCode() != ApiCalls.NOT_FOUND) {
                 log.warn("marking GpuJob {}/{} Failed failed: HTTP {}", stored.getNamespace(), stored.getName(),
                         response.getHttpStatusCode());

@@ -21,8 +21,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Reservation pods (CONVENTIONS.md): a pause container holding one whole GPU ({@code nvidia.com/gpu: 1}) on one
- * node, so the kubelet's device plugin gives that GPU to no one else while fractional jobs share it. The node
+ * Reservation pods (docs/design.md, "Conventions"): a pause container holding one whole GPU
+ * ({@code nvidia.com/gpu: 1}) on one node, so the kubelet's device plugin gives that GPU to no one else while fractional jobs share it. The node
  * enforcer (the fake kubelet in tests) annotates the pod with the GPU's UUID, which the fractions then bind to.
  */
 final class ReservationPods {

@@ -28,6 +28,7 @@ public final class QuotientGauges {
     private final MultiGauge inQuota;
     private final MultiGauge fairShare;
     private final MultiGauge pending;
+    private final MultiGauge decayedUsage;
     private final AtomicReference<Reports.ClusterUsage> cluster = new AtomicReference<>();
 
     public QuotientGauges(Reports reports, MeterRegistry registry) {
@@ -39,11 +40,13 @@ public final class QuotientGauges {
         fairShare = team("fair.share.gpus", "the team's guarantee (as far as demanded) plus its weighted share of"
                 + " idle GPUs", registry);
         pending = team("pending.jobs", "the team's jobs waiting for capacity", registry);
+        decayedUsage = team("decayed.usage.gpus", "the team's decayed past borrowing that lowers its part of idle"
+                + " GPUs (0 without usage decay)", registry);
         clusterGauge("quotient.cluster.gpus", "GPUs in the cluster", u -> u.totalMilli() / 1000.0, registry);
         clusterGauge("quotient.cluster.free.gpus", "free GPU capacity (fractions count)",
                 u -> u.freeMilli() / 1000.0, registry);
         clusterGauge("quotient.cluster.whole.free.gpus", "GPUs with nothing on them", u -> u.wholeFreeGpus(), registry);
-        clusterGauge("quotient.cluster.fragmentation.percent", "stranded GPU capacity / all GPUs (PACKING.md)",
+        clusterGauge("quotient.cluster.fragmentation.percent", "stranded GPU capacity / all GPUs (the FGD paper's measure)",
                 Reports.ClusterUsage::fragmentationAmountPercent, registry);
         clusterGauge("quotient.cluster.fragmentation.ratio.percent", "stranded GPU capacity / free GPUs",
                 Reports.ClusterUsage::fragmentationRatioPercent, registry);
@@ -58,6 +61,7 @@ public final class QuotientGauges {
         inQuota.register(rows(teams, u -> u.inQuotaMilli() / 1000.0), true);
         fairShare.register(rows(teams, u -> u.fairShareMilli() / 1000.0), true);
         pending.register(rows(teams, Reports.TeamUsage::pendingJobs), true);
+        decayedUsage.register(rows(teams, u -> u.decayedUsageMilli() / 1000.0), true);
         cluster.set(reports.cluster());
     }
 

@@ -6,6 +6,7 @@ import io.quotient.core.scheduling.WithinTeamPreemption;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -23,6 +24,7 @@ import java.util.regex.Pattern;
  *     namespaces: [team-a]    # optional, default one named after the team (TeamNamespacesParser)
  *     preemptWithinTeam: LowerPriority   # optional, or Never: may a job preempt the team's lower-priority jobs
  *     fairShareReclaim: true  # optional: take part in reclaim toward the weighted fair share
+ *     maxMinRuntimeSeconds: 600  # optional: lowers the cluster's maximum minRuntimeSeconds for the team's jobs
  * departments:                # optional level above teams; teams borrow inside their department first
  *   - name: research
  *     guaranteedGpus: 16
@@ -40,7 +42,7 @@ public final class TeamsFileParser {
     /** Team names become label values and URL segments: a DNS-1123 label. */
     private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     private static final Set<String> TEAM_FIELDS = Set.of("name", "guaranteedGpus", "maxGpus", "overQuotaWeight",
-            "priority", "preemptWithinTeam", "fairShareReclaim", "namespaces");
+            "priority", "preemptWithinTeam", "fairShareReclaim", "namespaces", "maxMinRuntimeSeconds");
     private static final Set<String> DEPARTMENT_FIELDS = Set.of("name", "guaranteedGpus", "maxGpus", "overQuotaWeight",
             "teams");
 
@@ -138,8 +140,10 @@ public final class TeamsFileParser {
             }
         }
         boolean fair = !f.containsKey("fairShareReclaim") || bool(yaml, f.get("fairShareReclaim"), "fairShareReclaim");
+        Duration maxMinRuntime = f.containsKey("maxMinRuntimeSeconds")
+                ? Duration.ofSeconds(yaml.integer(f.get("maxMinRuntimeSeconds"), "maxMinRuntimeSeconds", 0)) : null;
         try {
-            return new Team(name, l.guaranteed(), l.max(), l.weight(), priority, within, fair, null);
+            return new Team(name, l.guaranteed(), l.max(), l.weight(), priority, within, fair, null, maxMinRuntime);
         } catch (IllegalArgumentException e) {
             throw yaml.error(entry, e.getMessage());
         }

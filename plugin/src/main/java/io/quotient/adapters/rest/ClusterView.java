@@ -5,8 +5,8 @@ import io.quotient.deploy.Reports;
 import java.util.List;
 
 /**
- * The cluster's GPUs: who holds which share of each, what is free, and fragmentation as PACKING.md measures it
- * (idle GPU capacity that the expected job shapes could not use).
+ * The cluster's GPUs: who holds which share of each, what is free, and fragmentation as docs/research/packing.md
+ * measures it (idle GPU capacity that the expected job shapes could not use).
  */
 public record ClusterView(double totalGpus, double freeGpus, int wholeFreeGpus, int wholeFreeNodes,
                           Fragmentation fragmentation, List<NodeView> nodes) {

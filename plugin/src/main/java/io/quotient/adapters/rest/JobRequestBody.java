@@ -1,6 +1,7 @@
 package io.quotient.adapters.rest;
 
 import io.quotient.core.scheduling.JobRequestInput;
+import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.VolumeRequest;
@@ -50,10 +51,22 @@ public record JobRequestBody(
 
     /** The GPU part of a request; exactly one style (count, fraction or memory). */
     public record GpuBody(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {
+
+        static final GpuBody NONE = new GpuBody(null, null, null, null, null);
     }
 
+    /**
+     * The submission as written, for the team of the path.
+     *
+     * @throws RequestException for a {@code gpu} that asks for nothing ({@code {}}): it would silently be a job
+     *                          without GPUs, which leaving {@code gpu} out says
+     */
     public JobSubmission toSubmission(String team) {
-        GpuBody g = gpu == null ? new GpuBody(null, null, null, null, null) : gpu;
+        if (GpuBody.NONE.equals(gpu)) {
+            throw new RequestException("gpu", "asks for no GPU; give gpu.count, gpu.fraction or gpu.memoryMib, or leave"
+                    + " gpu out for a job without GPUs");
+        }
+        GpuBody g = gpu == null ? GpuBody.NONE : gpu;
         JobRequestInput input = new JobRequestInput(team, name, g.count(), g.fraction(), g.fractionLimit(),
                 g.memoryMib(), g.memoryLimitMib(), gpuDevices, cpuMilli, memoryMib, priority, preemptible,
                 minRuntimeSeconds, gpuModels, replicas, minReplicas);

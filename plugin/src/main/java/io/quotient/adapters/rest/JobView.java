@@ -2,7 +2,9 @@ package io.quotient.adapters.rest;
 
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.scheduling.WaitReasons;
 import io.quotient.deploy.port.GpuBinding;
+import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
 
@@ -10,10 +12,17 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-/** A job as the API shows it: its status and where it runs, or why it waits. */
+/**
+ * A job as the API shows it: its status and where it runs, or why it waits.
+ *
+ * @param reasonCode for a pending job, the kind of wait a client can act on: {@code Unschedulable} when no node of
+ *                   the cluster as it is could ever hold it (more GPUs than any node has, more memory than any GPU,
+ *                   more replicas than nodes that fit one, a GPU model no node has: only new nodes help),
+ *                   {@code Waiting} otherwise; null for a job that is not pending
+ */
 public record JobView(String team, String name, String namespace, String template, String phase, String node,
-                      List<GpuView> gpus, String quotaState, String reason, Instant createdAt, Instant placedAt,
-                      List<ReplicaView> replicas) {
+                      List<GpuView> gpus, String quotaState, String reason, String reasonCode, Instant createdAt,
+                      Instant placedAt, List<ReplicaView> replicas) {
 
     /** A gang's further replica ({@code node} and {@code gpus} are the first's); empty for single-node jobs. */
     public record ReplicaView(String node, List<Integer> gpus) {
@@ -38,7 +47,8 @@ public record JobView(String team, String name, String namespace, String templat
         return new JobView(record.id().team(), record.id().name(), record.submission().pod().namespace(),
                 record.submission().template(),
                 s.phase().wireName(), s.node(), gpus, quotaState == null ? null : quotaState.wireName(),
-                s.reason(), record.createdAt(), s.placedAt(),
+                s.reason(), s.phase() == JobPhase.PENDING ? WaitReasons.code(s.reason()) : null,
+                record.createdAt(), s.placedAt(),
                 s.otherReplicas().stream().map(r -> new ReplicaView(r.node(), r.gpuIndices())).toList());
     }
 

@@ -6,8 +6,11 @@ import io.quotient.deploy.Reports;
 import io.quotient.deploy.DeploymentService;
 import io.quotient.deploy.port.JobRecord;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -23,7 +26,7 @@ import java.util.Map;
 
 /** Deploying, reading and deleting a team's GPU jobs. */
 @RestController
-@RequestMapping("/api/v1/teams/{team}/jobs")
+@RequestMapping(path = "/api/v1/teams/{team}/jobs", produces = MediaType.APPLICATION_JSON_VALUE)
 public class JobsController {
 
     private final DeploymentService deployments;
@@ -37,9 +40,10 @@ public class JobsController {
     @Operation(summary = "Deploy a GPU job", responses = {
             @ApiResponse(responseCode = "201", description = "placed: node, GPUs and quota state in the body"),
             @ApiResponse(responseCode = "202", description = "recorded but waiting (phase Pending, reason says why)"),
-            @ApiResponse(responseCode = "400", description = "invalid request; field and reason in the body"),
-            @ApiResponse(responseCode = "404", description = "unknown team"),
-            @ApiResponse(responseCode = "409", description = "a job of that name exists in the team")})
+            @ApiResponse(responseCode = "400", description = "invalid request; field and reason in the body",
+                    content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ErrorBody.class))),
+            @ApiResponse(responseCode = "404", description = "unknown team", content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ErrorBody.class))),
+            @ApiResponse(responseCode = "409", description = "a job of that name exists in the team", content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ErrorBody.class)))})
     @PostMapping
     public ResponseEntity<JobView> deploy(@PathVariable String team, @RequestBody JobRequestBody body,
                                           UriComponentsBuilder uri) {
@@ -50,20 +54,26 @@ public class JobsController {
                 .body(JobView.of(record));
     }
 
-    @Operation(summary = "The team's jobs, oldest first")
+    @Operation(summary = "The team's jobs, oldest first", responses = {
+            @ApiResponse(responseCode = "200", description = "the jobs"),
+            @ApiResponse(responseCode = "404", description = "unknown team", content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ErrorBody.class)))})
     @GetMapping
     public List<JobView> list(@PathVariable String team) {
         Map<JobId, QuotaState> quotaStates = reports.currentQuotaStates();
         return deployments.list(team).stream().map(r -> JobView.of(r, quotaStates)).toList();
     }
 
-    @Operation(summary = "One job: phase, placement, quota state and why it is pending")
+    @Operation(summary = "One job: phase, placement, quota state and why it is pending", responses = {
+            @ApiResponse(responseCode = "200", description = "the job"),
+            @ApiResponse(responseCode = "404", description = "unknown team or job", content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ErrorBody.class)))})
     @GetMapping("/{name}")
     public JobView get(@PathVariable String team, @PathVariable String name) {
         return JobView.of(deployments.get(new JobId(team, name)), reports.currentQuotaStates());
     }
 
-    @Operation(summary = "Delete a job: its pods are stopped and its capacity goes to waiting jobs")
+    @Operation(summary = "Delete a job: its pods are stopped and its capacity goes to waiting jobs", responses = {
+            @ApiResponse(responseCode = "200", description = "the job as it was before deletion"),
+            @ApiResponse(responseCode = "404", description = "unknown team or job", content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ErrorBody.class)))})
     @DeleteMapping("/{name}")
     public JobView delete(@PathVariable String team, @PathVariable String name) {
         return JobView.of(deployments.delete(new JobId(team, name)));

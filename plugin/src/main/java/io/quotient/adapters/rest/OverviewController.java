@@ -2,6 +2,7 @@ package io.quotient.adapters.rest;
 
 import io.quotient.deploy.Reports;
 import io.swagger.v3.oas.annotations.Operation;
+import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
@@ -10,7 +11,7 @@ import java.util.List;
 
 /** Read-only views of the teams' quotas and the cluster's GPUs. */
 @RestController
-@RequestMapping("/api/v1")
+@RequestMapping(path = "/api/v1", produces = MediaType.APPLICATION_JSON_VALUE)
 public class OverviewController {
 
     private final Reports reports;

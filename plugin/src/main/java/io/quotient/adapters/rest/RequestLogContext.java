@@ -1,5 +1,6 @@
 package io.quotient.adapters.rest;
 
+import io.quotient.deploy.LogValues;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import org.slf4j.MDC;
@@ -42,7 +43,8 @@ public class RequestLogContext implements WebMvcConfigurer, HandlerInterceptor {
 
     private static void put(String key, Object value) {
         if (value != null) {
-            MDC.put(key, value.toString());
+            // the path segment is the user's, decoded: "%0A" must not end the line every log line of the request starts
+            MDC.put(key, LogValues.escape(value));
         }
     }
 }

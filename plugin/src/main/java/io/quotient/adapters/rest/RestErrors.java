@@ -1,9 +1,8 @@
 package io.quotient.adapters.rest;
 
-import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.JobNotFoundException;
+import io.quotient.deploy.LogValues;
 import io.quotient.deploy.TeamNotFoundException;
 import io.quotient.deploy.port.ClusterUnreachableException;
 import io.quotient.deploy.port.JobAlreadyExistsException;
@@ -14,9 +13,15 @@ import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
+import org.springframework.web.HttpRequestMethodNotSupportedException;
+import org.springframework.web.bind.MissingServletRequestParameterException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
+import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
+import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.servlet.resource.NoResourceFoundException;
 
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** Turns the use cases' errors into {@link ErrorBody} answers with the right status. */
@@ -71,19 +76,40 @@ public class RestErrors {
                         + " first), the rest is done by the repeat"));
     }
 
+    /** A body the JSON reader refused: 400 naming the field in the API's words, or 413 for one too long. */
     @ExceptionHandler(HttpMessageNotReadableException.class)
     ResponseEntity<ErrorBody> unreadable(HttpMessageNotReadableException e) {
-        if (e.getCause() instanceof UnrecognizedPropertyException u) {
-            return answer(HttpStatus.BAD_REQUEST, new ErrorBody("invalid request", path(u),
-                    "unknown field '" + u.getPropertyName() + "'", "remove it or fix its spelling; known fields: "
-                    + u.getKnownPropertyIds().stream().map(String::valueOf).sorted().collect(Collectors.joining(", "))));
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof BodyTooLargeException tooLarge) {
+                return answer(HttpStatus.PAYLOAD_TOO_LARGE, BodySizeFilter.tooLarge(tooLarge.limit()));
+            }
         }
-        if (e.getCause() instanceof JsonMappingException m && !m.getPath().isEmpty()) {
-            return answer(HttpStatus.BAD_REQUEST, new ErrorBody("invalid request", path(m),
-                    "has the wrong type: " + m.getOriginalMessage(), "see the request schema at /v3/api-docs"));
-        }
-        return answer(HttpStatus.BAD_REQUEST, new ErrorBody("invalid request", null,
-                "the body is missing or is not valid JSON", "send a JSON object; see /v3/api-docs"));
+        return answer(HttpStatus.BAD_REQUEST, JsonErrors.describe(e.getCause()));
+    }
+
+    /**
+     * A query or path parameter that is not of its type ({@code ?events=abc}, a number beyond its range): 400 naming
+     * the parameter, for every handler alike.
+     */
+    @ExceptionHandler(MethodArgumentTypeMismatchException.class)
+    ResponseEntity<ErrorBody> parameterType(MethodArgumentTypeMismatchException e) {
+        return answer(HttpStatus.BAD_REQUEST, new ErrorBody("invalid request", e.getName(), "must be "
+                + JsonErrors.expectedInRange(e.getRequiredType()), "correct the parameter " + e.getName()
+                + " and send the request again"));
+    }
+
+    @ExceptionHandler(MissingServletRequestParameterException.class)
+    ResponseEntity<ErrorBody> missingParameter(MissingServletRequestParameterException e) {
+        return answer(HttpStatus.BAD_REQUEST, new ErrorBody("invalid request", e.getParameterName(), "is required",
+                "add the parameter " + e.getParameterName() + " and send the request again"));
+    }
+
+    @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
+    ResponseEntity<ErrorBody> method(HttpRequestMethodNotSupportedException e) {
+        String allowed = e.getSupportedHttpMethods() == null ? "" : e.getSupportedHttpMethods().stream()
+                .map(Object::toString).sorted().collect(Collectors.joining(", "));
+        return answer(HttpStatus.METHOD_NOT_ALLOWED, new ErrorBody("method not allowed", null, e.getMethod()
+                + " is not served on this path", allowed.isEmpty() ? "see /v3/api-docs" : "use " + allowed));
     }
 
     @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
@@ -92,28 +118,35 @@ public class RestErrors {
                 "send Content-Type: application/json"));
     }
 
+    /** A path the API does not serve: JSON like every other answer, not the servlet container's page. */
+    @ExceptionHandler(NoResourceFoundException.class)
+    ResponseEntity<ErrorBody> noSuchPath(NoResourceFoundException e) {
+        return answer(HttpStatus.NOT_FOUND, new ErrorBody("not found", null, "nothing is served at this path",
+                "/v3/api-docs lists the API's paths"));
+    }
+
+    /** A status a handler or Spring itself chose: kept, with its standard words instead of the exception's. */
+    @ExceptionHandler(ResponseStatusException.class)
+    ResponseEntity<ErrorBody> status(ResponseStatusException e) {
+        HttpStatus status = HttpStatus.resolve(e.getStatusCode().value());
+        String phrase = status == null ? "error " + e.getStatusCode().value() : status.getReasonPhrase();
+        return answer(status == null ? HttpStatus.INTERNAL_SERVER_ERROR : status, new ErrorBody(phrase.toLowerCase(
+                Locale.ROOT), null, e.getReason() == null ? phrase : e.getReason(), "see /v3/api-docs"));
+    }
+
     @ExceptionHandler(RuntimeException.class)
     ResponseEntity<ErrorBody> unexpected(RuntimeException e) {
         LOG.error("request failed unexpectedly", e);
+        // the exception is the service's, not the user's: its class and message stay in the log
         return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR).body(new ErrorBody("internal error", null,
-                e.toString(), "the service log has the details; what was recorded is completed by the next re-queue"));
+                "the service failed to complete the request", "the service log has the details; what was recorded is"
+                + " completed by the next re-queue"));
     }
 
     private static ResponseEntity<ErrorBody> answer(HttpStatus status, ErrorBody body) {
-        LOG.info("answering {}: {} ({}): {}", status.value(), body.error(), body.field(), body.reason());
+        // field and reason quote what the user sent (a template name, a label value): one escaped line each
+        LOG.info("answering {}: {} ({}): {}", status.value(), body.error(), LogValues.escape(body.field()),
+                LogValues.escape(body.reason()));
         return ResponseEntity.status(status).body(body);
-    }
-
-    /** The JSON path of a mapping error as the user wrote it: {@code gpu.fraction}, {@code command[2]}. */
-    private static String path(JsonMappingException e) {
-        StringBuilder sb = new StringBuilder();
-        for (JsonMappingException.Reference ref : e.getPath()) {
-            if (ref.getFieldName() != null) {
-                sb.append(sb.isEmpty() ? "" : ".").append(ref.getFieldName());
-            } else if (ref.getIndex() >= 0) {
-                sb.append('[').append(ref.getIndex()).append(']');
-            }
-        }
-        return sb.toString();
     }
 }

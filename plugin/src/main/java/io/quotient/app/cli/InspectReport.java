@@ -44,11 +44,12 @@ final class InspectReport {
         view.path("pending").forEach(p -> pendingGpus.merge(p.path("team").asText(), p.path("gpus").asDouble(),
                 Double::sum));
         TextTable table = new TextTable("TEAM", "GUARANTEED", "FAIR SHARE", "MAX", "WEIGHT", "IN QUOTA", "BORROWED",
-                "PENDING GPUS", "PENDING JOBS");
+                "PENDING GPUS", "PENDING JOBS", "DECAYED USAGE");
         view.path("teams").forEach(t -> table.row(t.path("name").asText(), gpus(t.path("guaranteedGpus")),
                 fairShare(t), t.path("maxGpus").isNumber() ? gpus(t.path("maxGpus")) : "-",
                 t.path("overQuotaWeight").asDouble(), gpus(t.path("inQuotaGpus")), gpus(t.path("overQuotaGpus")),
-                gpus(pendingGpus.getOrDefault(t.path("name").asText(), 0.0)), t.path("pendingJobs").asInt()));
+                gpus(pendingGpus.getOrDefault(t.path("name").asText(), 0.0)), t.path("pendingJobs").asInt(),
+                t.path("decayedUsageGpus").isNumber() ? gpus(t.path("decayedUsageGpus")) : "-"));
         return table.render();
     }
 

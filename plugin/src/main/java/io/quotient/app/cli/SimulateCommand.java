@@ -22,7 +22,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
-/** {@code simulate}: replays an openb trace against a placement policy (protocol of PACKING.md). */
+/** {@code simulate}: replays an openb trace against a placement policy (protocol of docs/research/packing.md). */
 public final class SimulateCommand implements QuotientCli.Command {
 
     static final String HELP = """
@@ -42,7 +42,7 @@ public final class SimulateCommand implements QuotientCli.Command {
                                    openb data folder
               --nodes FILE         node list CSV (sn,cpu_milli,memory_mib,gpu,model); default: the
                                    openb GPU node list, found via -Dquotient.data.dir, $QUOTIENT_DATA_DIR,
-                                   ../shared/data/openb or shared/data/openb
+                                   or the repository's data/openb (from its root or from plugin/)
               --policy NAME        one of {policies} (default quotient)
               --seeds SPEC         42..51 (default), a list 42,43 or one seed
               --inflation RATIO    target GPU demand / capacity (default 1.3)
@@ -141,7 +141,10 @@ public final class SimulateCommand implements QuotientCli.Command {
         }
     }
 
-    /** Where the shipped openb trace lives, so the defaults work from the repository root. */
+    /**
+     * Where the openb trace shipped in the repository ({@code data/openb}) lives, so that the defaults work
+     * from the repository root and from {@code plugin/} (where the tests run).
+     */
     static final class DataFolder {
         static final String GPU_NODES = "openb_node_list_gpu_node.csv";
 
@@ -151,7 +154,7 @@ public final class SimulateCommand implements QuotientCli.Command {
         static Path locate() {
             String configured = System.getProperty("quotient.data.dir", System.getenv("QUOTIENT_DATA_DIR"));
             List<Path> candidates = configured != null ? List.of(Path.of(configured))
-                    : List.of(Path.of("../shared/data/openb"), Path.of("shared/data/openb"), Path.of("../../shared/data/openb"));
+                    : List.of(Path.of("data/openb"), Path.of("../data/openb"));
             return candidates.stream().filter(p -> Files.isRegularFile(p.resolve(GPU_NODES))).findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("cannot find the openb data folder (tried "
                             + candidates + "); pass --nodes FILE, or set -Dquotient.data.dir / QUOTIENT_DATA_DIR"));

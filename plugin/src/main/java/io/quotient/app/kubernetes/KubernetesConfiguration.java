@@ -40,6 +40,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
@@ -194,21 +195,22 @@ public class KubernetesConfiguration {
     }
 
     /**
-     * The gateway the service uses: the Kubernetes one, wrapped by a crash point only when a test asks for one, behind
-     * the one that patches adopted workloads instead of rendering.
+     * The gateway the service uses: the Kubernetes one, wrapped by an interceptor only when one is defined (the
+     * integration tests' crash points; production has none), behind the one that patches adopted workloads instead of
+     * rendering.
      */
     @Bean
     @Primary
-    WorkloadGateway workloadGateway(KubernetesWorkloadGateway gateway, KubernetesProperties kubernetes,
-                                    ApiClient client, KubernetesJobRecordStore store,
-                                    KubernetesClusterObserver observer) {
+    WorkloadGateway workloadGateway(KubernetesWorkloadGateway gateway, ApiClient client, KubernetesJobRecordStore store,
+                                    KubernetesClusterObserver observer,
+                                    ObjectProvider<WorkloadGatewayInterceptor> interceptor) {
         ToLongFunction<String> gpuMemory = node -> observer.node(node).map(NodeSpec::gpuMemoryMib).orElse(0L);
-        if (kubernetes.testingCrashAt() == null || kubernetes.testingCrashAt().isBlank()) {
+        WorkloadGatewayInterceptor wrapper = interceptor.getIfAvailable();
+        if (wrapper == null) {
             return new AdoptedWorkloadGateway(gateway, client, store::find, gpuMemory);
         }
-        CrashPoint point = CrashPoint.parse(kubernetes.testingCrashAt());
-        log.warn("crash testing: this process SIGKILLs itself at {}", point);
-        return new AdoptedWorkloadGateway(point.around(gateway), client, store::find, gpuMemory);
+        log.warn("the workload gateway is wrapped by {} (a test's interceptor)", wrapper.getClass().getName());
+        return new AdoptedWorkloadGateway(wrapper.around(gateway), client, store::find, gpuMemory);
     }
 
     @Bean

@@ -23,9 +23,7 @@ import java.time.Duration;
  * @param identity          this replica's name in the Lease; default: $POD_NAME, else host name plus a random suffix
  * @param cacheSyncTimeout  how long start-up waits for the informer caches to list the cluster
  * @param claimWriters      how many GpuJobs a new leader rewrites at once when it claims the records for its term
- *                          (before its first decision; see the README, "A new leader claims the records")
- * @param testingCrashAt    crash tests only: {@code after-workload-created} or {@code before-eviction-stop} makes the
- *                          process SIGKILL itself there; unset in production
+ *                          (before its first decision; see docs/operations.md, "A new leader claims the records")
  */
 @Validated
 @ConfigurationProperties("quotient.kubernetes")
@@ -37,6 +35,5 @@ public record KubernetesProperties(@NotBlank @DefaultValue("quotient-system") St
                                    @NotNull @DefaultValue("1s") Duration retryPeriod,
                                    String identity,
                                    @NotNull @DefaultValue("60s") Duration cacheSyncTimeout,
-                                   String testingCrashAt,
                                    @Min(1) @Max(64) @DefaultValue("16") int claimWriters) {
 }

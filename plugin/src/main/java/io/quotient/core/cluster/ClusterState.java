@@ -162,6 +162,20 @@ public final class ClusterState {
         return false;
     }
 
+    /** Whether the allocation, exactly these GPUs with its CPU and memory, fits what is free now. */
+    public boolean canAllocate(Allocation a) {
+        int node = a.nodeIndex();
+        if (freeCpu[node] < a.cpuMilli() || freeMemory[node] < a.memoryMib()) {
+            return false;
+        }
+        for (int g : a.gpuIndices()) {
+            if (gpuFree[node][g] < a.milliPerGpu()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** Takes the allocation's capacity; fails loudly (and changes nothing) if it does not fit. */
     public void allocate(Allocation a) {
         int node = a.nodeIndex();

@@ -93,7 +93,7 @@ public final class ClusterFittedWorkload {
      * Scaling the whole cluster's way, not capping each shape at the median node's CPU per GPU times its share (as
      * before): on a cluster with CPU enough, a fraction that asks for more CPU than its share of a node's is real,
      * and shrinking it made the CPU-hungry fractions of the openb trace look like they fit where they crowd out
-     * other jobs (the service lost seeds on the 30 % CPU-only families; README, "Choosing the constants").
+     * other jobs (docs/research/packing.md, "The service's CPU fitting").
      */
     static TargetWorkload fit(TargetWorkload base, List<NodeSpec> nodes) {
         double cpuPerMilli = base.gpuDemand().cpuPerMilli();

@@ -25,9 +25,9 @@ import java.util.List;
  *   figure made every core on a short node cost the same and every core above ρ·I nothing (ρ is the classes' ρ_k
  *   averaged by GPU demand).</li>
  * </ul>
- * Measured (README, "CPU-short clusters"): the class-by-class form takes 0.9–1.1 point of idle GPUs off the grid's
- * families with 30 % of the pods CPU-only and 1.8 off the shipped cpu250; on the families with CPU to spare it cost
- * 0.01–0.03 of the ratio to FGD (fractions, many multi-GPU jobs), so there the mix's figure stays.
+ * The class-by-class form is used only where CPU is short: it packs CPU-short clusters better, and on clusters with
+ * CPU to spare it packed slightly worse than the mix's single figure, which stays there (docs/research/packing.md,
+ * "CPU-short clusters").
  */
 final class CpuShortfall {
 

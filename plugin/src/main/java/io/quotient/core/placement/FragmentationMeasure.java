@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
- * The FGD paper's fragmentation F_n(M) of a node against a target workload M (PACKING.md): for each
+ * The FGD paper's fragmentation F_n(M) of a node against a target workload M (docs/research/packing.md): for each
  * shape m, the idle GPU milli on n that m could not use, weighted by m's probability.
  * <ul>
  *   <li>m is CPU-only, n's model is not allowed for m, n lacks CPU for m, or fewer than k_m GPUs of n

@@ -15,7 +15,8 @@ import java.util.List;
  * losing the CPU their future jobs need. FGD's own fragmentation is added with a small weight
  * ({@link QuotientSettings#fragmentationWeight()}): it asks shape by shape whether a node still has the CPU and the
  * GPU share together, which the forecast, seeing CPU as an average per GPU, cannot (without it, fraction-only
- * traces whose CPU-hungry fractions can pair only on CPU-rich nodes split into a good and a bad mode, 1.03× FGD).
+ * traces whose CPU-hungry fractions can pair only on CPU-rich nodes split into a good and a bad mode above FGD;
+ * docs/research/packing.md, "Fractions only").
  * CPU-only pods are scored by the forecast alone (see {@link ClusterForecast#withoutFragmentation}).
  * Within a node, a fraction takes the GPU with the best score and, among equals, the one left with the least free
  * share, so larger free blocks stay intact.
@@ -26,7 +27,7 @@ import java.util.List;
  * The reserve follows the cluster as it fills, so it is worked out at every GPU placement, in one pass over the
  * nodes; it is zero, and costs nothing, on a workload without constraints or constrained in the cluster's mix.
  * Without it, on generated families whose constraints lean on scarce models (as the published gpuspec files do),
- * the forecast alone left 13–53 % more GPUs idle than FGD (tspec33, tspec20); the README has the figures with it.
+ * the forecast alone left more GPUs idle than FGD (docs/research/packing.md, "Model constraints").
  */
 final class QuotientPolicy extends GradientPolicy {
 
@@ -66,8 +67,8 @@ final class QuotientPolicy extends GradientPolicy {
          * The forecast alone, for CPU-only pods: the fragmentation term is there to judge GPU placements (whether a
          * node keeps the CPU *and* the GPU share of the shapes that can fill its gaps); for a pod that takes only CPU
          * the forecast's CPU term already says where CPU is spare, and FGD's one-pod-ahead CPU thresholds, added to
-         * it, sent CPU-only pods to the wrong nodes once the cluster ran short of CPU (the shipped cpu235 / cpu250:
-         * 0.89x / 0.97x FGD, one seed of cpu250 above FGD; with the forecast alone 0.84x / 0.94x, none).
+         * it, sent CPU-only pods to the wrong nodes once the cluster ran short of CPU (docs/research/packing.md,
+         * "CPU-only pods").
          */
         double withoutFragmentation(String model, long freeCpu, int[] gpuFree, int gpuCount) {
             return forecast.of(model, freeCpu, gpuFree, gpuCount);

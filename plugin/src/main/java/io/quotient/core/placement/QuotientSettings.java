@@ -2,7 +2,8 @@ package io.quotient.core.placement;
 
 /**
  * The three constants of Quotient's policy. One setting for every cluster and trace; it is a type so that the
- * robustness benchmark can show how sensitive the results are to each (README, sensitivity table).
+ * robustness benchmark can show how sensitive the results are to each (docs/research/packing.md, "Choosing the
+ * constants").
  *
  * @param reserveWeight       how much a milli taken from a model's {@link ModelReserve} counts against the
  *                            forecast's lost milli (1: the same)
@@ -13,7 +14,7 @@ package io.quotient.core.placement;
  */
 public record QuotientSettings(double reserveWeight, double rareSizeShare, double fragmentationWeight) {
 
-    /** Chosen on generated families (README: "Choosing the constants"). */
+    /** Chosen on generated families (docs/research/packing.md, "Choosing the constants"). */
     public static final QuotientSettings DEFAULT = new QuotientSettings(1, 0.03, 0.05);
 
     public QuotientSettings {

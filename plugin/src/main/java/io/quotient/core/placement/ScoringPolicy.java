@@ -16,8 +16,7 @@ import java.util.Random;
  * simulator's kube-scheduler fork does (the smallest node name among equal scores, names prefixed with a seeded
  * permutation); or a uniform draw among the tied nodes at every decision, as upstream kube-scheduler does. The choice
  * matters for the reference policies: equal-score placements that keep landing on the same nodes consolidate work,
- * and drawn per decision they spread it (FGD leaves about twice the GPUs idle on openb default, 10.1 % instead of
- * 4.8 %).
+ * and drawn per decision they spread it (docs/research/packing.md, "Ties").
  */
 abstract class ScoringPolicy implements PlacementPolicy {
 

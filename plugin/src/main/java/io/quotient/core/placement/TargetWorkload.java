@@ -18,7 +18,7 @@ import java.util.Set;
  */
 public record TargetWorkload(List<Shape> shapes) {
 
-    /** Share of pods the most frequent shapes must cover (PACKING.md: smallest prefix covering 95 %). */
+    /** Share of pods the most frequent shapes must cover (docs/research/packing.md: smallest prefix covering 95 %). */
     public static final double COVERAGE = 0.95;
 
     /**

@@ -13,8 +13,7 @@ public enum TieBreak {
     /**
      * A node drawn uniformly among the tied ones at every decision, from the seeded generator (upstream
      * kube-scheduler's {@code selectHost}). It spreads equal choices, which costs the reference policies with coarse
-     * scores dearly (FGD on openb {@code default}: about 10 % of GPUs left idle instead of 4.8 %), so it does not
-     * reproduce the published table.
+     * scores dearly, so it does not reproduce the published table (docs/research/packing.md, "Ties").
      */
     RANDOM
 }

@@ -17,9 +17,12 @@ final class CapacityReasons {
     private record Key(ResourceDemand demand, boolean sharesGpu) {
     }
 
+    private record NeverKey(ResourceDemand demand, int replicas) {
+    }
+
     private final ClusterState state;
     /** Whether a demand could ever fit depends on the nodes alone: kept for the whole round. */
-    private final Map<ResourceDemand, String> never = new HashMap<>();
+    private final Map<NeverKey, String> never = new HashMap<>();
     private final Map<Key, String> noNode = new HashMap<>();
     private long changesSeen = -1;
 
@@ -27,12 +30,13 @@ final class CapacityReasons {
         this.state = state;
     }
 
-    /** {@link WaitReasons#neverFits}, remembered per demand. */
-    String neverFits(ResourceDemand demand) {
-        if (!never.containsKey(demand)) {
-            never.put(demand, WaitReasons.neverFits(state, demand));
+    /** {@link WaitReasons#neverFits}, remembered per demand and the fewest replicas it starts with. */
+    String neverFits(ResourceDemand demand, int replicas) {
+        NeverKey key = new NeverKey(demand, replicas);
+        if (!never.containsKey(key)) {
+            never.put(key, WaitReasons.neverFits(state, demand, replicas));
         }
-        return never.get(demand);
+        return never.get(key);
     }
 
     /**

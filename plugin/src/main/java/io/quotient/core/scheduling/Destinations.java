@@ -53,4 +53,24 @@ final class Destinations {
                 .sorted().toArray();
         return Optional.of(new Allocation(node, chosen, share, demand.cpuMilli(), demand.memoryMib()));
     }
+
+    /**
+     * Whether the node still holds {@code reserve} once it takes {@code moving}, counting every GPU the moved job
+     * takes as one the reserve could have used (a safe bound, whichever GPUs the move picks).
+     */
+    static boolean leavesRoom(ClusterState state, int node, ResourceDemand moving, ResourceDemand reserve) {
+        if (state.freeCpu(node) - moving.cpuMilli() < reserve.cpuMilli()
+                || state.freeMemory(node) - moving.memoryMib() < reserve.memoryMib()) {
+            return false;
+        }
+        if (!reserve.needsGpu()) {
+            return true;
+        }
+        int share = reserve.milliOn(state.node(node));
+        int enough = 0;
+        for (int g = 0; g < state.gpuCount(node); g++) {
+            enough += state.gpuFree(node, g) >= share ? 1 : 0;
+        }
+        return enough - (moving.needsGpu() ? moving.gpuCount() : 0) >= reserve.gpuCount();
+    }
 }

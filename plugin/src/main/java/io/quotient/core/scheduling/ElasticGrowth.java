@@ -36,7 +36,7 @@ final class ElasticGrowth {
         List<PlacedJob> shrunk = ws.placed().stream()
                 .filter(job -> job.spec().gang().spansNodes() && job.replicas().size() < job.spec().gang().replicas())
                 // growing restarts the workload: not before the job's minimum runtime (its checkpoint interval)
-                .filter(job -> !snapshot.now().isBefore(job.startedAt().plus(job.spec().minRuntime())))
+                .filter(job -> !snapshot.now().isBefore(job.protectedUntil()))
                 .sorted(Comparator.comparingInt((PlacedJob job) -> job.spec().priority()).reversed()
                         .thenComparing(PlacedJob::startedAt))
                 .toList();

@@ -31,6 +31,13 @@ final class EvictionReasons {
                     + " needs " + team + "'s guarantee (" + held + "); this job has priority " + victim.spec().priority()
                     + " and is re-queued";
         }
+        if (team.equals(claimant.team()) && heldBefore <= ledger.team(team).guaranteedMilli()) {
+            // the guarantee rule lets a non-preemptible job displace its own team's preemptible jobs even when they
+            // ran within the guarantee: say that rule, not a borrowing that did not happen
+            return "Preempted by " + claimant.id() + ", which is not preemptible and has first claim on " + team
+                    + "'s guarantee (" + held + "); a preemptible job holds the guarantee only while the team's"
+                    + " non-preemptible jobs leave it free; this job is re-queued";
+        }
         if (team.equals(claimant.team())) {
             return "Preempted by " + claimant.id() + ", which runs within " + team + "'s guarantee; this job ran on"
                     + " borrowed GPUs (" + held + ") and is re-queued";

@@ -17,11 +17,19 @@ import java.util.TreeMap;
  * <p>With departments the same division runs on two levels: the cluster is divided among departments (and teams
  * outside any department), then each department's share among its teams. A team thus borrows what its own
  * department leaves idle before what other departments leave idle.
+ *
+ * <p>With usage decay on ({@link FairShareSettings}) each team also brings its decayed past borrowing (a
+ * department the sum of its teams'): within a tier idle capacity then equalises (past borrowing + share beyond the
+ * guarantee) / weight instead of share beyond the guarantee / weight, so a team that borrowed more lately gets less
+ * of today's idle capacity. Guarantees are handed out first, as without decay.
  */
 final class FairShare {
 
-    /** One claimant of a division: what it is guaranteed, the most it can use, its weight and priority. */
-    private record Claim(String name, long guaranteed, long ceiling, double weight, int priority) {
+    /**
+     * One claimant of a division: what it is guaranteed, the most it can use, its weight and priority, and its decayed
+     * past borrowing in milli (0 without decay).
+     */
+    private record Claim(String name, long guaranteed, long ceiling, double weight, int priority, double past) {
     }
 
     private FairShare() {
@@ -32,22 +40,30 @@ final class FairShare {
      * @param capacity the cluster's GPU capacity in milli
      */
     static Map<String, Long> of(Map<String, Team> teams, Map<String, Long> demand, long capacity) {
+        return of(teams, demand, capacity, Map.of());
+    }
+
+    /**
+     * @param past per team, its decayed past borrowing in milli ({@link UsageHistory}); empty: instantaneous
+     */
+    static Map<String, Long> of(Map<String, Team> teams, Map<String, Long> demand, long capacity,
+                                Map<String, Double> past) {
         Map<String, List<Team>> byDepartment = new LinkedHashMap<>();
         List<Claim> top = new ArrayList<>();
         for (Team t : teams.values()) {
             if (t.department() == null) {
-                top.add(teamClaim(t, demand));
+                top.add(teamClaim(t, demand, past));
             } else {
                 byDepartment.computeIfAbsent(t.department().name(), d -> new ArrayList<>()).add(t);
             }
         }
-        byDepartment.forEach((name, members) -> top.add(departmentClaim(members, demand)));
+        byDepartment.forEach((name, members) -> top.add(departmentClaim(members, demand, past)));
         Map<String, Long> topShares = divide(top, capacity);
         Map<String, Long> share = new HashMap<>();
         teams.values().stream().filter(t -> t.department() == null)
                 .forEach(t -> share.put(t.name(), topShares.get(t.name())));
         byDepartment.forEach((name, members) -> share.putAll(divide(members.stream()
-                .map(t -> teamClaim(t, demand)).toList(), topShares.get(departmentKey(name)))));
+                .map(t -> teamClaim(t, demand, past)).toList(), topShares.get(departmentKey(name)))));
         return share;
     }
 
@@ -59,21 +75,24 @@ final class FairShare {
         return shares;
     }
 
-    private static Claim teamClaim(Team t, Map<String, Long> demand) {
+    private static Claim teamClaim(Team t, Map<String, Long> demand, Map<String, Double> past) {
         long ceiling = Math.min(demand.getOrDefault(t.name(), 0L), t.maxMilli());
-        return new Claim(t.name(), t.guaranteedMilli(), ceiling, t.overQuotaWeight(), t.priority());
+        return new Claim(t.name(), t.guaranteedMilli(), ceiling, t.overQuotaWeight(), t.priority(),
+                past.getOrDefault(t.name(), 0.0));
     }
 
-    private static Claim departmentClaim(List<Team> members, Map<String, Long> demand) {
+    private static Claim departmentClaim(List<Team> members, Map<String, Long> demand, Map<String, Double> past) {
         Department d = members.get(0).department();
         long ceiling = 0;
         int priority = Integer.MIN_VALUE;
+        double used = 0;
         for (Team t : members) {
             ceiling += Math.min(demand.getOrDefault(t.name(), 0L), t.maxMilli());
             priority = Math.max(priority, t.priority());
+            used += past.getOrDefault(t.name(), 0.0);
         }
         return new Claim(departmentKey(d.name()), d.guaranteedMilli(), Math.min(ceiling, d.maxMilli()),
-                d.overQuotaWeight(), priority);
+                d.overQuotaWeight(), priority, used);
     }
 
     /** Department and team names share one map during the top-level division; this keeps them apart. */
@@ -96,7 +115,9 @@ final class FairShare {
             if (left <= 0) {
                 break;
             }
-            left = fill(tier, share, left);
+            // without past usage exactly the instantaneous division (and its rounding) of before
+            left = tier.stream().anyMatch(c -> c.past() > 0) ? fillWithPast(tier, share, left)
+                    : fill(tier, share, left);
         }
         return share;
     }
@@ -120,6 +141,56 @@ final class FairShare {
             }
         }
         return left;
+    }
+
+    /**
+     * Water-filling within one tier toward equal (past + share beyond the guarantee) / weight: the level is found by
+     * bisection, each claim gets the whole milli below it, and the milli rounding leaves go one by one to the claims
+     * lowest on that measure. Returns what is left for lower tiers.
+     */
+    private static long fillWithPast(List<Claim> tier, Map<String, Long> share, long left) {
+        List<Claim> hungry = tier.stream().filter(c -> c.weight() > 0 && want(c, share) > 0).toList();
+        long wanted = hungry.stream().mapToLong(c -> want(c, share)).sum();
+        long pool = Math.min(left, wanted);
+        if (pool <= 0) {
+            return left;
+        }
+        Map<String, Long> base = new HashMap<>();
+        hungry.forEach(c -> base.put(c.name(), share.getOrDefault(c.name(), 0L)));
+        // the level, in milli per unit of weight, at which the hungry claims together take the pool
+        double low = 0;
+        double high = hungry.stream().mapToDouble(c -> (c.past() + want(c, share)) / c.weight()).max().orElse(0);
+        for (int i = 0; i < 100; i++) {
+            double mid = (low + high) / 2;
+            if (pouredAt(hungry, share, mid) < pool) {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        long handed = 0;
+        for (Claim c : hungry) {
+            long given = Math.min(want(c, share), (long) Math.floor(portionAt(c, share, low)));
+            share.merge(c.name(), given, Long::sum);
+            handed += given;
+        }
+        Comparator<Claim> lowest = Comparator.comparingDouble(
+                c -> (c.past() + share.get(c.name()) - base.get(c.name())) / c.weight());
+        while (handed < pool) {
+            Claim next = hungry.stream().filter(c -> want(c, share) > 0).min(lowest).orElseThrow();
+            share.merge(next.name(), 1L, Long::sum);
+            handed++;
+        }
+        return left - handed;
+    }
+
+    private static double pouredAt(List<Claim> hungry, Map<String, Long> share, double level) {
+        return hungry.stream().mapToDouble(c -> portionAt(c, share, level)).sum();
+    }
+
+    /** What the claim takes beyond its current share at the level: level × weight − past, within 0 and its want. */
+    private static double portionAt(Claim c, Map<String, Long> share, double level) {
+        return Math.max(0, Math.min(want(c, share), level * c.weight() - c.past()));
     }
 
     private static long want(Claim c, Map<String, Long> share) {

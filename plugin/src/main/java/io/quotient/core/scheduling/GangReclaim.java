@@ -8,6 +8,7 @@ import io.quotient.core.placement.GangOutcome;
 import io.quotient.core.placement.GangPlacer;
 import io.quotient.core.placement.PlacementPolicy.NodeFilter;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -30,16 +31,35 @@ import java.util.stream.IntStream;
  *
  * <p>Greedy per node, then pruned, not an exact set cover: on each node the eviction set is the cheapest one; once the
  * gang fits, every victim it can do without is put back (the costliest first), so the set is minimal (no victim can
- * be spared) though not always the cheapest of all. Only evictions: a gang's victims are not moved.
+ * be spared) though not always the cheapest of all. Where the rights allow moves (the consolidation rule, and every
+ * rule when moves are on), a node may be freed by moving its jobs to other nodes instead, exactly as for a single job
+ * ({@link ReclaimSearch}: at most {@link ReclaimSettings#maxMovesPerDecision()} moves per node freed); a moved job
+ * keeps running, and a gang's own replicas are never moved.
  */
 final class GangReclaim {
 
-    /** The jobs evicted (already removed from the workspace) and the gang's replicas there. */
-    record Outcome(List<PlacedJob> victims, List<Allocation> replicas) {
+    /** The jobs evicted (already removed from the workspace), the jobs moved and the gang's replicas there. */
+    record Outcome(List<PlacedJob> victims, List<PlanAction.Move> moves, List<Allocation> replicas) {
     }
 
-    /** One pool's evictions, applied to the workspace, with what they freed for undoing. */
-    private record Trial(List<PlacedJob> victims, List<List<Allocation>> freed, ReclaimSearch.Cost cost) {
+    /**
+     * One eviction ({@code movedTo} null) or move applied to the workspace, with what it freed for undoing.
+     *
+     * @param job     the job as it was before the step
+     * @param freed   what it held then
+     * @param movedTo the job at its new place, for a move
+     */
+    private record Step(PlacedJob job, List<Allocation> freed, PlacedJob movedTo, Allocation to) {
+        boolean eviction() {
+            return movedTo == null;
+        }
+    }
+
+    /** One pool's evictions and moves, applied to the workspace in order. */
+    private record Trial(List<Step> steps, ReclaimSearch.Cost cost) {
+        List<PlacedJob> victims() {
+            return steps.stream().filter(Step::eviction).map(Step::job).toList();
+        }
     }
 
     /** Asks nothing of a node: a round that only frees inside the department needs no room for a replica there. */
@@ -48,16 +68,18 @@ final class GangReclaim {
     private final Workspace ws;
     private final ReclaimSearch search;
     private final GangPlacer placer;
+    private final Instant now;
 
-    GangReclaim(Workspace ws, ReclaimSearch search, GangPlacer placer) {
+    GangReclaim(Workspace ws, ReclaimSearch search, GangPlacer placer, Instant now) {
         this.ws = ws;
         this.search = search;
         this.placer = placer;
+        this.now = now;
     }
 
     /**
-     * Evicts the cheapest jobs that free enough nodes for the gang and returns them with the gang's replicas (not yet
-     * booked); or changes nothing and returns empty.
+     * Evicts and moves the cheapest jobs that free enough nodes for the gang and returns them with the gang's
+     * replicas (not yet booked); or changes nothing and returns empty.
      */
     Optional<Outcome> makeRoom(GangDemand gang, NodeFilter filter, ReclaimRights rights) {
         String bestPool = null;
@@ -69,55 +91,89 @@ final class GangReclaim {
                 bestPool = pool;
             }
             if (trial != null) {
-                undo(trial);
+                undo(trial.steps());
             }
         }
         if (best == null) {
             return Optional.empty();
         }
         List<PlacedJob> victims = new ArrayList<>();
-        for (PlacedJob victim : best.victims()) {
-            victims.add(ws.remove(victim.id()));
+        List<PlanAction.Move> moves = new ArrayList<>();
+        Map<JobId, Integer> lastStep = new HashMap<>();
+        for (int i = 0; i < best.steps().size(); i++) {
+            lastStep.put(best.steps().get(i).job().id(), i);
+        }
+        for (int i = 0; i < best.steps().size(); i++) {
+            Step step = best.steps().get(i);
+            if (lastStep.get(step.job().id()) != i) {
+                // moved, then moved again or evicted from where it went: the plan does the last step from where the
+                // job runs, once
+                continue;
+            }
+            PlacedJob from = ws.remove(step.job().id());
+            if (step.eviction()) {
+                victims.add(from);
+            } else {
+                ws.add(step.movedTo(), step.to());
+                moves.add(new PlanAction.Move(from, step.movedTo()));
+            }
         }
         GangOutcome placed = placer.place(ws.state(), gang, inPool(gang, filter, bestPool));
-        // the same evictions on the same state place the gang again: the trial saw it
-        return Optional.of(new Outcome(victims, ((GangOutcome.Placed) placed).replicas()));
+        // the same steps on the same state place the gang again: the trial saw it
+        return Optional.of(new Outcome(victims, moves, ((GangOutcome.Placed) placed).replicas()));
     }
 
     /**
-     * Frees nodes of the pool until the gang fits and its department, if the gang would take it beyond its maximum,
+     * Frees nodes of the pool until the gang fits, its department, if the gang would take it beyond its maximum,
      * has freed inside itself what brings it back ({@link DepartmentLimits#ownDepartmentOverMax()}: a job of the
-     * department, on any node, per round once the gang fits), leaving the evictions applied; null (nothing applied)
-     * if never.
+     * department, on any node, per round once the gang fits), and the claimant team has freed of its own jobs what
+     * the rights say it must ({@link ReclaimRights#ownMustFree()}, likewise a job per round), leaving the steps
+     * applied; null (nothing applied) if never.
      */
     private Trial freeNodes(GangDemand gang, NodeFilter pool, ReclaimRights rights) {
-        List<PlacedJob> victims = new ArrayList<>();
-        List<List<Allocation>> freed = new ArrayList<>();
+        List<Step> steps = new ArrayList<>();
         Map<String, Long> teamTaken = new HashMap<>();
         Map<String, Long> departmentTaken = new HashMap<>();
         long overMax = rights.departments().ownDepartmentOverMax();
         long insideFreed = 0;
-        // each round makes one more node of the pool fit a replica, or frees one more job inside the department
-        for (int round = 0; round <= gang.replicas() + (overMax > 0 ? ws.placed().size() : 0); round++) {
+        long ownFreed = 0;
+        boolean freesMore = overMax > 0 || rights.ownMustFree() > 0;
+        // each round makes one more node of the pool fit a replica, or frees one more job the limits need freed
+        // (counted before the loop: what is placed shrinks as it frees)
+        int rounds = gang.replicas() + (freesMore ? ws.placed().size() : 0);
+        for (int round = 0; round <= rounds; round++) {
             boolean fits = placer.place(ws.state(), gang, pool) instanceof GangOutcome.Placed;
-            if (fits && insideFreed >= overMax) {
-                return withoutNeedless(gang, pool, new Trial(victims, freed, ReclaimSearch.Cost.NONE), rights);
+            boolean ownDone = ownFreed >= rights.ownMustFree();
+            if (fits && insideFreed >= overMax && ownDone) {
+                return withoutNeedless(gang, pool, steps, rights);
             }
+            NodeFilter fitting = (s, n) -> pool.accepts(s, n) && s.fits(n, gang.perReplica());
             NodeFilter notYetFitting = (s, n) -> pool.accepts(s, n) && !s.fits(n, gang.perReplica());
+            // a move onto a node that already holds a replica's room must leave it: it would undo an earlier round
             Optional<ReclaimSearch.Choice> choice = fits
-                    ? search.best(NOTHING, (s, n) -> true, remaining(rights, teamTaken, departmentTaken, 1))
-                    : search.best(gang.perReplica(), notYetFitting, remaining(rights, teamTaken, departmentTaken, 0));
-            if (choice.isEmpty() || choice.get().evictions().isEmpty()) {
+                    ? search.best(NOTHING, (s, n) -> true, remaining(rights, teamTaken, departmentTaken,
+                            insideFreed >= overMax ? 0 : 1, ownDone ? 0 : 1), fitting, gang.perReplica())
+                    : search.best(gang.perReplica(), notYetFitting,
+                            remaining(rights, teamTaken, departmentTaken, 0, 0), fitting, gang.perReplica());
+            if (choice.isEmpty() || (choice.get().evictions().isEmpty() && choice.get().moves().isEmpty())) {
                 break;
             }
+            for (ReclaimSearch.Move m : choice.get().moves()) {
+                List<Allocation> held = ws.allocations(m.job().id());
+                PlacedJob from = ws.remove(m.job().id());
+                PlacedJob to = ws.placement(from.spec(), m.to(), from.quotaState(), now);
+                ws.add(to, m.to());
+                steps.add(new Step(from, held, to, m.to()));
+            }
             for (PlacedJob victim : choice.get().evictions()) {
-                freed.add(ws.allocations(victim.id()));
-                victims.add(ws.remove(victim.id()));
+                steps.add(new Step(victim, ws.allocations(victim.id()), null, null));
+                ws.remove(victim.id());
                 taken(victim, rights, teamTaken, departmentTaken);
                 insideFreed += insideMilli(victim, rights);
+                ownFreed += ownMilli(victim, rights);
             }
         }
-        undo(new Trial(victims, freed, ReclaimSearch.Cost.NONE));
+        undo(steps);
         return null;
     }
 
@@ -128,71 +184,97 @@ final class GangReclaim {
         return claimant != null && of != null && claimant.name().equals(of.name()) ? job.gpuMilli() : 0;
     }
 
+    /** The job's GPU milli if it is the claimant team's own, else 0. */
+    private static long ownMilli(PlacedJob job, ReclaimRights rights) {
+        return job.spec().team().equals(rights.claimantTeam()) ? job.gpuMilli() : 0;
+    }
+
     /**
      * Puts back every victim the gang can do without, the costliest first: greedy node by node may evict on one node
-     * what a later eviction (a gang victim freeing several nodes) made needless. A victim inside the claimant's
-     * department stays out while the department needs what it freed to stay within its maximum. Leaves the rest
-     * applied.
+     * what a later eviction (a gang victim freeing several nodes) or move made needless. A victim inside the
+     * claimant's department stays out while the department needs what it freed to stay within its maximum, and one of
+     * the claimant's own team while the team needs what it freed; one whose GPUs a later move took stays out too.
+     * Leaves the rest applied.
      */
-    private Trial withoutNeedless(GangDemand gang, NodeFilter pool, Trial trial, ReclaimRights rights) {
-        List<Integer> order = new ArrayList<>(IntStream.range(0, trial.victims().size()).boxed().toList());
-        order.sort(Comparator.comparing((Integer i) -> single(trial.victims().get(i))).reversed());
+    private Trial withoutNeedless(GangDemand gang, NodeFilter pool, List<Step> steps, ReclaimRights rights) {
+        List<Integer> order = new ArrayList<>(IntStream.range(0, steps.size())
+                .filter(i -> steps.get(i).eviction()).boxed().toList());
+        order.sort(Comparator.comparing((Integer i) -> single(steps.get(i).job())).reversed());
         long spareInside = -rights.departments().ownDepartmentOverMax();
-        for (PlacedJob victim : trial.victims()) {
-            spareInside += insideMilli(victim, rights);
+        long spareOwn = -rights.ownMustFree();
+        for (Step step : steps) {
+            if (step.eviction()) {
+                spareInside += insideMilli(step.job(), rights);
+                spareOwn += ownMilli(step.job(), rights);
+            }
         }
         Set<Integer> back = new HashSet<>();
         for (int i : order) {
-            PlacedJob victim = trial.victims().get(i);
-            long inside = insideMilli(victim, rights);
-            if (inside > spareInside) {
+            Step step = steps.get(i);
+            long inside = insideMilli(step.job(), rights);
+            long own = ownMilli(step.job(), rights);
+            if (inside > spareInside || own > spareOwn || !fitsBack(step.freed())) {
                 continue;
             }
-            ws.add(victim, trial.freed().get(i));
+            ws.add(step.job(), step.freed());
             if (placer.place(ws.state(), gang, pool) instanceof GangOutcome.Placed) {
                 back.add(i);
                 spareInside -= inside;
+                spareOwn -= own;
             } else {
-                ws.remove(victim.id());
+                ws.remove(step.job().id());
             }
         }
-        List<PlacedJob> victims = new ArrayList<>();
-        List<List<Allocation>> freed = new ArrayList<>();
+        List<Step> kept = new ArrayList<>();
         ReclaimSearch.Cost cost = ReclaimSearch.Cost.NONE;
-        for (int i = 0; i < trial.victims().size(); i++) {
-            if (!back.contains(i)) {
-                PlacedJob victim = trial.victims().get(i);
-                victims.add(victim);
-                freed.add(trial.freed().get(i));
+        for (int i = 0; i < steps.size(); i++) {
+            Step step = steps.get(i);
+            if (!step.eviction()) {
+                kept.add(step);
+                cost = cost.move();
+            } else if (!back.contains(i)) {
+                kept.add(step);
+                PlacedJob victim = step.job();
                 cost = cost.evict(victim.spec().priority(), search.work(victim), victim.gpuMilli());
             }
         }
-        return new Trial(victims, freed, cost);
+        return new Trial(kept, cost);
+    }
+
+    /** Whether the allocations fit the current state again (a later move may have taken what an eviction freed). */
+    private boolean fitsBack(List<Allocation> allocations) {
+        return allocations.stream().allMatch(ws.state()::canAllocate);
     }
 
     private ReclaimSearch.Cost single(PlacedJob victim) {
         return ReclaimSearch.Cost.NONE.evict(victim.spec().priority(), search.work(victim), victim.gpuMilli());
     }
 
-    private void undo(Trial trial) {
-        for (int i = trial.victims().size() - 1; i >= 0; i--) {
-            ws.add(trial.victims().get(i), trial.freed().get(i));
+    /** Undoes the steps, the latest first (a put-back victim is no longer out, so it is not put back again). */
+    private void undo(List<Step> steps) {
+        for (int i = steps.size() - 1; i >= 0; i--) {
+            Step step = steps.get(i);
+            if (!step.eviction()) {
+                ws.remove(step.movedTo().id());
+            }
+            ws.add(step.job(), step.freed());
         }
     }
 
     /**
      * The rights less what earlier nodes took already: allowances hold for the whole gang, not per node; with
-     * {@code insideAtLeast} milli the node's evictions must free inside the claimant's department.
+     * {@code insideAtLeast} milli the node's evictions must free inside the claimant's department, with
+     * {@code ownAtLeast} of the claimant team's own jobs.
      */
     private static ReclaimRights remaining(ReclaimRights rights, Map<String, Long> teamTaken,
-                                           Map<String, Long> departmentTaken, long insideAtLeast) {
+                                           Map<String, Long> departmentTaken, long insideAtLeast, long ownAtLeast) {
         Map<String, Long> teams = new HashMap<>(rights.teamAllowance());
         teamTaken.forEach((team, milli) -> teams.computeIfPresent(team, (t, left) -> Math.max(0, left - milli)));
         DepartmentLimits limits = rights.departments().insideOnly();
         Map<String, Long> departments = new HashMap<>(limits.allowance());
         departmentTaken.forEach((d, milli) -> departments.computeIfPresent(d, (k, left) -> Math.max(0, left - milli)));
         return new ReclaimRights(rights.rule(), teams, new DepartmentLimits(departments, 0, insideAtLeast),
-                rights.claimantTeam(), rights.ownEvictable(), rights.ownMustFree(), true, false);
+                rights.claimantTeam(), rights.ownEvictable(), ownAtLeast, rights.evictions(), rights.moves());
     }
 
     private void taken(PlacedJob victim, ReclaimRights rights, Map<String, Long> teamTaken,

@@ -20,7 +20,37 @@ public final class JobSpecValidator {
     /** The largest gang: one replica per node, and no cluster Quotient serves has more nodes for one job. */
     public static final int MAX_REPLICAS = 256;
 
+    /** The most whole GPUs one replica may ask for: no node has more, and GPU arithmetic stays far from overflow. */
+    public static final int MAX_GPUS_PER_REPLICA = 1024;
+    /** The most MiB of one GPU a request may name (1 TiB): more than any GPU has, and bytes of it fit a long. */
+    public static final long MAX_GPU_MEMORY_MIB = 1L << 20;
+    /** The cluster's maximum minimum runtime unless configured ({@code quotient.scheduling.max-min-runtime}). */
+    public static final Duration DEFAULT_MAX_MIN_RUNTIME = Duration.ofHours(1);
+
+    /** Why minimum runtimes are bounded, and what to do: ends with "ask for at most " (the limit follows). */
+    public static final String MIN_RUNTIME_WHY = "a minimum runtime keeps a job on GPUs it may have borrowed, and their"
+            + " owner must get them back; checkpoint at least that often and ask for at most ";
+
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+    private final Duration maxMinRuntime;
+
+    /** A validator with the default maximum minimum runtime (one hour). */
+    public JobSpecValidator() {
+        this(DEFAULT_MAX_MIN_RUNTIME);
+    }
+
+    /**
+     * @param maxMinRuntime the longest minimum runtime any job may ask for: a job on borrowed GPUs is protected from
+     *                      reclaim that long at most, so it bounds how long an owner can be kept from its guarantee
+     */
+    public JobSpecValidator(Duration maxMinRuntime) {
+        if (maxMinRuntime == null || maxMinRuntime.isNegative()) {
+            throw new IllegalArgumentException("the maximum minimum runtime must be zero or more, was "
+                    + maxMinRuntime);
+        }
+        this.maxMinRuntime = maxMinRuntime;
+    }
 
     /**
      * The validated job of a configured team.
@@ -43,6 +73,16 @@ public final class JobSpecValidator {
      * @throws RequestException naming the offending field and the reason
      */
     public JobSpec validateRequest(JobRequestInput input) {
+        JobSpec spec = checked(input);
+        if (spec.minRuntime().compareTo(maxMinRuntime) > 0) {
+            throw new RequestException("minRuntimeSeconds", "is " + spec.minRuntime().toSeconds() + "; at most "
+                    + maxMinRuntime.toSeconds() + " seconds are allowed on this cluster: " + MIN_RUNTIME_WHY
+                    + maxMinRuntime.toSeconds());
+        }
+        return spec;
+    }
+
+    private static JobSpec checked(JobRequestInput input) {
         if (input == null) {
             throw new RequestException("body", "the request is empty");
         }
@@ -121,6 +161,10 @@ public final class JobSpecValidator {
                 throw new RequestException("gpu.count", "must be at least 1 (was " + in.gpuCount()
                         + "); leave gpu out for a job without GPUs");
             }
+            if (in.gpuCount() > MAX_GPUS_PER_REPLICA) {
+                throw new RequestException("gpu.count", "is " + in.gpuCount() + "; at most " + MAX_GPUS_PER_REPLICA
+                        + " GPUs per replica (one node) can be asked for");
+            }
             return new GpuRequest.WholeGpus(in.gpuCount());
         }
         int devices = devices(in.gpuDevices());
@@ -134,11 +178,8 @@ public final class JobSpecValidator {
             return new GpuRequest.Fraction(milli, limit, devices);
         }
         if (memory) {
-            long mib = in.gpuMemoryMib();
-            if (mib <= 0) {
-                throw new RequestException("gpu.memoryMib", "must be at least 1 MiB (was " + mib + ")");
-            }
-            long limit = in.gpuMemoryLimitMib() == null ? mib : in.gpuMemoryLimitMib();
+            long mib = gpuMib("gpu.memoryMib", in.gpuMemoryMib());
+            long limit = in.gpuMemoryLimitMib() == null ? mib : gpuMib("gpu.memoryLimitMib", in.gpuMemoryLimitMib());
             if (limit < mib) {
                 throw new RequestException("gpu.memoryLimitMib", "(" + limit + ") must not be below gpu.memoryMib ("
                         + mib + ")");
@@ -148,12 +189,21 @@ public final class JobSpecValidator {
         return new GpuRequest.None();
     }
 
+    private static long gpuMib(String field, long mib) {
+        if (mib <= 0 || mib > MAX_GPU_MEMORY_MIB) {
+            throw new RequestException(field, "must be from 1 to " + MAX_GPU_MEMORY_MIB + " MiB (1 TiB, more than any GPU"
+                    + " has) (was " + mib + ")");
+        }
+        return mib;
+    }
+
     private static int devices(Integer devices) {
         if (devices == null) {
             return 1;
         }
-        if (devices <= 0) {
-            throw new RequestException("gpuDevices", "must be at least 1 (was " + devices + ")");
+        if (devices <= 0 || devices > MAX_GPUS_PER_REPLICA) {
+            throw new RequestException("gpuDevices", "must be from 1 to " + MAX_GPUS_PER_REPLICA + " (was " + devices
+                    + ")");
         }
         return devices;
     }
@@ -185,6 +235,10 @@ public final class JobSpecValidator {
         for (String model : requested) {
             if (model == null || model.isBlank()) {
                 throw new RequestException("gpuModels", "must not contain empty model names");
+            }
+            if (model.chars().anyMatch(Character::isISOControl)) {
+                throw new RequestException("gpuModels", "must not contain control characters (a model is a node label"
+                        + " value such as NVIDIA-A100-SXM4-80GB)");
             }
             models.add(model.trim());
         }

@@ -1,5 +1,6 @@
 package io.quotient.core.scheduling;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +42,15 @@ public record PlacedJob(JobSpec spec, String node, List<Integer> gpuIndices, int
 
     public JobId id() {
         return spec.id();
+    }
+
+    /**
+     * Until when its minimum runtime protects it from preemption and moves. Saturates at {@link Instant#MAX} rather
+     * than overflowing, so that no stored minimum runtime, however long, can make a reclaim fail.
+     */
+    public Instant protectedUntil() {
+        Duration left = Duration.between(startedAt, Instant.MAX);
+        return spec.minRuntime().compareTo(left) >= 0 ? Instant.MAX : startedAt.plus(spec.minRuntime());
     }
 
     /** Every replica, the master first. */

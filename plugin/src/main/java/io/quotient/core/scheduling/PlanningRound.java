@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * One planning pass over a snapshot: jobs are decided one after another on a shared {@link Workspace}, so each
@@ -36,6 +37,8 @@ final class PlanningRound {
     private final FailedSearches failedSearches = new FailedSearches();
     private final CapacityReasons capacityReasons;
     private final RepeatedRefusals refusals = new RepeatedRefusals();
+    /** Per team, its decayed past borrowing in milli (empty without usage decay). */
+    private final Map<String, Double> past;
 
     /** @param waiting jobs that want capacity besides those placed (for the teams' fair shares) */
     PlanningRound(SchedulingSnapshot snapshot, PlacementPolicy policy, Collection<JobSpec> waiting,
@@ -47,11 +50,12 @@ final class PlanningRound {
             fractionReady[n] = snapshot.fractionReadyNodes().contains(ws.state().node(n).name());
         }
         this.now = snapshot.now();
+        this.past = snapshot.pastBorrowedMilli();
         this.rules = new ReclaimRules(ws.ledger(), fairShares(waiting), settings);
         ReclaimSearch search = new ReclaimSearch(ws, now, settings.maxMovesPerDecision(), j -> filterFor(j.spec()),
-                placedThisRound);
+                placedThisRound, new VictimStanding(ws.ledger(), rules::fairShare, settings.fairShareMinGainMilli()));
         this.preemption = new PreemptionPlanner(search, now);
-        this.gangReclaim = new GangReclaim(ws, search, new GangPlacer(policy));
+        this.gangReclaim = new GangReclaim(ws, search, new GangPlacer(policy), now);
         this.capacityReasons = new CapacityReasons(ws.state());
     }
 
@@ -77,7 +81,7 @@ final class PlanningRound {
         ResourceDemand demand = Demands.of(job);
         PlacementPolicy.NodeFilter filter = filterFor(job);
         long least = Demands.leastMilli(job, ws.state().nodes());
-        String never = capacityReasons.neverFits(demand);
+        String never = capacityReasons.neverFits(demand, job.gang().minReplicas());
         if (never != null) {
             return keepPending(job, never);
         }
@@ -85,10 +89,15 @@ final class PlanningRound {
         boolean departmentFull = blocked != null && onlyDepartmentAtMax(job, team, least);
         if (blocked != null && !departmentFull) {
             long overMax = Math.max(ledger.total(team.name()) + least - team.maxMilli(), 0);
-            // a gang is never placed by the single-node search: it would run as its first replica alone
-            return (ledger.exceedsMax(team.name(), least) && !ledger.exceedsDepartmentMax(team.name(), least)
-                    && !job.gang().spansNodes() && tryRule(job, demand, filter, rules.priority(job, overMax)))
-                    || keepPending(job, blocked);
+            // at its maximum a job may still take the place of its team's lower-priority jobs (a gang for all its
+            // replicas at once)
+            Optional<ReclaimRights> own = ledger.exceedsMax(team.name(), least)
+                    && !ledger.exceedsDepartmentMax(team.name(), least) ? rules.priority(job, overMax) : Optional.empty();
+            boolean placed = job.gang().spansNodes()
+                    ? own.flatMap(r -> reclaimForGang(job, gangDemand(job, demand), filter, r))
+                            .map(replicas -> book(job, team, replicas)).orElse(false)
+                    : tryRule(job, demand, filter, own);
+            return placed || keepPending(job, blocked);
         }
         if (job.gang().spansNodes()) {
             return decideGang(job, team, demand, filter, blocked);
@@ -119,14 +128,35 @@ final class PlanningRound {
     /** Room under the first rule that grants it, in the rules' order (guarantee first, consolidation last). */
     private boolean reclaim(JobSpec job, ResourceDemand demand, PlacementPolicy.NodeFilter filter, long least,
                             Optional<ReclaimRights> guarantee) {
-        return tryRule(job, demand, filter, guarantee)
-                || tryRule(job, demand, filter, rules.guaranteeWithinOneJob(job, least, ws.placed()))
-                || tryRule(job, demand, filter, rules.departmentGuarantee(job, least))
-                || tryRule(job, demand, filter, rules.fairShare(job, least))
-                || tryRule(job, demand, filter, rules.fairShareWithinOneJob(job, least, ws.placed()))
-                || tryRule(job, demand, filter, rules.priority(job, 0))
-                || tryRule(job, demand, filter, rules.guaranteeWithOwnLowerPriority(job, least))
-                || (onlyFragmented(least) && tryRule(job, demand, filter, rules.consolidation(job)));
+        for (Supplier<Optional<ReclaimRights>> rule : ladder(job, least, guarantee)) {
+            if (tryRule(job, demand, filter, rule.get())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * The rules that may make room for a job that does not fit, in the order every claimant tries them, a single job
+     * and a gang alike: the guarantee (strict, then within one job), the department's guarantee, the fair share
+     * (strict, then within one job), in-team priority, the guarantee with the team's lower-priority jobs, and last
+     * consolidation by moves, when free capacity would hold the job but is scattered. Each right is computed when it
+     * is tried, on the workspace as the earlier, failed tries left it (unchanged).
+     *
+     * @param least     the GPU milli the job (a whole gang) takes at least
+     * @param guarantee the guarantee right, already computed by the caller
+     */
+    private List<Supplier<Optional<ReclaimRights>>> ladder(JobSpec job, long least,
+                                                           Optional<ReclaimRights> guarantee) {
+        return List.of(
+                () -> guarantee,
+                () -> rules.guaranteeWithinOneJob(job, least, ws.placed()),
+                () -> rules.departmentGuarantee(job, least),
+                () -> rules.fairShare(job, least),
+                () -> rules.fairShareWithinOneJob(job, least, ws.placed()),
+                () -> rules.priority(job, 0),
+                () -> rules.guaranteeWithOwnLowerPriority(job, least),
+                () -> onlyFragmented(least) ? rules.consolidation(job) : Optional.empty());
     }
 
     /**
@@ -150,7 +180,7 @@ final class PlanningRound {
     private boolean decideGang(JobSpec job, Team team, ResourceDemand perReplica, PlacementPolicy.NodeFilter filter,
                                String departmentFull) {
         Gang gang = job.gang();
-        GangDemand demand = new GangDemand(perReplica, gang.replicas(), gang.minReplicas(), false);
+        GangDemand demand = gangDemand(job, perReplica);
         GangOutcome outcome = departmentFull != null ? null : new GangPlacer(policy).place(ws.state(), demand, filter);
         List<Allocation> replicas;
         if (!(outcome instanceof GangOutcome.Placed placedReplicas)) {
@@ -163,6 +193,15 @@ final class PlanningRound {
         } else {
             replicas = placedReplicas.replicas();
         }
+        return book(job, team, replicas);
+    }
+
+    private static GangDemand gangDemand(JobSpec job, ResourceDemand perReplica) {
+        return new GangDemand(perReplica, job.gang().replicas(), job.gang().minReplicas(), false);
+    }
+
+    /** Books the gang's replicas whole, unless quota at their exact size holds it back. */
+    private boolean book(JobSpec job, Team team, List<Allocation> replicas) {
         long milli = replicas.stream().mapToLong(Allocation::totalGpuMilli).sum();
         String exact = quotaBlock(job, team, milli);
         if (exact != null) {
@@ -177,10 +216,9 @@ final class PlanningRound {
     }
 
     /**
-     * Room for a gang under the first rule that grants it, tried in the order single jobs try them (guarantee, then
-     * fair share, each strict before its within-one-job fallback) and each for the whole gang: the evictions that
-     * free its nodes are recorded and the replicas returned (to be booked); empty when no rule gives the gang a pool
-     * of nodes (then nothing was evicted).
+     * Room for a gang under the first rule that grants it, tried in the order single jobs try them ({@link #ladder})
+     * and each for the whole gang: the evictions and moves that free its nodes are recorded and the replicas
+     * returned (to be booked); empty when no rule gives the gang a pool of nodes (then nothing was evicted or moved).
      */
     private Optional<List<Allocation>> reclaimForGang(JobSpec job, Team team, GangDemand gang,
                                                       PlacementPolicy.NodeFilter filter) {
@@ -188,12 +226,9 @@ final class PlanningRound {
         if (quotaBlock(job, team, whole) != null && !onlyDepartmentAtMax(job, team, whole)) {
             return Optional.empty();
         }
-        List<Optional<ReclaimRights>> rights = List.of(rules.guarantee(job, whole),
-                rules.guaranteeWithinOneJob(job, whole, ws.placed()), rules.departmentGuarantee(job, whole),
-                rules.fairShare(job, whole),
-                rules.fairShareWithinOneJob(job, whole, ws.placed()));
-        for (Optional<ReclaimRights> r : rights) {
-            Optional<List<Allocation>> replicas = r.flatMap(granted -> reclaimForGang(job, gang, filter, granted));
+        for (Supplier<Optional<ReclaimRights>> rule : ladder(job, whole, rules.guarantee(job, whole))) {
+            Optional<List<Allocation>> replicas = rule.get()
+                    .flatMap(granted -> reclaimForGang(job, gang, filter, granted));
             if (replicas.isPresent()) {
                 return replicas;
             }
@@ -214,9 +249,7 @@ final class PlanningRound {
             return Optional.empty();
         }
         failedSearches.clear();
-        List<PlacedJob> victims = room.get().victims();
-        victims.forEach(v -> actions.add(new PlanAction.Evict(v.id(), EvictionReasons.of(ws.ledger(), rules, v,
-                victims, job, rights.rule()))));
+        recordRoom(job, room.get().moves(), room.get().victims(), rights.rule());
         return Optional.of(room.get().replicas());
     }
 
@@ -225,9 +258,10 @@ final class PlanningRound {
         return ws.ledger().fitsGuarantee(job.team(), Demands.leastMilli(job, ws.state().nodes()));
     }
 
-    /** What the team holds beyond its guarantee, in milli. */
-    long borrowed(String team) {
-        return ws.ledger().borrowed(team);
+    /** The team's fair-share position now, as the borrowing order reads it ({@link QueueOrder#borrowing}). */
+    SharePosition sharePosition(String team) {
+        return SharePosition.of(ws.ledger().borrowed(team) + past.getOrDefault(team, 0.0),
+                ws.ledger().team(team).overQuotaWeight());
     }
 
     Team team(String name) {
@@ -268,13 +302,17 @@ final class PlanningRound {
             return false;
         }
         failedSearches.clear();
-        actions.addAll(room.get().moves());
-        // a moved job is placed anew by this plan: a later decision of the same plan neither evicts nor moves it again
-        room.get().moves().forEach(m -> placedThisRound.add(m.job()));
-        List<PlacedJob> victims = room.get().victims();
-        victims.forEach(v -> actions.add(new PlanAction.Evict(v.id(), EvictionReasons.of(ws.ledger(), rules, v,
-                victims, job, r.rule()))));
+        recordRoom(job, room.get().moves(), room.get().victims(), r.rule());
         return place(job, room.get().allocation());
+    }
+
+    /** Records the moves and evictions that made room for the job, before its placement, with each victim's reason. */
+    private void recordRoom(JobSpec job, List<PlanAction.Move> moves, List<PlacedJob> victims, String rule) {
+        actions.addAll(moves);
+        // a moved job is placed anew by this plan: a later decision of the same plan neither evicts nor moves it again
+        moves.forEach(m -> placedThisRound.add(m.job()));
+        victims.forEach(v -> actions.add(new PlanAction.Evict(v.id(), EvictionReasons.of(ws.ledger(), rules, v,
+                victims, job, rule))));
     }
 
     /** The guarantee and fair-share rules hold the claimant to its guarantee or share at the exact size. */
@@ -340,6 +378,6 @@ final class PlanningRound {
         Map<String, Long> demand = new HashMap<>();
         ws.placed().forEach(j -> demand.merge(j.spec().team(), j.gpuMilli(), Long::sum));
         waiting.forEach(j -> demand.merge(j.team(), Demands.leastMilli(j, ws.state().nodes()), Long::sum));
-        return FairShare.of(ws.ledger().teams(), demand, ws.state().totalGpuMilli());
+        return FairShare.of(ws.ledger().teams(), demand, ws.state().totalGpuMilli(), past);
     }
 }

@@ -77,6 +77,6 @@ final class PreemptionPlanner {
     Optional<Instant> nextUnprotected(Workspace ws) {
         return ws.placed().stream()
                 .filter(j -> j.spec().preemptible() && !search.movableOrEvictable(j))
-                .map(j -> j.startedAt().plus(j.spec().minRuntime())).min(Instant::compareTo);
+                .map(j -> j.protectedUntil()).min(Instant::compareTo);
     }
 }

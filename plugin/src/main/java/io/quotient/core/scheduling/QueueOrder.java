@@ -2,6 +2,7 @@ package io.quotient.core.scheduling;
 
 import java.util.Comparator;
 import java.util.Map;
+import java.util.function.Function;
 
 /** The order waiting jobs are tried in: team priority, then job priority, then first come first served. */
 final class QueueOrder {
@@ -14,6 +15,24 @@ final class QueueOrder {
                 .comparing((PendingJob p) -> teamPriority(teams, p.spec().team()), Comparator.reverseOrder())
                 .thenComparing(p -> p.spec().priority(), Comparator.reverseOrder())
                 .thenComparing(PendingJob::queuedAt)
+                .thenComparing(p -> p.spec().id().toString());
+    }
+
+    /**
+     * The order in which waiting jobs borrow idle capacity, comparing the next job of each team: team priority (idle
+     * capacity goes to higher-priority teams first, as {@link FairShare} divides it), then the team's fair-share
+     * position (the team furthest below its over-quota entitlement first, {@link SharePosition}), then job priority,
+     * then arrival, as Kueue's fair sharing orders admissions; team name and job name only make the order total.
+     *
+     * @param position each team's fair-share position now (read at every comparison: it changes as jobs are placed)
+     */
+    static Comparator<PendingJob> borrowing(Map<String, Team> teams, Function<String, SharePosition> position) {
+        return Comparator
+                .comparing((PendingJob p) -> teamPriority(teams, p.spec().team()), Comparator.reverseOrder())
+                .thenComparing(p -> position.apply(p.spec().team()))
+                .thenComparing(p -> p.spec().priority(), Comparator.reverseOrder())
+                .thenComparing(PendingJob::queuedAt)
+                .thenComparing(p -> p.spec().team())
                 .thenComparing(p -> p.spec().id().toString());
     }
 

@@ -84,33 +84,31 @@ public final class QuotaScheduler implements Scheduler {
 
     /**
      * In queue order, every job that runs within its team's guarantee is decided first (taking borrowed capacity
-     * back where needed); then idle capacity is lent: the next job always comes from the highest-priority team
-     * that borrows least relative to its weight (weighted max-min).
+     * back where needed); then idle capacity is lent: the next job is always the first, in
+     * {@link QueueOrder#borrowing}, of the teams' next jobs (weighted max-min across teams, job priority and
+     * arrival between teams equally placed).
      */
     @Override
     public Plan schedulePending(SchedulingSnapshot snapshot) {
         List<PendingJob> queue = snapshot.pending().stream().sorted(QueueOrder.of(snapshot.teams())).toList();
         PlanningRound round = new PlanningRound(snapshot, policy(snapshot, null), queue.stream().map(PendingJob::spec).toList(),
                 reclaim);
-        Map<String, Deque<JobSpec>> borrowers = new LinkedHashMap<>();
+        Map<String, Deque<PendingJob>> borrowers = new LinkedHashMap<>();
         for (PendingJob p : queue) {
             JobSpec job = p.spec();
             if (round.wouldBeInQuota(job) || !job.preemptible()) {
                 round.decide(job);
             } else {
-                borrowers.computeIfAbsent(job.team(), t -> new ArrayDeque<>()).add(job);
+                borrowers.computeIfAbsent(job.team(), t -> new ArrayDeque<>()).add(p);
             }
         }
-        Comparator<String> neediest = Comparator
-                .comparing((String t) -> round.team(t).priority(), Comparator.reverseOrder())
-                .thenComparingDouble(t -> borrowedPerWeight(round, t))
-                .thenComparing(t -> t);
+        Comparator<PendingJob> next = QueueOrder.borrowing(snapshot.teams(), round::sharePosition);
         while (!borrowers.isEmpty()) {
-            String team = borrowers.keySet().stream().min(neediest).orElseThrow();
-            Deque<JobSpec> jobs = borrowers.get(team);
-            round.decide(jobs.poll());
+            PendingJob first = borrowers.values().stream().map(Deque::peek).min(next).orElseThrow();
+            Deque<PendingJob> jobs = borrowers.get(first.spec().team());
+            round.decide(jobs.poll().spec());
             if (jobs.isEmpty()) {
-                borrowers.remove(team);
+                borrowers.remove(first.spec().team());
             }
         }
         return round.plan();
@@ -133,17 +131,13 @@ public final class QuotaScheduler implements Scheduler {
      * The policy exactly as the simulator measures it, against the expected shapes fitted to the snapshot's nodes; the
      * jobs of the snapshot and the one being decided are counted first, so the expected shapes include them. Nothing
      * overrides its choice of GPU for a fraction: sending fractions to shared GPUs first (to save reservation pods, which
-     * only hold GPUs that fractions use anyway) left 0.3-1.1 point more GPUs idle on the fraction-heavy traces.
+     * only hold GPUs that fractions use anyway) left more GPUs idle on the fraction-heavy traces
+     * (docs/research/packing.md, "Tried and not kept").
      */
     private PlacementPolicy policy(SchedulingSnapshot snapshot, JobSpec decided) {
         if (observed != null) {
             observed.observe(snapshot, decided);
         }
         return PlacementPolicies.create(policyName, seed, workload.forNodes(snapshot.nodes()));
-    }
-
-    private static double borrowedPerWeight(PlanningRound round, String team) {
-        double weight = round.team(team).overQuotaWeight();
-        return weight <= 0 ? Double.MAX_VALUE : round.borrowed(team) / weight;
     }
 }

@@ -93,7 +93,7 @@ final class Rebalancer {
 
     /** Preemptible and past its minimum runtime: a move restarts the job. */
     static boolean movable(PlacedJob job, Instant now) {
-        return job.spec().preemptible() && !now.isBefore(job.startedAt().plus(job.spec().minRuntime()));
+        return job.spec().preemptible() && !now.isBefore(job.protectedUntil());
     }
 
     private static boolean busy(ClusterState state, int node) {

@@ -31,12 +31,15 @@ import java.util.function.Predicate;
  *   their guarantees, and from other departments down to theirs ({@link Department}: capacity its teams may always
  *   reclaim from other departments);</li>
  *   <li><b>fair share</b>: a preemptible job of a team at least {@link ReclaimSettings#fairShareMinGainMilli()}
- *   below its fair share, that keeps the team within it, may take from teams above their fair share, down to it
- *   (both teams must take part in fair-share reclaim); since the claimant ends at most at its share and the victims
- *   at least at theirs, shares converge instead of changing hands back and forth;</li>
+ *   (the hysteresis) below its fair share, that keeps the team within it, may take from teams at least the
+ *   hysteresis above their fair share, down to it (both teams must take part in fair-share reclaim); since the
+ *   claimant ends at most at its share and the victims at least at theirs, shares converge instead of changing hands
+ *   back and forth, and a team above its share only by rounding (weights 123456789 against 1) is no victim;</li>
  *   <li><b>fair share, within one job</b>: the same fallback for fair share: when no plan keeps every victim at its
- *   share, a victim above it may end less than one of its jobs below it, no further below it than the claimant is
- *   below its own share, and no further below its guarantee than the claimant is below its own guarantee;</li>
+ *   share, a victim at least the hysteresis above it may end less than one of its jobs below it, at least the
+ *   hysteresis less far below it than the claimant is below its own share (the largest shortfall shrinks by the
+ *   hysteresis; it never just passes from one team to the other), and no further below its guarantee than the
+ *   claimant is below its own guarantee;</li>
  *   <li><b>priority</b>: with {@link WithinTeamPreemption#LOWER_PRIORITY}, a job may take from its own team's jobs
  *   of lower priority; never from another team for priority alone.</li>
  * </ul>
@@ -161,8 +164,8 @@ final class ReclaimRules {
             return Optional.empty();
         }
         Map<String, Long> teams = new HashMap<>();
-        ledger.teams().values().stream().filter(Team::fairShareReclaim).forEach(t -> teams.put(t.name(),
-                above(t.name(), Math.max(t.guaranteedMilli(), fairShare(t.name())))));
+        ledger.teams().values().stream().filter(t -> t.fairShareReclaim() && clearlyAbove(t)).forEach(t ->
+                teams.put(t.name(), above(t.name(), fairShareLevel(t))));
         return Optional.of(new ReclaimRights(FAIR_SHARE, teams, departments(team, milli, true), team, j -> false, 0,
                 true, settings.maxMovesPerDecision() > 0));
     }
@@ -182,10 +185,12 @@ final class ReclaimRules {
         long guaranteeShortfall = Math.max(0, ledger.team(team).guaranteedMilli() - held);
         Map<String, Long> largestJob = largestPreemptibleJob(placed);
         Map<String, Long> teams = new HashMap<>();
+        // the victim ends at least the hysteresis less far below its share than the claimant is below its own
+        long shrunkShortfall = shareShortfall - victimMargin();
         for (Team t : ledger.teams().values()) {
-            long level = Math.max(t.guaranteedMilli(), fairShare(t.name()));
-            if (t.fairShareReclaim() && !t.name().equals(team) && ledger.total(t.name()) > level) {
-                long floor = Math.max(withinOneJob(level, largestJob.getOrDefault(t.name(), 0L), shareShortfall),
+            long level = fairShareLevel(t);
+            if (t.fairShareReclaim() && !t.name().equals(team) && clearlyAbove(t)) {
+                long floor = Math.max(withinOneJob(level, largestJob.getOrDefault(t.name(), 0L), shrunkShortfall),
                         t.guaranteedMilli() - guaranteeShortfall);
                 teams.put(t.name(), above(t.name(), floor));
             }
@@ -234,6 +239,32 @@ final class ReclaimRules {
         Map<String, Long> teams = new HashMap<>();
         ledger.teams().values().forEach(t -> teams.put(t.name(), above(t.name(), t.guaranteedMilli())));
         return teams;
+    }
+
+    /** What fair-share reclaim protects a team at: its guarantee or its fair share, whichever is more. */
+    private long fairShareLevel(Team t) {
+        return Math.max(t.guaranteedMilli(), fairShare(t.name()));
+    }
+
+    /**
+     * Whether the team is above its fair-share level by at least the victim margin (and above it at all): nearer than
+     * that it is no victim of fair-share reclaim, since the difference may be rounding and evicting for it would only
+     * make the jobs change hands.
+     */
+    private boolean clearlyAbove(Team t) {
+        long excess = ledger.total(t.name()) - fairShareLevel(t);
+        return excess > 0 && excess >= victimMargin();
+    }
+
+    /**
+     * Half the hysteresis: how far above its share a victim must be, and by how much a fair-share plan must shrink
+     * the largest shortfall. The claimant must gain the whole hysteresis; the victims' side asks half of it, so that
+     * teams half a GPU above their shares of 1.5 still give a GPU to a team at 0 of 1 (as Volcano and Kueue reclaim),
+     * while a team above its share by rounding alone, or a plan that only moves the shortfall to the victim, is
+     * refused. No exchange can flip back: the claimant ends at most at its share, so it is no victim afterwards.
+     */
+    private long victimMargin() {
+        return settings.fairShareMinGainMilli() / 2;
     }
 
     private long above(String team, long level) {

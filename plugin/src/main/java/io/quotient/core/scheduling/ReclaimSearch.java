@@ -18,9 +18,14 @@ import java.util.function.Function;
 
 /**
  * Finds, on one node, the cheapest set of evictions and moves after which a demand fits there, and the best such
- * node. Cheapest means, in this order: the highest priority evicted is lowest, the least GPU-work is lost (GPU milli
- * × time run), the fewest GPUs are evicted, the fewest jobs move, the fewest jobs are evicted.
- * A move keeps its job running elsewhere, so moves are preferred to evictions.
+ * node. Cheapest means, in this order: the highest team priority among the other teams that lose jobs is lowest (a
+ * higher-priority team's borrowed jobs go last, as KAI-Scheduler reclaims from the lower-priority queue first); the
+ * deepest any such team ends below its fair share is least (teams furthest above their share lose first, as KAI and
+ * Kueue's fair sharing take from the queue furthest above its share); the highest priority evicted is lowest; the
+ * least GPU-work is lost (GPU milli × time run); the fewest GPUs are evicted, the fewest jobs move, the fewest jobs
+ * are evicted. A move keeps its job running elsewhere, so moves are preferred to evictions. The claimant team's own
+ * jobs have no team standing ({@link VictimStanding}): a plan that frees only them comes before one that takes from
+ * another team.
  *
  * <p>Per node an exact branch-and-bound over the node's candidates (move, evict or keep each) with a step budget;
  * nodes are visited by a lower bound on what must be evicted there and skipped once the bound cannot beat the best
@@ -36,10 +41,19 @@ final class ReclaimSearch {
     record Choice(int node, List<PlacedJob> evictions, List<Move> moves, Cost cost) {
     }
 
-    /** Lexicographic cost of a choice (see the class comment). */
-    record Cost(int maxPriority, long work, long milli, int moves, int evictions) implements Comparable<Cost> {
-        static final Cost NONE = new Cost(Integer.MIN_VALUE, 0, 0, 0, 0);
-        private static final Comparator<Cost> ORDER = Comparator.comparingInt(Cost::maxPriority)
+    /**
+     * Lexicographic cost of a choice (see the class comment). Every component only grows as evictions are added,
+     * so a partial choice that costs as much as the best one found can be abandoned.
+     *
+     * @param teamPriority the highest priority of another team that loses a job
+     * @param belowShare   the deepest that such a team ends below its fair share, in steps of the hysteresis
+     *                     ({@link VictimStanding#endsBelowShare})
+     */
+    record Cost(int teamPriority, long belowShare, int maxPriority, long work, long milli, int moves, int evictions)
+            implements Comparable<Cost> {
+        static final Cost NONE = new Cost(Integer.MIN_VALUE, Long.MIN_VALUE, Integer.MIN_VALUE, 0, 0, 0, 0);
+        private static final Comparator<Cost> ORDER = Comparator.comparingInt(Cost::teamPriority)
+                .thenComparingLong(Cost::belowShare).thenComparingInt(Cost::maxPriority)
                 .thenComparingLong(Cost::work).thenComparingLong(Cost::milli).thenComparingInt(Cost::moves)
                 .thenComparingInt(Cost::evictions);
 
@@ -47,12 +61,18 @@ final class ReclaimSearch {
             return ORDER.compare(this, o);
         }
 
+        /** An eviction that leaves the teams' standing out of the comparison (the claimant's own job, a gang's). */
         Cost evict(int priority, long w, long m) {
-            return new Cost(Math.max(maxPriority, priority), work + w, milli + m, moves, evictions + 1);
+            return evict(Integer.MIN_VALUE, Long.MIN_VALUE, priority, w, m);
+        }
+
+        Cost evict(int ofTeamPriority, long endsBelowShare, int priority, long w, long m) {
+            return new Cost(Math.max(teamPriority, ofTeamPriority), Math.max(belowShare, endsBelowShare),
+                    Math.max(maxPriority, priority), work + w, milli + m, moves, evictions + 1);
         }
 
         Cost move() {
-            return new Cost(maxPriority, work, milli, moves + 1, evictions);
+            return new Cost(teamPriority, belowShare, maxPriority, work, milli, moves + 1, evictions);
         }
     }
 
@@ -69,28 +89,49 @@ final class ReclaimSearch {
     private final int maxMoves;
     private final Function<PlacedJob, PlacementPolicy.NodeFilter> moveTargets;
     private final Set<JobId> placedThisRound;
+    private final VictimStanding standing;
     private int lookupsLeft;
     /** Nodes with free GPU capacity when the current search began. */
     private int[] destinations;
+    /** Per node, whether a move there must leave room for {@link #reserve} (see {@link #best}). */
+    private boolean[] kept;
+    private ResourceDemand reserve;
 
     /**
      * @param moveTargets     per job, which nodes may receive it (fractions need nodes ready for shared GPUs)
      * @param placedThisRound jobs the same plan places (read live): never evicted or moved by it, since the plan
      *                        would create their workload only to stop it at once
+     * @param standing        where each victim's team stands (which teams lose first)
      */
     ReclaimSearch(Workspace ws, Instant now, int maxMoves, Function<PlacedJob, PlacementPolicy.NodeFilter> moveTargets,
-                  Set<JobId> placedThisRound) {
+                  Set<JobId> placedThisRound, VictimStanding standing) {
         this.ws = ws;
         this.now = now;
         this.maxMoves = maxMoves;
         this.moveTargets = moveTargets;
         this.placedThisRound = placedThisRound;
+        this.standing = standing;
     }
 
     /** The best choice over the nodes the filter accepts, or empty when no node can be made to fit. */
     Optional<Choice> best(ResourceDemand demand, PlacementPolicy.NodeFilter filter, ReclaimRights rights) {
+        return best(demand, filter, rights, (s, n) -> false, demand);
+    }
+
+    /**
+     * The best choice over the nodes the filter accepts, or empty when no node can be made to fit; a job moved to a
+     * node {@code keep} accepts when the search begins must leave room there for {@code reserve} (a gang's replica
+     * needs each node freed for it by an earlier search).
+     */
+    Optional<Choice> best(ResourceDemand demand, PlacementPolicy.NodeFilter filter, ReclaimRights rights,
+                          PlacementPolicy.NodeFilter keep, ResourceDemand reserve) {
         ClusterState state = ws.state();
         lookupsLeft = DESTINATION_LOOKUPS;
+        kept = new boolean[state.nodeCount()];
+        for (int n = 0; n < kept.length; n++) {
+            kept[n] = keep.accepts(state, n);
+        }
+        this.reserve = reserve;
         long mostFree = 0;
         List<Integer> withFreeGpus = new ArrayList<>();
         for (int n = 0; n < state.nodeCount(); n++) {
@@ -151,6 +192,8 @@ final class ReclaimSearch {
         ClusterState state = ws.state();
         List<PlacedJob> jobs = new ArrayList<>();
         int lowestPriority = Integer.MAX_VALUE;
+        int lowestTeamPriority = Integer.MAX_VALUE;
+        long leastBelowShare = Long.MAX_VALUE;
         long shortestRun = Long.MAX_VALUE;
         for (PlacedJob j : ws.jobsOn(node)) {
             if (ws.allocationOn(j.id(), node).isEmpty() || !movableOrEvictable(j)) {
@@ -162,6 +205,9 @@ final class ReclaimSearch {
                 jobs.add(j);
                 if (evict) {
                     lowestPriority = Math.min(lowestPriority, j.spec().priority());
+                    lowestTeamPriority = Math.min(lowestTeamPriority, standing.teamPriority(j, rights.claimantTeam()));
+                    leastBelowShare = Math.min(leastBelowShare,
+                            standing.endsBelowShare(j, rights.claimantTeam(), j.gpuMilli()));
                     shortestRun = Math.min(shortestRun, work(j) / Math.max(1, j.gpuMilli()));
                 }
             }
@@ -172,68 +218,25 @@ final class ReclaimSearch {
         if (jobs.isEmpty()) {
             return null;
         }
-        if (!fitsWithout(node, jobs, demand)) {
+        if (!NodeRoom.fitsWithout(ws, node, jobs, demand)) {
             return null;
         }
         jobs.sort(Comparator.comparingInt((PlacedJob j) -> j.spec().priority()).thenComparingLong(this::work)
                 .thenComparing(PlacedJob::startedAt, Comparator.reverseOrder()).thenComparing(j -> j.id().toString()));
-        long mustFree = mustFree(state, node, demand);
-        Cost bound = lowestPriority == Integer.MAX_VALUE ? new Cost(Integer.MAX_VALUE, 0, 0, 0, 0)
-                : new Cost(lowestPriority, mustFree * shortestRun, mustFree, 0, 1);
+        long mustFree = NodeRoom.mustFree(state, node, demand);
+        // a choice evicts at least one candidate: no component can be below the least any single candidate brings
+        Cost bound = lowestPriority == Integer.MAX_VALUE
+                ? new Cost(Integer.MAX_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE, 0, 0, 0, 0)
+                : new Cost(lowestTeamPriority, leastBelowShare, lowestPriority, mustFree * shortestRun, mustFree, 0, 1);
         long potential = state.gpuFreeOnNode(node) + jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
         return new NodeCandidates(node, jobs, bound, potential);
-    }
-
-    /** Whether the demand would fit the node if all the jobs left it (computed aside: the state is not touched). */
-    private boolean fitsWithout(int node, List<PlacedJob> jobs, ResourceDemand demand) {
-        ClusterState state = ws.state();
-        long cpu = state.freeCpu(node);
-        long memory = state.freeMemory(node);
-        int[] free = new int[state.gpuCount(node)];
-        state.copyGpuFree(node, free);
-        for (PlacedJob j : jobs) {
-            Allocation a = ws.allocationOn(j.id(), node).orElseThrow();
-            cpu += a.cpuMilli();
-            memory += a.memoryMib();
-            for (int g : a.gpuIndices()) {
-                free[g] += a.milliPerGpu();
-            }
-        }
-        if (cpu < demand.cpuMilli() || memory < demand.memoryMib()) {
-            return false;
-        }
-        if (!demand.needsGpu()) {
-            return true;
-        }
-        int share = demand.milliOn(state.node(node));
-        int enough = 0;
-        for (int f : free) {
-            enough += f >= share ? 1 : 0;
-        }
-        return enough >= demand.gpuCount();
-    }
-
-    /** GPU milli that must be freed at least: the demand's GPUs need their share each, at best on the freest GPUs. */
-    private static long mustFree(ClusterState state, int node, ResourceDemand demand) {
-        if (!demand.needsGpu()) {
-            return 0;
-        }
-        int share = demand.milliOn(state.node(node));
-        int[] free = new int[state.gpuCount(node)];
-        state.copyGpuFree(node, free);
-        java.util.Arrays.sort(free);
-        long lacking = 0;
-        for (int i = 0; i < demand.gpuCount() && i < free.length; i++) {
-            lacking += Math.max(0, share - free[free.length - 1 - i]);
-        }
-        return lacking;
     }
 
     /**
      * Preemptible, past its minimum runtime and not placed by this plan: the only jobs a reclaim may evict or move.
      */
     boolean movableOrEvictable(PlacedJob job) {
-        return job.spec().preemptible() && !now.isBefore(job.startedAt().plus(job.spec().minRuntime()))
+        return job.spec().preemptible() && !now.isBefore(job.protectedUntil())
                 && !placedThisRound.contains(job.id());
     }
 
@@ -298,7 +301,10 @@ final class ReclaimSearch {
             }
             if (mayTake(job)) {
                 take(job, held, 1);
-                search(index + 1, cost.evict(job.spec().priority(), work(job), job.gpuMilli()));
+                String claimant = rights.claimantTeam();
+                long belowShare = standing.endsBelowShare(job, claimant, teamTaken.getOrDefault(job.spec().team(), 0L));
+                search(index + 1, cost.evict(standing.teamPriority(job, claimant), belowShare, job.spec().priority(),
+                        work(job), job.gpuMilli()));
                 take(job, held, -1);
             }
             search(index + 1, cost);
@@ -315,7 +321,9 @@ final class ReclaimSearch {
             PlacementPolicy.NodeFilter targets = moveTargets.apply(job);
             PlacementPolicy.NodeFilter quota = Workspace.countsNoMore(job);
             Optional<Allocation> to = Destinations.bestFit(state, moving, node.node(),
-                    (s, n) -> targets.accepts(s, n) && quota.accepts(s, n), moving.needsGpu() ? destinations : null);
+                    (s, n) -> (!kept[n] || Destinations.leavesRoom(s, n, moving, reserve)) && targets.accepts(s, n)
+                            && quota.accepts(s, n),
+                    moving.needsGpu() ? destinations : null);
             if (to.isEmpty() && moved.isEmpty()) {
                 noDestination.add(job.id());
             }

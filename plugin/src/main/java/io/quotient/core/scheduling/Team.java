@@ -1,5 +1,6 @@
 package io.quotient.core.scheduling;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -13,9 +14,12 @@ import java.util.Optional;
  * @param fairShareReclaim  whether the team takes part in reclaim toward the fair share (both ways: it neither
  *                          reclaims for fairness nor loses jobs to it when false); guarantees are reclaimed regardless
  * @param department        the department the team belongs to, or null for a team outside any department
+ * @param maxMinRuntime     the longest minimum runtime the team's new jobs may ask for; it only lowers the cluster's
+ *                          maximum, which applies to every job; null: the cluster's maximum
  */
 public record Team(String name, long guaranteedMilli, long maxMilli, double overQuotaWeight, int priority,
-                   WithinTeamPreemption preemptWithinTeam, boolean fairShareReclaim, Department department) {
+                   WithinTeamPreemption preemptWithinTeam, boolean fairShareReclaim, Department department,
+                   Duration maxMinRuntime) {
 
     public static final long UNLIMITED = Long.MAX_VALUE;
 
@@ -23,6 +27,16 @@ public record Team(String name, long guaranteedMilli, long maxMilli, double over
         Objects.requireNonNull(name, "team name");
         Objects.requireNonNull(preemptWithinTeam, "preemptWithinTeam");
         checkLimits("team " + name, guaranteedMilli, maxMilli, overQuotaWeight);
+        if (maxMinRuntime != null && maxMinRuntime.isNegative()) {
+            throw new IllegalArgumentException("team " + name + ": maxMinRuntimeSeconds must not be negative");
+        }
+    }
+
+    /** A team whose jobs may ask for minimum runtimes up to the cluster's maximum. */
+    public Team(String name, long guaranteedMilli, long maxMilli, double overQuotaWeight, int priority,
+                WithinTeamPreemption preemptWithinTeam, boolean fairShareReclaim, Department department) {
+        this(name, guaranteedMilli, maxMilli, overQuotaWeight, priority, preemptWithinTeam, fairShareReclaim,
+                department, null);
     }
 
     /** The limits teams and departments share; {@code who} starts each message ("team a", "department d"). */
@@ -59,14 +73,21 @@ public record Team(String name, long guaranteedMilli, long maxMilli, double over
 
     public Team withDepartment(Department d) {
         return new Team(name, guaranteedMilli, maxMilli, overQuotaWeight, priority, preemptWithinTeam,
-                fairShareReclaim, d);
+                fairShareReclaim, d, maxMinRuntime);
     }
 
     public Team withPreemptWithinTeam(WithinTeamPreemption p) {
-        return new Team(name, guaranteedMilli, maxMilli, overQuotaWeight, priority, p, fairShareReclaim, department);
+        return new Team(name, guaranteedMilli, maxMilli, overQuotaWeight, priority, p, fairShareReclaim, department,
+                maxMinRuntime);
+    }
+
+    public Team withMaxMinRuntime(Duration limit) {
+        return new Team(name, guaranteedMilli, maxMilli, overQuotaWeight, priority, preemptWithinTeam,
+                fairShareReclaim, department, limit);
     }
 
     public Team withFairShareReclaim(boolean on) {
-        return new Team(name, guaranteedMilli, maxMilli, overQuotaWeight, priority, preemptWithinTeam, on, department);
+        return new Team(name, guaranteedMilli, maxMilli, overQuotaWeight, priority, preemptWithinTeam, on, department,
+                maxMinRuntime);
     }
 }

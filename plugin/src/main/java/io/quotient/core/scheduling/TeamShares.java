@@ -20,11 +20,18 @@ public final class TeamShares {
      */
     public static Map<String, Long> fairShares(Map<String, Team> teams, Collection<PlacedJob> placed,
                                                Collection<JobSpec> waiting, List<NodeSpec> nodes) {
+        return fairShares(teams, placed, waiting, nodes, Map.of());
+    }
+
+    /** @param past per team, its decayed past borrowing in milli ({@link UsageHistory#decayedMilli()}) */
+    public static Map<String, Long> fairShares(Map<String, Team> teams, Collection<PlacedJob> placed,
+                                               Collection<JobSpec> waiting, List<NodeSpec> nodes,
+                                               Map<String, Double> past) {
         Map<String, Long> demand = new HashMap<>();
         placed.forEach(j -> demand.merge(j.spec().team(), j.gpuMilli(), Long::sum));
         waiting.forEach(j -> demand.merge(j.team(), Demands.leastMilli(j, nodes), Long::sum));
         long capacity = nodes.stream().mapToLong(n -> (long) n.gpuCount() * 1000).sum();
-        return FairShare.of(teams, demand, capacity);
+        return FairShare.of(teams, demand, capacity, past);
     }
 
     /**

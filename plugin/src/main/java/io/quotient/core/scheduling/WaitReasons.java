@@ -18,7 +18,7 @@ import java.util.TreeSet;
 import java.util.stream.IntStream;
 
 /** The human reasons a job stays pending: what blocks it and, where it helps, what would unblock it. */
-final class WaitReasons {
+public final class WaitReasons {
 
     private static final int NEAREST_SHOWN = 3;
 
@@ -124,11 +124,39 @@ final class WaitReasons {
      * Why no node of the cluster could hold the demand even if it were empty, or null when some node could. Such a
      * job waits until the cluster changes, whatever the quotas.
      */
+    /** How every reason of a job the cluster cannot hold begins; {@link #code} tells such reasons by it. */
+    public static final String CANNOT_RUN = "it cannot run on this cluster as requested";
+    /** The reason code of a job that no node of the cluster could hold even if empty. */
+    public static final String UNSCHEDULABLE = "Unschedulable";
+    /** The reason code of a job waiting for capacity, quota or a rule that lets it run. */
+    public static final String WAITING = "Waiting";
+
     static String neverFits(ClusterState state, ResourceDemand demand) {
-        if (IntStream.range(0, state.nodeCount()).anyMatch(n -> couldEverHold(state.node(n), demand))) {
+        return neverFits(state, demand, 1);
+    }
+
+    /**
+     * Why no {@code replicas} nodes of the cluster, one replica each, could hold a gang even if they were empty, or
+     * null when enough could; {@code replicas} is the fewest the gang starts with.
+     */
+    static String neverFits(ClusterState state, ResourceDemand demand, int replicas) {
+        long able = IntStream.range(0, state.nodeCount()).filter(n -> couldEverHold(state.node(n), demand)).count();
+        if (able >= replicas) {
             return null;
         }
-        return "it cannot run on this cluster as requested: " + whyNoNodeFits(state, demand);
+        if (able == 0) {
+            return CANNOT_RUN + ": " + whyNoNodeFits(state, demand);
+        }
+        return CANNOT_RUN + ": it needs " + replicas + " nodes that can each hold one replica, and " + able + " of the"
+                + " cluster's " + state.nodeCount() + " nodes can";
+    }
+
+    /**
+     * The machine-readable kind of a pending reason: {@link #UNSCHEDULABLE} when no node of the cluster as it is could
+     * ever hold the job (only new nodes can help: an autoscaler's), {@link #WAITING} for every other wait.
+     */
+    public static String code(String pendingReason) {
+        return pendingReason != null && pendingReason.startsWith(CANNOT_RUN) ? UNSCHEDULABLE : WAITING;
     }
 
     private static String whyNoNodeFits(ClusterState state, ResourceDemand demand) {

@@ -219,7 +219,7 @@ final class Workspace {
         }
         Allocation wanted = new Allocation(node, indices(replica, node), Math.min(job.milliPerGpu(), ResourceDemand.WHOLE),
                 job.spec().cpuMilli(), job.spec().memoryMib());
-        if (fitsExactly(wanted)) {
+        if (state.canAllocate(wanted)) {
             return Optional.of(wanted);
         }
         int milli = wanted.milliPerGpu();
@@ -233,18 +233,5 @@ final class Workspace {
     private int[] indices(PlacedJob.Replica replica, int node) {
         return replica.gpuIndices().stream().distinct().filter(g -> g >= 0 && g < state.gpuCount(node))
                 .mapToInt(Integer::intValue).toArray();
-    }
-
-    private boolean fitsExactly(Allocation a) {
-        int node = a.nodeIndex();
-        if (state.freeCpu(node) < a.cpuMilli() || state.freeMemory(node) < a.memoryMib()) {
-            return false;
-        }
-        for (int g : a.gpuIndices()) {
-            if (state.gpuFree(node, g) < a.milliPerGpu()) {
-                return false;
-            }
-        }
-        return true;
     }
 }

@@ -2,7 +2,9 @@ package io.quotient.deploy.port;
 
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.JobId;
+import io.quotient.core.usage.PodCounterReading;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -15,7 +17,7 @@ import java.util.Set;
 public interface ClusterObserver {
 
     /** The schedulable GPU nodes with their capacities (GPU-feature-discovery labels, allocatable). */
-    java.util.List<NodeSpec> nodes();
+    List<NodeSpec> nodes();
 
     /**
      * The names of every node that exists, cordoned, not ready and GPU-less ones included: a job placed on a node
@@ -47,6 +49,14 @@ public interface ClusterObserver {
      */
     default Map<JobId, Integer> surplusPods() {
         return Map.of();
+    }
+
+    /**
+     * The latest usage counters of every pod of a Quotient job on a GPU, from the node enforcers' reports (see
+     * docs/usage.md). Empty where no enforcer reports usage, which is always so for a cluster without one.
+     */
+    default List<PodCounterReading> podUsage() {
+        return List.of();
     }
 
     /** The phase of one job's workload; {@link WorkloadPhase#ABSENT} when none exists. */

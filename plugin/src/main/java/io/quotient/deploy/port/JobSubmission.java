@@ -33,11 +33,12 @@ public record JobSubmission(JobRequestInput request, String template, String ima
 
     public JobSubmission {
         Objects.requireNonNull(request, "request");
-        template = template == null || template.isBlank() ? DEFAULT_TEMPLATE : template;
-        command = command == null ? List.of() : List.copyOf(command);
-        args = args == null ? List.of() : List.copyOf(args);
-        labels = labels == null ? Map.of() : Map.copyOf(labels);
-        env = env == null ? Map.of() : Map.copyOf(env);
+        // "" is kept (and refused by the submission checks): only a template left out means the default
+        template = template == null ? DEFAULT_TEMPLATE : template;
+        command = Copies.list(command);
+        args = Copies.list(args);
+        labels = Copies.map(labels);
+        env = Copies.map(env);
         pod = pod == null ? PodOptions.NONE : pod;
         runtime = runtime == null || runtime.isBlank() ? null : runtime;
     }

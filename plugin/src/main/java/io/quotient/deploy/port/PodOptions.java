@@ -21,9 +21,9 @@ public record PodOptions(String namespace, String serviceAccountName, List<Volum
     public static final PodOptions NONE = new PodOptions(null, null, List.of(), List.of(), Map.of());
 
     public PodOptions {
-        volumes = volumes == null ? List.of() : List.copyOf(volumes);
-        imagePullSecrets = imagePullSecrets == null ? List.of() : List.copyOf(imagePullSecrets);
-        annotations = annotations == null ? Map.of() : Map.copyOf(annotations);
+        volumes = Copies.list(volumes);
+        imagePullSecrets = Copies.list(imagePullSecrets);
+        annotations = Copies.map(annotations);
     }
 
     public PodOptions withNamespace(String chosen) {

@@ -47,6 +47,6 @@ public interface WorkloadGateway {
     /** Releases the reservation of this GPU (the last fraction on it left); nothing when there is none. */
     void releaseReservation(GpuSlot gpu);
 
-    /** Records an event on the job (Kubernetes Event on its record) with a reason of CONVENTIONS.md. */
+    /** Records an event on the job (Kubernetes Event on its record) with a reason of docs/design.md, "Conventions". */
     void recordEvent(JobId job, String reason, String message);
 }

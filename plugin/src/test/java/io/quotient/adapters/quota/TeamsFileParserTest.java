@@ -5,6 +5,7 @@ import io.quotient.core.scheduling.Team;
 import io.quotient.core.scheduling.WithinTeamPreemption;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -82,6 +83,22 @@ class TeamsFileParserTest {
                 });
         assertThatThrownBy(() -> TeamsFileParser.parse("", "f")).hasMessageContaining("empty");
         assertThatThrownBy(() -> TeamsFileParser.parse("other: 1\n", "f")).hasMessageContaining("unknown field 'other'");
+    }
+
+    /** Issue 31: a team may lower the cluster's maximum minimum runtime for its jobs. */
+    @Test
+    void readsATeamsMaximumMinimumRuntime() {
+        Map<String, Team> teams = TeamsFileParser.parse("""
+                teams:
+                  - {name: a, guaranteedGpus: 1, maxMinRuntimeSeconds: 600}
+                  - {name: b, guaranteedGpus: 1}
+                """, "f");
+        assertThat(teams.get("a").maxMinRuntime()).isEqualTo(Duration.ofMinutes(10));
+        assertThat(teams.get("b").maxMinRuntime()).isNull();
+        assertThatThrownBy(() -> TeamsFileParser.parse("teams:\n  - {name: a, guaranteedGpus: 1,"
+                + " maxMinRuntimeSeconds: -1}\n", "f")).hasMessageContaining("maxMinRuntimeSeconds must be >= 0");
+        assertThatThrownBy(() -> TeamsFileParser.parse("teams:\n  - {name: a, guaranteedGpus: 1,"
+                + " maxMinRuntimeSeconds: 1h}\n", "f")).hasMessageContaining("maxMinRuntimeSeconds must be a whole number");
     }
 
     @Test

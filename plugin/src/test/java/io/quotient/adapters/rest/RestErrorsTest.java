@@ -38,7 +38,20 @@ class RestErrorsTest {
         mvc.perform(delete("/jobs/broken"))
                 .andExpect(status().isInternalServerError())
                 .andExpect(header().doesNotExist("Retry-After"))
-                .andExpect(jsonPath("$.error").value("internal error"));
+                .andExpect(jsonPath("$.error").value("internal error"))
+                // the exception stays in the log: its class and message are the service's, not the user's
+                .andExpect(jsonPath("$.reason").value("the service failed to complete the request"));
+    }
+
+    /** A chunked body cut by the size filter ends the reading with an I/O error, which Spring wraps: still 413. */
+    @Test
+    void aBodyCutAtTheLimitWhileStreamingIsAnswered413() {
+        var unreadable = new org.springframework.http.converter.HttpMessageNotReadableException(
+                "I/O error while reading input message", new BodyTooLargeException(1024),
+                new org.springframework.mock.http.MockHttpInputMessage(new byte[0]));
+        var answer = new RestErrors().unreadable(unreadable);
+        org.assertj.core.api.Assertions.assertThat(answer.getStatusCode().value()).isEqualTo(413);
+        org.assertj.core.api.Assertions.assertThat(answer.getBody().reason()).contains("longer than 1024 bytes");
     }
 
     /** Stands in for a use case whose call to the cluster failed. */

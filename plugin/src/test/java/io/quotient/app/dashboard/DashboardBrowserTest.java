@@ -97,6 +97,8 @@ class DashboardBrowserTest {
         // in quota: the fewest jobs that cover team-a's guarantee of 20 (seven 3-GPU jobs); the other two borrow
         await("team-a borrowing 6 GPUs", d -> figure("team-a", "data-borrowed") == 6);
         assertThat(figure("team-a", "data-in-quota")).isEqualTo(21);
+        assertThat(page.findElement(By.cssSelector("[data-team='team-a'] .seg.inquota")).getSize().getWidth())
+                .as("the bars' inline widths apply under the Content-Security-Policy").isPositive();
         assertThat(page.findElements(By.cssSelector(".share.borrowed"))).hasSize(6);
         assertThat(page.findElements(By.cssSelector(".share.borrowed[data-job^='team-a/a-']"))).hasSize(6);
 

@@ -14,7 +14,7 @@ import static io.quotient.core.placement.Clusters.use;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-/** F_n(M) of PACKING.md on hand-computed nodes. */
+/** F_n(M) of docs/research/packing.md on hand-computed nodes. */
 class FragmentationMeasureTest {
 
     // A: 1 whole GPU with 4 CPUs (p .5); B: half a GPU with 2 CPUs (p .3); C: CPU-only (p .2)
@@ -106,7 +106,7 @@ class FragmentationMeasureTest {
         }
     }
 
-    /** PACKING.md's F_n(M), one shape at a time. */
+    /** docs/research/packing.md's F_n(M), one shape at a time. */
     private static double byDefinition(List<TargetWorkload.Shape> shapes, String model, long cpu, int[] free) {
         long idle = java.util.Arrays.stream(free).sum();
         double stranded = 0;

@@ -81,9 +81,12 @@ final class ClusterRun {
     /** The snapshot the latest plan was made from. */
     SchedulingSnapshot lastSnapshot;
 
+    /** Per team, its decayed past borrowing in milli, as the service passes it from its usage history. */
+    Map<String, Double> pastBorrowed = Map.of();
+
     SchedulingSnapshot snapshot() {
         lastSnapshot = new SchedulingSnapshot(nodes, fractionReady, List.copyOf(placed.values()),
-                List.copyOf(pending.values()), teams, now);
+                List.copyOf(pending.values()), teams, now, pastBorrowed);
         return lastSnapshot;
     }
 

@@ -1,6 +1,8 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.placement.ClusterFittedWorkload;
+import io.quotient.core.placement.TargetWorkload;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -126,14 +128,22 @@ class GangReclaimTest {
         run.checkNothingOverAllocated();
     }
 
+    private static List<NodeSpec> twoA100sAndTwoH100s() {
+        List<NodeSpec> nodes = new ArrayList<>();
+        for (String model : List.of("A100", "H100")) {
+            for (int i = 1; i <= 2; i++) {
+                nodes.add(new NodeSpec(model.toLowerCase() + "-" + i, 128_000, 1_048_576, 8, model, 81_920));
+            }
+        }
+        return nodes;
+    }
+
     @Test
     void theGangsNodesAreFreedInOneGpuModel() {
-        List<NodeSpec> nodes = new ArrayList<>();
-        nodes.add(new NodeSpec("a100-1", 128_000, 1_048_576, 8, "A100", 81_920));
-        nodes.add(new NodeSpec("a100-2", 128_000, 1_048_576, 8, "A100", 81_920));
-        nodes.add(new NodeSpec("h100-1", 128_000, 1_048_576, 8, "H100", 81_920));
-        nodes.add(new NodeSpec("h100-2", 128_000, 1_048_576, 8, "H100", 81_920));
-        ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), nodes).team("team-a", 0).team("team-b", 16)
+        List<NodeSpec> nodes = twoA100sAndTwoH100s();
+        // without moves: the borrowed jobs on the H100 nodes are evicted
+        ClusterRun run = new ClusterRun(new QuotaScheduler(QuotaScheduler.DEFAULT_POLICY, 42,
+                new ClusterFittedWorkload(TargetWorkload.typical()), new ReclaimSettings(1000, 0)), nodes).team("team-a", 0).team("team-b", 16)
                 .team("team-c", 8);
         put(run, "team-c", "kept", "a100-2", 0, 8); // team-c's guarantee: never evicted
         put(run, "team-a", "h-1", "h100-1", 0, 4);
@@ -144,6 +154,26 @@ class GangReclaimTest {
         assertThat(evicted(plan)).as("a100-1 is free but a100-2 cannot be freed").containsExactly("h-1", "h-2");
         assertThat(nodesOf(run.placement("team-b", "train"))).containsExactlyInAnyOrder("h100-1", "h100-2");
         assertThat(run.isPlaced("team-c", "kept")).isTrue();
+    }
+
+    @Test
+    void withMovesTheGangsNodesAreFreedByMovingWhatFitsElsewhere() {
+        List<NodeSpec> nodes = twoA100sAndTwoH100s();
+        ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), nodes).team("team-a", 0).team("team-b", 16)
+                .team("team-c", 8);
+        put(run, "team-c", "kept", "a100-2", 0, 8);
+        put(run, "team-a", "h-1", "h100-1", 0, 4);
+        put(run, "team-a", "h-2", "h100-2", 0, 4);
+
+        Plan plan = run.deploy(ClusterRun.gang("team-b", "train", 2, 2, 8));
+
+        assertThat(evicted(plan)).as("a move keeps a job running: cheaper than an eviction, as for a single job")
+                .isEmpty();
+        assertThat(plan.actionsOf(PlanAction.Move.class)).extracting(m -> m.to().node())
+                .containsExactly("a100-1", "a100-1");
+        assertThat(nodesOf(run.placement("team-b", "train"))).containsExactlyInAnyOrder("h100-1", "h100-2");
+        assertThat(run.isPlaced("team-a", "h-1")).isTrue();
+        run.checkNothingOverAllocated();
     }
 
     private static List<PlanAction.Evict> plan(Plan plan) {

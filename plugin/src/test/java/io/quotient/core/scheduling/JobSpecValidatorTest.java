@@ -102,12 +102,20 @@ class JobSpecValidatorTest {
                         "cannot be combined with gpu.fraction"),
                 Arguments.of(In.of().count(1).fraction(0.5, null), "gpu.count", "cannot be combined"),
                 Arguments.of(In.of().count(1).memory(2000L, null), "gpu.count", "cannot be combined"),
-                Arguments.of(In.of().memory(0L, null), "gpu.memoryMib", "at least 1 MiB"),
+                Arguments.of(In.of().memory(0L, null), "gpu.memoryMib", "must be from 1 to 1048576 MiB"),
+                Arguments.of(In.of().memory(Long.MAX_VALUE, null), "gpu.memoryMib", "must be from 1 to 1048576 MiB"),
+                Arguments.of(In.of().memory(2000L, Long.MAX_VALUE), "gpu.memoryLimitMib",
+                        "must be from 1 to 1048576 MiB"),
+                Arguments.of(In.of().count(1_000_000), "gpu.count", "at most 1024 GPUs per replica"),
+                Arguments.of(In.of().scheduling(null, null, 3601L), "minRuntimeSeconds",
+                        "at most 3600 seconds are allowed on this cluster"),
+                Arguments.of(In.of().scheduling(null, null, Long.MAX_VALUE), "minRuntimeSeconds", "at most 3600"),
+                Arguments.of(In.of().count(1).models(Set.of("A100\u0000")), "gpuModels", "control characters"),
                 Arguments.of(In.of().memory(4000L, 2000L), "gpu.memoryLimitMib", "must not be below gpu.memoryMib"),
                 Arguments.of(In.of().memory(null, 2000L), "gpu.memoryLimitMib", "needs gpu.memoryMib"),
                 Arguments.of(In.of().devices(2), "gpuDevices", "applies only to gpu.fraction or gpu.memoryMib"),
                 Arguments.of(In.of().count(2).devices(2), "gpuDevices", "applies only to"),
-                Arguments.of(In.of().fraction(0.5, null).devices(0), "gpuDevices", "at least 1"),
+                Arguments.of(In.of().fraction(0.5, null).devices(0), "gpuDevices", "must be from 1 to 1024"),
                 Arguments.of(In.of().resources(-1L, null), "cpuMilli", "must not be negative"),
                 Arguments.of(In.of().resources(null, -1L), "memoryMib", "must not be negative"),
                 Arguments.of(In.of().scheduling(1001, null, null), "priority", "between -1000 and 1000"),
@@ -116,6 +124,19 @@ class JobSpecValidatorTest {
                 Arguments.of(In.of().models(Set.of("A100")), "gpuModels", "only to jobs that request GPUs"),
                 Arguments.of(In.of().count(1).models(new HashSet<>(Arrays.asList("A100", " "))), "gpuModels",
                         "empty model names"));
+    }
+
+    /** Issue 31: the cluster bounds minRuntimeSeconds, one hour unless configured, for new and stored jobs alike. */
+    @Test
+    void minimumRuntimeIsBoundedByTheClustersMaximum() {
+        assertThat(validator.validate(In.of().scheduling(null, null, 3600L).input(), TEAMS).minRuntime())
+                .isEqualTo(Duration.ofHours(1));
+        JobSpecValidator twoHours = new JobSpecValidator(Duration.ofHours(2));
+        assertThat(twoHours.validate(In.of().scheduling(null, null, 7200L).input(), TEAMS).minRuntime())
+                .isEqualTo(Duration.ofHours(2));
+        assertThatThrownBy(() -> twoHours.validateRequest(In.of().scheduling(null, null, 7201L).input()))
+                .isInstanceOfSatisfying(RequestException.class, e -> assertThat(e.field()).isEqualTo("minRuntimeSeconds"))
+                .hasMessageContaining("at most 7200 seconds are allowed on this cluster");
     }
 
     @ParameterizedTest

@@ -129,7 +129,7 @@ class KueueFairSharingScenariosTest {
         // units; a_incoming (2). Kueue: a_low (in ClusterQueue) and b1 (fair sharing) are preempted: a ends at 4,
         // b at 5.
         //
-        // OPEN DIVERGENCE (asserted as Quotient behaves today, so that a change shows; README, Quotas): Quotient keeps a_incoming pending and evicts nothing: a stays at 3 (its fair share is 4.5)
+        // OPEN DIVERGENCE (asserted as Quotient behaves today, so that a change shows; docs/user-guide.md, "Team quotas"): Quotient keeps a_incoming pending and evicts nothing: a stays at 3 (its fair share is 4.5)
         // while b holds 6 (fair share 4.5). The fair-share right needs the job to fit the share beside everything
         // the team holds now (3 + 2 > 4.5); the priority right frees only a_low (1 of 2); no rule frees the team's
         // own lower-priority jobs to bring the job within its share and takes the rest from a team above its share.

@@ -231,7 +231,7 @@ class KueuePreemptionScenariosTest {
         // runs c2-low (-1, 3) and c2-mid (0, 4): 1 borrowed; in (0, 4) to c1. Kueue: c1-low (in ClusterQueue) and
         // c2-low (reclamation) are preempted; c1 ends at its nominal 6.
         //
-        // OPEN DIVERGENCE (asserted as Quotient behaves today, so that a change shows; README, Quotas): Quotient keeps in pending and evicts nothing, so c1 stays at 5 of its 6 while c2 borrows.
+        // OPEN DIVERGENCE (asserted as Quotient behaves today, so that a change shows; docs/user-guide.md, "Team quotas"): Quotient keeps in pending and evicts nothing, so c1 stays at 5 of its 6 while c2 borrows.
         // The guarantee right needs the job to fit the guarantee beside everything the team holds now (5 + 4 > 6),
         // and the priority right may take only the team's own jobs (c1-low frees 3, 4 are needed); no rule
         // combines the two (evict the team's own lower-priority jobs until the job fits its guarantee, then

@@ -21,7 +21,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code DIFFERENCE} assert Quotient's outcome, which departs from Kueue's by a documented rule. When first translated
  * (2026-11-27) ten cases diverged; eight were mended (the department guarantee right; the guarantee with the team's
  * lower-priority jobs), and two, marked {@code OPEN DIVERGENCE}, assert what Quotient does today so that a change
- * shows (README, Quotas).
+ * shows (docs/user-guide.md, "Team quotas").
  *
  * <p>Mapping: Kueue's one resource (CPU in its tests) is GPUs; a ClusterQueue is a team (nominal quota =
  * guaranteedGpus; nominal + borrowingLimit = maxGpus, unlimited without a borrowing limit; fair weight =

@@ -138,6 +138,26 @@ class PreemptionRulesTest {
         assertThat(run.reason("team-b", "whole-node")).startsWith("every GPU is in use; team-b is within its guarantee");
     }
 
+    /** Issue 31: a minimum runtime of 2^63-1 seconds overflowed the instant arithmetic, and every reclaim failed. */
+    @Test
+    void theLongestMinimumRuntimeSaturatesInsteadOfFailingTheReclaim() {
+        for (int n = 1; n <= 2; n++) {
+            put(run, "team-a", "in-" + n, "node-" + n, 0, 10, QuotaState.IN_QUOTA, 0, run.now.minusSeconds(600),
+                    Duration.ZERO, false);
+        }
+        for (int n = 3; n <= 4; n++) {
+            put(run, "team-a", "forever-" + n, "node-" + n, 0, 10, QuotaState.OVER_QUOTA, 0,
+                    run.now.minusSeconds(600), Duration.ofSeconds(Long.MAX_VALUE));
+        }
+        assertThat(run.placed.get(new JobId("team-a", "forever-3")).protectedUntil()).isEqualTo(Instant.MAX);
+
+        Plan plan = run.deploy(ClusterRun.job("team-b", "b1", 10));
+        assertThat(plan.actionsOf(PlanAction.Evict.class)).isEmpty();
+        assertThat(run.reason("team-b", "b1")).contains("minimum runtime");
+        run.advance(Duration.ofDays(365));
+        assertThat(run.requeue().actionsOf(PlanAction.Evict.class)).isEmpty();
+    }
+
     @Test
     void neverEvictsAJobInsideItsMinimumRuntimeAndDoesOnceItHasPassed() {
         for (int n = 1; n <= 2; n++) {

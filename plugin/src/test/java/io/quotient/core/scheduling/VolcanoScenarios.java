@@ -12,8 +12,8 @@ import java.util.Set;
  * and 14 come from an earlier capacity_test.go (commit 0201c239) that had them. Each test names the Volcano case,
  * states its setup and the outcome Volcano asserts after its session (binds, pipelined tasks, evictions, PodGroup
  * phases), and asserts that outcome as Quotient's running, pending and evicted jobs. Tests marked
- * {@code DIFFERENCE} assert Quotient's outcome, which departs from Volcano's by a rule the README states (quoted in
- * the test).
+ * {@code DIFFERENCE} assert Quotient's outcome, which departs from Volcano's by a rule docs/user-guide.md states
+ * (quoted in the test).
  *
  * <p>Mapping: Volcano's resource lists become GPUs (the cases' CPU counts, or their {@code nvidia.com/*} counts where
  * a case has them, are GPU counts; memory and pod counts are dropped). A queue is a team: {@code deserved} =

@@ -134,7 +134,13 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
             throw new KubernetesCallException("reading " + ref + " in " + namespace + " failed: HTTP "
                     + current.getHttpStatusCode(), current.getHttpStatusCode());
         }
-        for (JsonObject patch : patchOf.of(kind, current.getObject().getRaw())) {
+        JsonObject stored = current.getObject().getRaw();
+        int sent = 0;
+        for (JsonObject patch : patchOf.of(kind, stored)) {
+            if (!MergePatches.changes(stored, patch)) {
+                continue; // the stored object carries it already: a write would change nothing
+            }
+            sent++;
             KubernetesApiResponse<DynamicKubernetesObject> patched = api.patch(namespace, ref.name(),
                     V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch(patch.toString()));
             if (!patched.isSuccess()) {
@@ -142,6 +148,11 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
                         + " failed: HTTP " + patched.getHttpStatusCode() + " " + (patched.getStatus() == null ? ""
                         : patched.getStatus().getMessage()), patched.getHttpStatusCode());
             }
+        }
+        if (sent == 0) {
+            log.debug("{} {}/{} of job {} of team {}: already {}; nothing written", kind.kind(), namespace,
+                    ref.name(), record.id().name(), record.id().team(), done);
+            return;
         }
         log.info("{} {}/{} of job {} of team {}: {}", kind.kind(), namespace, ref.name(), record.id().name(),
                 record.id().team(), done);

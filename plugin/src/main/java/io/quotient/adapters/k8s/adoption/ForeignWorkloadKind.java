@@ -24,12 +24,20 @@ import java.util.Optional;
  */
 public enum ForeignWorkloadKind {
 
-    /** batch/v1 Job (also those a CronJob creates): one pod template; {@code spec.suspend} (1.21+, on by default 1.22). */
+    /**
+     * batch/v1 Job (also those a CronJob creates): one pod template; {@code spec.suspend} (1.21+, on by default 1.22).
+     * It runs {@code parallelism} pods at once, fewer when {@code completions} is smaller (as Kueue counts a Job's pod
+     * set): several form a gang, one pod per node, held until the Job ends whatever its completions.
+     */
     BATCH_JOB("batch", "v1", "Job", "jobs", List.of("spec", "suspend")) {
         @Override
         List<ReplicaGroup> replicaGroups(JsonObject workload) {
             JsonObject spec = JsonTree.object(workload, "spec");
-            return List.of(new ReplicaGroup("spec.parallelism", JsonTree.integer(spec, "parallelism", 1),
+            int parallelism = JsonTree.integer(spec, "parallelism", 1);
+            int completions = JsonTree.integer(spec, "completions", parallelism);
+            // a negative count is refused by name below (ForeignGpuRequests), so only a smaller completions counts
+            int atOnce = completions >= 0 && completions < parallelism ? completions : parallelism;
+            return List.of(new ReplicaGroup("spec.parallelism", atOnce,
                     podTemplateAsk("spec.template", JsonTree.object(spec, "template"))));
         }
     },
@@ -114,19 +122,14 @@ public enum ForeignWorkloadKind {
     abstract List<ReplicaGroup> replicaGroups(JsonObject workload);
 
     /**
-     * The workload's GPU demand, checked, or empty when it asks for none. A batch Job runs one pod at a time under
-     * Quotient. A share of a GPU is bound at placement through pod template annotations ({@link ShareEnvPatch});
+     * The workload's GPU demand, checked, or empty when it asks for none. Several replicas (a PyTorchJob's, a TrainJob's
+     * nodes, a parallel batch Job's pods) are one gang, placed all or nothing. A share of a GPU is bound at placement through pod template annotations ({@link ShareEnvPatch});
      * a TrainJob's pods come from its runtime, where Quotient places only node affinity: its shares are refused.
      *
      * @throws RequestException naming the field and the reason
      */
     public Optional<ForeignDemand> demand(JsonObject workload) {
         Optional<ForeignDemand> demand = ForeignGpuRequests.demand(replicaGroups(workload));
-        if (demand.isPresent() && onePod() && demand.get().replicas() > 1) {
-            throw new RequestException("spec.parallelism", "is " + demand.get().replicas() + "; Quotient places a"
-                    + " batch Job that asks for GPUs one pod at a time: set parallelism to 1 (or leave it out), or run a"
-                    + " distributed job as a PyTorchJob or TrainJob");
-        }
         if (demand.isPresent() && this == TRAIN_JOB && !(demand.get().perReplica() instanceof GpuRequest.WholeGpus)) {
             throw new RequestException(SHARE_ANNOTATIONS, "shares of a GPU are not supported for a TrainJob (its"
                     + " trainer's pods come from the training runtime, which Quotient does not change); ask for whole"
@@ -162,11 +165,6 @@ public enum ForeignWorkloadKind {
     /** Where the workload's suspend switch is, from the root (e.g. spec, runPolicy, suspend). */
     List<String> suspendPath() {
         return suspendPath;
-    }
-
-    /** Whether the workload runs one pod at a time only (a batch Job): Quotient does not place parallel pods of it. */
-    boolean onePod() {
-        return this == BATCH_JOB;
     }
 
     public String group() {

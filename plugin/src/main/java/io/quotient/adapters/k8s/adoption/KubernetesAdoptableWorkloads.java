@@ -13,6 +13,7 @@ import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.port.AdoptableWorkloads;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.WorkloadRef;
+import io.quotient.deploy.LogValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,7 +79,7 @@ public final class KubernetesAdoptableWorkloads implements AdoptableWorkloads {
                     new WorkloadRef(kind.apiVersion(), kind.kind(), name, JsonTree.text(metadata, "uid"))));
         } catch (RequestException e) {
             log.warn("{} {}/{} of team {} cannot be adopted: {}; it stays suspended", kind.kind(), namespace, name,
-                    team.get(), e.getMessage());
+                    team.get(), LogValues.escape(e.getMessage()));
             return Optional.empty();
         }
     }

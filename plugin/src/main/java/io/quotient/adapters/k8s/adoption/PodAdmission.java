@@ -16,6 +16,7 @@ import io.quotient.core.scheduling.JobRequestInput;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.PodAdmissions;
 import io.quotient.deploy.PodVerdict;
+import io.quotient.deploy.LogValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,7 +64,7 @@ final class PodAdmission {
             gpu = ForeignGpuRequests.parse(ForeignWorkloadKind.podTemplateAsk("", pod));
         } catch (RequestException e) {
             log.info("pod {}/{} of team {} refused at admission: {}", namespace, JsonTree.text(metadata, "name"), team,
-                    e.getMessage());
+                    LogValues.escape(e.getMessage()));
             return AdmissionReviews.refused(request, e.getMessage());
         }
         if (gpu.isEmpty()) {

@@ -12,6 +12,7 @@ import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.PodAdmissions;
 import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.LogValues;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -101,7 +102,8 @@ public final class WorkloadAdmission {
                 shareEnv = ShareEnvPatch.operations(kind.get(), workload);
             }
         } catch (RequestException e) {
-            log.info("{} {}/{} refused at admission: {}", kind.get().kind(), namespace, name, e.getMessage());
+            log.info("{} {}/{} refused at admission: {}", kind.get().kind(), namespace, name,
+                    LogValues.escape(e.getMessage()));
             return AdmissionReviews.refused(request, e.getMessage());
         }
         if (demand.isEmpty() || !mutate) {

@@ -130,4 +130,19 @@ class PlacementPatchTest {
                 .as("the binding is removed, the author's annotation kept").isEqualTo(JsonParser.parseString(
                         "{\"annotations\": {\"quotient.io/env.NVIDIA_VISIBLE_DEVICES\": null}}"));
     }
+
+    @Test
+    void aParallelBatchJobIsPinnedToItsGangsNodesOnePodPerNode() {
+        JsonObject job = JsonParser.parseString("""
+                {"apiVersion": "batch/v1", "kind": "Job", "metadata": {"name": "llm"},
+                 "spec": {"suspend": true, "parallelism": 2, "template": {"spec": {"containers": [
+                   {"name": "main", "image": "t", "resources": {"limits": {"nvidia.com/gpu": "4"}}}]}}}}""")
+                .getAsJsonObject();
+        JsonObject patch = PlacementPatch.place(ForeignWorkloadKind.BATCH_JOB, job, LABELS, List.of("n1", "n2"), true,
+                Map.of());
+        assertThat(patch.getAsJsonObject("spec").get("suspend").getAsBoolean()).isFalse();
+        String affinity = patch.getAsJsonObject("spec").getAsJsonObject("template").getAsJsonObject("spec")
+                .getAsJsonObject("affinity").toString();
+        assertThat(affinity).contains("[\"n1\",\"n2\"]", "podAntiAffinity", "\"quotient.io/job\":\"llm\"");
+    }
 }

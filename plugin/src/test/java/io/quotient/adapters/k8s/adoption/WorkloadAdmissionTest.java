@@ -116,14 +116,47 @@ class WorkloadAdmissionTest {
     }
 
     @Test
-    void aGangOfUnequalReplicasAndAParallelGpuJobAreRefused() {
+    void aGangOfUnequalReplicasIsRefused() {
         String unequal = PYTORCH_JOB.replaceFirst("\"nvidia.com/gpu\": 8", "\"nvidia.com/gpu\": 4");
         assertThat(message(mutate("kubeflow.org", "v1", "PyTorchJob", "ml-a", unequal)))
                 .startsWith("spec.pytorchReplicaSpecs.Worker.replicas: these replicas ask for other GPUs than"
                         + " spec.pytorchReplicaSpecs.Master.replicas");
+    }
+
+    @Test
+    void aParallelGpuJobIsAdoptedAsAGangOfItsParallelPods() {
+        // issue 31 finding 10: it was refused ("Quotient places a batch Job that asks for GPUs one pod at a time")
         String parallel = GPU_JOB.replace("\"spec\": {\"template\"", "\"spec\": {\"parallelism\": 3, \"template\"");
-        assertThat(message(mutate("batch", "v1", "Job", "ml-a", parallel)))
-                .startsWith("spec.parallelism: is 3; Quotient places a batch Job that asks for GPUs one pod at a time");
+        JsonObject response = mutate("batch", "v1", "Job", "ml-a", parallel);
+        assertThat(response.get("allowed").getAsBoolean()).isTrue();
+        assertThat(patch(response).get(0)).isEqualTo(JsonParser.parseString("""
+                {"op": "add", "path": "/spec/suspend", "value": true}"""));
+        assertThat(answer(parallel, "batch", "v1", "Job", "ml-a", "CREATE", false).get("allowed").getAsBoolean())
+                .as("the validating webhook too").isTrue();
+        var demand = ForeignWorkloadKind.BATCH_JOB.demand(JsonParser.parseString(parallel).getAsJsonObject());
+        assertThat(demand).hasValueSatisfying(d -> {
+            assertThat(d.replicas()).isEqualTo(3);
+            assertThat(d.request("team-a", "ingest").replicas()).isEqualTo(3);
+        });
+    }
+
+    @Test
+    void aParallelJobsGangIsTheFewerOfItsParallelismAndCompletions() {
+        String fewer = GPU_JOB.replace("\"spec\": {\"template\"",
+                "\"spec\": {\"parallelism\": 4, \"completions\": 2, \"template\"");
+        assertThat(ForeignWorkloadKind.BATCH_JOB.demand(JsonParser.parseString(fewer).getAsJsonObject()))
+                .hasValueSatisfying(d -> assertThat(d.replicas()).isEqualTo(2));
+        String more = GPU_JOB.replace("\"spec\": {\"template\"",
+                "\"spec\": {\"parallelism\": 2, \"completions\": 10, \"template\"");
+        assertThat(ForeignWorkloadKind.BATCH_JOB.demand(JsonParser.parseString(more).getAsJsonObject()))
+                .as("pods run two at a time until ten succeed").hasValueSatisfying(d -> assertThat(d.replicas())
+                        .isEqualTo(2));
+        String shares = GPU_JOB.replace("\"spec\": {\"template\"", "\"spec\": {\"parallelism\": 2, \"template\"")
+                .replace("\"spec\": {\"restartPolicy\"", "\"metadata\": {\"annotations\": {"
+                        + "\"gpu-fraction\": \"0.5\"}}, \"spec\": {\"restartPolicy\"")
+                .replace("\"nvidia.com/gpu\": \"1\"", "\"cpu\": \"1\"");
+        assertThat(message(mutate("batch", "v1", "Job", "ml-a", shares)))
+                .startsWith("spec.parallelism: 2 replicas ask for a share of a GPU");
     }
 
     @Test

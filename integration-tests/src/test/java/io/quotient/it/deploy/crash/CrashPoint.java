@@ -1,6 +1,7 @@
-package io.quotient.app.kubernetes;
+package io.quotient.it.deploy.crash;
 
 import io.quotient.adapters.k8s.KubernetesWorkloadGateway;
+import io.quotient.app.kubernetes.WorkloadGatewayInterceptor;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.deploy.port.GpuBinding;
@@ -17,9 +18,11 @@ import java.util.Locale;
 
 /**
  * Crash testing only ({@code quotient.kubernetes.testing-crash-at}): the process SIGKILLs itself at a chosen point of
- * a deploy or a preemption, so that tests can show a restarted service converges from exactly that state.
+ * a deploy or a preemption, so that tests can show a restarted service converges from exactly that state. It lives in
+ * the integration tests' sources, not in the service's jar: the service processes these tests start run on the tests'
+ * classpath, where {@link CrashPointConfiguration} contributes it as the service's workload-gateway interceptor.
  */
-enum CrashPoint {
+enum CrashPoint implements WorkloadGatewayInterceptor {
     /** After the first workload (Job) is created in the API server, before its status is written Running. */
     AFTER_WORKLOAD_CREATED,
     /** After an eviction is recorded (Preempted), before the evicted job's pods are deleted. */
@@ -38,7 +41,8 @@ enum CrashPoint {
     }
 
     /** The gateway that dies at this point. */
-    WorkloadGateway around(KubernetesWorkloadGateway real) {
+    @Override
+    public WorkloadGateway around(KubernetesWorkloadGateway real) {
         return new Crashing(real, this);
     }
 

@@ -1,4 +1,4 @@
-package io.quotient.app.kubernetes;
+package io.quotient.it.deploy.crash;
 
 import org.junit.jupiter.api.Test;
 

@@ -1,0 +1,158 @@
+package io.quotient.it.deploy;
+
+import com.google.gson.JsonArray;
+import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
+import io.kubernetes.client.custom.V1Patch;
+import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1Container;
+import io.kubernetes.client.openapi.models.V1Node;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1Pod;
+import io.kubernetes.client.openapi.models.V1PodSpec;
+import io.kubernetes.client.util.PatchUtils;
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.usage.PodCounterReading;
+import io.quotient.core.usage.PodCounters;
+import io.quotient.it.harness.Await;
+import io.quotient.it.harness.ControlPlane;
+import io.quotient.it.harness.FakeGpuNode;
+import io.quotient.it.harness.FakeGpuNodeSpec;
+import io.quotient.it.harness.FakeGpuNodes;
+import io.quotient.it.harness.KubeCalls;
+import io.quotient.it.harness.RealKubernetes;
+import io.quotient.it.harness.TestNamespace;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The service reads the usage counters of the node reports on a real API server, and only for pods it sees itself
+ * on that node as a job's workload: a report that names a pod with another UID, a pod on another node, or a pod of
+ * no job books nothing.
+ */
+@RealKubernetes
+class UsageObservationIT {
+
+    private static final String REPORT = "quotient.io/gpu-report";
+    private static final JobId NOTEBOOK = new JobId("vision", "notebook");
+    private static final String MANAGED = "app.kubernetes.io/managed-by";
+
+    private ApiClient client;
+    private TestNamespace namespace;
+    private AdapterFixture adapters;
+    private CoreV1Api core;
+
+    @BeforeAll
+    static void installCrd(ApiClient client) {
+        QuotientManifests.installCrd(client);
+    }
+
+    @BeforeEach
+    void setUp(ControlPlane plane, TestNamespace namespace) {
+        this.client = plane.apiClient();
+        this.namespace = namespace;
+        adapters = new AdapterFixture(plane.newApiClient(), plane.newApiClient(), namespace.name());
+        core = new CoreV1Api(client);
+    }
+
+    @AfterEach
+    void tearDown() {
+        adapters.close();
+    }
+
+    @Test
+    void onlyPodsTheServiceSeesOnTheReportingNodeBookUsage(FakeGpuNodes nodes) throws Exception {
+        FakeGpuNode node = nodes.create(FakeGpuNodeSpec.of("usage", 2, 81920, "NVIDIA-H100-80GB-HBM3"));
+        FakeGpuNode other = nodes.create(FakeGpuNodeSpec.of("usage-other", 2, 81920, "NVIDIA-H100-80GB-HBM3"));
+        // the service watches the pods it manages (its label), and knows their jobs by their team and job labels
+        V1Pod notebook = pod("notebook-0", node.name(), Map.of(MANAGED, "quotient", "quotient.io/team", NOTEBOOK.team(),
+                "quotient.io/job", NOTEBOOK.name()));
+        V1Pod stray = pod("stray-0", node.name(), Map.of(MANAGED, "quotient"));
+        String gpu = node.gpuUuids().get(0);
+        String since = "2026-12-01T10:00:00Z";
+
+        report(node.name(), List.of(
+                podUsage("notebook-0", notebook.getMetadata().getUid(), gpu, since, 600, 240),
+                podUsage("notebook-0", "forged-uid", gpu, since, 600, 600),
+                podUsage("stray-0", stray.getMetadata().getUid(), gpu, since, 600, 600)));
+        report(other.name(), List.of(podUsage("notebook-0", notebook.getMetadata().getUid(), other.gpuUuids().get(0),
+                since, 600, 600)));
+
+        List<PodCounterReading> readings = Await.until("the node reports' usage to be observed",
+                () -> adapters.observer.podUsage(), r -> !r.isEmpty());
+
+        assertThat(readings).containsExactly(new PodCounterReading(node.name(), notebook.getMetadata().getUid(), gpu,
+                NOTEBOOK, new PodCounters(Instant.parse(since), 600, 600, 240, 600.0 * 1024)));
+    }
+
+    private V1Pod pod(String name, String nodeName, Map<String, String> labels) throws Exception {
+        V1Pod pod = new V1Pod().metadata(new V1ObjectMeta().name(name).namespace(namespace.name()).labels(labels))
+                .spec(new V1PodSpec().overhead(null).nodeName(nodeName).containers(List.of(
+                        new V1Container().name("main").image("busybox:1.36").command(List.of("sleep", "3600")))));
+        return core.createNamespacedPod(namespace.name(), pod).execute();
+    }
+
+    private static JsonObject podUsage(String name, String uid, String gpu, String since, double seconds, double busy) {
+        JsonObject counters = new JsonObject();
+        counters.addProperty("uuid", gpu);
+        counters.addProperty("source", "process");
+        counters.addProperty("windowSeconds", 30.0);
+        counters.addProperty("utilizationPercent", 40.0);
+        counters.addProperty("memoryUsedMib", 1024);
+        counters.addProperty("memoryPeakMib", 1024);
+        counters.addProperty("countingSince", since);
+        counters.addProperty("presentSeconds", seconds);
+        counters.addProperty("measuredSeconds", seconds);
+        counters.addProperty("busyGpuSeconds", busy);
+        counters.addProperty("memoryMibSeconds", (long) (seconds * 1024));
+        JsonArray gpus = new JsonArray();
+        gpus.add(counters);
+        JsonObject pod = new JsonObject();
+        pod.addProperty("name", name);
+        pod.addProperty("uid", uid);
+        pod.add("gpus", gpus);
+        return pod;
+    }
+
+    /** Adds a usage object to the node's report, as its enforcer would (the fake kubelet keeps it fresh). */
+    private void report(String nodeName, List<JsonObject> pods) {
+        KubeCalls.retryOnConflict("adding usage to the report of " + nodeName, () -> {
+            V1Node node = core.readNode(nodeName).execute();
+            JsonObject report = JsonParser.parseString(node.getMetadata().getAnnotations().get(REPORT))
+                    .getAsJsonObject();
+            JsonArray podArray = new JsonArray();
+            pods.forEach(p -> {
+                p.addProperty("namespace", namespace.name());
+                podArray.add(p);
+            });
+            JsonObject usage = new JsonObject();
+            usage.addProperty("windowStart", "2026-12-01T10:09:30Z");
+            usage.addProperty("windowEnd", "2026-12-01T10:10:00Z");
+            usage.addProperty("samples", 60);
+            usage.add("pods", podArray);
+            report.add("usage", usage);
+            JsonObject metadata = new JsonObject();
+            metadata.add("annotations", annotation(report));
+            metadata.addProperty("resourceVersion", node.getMetadata().getResourceVersion());
+            JsonObject patch = new JsonObject();
+            patch.add("metadata", metadata);
+            return PatchUtils.patch(V1Node.class, () -> core.patchNode(nodeName, new V1Patch(patch.toString()))
+                    .buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+        });
+    }
+
+    private static JsonObject annotation(JsonObject report) {
+        JsonObject annotations = new JsonObject();
+        annotations.addProperty(REPORT, report.toString());
+        return annotations;
+    }
+}

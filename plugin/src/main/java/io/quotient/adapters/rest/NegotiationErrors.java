@@ -1,0 +1,34 @@
+package io.quotient.adapters.rest;
+
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.HttpMediaTypeNotAcceptableException;
+import org.springframework.web.bind.annotation.ExceptionHandler;
+import org.springframework.web.bind.annotation.RestControllerAdvice;
+
+import java.io.IOException;
+
+/**
+ * A client that accepts no type the API answers in gets 406 before any handler runs (the API's mappings declare
+ * that they produce JSON, so the route is refused at mapping and nothing is recorded), with the reason in JSON: the
+ * error shape is JSON whatever the {@code Accept} header said.
+ */
+@RestControllerAdvice
+@Order(Ordered.HIGHEST_PRECEDENCE)
+public class NegotiationErrors {
+
+    private final JsonRefusal refusal;
+
+    public NegotiationErrors(JsonRefusal refusal) {
+        this.refusal = refusal;
+    }
+
+    @ExceptionHandler(HttpMediaTypeNotAcceptableException.class)
+    void notAcceptable(HttpServletResponse response) throws IOException {
+        refusal.write(response, HttpStatus.NOT_ACCEPTABLE, new ErrorBody("not acceptable", "Accept",
+                "this resource answers in application/json only", "send Accept: application/json (or leave"
+                        + " Accept out); nothing was recorded"));
+    }
+}

@@ -1,0 +1,31 @@
+package io.quotient.adapters.rest;
+
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import org.springframework.web.filter.OncePerRequestFilter;
+
+import java.io.IOException;
+
+/**
+ * Browser hardening on every answer: the dashboard loads only its own script, styles and API (its bars and GPU
+ * map are sized by inline style attributes, the one inline content allowed), may not be framed, and no answer is
+ * sniffed into another type.
+ */
+public final class SecurityHeadersFilter extends OncePerRequestFilter {
+
+    public static final String CONTENT_SECURITY_POLICY = "default-src 'none'; script-src 'self'; style-src 'self';"
+            + " style-src-attr 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; form-action 'self';"
+            + " frame-ancestors 'none'; base-uri 'none'";
+
+    @Override
+    protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+            throws ServletException, IOException {
+        response.setHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+        response.setHeader("X-Content-Type-Options", "nosniff");
+        response.setHeader("X-Frame-Options", "DENY");
+        response.setHeader("Referrer-Policy", "no-referrer");
+        chain.doFilter(request, response);
+    }
+}

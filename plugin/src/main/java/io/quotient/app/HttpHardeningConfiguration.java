@@ -1,0 +1,69 @@
+package io.quotient.app;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quotient.adapters.rest.CanonicalPathFilter;
+import io.quotient.adapters.rest.JsonErrorReportValve;
+import io.quotient.adapters.rest.JsonRefusal;
+import io.quotient.adapters.rest.SecurityHeadersFilter;
+import org.apache.catalina.Valve;
+import org.apache.catalina.core.StandardHost;
+import org.apache.catalina.valves.ErrorReportValve;
+import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
+
+/**
+ * What every request meets before the API: only canonical paths are served, every answer carries the browser
+ * security headers, and the servlet container's own refusals answer in the API's JSON error shape.
+ */
+@Configuration(proxyBeanMethods = false)
+public class HttpHardeningConfiguration {
+
+    @Bean
+    JsonRefusal jsonRefusal(ObjectMapper json) {
+        return new JsonRefusal(json);
+    }
+
+    /** First of all filters: a path spelt any other way than canonically is refused before anything reads it. */
+    @Bean
+    FilterRegistrationBean<CanonicalPathFilter> canonicalPathFilter(JsonRefusal refusal) {
+        FilterRegistrationBean<CanonicalPathFilter> registration =
+                new FilterRegistrationBean<>(new CanonicalPathFilter(refusal));
+        registration.addUrlPatterns("/*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
+        return registration;
+    }
+
+    /** Before the path check, so that its refusals carry the headers too. */
+    @Bean
+    FilterRegistrationBean<SecurityHeadersFilter> securityHeadersFilter() {
+        FilterRegistrationBean<SecurityHeadersFilter> registration =
+                new FilterRegistrationBean<>(new SecurityHeadersFilter());
+        registration.addUrlPatterns("/*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return registration;
+    }
+
+    /**
+     * Tomcat's HTML error valve (which Spring Boot adds to the host) is removed and the host told to add
+     * {@link JsonErrorReportValve} instead; ordered last so that Boot's own customizer has added its valve first.
+     */
+    @Bean
+    @Order(Ordered.LOWEST_PRECEDENCE)
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> jsonContainerErrors() {
+        return factory -> factory.addContextCustomizers(context -> {
+            StandardHost host = (StandardHost) context.getParent();
+            for (Valve valve : host.getPipeline().getValves()) {
+                if (valve instanceof ErrorReportValve) {
+                    host.getPipeline().removeValve(valve);
+                }
+            }
+            // the host adds a valve of this class when it starts (and then none of its own HTML one)
+            host.setErrorReportValveClass(JsonErrorReportValve.class.getName());
+        });
+    }
+}

@@ -1,0 +1,73 @@
+package io.quotient.app;
+
+import io.kubernetes.client.openapi.ApiClient;
+import io.quotient.adapters.k8s.KubernetesUsageRecordStore;
+import io.quotient.adapters.memory.InMemoryUsageRecordStore;
+import io.quotient.app.kubernetes.KubernetesProperties;
+import io.quotient.app.schedule.UsageJob;
+import io.quotient.core.usage.UsageAccumulator;
+import io.quotient.deploy.port.ClusterObserver;
+import io.quotient.deploy.port.JobRecordStore;
+import io.quotient.deploy.port.LeadershipGate;
+import io.quotient.deploy.port.UsageRecordStore;
+import io.quotient.usage.UsageRecorder;
+import org.quartz.JobBuilder;
+import org.quartz.JobDetail;
+import org.quartz.SimpleScheduleBuilder;
+import org.quartz.Trigger;
+import org.quartz.TriggerBuilder;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
+
+import java.time.Clock;
+
+/** Wires usage accounting: the recorder, its store, and the periodic job that feeds it (docs/usage.md). */
+@Configuration(proxyBeanMethods = false)
+@EnableConfigurationProperties(UsageProperties.class)
+public class UsageConfiguration {
+
+    private static final String GROUP = "quotient";
+
+    /** On the embedded cluster records are kept in memory, as its job records are. */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(ClusterModeCondition.Embedded.class)
+    static class Embedded {
+        @Bean
+        UsageRecordStore inMemoryUsageRecordStore() {
+            return new InMemoryUsageRecordStore();
+        }
+    }
+
+    /** On Kubernetes, one ConfigMap per job in the service's namespace. */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(ClusterModeCondition.Kubernetes.class)
+    static class Kubernetes {
+        @Bean
+        UsageRecordStore kubernetesUsageRecordStore(ApiClient client, KubernetesProperties kubernetes) {
+            return new KubernetesUsageRecordStore(client, kubernetes.namespace());
+        }
+    }
+
+    @Bean
+    UsageRecorder usageRecorder(JobRecordStore jobs, ClusterObserver cluster, UsageRecordStore store,
+                                LeadershipGate leadership, Clock clock, UsageProperties properties) {
+        return new UsageRecorder(jobs, cluster, store, leadership, clock, new UsageRecorder.Settings(
+                new UsageAccumulator.Settings(properties.maxGap()), properties.persistInterval()));
+    }
+
+    @Bean
+    JobDetail usageJob() {
+        return JobBuilder.newJob(UsageJob.class).withIdentity("usage", GROUP).storeDurably().build();
+    }
+
+    @Bean
+    Trigger usageTrigger(UsageProperties properties) {
+        return TriggerBuilder.newTrigger().forJob("usage", GROUP).withIdentity("usage", GROUP).startNow()
+                .withSchedule(SimpleScheduleBuilder.simpleSchedule()
+                        .withIntervalInMilliseconds(properties.interval().toMillis()).repeatForever()
+                        .withMisfireHandlingInstructionNextWithRemainingCount())
+                .build();
+    }
+}

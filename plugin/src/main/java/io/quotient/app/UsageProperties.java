@@ -1,0 +1,35 @@
+package io.quotient.app;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+
+import java.time.Duration;
+
+/**
+ * Usage accounting ({@code quotient.usage.*}, docs/usage.md).
+ *
+ * @param interval        how often the leader observes placements and the enforcers' counters
+ * @param maxGap          the longest silence (restart, failover) whose allocation is still counted
+ * @param persistInterval how often changed usage records are stored
+ */
+@ConfigurationProperties("quotient.usage")
+public record UsageProperties(@DefaultValue("10s") Duration interval, @DefaultValue("5m") Duration maxGap,
+                              @DefaultValue("60s") Duration persistInterval) {
+
+    public UsageProperties {
+        positive("interval", interval);
+        positive("max-gap", maxGap);
+        positive("persist-interval", persistInterval);
+        if (maxGap.compareTo(persistInterval.plus(interval)) < 0) {
+            throw new IllegalArgumentException("quotient.usage.max-gap (" + maxGap + ") must be at least "
+                    + "persist-interval + interval (" + persistInterval.plus(interval) + "), or a restart would lose "
+                    + "the allocation counted since the last stored record");
+        }
+    }
+
+    private static void positive(String name, Duration value) {
+        if (value == null || value.isNegative() || value.isZero()) {
+            throw new IllegalArgumentException("quotient.usage." + name + " must be a positive duration, got " + value);
+        }
+    }
+}

@@ -1,0 +1,59 @@
+package io.quotient.core.scheduling;
+
+import io.quotient.core.cluster.Allocation;
+import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.ResourceDemand;
+
+import java.util.List;
+
+/** What a node could give a demand, computed aside (the state is not touched): the reclaim search's cheap bounds. */
+final class NodeRoom {
+
+    private NodeRoom() {
+    }
+
+    /** Whether the demand would fit the node if all the jobs left it (computed aside: the state is not touched). */
+    static boolean fitsWithout(Workspace ws, int node, List<PlacedJob> jobs, ResourceDemand demand) {
+        ClusterState state = ws.state();
+        long cpu = state.freeCpu(node);
+        long memory = state.freeMemory(node);
+        int[] free = new int[state.gpuCount(node)];
+        state.copyGpuFree(node, free);
+        for (PlacedJob j : jobs) {
+            Allocation a = ws.allocationOn(j.id(), node).orElseThrow();
+            cpu += a.cpuMilli();
+            memory += a.memoryMib();
+            for (int g : a.gpuIndices()) {
+                free[g] += a.milliPerGpu();
+            }
+        }
+        if (cpu < demand.cpuMilli() || memory < demand.memoryMib()) {
+            return false;
+        }
+        if (!demand.needsGpu()) {
+            return true;
+        }
+        int share = demand.milliOn(state.node(node));
+        int enough = 0;
+        for (int f : free) {
+            enough += f >= share ? 1 : 0;
+        }
+        return enough >= demand.gpuCount();
+    }
+
+    /** GPU milli that must be freed at least: the demand's GPUs need their share each, at best on the freest GPUs. */
+    static long mustFree(ClusterState state, int node, ResourceDemand demand) {
+        if (!demand.needsGpu()) {
+            return 0;
+        }
+        int share = demand.milliOn(state.node(node));
+        int[] free = new int[state.gpuCount(node)];
+        state.copyGpuFree(node, free);
+        java.util.Arrays.sort(free);
+        long lacking = 0;
+        for (int i = 0; i < demand.gpuCount() && i < free.length; i++) {
+            lacking += Math.max(0, share - free[free.length - 1 - i]);
+        }
+        return lacking;
+    }
+}

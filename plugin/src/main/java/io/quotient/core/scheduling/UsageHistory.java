@@ -1,0 +1,141 @@
+package io.quotient.core.scheduling;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Each team's decayed past borrowing, for fair shares with memory ({@link FairShareSettings}): the decay-weighted
+ * mean of what the team borrowed (GPU milli beyond its guarantee) over the window,
+ *
+ * <pre>
+ *   D(now) = ∫ b(t) · 2^(−(now − t) / h) dt  /  ∫ 2^(−(now − t) / h) dt,   both over t in [now − window, now]
+ * </pre>
+ *
+ * in milli: a team that borrowed 8 GPUs over the whole window has D = 8000; one that stopped a half-life ago, about
+ * half that (more precisely, the weight of the time before the half-life). Borrowing is a step function: what
+ * {@link #record} is given holds until the next record. The integral is kept exactly in buckets of a 64th of the
+ * window (each bucket weighted to its end, so that advancing time only multiplies it); a bucket is dropped once it
+ * ends before the window, so the window is respected to a bucket's width.
+ *
+ * <p>The clock is injected, so tests and the simulator drive time. Thread-safe: the service records from its
+ * planning loop while reports read.
+ */
+public final class UsageHistory {
+
+    static final int BUCKETS_PER_WINDOW = 64;
+
+    private final FairShareSettings settings;
+    private final Clock clock;
+    private final double halfLifeMillis;
+    private final long windowMillis;
+    private final long bucketMillis;
+    private final Map<String, TreeMap<Long, Double>> buckets = new HashMap<>();
+    private Instant last;
+    private Map<String, Long> lastBorrowed = Map.of();
+
+    public UsageHistory(FairShareSettings settings, Clock clock) {
+        this.settings = settings;
+        this.clock = clock;
+        this.halfLifeMillis = Math.max(1, settings.usageHalfLife().toMillis());
+        this.windowMillis = Math.max(1, settings.window().toMillis());
+        this.bucketMillis = Math.max(1000, windowMillis / BUCKETS_PER_WINDOW);
+    }
+
+    /** A history restored from its durable form; a record of another bucket width (other settings) starts empty. */
+    public static UsageHistory restore(FairShareSettings settings, Clock clock, UsageRecord record) {
+        UsageHistory h = new UsageHistory(settings, clock);
+        if (record != null && record.bucketMillis() == h.bucketMillis) {
+            h.last = record.last();
+            h.lastBorrowed = record.lastBorrowed();
+            record.buckets().forEach((team, b) -> h.buckets.put(team, new TreeMap<>(b)));
+        }
+        return h;
+    }
+
+    public FairShareSettings settings() {
+        return settings;
+    }
+
+    /**
+     * Adds what each team borrowed since the previous record (the amounts given then) and records what it borrows
+     * from now on. A team absent from the map borrows nothing from now on.
+     *
+     * @param borrowedMilli per team, GPU milli it holds beyond its guarantee now
+     */
+    public synchronized void record(Map<String, Long> borrowedMilli) {
+        Instant now = clock.instant();
+        if (settings.decays() && last != null && now.isAfter(last)) {
+            long from = last.toEpochMilli();
+            long to = now.toEpochMilli();
+            lastBorrowed.forEach((team, milli) -> {
+                if (milli > 0) {
+                    add(buckets.computeIfAbsent(team, t -> new TreeMap<>()), milli, from, to);
+                }
+            });
+            long oldest = (to - windowMillis) / bucketMillis;
+            buckets.values().forEach(b -> b.headMap(oldest).clear());
+            buckets.values().removeIf(TreeMap::isEmpty);
+        }
+        if (last == null || !now.isBefore(last)) {
+            last = now;
+        }
+        lastBorrowed = Map.copyOf(borrowedMilli);
+    }
+
+    /** Per team with any, its decayed past borrowing in milli now (empty without decay). */
+    public synchronized Map<String, Double> decayedMilli() {
+        Map<String, Double> decayed = new HashMap<>();
+        if (!settings.decays() || last == null) {
+            return decayed;
+        }
+        long now = Math.max(clock.millis(), last.toEpochMilli());
+        long oldest = (now - windowMillis) / bucketMillis;
+        double norm = piece(1, now - windowMillis, now, now);
+        buckets.forEach((team, b) -> {
+            double sum = 0;
+            for (Map.Entry<Long, Double> e : b.tailMap(oldest, true).entrySet()) {
+                long end = (e.getKey() + 1) * bucketMillis;
+                sum += e.getValue() * Math.pow(2, -(now - end) / halfLifeMillis);
+            }
+            decayed.merge(team, sum, Double::sum);
+        });
+        long from = last.toEpochMilli();
+        lastBorrowed.forEach((team, milli) -> {
+            if (milli > 0 && now > from) {
+                decayed.merge(team, piece(milli, from, now, now), Double::sum);
+            }
+        });
+        decayed.replaceAll((team, sum) -> sum / norm);
+        decayed.values().removeIf(v -> v <= 0);
+        return decayed;
+    }
+
+    /** The durable form of the history now. */
+    public synchronized UsageRecord toRecord() {
+        Map<String, Map<Long, Double>> copy = new HashMap<>();
+        buckets.forEach((team, b) -> copy.put(team, Map.copyOf(b)));
+        return new UsageRecord(bucketMillis, last, lastBorrowed, copy);
+    }
+
+    /** Adds a constant borrowing over [from, to) to the buckets it spans, each part weighted to its bucket's end. */
+    private void add(TreeMap<Long, Double> teamBuckets, long milli, long from, long to) {
+        long t = from;
+        while (t < to) {
+            long index = t / bucketMillis;
+            long end = (index + 1) * bucketMillis;
+            long until = Math.min(to, end);
+            teamBuckets.merge(index, piece(milli, t, until, end), Double::sum);
+            t = until;
+        }
+    }
+
+    /** ∫ milli · 2^((t − reference) / h) dt over [from, to), in milli × ms. */
+    private double piece(double milli, long from, long to, long reference) {
+        double scale = halfLifeMillis / Math.log(2);
+        return milli * scale * (Math.pow(2, (to - reference) / halfLifeMillis)
+                - Math.pow(2, (from - reference) / halfLifeMillis));
+    }
+}

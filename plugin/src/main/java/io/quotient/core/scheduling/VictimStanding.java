@@ -1,0 +1,39 @@
+package io.quotient.core.scheduling;
+
+import java.util.function.ToLongFunction;
+
+/**
+ * Where a victim's team stands, as the reclaim search's cost compares victims ({@link ReclaimSearch.Cost}): its
+ * priority, and how far below its fair share it ends once jobs are taken from it, counted in whole steps of the
+ * fair-share hysteresis (a team that ends less than one step below its share counts as keeping it: differences the
+ * hysteresis ignores elsewhere do not outweigh evicting less). The claimant's own jobs have no standing: they leave
+ * the team-level comparison to the job-level one.
+ *
+ * @param fairShare  per team, its fair share in milli
+ * @param stepMilli  the fair-share hysteresis in milli (at least 1)
+ */
+record VictimStanding(QuotaLedger ledger, ToLongFunction<String> fairShare, long stepMilli) {
+
+    VictimStanding {
+        stepMilli = Math.max(1, stepMilli);
+    }
+
+    /** The victim team's priority; none (the least value) for the claimant's own jobs. */
+    int teamPriority(PlacedJob victim, String claimant) {
+        String team = victim.spec().team();
+        return team.equals(claimant) ? Integer.MIN_VALUE : ledger.team(team).priority();
+    }
+
+    /**
+     * How far below its fair share the victim's team ends once {@code takenMilli} of it is gone, in whole steps (0:
+     * less than one step below it, or above it); none (the least value) for the claimant's own jobs.
+     */
+    long endsBelowShare(PlacedJob victim, String claimant, long takenMilli) {
+        String team = victim.spec().team();
+        if (team.equals(claimant)) {
+            return Long.MIN_VALUE;
+        }
+        long below = fairShare.applyAsLong(team) - (ledger.total(team) - takenMilli);
+        return Math.max(0, below) / stepMilli;
+    }
+}

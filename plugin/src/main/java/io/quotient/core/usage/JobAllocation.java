@@ -1,0 +1,34 @@
+package io.quotient.core.usage;
+
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.scheduling.QuotaState;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What a placed job holds at one instant: {@code gpus} (whole and fractional shares, every replica) on
+ * {@code devices} GPUs, in quota or borrowed, and the GPU memory that share reserves.
+ */
+public record JobAllocation(JobId job, double gpus, int devices, QuotaState quotaState, double reservedMemoryMib) {
+
+    public JobAllocation {
+        Objects.requireNonNull(job, "job");
+        Objects.requireNonNull(quotaState, "quotaState");
+    }
+
+    /** The allocation of a placement; memory from each replica's node (0 for a node no longer known). */
+    public static JobAllocation of(PlacedJob placed, Map<String, NodeSpec> nodes) {
+        double memory = 0;
+        int devices = 0;
+        for (PlacedJob.Replica replica : placed.replicas()) {
+            devices += replica.gpuIndices().size();
+            NodeSpec node = nodes.get(replica.node());
+            long gpuMemory = node == null ? 0 : node.gpuMemoryMib();
+            memory += replica.gpuIndices().size() * placed.milliPerGpu() / 1000.0 * gpuMemory;
+        }
+        return new JobAllocation(placed.id(), placed.gpuMilli() / 1000.0, devices, placed.quotaState(), memory);
+    }
+}

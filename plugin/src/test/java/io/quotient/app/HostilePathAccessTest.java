@@ -1,0 +1,171 @@
+package io.quotient.app;
+
+import io.quotient.access.AccessChecks;
+import io.quotient.access.AccessDecision;
+import io.quotient.access.Caller;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Primary;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The cross-tenant bypass, tried over real HTTP on the whole service with token access on: a service account of
+ * team-b spells team-a every way the hostile probes did (and 600 random spellings more) and never reads, creates or
+ * deletes team-a's jobs; every request that a team's handler answers was authorised for that team's namespace.
+ */
+@SpringBootTest(classes = {QuotientApplication.class, HostilePathAccessTest.TokenAccess.class},
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {"quotient.cluster.mode=embedded", "spring.main.allow-bean-definition-overriding=true"})
+class HostilePathAccessTest {
+
+    private static final Path TEAMS = teamsFile();
+    private static final Map<String, String> AS_A = Map.of("Authorization", "Bearer token-a");
+    private static final Map<String, String> AS_B = Map.of("Authorization", "Bearer token-b");
+    private static final List<String> ASKED = new CopyOnWriteArrayList<>();
+    private static final List<String> PROBED = List.of("team%2Da", "team-%61", "%74eam-a", "team-a;x=1", "team-a;",
+            "team%2da", "%74%65%61%6d%2d%61", "team-a%3B", "./team-a", "x/../team-a", "team-a/.", "team-a%00",
+            "team-a%0A", "TEAM-A", "team-a%20", "team%252Da");
+
+    @LocalServerPort
+    private int port;
+
+    @DynamicPropertySource
+    static void teams(DynamicPropertyRegistry registry) {
+        registry.add("quotient.teams-file", TEAMS::toString);
+    }
+
+    /** Tokens token-a and token-b belong to service accounts of team-a and team-b; each may act in its namespace. */
+    @TestConfiguration
+    static class TokenAccess {
+        @Bean
+        @Primary
+        AccessChecks tokenAccessChecks() {
+            return new AccessChecks(token -> token.matches("token-[ab]") ? Optional.of(new Caller(
+                    "system:serviceaccount:team-" + token.charAt(6) + ":member", token, List.of(), Map.of()))
+                    : Optional.empty(), (caller, request) -> {
+                        ASKED.add(request.namespace());
+                        return caller.user().startsWith("system:serviceaccount:" + request.namespace() + ":")
+                                ? AccessDecision.ALLOWED : new AccessDecision(false, "no RoleBinding");
+                    });
+        }
+    }
+
+    @Test
+    void everyProbedSpellingOfAnotherTeamIsRefusedAndChangesNothing() throws IOException {
+        RawHttp http = new RawHttp(port);
+        assertThat(http.send("POST", "/api/v1/teams/team-a/jobs", AS_A, job("kept")).status()).isEqualTo(201);
+        for (String team : PROBED) {
+            for (String method : List.of("GET", "POST", "DELETE")) {
+                String path = "/api/v1/teams/" + team + "/jobs" + (method.equals("DELETE") ? "/kept" : "");
+                RawHttp.Response answer = http.send(method, path, AS_B, method.equals("POST") ? job("evil") : null);
+                assertThat(answer.status()).as(method + " " + path).isBetween(400, 499).isNotEqualTo(404);
+                assertThat(answer.header("Content-Type")).as(method + " " + path).startsWith("application/json");
+                assertThat(answer.body()).doesNotContain("\"kept\"", "\"evil\"");
+            }
+        }
+        assertThat(names(http.send("GET", "/api/v1/teams/team-a/jobs", AS_A, null).body()))
+                .as("team-a's jobs as they were").containsExactly("kept");
+        assertThat(http.send("GET", "/api/v1/teams/team-a/jobs", AS_B, null).status()).isEqualTo(403);
+        assertThat(http.send("GET", "/api/v1/teams/team-b/jobs", AS_B, null).status()).isEqualTo(200);
+    }
+
+    @Test
+    void anUnknownTeamIsAuthorisedAsATeamOfThatName() throws IOException {
+        RawHttp http = new RawHttp(port);
+        ASKED.clear();
+        RawHttp.Response answer = http.send("DELETE", "/api/v1/teams/team-z/jobs/x", AS_B, null);
+        assertThat(answer.status()).isEqualTo(403);
+        assertThat(ASKED).containsExactly("team-z");
+    }
+
+    /**
+     * Random spellings of a team route (percent-encoding of any character in either case, matrix parameters, dot
+     * and empty segments, a case change): none reaches a handler of team-a for team-b's caller, and any request a team
+     * handler answered was authorised for the namespace of the team the handler used.
+     */
+    @Test
+    void noRandomSpellingReachesATeamsHandlerWithoutItsAccessReview() throws IOException {
+        RawHttp http = new RawHttp(port);
+        Random random = new Random(20261202L);
+        for (int i = 0; i < 600; i++) {
+            String team = random.nextBoolean() ? "team-a" : "team-b";
+            String path = "/api/v1/teams/" + spell(team, random) + "/jobs" + (random.nextBoolean() ? "" : "/j");
+            String method = List.of("GET", "POST", "DELETE").get(random.nextInt(3));
+            ASKED.clear();
+            RawHttp.Response answer = http.send(method, path, AS_B, method.equals("POST") ? job("r" + i) : null);
+            if (answer.status() < 400 || answer.status() == 404 || answer.status() == 409) {
+                assertThat(ASKED).as(method + " " + path + " answered " + answer.status()).isNotEmpty()
+                        .allMatch("team-b"::equals);
+            }
+            if (team.equals("team-a")) {
+                assertThat(answer.status()).as(method + " " + path).isIn(400, 403, 405);
+            }
+        }
+        assertThat(names(http.send("GET", "/api/v1/teams/team-a/jobs", AS_A, null).body()))
+                .allMatch(name -> !name.startsWith("r"));
+    }
+
+    private static String spell(String team, Random random) {
+        StringBuilder out = new StringBuilder();
+        for (char c : team.toCharArray()) {
+            int roll = random.nextInt(10);
+            if (roll == 0) {
+                String hex = String.format("%%%02X", (int) c);
+                out.append(random.nextBoolean() ? hex : hex.toLowerCase(Locale.ROOT));
+            } else if (roll == 1) {
+                out.append(Character.toUpperCase(c));
+            } else {
+                out.append(c);
+            }
+        }
+        return switch (random.nextInt(6)) {
+            case 0 -> out + ";v=" + random.nextInt(9);
+            case 1 -> "." + "/" + out;
+            case 2 -> "x/../" + out;
+            case 3 -> out + "/";
+            default -> out.toString();
+        };
+    }
+
+    private static String job(String name) {
+        return "{\"name\": \"" + name + "\", \"gpu\": {\"count\": 1}}";
+    }
+
+    private static List<String> names(String json) {
+        List<String> names = new ArrayList<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"name\":\"([^\"]*)\"").matcher(json);
+        while (m.find()) {
+            names.add(m.group(1));
+        }
+        return names;
+    }
+
+    private static Path teamsFile() {
+        try {
+            Path file = Files.createTempFile("quotient-teams", ".yaml");
+            file.toFile().deleteOnExit();
+            return Files.writeString(file, "teams:\n  - name: team-a\n    guaranteedGpus: 4\n"
+                    + "  - name: team-b\n    guaranteedGpus: 4\n");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.quotient.deploy;
+
+import io.quotient.adapters.memory.InMemoryFairShareUsageStore;
+import io.quotient.core.scheduling.FairShareSettings;
+import io.quotient.core.scheduling.GpuRequest;
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.JobSpec;
+import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.scheduling.Team;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/** The service's usage history for decayed fair shares: what it records, and that it survives a restart. */
+class UsageAccountingTest {
+
+    private static final FairShareSettings DECAY = new FairShareSettings(Duration.ofHours(12), Duration.ofDays(7));
+    private static final Map<String, Team> TEAMS = Map.of("a", Team.of("a", 2), "b", Team.of("b", 2));
+
+    private static PlacedJob running(String team, String name, int gpus, MutableClock clock) {
+        JobSpec spec = new JobSpec(new JobId(team, name), new GpuRequest.WholeGpus(gpus), 1000, 1024, Set.of(), 0,
+                true, Duration.ZERO);
+        return new PlacedJob(spec, "node-1", java.util.stream.IntStream.range(0, gpus).boxed().toList(), 1000,
+                QuotaState.OVER_QUOTA, clock.instant());
+    }
+
+    @Test
+    void recordsWhatEachTeamBorrowsBeyondItsGuaranteeAndSurvivesARestart() {
+        MutableClock clock = new MutableClock();
+        InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
+        UsageAccounting usage = new UsageAccounting(DECAY, clock, store);
+        // a holds 6 with a guarantee of 2: borrows 4; b holds 2, its guarantee: borrows nothing
+        List<PlacedJob> placed = List.of(running("a", "a1", 6, clock), running("b", "b1", 2, clock));
+        usage.observe(TEAMS, placed);
+        clock.advance(Duration.ofHours(12));
+        Map<String, Double> past = usage.observe(TEAMS, placed);
+        // 4 GPUs over the last half-life out of a 7-day window: 4 x (1 - 1/2) / (1 - 2^-14)
+        assertThat(past.get("a")).isCloseTo(2000, within(1.0));
+        assertThat(past).doesNotContainKey("b");
+
+        UsageAccounting restarted = new UsageAccounting(DECAY, clock, store);
+        assertThat(restarted.decayed()).isEqualTo(usage.decayed());
+    }
+
+    @Test
+    void withoutAHalfLifeNothingIsRecorded() {
+        MutableClock clock = new MutableClock();
+        InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
+        UsageAccounting usage = new UsageAccounting(FairShareSettings.INSTANTANEOUS, clock, store);
+        assertThat(usage.observe(TEAMS, List.of(running("a", "a1", 6, clock)))).isEmpty();
+        assertThat(store.load()).isEmpty();
+    }
+}
