@@ -49,4 +49,21 @@ class ArchitectureTest {
                 .because("the replay drives the pure core in simulated time; the command line reads its files")
                 .check(classes);
     }
+
+    @Test
+    void theUseCasesImportNoAdapter() {
+        noClasses().that().resideInAPackage("io.quotient.deploy..")
+                .should().dependOnClassesThat().resideInAPackage("io.quotient.adapters..")
+                .because("the use cases meet Kubernetes, REST and memory through their ports (deploy.port)")
+                .check(classes);
+    }
+
+    @Test
+    void theWiringDoesNotDependOnTheCommandLine() {
+        noClasses().that().resideInAPackage("io.quotient.app").or().resideInAPackage("io.quotient.app.schedule..")
+                .or().resideInAPackage("io.quotient.app.kubernetes..")
+                .should().dependOnClassesThat().resideInAPackage("io.quotient.app.cli..")
+                .because("the command line starts the wiring, never the other way round (no app <-> app.cli cycle)")
+                .check(classes);
+    }
 }

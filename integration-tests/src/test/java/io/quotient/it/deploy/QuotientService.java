@@ -81,7 +81,7 @@ public final class QuotientService implements AutoCloseable {
                                    java.util.Map<String, String> environment, String... extra) {
         int port = freePort();
         List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), "io.quotient.app.QuotientCli", "serve"));
+                "-Xmx512m", "-cp", System.getProperty("java.class.path"), "io.quotient.app.cli.QuotientCli", "serve"));
         command.addAll(arguments(plane, namespace, teamsFile, port, name, extra));
         Path log = logDir.resolve("quotient-" + name + ".log");
         try {

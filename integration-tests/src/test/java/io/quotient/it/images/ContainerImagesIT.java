@@ -63,7 +63,7 @@ class ContainerImagesIT {
             assertThat(image.file("/opt/java/release")).content().contains("JAVA_VERSION=\"17");
             assertThat(image.file("/lib64/ld-linux-x86-64.so.2")).isExecutable();
         }
-        assertThat(service.entrypoint()).endsWith("io.quotient.app.QuotientCli");
+        assertThat(service.entrypoint()).endsWith("io.quotient.app.cli.QuotientCli");
         assertThat(service.labels()).containsEntry("org.opencontainers.image.title", "quotient");
         assertThat(enforcer.entrypoint()).endsWith("io.quotient.enforcer.app.NodeEnforcerApplication");
         assertThat(enforcer.labels()).containsEntry("org.opencontainers.image.title", "quotient-node-enforcer");

@@ -1,6 +1,5 @@
 package io.quotient.app.cli;
 
-import io.quotient.app.QuotientCli;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.sim.TraceFamily;
 import io.quotient.sim.TraceFormatException;
@@ -22,7 +21,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /** {@code generate}: derives a member of a trace family from an openb pod list ({@link TraceGenerator}). */
-public final class GenerateCommand implements QuotientCli.Command {
+public final class GenerateCommand implements CliCommand {
 
     static final String HELP = """
             Usage: java -jar quotient.jar generate --pods FILE|VARIANT [--nodes FILE] [--seed 42] [--out FILE]

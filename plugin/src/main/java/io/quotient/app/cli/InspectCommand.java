@@ -2,7 +2,6 @@ package io.quotient.app.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.quotient.app.QuotientCli;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -16,7 +15,7 @@ import java.time.Duration;
  * {@code inspect}: the dashboard's views of a running service in a terminal (teams with fair share, the GPU map,
  * pending jobs with reasons, recent events), once or refreshed with {@code --watch}, as tables or JSON.
  */
-public final class InspectCommand implements QuotientCli.Command {
+public final class InspectCommand implements CliCommand {
 
     static final String HELP = """
             Usage: java -jar quotient.jar inspect [--url=http://localhost:8080] [--watch[=SECONDS]] [-o table|json]

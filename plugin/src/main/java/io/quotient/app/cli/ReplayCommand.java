@@ -2,7 +2,6 @@ package io.quotient.app.cli;
 
 import io.quotient.adapters.quota.ConfigFileException;
 import io.quotient.adapters.quota.TeamsFileParser;
-import io.quotient.app.QuotientCli;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.Team;
 import io.quotient.replay.Baselines;
@@ -33,7 +32,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /** {@code replay}: a shared cluster over time, every decision by the scheduling core (docs/replay.md). */
-public final class ReplayCommand implements QuotientCli.Command {
+public final class ReplayCommand implements CliCommand {
 
     static final String HELP = """
             Usage: java -jar quotient.jar replay --jobs FILE [--teams FILE]

@@ -1,13 +1,12 @@
 package io.quotient.app.cli;
 
 import io.quotient.app.QuotientApplication;
-import io.quotient.app.QuotientCli;
 import org.springframework.boot.SpringApplication;
 
 import java.util.Arrays;
 
 /** {@code serve}: starts the service (REST API on port 8080 by default) on Kubernetes or the embedded cluster. */
-public final class ServeCommand implements QuotientCli.Command {
+public final class ServeCommand implements CliCommand {
 
     static final String HELP = """
             Usage: java -jar quotient.jar serve [--name=value ...]

@@ -1,6 +1,5 @@
 package io.quotient.app.cli;
 
-import io.quotient.app.QuotientCli;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.TargetWorkload;
@@ -23,7 +22,7 @@ import java.util.List;
 import java.util.Locale;
 
 /** {@code simulate}: replays an openb trace against a placement policy (protocol of docs/research/packing.md). */
-public final class SimulateCommand implements QuotientCli.Command {
+public final class SimulateCommand implements CliCommand {
 
     static final String HELP = """
             Usage: java -jar quotient.jar simulate --pods FILE|VARIANT [--nodes FILE] [--policy NAME]

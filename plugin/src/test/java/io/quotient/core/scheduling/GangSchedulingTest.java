@@ -55,9 +55,10 @@ class GangSchedulingTest {
     }
 
     @Test
-    void aGangOfATeamAtItsMaximumIsNeverPlacedAsItsFirstReplicaAlone() {
+    void aGangOfATeamAtItsMaximumTakesItsLowerPriorityJobsPlaceForAllReplicasNeverAsOneReplicaAlone() {
         // the gang would take the team beyond its maximum; the priority rule may free the team's own lower-priority
-        // job, but only a single-node search ran there: the gang took that job's place as one replica of four GPUs
+        // job. Once only a single-node search ran there and the gang took that job's place as one replica of four
+        // GPUs; now the gang's search frees room for both replicas, and the team ends at its maximum
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(2, 4))
                 .team(new Team("a", 8_000, 8_000, 1, 0));
         run.deploy(ClusterRun.job("a", "low", 4));
@@ -66,10 +67,12 @@ class GangSchedulingTest {
         JobSpec urgent = new JobSpec(plain.id(), plain.gpu(), plain.cpuMilli(), plain.memoryMib(),
                 plain.allowedModels(), 5, true, Duration.ZERO, plain.gang());
         Plan plan = run.deploy(urgent);
-        assertThat(plan.actionsOf(PlanAction.Place.class)).isEmpty();
-        assertThat(plan.actionsOf(PlanAction.Evict.class)).isEmpty();
-        assertThat(run.isPlaced("a", "low")).isTrue();
-        assertThat(run.reason("a", "train")).contains("max");
+        assertThat(plan.actionsOf(PlanAction.Evict.class)).extracting(e -> e.job().name()).containsExactly("low");
+        assertThat(plan.actionsOf(PlanAction.Place.class)).singleElement().satisfies(place -> {
+            assertThat(place.placement().spec().id().name()).isEqualTo("train");
+            assertThat(place.placement().otherReplicas()).as("both replicas placed").hasSize(1);
+        });
+        assertThat(run.held("a")).isEqualTo(8.0);
     }
 
     @Test

@@ -1,10 +1,4 @@
-package io.quotient.app;
-
-import io.quotient.app.cli.GenerateCommand;
-import io.quotient.app.cli.InspectCommand;
-import io.quotient.app.cli.ReplayCommand;
-import io.quotient.app.cli.ServeCommand;
-import io.quotient.app.cli.SimulateCommand;
+package io.quotient.app.cli;
 
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -16,14 +10,7 @@ import java.util.Map;
  */
 public final class QuotientCli {
 
-    /** A subcommand: takes its own arguments, returns the process exit code. */
-    public interface Command {
-        int run(String[] args);
-
-        String summary();
-    }
-
-    private static final Map<String, Command> COMMANDS = new LinkedHashMap<>();
+    private static final Map<String, CliCommand> COMMANDS = new LinkedHashMap<>();
 
     static {
         COMMANDS.put("serve", new ServeCommand());
@@ -48,7 +35,7 @@ public final class QuotientCli {
             System.out.println(usage());
             return args.length == 0 ? 2 : 0;
         }
-        Command command = COMMANDS.get(args[0]);
+        CliCommand command = COMMANDS.get(args[0]);
         if (command == null) {
             System.err.println("quotient: unknown subcommand '" + args[0] + "'.\n" + usage());
             return 2;
