@@ -2,10 +2,13 @@ package io.quotient.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotient.adapters.hook.InProcessDeployHook;
+import io.kubernetes.client.openapi.ApiClient;
+import io.quotient.adapters.k8s.KubernetesFairShareUsageStore;
 import io.quotient.adapters.memory.InMemoryFairShareUsageStore;
 import io.quotient.adapters.metrics.MicrometerDeploymentMetrics;
 import io.quotient.adapters.metrics.QuotientGauges;
 import io.quotient.adapters.quota.TeamsFileSource;
+import io.quotient.app.kubernetes.KubernetesProperties;
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.scheduling.FairShareSettings;
 import io.quotient.core.scheduling.Scheduler;
@@ -30,8 +33,8 @@ import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.TeamsSource;
 import io.quotient.deploy.port.FairShareUsageStore;
 import io.quotient.deploy.port.WorkloadGateway;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
 
@@ -65,11 +68,24 @@ public class ServiceConfiguration {
         return new MicrometerDeploymentMetrics(registry);
     }
 
-    /** Kept in memory unless a cluster adapter provides a durable store (the history then restarts empty). */
-    @Bean
-    @ConditionalOnMissingBean(FairShareUsageStore.class)
-    FairShareUsageStore fairShareUsageStore() {
-        return new InMemoryFairShareUsageStore();
+    /** On the embedded cluster the fair-share usage history is kept in memory, as its job records are. */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(ClusterModeCondition.Embedded.class)
+    static class EmbeddedFairShareUsage {
+        @Bean
+        FairShareUsageStore inMemoryFairShareUsageStore() {
+            return new InMemoryFairShareUsageStore();
+        }
+    }
+
+    /** On Kubernetes, one ConfigMap in the service's namespace: the history survives restarts and failovers. */
+    @Configuration(proxyBeanMethods = false)
+    @Conditional(ClusterModeCondition.Kubernetes.class)
+    static class KubernetesFairShareUsage {
+        @Bean
+        FairShareUsageStore kubernetesFairShareUsageStore(ApiClient client, KubernetesProperties kubernetes) {
+            return new KubernetesFairShareUsageStore(client, kubernetes.namespace());
+        }
     }
 
     /**
@@ -79,9 +95,10 @@ public class ServiceConfiguration {
      * @throws IllegalArgumentException naming the setting when the half-life or window is invalid
      */
     @Bean
-    UsageAccounting usageAccounting(QuotientProperties properties, Clock clock, FairShareUsageStore store) {
+    UsageAccounting usageAccounting(QuotientProperties properties, Clock clock, FairShareUsageStore store,
+                                    LeadershipGate leadership) {
         QuotientProperties.FairShare f = properties.scheduling().fairShare();
-        return new UsageAccounting(new FairShareSettings(f.usageHalfLife(), f.window()), clock, store);
+        return new UsageAccounting(new FairShareSettings(f.usageHalfLife(), f.window()), clock, store, leadership);
     }
 
     @Bean
