@@ -29,8 +29,8 @@ import java.util.Optional;
  */
 public final class KubernetesFairShareUsageStore implements FairShareUsageStore {
 
-    static final String NAME = "quotient-fair-share-usage";
-    static final String KEY = "record.json";
+    public static final String NAME = "quotient-fair-share-usage";
+    public static final String KEY = "record.json";
     private static final Logger LOG = LoggerFactory.getLogger(KubernetesFairShareUsageStore.class);
 
     private final GenericKubernetesApi<V1ConfigMap, V1ConfigMapList> api;
