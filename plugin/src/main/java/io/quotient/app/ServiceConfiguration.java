@@ -2,13 +2,9 @@ package io.quotient.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotient.adapters.hook.InProcessDeployHook;
-import io.kubernetes.client.openapi.ApiClient;
-import io.quotient.adapters.k8s.KubernetesFairShareUsageStore;
-import io.quotient.adapters.memory.InMemoryFairShareUsageStore;
 import io.quotient.adapters.metrics.MicrometerDeploymentMetrics;
 import io.quotient.adapters.metrics.QuotientGauges;
 import io.quotient.adapters.quota.TeamsFileSource;
-import io.quotient.app.kubernetes.KubernetesProperties;
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.scheduling.FairShareSettings;
 import io.quotient.core.scheduling.Scheduler;
@@ -34,7 +30,6 @@ import io.quotient.deploy.port.TeamsSource;
 import io.quotient.deploy.port.FairShareUsageStore;
 import io.quotient.deploy.port.WorkloadGateway;
 import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
 
@@ -66,26 +61,6 @@ public class ServiceConfiguration {
     @Bean
     DeploymentMetrics deploymentMetrics(MeterRegistry registry) {
         return new MicrometerDeploymentMetrics(registry);
-    }
-
-    /** On the embedded cluster the fair-share usage history is kept in memory, as its job records are. */
-    @Configuration(proxyBeanMethods = false)
-    @Conditional(ClusterModeCondition.Embedded.class)
-    static class EmbeddedFairShareUsage {
-        @Bean
-        FairShareUsageStore inMemoryFairShareUsageStore() {
-            return new InMemoryFairShareUsageStore();
-        }
-    }
-
-    /** On Kubernetes, one ConfigMap in the service's namespace: the history survives restarts and failovers. */
-    @Configuration(proxyBeanMethods = false)
-    @Conditional(ClusterModeCondition.Kubernetes.class)
-    static class KubernetesFairShareUsage {
-        @Bean
-        FairShareUsageStore kubernetesFairShareUsageStore(ApiClient client, KubernetesProperties kubernetes) {
-            return new KubernetesFairShareUsageStore(client, kubernetes.namespace());
-        }
     }
 
     /**
