@@ -4,7 +4,9 @@ import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
+import io.quotient.adapters.k8s.KubernetesCallException;
 import io.quotient.adapters.k8s.KubernetesFairShareUsageStore;
+import io.quotient.core.scheduling.UsageRecord;
 import io.quotient.it.harness.Await;
 import io.quotient.it.harness.ControlPlane;
 import io.quotient.it.harness.FakeGpuNodeSpec;
@@ -16,15 +18,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * The decayed fair-share usage survives a restart on the real control plane: a service records what a team
  * borrows, is stopped, and a new one shows the same decayed usage (less what the half-life took meanwhile), read from
  * the ConfigMap the first one wrote. A corrupt ConfigMap starts the history empty instead of stopping the service,
- * and is rewritten.
+ * and is rewritten. A late write of a former leader fails on the resourceVersion.
  */
 @RealKubernetes
 class FairShareUsageRestartIT {
@@ -107,5 +111,32 @@ class FairShareUsageRestartIT {
                     .get(KubernetesFairShareUsageStore.KEY), text -> text.contains("\"lastBorrowed\""));
             assertThat(JsonParser.parseString(rewritten).getAsJsonObject().get("version").getAsInt()).isEqualTo(1);
         }
+    }
+
+    @Test
+    void aLateWriteOfAFormerLeaderFailsOnTheVersionAndTheNewLeadersHistoryStays(ApiClient client,
+                                                                                 TestNamespace namespace) {
+        KubernetesFairShareUsageStore former = new KubernetesFairShareUsageStore(client, namespace.name());
+        assertThat(former.load()).isEmpty();
+        UsageRecord first = new UsageRecord(1000, Instant.parse("2026-12-02T01:00:00Z"), Map.of("team-a", 2000L),
+                Map.of("team-a", Map.of(7L, 5.0)));
+        former.save(first);
+
+        // a new leader loads what the former one saved and saves its own; the former one wakes and writes late
+        KubernetesFairShareUsageStore elected = new KubernetesFairShareUsageStore(client, namespace.name());
+        assertThat(elected.load()).contains(first);
+        UsageRecord newer = new UsageRecord(1000, Instant.parse("2026-12-02T01:05:00Z"), Map.of(),
+                Map.of("team-a", Map.of(7L, 9.0)));
+        elected.save(newer);
+        UsageRecord late = new UsageRecord(1000, Instant.parse("2026-12-02T01:04:00Z"), Map.of("team-a", 2000L),
+                Map.of("team-a", Map.of(7L, 8.0)));
+        assertThatThrownBy(() -> former.save(late)).isInstanceOf(KubernetesCallException.class)
+                .hasMessageContaining("HTTP 409");
+        assertThat(new KubernetesFairShareUsageStore(client, namespace.name()).load()).contains(newer);
+
+        // the new leader keeps writing over its own versions
+        UsageRecord next = new UsageRecord(1000, Instant.parse("2026-12-02T01:06:00Z"), Map.of(), Map.of());
+        elected.save(next);
+        assertThat(new KubernetesFairShareUsageStore(client, namespace.name()).load()).contains(next);
     }
 }
