@@ -69,11 +69,12 @@ public class ServiceConfiguration {
      *
      * @throws IllegalArgumentException naming the setting when the half-life or window is invalid
      */
-    @Bean
+    @Bean(destroyMethod = "flush")
     UsageAccounting usageAccounting(QuotientProperties properties, Clock clock, FairShareUsageStore store,
                                     LeadershipGate leadership) {
         QuotientProperties.FairShare f = properties.scheduling().fairShare();
-        return new UsageAccounting(new FairShareSettings(f.usageHalfLife(), f.window()), clock, store, leadership);
+        return new UsageAccounting(new FairShareSettings(f.usageHalfLife(), f.window()), clock, store, leadership,
+                f.saveInterval());
     }
 
     @Bean

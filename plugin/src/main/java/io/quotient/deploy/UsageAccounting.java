@@ -10,6 +10,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +23,11 @@ import java.util.Optional;
  *
  * <p>The history is loaded from the port at start (so that reports show it at once) and again at the first snapshot
  * of each leader term, so that a replica elected after another one led continues from what that leader saved, not
- * from what it loaded when it started. Only the leader records and saves; a failed save is logged and the next
- * record saves the history again (a decision never fails for it).
+ * from what it loaded when it started. Only the leader records and saves: at the first record of its term, then at
+ * most once per save interval (a write per decision would put an API call into every decision) and when the service
+ * stops ({@link #flush}). A failed save is logged and the next record saves the history again (a decision never
+ * fails for it). A crash loses at most the changes of borrowing within one interval: the last saved borrowing counts
+ * until the next leader's first record.
  */
 public final class UsageAccounting {
 
@@ -32,16 +37,21 @@ public final class UsageAccounting {
     private final Clock clock;
     private final FairShareUsageStore store;
     private final LeadershipGate leadership;
+    private final Duration saveInterval;
+    /** When the history was last saved in this term; null: not yet (or the last save failed). */
+    private Instant savedAt;
     private volatile UsageHistory history;
     /** The term the history was loaded for; null: loaded at start, before any term. */
     private String loadedForTerm;
 
+    /** @param saveInterval the history is saved at most this often while borrowing is recorded (0: every record) */
     public UsageAccounting(FairShareSettings settings, Clock clock, FairShareUsageStore store,
-                           LeadershipGate leadership) {
+                           LeadershipGate leadership, Duration saveInterval) {
         this.settings = settings;
         this.clock = clock;
         this.store = store;
         this.leadership = leadership;
+        this.saveInterval = saveInterval;
         // a store unreachable at start leaves the history empty until the first snapshot of a term loads it
         this.history = load().orElseGet(() -> UsageHistory.restore(settings, clock, null));
     }
@@ -65,15 +75,31 @@ public final class UsageAccounting {
             }
             history = loaded.get();
             loadedForTerm = term.get();
+            savedAt = null;
         }
         history.record(borrowed(teams, placed));
+        if (savedAt == null || !clock.instant().isBefore(savedAt.plus(saveInterval))) {
+            save();
+        }
+        return history.decayedMilli();
+    }
+
+    /** Saves the history now if this replica leads and has recorded in its term (the service stops). */
+    public synchronized void flush() {
+        if (settings.decays() && loadedForTerm != null && leadership.term().map(loadedForTerm::equals).orElse(false)) {
+            save();
+        }
+    }
+
+    private void save() {
         try {
             store.save(history.toRecord());
+            savedAt = clock.instant();
         } catch (RuntimeException e) {
+            savedAt = null;
             LOG.warn("saving the fair-share usage history failed: {}; it is kept in memory and saved again with the"
                     + " next record", e.getMessage());
         }
-        return history.decayedMilli();
     }
 
     /** Each team's decayed past borrowing in milli now, for reports. */

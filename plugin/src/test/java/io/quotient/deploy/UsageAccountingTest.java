@@ -40,7 +40,7 @@ class UsageAccountingTest {
     void recordsWhatEachTeamBorrowsBeyondItsGuaranteeAndSurvivesARestart() {
         MutableClock clock = new MutableClock();
         InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
-        UsageAccounting usage = new UsageAccounting(DECAY, clock, store, LeadershipGate.ALWAYS);
+        UsageAccounting usage = new UsageAccounting(DECAY, clock, store, LeadershipGate.ALWAYS, Duration.ZERO);
         // a holds 6 with a guarantee of 2: borrows 4; b holds 2, its guarantee: borrows nothing
         List<PlacedJob> placed = List.of(running("a", "a1", 6, clock), running("b", "b1", 2, clock));
         usage.observe(TEAMS, placed);
@@ -50,7 +50,7 @@ class UsageAccountingTest {
         assertThat(past.get("a")).isCloseTo(2000, within(1.0));
         assertThat(past).doesNotContainKey("b");
 
-        UsageAccounting restarted = new UsageAccounting(DECAY, clock, store, LeadershipGate.ALWAYS);
+        UsageAccounting restarted = new UsageAccounting(DECAY, clock, store, LeadershipGate.ALWAYS, Duration.ZERO);
         assertThat(restarted.decayed()).isEqualTo(usage.decayed());
     }
 
@@ -58,7 +58,7 @@ class UsageAccountingTest {
     void withoutAHalfLifeNothingIsRecorded() {
         MutableClock clock = new MutableClock();
         InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
-        UsageAccounting usage = new UsageAccounting(FairShareSettings.INSTANTANEOUS, clock, store, LeadershipGate.ALWAYS);
+        UsageAccounting usage = new UsageAccounting(FairShareSettings.INSTANTANEOUS, clock, store, LeadershipGate.ALWAYS, Duration.ZERO);
         assertThat(usage.observe(TEAMS, List.of(running("a", "a1", 6, clock)))).isEmpty();
         assertThat(store.load()).isEmpty();
     }
@@ -84,8 +84,8 @@ class UsageAccountingTest {
         InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
         AtomicReference<String> termOfA = new AtomicReference<>("a-1");
         AtomicReference<String> termOfB = new AtomicReference<>();
-        UsageAccounting a = new UsageAccounting(DECAY, clock, store, termOf(termOfA));
-        UsageAccounting b = new UsageAccounting(DECAY, clock, store, termOf(termOfB));
+        UsageAccounting a = new UsageAccounting(DECAY, clock, store, termOf(termOfA), Duration.ZERO);
+        UsageAccounting b = new UsageAccounting(DECAY, clock, store, termOf(termOfB), Duration.ZERO);
         List<PlacedJob> placed = List.of(running("a", "a1", 6, clock));
         a.observe(TEAMS, placed);
         b.observe(TEAMS, placed);
@@ -126,7 +126,7 @@ class UsageAccountingTest {
                 saved.save(record);
             }
         };
-        UsageAccounting usage = new UsageAccounting(DECAY, clock, flaky, LeadershipGate.ALWAYS);
+        UsageAccounting usage = new UsageAccounting(DECAY, clock, flaky, LeadershipGate.ALWAYS, Duration.ZERO);
         List<PlacedJob> placed = List.of(running("a", "a1", 6, clock));
         assertThat(usage.observe(TEAMS, placed)).isEmpty();
         reachable.set(true);
@@ -137,7 +137,30 @@ class UsageAccountingTest {
                 .isCloseTo(2000, within(1.0));
         reachable.set(true);
         usage.observe(TEAMS, placed);
-        assertThat(new UsageAccounting(DECAY, clock, saved, LeadershipGate.ALWAYS).decayed().get("a"))
+        assertThat(new UsageAccounting(DECAY, clock, saved, LeadershipGate.ALWAYS, Duration.ZERO).decayed().get("a"))
                 .isCloseTo(2000, within(1.0));
+    }
+
+    @Test
+    void theHistoryIsSavedAtTheFirstRecordOfATermThenOncePerIntervalAndWhenTheServiceStops() {
+        MutableClock clock = new MutableClock();
+        InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
+        UsageAccounting usage = new UsageAccounting(DECAY, clock, store, LeadershipGate.ALWAYS,
+                Duration.ofSeconds(10));
+        List<PlacedJob> placed = List.of(running("a", "a1", 6, clock));
+        usage.observe(TEAMS, placed);
+        java.time.Instant first = store.load().orElseThrow().last();
+        clock.advance(Duration.ofSeconds(9));
+        usage.observe(TEAMS, placed);
+        assertThat(store.load().orElseThrow().last()).as("not saved within the interval").isEqualTo(first);
+        clock.advance(Duration.ofSeconds(1));
+        usage.observe(TEAMS, placed);
+        assertThat(store.load().orElseThrow().last()).isEqualTo(first.plusSeconds(10));
+        clock.advance(Duration.ofSeconds(3));
+        usage.observe(TEAMS, List.of());
+        usage.flush();
+        assertThat(store.load().orElseThrow().last()).isEqualTo(first.plusSeconds(13));
+        assertThat(store.load().orElseThrow().lastBorrowed()).as("what the team borrows when the service stops")
+                .isEmpty();
     }
 }
