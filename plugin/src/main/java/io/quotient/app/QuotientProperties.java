@@ -68,9 +68,12 @@ public record QuotientProperties(@Valid @NotNull @DefaultValue Cluster cluster, 
     /**
      * @param usageHalfLife how long until a borrowed GPU counts half as much; 0 (the default): no memory
      * @param window        how far back borrowing counts at all
+     * @param saveInterval  the history is saved at most this often (and when the service stops): a write per decision
+     *                      would put an API call into every decision
      */
     public record FairShare(@NotNull @DefaultValue("0s") Duration usageHalfLife,
-                            @NotNull @DefaultValue("7d") Duration window) {
+                            @NotNull @DefaultValue("7d") Duration window,
+                            @NotNull @DefaultValue("10s") Duration saveInterval) {
     }
 
     /**

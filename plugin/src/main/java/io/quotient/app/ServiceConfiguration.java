@@ -2,7 +2,6 @@ package io.quotient.app;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotient.adapters.hook.InProcessDeployHook;
-import io.quotient.adapters.memory.InMemoryFairShareUsageStore;
 import io.quotient.adapters.metrics.MicrometerDeploymentMetrics;
 import io.quotient.adapters.metrics.QuotientGauges;
 import io.quotient.adapters.quota.TeamsFileSource;
@@ -30,7 +29,6 @@ import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.TeamsSource;
 import io.quotient.deploy.port.FairShareUsageStore;
 import io.quotient.deploy.port.WorkloadGateway;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
@@ -65,23 +63,18 @@ public class ServiceConfiguration {
         return new MicrometerDeploymentMetrics(registry);
     }
 
-    /** Kept in memory unless a cluster adapter provides a durable store (the history then restarts empty). */
-    @Bean
-    @ConditionalOnMissingBean(FairShareUsageStore.class)
-    FairShareUsageStore fairShareUsageStore() {
-        return new InMemoryFairShareUsageStore();
-    }
-
     /**
      * The teams' usage history behind decayed fair shares ({@code quotient.scheduling.fair-share}); with a half-life
      * of 0 it records nothing and fair shares are instantaneous.
      *
      * @throws IllegalArgumentException naming the setting when the half-life or window is invalid
      */
-    @Bean
-    UsageAccounting usageAccounting(QuotientProperties properties, Clock clock, FairShareUsageStore store) {
+    @Bean(destroyMethod = "flush")
+    UsageAccounting usageAccounting(QuotientProperties properties, Clock clock, FairShareUsageStore store,
+                                    LeadershipGate leadership) {
         QuotientProperties.FairShare f = properties.scheduling().fairShare();
-        return new UsageAccounting(new FairShareSettings(f.usageHalfLife(), f.window()), clock, store);
+        return new UsageAccounting(new FairShareSettings(f.usageHalfLife(), f.window()), clock, store, leadership,
+                f.saveInterval());
     }
 
     @Bean

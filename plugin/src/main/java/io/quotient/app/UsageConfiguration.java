@@ -1,12 +1,15 @@
 package io.quotient.app;
 
 import io.kubernetes.client.openapi.ApiClient;
+import io.quotient.adapters.k8s.KubernetesFairShareUsageStore;
 import io.quotient.adapters.k8s.KubernetesUsageRecordStore;
+import io.quotient.adapters.memory.InMemoryFairShareUsageStore;
 import io.quotient.adapters.memory.InMemoryUsageRecordStore;
 import io.quotient.app.kubernetes.KubernetesProperties;
 import io.quotient.app.schedule.UsageJob;
 import io.quotient.core.usage.UsageAccumulator;
 import io.quotient.deploy.port.ClusterObserver;
+import io.quotient.deploy.port.FairShareUsageStore;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.UsageRecordStore;
@@ -23,14 +26,17 @@ import org.springframework.context.annotation.Configuration;
 
 import java.time.Clock;
 
-/** Wires usage accounting: the recorder, its store, and the periodic job that feeds it (docs/usage.md). */
+/**
+ * Wires usage accounting: the recorder, its store, and the periodic job that feeds it (docs/usage.md); and the store
+ * of the usage history behind decayed fair shares (docs/fairness.md).
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(UsageProperties.class)
 public class UsageConfiguration {
 
     private static final String GROUP = "quotient";
 
-    /** On the embedded cluster records are kept in memory, as its job records are. */
+    /** On the embedded cluster records and the fair-share usage history are kept in memory, as its job records are. */
     @Configuration(proxyBeanMethods = false)
     @Conditional(ClusterModeCondition.Embedded.class)
     static class Embedded {
@@ -38,15 +44,26 @@ public class UsageConfiguration {
         UsageRecordStore inMemoryUsageRecordStore() {
             return new InMemoryUsageRecordStore();
         }
+
+        @Bean
+        FairShareUsageStore inMemoryFairShareUsageStore() {
+            return new InMemoryFairShareUsageStore();
+        }
     }
 
-    /** On Kubernetes, one ConfigMap per job in the service's namespace. */
+    /** On Kubernetes, ConfigMaps in the service's namespace: one per job's usage record. */
     @Configuration(proxyBeanMethods = false)
     @Conditional(ClusterModeCondition.Kubernetes.class)
     static class Kubernetes {
         @Bean
         UsageRecordStore kubernetesUsageRecordStore(ApiClient client, KubernetesProperties kubernetes) {
             return new KubernetesUsageRecordStore(client, kubernetes.namespace());
+        }
+
+        /** The fair-share usage history: one ConfigMap, so that it survives restarts and failovers. */
+        @Bean
+        FairShareUsageStore kubernetesFairShareUsageStore(ApiClient client, KubernetesProperties kubernetes) {
+            return new KubernetesFairShareUsageStore(client, kubernetes.namespace());
         }
     }
 

@@ -8,12 +8,17 @@ import io.quotient.core.scheduling.JobSpec;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaState;
 import io.quotient.core.scheduling.Team;
+import io.quotient.core.scheduling.UsageRecord;
+import io.quotient.deploy.port.FairShareUsageStore;
+import io.quotient.deploy.port.LeadershipGate;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
@@ -35,7 +40,7 @@ class UsageAccountingTest {
     void recordsWhatEachTeamBorrowsBeyondItsGuaranteeAndSurvivesARestart() {
         MutableClock clock = new MutableClock();
         InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
-        UsageAccounting usage = new UsageAccounting(DECAY, clock, store);
+        UsageAccounting usage = new UsageAccounting(DECAY, clock, store, LeadershipGate.ALWAYS, Duration.ZERO);
         // a holds 6 with a guarantee of 2: borrows 4; b holds 2, its guarantee: borrows nothing
         List<PlacedJob> placed = List.of(running("a", "a1", 6, clock), running("b", "b1", 2, clock));
         usage.observe(TEAMS, placed);
@@ -45,7 +50,7 @@ class UsageAccountingTest {
         assertThat(past.get("a")).isCloseTo(2000, within(1.0));
         assertThat(past).doesNotContainKey("b");
 
-        UsageAccounting restarted = new UsageAccounting(DECAY, clock, store);
+        UsageAccounting restarted = new UsageAccounting(DECAY, clock, store, LeadershipGate.ALWAYS, Duration.ZERO);
         assertThat(restarted.decayed()).isEqualTo(usage.decayed());
     }
 
@@ -53,8 +58,109 @@ class UsageAccountingTest {
     void withoutAHalfLifeNothingIsRecorded() {
         MutableClock clock = new MutableClock();
         InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
-        UsageAccounting usage = new UsageAccounting(FairShareSettings.INSTANTANEOUS, clock, store);
+        UsageAccounting usage = new UsageAccounting(FairShareSettings.INSTANTANEOUS, clock, store, LeadershipGate.ALWAYS, Duration.ZERO);
         assertThat(usage.observe(TEAMS, List.of(running("a", "a1", 6, clock)))).isEmpty();
         assertThat(store.load()).isEmpty();
+    }
+
+    /** A gate whose term the test sets: empty while this replica follows. */
+    private static LeadershipGate termOf(AtomicReference<String> term) {
+        return new LeadershipGate() {
+            @Override
+            public boolean isLeader() {
+                return term.get() != null;
+            }
+
+            @Override
+            public Optional<String> term() {
+                return Optional.ofNullable(term.get());
+            }
+        };
+    }
+
+    @Test
+    void aFollowerNeitherRecordsNorSavesAndANewTermContinuesFromWhatTheLastLeaderSaved() {
+        MutableClock clock = new MutableClock();
+        InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
+        AtomicReference<String> termOfA = new AtomicReference<>("a-1");
+        AtomicReference<String> termOfB = new AtomicReference<>();
+        UsageAccounting a = new UsageAccounting(DECAY, clock, store, termOf(termOfA), Duration.ZERO);
+        UsageAccounting b = new UsageAccounting(DECAY, clock, store, termOf(termOfB), Duration.ZERO);
+        List<PlacedJob> placed = List.of(running("a", "a1", 6, clock));
+        a.observe(TEAMS, placed);
+        b.observe(TEAMS, placed);
+        clock.advance(Duration.ofHours(12));
+        a.observe(TEAMS, placed);
+        assertThat(b.observe(TEAMS, placed)).as("the follower records nothing").isEmpty();
+        UsageRecord savedByA = store.load().orElseThrow();
+
+        // failover: a loses the office, b is elected and continues from what a saved, not from its own empty start
+        termOfA.set(null);
+        termOfB.set("b-1");
+        assertThat(b.observe(TEAMS, placed).get("a")).isCloseTo(2000, within(1.0));
+        clock.advance(Duration.ofHours(1));
+        a.observe(TEAMS, List.of());
+        assertThat(store.load().orElseThrow().last()).as("the former leader saves no more")
+                .isEqualTo(savedByA.last());
+    }
+
+    @Test
+    void aStoreThatFailsNeverFailsASnapshotAndANewTermWaitsForALoadBeforeSaving() {
+        MutableClock clock = new MutableClock();
+        AtomicReference<Boolean> reachable = new AtomicReference<>(false);
+        InMemoryFairShareUsageStore saved = new InMemoryFairShareUsageStore();
+        FairShareUsageStore flaky = new FairShareUsageStore() {
+            @Override
+            public Optional<UsageRecord> load() {
+                if (!reachable.get()) {
+                    throw new IllegalStateException("the API server could not be reached");
+                }
+                return saved.load();
+            }
+
+            @Override
+            public void save(UsageRecord record) {
+                if (!reachable.get()) {
+                    throw new IllegalStateException("the API server could not be reached");
+                }
+                saved.save(record);
+            }
+        };
+        UsageAccounting usage = new UsageAccounting(DECAY, clock, flaky, LeadershipGate.ALWAYS, Duration.ZERO);
+        List<PlacedJob> placed = List.of(running("a", "a1", 6, clock));
+        assertThat(usage.observe(TEAMS, placed)).isEmpty();
+        reachable.set(true);
+        usage.observe(TEAMS, placed);
+        clock.advance(Duration.ofHours(12));
+        reachable.set(false);
+        assertThat(usage.observe(TEAMS, placed).get("a")).as("kept in memory when the save fails")
+                .isCloseTo(2000, within(1.0));
+        reachable.set(true);
+        usage.observe(TEAMS, placed);
+        assertThat(new UsageAccounting(DECAY, clock, saved, LeadershipGate.ALWAYS, Duration.ZERO).decayed().get("a"))
+                .isCloseTo(2000, within(1.0));
+    }
+
+    @Test
+    void theHistoryIsSavedAtTheFirstRecordOfATermThenOncePerIntervalAndWhenTheServiceStops() {
+        MutableClock clock = new MutableClock();
+        InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
+        UsageAccounting usage = new UsageAccounting(DECAY, clock, store, LeadershipGate.ALWAYS,
+                Duration.ofSeconds(10));
+        List<PlacedJob> placed = List.of(running("a", "a1", 6, clock));
+        usage.observe(TEAMS, placed);
+        java.time.Instant first = store.load().orElseThrow().last();
+        clock.advance(Duration.ofSeconds(9));
+        usage.observe(TEAMS, placed);
+        assertThat(store.load().orElseThrow().last()).as("not saved within the interval").isEqualTo(first);
+        clock.advance(Duration.ofSeconds(1));
+        usage.observe(TEAMS, placed);
+        assertThat(store.load().orElseThrow().last()).isEqualTo(first.plusSeconds(10));
+        clock.advance(Duration.ofSeconds(3));
+        usage.observe(TEAMS, List.of());
+        usage.flush();
+        assertThat(store.load().orElseThrow().last()).isEqualTo(first.plusSeconds(13));
+        assertThat(store.load().orElseThrow().lastBorrowed()).as("what the team borrows when the service stops")
+                .isEmpty();
     }
 }
