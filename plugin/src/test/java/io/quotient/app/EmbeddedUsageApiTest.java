@@ -15,8 +15,6 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.regex.Matcher;
@@ -54,10 +52,7 @@ class EmbeddedUsageApiTest {
 
     @DynamicPropertySource
     static void teams(DynamicPropertyRegistry registry) throws IOException {
-        Path file = Files.createTempFile("quotient-teams", ".yaml");
-        file.toFile().deleteOnExit();
-        Files.writeString(file, "teams:\n  - name: showback\n    guaranteedGpus: 4\n");
-        registry.add("quotient.teams-file", file::toString);
+        TestTeamsFile.register(registry, "teams:\n  - name: showback\n    guaranteedGpus: 4\n");
     }
 
     @Test

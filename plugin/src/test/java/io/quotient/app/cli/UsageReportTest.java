@@ -1,16 +1,12 @@
 package io.quotient.app.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -27,13 +23,12 @@ class UsageReportTest {
               "utilization":null,"reservedMemoryGibHours":200.0,"usedMemoryGibHours":0.0}]
             """;
 
-    private final List<String> queries = new CopyOnWriteArrayList<>();
-    private HttpServer server;
+    private StubService server;
 
     @AfterEach
     void stopServer() {
         if (server != null) {
-            server.stop(0);
+            server.close();
         }
     }
 
@@ -58,7 +53,7 @@ class UsageReportTest {
                         "--group-by=team"});
 
         assertThat(code).isZero();
-        assertThat(queries).containsExactly("from=2026-12-01&to=2026-12-02&groupBy=team");
+        assertThat(server.requests().stream().map(StubService.Request::query)).containsExactly("from=2026-12-01&to=2026-12-02&groupBy=team");
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("GPU USAGE").containsPattern("vision\\s+48.00");
     }
 
@@ -76,16 +71,7 @@ class UsageReportTest {
     }
 
     private String serve(int status, String body) throws Exception {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/api/v1/usage", exchange -> {
-            queries.add(String.valueOf(exchange.getRequestURI().getRawQuery()));
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(status, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
-        });
-        server.start();
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        server = StubService.answering("/api/v1/usage", status, body);
+        return server.url();
     }
 }
