@@ -77,7 +77,7 @@ class PrometheusServerTest {
         assertThat(placed.statusCode()).as(placed.body()).isEqualTo(201);
         Thread.sleep(20_000);
 
-        double rule = ruleValue(prometheusUrl, "team:quotient_gpu_allocated_hours:increase1d");
+        double rule = ruleValue(prometheusUrl, "team:quotient_gpu_allocated_hours:1d");
         JsonNode rows = json.readTree(get(service("/api/v1/usage")));
         double api = rows.get(0).path("allocatedGpuHours").asDouble();
         assertThat(rows.get(0).path("team").asText()).isEqualTo("scraped");
@@ -85,7 +85,7 @@ class PrometheusServerTest {
         // apart by what the scrape, the refresh and the rule's evaluation lag (1 s each), and the first
         // observation before the series existed: at most 5 s of the job's GPUs
         assertThat(rule).isCloseTo(api, offset(GPUS * 5 / 3600.0));
-        assertThat(ruleValue(prometheusUrl, "team:quotient_gpu_used_hours:increase1d")).as("nothing measured")
+        assertThat(ruleValue(prometheusUrl, "team:quotient_gpu_used_hours:1d")).as("nothing measured")
                 .isZero();
     }
 
