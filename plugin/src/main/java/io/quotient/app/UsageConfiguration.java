@@ -1,17 +1,21 @@
 package io.quotient.app;
 
 import io.kubernetes.client.openapi.ApiClient;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quotient.adapters.k8s.KubernetesFairShareUsageStore;
 import io.quotient.adapters.k8s.KubernetesUsageRecordStore;
 import io.quotient.adapters.memory.InMemoryFairShareUsageStore;
 import io.quotient.adapters.memory.InMemoryUsageRecordStore;
+import io.quotient.adapters.metrics.UsageMeters;
 import io.quotient.app.kubernetes.KubernetesProperties;
 import io.quotient.app.schedule.UsageJob;
 import io.quotient.core.usage.UsageAccumulator;
+import io.quotient.core.usage.UsageSummary;
 import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.FairShareUsageStore;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.LeadershipGate;
+import io.quotient.deploy.port.TeamsSource;
 import io.quotient.deploy.port.UsageRecordStore;
 import io.quotient.usage.UsageRecorder;
 import org.quartz.JobBuilder;
@@ -27,8 +31,8 @@ import org.springframework.context.annotation.Configuration;
 import java.time.Clock;
 
 /**
- * Wires usage accounting: the recorder, its store, and the periodic job that feeds it (docs/usage.md); and the store
- * of the usage history behind decayed fair shares (docs/fairness.md).
+ * Wires usage accounting: the recorder, its store, its Prometheus counters, and the periodic job that feeds them
+ * (docs/usage.md); and the store of the usage history behind decayed fair shares (docs/fairness.md).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(UsageProperties.class)
@@ -72,6 +76,11 @@ public class UsageConfiguration {
                                 LeadershipGate leadership, Clock clock, UsageProperties properties) {
         return new UsageRecorder(jobs, cluster, store, leadership, clock, new UsageRecorder.Settings(
                 new UsageAccumulator.Settings(properties.maxGap()), properties.persistInterval()));
+    }
+
+    @Bean
+    UsageMeters usageMeters(MeterRegistry registry, UsageRecorder recorder, TeamsSource teams) {
+        return new UsageMeters(registry, recorder::records, () -> UsageSummary.departments(teams.teams().values()));
     }
 
     @Bean

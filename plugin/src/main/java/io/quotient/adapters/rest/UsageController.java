@@ -1,7 +1,6 @@
 package io.quotient.adapters.rest;
 
 import io.quotient.core.scheduling.RequestException;
-import io.quotient.core.scheduling.Team;
 import io.quotient.core.usage.UsageGrouping;
 import io.quotient.core.usage.UsageSummary;
 import io.quotient.deploy.port.TeamsSource;
@@ -19,7 +18,6 @@ import java.time.LocalDate;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -71,12 +69,7 @@ public class UsageController {
     }
 
     private List<UsageView> rows(Query query) {
-        Map<String, String> departments = new HashMap<>();
-        for (Team team : teams.teams().values()) {
-            if (team.department() != null) {
-                departments.put(team.name(), team.department().name());
-            }
-        }
+        Map<String, String> departments = UsageSummary.departments(teams.teams().values());
         return UsageSummary.of(usage.records(), query.from(), query.to(), query.groupBy(), departments).stream()
                 .map(UsageView::of).toList();
     }

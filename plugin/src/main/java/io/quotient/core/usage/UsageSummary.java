@@ -1,9 +1,11 @@
 package io.quotient.core.usage;
 
 import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.Team;
 
 import java.time.LocalDate;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
@@ -25,6 +27,17 @@ public final class UsageSummary {
     }
 
     private UsageSummary() {
+    }
+
+    /** Each team's department name, for the teams that have one. */
+    public static Map<String, String> departments(Collection<Team> teams) {
+        Map<String, String> departments = new HashMap<>();
+        for (Team team : teams) {
+            if (team.department() != null) {
+                departments.put(team.name(), team.department().name());
+            }
+        }
+        return departments;
     }
 
     /**

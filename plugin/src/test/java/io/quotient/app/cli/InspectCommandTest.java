@@ -1,16 +1,13 @@
 package io.quotient.app.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,13 +40,12 @@ class InspectCommandTest {
             """;
 
     private final ObjectMapper json = new ObjectMapper();
-    private final List<String> authorizations = new CopyOnWriteArrayList<>();
-    private HttpServer server;
+    private StubService server;
 
     @AfterEach
     void stopServer() {
         if (server != null) {
-            server.stop(0);
+            server.close();
         }
     }
 
@@ -88,7 +84,7 @@ class InspectCommandTest {
         assertThat(code).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("TEAMS", "GPU MAP", "PENDING", "RECENT EVENTS")
                 .contains("CLUSTER  3 GPUs, 0.7 free (0 whole GPUs, 0 whole nodes free)");
-        assertThat(authorizations).containsExactly("Bearer from-env");
+        assertThat(authorizations()).containsExactly("Bearer from-env");
     }
 
     @Test
@@ -105,7 +101,7 @@ class InspectCommandTest {
         for (String line : lines) {
             assertThat(json.readTree(line).path("teams").get(0).path("fairShareGpus").asDouble()).isEqualTo(24.5);
         }
-        assertThat(authorizations).containsOnly("Bearer abc").hasSize(3);
+        assertThat(authorizations()).containsOnly("Bearer abc").hasSize(3);
 
         out.reset();
         assertThat(command.run(new String[]{"--url=" + url, "--watch=0.1"})).isZero();
@@ -141,19 +137,11 @@ class InspectCommandTest {
     }
 
     private String serve(int status, String body) throws Exception {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/api/v1/dashboard", exchange -> {
-            String auth = exchange.getRequestHeaders().getFirst("Authorization");
-            if (auth != null) {
-                authorizations.add(auth);
-            }
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", "application/json");
-            exchange.sendResponseHeaders(status, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
-        });
-        server.start();
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        server = StubService.answering("/api/v1/dashboard", status, body);
+        return server.url();
+    }
+
+    private List<String> authorizations() {
+        return server.requests().stream().map(StubService.Request::authorization).filter(a -> a != null).toList();
     }
 }

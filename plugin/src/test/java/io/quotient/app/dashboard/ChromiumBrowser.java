@@ -1,5 +1,6 @@
 package io.quotient.app.dashboard;
 
+import io.quotient.testing.DebianTools;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -11,7 +12,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Debian's headless Chromium driven through Debian's ChromeDriver: installed with apt-get by
@@ -33,7 +33,7 @@ final class ChromiumBrowser implements AutoCloseable {
 
     /** Installs Chromium if needed and starts it headless with a fresh profile and a window of this size. */
     static ChromiumBrowser start(int width, int height) throws IOException, InterruptedException {
-        install();
+        DebianTools.ensure(INSTALL_SCRIPT, "chromium chromium-driver", CHROMIUM, CHROMEDRIVER);
         Path profile = Files.createTempDirectory("quotient-chromium-");
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile());
         // as root Chromium needs --no-sandbox; the network flags keep it from calling out of this closed machine
@@ -54,18 +54,6 @@ final class ChromiumBrowser implements AutoCloseable {
         Files.createDirectories(file.toAbsolutePath().getParent());
         File png = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
         Files.copy(png.toPath(), file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-    }
-
-    private static void install() throws IOException, InterruptedException {
-        if (Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER)) {
-            return;
-        }
-        Process p = new ProcessBuilder(INSTALL_SCRIPT.toAbsolutePath().toString()).inheritIO().start();
-        if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
-            throw new IllegalStateException(INSTALL_SCRIPT + " could not install Debian's chromium and chromium-driver"
-                    + " (exit " + (p.isAlive() ? "timeout" : p.exitValue()) + "); install them with"
-                    + " 'apt-get install chromium chromium-driver' as root and run the test again");
-        }
     }
 
     @Override
