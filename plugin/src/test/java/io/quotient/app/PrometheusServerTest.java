@@ -69,6 +69,7 @@ class PrometheusServerTest {
     void theRecordingRuleGivesTheApisGpuHours() throws Exception {
         DebianTools.ensure(Path.of("src/test/bin/install-prometheus"), "prometheus", PROMETHEUS);
         String prometheusUrl = startPrometheus();
+        awaitFirstScrape(prometheusUrl);
 
         HttpResponse<String> placed = http.send(HttpRequest.newBuilder(URI.create(service("/api/v1/teams/scraped/jobs")))
                 .header("Content-Type", "application/json")
@@ -82,9 +83,10 @@ class PrometheusServerTest {
         double api = rows.get(0).path("allocatedGpuHours").asDouble();
         assertThat(rows.get(0).path("team").asText()).isEqualTo("scraped");
         assertThat(api).as("2 GPUs for about 20 s").isGreaterThan(GPUS * 15 / 3600.0);
-        // apart by what the scrape, the refresh and the rule's evaluation lag (1 s each), and the first
-        // observation before the series existed: at most 5 s of the job's GPUs
-        assertThat(rule).isCloseTo(api, offset(GPUS * 5 / 3600.0));
+        // apart by what the refresh, the scrape and the rule's evaluation lag (1 s each), the first observation of
+        // the series (its first scrape after the first refresh) and the time between the two reads: at most 8 s of
+        // the job's GPUs on a loaded machine
+        assertThat(rule).isCloseTo(api, offset(GPUS * 8 / 3600.0));
         assertThat(ruleValue(prometheusUrl, "team:quotient_gpu_used_hours:1d")).as("nothing measured")
                 .isZero();
     }
@@ -122,6 +124,24 @@ class PrometheusServerTest {
             Thread.sleep(200);
         }
         throw new AssertionError("prometheus not ready: " + Files.readString(dir.resolve("prometheus.log")));
+    }
+
+    /**
+     * Waits until Prometheus has scraped the service once: its scrape loop starts some seconds after it is ready, and
+     * usage before the series' first sample is not in the rule (docs/usage.md), so the job is placed only then.
+     */
+    private void awaitFirstScrape(String prometheusUrl) throws Exception {
+        String query = URLEncoder.encode("up{job=\"quotient\"}", StandardCharsets.UTF_8);
+        for (int i = 0; i < 150; i++) {
+            JsonNode result = json.readTree(get(prometheusUrl + "/api/v1/query?query=" + query)).path("data")
+                    .path("result");
+            if (result.size() == 1 && result.get(0).path("value").get(1).asText().equals("1")) {
+                return;
+            }
+            Thread.sleep(200);
+        }
+        throw new AssertionError("prometheus never scraped the service: " + Files.readString(dir.resolve(
+                "prometheus.log")));
     }
 
     /** The recorded series' value for the team, as the query API gives it now. */
