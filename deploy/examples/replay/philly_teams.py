@@ -4,7 +4,9 @@
 Guarantees are proportional to the VC sizes of philly_vc_nodes.csv and sum to the cluster (largest remainders
 rounded up); a VC of the trace without a size is guaranteed 0 (it only borrows).
 
-    python3 philly_teams.py ../shared/data/philly 464 > philly-teams-464.yaml
+    python3 philly_teams.py PHILLY_DIR 464 > philly-teams-464.yaml
+
+PHILLY_DIR is the folder holding philly_vc_nodes.csv (the Philly data is not shipped: see docs/replay.md).
 """
 import csv
 import sys

@@ -13,9 +13,6 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -36,7 +33,6 @@ import static org.assertj.core.api.Assertions.assertThat;
         properties = {"quotient.cluster.mode=embedded", "spring.main.allow-bean-definition-overriding=true"})
 class HostilePathAccessTest {
 
-    private static final Path TEAMS = teamsFile();
     private static final Map<String, String> AS_A = Map.of("Authorization", "Bearer token-a");
     private static final Map<String, String> AS_B = Map.of("Authorization", "Bearer token-b");
     private static final List<String> ASKED = new CopyOnWriteArrayList<>();
@@ -48,8 +44,9 @@ class HostilePathAccessTest {
     private int port;
 
     @DynamicPropertySource
-    static void teams(DynamicPropertyRegistry registry) {
-        registry.add("quotient.teams-file", TEAMS::toString);
+    static void teams(DynamicPropertyRegistry registry) throws IOException {
+        TestTeamsFile.register(registry, "teams:\n  - name: team-a\n    guaranteedGpus: 4\n"
+                + "  - name: team-b\n    guaranteedGpus: 4\n");
     }
 
     /** Tokens token-a and token-b belong to service accounts of team-a and team-b; each may act in its namespace. */
@@ -156,16 +153,5 @@ class HostilePathAccessTest {
             names.add(m.group(1));
         }
         return names;
-    }
-
-    private static Path teamsFile() {
-        try {
-            Path file = Files.createTempFile("quotient-teams", ".yaml");
-            file.toFile().deleteOnExit();
-            return Files.writeString(file, "teams:\n  - name: team-a\n    guaranteedGpus: 4\n"
-                    + "  - name: team-b\n    guaranteedGpus: 4\n");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

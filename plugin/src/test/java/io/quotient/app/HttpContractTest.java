@@ -8,9 +8,6 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -25,15 +22,14 @@ import static org.assertj.core.api.Assertions.assertThat;
         properties = "quotient.cluster.mode=embedded")
 class HttpContractTest {
 
-    private static final Path TEAMS = teamsFile();
     private static final String JOB = "{\"name\": \"neg\", \"gpu\": {\"count\": 1}}";
 
     @LocalServerPort
     private int port;
 
     @DynamicPropertySource
-    static void teams(DynamicPropertyRegistry registry) {
-        registry.add("quotient.teams-file", TEAMS::toString);
+    static void teams(DynamicPropertyRegistry registry) throws IOException {
+        TestTeamsFile.register(registry, "teams:\n  - name: neg\n    guaranteedGpus: 4\n");
     }
 
     @Test
@@ -101,16 +97,6 @@ class HttpContractTest {
         for (String code : List.of("\"400\"", "\"404\"", "\"409\"")) {
             String response = deploy.substring(deploy.indexOf(code), deploy.indexOf("}}}", deploy.indexOf(code)));
             assertThat(response).as(code).contains(errorRef).doesNotContain("JobView");
-        }
-    }
-
-    private static Path teamsFile() {
-        try {
-            Path file = Files.createTempFile("quotient-teams", ".yaml");
-            file.toFile().deleteOnExit();
-            return Files.writeString(file, "teams:\n  - name: neg\n    guaranteedGpus: 4\n");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 }

@@ -57,29 +57,25 @@ public final class AccessFilter extends OncePerRequestFilter {
         String header = request.getHeader("Authorization");
         if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())
                 || header.substring(BEARER.length()).isBlank()) {
-            refuse(response, HttpStatus.UNAUTHORIZED, new ErrorBody("unauthenticated", null,
+            refusal.write(response, HttpStatus.UNAUTHORIZED, new ErrorBody("unauthenticated", null,
                     "the request carries no bearer token", HINT_TOKEN));
             return;
         }
         try {
             Optional<Caller> caller = checks.authenticator().authenticate(header.substring(BEARER.length()).trim());
             if (caller.isEmpty()) {
-                refuse(response, HttpStatus.UNAUTHORIZED, new ErrorBody("unauthenticated", null, "the cluster did not"
+                refusal.write(response, HttpStatus.UNAUTHORIZED, new ErrorBody("unauthenticated", null, "the cluster did not"
                         + " accept the bearer token (expired, revoked or unknown)", HINT_TOKEN));
                 return;
             }
             request.setAttribute(CALLER_ATTRIBUTE, caller.get());
         } catch (AccessCheckUnavailableException e) {
             LOG.warn("access could not be checked: {}", e.getMessage());
-            refuse(response, HttpStatus.SERVICE_UNAVAILABLE, new ErrorBody("access check unavailable", null,
+            refusal.write(response, HttpStatus.SERVICE_UNAVAILABLE, new ErrorBody("access check unavailable", null,
                     e.getMessage(), "retry in a moment; nothing was changed"));
             return;
         }
         chain.doFilter(request, response);
-    }
-
-    private void refuse(HttpServletResponse response, HttpStatus status, ErrorBody body) throws IOException {
-        refusal.write(response, status, body);
     }
 
     private static String path(HttpServletRequest request) {

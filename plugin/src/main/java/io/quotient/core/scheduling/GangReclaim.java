@@ -56,7 +56,7 @@ final class GangReclaim {
     }
 
     /** One pool's evictions and moves, applied to the workspace in order. */
-    private record Trial(List<Step> steps, ReclaimSearch.Cost cost) {
+    private record Trial(List<Step> steps, ReclaimCost cost) {
         List<PlacedJob> victims() {
             return steps.stream().filter(Step::eviction).map(Step::job).toList();
         }
@@ -226,7 +226,7 @@ final class GangReclaim {
             }
         }
         List<Step> kept = new ArrayList<>();
-        ReclaimSearch.Cost cost = ReclaimSearch.Cost.NONE;
+        ReclaimCost cost = ReclaimCost.NONE;
         for (int i = 0; i < steps.size(); i++) {
             Step step = steps.get(i);
             if (!step.eviction()) {
@@ -246,8 +246,8 @@ final class GangReclaim {
         return allocations.stream().allMatch(ws.state()::canAllocate);
     }
 
-    private ReclaimSearch.Cost single(PlacedJob victim) {
-        return ReclaimSearch.Cost.NONE.evict(victim.spec().priority(), search.work(victim), victim.gpuMilli());
+    private ReclaimCost single(PlacedJob victim) {
+        return ReclaimCost.NONE.evict(victim.spec().priority(), search.work(victim), victim.gpuMilli());
     }
 
     /** Undoes the steps, the latest first (a put-back victim is no longer out, so it is not put back again). */

@@ -38,42 +38,7 @@ final class ReclaimSearch {
     }
 
     /** What to do on a node so that the demand fits there. */
-    record Choice(int node, List<PlacedJob> evictions, List<Move> moves, Cost cost) {
-    }
-
-    /**
-     * Lexicographic cost of a choice (see the class comment). Every component only grows as evictions are added,
-     * so a partial choice that costs as much as the best one found can be abandoned.
-     *
-     * @param teamPriority the highest priority of another team that loses a job
-     * @param belowShare   the deepest that such a team ends below its fair share, in steps of the hysteresis
-     *                     ({@link VictimStanding#endsBelowShare})
-     */
-    record Cost(int teamPriority, long belowShare, int maxPriority, long work, long milli, int moves, int evictions)
-            implements Comparable<Cost> {
-        static final Cost NONE = new Cost(Integer.MIN_VALUE, Long.MIN_VALUE, Integer.MIN_VALUE, 0, 0, 0, 0);
-        private static final Comparator<Cost> ORDER = Comparator.comparingInt(Cost::teamPriority)
-                .thenComparingLong(Cost::belowShare).thenComparingInt(Cost::maxPriority)
-                .thenComparingLong(Cost::work).thenComparingLong(Cost::milli).thenComparingInt(Cost::moves)
-                .thenComparingInt(Cost::evictions);
-
-        public int compareTo(Cost o) {
-            return ORDER.compare(this, o);
-        }
-
-        /** An eviction that leaves the teams' standing out of the comparison (the claimant's own job, a gang's). */
-        Cost evict(int priority, long w, long m) {
-            return evict(Integer.MIN_VALUE, Long.MIN_VALUE, priority, w, m);
-        }
-
-        Cost evict(int ofTeamPriority, long endsBelowShare, int priority, long w, long m) {
-            return new Cost(Math.max(teamPriority, ofTeamPriority), Math.max(belowShare, endsBelowShare),
-                    Math.max(maxPriority, priority), work + w, milli + m, moves, evictions + 1);
-        }
-
-        Cost move() {
-            return new Cost(teamPriority, belowShare, maxPriority, work, milli, moves + 1, evictions);
-        }
+    record Choice(int node, List<PlacedJob> evictions, List<Move> moves, ReclaimCost cost) {
     }
 
     /** Work counts at least a second's worth, so that a job that has just started is not free to evict. */
@@ -184,7 +149,7 @@ final class ReclaimSearch {
      * A node's candidates (cheapest first), a lower bound on the cost of any eviction-only choice there, and how
      * much capacity could be had there at most; null when even taking every candidate would not make room.
      */
-    private record NodeCandidates(int node, List<PlacedJob> jobs, Cost bound, long potential) {
+    private record NodeCandidates(int node, List<PlacedJob> jobs, ReclaimCost bound, long potential) {
     }
 
     /** @param mostFree the most GPU milli free on any node: a job larger than that has nowhere to move */
@@ -213,7 +178,7 @@ final class ReclaimSearch {
             }
         }
         if (state.fits(node, demand) && rights.ownMustFree() == 0 && rights.departments().ownDepartmentOverMax() == 0) {
-            return new NodeCandidates(node, List.of(), Cost.NONE, Long.MAX_VALUE);
+            return new NodeCandidates(node, List.of(), ReclaimCost.NONE, Long.MAX_VALUE);
         }
         if (jobs.isEmpty()) {
             return null;
@@ -225,9 +190,10 @@ final class ReclaimSearch {
                 .thenComparing(PlacedJob::startedAt, Comparator.reverseOrder()).thenComparing(j -> j.id().toString()));
         long mustFree = NodeRoom.mustFree(state, node, demand);
         // a choice evicts at least one candidate: no component can be below the least any single candidate brings
-        Cost bound = lowestPriority == Integer.MAX_VALUE
-                ? new Cost(Integer.MAX_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE, 0, 0, 0, 0)
-                : new Cost(lowestTeamPriority, leastBelowShare, lowestPriority, mustFree * shortestRun, mustFree, 0, 1);
+        ReclaimCost bound = lowestPriority == Integer.MAX_VALUE
+                ? new ReclaimCost(Integer.MAX_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE, 0, 0, 0, 0)
+                : new ReclaimCost(lowestTeamPriority, leastBelowShare, lowestPriority, mustFree * shortestRun, mustFree,
+                        0, 1);
         long potential = state.gpuFreeOnNode(node) + jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
         return new NodeCandidates(node, jobs, bound, potential);
     }
@@ -278,11 +244,11 @@ final class ReclaimSearch {
         }
 
         Choice run() {
-            search(0, Cost.NONE);
+            search(0, ReclaimCost.NONE);
             return best;
         }
 
-        private void search(int index, Cost cost) {
+        private void search(int index, ReclaimCost cost) {
             if (++steps > STEPS_PER_NODE || beaten(cost)) {
                 return;
             }
@@ -310,7 +276,7 @@ final class ReclaimSearch {
             search(index + 1, cost);
         }
 
-        private void tryMove(int index, Cost cost, PlacedJob job, Allocation held) {
+        private void tryMove(int index, ReclaimCost cost, PlacedJob job, Allocation held) {
             if ((moved.isEmpty() && noDestination.contains(job.id())) || lookupsLeft <= 0) {
                 return;
             }
@@ -337,7 +303,7 @@ final class ReclaimSearch {
             state.allocate(held);
         }
 
-        private boolean beaten(Cost cost) {
+        private boolean beaten(ReclaimCost cost) {
             return (best != null && cost.compareTo(best.cost()) >= 0)
                     || (bound != null && cost.compareTo(bound.cost()) >= 0);
         }

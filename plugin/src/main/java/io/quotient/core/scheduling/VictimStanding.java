@@ -3,7 +3,7 @@ package io.quotient.core.scheduling;
 import java.util.function.ToLongFunction;
 
 /**
- * Where a victim's team stands, as the reclaim search's cost compares victims ({@link ReclaimSearch.Cost}): its
+ * Where a victim's team stands, as the reclaim search's cost compares victims ({@link ReclaimCost}): its
  * priority, and how far below its fair share it ends once jobs are taken from it, counted in whole steps of the
  * fair-share hysteresis (a team that ends less than one step below its share counts as keeping it: differences the
  * hysteresis ignores elsewhere do not outweigh evicting less). The claimant's own jobs have no standing: they leave
