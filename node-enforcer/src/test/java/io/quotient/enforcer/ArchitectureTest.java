@@ -1,12 +1,12 @@
 package io.quotient.enforcer;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 /**
  * The enforcer's policy core stays pure: the kill decisions are tested on recorded samples, so the core may not
@@ -18,24 +18,36 @@ class ArchitectureTest {
 
     @BeforeAll
     static void importClasses() {
-        classes = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
                 .importPackages("io.quotient.enforcer");
     }
 
     @Test
     void theCoreImportsNoFrameworkOrNativeBinding() {
-        noClasses().that().resideInAPackage("io.quotient.enforcer.core..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.kubernetes..", "org.springframework..",
-                        "com.sun.jna..", "io.grpc..", "io.micrometer..")
+        noClasses()
+                .that()
+                .resideInAPackage("io.quotient.enforcer.core..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.kubernetes..", "org.springframework..", "com.sun.jna..", "io.grpc..", "io.micrometer..")
                 .because("the kill policy is a pure function of a node snapshot (docs/design.md)")
                 .check(classes);
     }
 
     @Test
     void theCoreDependsOnNoAdapter() {
-        noClasses().that().resideInAPackage("io.quotient.enforcer.core..")
-                .should().dependOnClassesThat().resideInAnyPackage("io.quotient.enforcer.nvml..",
-                        "io.quotient.enforcer.proc..", "io.quotient.enforcer.k8s..", "io.quotient.enforcer.app..")
+        noClasses()
+                .that()
+                .resideInAPackage("io.quotient.enforcer.core..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.quotient.enforcer.nvml..",
+                        "io.quotient.enforcer.proc..",
+                        "io.quotient.enforcer.k8s..",
+                        "io.quotient.enforcer.app..")
                 .because("adapters depend on the core, never the other way round")
                 .check(classes);
     }

@@ -22,8 +22,7 @@ public final class CachedAccessChecks implements Authenticator, Authorizer {
     private final ExpiringCache<String, Optional<Caller>> callers;
     private final ExpiringCache<Question, AccessDecision> decisions;
 
-    private record Question(Caller caller, AccessRequest request) {
-    }
+    private record Question(Caller caller, AccessRequest request) {}
 
     public CachedAccessChecks(Authenticator authenticator, Authorizer authorizer, Duration ttl, Clock clock) {
         this.authenticator = authenticator;
@@ -44,8 +43,8 @@ public final class CachedAccessChecks implements Authenticator, Authorizer {
 
     private static String digest(String token) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(token.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }

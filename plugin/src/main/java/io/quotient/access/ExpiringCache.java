@@ -14,8 +14,7 @@ import java.util.function.Function;
  */
 final class ExpiringCache<K, V> {
 
-    private record Entry<V>(V value, Instant expires) {
-    }
+    private record Entry<V>(V value, Instant expires) {}
 
     private final Map<K, Entry<V>> entries = new ConcurrentHashMap<>();
     private final Duration ttl;

@@ -1,7 +1,6 @@
 package io.quotient.access;
 
 import io.quotient.core.tenancy.TeamNamespaces;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -18,8 +17,7 @@ public final class JobAccess {
     public static final String GROUP = "quotient.io";
     public static final String RESOURCE = "gpujobs";
 
-    private JobAccess() {
-    }
+    private JobAccess() {}
 
     /**
      * @param method       the HTTP method
@@ -27,23 +25,24 @@ public final class JobAccess {
      * @param jobNamespace where the job lives, when it exists
      * @return the questions to ask, all of which must be allowed; empty for a method that is not a job call
      */
-    public static List<AccessRequest> requests(String method, String team, String job, TeamNamespaces namespaces,
-                                               Optional<String> jobNamespace) {
+    public static List<AccessRequest> requests(
+            String method, String team, String job, TeamNamespaces namespaces, Optional<String> jobNamespace) {
         String primary = namespaces.primaryNamespace(team);
         List<AccessRequest> result = new ArrayList<>();
         switch (method) {
             case "POST" -> result.add(new AccessRequest("create", GROUP, RESOURCE, primary, null));
             case "GET", "HEAD" -> {
                 if (job == null) {
-                    namespaces.namespacesOf(team).forEach(ns -> result.add(new AccessRequest("list", GROUP, RESOURCE,
-                            ns, null)));
+                    namespaces
+                            .namespacesOf(team)
+                            .forEach(ns -> result.add(new AccessRequest("list", GROUP, RESOURCE, ns, null)));
                 } else {
                     result.add(new AccessRequest("get", GROUP, RESOURCE, jobNamespace.orElse(primary), job));
                 }
             }
-            case "DELETE" -> result.add(new AccessRequest("delete", GROUP, RESOURCE, jobNamespace.orElse(primary), job));
-            default -> {
-            }
+            case "DELETE" ->
+                result.add(new AccessRequest("delete", GROUP, RESOURCE, jobNamespace.orElse(primary), job));
+            default -> {}
         }
         return result;
     }

@@ -1,11 +1,10 @@
 package io.quotient.app;
 
 import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
-
-import java.time.Duration;
 
 /**
  * Who may call the service ({@code quotient.access.*}).
@@ -17,7 +16,13 @@ import java.time.Duration;
  */
 @Validated
 @ConfigurationProperties("quotient.access")
-public record AccessProperties(@NotNull @DefaultValue("auto") Mode mode, @NotNull @DefaultValue("10s") Duration cacheTtl) {
+public record AccessProperties(
+        @NotNull @DefaultValue("auto") Mode mode,
+        @NotNull @DefaultValue("10s") Duration cacheTtl) {
 
-    public enum Mode { AUTO, OPEN, KUBERNETES }
+    public enum Mode {
+        AUTO,
+        OPEN,
+        KUBERNETES
+    }
 }

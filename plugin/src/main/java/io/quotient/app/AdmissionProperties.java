@@ -1,11 +1,10 @@
 package io.quotient.app;
 
-import org.springframework.boot.context.properties.ConfigurationProperties;
-import org.springframework.boot.context.properties.bind.DefaultValue;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
  * The HTTPS port the API server calls Quotient's admission webhooks on ({@code quotient.admission.*}).
@@ -26,19 +25,27 @@ import java.util.List;
  * @param renewBefore           an issued certificate with less validity left is renewed when a replica starts
  */
 @ConfigurationProperties("quotient.admission")
-public record AdmissionProperties(Integer port, Path tlsCertFile, Path tlsKeyFile,
-                                  @DefaultValue("quotient") String serviceName,
-                                  @DefaultValue("quotient-webhook-tls") String certificateSecret,
-                                  @DefaultValue({"quotient-gpujobs", "quotient-workloads"}) List<String> webhookConfigurations,
-                                  @DefaultValue({}) List<String> extraSubjectNames,
-                                  @DefaultValue("30s") Duration caBundleCheck,
-                                  @DefaultValue("30d") Duration renewBefore) {
+public record AdmissionProperties(
+        Integer port,
+        Path tlsCertFile,
+        Path tlsKeyFile,
+        @DefaultValue("quotient") String serviceName,
+        @DefaultValue("quotient-webhook-tls") String certificateSecret,
+
+        @DefaultValue({"quotient-gpujobs", "quotient-workloads"})
+        List<String> webhookConfigurations,
+
+        @DefaultValue({}) List<String> extraSubjectNames,
+        @DefaultValue("30s") Duration caBundleCheck,
+        @DefaultValue("30d") Duration renewBefore) {
 
     public AdmissionProperties {
         if ((tlsCertFile == null) != (tlsKeyFile == null)) {
-            throw new IllegalArgumentException("quotient.admission.tls-cert-file and tls-key-file go together (got only "
-                    + (tlsCertFile == null ? "tls-key-file" : "tls-cert-file") + "): set both to serve a mounted"
-                    + " certificate, or neither to have the service issue its own");
+            throw new IllegalArgumentException(
+                    "quotient.admission.tls-cert-file and tls-key-file go together (got only "
+                            + (tlsCertFile == null ? "tls-key-file" : "tls-cert-file")
+                            + "): set both to serve a mounted"
+                            + " certificate, or neither to have the service issue its own");
         }
         webhookConfigurations = List.copyOf(webhookConfigurations);
         extraSubjectNames = List.copyOf(extraSubjectNames);

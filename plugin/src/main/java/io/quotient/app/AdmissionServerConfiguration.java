@@ -1,6 +1,9 @@
 package io.quotient.app;
 
 import io.quotient.adapters.tls.CertificateIssuer;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.catalina.connector.Connector;
 import org.apache.coyote.http11.AbstractHttp11Protocol;
 import org.apache.tomcat.util.net.SSLHostConfig;
@@ -14,10 +17,6 @@ import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactor
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-
-import java.time.Clock;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The HTTPS port the API server calls the admission webhooks on ({@code quotient.admission.*}): a second connector
@@ -35,8 +34,8 @@ public class AdmissionServerConfiguration {
     /** The certificate files the connector serves (only with an admission port). */
     @Bean
     @ConditionalOnProperty(prefix = "quotient.admission", name = "port")
-    AdmissionTls admissionTls(AdmissionProperties properties, ObjectProvider<AdmissionCertificateSource> sources,
-                              Clock clock) {
+    AdmissionTls admissionTls(
+            AdmissionProperties properties, ObjectProvider<AdmissionCertificateSource> sources, Clock clock) {
         if (!properties.issuesCertificate()) {
             return AdmissionTls.mounted(properties.tlsCertFile(), properties.tlsKeyFile());
         }
@@ -45,8 +44,8 @@ public class AdmissionServerConfiguration {
     }
 
     @Bean
-    WebServerFactoryCustomizer<TomcatServletWebServerFactory> admissionConnector(AdmissionProperties properties,
-                                                                                 ObjectProvider<AdmissionTls> admissionTls) {
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> admissionConnector(
+            AdmissionProperties properties, ObjectProvider<AdmissionTls> admissionTls) {
         return factory -> admissionTls.ifAvailable(tls -> {
             Connector connector = new Connector(TomcatServletWebServerFactory.DEFAULT_PROTOCOL);
             connector.setPort(properties.port());
@@ -55,14 +54,18 @@ public class AdmissionServerConfiguration {
             AbstractHttp11Protocol<?> protocol = (AbstractHttp11Protocol<?>) connector.getProtocolHandler();
             protocol.setSSLEnabled(true);
             SSLHostConfig ssl = new SSLHostConfig();
-            SSLHostConfigCertificate certificate = new SSLHostConfigCertificate(ssl, SSLHostConfigCertificate.Type.UNDEFINED);
+            SSLHostConfigCertificate certificate =
+                    new SSLHostConfigCertificate(ssl, SSLHostConfigCertificate.Type.UNDEFINED);
             certificate.setCertificateFile(tls.certificateFile().toString());
             certificate.setCertificateKeyFile(tls.keyFile().toString());
             ssl.addCertificate(certificate);
             protocol.addSslHostConfig(ssl);
             factory.addAdditionalTomcatConnectors(connector);
-            LOG.info("admission webhook: HTTPS on port {} (certificate {}, {})", properties.port(),
-                    tls.certificateFile(), tls.issued().isPresent() ? "issued by the service" : "mounted");
+            LOG.info(
+                    "admission webhook: HTTPS on port {} (certificate {}, {})",
+                    properties.port(),
+                    tls.certificateFile(),
+                    tls.issued().isPresent() ? "issued by the service" : "mounted");
         });
     }
 
@@ -70,7 +73,9 @@ public class AdmissionServerConfiguration {
     private static AdmissionCertificateSource inMemory(Clock clock) {
         return properties -> {
             List<String> names = new ArrayList<>(List.of(properties.serviceName(), "localhost", "127.0.0.1"));
-            properties.extraSubjectNames().stream().filter(name -> !names.contains(name)).forEach(names::add);
+            properties.extraSubjectNames().stream()
+                    .filter(name -> !names.contains(name))
+                    .forEach(names::add);
             return CertificateIssuer.standard().issue("quotient-webhook-ca", names, clock.instant());
         };
     }

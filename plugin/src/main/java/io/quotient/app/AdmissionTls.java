@@ -1,7 +1,6 @@
 package io.quotient.app;
 
 import io.quotient.adapters.tls.ServingCertificate;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -24,9 +23,11 @@ public record AdmissionTls(Path certificateFile, Path keyFile, Optional<ServingC
     static AdmissionTls mounted(Path certificateFile, Path keyFile) {
         for (Path file : new Path[] {certificateFile, keyFile}) {
             if (!Files.isReadable(file)) {
-                throw new IllegalStateException("quotient.admission.tls-cert-file and tls-key-file must name readable PEM"
-                        + " files (" + file + " is not readable); mount the webhook's TLS Secret and point them at"
-                        + " tls.crt and tls.key, or leave both unset to have the service issue a certificate");
+                throw new IllegalStateException(
+                        "quotient.admission.tls-cert-file and tls-key-file must name readable PEM"
+                                + " files (" + file
+                                + " is not readable); mount the webhook's TLS Secret and point them at"
+                                + " tls.crt and tls.key, or leave both unset to have the service issue a certificate");
             }
         }
         return new AdmissionTls(certificateFile, keyFile, Optional.empty());
@@ -35,19 +36,22 @@ public record AdmissionTls(Path certificateFile, Path keyFile, Optional<ServingC
     /** An issued certificate, written to a private temporary folder (the pod's root file system is read-only). */
     static AdmissionTls issued(ServingCertificate certificate) {
         try {
-            Path folder = Files.createTempDirectory("quotient-admission-tls",
+            Path folder = Files.createTempDirectory(
+                    "quotient-admission-tls",
                     PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwx------")));
-            Path certificateFile = Files.writeString(folder.resolve("tls.crt"), certificate.certificatePem(),
-                    StandardCharsets.US_ASCII);
-            Path keyFile = Files.writeString(folder.resolve("tls.key"), certificate.privateKeyPem(),
-                    StandardCharsets.US_ASCII);
+            Path certificateFile = Files.writeString(
+                    folder.resolve("tls.crt"), certificate.certificatePem(), StandardCharsets.US_ASCII);
+            Path keyFile = Files.writeString(
+                    folder.resolve("tls.key"), certificate.privateKeyPem(), StandardCharsets.US_ASCII);
             folder.toFile().deleteOnExit();
             certificateFile.toFile().deleteOnExit();
             keyFile.toFile().deleteOnExit();
             return new AdmissionTls(certificateFile, keyFile, Optional.of(certificate));
         } catch (IOException e) {
-            throw new UncheckedIOException("writing the admission webhook's certificate to a temporary folder failed ("
-                    + e.getMessage() + "); give the service a writable /tmp (an emptyDir volume)", e);
+            throw new UncheckedIOException(
+                    "writing the admission webhook's certificate to a temporary folder failed (" + e.getMessage()
+                            + "); give the service a writable /tmp (an emptyDir volume)",
+                    e);
         }
     }
 }

@@ -9,8 +9,7 @@ import io.quotient.deploy.port.TeamsSource;
 public record ClusterDefaultTeams(TeamsSource source, String sharedNamespace) {
 
     /** @param sharedNamespace the service's own namespace, which teams may share (null: none, embedded cluster) */
-    public ClusterDefaultTeams {
-    }
+    public ClusterDefaultTeams {}
 
     public ClusterDefaultTeams(TeamsSource source) {
         this(source, null);

@@ -1,8 +1,7 @@
 package io.quotient.app;
 
-import org.springframework.core.env.Environment;
-
 import java.util.Locale;
+import org.springframework.core.env.Environment;
 
 /**
  * Which cluster the service works on ({@code quotient.cluster.mode}). {@code auto} picks Kubernetes when a
@@ -11,7 +10,9 @@ import java.util.Locale;
  * works on a fresh machine.
  */
 public enum ClusterMode {
-    AUTO, EMBEDDED, KUBERNETES;
+    AUTO,
+    EMBEDDED,
+    KUBERNETES;
 
     static final String PROPERTY = "quotient.cluster.mode";
 
@@ -22,8 +23,8 @@ public enum ClusterMode {
         try {
             mode = valueOf(configured);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(PROPERTY + " is '" + env.getProperty(PROPERTY)
-                    + "'; use auto, embedded or kubernetes");
+            throw new IllegalArgumentException(
+                    PROPERTY + " is '" + env.getProperty(PROPERTY) + "'; use auto, embedded or kubernetes");
         }
         if (mode != AUTO) {
             return mode;

@@ -16,15 +16,17 @@ public final class ConfigurationFailureAnalyzer implements FailureAnalyzer {
     public FailureAnalysis analyze(Throwable failure) {
         for (Throwable t = failure; t != null; t = t.getCause()) {
             if (t instanceof TemplateException e) {
-                return new FailureAnalysis("Quotient could not load its job templates:\n  - "
-                        + String.join("\n  - ", e.problems()),
+                return new FailureAnalysis(
+                        "Quotient could not load its job templates:\n  - " + String.join("\n  - ", e.problems()),
                         "Fix or remove these files (quotient.templates-folder) and start again; no job was rendered.",
                         e);
             }
             if (t instanceof ConfigFileException e) {
-                return new FailureAnalysis("Quotient could not use the configuration file " + e.getMessage(),
+                return new FailureAnalysis(
+                        "Quotient could not use the configuration file " + e.getMessage(),
                         "Fix the file and start again (a teams file that turns invalid while the service runs is"
-                                + " rejected instead, and the last good teams stay in force).", e);
+                                + " rejected instead, and the last good teams stay in force).",
+                        e);
             }
         }
         return null;

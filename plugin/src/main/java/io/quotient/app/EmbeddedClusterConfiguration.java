@@ -6,27 +6,23 @@ import io.quotient.adapters.memory.InMemoryJobRecordStore;
 import io.quotient.adapters.quota.ConfigFileException;
 import io.quotient.adapters.quota.TeamsFileParser;
 import io.quotient.adapters.template.TemplateCatalog;
-import io.quotient.adapters.template.JobTemplate;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.Team;
 import io.quotient.deploy.port.LeadershipGate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
-import org.springframework.context.annotation.Configuration;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.HashSet;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * The embedded in-memory cluster: 4 nodes × 10 GPUs and two teams guaranteed 20 GPUs each unless files say
@@ -49,8 +45,11 @@ public class EmbeddedClusterConfiguration {
         TemplateCatalog templates = TemplateCatalog.load(Optional.ofNullable(properties.templatesFolder()));
         LOG.info("cluster mode: embedded demo cluster: nothing is deployed to Kubernetes (give --quotient.kubeconfig or"
                 + " KUBECONFIG to work on a cluster)");
-        LOG.info("embedded cluster: {} nodes, {} GPUs; templates {}", nodes.size(),
-                nodes.stream().mapToInt(NodeSpec::gpuCount).sum(), templates.names());
+        LOG.info(
+                "embedded cluster: {} nodes, {} GPUs; templates {}",
+                nodes.size(),
+                nodes.stream().mapToInt(NodeSpec::gpuCount).sum(),
+                templates.names());
         return new EmbeddedCluster(nodes, templates.traits());
     }
 
@@ -71,7 +70,8 @@ public class EmbeddedClusterConfiguration {
     }
 
     static String resource(String name) {
-        try (InputStream in = EmbeddedClusterConfiguration.class.getClassLoader().getResourceAsStream(name)) {
+        try (InputStream in =
+                EmbeddedClusterConfiguration.class.getClassLoader().getResourceAsStream(name)) {
             if (in == null) {
                 throw new IllegalStateException(name + " is missing from the jar; rebuild it with mvn package");
             }

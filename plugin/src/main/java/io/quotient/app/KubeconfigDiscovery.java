@@ -1,11 +1,10 @@
 package io.quotient.app;
 
-import org.springframework.core.env.Environment;
-
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
+import org.springframework.core.env.Environment;
 
 /**
  * Finds the kubeconfig the way kubectl does, so that {@code KUBECONFIG=... quotient.jar serve} talks to that cluster
@@ -20,16 +19,14 @@ public final class KubeconfigDiscovery {
     static final String VARIABLE = "KUBECONFIG";
     private static final String IN_POD_VARIABLE = "KUBERNETES_SERVICE_HOST";
 
-    private KubeconfigDiscovery() {
-    }
+    private KubeconfigDiscovery() {}
 
     /**
      * A kubeconfig file and where it was named.
      *
      * @param origin {@code --quotient.kubeconfig} or {@code KUBECONFIG}, for the start-up line
      */
-    public record Kubeconfig(Path file, String origin) {
-    }
+    public record Kubeconfig(Path file, String origin) {}
 
     /** The kubeconfig to use, if one is named; a named file that does not exist is still returned (its error is clearer). */
     public static Optional<Kubeconfig> find(Environment env) {

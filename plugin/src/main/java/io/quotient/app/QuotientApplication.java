@@ -9,5 +9,4 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
  */
 @SpringBootApplication(scanBasePackages = {"io.quotient.app", "io.quotient.adapters.rest"})
 @EnableConfigurationProperties(QuotientProperties.class)
-public class QuotientApplication {
-}
+public class QuotientApplication {}

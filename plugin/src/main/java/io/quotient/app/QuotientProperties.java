@@ -3,14 +3,14 @@ package io.quotient.app;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
+import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import java.nio.file.Path;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
-
-import java.nio.file.Path;
-import java.time.Duration;
 
 /**
  * The service's settings under {@code quotient.*} (command line {@code --quotient.teams-file=...}, environment
@@ -28,20 +28,22 @@ import java.time.Duration;
  */
 @Validated
 @ConfigurationProperties("quotient")
-public record QuotientProperties(@Valid @NotNull @DefaultValue Cluster cluster, String kubeconfig, Path teamsFile,
-                                 @NotNull @DefaultValue("5s") Duration teamsPollInterval, Path templatesFolder,
-                                 @Valid @NotNull @DefaultValue Embedded embedded,
-                                 @Valid @NotNull @DefaultValue Scheduling scheduling,
-                                 @Valid @NotNull @DefaultValue Schedules schedules,
-                                 @Valid @NotNull @DefaultValue Api api) {
+public record QuotientProperties(
+        @Valid @NotNull @DefaultValue Cluster cluster,
+        String kubeconfig,
+        Path teamsFile,
+        @NotNull @DefaultValue("5s") Duration teamsPollInterval,
+        Path templatesFolder,
+        @Valid @NotNull @DefaultValue Embedded embedded,
+        @Valid @NotNull @DefaultValue Scheduling scheduling,
+        @Valid @NotNull @DefaultValue Schedules schedules,
+        @Valid @NotNull @DefaultValue Api api) {
 
     /** @param mode auto (default), embedded or kubernetes */
-    public record Cluster(@NotNull @DefaultValue("auto") ClusterMode mode) {
-    }
+    public record Cluster(@NotNull @DefaultValue("auto") ClusterMode mode) {}
 
     /** @param clusterFile nodes of the embedded cluster (YAML); 4 nodes × 10 GPUs when unset */
-    public record Embedded(Path clusterFile) {
-    }
+    public record Embedded(Path clusterFile) {}
 
     /**
      * @param placementPolicy placement policy name (PlacementPolicies: quotient, fgd, bestfit, ...)
@@ -55,15 +57,17 @@ public record QuotientProperties(@Valid @NotNull @DefaultValue Cluster cluster, 
      *                             per team): beyond it a job on borrowed GPUs would keep them from their owner
      * @param fairShare            how fair shares remember past borrowing (docs/fairness.md)
      */
-    public record Scheduling(@NotBlank @DefaultValue("quotient") String placementPolicy,
-                             @DefaultValue("42") long seed,
-                             @NotNull @DefaultValue("30s") Duration stopGrace,
-                             @DecimalMin("0.0") @DefaultValue("1") double fairShareMinGainGpus,
-                             @jakarta.validation.constraints.Min(0) @DefaultValue("4") int maxMovesPerDecision,
-                             @NotNull @DefaultValue("60s") Duration podArrivalGrace,
-                             @NotNull @DefaultValue("1h") Duration maxMinRuntime,
-                             @Valid @NotNull @DefaultValue FairShare fairShare) {
-    }
+    public record Scheduling(
+            @NotBlank @DefaultValue("quotient") String placementPolicy,
+            @DefaultValue("42") long seed,
+            @NotNull @DefaultValue("30s") Duration stopGrace,
+            @DecimalMin("0.0") @DefaultValue("1") double fairShareMinGainGpus,
+
+            @Min(0) @DefaultValue("4") int maxMovesPerDecision,
+
+            @NotNull @DefaultValue("60s") Duration podArrivalGrace,
+            @NotNull @DefaultValue("1h") Duration maxMinRuntime,
+            @Valid @NotNull @DefaultValue FairShare fairShare) {}
 
     /**
      * @param usageHalfLife how long until a borrowed GPU counts half as much; 0 (the default): no memory
@@ -71,10 +75,10 @@ public record QuotientProperties(@Valid @NotNull @DefaultValue Cluster cluster, 
      * @param saveInterval  the history is saved at most this often (and when the service stops): a write per decision
      *                      would put an API call into every decision
      */
-    public record FairShare(@NotNull @DefaultValue("0s") Duration usageHalfLife,
-                            @NotNull @DefaultValue("7d") Duration window,
-                            @NotNull @DefaultValue("10s") Duration saveInterval) {
-    }
+    public record FairShare(
+            @NotNull @DefaultValue("0s") Duration usageHalfLife,
+            @NotNull @DefaultValue("7d") Duration window,
+            @NotNull @DefaultValue("10s") Duration saveInterval) {}
 
     /**
      * @param requeueInterval          re-queue of waiting jobs (and reconciliation with the cluster)
@@ -84,17 +88,20 @@ public record QuotientProperties(@Valid @NotNull @DefaultValue Cluster cluster, 
      * @param metricsInterval          refresh of the per-team and cluster gauges
      * @param requeueMaxRelabels       stored quota states rewritten at most per re-queue pass (one API call each)
      */
-    public record Schedules(@NotNull @DefaultValue("5s") Duration requeueInterval,
-                            @NotNull @DefaultValue("15s") Duration reclaimInterval,
-                            @NotBlank @DefaultValue("0 0 3 * * ?") String defragmentCron,
-                            @DecimalMin("0.0") @DecimalMax("1.0") @DefaultValue("0.1") double defragmentMaxMovedShare,
-                            @NotNull @DefaultValue("15s") Duration metricsInterval,
-                            @jakarta.validation.constraints.Min(1) @DefaultValue("50") int requeueMaxRelabels) {
-    }
+    public record Schedules(
+            @NotNull @DefaultValue("5s") Duration requeueInterval,
+            @NotNull @DefaultValue("15s") Duration reclaimInterval,
+            @NotBlank @DefaultValue("0 0 3 * * ?") String defragmentCron,
+
+            @DecimalMin("0.0") @DecimalMax("1.0") @DefaultValue("0.1")
+            double defragmentMaxMovedShare,
+
+            @NotNull @DefaultValue("15s") Duration metricsInterval,
+
+            @Min(1) @DefaultValue("50") int requeueMaxRelabels) {}
 
     /**
      * @param maxBodyBytes the longest request body read (413 beyond it); a job request is a few kilobytes
      */
-    public record Api(@jakarta.validation.constraints.Min(1) @DefaultValue("1048576") long maxBodyBytes) {
-    }
+    public record Api(@Min(1) @DefaultValue("1048576") long maxBodyBytes) {}
 }

@@ -3,8 +3,8 @@ package io.quotient.app;
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.placement.WorkloadLearner;
-import io.quotient.core.scheduling.ObservedJobs;
 import io.quotient.core.scheduling.JobSpecValidator;
+import io.quotient.core.scheduling.ObservedJobs;
 import io.quotient.core.scheduling.QuotaScheduler;
 import io.quotient.core.scheduling.ReclaimSettings;
 import io.quotient.core.scheduling.Scheduler;
@@ -40,18 +40,28 @@ public class SchedulerConfiguration {
 
     /** The scheduler and the fragmentation report judge against the same fitted workload (one fitting, one cache). */
     @Bean
-    Scheduler scheduler(QuotientProperties properties, ClusterFittedWorkload targetWorkload,
-                        WorkloadLearner workloadLearner) {
+    Scheduler scheduler(
+            QuotientProperties properties, ClusterFittedWorkload targetWorkload, WorkloadLearner workloadLearner) {
         QuotientProperties.Scheduling scheduling = properties.scheduling();
-        ReclaimSettings reclaim = new ReclaimSettings(Math.round(scheduling.fairShareMinGainGpus() * 1000),
-                scheduling.maxMovesPerDecision());
-        QuotaScheduler scheduler = new QuotaScheduler(scheduling.placementPolicy(), scheduling.seed(), targetWorkload,
-                reclaim, new ObservedJobs(workloadLearner));
+        ReclaimSettings reclaim = new ReclaimSettings(
+                Math.round(scheduling.fairShareMinGainGpus() * 1000), scheduling.maxMovesPerDecision());
+        QuotaScheduler scheduler = new QuotaScheduler(
+                scheduling.placementPolicy(),
+                scheduling.seed(),
+                targetWorkload,
+                reclaim,
+                new ObservedJobs(workloadLearner));
         WorkloadLearner.Settings learning = WorkloadLearner.Settings.DEFAULT;
-        LOG.info("scheduler: placement policy {}, seed {}, target workload learned from the last {} jobs seen (typical"
-                + " until {} were seen), fitted to the cluster's CPU per GPU; fair-share reclaim from {} GPUs below the"
-                + " share, at most {} moves per decision", scheduler.policyName(), scheduling.seed(), learning.window(),
-                learning.minimumSeen(), scheduling.fairShareMinGainGpus(), scheduling.maxMovesPerDecision());
+        LOG.info(
+                "scheduler: placement policy {}, seed {}, target workload learned from the last {} jobs seen (typical"
+                        + " until {} were seen), fitted to the cluster's CPU per GPU; fair-share reclaim from {} GPUs below the"
+                        + " share, at most {} moves per decision",
+                scheduler.policyName(),
+                scheduling.seed(),
+                learning.window(),
+                learning.minimumSeen(),
+                scheduling.fairShareMinGainGpus(),
+                scheduling.maxMovesPerDecision());
         return scheduler;
     }
 
@@ -63,7 +73,8 @@ public class SchedulerConfiguration {
      */
     @Bean
     RequestValidator requestValidator(QuotientProperties properties) {
-        JobSpecValidator validator = new JobSpecValidator(properties.scheduling().maxMinRuntime());
+        JobSpecValidator validator =
+                new JobSpecValidator(properties.scheduling().maxMinRuntime());
         return (input, teams) -> validator.validateRequest(input);
     }
 }

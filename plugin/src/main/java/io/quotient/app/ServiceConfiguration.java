@@ -8,6 +8,7 @@ import io.quotient.adapters.quota.TeamsFileSource;
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.scheduling.FairShareSettings;
 import io.quotient.core.scheduling.Scheduler;
+import io.quotient.deploy.AssumedPlacements;
 import io.quotient.deploy.Decider;
 import io.quotient.deploy.DecisionLock;
 import io.quotient.deploy.DecisionService;
@@ -19,22 +20,20 @@ import io.quotient.deploy.Reconciler;
 import io.quotient.deploy.Reports;
 import io.quotient.deploy.RequestValidator;
 import io.quotient.deploy.ReservationKeeper;
-import io.quotient.deploy.AssumedPlacements;
 import io.quotient.deploy.SnapshotBuilder;
 import io.quotient.deploy.UsageAccounting;
 import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.DeploymentMetrics;
+import io.quotient.deploy.port.FairShareUsageStore;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.TeamsSource;
-import io.quotient.deploy.port.FairShareUsageStore;
 import io.quotient.deploy.port.WorkloadGateway;
+import java.time.Clock;
+import java.time.Duration;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Primary;
-
-import java.time.Clock;
-import java.time.Duration;
 
 /**
  * The application layer wired on whichever cluster mode provides the ports (embedded or Kubernetes).
@@ -52,8 +51,8 @@ public class ServiceConfiguration {
     @Primary
     TeamsSource teamsSource(QuotientProperties properties, ClusterDefaultTeams clusterTeams, Clock clock) {
         if (properties.teamsFile() != null) {
-            return new TeamsFileSource(properties.teamsFile(), properties.teamsPollInterval(), clock,
-                    clusterTeams.sharedNamespace());
+            return new TeamsFileSource(
+                    properties.teamsFile(), properties.teamsPollInterval(), clock, clusterTeams.sharedNamespace());
         }
         return clusterTeams.source();
     }
@@ -70,11 +69,11 @@ public class ServiceConfiguration {
      * @throws IllegalArgumentException naming the setting when the half-life or window is invalid
      */
     @Bean(destroyMethod = "flush")
-    UsageAccounting usageAccounting(QuotientProperties properties, Clock clock, FairShareUsageStore store,
-                                    LeadershipGate leadership) {
+    UsageAccounting usageAccounting(
+            QuotientProperties properties, Clock clock, FairShareUsageStore store, LeadershipGate leadership) {
         QuotientProperties.FairShare f = properties.scheduling().fairShare();
-        return new UsageAccounting(new FairShareSettings(f.usageHalfLife(), f.window()), clock, store, leadership,
-                f.saveInterval());
+        return new UsageAccounting(
+                new FairShareSettings(f.usageHalfLife(), f.window()), clock, store, leadership, f.saveInterval());
     }
 
     @Bean
@@ -88,37 +87,79 @@ public class ServiceConfiguration {
     }
 
     @Bean
-    JobTransitions jobTransitions(JobRecordStore store, WorkloadGateway gateway, ReservationKeeper reservations,
-                                  DeploymentMetrics metrics, QuotientProperties properties, Clock clock,
-                                  LeadershipGate leadership) {
-        return new JobTransitions(store, gateway, reservations, metrics, properties.scheduling().stopGrace(), clock,
-                leadership);
+    JobTransitions jobTransitions(
+            JobRecordStore store,
+            WorkloadGateway gateway,
+            ReservationKeeper reservations,
+            DeploymentMetrics metrics,
+            QuotientProperties properties,
+            Clock clock,
+            LeadershipGate leadership) {
+        return new JobTransitions(
+                store, gateway, reservations, metrics, properties.scheduling().stopGrace(), clock, leadership);
     }
 
     @Bean
-    Decider decider(JobRecordStore store, ClusterObserver cluster, TeamsSource teams, Scheduler scheduler,
-                    JobTransitions transitions, LeadershipGate leadership, Clock clock, UsageAccounting usage) {
+    Decider decider(
+            JobRecordStore store,
+            ClusterObserver cluster,
+            TeamsSource teams,
+            Scheduler scheduler,
+            JobTransitions transitions,
+            LeadershipGate leadership,
+            Clock clock,
+            UsageAccounting usage) {
         // a placement write is one API call with a 30 s read timeout: waiting a little longer covers it
-        return new Decider(store, new SnapshotBuilder(cluster, teams, clock, usage), scheduler,
-                new PlanApplier(store, transitions, leadership), new AssumedPlacements(Duration.ofSeconds(35)),
+        return new Decider(
+                store,
+                new SnapshotBuilder(cluster, teams, clock, usage),
+                scheduler,
+                new PlanApplier(store, transitions, leadership),
+                new AssumedPlacements(Duration.ofSeconds(35)),
                 transitions);
     }
 
     @Bean
-    DecisionService decisionService(JobRecordStore store, ClusterObserver cluster, WorkloadGateway gateway,
-                                    JobTransitions transitions, ReservationKeeper reservations, Decider decider,
-                                    DecisionLock lock, LeadershipGate leadership, QuotientProperties properties,
-                                    Clock clock, TeamsSource teams) {
-        Reconciler reconciler = new Reconciler(store, cluster, gateway, transitions, reservations,
-                properties.scheduling().stopGrace(), properties.scheduling().podArrivalGrace(), clock);
-        return new DecisionService(reconciler, decider, transitions, lock, leadership,
-                new QuotaLabels(store, teams, transitions, properties.schedules().requeueMaxRelabels()));
+    DecisionService decisionService(
+            JobRecordStore store,
+            ClusterObserver cluster,
+            WorkloadGateway gateway,
+            JobTransitions transitions,
+            ReservationKeeper reservations,
+            Decider decider,
+            DecisionLock lock,
+            LeadershipGate leadership,
+            QuotientProperties properties,
+            Clock clock,
+            TeamsSource teams) {
+        Reconciler reconciler = new Reconciler(
+                store,
+                cluster,
+                gateway,
+                transitions,
+                reservations,
+                properties.scheduling().stopGrace(),
+                properties.scheduling().podArrivalGrace(),
+                clock);
+        return new DecisionService(
+                reconciler,
+                decider,
+                transitions,
+                lock,
+                leadership,
+                new QuotaLabels(
+                        store, teams, transitions, properties.schedules().requeueMaxRelabels()));
     }
 
     @Bean
-    DeploymentService deploymentService(JobRecordStore store, TeamsSource teams, WorkloadGateway gateway,
-                                        RequestValidator validator, DecisionService decisions,
-                                        DeploymentMetrics metrics, Clock clock) {
+    DeploymentService deploymentService(
+            JobRecordStore store,
+            TeamsSource teams,
+            WorkloadGateway gateway,
+            RequestValidator validator,
+            DecisionService decisions,
+            DeploymentMetrics metrics,
+            Clock clock) {
         return new DeploymentService(store, teams, gateway, validator, decisions, metrics, clock);
     }
 
@@ -128,8 +169,12 @@ public class ServiceConfiguration {
     }
 
     @Bean
-    Reports reports(JobRecordStore store, ClusterObserver cluster, TeamsSource teams,
-                    ClusterFittedWorkload targetWorkload, UsageAccounting usage) {
+    Reports reports(
+            JobRecordStore store,
+            ClusterObserver cluster,
+            TeamsSource teams,
+            ClusterFittedWorkload targetWorkload,
+            UsageAccounting usage) {
         return new Reports(store, cluster, teams, targetWorkload, usage);
     }
 

@@ -18,6 +18,7 @@ import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.TeamsSource;
 import io.quotient.deploy.port.UsageRecordStore;
 import io.quotient.usage.UsageRecorder;
+import java.time.Clock;
 import org.quartz.JobBuilder;
 import org.quartz.JobDetail;
 import org.quartz.SimpleScheduleBuilder;
@@ -27,8 +28,6 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
-
-import java.time.Clock;
 
 /**
  * Wires usage accounting: the recorder, its store, its Prometheus counters, and the periodic job that feeds them
@@ -72,27 +71,48 @@ public class UsageConfiguration {
     }
 
     @Bean
-    UsageRecorder usageRecorder(JobRecordStore jobs, ClusterObserver cluster, UsageRecordStore store,
-                                LeadershipGate leadership, Clock clock, UsageProperties properties) {
-        return new UsageRecorder(jobs, cluster, store, leadership, clock, new UsageRecorder.Settings(
-                new UsageAccumulator.Settings(properties.maxGap()), properties.persistInterval()));
+    UsageRecorder usageRecorder(
+            JobRecordStore jobs,
+            ClusterObserver cluster,
+            UsageRecordStore store,
+            LeadershipGate leadership,
+            Clock clock,
+            UsageProperties properties) {
+        return new UsageRecorder(
+                jobs,
+                cluster,
+                store,
+                leadership,
+                clock,
+                new UsageRecorder.Settings(
+                        new UsageAccumulator.Settings(properties.maxGap()), properties.persistInterval()));
     }
 
     @Bean
     UsageMeters usageMeters(MeterRegistry registry, UsageRecorder recorder, TeamsSource teams) {
-        return new UsageMeters(registry, recorder::records, () -> UsageSummary.departments(teams.teams().values()));
+        return new UsageMeters(
+                registry,
+                recorder::records,
+                () -> UsageSummary.departments(teams.teams().values()));
     }
 
     @Bean
     JobDetail usageJob() {
-        return JobBuilder.newJob(UsageJob.class).withIdentity("usage", GROUP).storeDurably().build();
+        return JobBuilder.newJob(UsageJob.class)
+                .withIdentity("usage", GROUP)
+                .storeDurably()
+                .build();
     }
 
     @Bean
     Trigger usageTrigger(UsageProperties properties) {
-        return TriggerBuilder.newTrigger().forJob("usage", GROUP).withIdentity("usage", GROUP).startNow()
+        return TriggerBuilder.newTrigger()
+                .forJob("usage", GROUP)
+                .withIdentity("usage", GROUP)
+                .startNow()
                 .withSchedule(SimpleScheduleBuilder.simpleSchedule()
-                        .withIntervalInMilliseconds(properties.interval().toMillis()).repeatForever()
+                        .withIntervalInMilliseconds(properties.interval().toMillis())
+                        .repeatForever()
                         .withMisfireHandlingInstructionNextWithRemainingCount())
                 .build();
     }

@@ -1,9 +1,8 @@
 package io.quotient.app;
 
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-
-import java.time.Duration;
 
 /**
  * Usage accounting ({@code quotient.usage.*}, docs/usage.md).
@@ -13,8 +12,10 @@ import java.time.Duration;
  * @param persistInterval how often changed usage records are stored
  */
 @ConfigurationProperties("quotient.usage")
-public record UsageProperties(@DefaultValue("10s") Duration interval, @DefaultValue("5m") Duration maxGap,
-                              @DefaultValue("60s") Duration persistInterval) {
+public record UsageProperties(
+        @DefaultValue("10s") Duration interval,
+        @DefaultValue("5m") Duration maxGap,
+        @DefaultValue("60s") Duration persistInterval) {
 
     public UsageProperties {
         positive("interval", interval);

@@ -1,7 +1,6 @@
 package io.quotient.deploy;
 
 import io.quotient.core.scheduling.JobId;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
@@ -21,8 +20,7 @@ final class AbsentWorkloadBackoff {
     static final Duration CAP = Duration.ofMinutes(5);
 
     /** A job's next try and the wait that led to it. */
-    private record Wait(Instant next, Duration waited) {
-    }
+    private record Wait(Instant next, Duration waited) {}
 
     private final Map<JobId, Wait> waits = new HashMap<>();
 

@@ -8,13 +8,12 @@ import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.LeadershipGate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Adopts workloads created outside Quotient (leader only; observe → plan → apply): a workload suspended for adoption
@@ -31,8 +30,11 @@ public final class Adoption {
     private final DeploymentService deployments;
     private final LeadershipGate leadership;
 
-    public Adoption(AdoptableWorkloads workloads, JobRecordStore store, DeploymentService deployments,
-                    LeadershipGate leadership) {
+    public Adoption(
+            AdoptableWorkloads workloads,
+            JobRecordStore store,
+            DeploymentService deployments,
+            LeadershipGate leadership) {
         this.workloads = workloads;
         this.store = store;
         this.deployments = deployments;
@@ -49,14 +51,22 @@ public final class Adoption {
             JobId job = submission.id();
             try {
                 JobRecord record = deployments.deploy(submission);
-                LOG.info("adopted {} of team {} as job {}: {}", submission.workload(), job.team(), job.name(),
+                LOG.info(
+                        "adopted {} of team {} as job {}: {}",
+                        submission.workload(),
+                        job.team(),
+                        job.name(),
                         record.phase().wireName());
                 adopted++;
             } catch (JobAlreadyExistsException e) {
                 LOG.debug("job {} of team {} was recorded meanwhile", job.name(), job.team());
             } catch (RequestException | TeamNotFoundException e) {
-                LOG.warn("cannot adopt {} of team {} as job {}: {}; it stays suspended", submission.workload(),
-                        job.team(), job.name(), e.getMessage());
+                LOG.warn(
+                        "cannot adopt {} of team {} as job {}: {}; it stays suspended",
+                        submission.workload(),
+                        job.team(),
+                        job.name(),
+                        e.getMessage());
             }
         }
         return adopted;
@@ -73,9 +83,14 @@ public final class Adoption {
             if (existing.isEmpty()) {
                 toRecord.add(submission);
             } else if (!submission.workload().equals(existing.get().submission().workload())) {
-                LOG.warn("{} of team {} stays suspended: job {} exists already and governs {}; rename the workload",
-                        submission.workload(), submission.id().team(), submission.id().name(),
-                        existing.get().submission().adopted() ? existing.get().submission().workload() : "a REST job");
+                LOG.warn(
+                        "{} of team {} stays suspended: job {} exists already and governs {}; rename the workload",
+                        submission.workload(),
+                        submission.id().team(),
+                        submission.id().name(),
+                        existing.get().submission().adopted()
+                                ? existing.get().submission().workload()
+                                : "a REST job");
             }
         }
         return toRecord;

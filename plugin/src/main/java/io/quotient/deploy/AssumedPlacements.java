@@ -2,14 +2,13 @@ package io.quotient.deploy;
 
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.PlacedJob;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Placements decided but not yet written to their records, as kube-scheduler "assumes" a pod on its node before
@@ -76,9 +75,11 @@ public final class AssumedPlacements {
         while (!assumed.isEmpty() || !recording.isEmpty()) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
-                LOG.warn("records of jobs {} are still being written after {} s; deciding without waiting longer"
-                        + " (their assumed GPUs stay counted as taken)",
-                        inFlightJobs(), maxWait.toSeconds());
+                LOG.warn(
+                        "records of jobs {} are still being written after {} s; deciding without waiting longer"
+                                + " (their assumed GPUs stay counted as taken)",
+                        inFlightJobs(),
+                        maxWait.toSeconds());
                 return false;
             }
             try {

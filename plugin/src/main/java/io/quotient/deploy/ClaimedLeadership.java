@@ -2,15 +2,14 @@ package io.quotient.deploy;
 
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.LeadershipGate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The leadership a replica decides under: elected, and the records claimed for its term
@@ -46,7 +45,9 @@ public final class ClaimedLeadership implements LeadershipGate {
     @Override
     public boolean isLeader() {
         String claimed = claimedTerm;
-        return claimed != null && elected.isLeader() && elected.term().map(claimed::equals).orElse(false);
+        return claimed != null
+                && elected.isLeader()
+                && elected.term().map(claimed::equals).orElse(false);
     }
 
     @Override
@@ -78,12 +79,19 @@ public final class ClaimedLeadership implements LeadershipGate {
                 long started = System.nanoTime();
                 int claimed = store.claimForTerm(term.get());
                 claimedTerm = term.get();
-                LOG.info("leader term {}: claimed {} records in {} ms; deciding from now on", term.get(), claimed,
+                LOG.info(
+                        "leader term {}: claimed {} records in {} ms; deciding from now on",
+                        term.get(),
+                        claimed,
                         (System.nanoTime() - started) / 1_000_000);
                 break;
             } catch (RuntimeException e) {
-                LOG.warn("leader term {}: claiming the records failed ({}); this replica does not decide until it"
-                        + " succeeds, retrying in {} ms", term.get(), e.toString(), retryDelay.toMillis());
+                LOG.warn(
+                        "leader term {}: claiming the records failed ({}); this replica does not decide until it"
+                                + " succeeds, retrying in {} ms",
+                        term.get(),
+                        e.toString(),
+                        retryDelay.toMillis());
                 if (!pause()) {
                     return;
                 }

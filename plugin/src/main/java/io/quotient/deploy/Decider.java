@@ -9,7 +9,6 @@ import io.quotient.core.scheduling.SchedulingSnapshot;
 import io.quotient.deploy.port.JobAlreadyExistsException;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
-
 import java.util.Map;
 import java.util.Optional;
 
@@ -27,8 +26,13 @@ public final class Decider {
     private final AssumedPlacements assumed;
     private final JobTransitions transitions;
 
-    public Decider(JobRecordStore store, SnapshotBuilder snapshots, Scheduler scheduler, PlanApplier applier,
-                   AssumedPlacements assumed, JobTransitions transitions) {
+    public Decider(
+            JobRecordStore store,
+            SnapshotBuilder snapshots,
+            Scheduler scheduler,
+            PlanApplier applier,
+            AssumedPlacements assumed,
+            JobTransitions transitions) {
         this.store = store;
         this.snapshots = snapshots;
         this.scheduler = scheduler;
@@ -73,7 +77,8 @@ public final class Decider {
             assumed.assume(lone.get());
             return new FirstDecision.Place(lone.get());
         }
-        if (plan.actions().size() == 1 && plan.actions().get(0) instanceof PlanAction.KeepPending wait
+        if (plan.actions().size() == 1
+                && plan.actions().get(0) instanceof PlanAction.KeepPending wait
                 && wait.job().equals(job)) {
             assumed.recording(job); // recorded after the lock is released: the re-queue waits for it
             return new FirstDecision.Wait(wait.reason());
@@ -135,8 +140,10 @@ public final class Decider {
 
     /** A placed gang with fewer replicas than it asked for (an elastic gang started with at least its minimum). */
     private static boolean runsShort(JobRecord record) {
-        return record.phase().holdsCapacity() && record.spec().gang().spansNodes()
-                && 1 + record.status().otherReplicas().size() < record.spec().gang().replicas();
+        return record.phase().holdsCapacity()
+                && record.spec().gang().spansNodes()
+                && 1 + record.status().otherReplicas().size()
+                        < record.spec().gang().replicas();
     }
 
     /** Waits until every assumed placement is written, so that what follows acts on written records only. */
@@ -155,7 +162,8 @@ public final class Decider {
     }
 
     private static Optional<PlacedJob> lonePlacement(Plan plan, JobId job) {
-        if (plan.actions().size() == 1 && plan.actions().get(0) instanceof PlanAction.Place place
+        if (plan.actions().size() == 1
+                && plan.actions().get(0) instanceof PlanAction.Place place
                 && place.job().equals(job)) {
             return Optional.of(place.placement());
         }

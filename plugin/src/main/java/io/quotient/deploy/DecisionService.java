@@ -6,12 +6,11 @@ import io.quotient.core.scheduling.PlanAction;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.LeadershipGate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Every decision of the service, one at a time ({@link DecisionLock}) and only on the leader replica: placing a
@@ -29,8 +28,13 @@ public final class DecisionService {
     private final LeadershipGate leadership;
     private final QuotaLabels quotaLabels;
 
-    public DecisionService(Reconciler reconciler, Decider decider, JobTransitions transitions, DecisionLock lock,
-                           LeadershipGate leadership, QuotaLabels quotaLabels) {
+    public DecisionService(
+            Reconciler reconciler,
+            Decider decider,
+            JobTransitions transitions,
+            DecisionLock lock,
+            LeadershipGate leadership,
+            QuotaLabels quotaLabels) {
         this.reconciler = reconciler;
         this.decider = decider;
         this.transitions = transitions;
@@ -53,7 +57,8 @@ public final class DecisionService {
      */
     public JobRecord deployNew(JobRecord unrecorded) {
         if (!leadership.isLeader()) {
-            return transitions.recordUndecided(unrecorded.withStatus(JobStatus.pending(PendingReasons.AWAITING_LEADER)));
+            return transitions.recordUndecided(
+                    unrecorded.withStatus(JobStatus.pending(PendingReasons.AWAITING_LEADER)));
         }
         FirstDecision first = lock.decide(() -> decider.decideFirst(unrecorded));
         if (first instanceof FirstDecision.Place place) {
@@ -137,14 +142,14 @@ public final class DecisionService {
         }
         return afterReconciling(reconciliation -> {
             Plan plan = decider.defragment(maxMovedShare);
-            LOG.info("defragmentation moved {} jobs (at most {} % of the cluster's GPUs)",
+            LOG.info(
+                    "defragmentation moved {} jobs (at most {} % of the cluster's GPUs)",
                     plan.actionsOf(PlanAction.Move.class).size(), maxMovedShare * 100);
             return plan;
         });
     }
 
-    private record Reconciled<T>(T result, List<JobRecord> nowRunning) {
-    }
+    private record Reconciled<T>(T result, List<JobRecord> nowRunning) {}
 
     /**
      * Under the lock, once no placement is assumed: reconciles, then runs {@code decision}. The Running phases the

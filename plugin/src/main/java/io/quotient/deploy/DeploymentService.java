@@ -1,6 +1,5 @@
 package io.quotient.deploy;
 
-import io.quotient.deploy.port.TemplateTraits;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.JobSpec;
 import io.quotient.core.scheduling.Team;
@@ -10,16 +9,16 @@ import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.TeamsSource;
+import io.quotient.deploy.port.TemplateTraits;
 import io.quotient.deploy.port.WorkloadGateway;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The use cases users call (REST, the VDK hook): deploy a job, read jobs, delete a job.
@@ -42,9 +41,14 @@ public final class DeploymentService {
     private final DeploymentMetrics metrics;
     private final Clock clock;
 
-    public DeploymentService(JobRecordStore store, TeamsSource teams, WorkloadGateway gateway,
-                             RequestValidator validator, DecisionService decisions, DeploymentMetrics metrics,
-                             Clock clock) {
+    public DeploymentService(
+            JobRecordStore store,
+            TeamsSource teams,
+            WorkloadGateway gateway,
+            RequestValidator validator,
+            DecisionService decisions,
+            DeploymentMetrics metrics,
+            Clock clock) {
         this.store = store;
         this.teams = teams;
         this.gateway = gateway;
@@ -68,9 +72,12 @@ public final class DeploymentService {
         JobSubmission submission = withTemplateDefaults(inTeamNamespace(asWritten));
         JobSpec spec = validator.validate(submission.request(), configured);
         TeamLimits.check(spec, configured.get(spec.team()));
-        JobRecord decided = decisions.deployNew(new JobRecord(submission, spec,
-                JobStatus.pending(PendingReasons.AWAITING_DECISION), start, null));
-        LOG.info("job {} of team {} recorded ({} template): {}", spec.id().name(), spec.team(),
+        JobRecord decided = decisions.deployNew(
+                new JobRecord(submission, spec, JobStatus.pending(PendingReasons.AWAITING_DECISION), start, null));
+        LOG.info(
+                "job {} of team {} recorded ({} template): {}",
+                spec.id().name(),
+                spec.team(),
                 LogValues.escape(submission.template()),
                 decided.phase().wireName());
         metrics.deployed(decided.phase(), Duration.between(start, clock.instant()));
@@ -86,7 +93,8 @@ public final class DeploymentService {
             return submission;
         }
         return Optional.ofNullable(gateway.templates().get(submission.template()))
-                .flatMap(TemplateTraits::preemptibleByDefault).map(preemptible -> submission.withRequest(submission.request().withPreemptible(preemptible)))
+                .flatMap(TemplateTraits::preemptibleByDefault)
+                .map(preemptible -> submission.withRequest(submission.request().withPreemptible(preemptible)))
                 .orElse(submission);
     }
 
@@ -95,7 +103,8 @@ public final class DeploymentService {
         if (submission.pod().namespace() != null) {
             return submission;
         }
-        return submission.inNamespace(teams.namespaces().primaryNamespace(submission.request().team()));
+        return submission.inNamespace(
+                teams.namespaces().primaryNamespace(submission.request().team()));
     }
 
     /** @throws TeamNotFoundException for a team not configured; @throws JobNotFoundException when there is no such job */

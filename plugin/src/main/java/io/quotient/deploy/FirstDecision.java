@@ -12,14 +12,11 @@ public sealed interface FirstDecision {
     FirstDecision UNDECIDED = new Undecided();
 
     /** Record it placed here. */
-    record Place(PlacedJob placement) implements FirstDecision {
-    }
+    record Place(PlacedJob placement) implements FirstDecision {}
 
     /** Record it pending, for this reason. */
-    record Wait(String reason) implements FirstDecision {
-    }
+    record Wait(String reason) implements FirstDecision {}
 
     /** Record it undecided, then decide with the lock held for the whole plan. */
-    record Undecided() implements FirstDecision {
-    }
+    record Undecided() implements FirstDecision {}
 }

@@ -11,14 +11,13 @@ import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.WorkloadGateway;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The changes of one job's state, each written to its record BEFORE the cluster is touched: the record is the
@@ -46,8 +45,14 @@ public final class JobTransitions {
     private final LeadershipGate leadership;
     private final PendingReasonRefresh reasonRefresh;
 
-    public JobTransitions(JobRecordStore store, WorkloadGateway gateway, ReservationKeeper reservations,
-                          DeploymentMetrics metrics, Duration stopGrace, Clock clock, LeadershipGate leadership) {
+    public JobTransitions(
+            JobRecordStore store,
+            WorkloadGateway gateway,
+            ReservationKeeper reservations,
+            DeploymentMetrics metrics,
+            Duration stopGrace,
+            Clock clock,
+            LeadershipGate leadership) {
         this.store = store;
         this.gateway = gateway;
         this.reservations = reservations;
@@ -61,10 +66,11 @@ public final class JobTransitions {
     /** Records the placement, reserves fractional GPUs, then creates the workload (once the GPU UUIDs are known). */
     public JobRecord place(JobRecord record, PlacedJob placement, DecisionCause cause) {
         // a job placed by the queue before its own deploy decision ran (the two race for the lock) is just placed
-        boolean requeued = record.phase().waiting() && cause != DecisionCause.DEPLOY
+        boolean requeued = record.phase().waiting()
+                && cause != DecisionCause.DEPLOY
                 && !PendingReasons.undecided(record.status().reason());
-        JobRecord placed = place(record, placement, requeued ? "Requeued" : "Placed",
-                requeued ? "Re-deployed on " : "Placed on ");
+        JobRecord placed =
+                place(record, placement, requeued ? "Requeued" : "Placed", requeued ? "Re-deployed on " : "Placed on ");
         if (requeued) {
             metrics.requeued(record.id());
         }
@@ -78,8 +84,11 @@ public final class JobTransitions {
     public JobRecord move(JobRecord record, PlacedJob from, PlacedJob to, DecisionCause cause) {
         JobRecord pending = record;
         if (record.phase().holdsCapacity()) {
-            pending = preempt(record, "Preempted to consolidate free GPUs: moved from " + Placements.describe(from)
-                    + " to " + Placements.describe(to), cause);
+            pending = preempt(
+                    record,
+                    "Preempted to consolidate free GPUs: moved from " + Placements.describe(from) + " to "
+                            + Placements.describe(to),
+                    cause);
         }
         return place(pending, to, "Moved", "Moved from " + Placements.describe(from) + " to ");
     }
@@ -89,8 +98,8 @@ public final class JobTransitions {
      * replicas. If the growth stops half-way, the job waits Pending and the re-queue places it.
      */
     public JobRecord grow(JobRecord record, PlacedJob from, PlacedJob to, DecisionCause cause) {
-        String growth = "from " + from.replicas().size() + " to " + to.replicas().size() + " of "
-                + record.spec().gang().replicas() + " replicas";
+        String growth = "from " + from.replicas().size() + " to "
+                + to.replicas().size() + " of " + record.spec().gang().replicas() + " replicas";
         JobRecord pending = record;
         if (record.phase().holdsCapacity()) {
             pending = preempt(record, "Restarted to grow the elastic gang " + growth + " (capacity freed)", cause);
@@ -121,8 +130,11 @@ public final class JobTransitions {
         }
         JobRecord undecided = store.create(unrecorded.withStatus(JobStatus.undecided()));
         if (!leadership.isLeader()) {
-            LOG.warn("job {} of team {} recorded undecided: this replica stopped leading before writing its placement;"
-                    + " the leader decides it", unrecorded.id().name(), unrecorded.id().team());
+            LOG.warn(
+                    "job {} of team {} recorded undecided: this replica stopped leading before writing its placement;"
+                            + " the leader decides it",
+                    unrecorded.id().name(),
+                    unrecorded.id().team());
             return undecided;
         }
         JobRecord recorded = store.updateStatus(undecided, placedStatus(placement));
@@ -130,9 +142,13 @@ public final class JobTransitions {
             fence(recorded, "the Placed event");
             return placed(recorded, placement, "Placed", "Placed on ");
         } catch (RuntimeException e) {
-            LOG.warn("job {} of team {} is recorded as placed on node {}, but its event or workload was not made: {}."
-                    + " The next reconciliation creates the workload.", unrecorded.id().name(), unrecorded.id().team(),
-                    placement.node(), e.toString());
+            LOG.warn(
+                    "job {} of team {} is recorded as placed on node {}, but its event or workload was not made: {}."
+                            + " The next reconciliation creates the workload.",
+                    unrecorded.id().name(),
+                    unrecorded.id().team(),
+                    placement.node(),
+                    e.toString());
             return recorded;
         }
     }
@@ -142,8 +158,11 @@ public final class JobTransitions {
      * (a pause, a long GC). The job is recorded undecided, as on a follower, and the leader's re-queue decides it.
      */
     private JobRecord recordForTheLeader(JobRecord unrecorded) {
-        LOG.warn("job {} of team {} recorded undecided: this replica stopped leading after deciding it; the leader"
-                + " decides it", unrecorded.id().name(), unrecorded.id().team());
+        LOG.warn(
+                "job {} of team {} recorded undecided: this replica stopped leading after deciding it; the leader"
+                        + " decides it",
+                unrecorded.id().name(),
+                unrecorded.id().team());
         return store.create(unrecorded.withStatus(JobStatus.pending(PendingReasons.AWAITING_LEADER)));
     }
 
@@ -153,9 +172,15 @@ public final class JobTransitions {
             return recordForTheLeader(unrecorded);
         }
         JobRecord pending = store.create(unrecorded.withStatus(JobStatus.pending(why)));
-        LOG.info("job {} of team {} pending: {}", unrecorded.id().name(), unrecorded.id().team(), why);
+        LOG.info(
+                "job {} of team {} pending: {}",
+                unrecorded.id().name(),
+                unrecorded.id().team(),
+                why);
         if (!leadership.isLeader()) {
-            LOG.warn("no Pending event for job {} of team {}: this replica stopped leading", unrecorded.id().name(),
+            LOG.warn(
+                    "no Pending event for job {} of team {}: this replica stopped leading",
+                    unrecorded.id().name(),
                     unrecorded.id().team());
             return pending;
         }
@@ -181,8 +206,13 @@ public final class JobTransitions {
     }
 
     private JobRecord placed(JobRecord placed, PlacedJob placement, String event, String verb) {
-        String where = Placements.describe(placement) + ", " + placement.quotaState().wireName();
-        LOG.info("job {} of team {} placed on node {}: {}", placed.id().name(), placed.id().team(), placement.node(),
+        String where =
+                Placements.describe(placement) + ", " + placement.quotaState().wireName();
+        LOG.info(
+                "job {} of team {} placed on node {}: {}",
+                placed.id().name(),
+                placed.id().team(),
+                placement.node(),
                 where);
         gateway.recordEvent(placed.id(), event, verb + where);
         return deployIfBound(placed);
@@ -193,12 +223,17 @@ public final class JobTransitions {
      * Safe to repeat: an identical workload is left as it is.
      */
     public JobRecord deployIfBound(JobRecord placed) {
-        List<GpuBinding> gpus = reservations.bind(placed.status().node(), placed.status().gpus());
+        List<GpuBinding> gpus =
+                reservations.bind(placed.status().node(), placed.status().gpus());
         JobRecord current = gpus.equals(placed.status().gpus())
-                ? placed : store.updateStatus(placed, placed.status().withGpus(gpus));
+                ? placed
+                : store.updateStatus(placed, placed.status().withGpus(gpus));
         if (!Placements.uuidsKnown(gpus)) {
-            LOG.info("job {} of team {} waits on node {} for the GPU UUID of its reservation", placed.id().name(),
-                    placed.id().team(), placed.status().node());
+            LOG.info(
+                    "job {} of team {} waits on node {} for the GPU UUID of its reservation",
+                    placed.id().name(),
+                    placed.id().team(),
+                    placed.status().node());
             return current;
         }
         gateway.deploy(current, Placements.of(current), gpus);
@@ -210,12 +245,17 @@ public final class JobTransitions {
      * gracefully, releases GPUs left without fractions and puts it back in the queue (Pending, same reason).
      */
     public JobRecord preempt(JobRecord record, String reason, DecisionCause cause) {
-        String why = reason.startsWith(PendingReasons.PREEMPTED_PREFIX) ? reason
+        String why = reason.startsWith(PendingReasons.PREEMPTED_PREFIX)
+                ? reason
                 : PendingReasons.PREEMPTED_PREFIX + ": " + reason;
         fence(record, "the eviction");
         JobRecord preempted = store.updateStatus(record, record.status().withPhase(JobPhase.PREEMPTED, why));
-        LOG.info("job {} of team {} preempted on node {}: {}", record.id().name(), record.id().team(),
-                record.status().node(), why);
+        LOG.info(
+                "job {} of team {} preempted on node {}: {}",
+                record.id().name(),
+                record.id().team(),
+                record.status().node(),
+                why);
         fence(record, "the Preempted event");
         gateway.recordEvent(record.id(), "Preempted", why);
         metrics.preempted(record.id(), cause.preemptionLabel());
@@ -230,23 +270,29 @@ public final class JobTransitions {
      */
     public JobRecord completeInterruptedEviction(JobRecord record) {
         fence(record, "the completion of an interrupted eviction");
-        gateway.recordEvent(record.id(), "Preempted", record.status().reason()
-                + " (eviction completed after an interruption: a restart, a leader change or an API error)");
+        gateway.recordEvent(
+                record.id(),
+                "Preempted",
+                record.status().reason()
+                        + " (eviction completed after an interruption: a restart, a leader change or an API error)");
         return requeueStopped(record);
     }
 
     /** Stops the workload a pending job left from an earlier placement (fenced: the leader may have placed it again). */
     public void stopLeftOverWorkload(JobRecord record) {
         fence(record, "stopping a left-over workload");
-        LOG.info("stopping the workload of pending job {} of team {}: it is left from an earlier placement",
-                record.id().name(), record.id().team());
+        LOG.info(
+                "stopping the workload of pending job {} of team {}: it is left from an earlier placement",
+                record.id().name(),
+                record.id().team());
         gateway.stop(record.id(), stopGrace);
     }
 
     /** Finishes an eviction: stops the workload, releases reservations, returns the job to Pending. */
     public JobRecord requeueStopped(JobRecord preempted) {
         gateway.stop(preempted.id(), stopGrace);
-        JobRecord pending = store.updateStatus(preempted, JobStatus.pending(preempted.status().reason()));
+        JobRecord pending = store.updateStatus(
+                preempted, JobStatus.pending(preempted.status().reason()));
         reservations.releaseUnneeded(Placements.fractionalSlots(preempted));
         return pending;
     }
@@ -261,8 +307,11 @@ public final class JobTransitions {
                 + " re-queued";
         fence(record, "the re-queue from a removed node");
         JobRecord pending = store.updateStatus(record, JobStatus.pending(why));
-        LOG.info("job {} of team {} re-queued: node {} was removed from the cluster", record.id().name(),
-                record.id().team(), lostNode);
+        LOG.info(
+                "job {} of team {} re-queued: node {} was removed from the cluster",
+                record.id().name(),
+                record.id().team(),
+                lostNode);
         fence(record, "the NodeRemoved event");
         gateway.recordEvent(record.id(), "NodeRemoved", why);
         gateway.stop(record.id(), stopGrace);
@@ -281,7 +330,8 @@ public final class JobTransitions {
                 && (Objects.equals(reason, stored) || !reasonRefresh.due(record.id(), stored, reason))) {
             return record;
         }
-        LOG.info("job {} of team {} pending: {}", record.id().name(), record.id().team(), reason);
+        LOG.info(
+                "job {} of team {} pending: {}", record.id().name(), record.id().team(), reason);
         fence(record, "the Pending event");
         gateway.recordEvent(record.id(), "Pending", reason);
         fence(record, "the pending reason");
@@ -297,9 +347,15 @@ public final class JobTransitions {
      */
     public JobRecord relabel(JobRecord record, QuotaState state) {
         fence(record, "the quota state " + state.wireName());
-        LOG.info("job {} of team {} on node {} is now {} (stored: {})", record.id().name(), record.id().team(),
-                record.status().node(), state.wireName(),
-                record.status().quotaState() == null ? "none" : record.status().quotaState().wireName());
+        LOG.info(
+                "job {} of team {} on node {} is now {} (stored: {})",
+                record.id().name(),
+                record.id().team(),
+                record.status().node(),
+                state.wireName(),
+                record.status().quotaState() == null
+                        ? "none"
+                        : record.status().quotaState().wireName());
         return store.updateStatus(record, record.status().withQuotaState(state));
     }
 
@@ -326,8 +382,12 @@ public final class JobTransitions {
         found.ifPresent(record -> {
             gateway.stop(job, stopGrace);
             store.delete(job);
-            LOG.info("job {} of team {} deleted (was {} on node {})", job.name(), job.team(),
-                    record.phase().wireName(), record.status().node());
+            LOG.info(
+                    "job {} of team {} deleted (was {} on node {})",
+                    job.name(),
+                    job.team(),
+                    record.phase().wireName(),
+                    record.status().node());
         });
         return found;
     }
@@ -340,8 +400,13 @@ public final class JobTransitions {
     /** Records that the workload finished (or vanished) and releases its capacity. */
     public JobRecord finish(JobRecord record, JobPhase outcome, String reason) {
         JobRecord finished = store.updateStatus(record, record.status().withPhase(outcome, reason));
-        LOG.info("job {} of team {} on node {} {}: {}", record.id().name(), record.id().team(), record.status().node(),
-                outcome.wireName(), reason);
+        LOG.info(
+                "job {} of team {} on node {} {}: {}",
+                record.id().name(),
+                record.id().team(),
+                record.status().node(),
+                outcome.wireName(),
+                reason);
         reservations.releaseUnneeded(Placements.fractionalSlots(record));
         return finished;
     }

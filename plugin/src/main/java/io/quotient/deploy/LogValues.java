@@ -11,8 +11,7 @@ public final class LogValues {
     /** Longer values are cut: a log line shows what was wrong, it does not keep a 10 MB body. */
     public static final int MAX_LENGTH = 512;
 
-    private LogValues() {
-    }
+    private LogValues() {}
 
     /** The value on one line with control characters visible; {@code "null"} for null. */
     public static String escape(Object value) {

@@ -1,7 +1,6 @@
 package io.quotient.deploy;
 
 import io.quotient.core.scheduling.RequestException;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -19,10 +18,10 @@ final class MetadataKeys {
     private static final int MAX_NAME = 63;
     private static final int MAX_PREFIX = 253;
     private static final Pattern NAME = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
-    private static final Pattern PREFIX = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern PREFIX =
+            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
-    private MetadataKeys() {
-    }
+    private MetadataKeys() {}
 
     /**
      * @param kind {@code labels} or {@code annotations}: starts the field named in the error
@@ -36,14 +35,22 @@ final class MetadataKeys {
         int slash = key.indexOf('/');
         String name = slash < 0 ? key : key.substring(slash + 1);
         String prefix = slash < 0 ? null : key.substring(0, slash);
-        if (prefix != null && (prefix.isEmpty() || prefix.length() > MAX_PREFIX || !PREFIX.matcher(prefix).matches())) {
-            throw new RequestException(field, "is not a valid key: its prefix (before '/') must be a DNS subdomain of"
-                    + " at most " + MAX_PREFIX + " characters (lower-case letters, digits, '-' and '.')");
+        if (prefix != null
+                && (prefix.isEmpty()
+                        || prefix.length() > MAX_PREFIX
+                        || !PREFIX.matcher(prefix).matches())) {
+            throw new RequestException(
+                    field,
+                    "is not a valid key: its prefix (before '/') must be a DNS subdomain of" + " at most " + MAX_PREFIX
+                            + " characters (lower-case letters, digits, '-' and '.')");
         }
         if (name.length() > MAX_NAME || !NAME.matcher(name).matches()) {
-            throw new RequestException(field, "is not a valid key: its name" + (prefix == null ? "" : " (after '/')")
-                    + " must be at most " + MAX_NAME + " letters, digits, '-', '_' or '.', starting and ending with a"
-                    + " letter or digit");
+            throw new RequestException(
+                    field,
+                    "is not a valid key: its name" + (prefix == null ? "" : " (after '/')")
+                            + " must be at most " + MAX_NAME
+                            + " letters, digits, '-', '_' or '.', starting and ending with a"
+                            + " letter or digit");
         }
     }
 
@@ -55,9 +62,12 @@ final class MetadataKeys {
                     + (e.getValue() == null ? 0 : e.getValue().getBytes(StandardCharsets.UTF_8).length);
         }
         if (bytes > MAX_ANNOTATIONS_BYTES) {
-            throw new RequestException("annotations", "hold " + bytes + " bytes of keys and values; the API server"
-                    + " stores at most " + MAX_ANNOTATIONS_BYTES + " (256 KiB) for a pod: move large data to a config"
-                    + " map or volume");
+            throw new RequestException(
+                    "annotations",
+                    "hold " + bytes + " bytes of keys and values; the API server"
+                            + " stores at most " + MAX_ANNOTATIONS_BYTES
+                            + " (256 KiB) for a pod: move large data to a config"
+                            + " map or volume");
         }
     }
 }

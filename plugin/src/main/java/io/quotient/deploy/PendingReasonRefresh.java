@@ -1,7 +1,6 @@
 package io.quotient.deploy;
 
 import io.quotient.core.scheduling.JobId;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,6 +33,7 @@ final class PendingReasonRefresh {
 
     /** Figure-only rewrites allowed at once, and how many more each second adds (see the class comment). */
     static final int FIGURES_BURST = 20;
+
     static final int FIGURES_PER_SECOND = 5;
 
     private final Clock clock;
@@ -58,7 +58,8 @@ final class PendingReasonRefresh {
     /** Takes one figure-only rewrite from the ration, if one is left. */
     private synchronized boolean takeFigureWrite() {
         Instant now = clock.instant();
-        figureWrites = figureWrites == null ? TokenBucket.full(FIGURES_BURST, now)
+        figureWrites = figureWrites == null
+                ? TokenBucket.full(FIGURES_BURST, now)
                 : figureWrites.refilled(now, FIGURES_BURST, PER_FIGURE_WRITE);
         if (!figureWrites.hasToken()) {
             return false;

@@ -5,10 +5,9 @@ import io.quotient.core.scheduling.PlanAction;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.LeadershipGate;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-
-import java.util.Optional;
 
 /**
  * Applies a plan's actions in order. A failure stops the plan there (later actions may rely on earlier ones,
@@ -35,19 +34,29 @@ public final class PlanApplier {
     public boolean apply(Plan plan, DecisionCause cause) {
         for (PlanAction action : plan.actions()) {
             if (!leadership.isLeader()) {
-                LOG.warn("this replica lost the leadership while applying a plan; stopping before {} for job {}: the"
-                        + " new leader decides it from the records", action.getClass().getSimpleName(), action.job());
+                LOG.warn(
+                        "this replica lost the leadership while applying a plan; stopping before {} for job {}: the"
+                                + " new leader decides it from the records",
+                        action.getClass().getSimpleName(),
+                        action.job());
                 return false;
             }
             try {
                 applyOne(action, cause);
             } catch (LeadershipLostException e) {
-                LOG.warn("applying the plan stopped at {} for job {}: {}", action.getClass().getSimpleName(),
-                        action.job(), e.getMessage());
+                LOG.warn(
+                        "applying the plan stopped at {} for job {}: {}",
+                        action.getClass().getSimpleName(),
+                        action.job(),
+                        e.getMessage());
                 return false;
             } catch (RuntimeException e) {
-                LOG.warn("applying the plan stopped at {} for job {}: {}. The records keep what was decided; the next"
-                        + " re-queue completes it.", action.getClass().getSimpleName(), action.job(), e.toString());
+                LOG.warn(
+                        "applying the plan stopped at {} for job {}: {}. The records keep what was decided; the next"
+                                + " re-queue completes it.",
+                        action.getClass().getSimpleName(),
+                        action.job(),
+                        e.toString());
                 return false;
             }
         }
@@ -57,7 +66,9 @@ public final class PlanApplier {
     private void applyOne(PlanAction action, DecisionCause cause) {
         Optional<JobRecord> found = store.find(action.job());
         if (found.isEmpty()) {
-            LOG.info("skipping {} for job {}: its record was deleted meanwhile", action.getClass().getSimpleName(),
+            LOG.info(
+                    "skipping {} for job {}: its record was deleted meanwhile",
+                    action.getClass().getSimpleName(),
                     action.job());
             return;
         }
@@ -77,15 +88,23 @@ public final class PlanApplier {
         } else if (action instanceof PlanAction.Move m) {
             move(record, m, cause);
         } else if (action instanceof PlanAction.Grow g) {
-            LOG.info("growing elastic job {} of team {} from {} to {} replicas", record.id().name(), record.id().team(),
-                    g.from().replicas().size(), g.to().replicas().size());
+            LOG.info(
+                    "growing elastic job {} of team {} from {} to {} replicas",
+                    record.id().name(),
+                    record.id().team(),
+                    g.from().replicas().size(),
+                    g.to().replicas().size());
             transitions.grow(record, g.from(), g.to(), cause);
         }
     }
 
     private void move(JobRecord record, PlanAction.Move move, DecisionCause cause) {
-        LOG.info("moving job {} of team {} from node {} to node {}", record.id().name(), record.id().team(),
-                move.from().node(), move.to().node());
+        LOG.info(
+                "moving job {} of team {} from node {} to node {}",
+                record.id().name(),
+                record.id().team(),
+                move.from().node(),
+                move.to().node());
         transitions.move(record, move.from(), move.to(), cause);
     }
 }

@@ -12,12 +12,11 @@ import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.WorkloadRef;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Pods that ask for GPUs, governed at their admission (a Notebook's StatefulSet pod, a bare GPU pod): the pod cannot
@@ -58,12 +57,16 @@ public final class PodAdmissions {
         if (existing.isPresent() && !governs(existing.get(), pod, namespace)) {
             JobSubmission other = existing.get().submission();
             return new PodVerdict.Refuse("job " + job.name() + " of team " + job.team() + " exists already and governs "
-                    + (other.adopted() ? other.workload() + " in namespace " + other.pod().namespace()
-                    : "a job deployed through Quotient's API") + "; rename the pod or delete that job");
+                    + (other.adopted()
+                            ? other.workload() + " in namespace " + other.pod().namespace()
+                            : "a job deployed through Quotient's API")
+                    + "; rename the pod or delete that job");
         }
         if (dryRun) {
-            return existing.filter(r -> !r.phase().finished()).map(this::verdict).orElse(new PodVerdict.Wait("this is"
-                    + " a dry run, and its job is recorded and decided only when the pod is really created"));
+            return existing.filter(r -> !r.phase().finished())
+                    .map(this::verdict)
+                    .orElse(new PodVerdict.Wait("this is"
+                            + " a dry run, and its job is recorded and decided only when the pod is really created"));
         }
         if (existing.isPresent() && existing.get().phase().finished()) {
             // an earlier pod of this name ran to its end: this create is a new run of it
@@ -71,7 +74,8 @@ public final class PodAdmissions {
             existing = Optional.empty();
         }
         try {
-            JobRecord record = existing.isPresent() ? existing.get()
+            JobRecord record = existing.isPresent()
+                    ? existing.get()
                     : deployments.deploy(JobSubmission.governing(request, namespace, pod));
             return verdict(record);
         } catch (JobAlreadyExistsException e) {
@@ -84,24 +88,32 @@ public final class PodAdmissions {
 
     /** A team's pods of one name in two of its namespaces would be one job: the second is refused. */
     private static boolean governs(JobRecord record, WorkloadRef pod, String namespace) {
-        return pod.equals(record.submission().workload()) && namespace.equals(record.submission().pod().namespace());
+        return pod.equals(record.submission().workload())
+                && namespace.equals(record.submission().pod().namespace());
     }
 
     private PodVerdict verdict(JobRecord record) {
         if (!record.phase().holdsCapacity()) {
             String reason = record.status().reason();
-            return new PodVerdict.Wait(reason == null || reason.isBlank() ? record.phase().wireName() : reason);
+            return new PodVerdict.Wait(
+                    reason == null || reason.isBlank() ? record.phase().wireName() : reason);
         }
         String node = record.status().node();
         List<GpuBinding> gpus = withKnownUuids(node, record.status().gpus());
         if (!Placements.uuidsKnown(gpus)) {
-            LOG.info("job {} of team {} is placed on node {}; its pod waits for the GPU UUID of its reservation",
-                    record.id().name(), record.id().team(), node);
+            LOG.info(
+                    "job {} of team {} is placed on node {}; its pod waits for the GPU UUID of its reservation",
+                    record.id().name(),
+                    record.id().team(),
+                    node);
             return new PodVerdict.Wait("it is placed on node " + node + " and waits a moment for its GPU's"
                     + " reservation to report the GPU UUID");
         }
-        long gpuMemoryMib = cluster.nodes().stream().filter(n -> n.name().equals(node)).findFirst()
-                .map(NodeSpec::gpuMemoryMib).orElse(0L);
+        long gpuMemoryMib = cluster.nodes().stream()
+                .filter(n -> n.name().equals(node))
+                .findFirst()
+                .map(NodeSpec::gpuMemoryMib)
+                .orElse(0L);
         return new PodVerdict.Admit(record, gpus, gpuMemoryMib);
     }
 
@@ -111,9 +123,11 @@ public final class PodAdmissions {
             return gpus;
         }
         Map<GpuSlot, String> reserved = cluster.reservations();
-        return gpus.stream().map(g -> {
-            String uuid = g.fractional() ? reserved.get(new GpuSlot(node, g.index())) : null;
-            return uuid == null || uuid.isEmpty() ? g : g.withUuid(uuid);
-        }).toList();
+        return gpus.stream()
+                .map(g -> {
+                    String uuid = g.fractional() ? reserved.get(new GpuSlot(node, g.index())) : null;
+                    return uuid == null || uuid.isEmpty() ? g : g.withUuid(uuid);
+                })
+                .toList();
     }
 }

@@ -3,7 +3,6 @@ package io.quotient.deploy;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.VolumeRequest;
-
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -17,8 +16,8 @@ import java.util.regex.Pattern;
 final class PodOptionsChecks {
 
     private static final Pattern DNS_LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
-    private static final Pattern DNS_SUBDOMAIN = Pattern.compile(
-            "(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    private static final Pattern DNS_SUBDOMAIN =
+            Pattern.compile("(?=.{1,253}$)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
     /** The grammar of github.com/distribution/reference: [domain[:port]/]path[:tag][@digest]. */
     private static final Pattern IMAGE = Pattern.compile(
             "(?:(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)(?:\\.[a-zA-Z0-9](?:[a-zA-Z0-9-]*[a-zA-Z0-9])?)*"
@@ -26,10 +25,10 @@ final class PodOptionsChecks {
                     + "[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*"
                     + "(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?"
                     + "(?:@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?");
+
     private static final int MAX_IMAGE_LENGTH = 4096;
 
-    private PodOptionsChecks() {
-    }
+    private PodOptionsChecks() {}
 
     static void checkImage(String image) {
         if (image == null) {
@@ -39,15 +38,20 @@ final class PodOptionsChecks {
             throw new RequestException("image", "must not be blank; leave it out to use the template's image");
         }
         if (image.length() > MAX_IMAGE_LENGTH || !IMAGE.matcher(image).matches()) {
-            throw new RequestException("image", "'" + printable(image) + "' is not a valid image reference"
-                    + " ([registry[:port]/]name[:tag][@digest], lower-case name, no spaces or line breaks)");
+            throw new RequestException(
+                    "image",
+                    "'" + printable(image) + "' is not a valid image reference"
+                            + " ([registry[:port]/]name[:tag][@digest], lower-case name, no spaces or line breaks)");
         }
     }
 
     static void check(PodOptions pod) {
-        if (pod.serviceAccountName() != null && !DNS_SUBDOMAIN.matcher(pod.serviceAccountName()).matches()) {
-            throw new RequestException("serviceAccountName", "'" + printable(pod.serviceAccountName()) + "' is not a"
-                    + " valid service account name (lower-case letters, digits, '-' and '.')");
+        if (pod.serviceAccountName() != null
+                && !DNS_SUBDOMAIN.matcher(pod.serviceAccountName()).matches()) {
+            throw new RequestException(
+                    "serviceAccountName",
+                    "'" + printable(pod.serviceAccountName()) + "' is not a"
+                            + " valid service account name (lower-case letters, digits, '-' and '.')");
         }
         List<String> secrets = pod.imagePullSecrets();
         for (int i = 0; i < secrets.size(); i++) {
@@ -62,17 +66,23 @@ final class PodOptionsChecks {
                 throw new RequestException(field, "must not be null");
             }
             if (volume.name() == null || !DNS_LABEL.matcher(volume.name()).matches()) {
-                throw new RequestException(field + ".name", "'" + printable(volume.name()) + "' is not a valid volume"
-                        + " name (a DNS label: lower-case letters, digits and '-', at most 63 characters)");
+                throw new RequestException(
+                        field + ".name",
+                        "'" + printable(volume.name()) + "' is not a valid volume"
+                                + " name (a DNS label: lower-case letters, digits and '-', at most 63 characters)");
             }
             if (!names.add(volume.name())) {
                 throw new RequestException(field + ".name", "'" + volume.name() + "' is used by two volumes");
             }
             source(field, volume);
             String path = volume.mountPath();
-            if (path == null || !path.startsWith("/") || path.contains(":") || path.chars().anyMatch(Character::isISOControl)) {
-                throw new RequestException(field + ".mountPath", "'" + printable(path) + "' must be an absolute path"
-                        + " without ':' or control characters");
+            if (path == null
+                    || !path.startsWith("/")
+                    || path.contains(":")
+                    || path.chars().anyMatch(Character::isISOControl)) {
+                throw new RequestException(
+                        field + ".mountPath",
+                        "'" + printable(path) + "' must be an absolute path" + " without ':' or control characters");
             }
             if (!paths.add(path)) {
                 throw new RequestException(field + ".mountPath", "'" + path + "' is the mount path of two volumes");
@@ -82,19 +92,22 @@ final class PodOptionsChecks {
             ReservedNames.checkMetadataKey("annotations", key);
             MetadataKeys.checkKey("annotations", key);
             if (value == null) {
-                throw new RequestException("annotations." + key, "must have a value (a string, may be empty), not"
-                        + " null");
+                throw new RequestException(
+                        "annotations." + key, "must have a value (a string, may be empty), not" + " null");
             }
         });
         MetadataKeys.checkAnnotationsSize(pod.annotations());
     }
 
     private static void source(String field, VolumeRequest volume) {
-        int given = (volume.persistentVolumeClaim() == null ? 0 : 1) + (volume.secret() == null ? 0 : 1)
+        int given = (volume.persistentVolumeClaim() == null ? 0 : 1)
+                + (volume.secret() == null ? 0 : 1)
                 + (volume.configMap() == null ? 0 : 1);
         if (given != 1) {
-            throw new RequestException(field, "needs exactly one of persistentVolumeClaim, secret or configMap (the"
-                    + " name of an object in the team's namespace); " + given + " given");
+            throw new RequestException(
+                    field,
+                    "needs exactly one of persistentVolumeClaim, secret or configMap (the"
+                            + " name of an object in the team's namespace); " + given + " given");
         }
         if (volume.persistentVolumeClaim() != null) {
             objectName(field + ".persistentVolumeClaim", volume.persistentVolumeClaim());
@@ -110,13 +123,17 @@ final class PodOptionsChecks {
             throw new RequestException(field, "must be a name (a string), not null");
         }
         if (!DNS_SUBDOMAIN.matcher(name).matches()) {
-            throw new RequestException(field, "'" + printable(name) + "' is not a valid object name (lower-case"
-                    + " letters, digits, '-' and '.')");
+            throw new RequestException(
+                    field,
+                    "'" + printable(name) + "' is not a valid object name (lower-case"
+                            + " letters, digits, '-' and '.')");
         }
     }
 
     /** The value with line breaks and tabs made visible, so the answer shows what was wrong with it. */
     private static String printable(String value) {
-        return value == null ? "null" : value.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t");
+        return value == null
+                ? "null"
+                : value.replace("\n", "\\n").replace("\r", "\\r").replace("\t", "\\t");
     }
 }

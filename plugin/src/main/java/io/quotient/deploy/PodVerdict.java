@@ -2,7 +2,6 @@ package io.quotient.deploy;
 
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobRecord;
-
 import java.util.List;
 
 /** What the admission of a pod that asks for GPUs decided ({@link PodAdmissions}). */
@@ -22,10 +21,8 @@ public sealed interface PodVerdict {
     }
 
     /** Refuse the create for now; the job waits (its record says why) and a later create of the pod is admitted. */
-    record Wait(String reason) implements PodVerdict {
-    }
+    record Wait(String reason) implements PodVerdict {}
 
     /** Refuse the pod: it cannot become a job as it is (bad request, unknown team, name taken). */
-    record Refuse(String reason) implements PodVerdict {
-    }
+    record Refuse(String reason) implements PodVerdict {}
 }

@@ -8,12 +8,11 @@ import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.StaleRecordException;
 import io.quotient.deploy.port.TeamsSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the quota state stored with placed jobs ({@code status.quotaState}) equal to the recomputed one. A job's

@@ -7,9 +7,6 @@ import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.WorkloadGateway;
 import io.quotient.deploy.port.WorkloadPhase;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +16,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Makes the cluster match the records (desired state) and the records match what the workloads did (observed
@@ -54,9 +53,21 @@ public final class Reconciler {
     private final Clock clock;
     private final AbsentWorkloadBackoff absentWorkloads = new AbsentWorkloadBackoff();
 
-    public Reconciler(JobRecordStore store, ClusterObserver cluster, WorkloadGateway gateway,
-                      JobTransitions transitions, ReservationKeeper reservations, Duration stopGrace) {
-        this(store, cluster, gateway, transitions, reservations, stopGrace, DEFAULT_POD_ARRIVAL_GRACE,
+    public Reconciler(
+            JobRecordStore store,
+            ClusterObserver cluster,
+            WorkloadGateway gateway,
+            JobTransitions transitions,
+            ReservationKeeper reservations,
+            Duration stopGrace) {
+        this(
+                store,
+                cluster,
+                gateway,
+                transitions,
+                reservations,
+                stopGrace,
+                DEFAULT_POD_ARRIVAL_GRACE,
                 Clock.systemUTC());
     }
 
@@ -64,9 +75,15 @@ public final class Reconciler {
      * @param podArrivalGrace how long a placement waits for the pod it was made for (a pod governed at admission)
      *                        to be created before it is given up
      */
-    public Reconciler(JobRecordStore store, ClusterObserver cluster, WorkloadGateway gateway,
-                      JobTransitions transitions, ReservationKeeper reservations, Duration stopGrace,
-                      Duration podArrivalGrace, Clock clock) {
+    public Reconciler(
+            JobRecordStore store,
+            ClusterObserver cluster,
+            WorkloadGateway gateway,
+            JobTransitions transitions,
+            ReservationKeeper reservations,
+            Duration stopGrace,
+            Duration podArrivalGrace,
+            Clock clock) {
         this.store = store;
         this.cluster = cluster;
         this.gateway = gateway;
@@ -85,8 +102,7 @@ public final class Reconciler {
      * workload now runs. Those are left to {@link #recordRunning}, after the decision lock is released: a phase
      * that changes no capacity is not worth keeping every deploy waiting for hundreds of status writes.
      */
-    public record Reconciliation(int finished, List<JobRecord> nowRunning) {
-    }
+    public record Reconciliation(int finished, List<JobRecord> nowRunning) {}
 
     /** One pass, under the decision lock. */
     public Reconciliation reconcile() {
@@ -115,8 +131,11 @@ public final class Reconciler {
                 LOG.warn("{}; the reconciliation stops here", e.getMessage());
                 return new Reconciliation(finished, List.of());
             } catch (RuntimeException e) {
-                LOG.warn("reconciling job {} of team {} failed, retrying on the next pass: {}", record.id().name(),
-                        record.id().team(), e.toString());
+                LOG.warn(
+                        "reconciling job {} of team {} failed, retrying on the next pass: {}",
+                        record.id().name(),
+                        record.id().team(),
+                        e.toString());
             }
         }
         if (!transitions.leads()) {
@@ -140,21 +159,30 @@ public final class Reconciler {
             try {
                 store.updateStatus(record, record.status().withPhase(JobPhase.RUNNING, null));
             } catch (RuntimeException e) {
-                LOG.info("job {} of team {} on node {} runs, but its record could not say so yet ({}); the next pass"
-                        + " retries", record.id().name(), record.id().team(), record.status().node(), e.getMessage());
+                LOG.info(
+                        "job {} of team {} on node {} runs, but its record could not say so yet ({}); the next pass"
+                                + " retries",
+                        record.id().name(),
+                        record.id().team(),
+                        record.status().node(),
+                        e.getMessage());
             }
         }
     }
 
     /** The first node of a job holding capacity that is not in the cluster any more; none on an unknown view. */
     private static Optional<String> lostNode(JobRecord record, Optional<Set<String>> existingNodes) {
-        if (existingNodes.isEmpty() || !record.phase().holdsCapacity() || record.status().node() == null) {
+        if (existingNodes.isEmpty()
+                || !record.phase().holdsCapacity()
+                || record.status().node() == null) {
             return Optional.empty();
         }
         List<String> nodes = new ArrayList<>();
         nodes.add(record.status().node());
         record.status().otherReplicas().forEach(replica -> nodes.add(replica.node()));
-        return nodes.stream().filter(node -> !existingNodes.get().contains(node)).findFirst();
+        return nodes.stream()
+                .filter(node -> !existingNodes.get().contains(node))
+                .findFirst();
     }
 
     private boolean requeueFromLostNode(JobRecord record, String node) {
@@ -162,8 +190,12 @@ public final class Reconciler {
             transitions.requeueFromLostNode(record, node);
             return true;
         } catch (RuntimeException e) {
-            LOG.warn("re-queueing job {} of team {} from removed node {} failed, retrying on the next pass: {}",
-                    record.id().name(), record.id().team(), node, e.toString());
+            LOG.warn(
+                    "re-queueing job {} of team {} from removed node {} failed, retrying on the next pass: {}",
+                    record.id().name(),
+                    record.id().team(),
+                    node,
+                    e.toString());
             return false;
         }
     }
@@ -191,7 +223,8 @@ public final class Reconciler {
                 return false; // a placed job that now runs is left to recordRunning
             }
             case ABSENT -> {
-                if (record.submission().adopted() && record.submission().workload().isPod()) {
+                if (record.submission().adopted()
+                        && record.submission().workload().isPod()) {
                     return podAbsent(record);
                 }
                 if (record.phase() == JobPhase.PLACED && record.submission().adopted()) {
@@ -203,8 +236,11 @@ public final class Reconciler {
                     return false;
                 }
                 // it ran and its workload is gone: removed outside Quotient (or garbage-collected unobserved)
-                transitions.finish(record, JobPhase.FAILED, "its workload disappeared while running; it was deleted"
-                        + " outside Quotient. Delete and deploy the job again to rerun it");
+                transitions.finish(
+                        record,
+                        JobPhase.FAILED,
+                        "its workload disappeared while running; it was deleted"
+                                + " outside Quotient. Delete and deploy the job again to rerun it");
             }
         }
         return true;
@@ -222,13 +258,22 @@ public final class Reconciler {
         boolean first = absentWorkloads.tried(record.id(), now);
         String kind = record.submission().workload().kind();
         if (first) {
-            LOG.info("job {} of team {}: its {} {} has no pods on node {} yet (is its operator running?); the"
-                    + " placement is applied again with a back-off of up to {} s", record.id().name(),
-                    record.id().team(), kind, record.submission().workload().name(), record.status().node(),
+            LOG.info(
+                    "job {} of team {}: its {} {} has no pods on node {} yet (is its operator running?); the"
+                            + " placement is applied again with a back-off of up to {} s",
+                    record.id().name(),
+                    record.id().team(),
+                    kind,
+                    record.submission().workload().name(),
+                    record.status().node(),
                     AbsentWorkloadBackoff.CAP.toSeconds());
         } else {
-            LOG.debug("job {} of team {}: its {} {} still has no pods; applying the placement again",
-                    record.id().name(), record.id().team(), kind, record.submission().workload().name());
+            LOG.debug(
+                    "job {} of team {}: its {} {} still has no pods; applying the placement again",
+                    record.id().name(),
+                    record.id().team(),
+                    kind,
+                    record.submission().workload().name());
         }
         transitions.deployIfBound(record);
     }
@@ -241,17 +286,28 @@ public final class Reconciler {
     private boolean podAbsent(JobRecord record) {
         String pod = record.submission().workload().name();
         if (record.phase() == JobPhase.PLACED) {
-            Instant placedAt = record.status().placedAt() == null ? record.createdAt() : record.status().placedAt();
+            Instant placedAt = record.status().placedAt() == null
+                    ? record.createdAt()
+                    : record.status().placedAt();
             if (clock.instant().isBefore(placedAt.plus(podArrivalGrace))) {
                 transitions.deployIfBound(record); // reserves its GPUs and learns their UUIDs for the admission
                 return false;
             }
-            LOG.info("job {} of team {}: pod {} was not created within {} s of its placement on node {}; the placement"
-                    + " is given up and the job removed (a later create of the pod is decided again)",
-                    record.id().name(), record.id().team(), pod, podArrivalGrace.toSeconds(), record.status().node());
+            LOG.info(
+                    "job {} of team {}: pod {} was not created within {} s of its placement on node {}; the placement"
+                            + " is given up and the job removed (a later create of the pod is decided again)",
+                    record.id().name(),
+                    record.id().team(),
+                    pod,
+                    podArrivalGrace.toSeconds(),
+                    record.status().node());
         } else {
-            LOG.info("job {} of team {} on node {} ends: its pod {} is gone (stopped or deleted)", record.id().name(),
-                    record.id().team(), record.status().node(), pod);
+            LOG.info(
+                    "job {} of team {} on node {} ends: its pod {} is gone (stopped or deleted)",
+                    record.id().name(),
+                    record.id().team(),
+                    record.status().node(),
+                    pod);
         }
         transitions.remove(record.id()).ifPresent(transitions::releaseGpusOf);
         return true;
@@ -266,14 +322,21 @@ public final class Reconciler {
         for (JobRecord record : records) {
             Integer pods = surplus.get(record.id());
             if (pods != null && record.phase().holdsCapacity()) {
-                LOG.warn("job {} of team {} on node {} runs {} pod(s) more than its workload should (its controller did"
-                        + " not remove them); removing them", record.id().name(), record.id().team(),
-                        record.status().node(), pods);
+                LOG.warn(
+                        "job {} of team {} on node {} runs {} pod(s) more than its workload should (its controller did"
+                                + " not remove them); removing them",
+                        record.id().name(),
+                        record.id().team(),
+                        record.status().node(),
+                        pods);
                 try {
                     gateway.removeSurplusPods(record.id(), stopGrace);
                 } catch (RuntimeException e) {
-                    LOG.warn("removing surplus pods of job {} of team {} failed, retrying on the next pass: {}",
-                            record.id().name(), record.id().team(), e.toString());
+                    LOG.warn(
+                            "removing surplus pods of job {} of team {} failed, retrying on the next pass: {}",
+                            record.id().name(),
+                            record.id().team(),
+                            e.toString());
                 }
             }
         }
@@ -284,8 +347,11 @@ public final class Reconciler {
         records.forEach(r -> known.add(r.id()));
         workloads.forEach((job, phase) -> {
             if (!known.contains(job) && phase.active()) {
-                LOG.info("stopping workload of job {} of team {}: it has no record (deleted, or a crash before the"
-                        + " record was removed)", job.name(), job.team());
+                LOG.info(
+                        "stopping workload of job {} of team {}: it has no record (deleted, or a crash before the"
+                                + " record was removed)",
+                        job.name(),
+                        job.team());
                 gateway.stop(job, stopGrace);
             }
         });

@@ -9,17 +9,16 @@ import io.quotient.core.placement.FragmentationMeasure;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.JobSpec;
-import io.quotient.core.scheduling.QuotaStates;
-import io.quotient.core.scheduling.TeamShares;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.scheduling.QuotaStates;
 import io.quotient.core.scheduling.Team;
+import io.quotient.core.scheduling.TeamShares;
 import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.TeamsSource;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -51,22 +50,24 @@ public final class Reports {
      * @param fairShareMilli its guarantee as far as it has demand, plus its weighted share of idle capacity
      * @param decayedUsageMilli its decayed past borrowing (docs/fairness.md); 0 when fair shares have no memory
      */
-    public record TeamUsage(Team team, long allocatedMilli, long inQuotaMilli, long overQuotaMilli, long fairShareMilli,
-                            int pendingJobs, long decayedUsageMilli) {
-    }
+    public record TeamUsage(
+            Team team,
+            long allocatedMilli,
+            long inQuotaMilli,
+            long overQuotaMilli,
+            long fairShareMilli,
+            int pendingJobs,
+            long decayedUsageMilli) {}
 
     /** A job's share of one GPU. */
-    public record GpuShare(JobId job, int milli) {
-    }
+    public record GpuShare(JobId job, int milli) {}
 
     /** One GPU: who holds which share, what is free, and the UUID of its reservation when it hosts fractions. */
-    public record GpuUsage(int index, String reservationUuid, List<GpuShare> holders, int freeMilli) {
-    }
+    public record GpuUsage(int index, String reservationUuid, List<GpuShare> holders, int freeMilli) {}
 
     /** One node with its GPUs and its fragmentation F_n(M) in milli-GPU (docs/research/packing.md). */
-    public record NodeUsage(NodeSpec spec, boolean fractionReady, List<GpuUsage> gpus, long freeMilli,
-                            double fragmentedMilli) {
-    }
+    public record NodeUsage(
+            NodeSpec spec, boolean fractionReady, List<GpuUsage> gpus, long freeMilli, double fragmentedMilli) {}
 
     /**
      * The cluster's GPUs and its fragmentation as docs/research/packing.md defines it.
@@ -74,18 +75,26 @@ public final class Reports {
      * @param fragmentationAmountPercent 100 × Σ F_n(M) / all GPU milli
      * @param fragmentationRatioPercent  100 × Σ F_n(M) / free GPU milli (0 when nothing is free)
      */
-    public record ClusterUsage(List<NodeUsage> nodes, long totalMilli, long freeMilli, int wholeFreeGpus,
-                               int wholeFreeNodes, double fragmentationAmountPercent,
-                               double fragmentationRatioPercent) {
-    }
+    public record ClusterUsage(
+            List<NodeUsage> nodes,
+            long totalMilli,
+            long freeMilli,
+            int wholeFreeGpus,
+            int wholeFreeNodes,
+            double fragmentationAmountPercent,
+            double fragmentationRatioPercent) {}
 
     public Reports(JobRecordStore store, ClusterObserver cluster, TeamsSource teams, ClusterFittedWorkload workload) {
         this(store, cluster, teams, workload, null);
     }
 
     /** @param usage the usage history the scheduler weighs, so that fair shares here match its; null: none */
-    public Reports(JobRecordStore store, ClusterObserver cluster, TeamsSource teams, ClusterFittedWorkload workload,
-                   UsageAccounting usage) {
+    public Reports(
+            JobRecordStore store,
+            ClusterObserver cluster,
+            TeamsSource teams,
+            ClusterFittedWorkload workload,
+            UsageAccounting usage) {
         this.store = store;
         this.cluster = cluster;
         this.teams = teams;
@@ -114,11 +123,19 @@ public final class Reports {
         }
         Map<String, Double> past = usage == null ? Map.of() : usage.decayed();
         Map<String, Long> fair = TeamShares.fairShares(configured, placed, waiting, cluster.nodes(), past);
-        return configured.values().stream().map(t -> {
-            long[] sums = held.getOrDefault(t.name(), new long[2]);
-            return new TeamUsage(t, sums[0] + sums[1], sums[0], sums[1], fair.getOrDefault(t.name(), 0L),
-                    pending.getOrDefault(t.name(), 0), Math.round(past.getOrDefault(t.name(), 0.0)));
-        }).toList();
+        return configured.values().stream()
+                .map(t -> {
+                    long[] sums = held.getOrDefault(t.name(), new long[2]);
+                    return new TeamUsage(
+                            t,
+                            sums[0] + sums[1],
+                            sums[0],
+                            sums[1],
+                            fair.getOrDefault(t.name(), 0L),
+                            pending.getOrDefault(t.name(), 0),
+                            Math.round(past.getOrDefault(t.name(), 0.0)));
+                })
+                .toList();
     }
 
     /**
@@ -173,8 +190,14 @@ public final class Reports {
         }
         long total = state.totalGpuMilli();
         long free = total - state.allocatedGpuMilli();
-        return new ClusterUsage(nodeUsages, total, free, wholeFreeGpus, wholeFreeNodes,
-                total == 0 ? 0 : 100.0 * fragmented / total, free == 0 ? 0 : 100.0 * fragmented / free);
+        return new ClusterUsage(
+                nodeUsages,
+                total,
+                free,
+                wholeFreeGpus,
+                wholeFreeNodes,
+                total == 0 ? 0 : 100.0 * fragmented / total,
+                free == 0 ? 0 : 100.0 * fragmented / free);
     }
 
     /** Books every replica of the placement (a gang holds GPUs on each of its nodes, not only its first one). */
@@ -184,9 +207,10 @@ public final class Reports {
             if (node < 0) {
                 continue; // the node left the cluster; the replica's capacity is gone with it
             }
-            int[] gpus = replica.gpuIndices().stream().mapToInt(Integer::intValue).toArray();
-            Allocation allocation = new Allocation(node, gpus, p.milliPerGpu(), p.spec().cpuMilli(),
-                    p.spec().memoryMib());
+            int[] gpus =
+                    replica.gpuIndices().stream().mapToInt(Integer::intValue).toArray();
+            Allocation allocation = new Allocation(
+                    node, gpus, p.milliPerGpu(), p.spec().cpuMilli(), p.spec().memoryMib());
             for (int g : gpus) {
                 holders.computeIfAbsent(new GpuSlot(replica.node(), g), s -> new ArrayList<>())
                         .add(new GpuShare(p.id(), p.milliPerGpu()));

@@ -3,7 +3,6 @@ package io.quotient.deploy;
 import io.quotient.core.scheduling.JobRequestInput;
 import io.quotient.core.scheduling.JobSpec;
 import io.quotient.core.scheduling.Team;
-
 import java.util.Map;
 
 /**

@@ -5,12 +5,11 @@ import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.WorkloadGateway;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps one reservation per GPU that hosts fractions, and none elsewhere: a GPU's reservation is made before the
@@ -33,13 +32,15 @@ public final class ReservationKeeper {
 
     /** Reserves the fractional GPUs of the bindings and fills in their UUIDs where known (null otherwise). */
     public List<GpuBinding> bind(String node, List<GpuBinding> gpus) {
-        return gpus.stream().map(g -> {
-            if (!g.fractional() || (g.uuid() != null && !g.uuid().isEmpty())) {
-                return g;
-            }
-            String uuid = gateway.ensureReservation(new GpuSlot(node, g.index()));
-            return g.withUuid(uuid == null || uuid.isEmpty() ? null : uuid);
-        }).toList();
+        return gpus.stream()
+                .map(g -> {
+                    if (!g.fractional() || (g.uuid() != null && !g.uuid().isEmpty())) {
+                        return g;
+                    }
+                    String uuid = gateway.ensureReservation(new GpuSlot(node, g.index()));
+                    return g.withUuid(uuid == null || uuid.isEmpty() ? null : uuid);
+                })
+                .toList();
     }
 
     /** Releases those of the candidate GPUs that no job holding capacity has a fraction of any more. */
@@ -71,16 +72,18 @@ public final class ReservationKeeper {
         }
         for (GpuSlot slot : needed) {
             if (!existing.contains(slot)) {
-                LOG.warn("the reservation of GPU {} on node {} is gone while fractions run on it; making it again",
-                        slot.gpuIndex(), slot.node());
+                LOG.warn(
+                        "the reservation of GPU {} on node {} is gone while fractions run on it; making it again",
+                        slot.gpuIndex(),
+                        slot.node());
                 gateway.ensureReservation(slot);
             }
         }
     }
 
     private void release(GpuSlot slot) {
-        LOG.info("releasing the reservation of GPU {} on node {}: no fraction left on it", slot.gpuIndex(),
-                slot.node());
+        LOG.info(
+                "releasing the reservation of GPU {} on node {}: no fraction left on it", slot.gpuIndex(), slot.node());
         gateway.releaseReservation(slot);
     }
 }

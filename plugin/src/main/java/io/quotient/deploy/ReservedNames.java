@@ -1,7 +1,6 @@
 package io.quotient.deploy;
 
 import io.quotient.core.scheduling.RequestException;
-
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -14,22 +13,23 @@ import java.util.Set;
  */
 final class ReservedNames {
 
-    private static final Set<String> ENV = Set.of("NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
-            "CUDA_VISIBLE_DEVICES");
+    private static final Set<String> ENV =
+            Set.of("NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "CUDA_VISIBLE_DEVICES");
     private static final List<String> ENV_PREFIXES = List.of("GPU_MEMORY_", "RUNAI_");
     private static final String QUOTIENT_PREFIX = "quotient.io/";
     /** gpu-fraction, gpu-fraction-limit, gpu-memory, nvidia.com/container.x.gpu-memory.request, ... */
     private static final List<String> GPU_ANNOTATION_WORDS = List.of("gpu-fraction", "gpu-memory");
 
-    private ReservedNames() {
-    }
+    private ReservedNames() {}
 
     static void checkEnv(String name) {
         String upper = name.toUpperCase(Locale.ROOT);
         if (ENV.contains(upper) || ENV_PREFIXES.stream().anyMatch(upper::startsWith)) {
-            throw new RequestException("env." + name, "is reserved: Quotient sets it from the GPUs the job was given"
-                    + " (NVIDIA_VISIBLE_DEVICES, NVIDIA_DRIVER_CAPABILITIES, CUDA_VISIBLE_DEVICES, GPU_MEMORY_*, RUNAI_*);"
-                    + " ask for GPUs with the request's gpu field instead");
+            throw new RequestException(
+                    "env." + name,
+                    "is reserved: Quotient sets it from the GPUs the job was given"
+                            + " (NVIDIA_VISIBLE_DEVICES, NVIDIA_DRIVER_CAPABILITIES, CUDA_VISIBLE_DEVICES, GPU_MEMORY_*, RUNAI_*);"
+                            + " ask for GPUs with the request's gpu field instead");
         }
     }
 
@@ -45,9 +45,11 @@ final class ReservedNames {
         }
         String name = key.substring(key.indexOf('/') + 1).toLowerCase(Locale.ROOT);
         if (GPU_ANNOTATION_WORDS.stream().anyMatch(name::contains)) {
-            throw new RequestException(field, "is a GPU request " + kind.substring(0, kind.length() - 1) + " name"
-                    + " (gpu-fraction*, gpu-memory*), which Quotient sets from the decision; ask for GPUs with the"
-                    + " request's gpu field instead");
+            throw new RequestException(
+                    field,
+                    "is a GPU request " + kind.substring(0, kind.length() - 1) + " name"
+                            + " (gpu-fraction*, gpu-memory*), which Quotient sets from the decision; ask for GPUs with the"
+                            + " request's gpu field instead");
         }
     }
 }

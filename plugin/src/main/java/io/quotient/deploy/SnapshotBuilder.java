@@ -8,7 +8,6 @@ import io.quotient.core.scheduling.Team;
 import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.TeamsSource;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -58,7 +57,9 @@ public final class SnapshotBuilder {
                 placed.add(assumedPlacement);
             } else if (r.phase().holdsCapacity()) {
                 placed.add(Placements.of(r));
-            } else if (r.phase().waiting() && knownTeam && decided.map(id -> !id.equals(r.id())).orElse(true)) {
+            } else if (r.phase().waiting()
+                    && knownTeam
+                    && decided.map(id -> !id.equals(r.id())).orElse(true)) {
                 pending.add(new PendingJob(r.spec(), r.createdAt()));
             }
         }
@@ -67,7 +68,13 @@ public final class SnapshotBuilder {
         for (PlacedJob p : placed) {
             teams.computeIfAbsent(p.spec().team(), name -> Team.of(name, 0));
         }
-        return new SchedulingSnapshot(cluster.nodes(), cluster.fractionReadyNodes(), placed, pending, teams,
-                clock.instant(), usage == null ? Map.of() : usage.observe(teams, placed));
+        return new SchedulingSnapshot(
+                cluster.nodes(),
+                cluster.fractionReadyNodes(),
+                placed,
+                pending,
+                teams,
+                clock.instant(),
+                usage == null ? Map.of() : usage.observe(teams, placed));
     }
 }

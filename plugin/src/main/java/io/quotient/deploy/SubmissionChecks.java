@@ -3,7 +3,6 @@ package io.quotient.deploy;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.TemplateTraits;
-
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -21,8 +20,7 @@ public final class SubmissionChecks {
     private static final Pattern OBJECT_NAME =
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
-    private SubmissionChecks() {
-    }
+    private SubmissionChecks() {}
 
     /**
      * @param templates the templates deploys may name (an adopted workload's job renders none: not checked)
@@ -38,8 +36,10 @@ public final class SubmissionChecks {
         submission.labels().forEach(SubmissionChecks::checkLabel);
         for (Map.Entry<String, String> e : submission.env().entrySet()) {
             if (!ENV_NAME.matcher(e.getKey()).matches()) {
-                throw new RequestException("env." + e.getKey(), "is not a valid environment variable name (letters,"
-                        + " digits and '_', not starting with a digit)");
+                throw new RequestException(
+                        "env." + e.getKey(),
+                        "is not a valid environment variable name (letters,"
+                                + " digits and '_', not starting with a digit)");
             }
             ReservedNames.checkEnv(e.getKey());
             if (e.getValue() == null) {
@@ -49,10 +49,13 @@ public final class SubmissionChecks {
         }
         PodOptionsChecks.check(submission.pod());
         String runtime = submission.runtime();
-        if (runtime != null && (runtime.length() > 253 || !OBJECT_NAME.matcher(runtime).matches())) {
-            throw new RequestException("runtime", "'" + runtime + "' is not a Kubernetes object name (lowercase"
-                    + " letters, digits, '-' and '.', at most 253 characters); name a ClusterTrainingRuntime such as"
-                    + " torch-distributed");
+        if (runtime != null
+                && (runtime.length() > 253 || !OBJECT_NAME.matcher(runtime).matches())) {
+            throw new RequestException(
+                    "runtime",
+                    "'" + runtime + "' is not a Kubernetes object name (lowercase"
+                            + " letters, digits, '-' and '.', at most 253 characters); name a ClusterTrainingRuntime such as"
+                            + " torch-distributed");
         }
     }
 
@@ -66,15 +69,17 @@ public final class SubmissionChecks {
             requireNoNul(field, values.get(i));
         }
         if (kind.equals("command") && !values.isEmpty() && values.get(0).isEmpty()) {
-            throw new RequestException("command[0]", "is empty, but it names the executable to run; leave command out"
-                    + " to run the image's entrypoint");
+            throw new RequestException(
+                    "command[0]",
+                    "is empty, but it names the executable to run; leave command out"
+                            + " to run the image's entrypoint");
         }
     }
 
     private static void requireNoNul(String field, String value) {
         if (value.indexOf('\0') >= 0) {
-            throw new RequestException(field, "contains a NUL character, which no container runtime passes to a"
-                    + " process");
+            throw new RequestException(
+                    field, "contains a NUL character, which no container runtime passes to a" + " process");
         }
     }
 
@@ -82,25 +87,40 @@ public final class SubmissionChecks {
     private static void checkFitsTemplate(JobSubmission submission, Map<String, TemplateTraits> templates) {
         String template = submission.template();
         if (template.isBlank()) {
-            throw new RequestException("template", "must not be empty; leave it out for the default template ("
-                    + JobSubmission.DEFAULT_TEMPLATE + ")");
+            throw new RequestException(
+                    "template",
+                    "must not be empty; leave it out for the default template (" + JobSubmission.DEFAULT_TEMPLATE
+                            + ")");
         }
         TemplateTraits traits = templates.get(template);
         if (traits == null) {
-            throw new RequestException("template", "unknown template '" + template + "'; known templates: "
-                    + String.join(", ", templates.keySet().stream().sorted().toList()));
+            throw new RequestException(
+                    "template",
+                    "unknown template '" + template + "'; known templates: "
+                            + String.join(
+                                    ", ", templates.keySet().stream().sorted().toList()));
         }
         Integer replicas = submission.request().replicas();
         if (replicas != null && replicas > 1 && !traits.spansNodes()) {
-            throw new RequestException("replicas", "the template '" + template + "' runs one pod, so it cannot run "
-                    + replicas + " replicas on " + replicas + " nodes; use a template of kind PyTorchJob or TrainJob"
-                    + " (e.g. pytorchjob, trainjob) — known templates that can: " + String.join(", ",
-                    templates.entrySet().stream().filter(e -> e.getValue().spansNodes()).map(Map.Entry::getKey)
-                            .sorted().toList()));
+            throw new RequestException(
+                    "replicas",
+                    "the template '" + template + "' runs one pod, so it cannot run "
+                            + replicas + " replicas on " + replicas
+                            + " nodes; use a template of kind PyTorchJob or TrainJob"
+                            + " (e.g. pytorchjob, trainjob) — known templates that can: "
+                            + String.join(
+                                    ", ",
+                                    templates.entrySet().stream()
+                                            .filter(e -> e.getValue().spansNodes())
+                                            .map(Map.Entry::getKey)
+                                            .sorted()
+                                            .toList()));
         }
         if (submission.runtime() != null && !traits.runsOnNamedRuntime()) {
-            throw new RequestException("runtime", "the template '" + template + "' runs on no training runtime; name"
-                    + " a runtime only with a template of kind TrainJob (e.g. trainjob), or leave runtime out");
+            throw new RequestException(
+                    "runtime",
+                    "the template '" + template + "' runs on no training runtime; name"
+                            + " a runtime only with a template of kind TrainJob (e.g. trainjob), or leave runtime out");
         }
     }
 
@@ -112,8 +132,10 @@ public final class SubmissionChecks {
             throw new RequestException(field, "must have a value (a string, may be empty), not null");
         }
         if (!LABEL_VALUE.matcher(value).matches()) {
-            throw new RequestException(field, "value '" + value + "' is not a valid Kubernetes label value (at most"
-                    + " 63 characters of letters, digits, '-', '_', '.', starting and ending alphanumeric)");
+            throw new RequestException(
+                    field,
+                    "value '" + value + "' is not a valid Kubernetes label value (at most"
+                            + " 63 characters of letters, digits, '-', '_', '.', starting and ending alphanumeric)");
         }
     }
 }

@@ -14,8 +14,7 @@ import io.quotient.core.scheduling.Team;
  */
 final class TeamLimits {
 
-    private TeamLimits() {
-    }
+    private TeamLimits() {}
 
     /** @throws RequestException naming the field and the team's limit */
     static void check(JobSpec spec, Team team) {
@@ -23,9 +22,12 @@ final class TeamLimits {
             return;
         }
         if (team.maxMinRuntime() != null && spec.minRuntime().compareTo(team.maxMinRuntime()) > 0) {
-            throw new RequestException("minRuntimeSeconds", "is " + spec.minRuntime().toSeconds() + "; at most "
-                    + team.maxMinRuntime().toSeconds() + " seconds are allowed for team " + team.name() + ": "
-                    + JobSpecValidator.MIN_RUNTIME_WHY + team.maxMinRuntime().toSeconds());
+            throw new RequestException(
+                    "minRuntimeSeconds",
+                    "is " + spec.minRuntime().toSeconds() + "; at most "
+                            + team.maxMinRuntime().toSeconds() + " seconds are allowed for team " + team.name() + ": "
+                            + JobSpecValidator.MIN_RUNTIME_WHY
+                            + team.maxMinRuntime().toSeconds());
         }
         if (team.hasMax()) {
             checkWithinMax(spec, team);
@@ -47,9 +49,12 @@ final class TeamLimits {
             return;
         }
         if (milli > team.maxMilli()) {
-            throw new RequestException(field, "the job asks for " + milli / 1000.0 + " GPUs, but team " + team.name()
-                    + " may hold at most " + team.maxMilli() / 1000.0 + " (maxGpus): it could never run; ask for at"
-                    + " most that, or ask the administrator to raise the team's maxGpus");
+            throw new RequestException(
+                    field,
+                    "the job asks for " + milli / 1000.0 + " GPUs, but team " + team.name()
+                            + " may hold at most " + team.maxMilli() / 1000.0
+                            + " (maxGpus): it could never run; ask for at"
+                            + " most that, or ask the administrator to raise the team's maxGpus");
         }
     }
 }

@@ -6,7 +6,8 @@ import java.util.Collection;
 public final class TeamNotFoundException extends RuntimeException {
 
     public TeamNotFoundException(String team, Collection<String> known) {
-        super("team '" + team + "' is not configured; known teams: " + String.join(", ", known.stream().sorted().toList())
+        super("team '" + team + "' is not configured; known teams: "
+                + String.join(", ", known.stream().sorted().toList())
                 + ". Add it to the teams file to deploy jobs for it");
     }
 }

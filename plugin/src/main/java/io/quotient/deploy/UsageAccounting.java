@@ -6,9 +6,6 @@ import io.quotient.core.scheduling.Team;
 import io.quotient.core.scheduling.UsageHistory;
 import io.quotient.deploy.port.FairShareUsageStore;
 import io.quotient.deploy.port.LeadershipGate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,6 +13,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the teams' usage history for decayed fair shares: each snapshot records what every team borrows (GPU milli
@@ -40,13 +39,18 @@ public final class UsageAccounting {
     private final Duration saveInterval;
     /** When the history was last saved in this term; null: not yet (or the last save failed). */
     private Instant savedAt;
+
     private volatile UsageHistory history;
     /** The term the history was loaded for; null: loaded at start, before any term. */
     private String loadedForTerm;
 
     /** @param saveInterval the history is saved at most this often while borrowing is recorded (0: every record) */
-    public UsageAccounting(FairShareSettings settings, Clock clock, FairShareUsageStore store,
-                           LeadershipGate leadership, Duration saveInterval) {
+    public UsageAccounting(
+            FairShareSettings settings,
+            Clock clock,
+            FairShareUsageStore store,
+            LeadershipGate leadership,
+            Duration saveInterval) {
         this.settings = settings;
         this.clock = clock;
         this.store = store;
@@ -86,7 +90,9 @@ public final class UsageAccounting {
 
     /** Saves the history now if this replica leads and has recorded in its term (the service stops). */
     public synchronized void flush() {
-        if (settings.decays() && loadedForTerm != null && leadership.term().map(loadedForTerm::equals).orElse(false)) {
+        if (settings.decays()
+                && loadedForTerm != null
+                && leadership.term().map(loadedForTerm::equals).orElse(false)) {
             save();
         }
     }
@@ -97,8 +103,10 @@ public final class UsageAccounting {
             savedAt = clock.instant();
         } catch (RuntimeException e) {
             savedAt = null;
-            LOG.warn("saving the fair-share usage history failed: {}; it is kept in memory and saved again with the"
-                    + " next record", e.getMessage());
+            LOG.warn(
+                    "saving the fair-share usage history failed: {}; it is kept in memory and saved again with the"
+                            + " next record",
+                    e.getMessage());
         }
     }
 
@@ -113,10 +121,13 @@ public final class UsageAccounting {
             return Optional.of(UsageHistory.restore(settings, clock, null));
         }
         try {
-            return Optional.of(UsageHistory.restore(settings, clock, store.load().orElse(null)));
+            return Optional.of(
+                    UsageHistory.restore(settings, clock, store.load().orElse(null)));
         } catch (RuntimeException e) {
-            LOG.warn("loading the fair-share usage history failed: {}; it is loaded again at the next snapshot and"
-                    + " nothing is recorded until then", e.getMessage());
+            LOG.warn(
+                    "loading the fair-share usage history failed: {}; it is loaded again at the next snapshot and"
+                            + " nothing is recorded until then",
+                    e.getMessage());
             return Optional.empty();
         }
     }

@@ -1,7 +1,6 @@
 package io.quotient.replay;
 
 import io.quotient.core.cluster.NodeSpec;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -15,11 +14,11 @@ public final class ClusterSize {
     public static final String MODEL = "GPU";
     /** Generous CPU and memory per GPU, so that only GPUs bind when the trace says nothing about CPU. */
     static final long CPU_MILLI_PER_GPU = 16_000;
+
     static final long MEMORY_MIB_PER_GPU = 128 * 1024;
     static final long GPU_MEMORY_MIB = 32 * 1024;
 
-    private ClusterSize() {
-    }
+    private ClusterSize() {}
 
     public static List<NodeSpec> uniform(int nodes, int gpusPerNode) {
         if (nodes < 1 || gpusPerNode < 1) {
@@ -29,8 +28,13 @@ public final class ClusterSize {
         List<NodeSpec> list = new ArrayList<>(nodes);
         long cpu = Math.max(1, gpusPerNode) * CPU_MILLI_PER_GPU;
         for (int i = 0; i < nodes; i++) {
-            list.add(new NodeSpec(String.format("node-%04d", i), cpu, gpusPerNode * MEMORY_MIB_PER_GPU, gpusPerNode,
-                    MODEL, GPU_MEMORY_MIB));
+            list.add(new NodeSpec(
+                    String.format("node-%04d", i),
+                    cpu,
+                    gpusPerNode * MEMORY_MIB_PER_GPU,
+                    gpusPerNode,
+                    MODEL,
+                    GPU_MEMORY_MIB));
         }
         return list;
     }
@@ -44,7 +48,8 @@ public final class ClusterSize {
         long first = jobs.stream().mapToLong(ReplayJob::submitMs).min().orElse(0);
         long last = jobs.stream().mapToLong(ReplayJob::submitMs).max().orElse(0);
         double gpuMs = jobs.stream()
-                .mapToDouble(j -> j.gpuMilli(nodes) / 1000.0 * Math.min(j.durationMs(), last - j.submitMs())).sum();
+                .mapToDouble(j -> j.gpuMilli(nodes) / 1000.0 * Math.min(j.durationMs(), last - j.submitMs()))
+                .sum();
         return last > first ? gpuMs / (last - first) : 0;
     }
 

@@ -1,7 +1,6 @@
 package io.quotient.replay;
 
 import io.quotient.sim.TraceFormatException;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -57,8 +56,12 @@ final class CsvTable {
     void require(List<String> required, String format) {
         for (String column : required) {
             if (!positions.containsKey(column)) {
-                throw new TraceFormatException(file, 1, 1, "the header has no column " + column + "; " + format
-                        + " needs " + String.join(",", required) + ", found " + String.join(",", header));
+                throw new TraceFormatException(
+                        file,
+                        1,
+                        1,
+                        "the header has no column " + column + "; " + format + " needs " + String.join(",", required)
+                                + ", found " + String.join(",", header));
             }
         }
     }

@@ -3,7 +3,6 @@ package io.quotient.replay;
 import io.quotient.core.scheduling.Scheduler;
 import io.quotient.core.scheduling.Team;
 import io.quotient.core.scheduling.WithinTeamPreemption;
-
 import java.util.Map;
 
 /**
@@ -32,8 +31,8 @@ final class FifoNoQuota implements ReplayPolicy {
 
     @Override
     public Map<String, Team> teams(Map<String, Team> configured, long capacityMilli) {
-        return Map.of(POOL, new Team(POOL, capacityMilli, Team.UNLIMITED, 1, 0, WithinTeamPreemption.NEVER, false,
-                null));
+        return Map.of(
+                POOL, new Team(POOL, capacityMilli, Team.UNLIMITED, 1, 0, WithinTeamPreemption.NEVER, false, null));
     }
 
     @Override

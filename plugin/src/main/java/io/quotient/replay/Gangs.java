@@ -2,7 +2,6 @@ package io.quotient.replay;
 
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.GpuRequest;
-
 import java.util.List;
 
 /**
@@ -12,8 +11,7 @@ import java.util.List;
  */
 public final class Gangs {
 
-    private Gangs() {
-    }
+    private Gangs() {}
 
     public static List<ReplayJob> formed(List<ReplayJob> jobs, List<NodeSpec> nodes) {
         int perNode = nodes.stream().mapToInt(NodeSpec::gpuCount).max().orElse(0);
@@ -21,7 +19,9 @@ public final class Gangs {
     }
 
     static ReplayJob formed(ReplayJob job, int perNode) {
-        if (!(job.gpu() instanceof GpuRequest.WholeGpus w) || job.replicas() > 1 || perNode <= 0
+        if (!(job.gpu() instanceof GpuRequest.WholeGpus w)
+                || job.replicas() > 1
+                || perNode <= 0
                 || w.count() <= perNode) {
             return job;
         }

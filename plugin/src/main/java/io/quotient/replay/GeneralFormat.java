@@ -2,10 +2,10 @@ package io.quotient.replay;
 
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.sim.TraceReader;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The replay's own job format (docs/replay.md), columns by name, only {@code submit}, {@code duration} and
@@ -18,8 +18,7 @@ final class GeneralFormat {
 
     static final List<String> REQUIRED = List.of("submit", "duration", "team");
 
-    private GeneralFormat() {
-    }
+    private GeneralFormat() {}
 
     static List<ReplayJob> read(CsvTable table) {
         table.require(REQUIRED, "the replay's job format");
@@ -38,20 +37,32 @@ final class GeneralFormat {
         } catch (IllegalArgumentException e) {
             throw row.error("kind", e.getMessage());
         }
-        boolean preemptible = switch (row.text("preemptible").toLowerCase(java.util.Locale.ROOT)) {
+        boolean preemptible = switch (row.text("preemptible").toLowerCase(Locale.ROOT)) {
             case "" -> kind.preemptibleByDefault();
             case "true", "yes", "1" -> true;
             case "false", "no", "0" -> false;
-            default -> throw row.error("preemptible", "preemptible must be true or false, was '"
-                    + row.text("preemptible") + "'");
+            default ->
+                throw row.error(
+                        "preemptible", "preemptible must be true or false, was '" + row.text("preemptible") + "'");
         };
-        long checkpointMs = Math.round(row.number("checkpoint_minutes", ReplayJob.DEFAULT_CHECKPOINT_MS / 60_000.0, 0,
-                1e7) * 60_000);
+        long checkpointMs = Math.round(
+                row.number("checkpoint_minutes", ReplayJob.DEFAULT_CHECKPOINT_MS / 60_000.0, 0, 1e7) * 60_000);
         Duration minRuntime = Duration.ofMillis(Math.round(row.number("min_runtime_minutes", 0, 0, 1e7) * 60_000));
-        return new ReplayJob(name, row.required("team"), submit, durationMs, gpu(row),
-                Math.round(row.number("cpu", 0, 0, 1e6) * 1000), (long) row.number("memory_mib", 0, 0, 1e12),
-                TraceReader.models(row.text("model")), (int) row.number("replicas", 1, 1, 10_000), kind,
-                (int) row.number("priority", 0, -1e6, 1e6), preemptible, checkpointMs, minRuntime);
+        return new ReplayJob(
+                name,
+                row.required("team"),
+                submit,
+                durationMs,
+                gpu(row),
+                Math.round(row.number("cpu", 0, 0, 1e6) * 1000),
+                (long) row.number("memory_mib", 0, 0, 1e12),
+                TraceReader.models(row.text("model")),
+                (int) row.number("replicas", 1, 1, 10_000),
+                kind,
+                (int) row.number("priority", 0, -1e6, 1e6),
+                preemptible,
+                checkpointMs,
+                minRuntime);
     }
 
     private static GpuRequest gpu(CsvTable.Row row) {

@@ -4,7 +4,9 @@ import java.util.Locale;
 
 /** What a replayed job is; decides whether it may be preempted when the trace does not say. */
 public enum JobKind {
-    TRAIN, NOTEBOOK, INFERENCE;
+    TRAIN,
+    NOTEBOOK,
+    INFERENCE;
 
     /** Training checkpoints and resumes; an interactive notebook or a serving job is not preempted by default. */
     public boolean preemptibleByDefault() {
@@ -17,7 +19,8 @@ public enum JobKind {
             case "", "train" -> TRAIN;
             case "notebook" -> NOTEBOOK;
             case "inference" -> INFERENCE;
-            default -> throw new IllegalArgumentException("kind must be train, notebook or inference, was '" + text + "'");
+            default ->
+                throw new IllegalArgumentException("kind must be train, notebook or inference, was '" + text + "'");
         };
     }
 }

@@ -1,5 +1,6 @@
 package io.quotient.replay;
 
+import io.quotient.sim.TraceFormatException;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
@@ -7,8 +8,7 @@ import java.util.List;
 /** Reads a trace of jobs, in the Philly format (recognised by its header) or the replay's own format. */
 public final class JobsFile {
 
-    private JobsFile() {
-    }
+    private JobsFile() {}
 
     /**
      * The jobs sorted by submission (then by name, so that equal times keep one order).
@@ -17,12 +17,13 @@ public final class JobsFile {
      */
     public static List<ReplayJob> read(Path file) {
         CsvTable table = CsvTable.read(file);
-        List<ReplayJob> jobs = PhillyFormat.recognises(table.columns()) ? PhillyFormat.read(table)
-                : GeneralFormat.read(table);
+        List<ReplayJob> jobs =
+                PhillyFormat.recognises(table.columns()) ? PhillyFormat.read(table) : GeneralFormat.read(table);
         if (jobs.isEmpty()) {
-            throw new io.quotient.sim.TraceFormatException(file, "no jobs in the file");
+            throw new TraceFormatException(file, "no jobs in the file");
         }
-        return jobs.stream().sorted(Comparator.comparingLong(ReplayJob::submitMs).thenComparing(ReplayJob::name))
+        return jobs.stream()
+                .sorted(Comparator.comparingLong(ReplayJob::submitMs).thenComparing(ReplayJob::name))
                 .toList();
     }
 

@@ -2,7 +2,6 @@ package io.quotient.replay;
 
 import io.quotient.core.scheduling.Scheduler;
 import io.quotient.core.scheduling.Team;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 

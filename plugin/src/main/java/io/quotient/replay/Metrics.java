@@ -14,8 +14,17 @@ package io.quotient.replay;
  * @param fragmentationDelayJobHours   job-hours waited while the cluster had enough free GPUs in total for the job
  * @param jainFairness                 mean hourly Jain index of allocation over entitlement (cluster only; NaN for a team)
  */
-public record Metrics(int jobs, int finished, double gpuAllocationPctWhileWaiting, Quantiles queueDelaySeconds,
-                      Quantiles jctSeconds, Quantiles timeToGuaranteeSeconds, double guaranteeDeficitGpuHours,
-                      long preemptions, long moves, double lostGpuHours, double deliveredGpuHours,
-                      double fragmentationDelayJobHours, double jainFairness) {
-}
+public record Metrics(
+        int jobs,
+        int finished,
+        double gpuAllocationPctWhileWaiting,
+        Quantiles queueDelaySeconds,
+        Quantiles jctSeconds,
+        Quantiles timeToGuaranteeSeconds,
+        double guaranteeDeficitGpuHours,
+        long preemptions,
+        long moves,
+        double lostGpuHours,
+        double deliveredGpuHours,
+        double fragmentationDelayJobHours,
+        double jainFairness) {}

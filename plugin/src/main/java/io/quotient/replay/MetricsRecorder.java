@@ -1,9 +1,9 @@
 package io.quotient.replay;
 
+import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.Team;
 import io.quotient.core.scheduling.TeamShares;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -97,7 +97,7 @@ public final class MetricsRecorder implements ReplayListener {
     }
 
     /** The metrics of the finished replay: the integrals recorded, with the per-job measures of its outcome. */
-    public ReplayResult result(ReplayOutcome outcome, java.util.List<io.quotient.core.cluster.NodeSpec> nodes) {
+    public ReplayResult result(ReplayOutcome outcome, List<NodeSpec> nodes) {
         List<Long> allTimes = new ArrayList<>();
         double deficit = 0;
         for (TeamTally t : tallies.values()) {
@@ -110,19 +110,38 @@ public final class MetricsRecorder implements ReplayListener {
         Map<String, Long> guarantees = new LinkedHashMap<>();
         for (String name : names) {
             TeamTally t = tallies.get(name);
-            List<JobRun> runs = outcome.runs().stream().filter(r -> r.job().team().equals(name)).toList();
+            List<JobRun> runs = outcome.runs().stream()
+                    .filter(r -> r.job().team().equals(name))
+                    .toList();
             perTeam.put(name, metrics(runs, t, capacity, t.timesToGuaranteeMs(), t.deficitGpuHours(), Double.NaN));
             guarantees.put(name, teams.get(name).guaranteedMilli());
         }
-        List<Double> delays = outcome.runs().stream().filter(r -> r.firstStartMs() >= 0)
-                .map(r -> (r.firstStartMs() - r.job().submitMs()) / 1000.0).toList();
-        return new ReplayResult(outcome.policy(), nodes.size(), capacity / 1000, overall, perTeam, outcome.decisions(),
-                outcome.decisionsPerSecond(), outcome.wallNanos() / 1e9, guarantees, fairness.hourStarts(),
-                fairness.gpusPerHour(), delays);
+        List<Double> delays = outcome.runs().stream()
+                .filter(r -> r.firstStartMs() >= 0)
+                .map(r -> (r.firstStartMs() - r.job().submitMs()) / 1000.0)
+                .toList();
+        return new ReplayResult(
+                outcome.policy(),
+                nodes.size(),
+                capacity / 1000,
+                overall,
+                perTeam,
+                outcome.decisions(),
+                outcome.decisionsPerSecond(),
+                outcome.wallNanos() / 1e9,
+                guarantees,
+                fairness.hourStarts(),
+                fairness.gpusPerHour(),
+                delays);
     }
 
-    private static Metrics metrics(List<JobRun> runs, TeamTally tally, long capacity, List<Long> timesToGuarantee,
-                                   double deficitGpuHours, double jain) {
+    private static Metrics metrics(
+            List<JobRun> runs,
+            TeamTally tally,
+            long capacity,
+            List<Long> timesToGuarantee,
+            double deficitGpuHours,
+            double jain) {
         List<Long> delays = new ArrayList<>();
         List<Long> completions = new ArrayList<>();
         long preemptions = 0;
@@ -144,9 +163,20 @@ public final class MetricsRecorder implements ReplayListener {
             delivered += r.deliveredMilliMs();
         }
         double gpuHour = 1000.0 * 3_600_000;
-        return new Metrics(runs.size(), finished, tally.allocationPctWhileWaiting(capacity), Quantiles.ofMillis(delays),
-                Quantiles.ofMillis(completions), Quantiles.ofMillis(timesToGuarantee), deficitGpuHours, preemptions,
-                moves, lost / gpuHour, delivered / gpuHour, tally.fragmentationJobHours(), jain);
+        return new Metrics(
+                runs.size(),
+                finished,
+                tally.allocationPctWhileWaiting(capacity),
+                Quantiles.ofMillis(delays),
+                Quantiles.ofMillis(completions),
+                Quantiles.ofMillis(timesToGuarantee),
+                deficitGpuHours,
+                preemptions,
+                moves,
+                lost / gpuHour,
+                delivered / gpuHour,
+                tally.fragmentationJobHours(),
+                jain);
     }
 
     private void hold(JobRun run, long milli) {

@@ -14,8 +14,8 @@ import java.time.LocalTime;
 public record PassSchedule(Duration requeue, Duration reclaim, LocalTime defragmentAt, double defragmentShare) {
 
     /** The service's defaults ({@code quotient.schedules.*}; a test keeps them equal). */
-    public static final PassSchedule SERVICE = new PassSchedule(Duration.ofSeconds(5), Duration.ofSeconds(15),
-            LocalTime.of(3, 0), 0.1);
+    public static final PassSchedule SERVICE =
+            new PassSchedule(Duration.ofSeconds(5), Duration.ofSeconds(15), LocalTime.of(3, 0), 0.1);
 
     public PassSchedule {
         if (requeue.isZero() || requeue.isNegative() || reclaim.isZero() || reclaim.isNegative()) {

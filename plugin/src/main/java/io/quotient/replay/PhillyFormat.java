@@ -19,8 +19,7 @@ final class PhillyFormat {
     static final List<String> COLUMNS = List.of("timestamp", "duration", "num_gpus", "cluster");
     private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss");
 
-    private PhillyFormat() {
-    }
+    private PhillyFormat() {}
 
     /** Recognised by its header: exactly the Philly columns (gpu_time included), none of the general format's. */
     static boolean recognises(Set<String> columns) {
@@ -44,7 +43,9 @@ final class PhillyFormat {
     static long timestamp(CsvTable.Row row, String column) {
         String text = row.required(column);
         try {
-            return LocalDateTime.parse(text, TIMESTAMP).toInstant(ZoneOffset.UTC).toEpochMilli();
+            return LocalDateTime.parse(text, TIMESTAMP)
+                    .toInstant(ZoneOffset.UTC)
+                    .toEpochMilli();
         } catch (DateTimeParseException e) {
             try {
                 return Math.round(Double.parseDouble(text) * 1000);

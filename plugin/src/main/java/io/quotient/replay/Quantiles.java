@@ -7,7 +7,8 @@ import java.util.Collection;
 public record Quantiles(double p50, double p95, double p99) {
 
     static Quantiles ofMillis(Collection<Long> millis) {
-        double[] sorted = millis.stream().mapToDouble(ms -> ms / 1000.0).sorted().toArray();
+        double[] sorted =
+                millis.stream().mapToDouble(ms -> ms / 1000.0).sorted().toArray();
         return new Quantiles(rank(sorted, 0.50), rank(sorted, 0.95), rank(sorted, 0.99));
     }
 

@@ -17,6 +17,7 @@ final class QuotientDefault implements ReplayPolicy {
 
     /** {@code quotient.scheduling.*} defaults (a test keeps them equal to QuotientProperties'). */
     static final String PLACEMENT = "quotient";
+
     static final long SEED = 42;
     static final double FAIR_SHARE_MIN_GAIN_GPUS = 1;
     static final int MAX_MOVES_PER_DECISION = 4;
@@ -34,7 +35,10 @@ final class QuotientDefault implements ReplayPolicy {
     @Override
     public Scheduler newScheduler() {
         WorkloadLearner learner = new WorkloadLearner(TargetWorkload.typical());
-        return new QuotaScheduler(PLACEMENT, SEED, ClusterFittedWorkload.following(learner::current),
+        return new QuotaScheduler(
+                PLACEMENT,
+                SEED,
+                ClusterFittedWorkload.following(learner::current),
                 new ReclaimSettings(Math.round(FAIR_SHARE_MIN_GAIN_GPUS * 1000), MAX_MOVES_PER_DECISION),
                 new ObservedJobs(learner));
     }

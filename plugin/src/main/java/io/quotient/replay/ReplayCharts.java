@@ -1,11 +1,7 @@
 package io.quotient.replay;
 
-import org.knowm.xchart.BitmapEncoder;
-import org.knowm.xchart.XYChart;
-import org.knowm.xchart.XYChartBuilder;
-import org.knowm.xchart.XYSeries;
-import org.knowm.xchart.style.markers.SeriesMarkers;
-
+import java.awt.BasicStroke;
+import java.awt.Color;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -13,6 +9,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
+import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * The replay's charts (PNG, XChart, rendered headless): per policy, each team's GPUs per hour against its guarantee,
@@ -23,13 +24,20 @@ public final class ReplayCharts {
     /** The distribution is drawn through at most this many points per policy. */
     private static final int CDF_POINTS = 400;
     /** One colour per team, shared by its GPUs and its guarantee line. */
-    private static final java.awt.Color[] COLOURS = {new java.awt.Color(0x1f77b4), new java.awt.Color(0xff7f0e),
-        new java.awt.Color(0x2ca02c), new java.awt.Color(0xd62728), new java.awt.Color(0x9467bd),
-        new java.awt.Color(0x8c564b), new java.awt.Color(0xe377c2), new java.awt.Color(0x7f7f7f),
-        new java.awt.Color(0xbcbd22), new java.awt.Color(0x17becf)};
+    private static final Color[] COLOURS = {
+        new Color(0x1f77b4),
+        new Color(0xff7f0e),
+        new Color(0x2ca02c),
+        new Color(0xd62728),
+        new Color(0x9467bd),
+        new Color(0x8c564b),
+        new Color(0xe377c2),
+        new Color(0x7f7f7f),
+        new Color(0xbcbd22),
+        new Color(0x17becf)
+    };
 
-    private ReplayCharts() {
-    }
+    private ReplayCharts() {}
 
     /** Writes {@code gpus-per-team-POLICY.png} for each result and {@code queue-delay.png}; returns the files. */
     public static List<Path> write(Path dir, List<ReplayResult> results) {
@@ -48,9 +56,13 @@ public final class ReplayCharts {
     }
 
     static XYChart gpusPerTeam(ReplayResult r) {
-        XYChart chart = new XYChartBuilder().width(1200).height(600)
-                .title("GPUs per team over time (" + r.policy() + "), dashed: guarantee").xAxisTitle("hours since start")
-                .yAxisTitle("GPUs (hourly mean)").build();
+        XYChart chart = new XYChartBuilder()
+                .width(1200)
+                .height(600)
+                .title("GPUs per team over time (" + r.policy() + "), dashed: guarantee")
+                .xAxisTitle("hours since start")
+                .yAxisTitle("GPUs (hourly mean)")
+                .build();
         List<Double> hours = new ArrayList<>();
         long origin = r.hourStartsMs().isEmpty() ? 0 : r.hourStartsMs().get(0);
         r.hourStartsMs().forEach(h -> hours.add((h - origin) / 3_600_000.0));
@@ -59,27 +71,37 @@ public final class ReplayCharts {
             if (m == null || m.jobs() == 0 || hours.isEmpty()) {
                 continue;
             }
-            java.awt.Color colour = COLOURS[chart.getSeriesMap().size() / 2 % COLOURS.length];
+            Color colour = COLOURS[chart.getSeriesMap().size() / 2 % COLOURS.length];
             XYSeries held = chart.addSeries(team.getKey(), hours, team.getValue());
             held.setMarker(SeriesMarkers.NONE);
             held.setLineColor(colour);
             double guarantee = r.guaranteesMilli().get(team.getKey()) / 1000.0;
-            XYSeries line = chart.addSeries(team.getKey() + " guarantee", List.of(hours.get(0), hours.get(hours.size() - 1)),
+            XYSeries line = chart.addSeries(
+                    team.getKey() + " guarantee",
+                    List.of(hours.get(0), hours.get(hours.size() - 1)),
                     List.of(guarantee, guarantee));
             line.setMarker(SeriesMarkers.NONE);
             line.setLineColor(colour);
-            line.setLineStyle(new java.awt.BasicStroke(1f, java.awt.BasicStroke.CAP_BUTT, java.awt.BasicStroke.JOIN_MITER,
-                    10f, new float[] {6f, 4f}, 0f));
+            line.setLineStyle(
+                    new BasicStroke(1f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {6f, 4f}, 0f));
             line.setShowInLegend(false);
         }
         return chart;
     }
 
     static XYChart queueDelays(List<ReplayResult> results) {
-        XYChart chart = new XYChartBuilder().width(1000).height(600).title("Queueing delay distribution")
-                .xAxisTitle("queueing delay (hours)").yAxisTitle("share of the jobs started (%)").build();
+        XYChart chart = new XYChartBuilder()
+                .width(1000)
+                .height(600)
+                .title("Queueing delay distribution")
+                .xAxisTitle("queueing delay (hours)")
+                .yAxisTitle("share of the jobs started (%)")
+                .build();
         for (ReplayResult r : results) {
-            double[] sorted = r.queueDelaysSeconds().stream().mapToDouble(Double::doubleValue).sorted().toArray();
+            double[] sorted = r.queueDelaysSeconds().stream()
+                    .mapToDouble(Double::doubleValue)
+                    .sorted()
+                    .toArray();
             if (sorted.length == 0) {
                 continue;
             }

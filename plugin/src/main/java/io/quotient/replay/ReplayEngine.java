@@ -10,7 +10,6 @@ import io.quotient.core.scheduling.PlanAction;
 import io.quotient.core.scheduling.Scheduler;
 import io.quotient.core.scheduling.SchedulingSnapshot;
 import io.quotient.core.scheduling.Team;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -61,8 +60,7 @@ public final class ReplayEngine {
         return new Run(jobs, listener).toEnd();
     }
 
-    private record Completion(long atMs, long order, JobRun run, int epoch) {
-    }
+    private record Completion(long atMs, long order, JobRun run, int epoch) {}
 
     /** One replay's mutable state. */
     private final class Run implements ReplayState {
@@ -84,6 +82,7 @@ public final class ReplayEngine {
         private int next;
         /** The state changed since the last pass: the next tick decides again. */
         private boolean changed;
+
         private long lastPassMs = Long.MIN_VALUE;
         private long nextDefragmentMs;
 
@@ -122,7 +121,8 @@ public final class ReplayEngine {
         }
 
         private long nextCompletion() {
-            while (!completions.isEmpty() && completions.peek().epoch != completions.peek().run.epoch()) {
+            while (!completions.isEmpty()
+                    && completions.peek().epoch != completions.peek().run.epoch()) {
                 completions.poll(); // the segment it ended was stopped
             }
             return completions.isEmpty() ? Long.MAX_VALUE : completions.peek().atMs;
@@ -146,7 +146,8 @@ public final class ReplayEngine {
             }
             long first = Long.MAX_VALUE;
             for (JobRun r : running.values()) {
-                long ends = r.placement().startedAt().plus(r.spec().minRuntime()).toEpochMilli();
+                long ends =
+                        r.placement().startedAt().plus(r.spec().minRuntime()).toEpochMilli();
                 if (r.spec().preemptible() && ends > nowMs) {
                     first = Math.min(first, ends);
                 }
@@ -164,7 +165,8 @@ public final class ReplayEngine {
         private void arrive(ReplayJob job) {
             JobSpec spec = job.spec(policy.schedulingTeam(job.team()));
             if (byId.containsKey(spec.id())) {
-                throw new IllegalArgumentException("job " + job.name() + " appears twice in the trace; names must be unique");
+                throw new IllegalArgumentException(
+                        "job " + job.name() + " appears twice in the trace; names must be unique");
             }
             if (!teams.containsKey(spec.team())) {
                 throw new IllegalArgumentException("job " + job.name() + " is of team " + job.team()
@@ -227,7 +229,8 @@ public final class ReplayEngine {
                     start(run, m.to(), true);
                     any = true;
                 } else if (action instanceof PlanAction.Grow) {
-                    throw new IllegalStateException("the replay has no elastic gangs, yet the plan grows " + action.job());
+                    throw new IllegalStateException(
+                            "the replay has no elastic gangs, yet the plan grows " + action.job());
                 }
             }
             return any;
@@ -253,17 +256,26 @@ public final class ReplayEngine {
             }
             List<PendingJob> pending = new ArrayList<>(waiting.size());
             for (JobRun r : waiting.values()) {
-                pending.add(new PendingJob(r.spec(), Instant.ofEpochMilli(r.job().submitMs())));
+                pending.add(
+                        new PendingJob(r.spec(), Instant.ofEpochMilli(r.job().submitMs())));
             }
             return new SchedulingSnapshot(nodes, nodeNames, placed, pending, teams, Instant.ofEpochMilli(nowMs));
         }
 
         private PlacedJob protectedForever(PlacedJob p) {
             JobSpec s = p.spec();
-            JobSpec kept = new JobSpec(s.id(), s.gpu(), s.cpuMilli(), s.memoryMib(), s.allowedModels(), s.priority(),
-                    s.preemptible(), FOREVER, s.gang());
-            return new PlacedJob(kept, p.node(), p.gpuIndices(), p.milliPerGpu(), p.quotaState(), p.startedAt(),
-                    p.otherReplicas());
+            JobSpec kept = new JobSpec(
+                    s.id(),
+                    s.gpu(),
+                    s.cpuMilli(),
+                    s.memoryMib(),
+                    s.allowedModels(),
+                    s.priority(),
+                    s.preemptible(),
+                    FOREVER,
+                    s.gang());
+            return new PlacedJob(
+                    kept, p.node(), p.gpuIndices(), p.milliPerGpu(), p.quotaState(), p.startedAt(), p.otherReplicas());
         }
 
         @Override

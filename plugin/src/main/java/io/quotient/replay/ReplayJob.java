@@ -5,7 +5,6 @@ import io.quotient.core.scheduling.Gang;
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.JobSpec;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -23,9 +22,21 @@ import java.util.Set;
  *                     never checkpoints and restarts from the beginning
  * @param minRuntime   it is not preempted before it has run this long (as in the service)
  */
-public record ReplayJob(String name, String team, long submitMs, long durationMs, GpuRequest gpu, long cpuMilli,
-                        long memoryMib, Set<String> models, int replicas, JobKind kind, int priority,
-                        boolean preemptible, long checkpointMs, Duration minRuntime) {
+public record ReplayJob(
+        String name,
+        String team,
+        long submitMs,
+        long durationMs,
+        GpuRequest gpu,
+        long cpuMilli,
+        long memoryMib,
+        Set<String> models,
+        int replicas,
+        JobKind kind,
+        int priority,
+        boolean preemptible,
+        long checkpointMs,
+        Duration minRuntime) {
 
     /** The default checkpoint interval of a training job (the and the literature's 30 minutes). */
     public static final long DEFAULT_CHECKPOINT_MS = Duration.ofMinutes(30).toMillis();
@@ -38,28 +49,62 @@ public record ReplayJob(String name, String team, long submitMs, long durationMs
         models = models == null ? Set.of() : Set.copyOf(models);
         minRuntime = minRuntime == null ? Duration.ZERO : minRuntime;
         if (durationMs < 0 || checkpointMs < 0 || replicas < 1) {
-            throw new IllegalArgumentException("job " + name + ": duration and checkpoint must not be negative and"
-                    + " replicas at least 1");
+            throw new IllegalArgumentException(
+                    "job " + name + ": duration and checkpoint must not be negative and" + " replicas at least 1");
         }
     }
 
     /** A training job of whole GPUs on one node (the Philly trace's jobs before gangs are formed). */
     public static ReplayJob wholeGpus(String name, String team, long submitMs, long durationMs, int gpus) {
         GpuRequest request = gpus == 0 ? new GpuRequest.None() : new GpuRequest.WholeGpus(gpus);
-        return new ReplayJob(name, team, submitMs, durationMs, request, 0, 0, Set.of(), 1,
-                JobKind.TRAIN, 0, true, DEFAULT_CHECKPOINT_MS, Duration.ZERO);
+        return new ReplayJob(
+                name,
+                team,
+                submitMs,
+                durationMs,
+                request,
+                0,
+                0,
+                Set.of(),
+                1,
+                JobKind.TRAIN,
+                0,
+                true,
+                DEFAULT_CHECKPOINT_MS,
+                Duration.ZERO);
     }
 
     /** The same job with another GPU request and replica count (gangs of whole nodes). */
     public ReplayJob withShape(GpuRequest request, int replicaCount) {
-        return new ReplayJob(name, team, submitMs, durationMs, request, cpuMilli, memoryMib, models, replicaCount, kind,
-                priority, preemptible, checkpointMs, minRuntime);
+        return new ReplayJob(
+                name,
+                team,
+                submitMs,
+                durationMs,
+                request,
+                cpuMilli,
+                memoryMib,
+                models,
+                replicaCount,
+                kind,
+                priority,
+                preemptible,
+                checkpointMs,
+                minRuntime);
     }
 
     /** The request the scheduling core decides, under the team the policy schedules it in. */
     public JobSpec spec(String schedulingTeam) {
-        return new JobSpec(new JobId(schedulingTeam, name), gpu, cpuMilli, memoryMib, models, priority, preemptible,
-                minRuntime, Gang.of(replicas));
+        return new JobSpec(
+                new JobId(schedulingTeam, name),
+                gpu,
+                cpuMilli,
+                memoryMib,
+                models,
+                priority,
+                preemptible,
+                minRuntime,
+                Gang.of(replicas));
     }
 
     /**
@@ -73,9 +118,12 @@ public record ReplayJob(String name, String team, long submitMs, long durationMs
         } else if (gpu instanceof GpuRequest.Fraction f) {
             perReplica = (long) f.milli() * f.devices();
         } else if (gpu instanceof GpuRequest.Memory m) {
-            perReplica = nodes.stream().filter(n -> n.gpuMemoryMib() > 0)
-                    .mapToLong(n -> Math.min(1000, (m.mib() * 1000 + n.gpuMemoryMib() - 1) / n.gpuMemoryMib()))
-                    .min().orElse(1000) * m.devices();
+            perReplica = nodes.stream()
+                            .filter(n -> n.gpuMemoryMib() > 0)
+                            .mapToLong(n -> Math.min(1000, (m.mib() * 1000 + n.gpuMemoryMib() - 1) / n.gpuMemoryMib()))
+                            .min()
+                            .orElse(1000)
+                    * m.devices();
         } else {
             perReplica = 0;
         }

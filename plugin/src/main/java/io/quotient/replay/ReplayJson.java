@@ -2,7 +2,6 @@ package io.quotient.replay;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -13,13 +12,13 @@ public final class ReplayJson {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private ReplayJson() {
-    }
+    private ReplayJson() {}
 
     /** One object for one result, a list for several. */
     public static String of(List<ReplayResult> results) {
         try {
-            Object value = results.size() == 1 ? object(results.get(0))
+            Object value = results.size() == 1
+                    ? object(results.get(0))
                     : results.stream().map(ReplayJson::object).toList();
             return JSON.writerWithDefaultPrettyPrinter().writeValueAsString(value);
         } catch (JsonProcessingException e) {

@@ -9,27 +9,21 @@ import io.quotient.core.scheduling.PlacedJob;
 public interface ReplayListener {
 
     /** Simulated time passes from {@code fromMs} to {@code toMs} with the state as {@code state} shows it. */
-    default void interval(long fromMs, long toMs, ReplayState state) {
-    }
+    default void interval(long fromMs, long toMs, ReplayState state) {}
 
-    default void arrived(JobRun run, long nowMs) {
-    }
+    default void arrived(JobRun run, long nowMs) {}
 
     /** Started from the queue, or ({@code afterMove}) restarted right where a move sent it. */
-    default void started(JobRun run, long nowMs, boolean afterMove) {
-    }
+    default void started(JobRun run, long nowMs, boolean afterMove) {}
 
     /**
      * Stopped where it ran ({@code from}) by a preemption or a move ({@code moved}), losing {@code lostMilliMs}; it
      * waits again unless moved.
      */
-    default void stopped(JobRun run, PlacedJob from, long nowMs, boolean moved, long lostMilliMs) {
-    }
+    default void stopped(JobRun run, PlacedJob from, long nowMs, boolean moved, long lostMilliMs) {}
 
-    default void finished(JobRun run, PlacedJob from, long nowMs) {
-    }
+    default void finished(JobRun run, PlacedJob from, long nowMs) {}
 
     /** The run is over at {@code endMs}: nothing more can happen. */
-    default void ended(long endMs, ReplayState state) {
-    }
+    default void ended(long endMs, ReplayState state) {}
 }

@@ -7,8 +7,16 @@ import java.util.Map;
  * A policy's replay summarised: the cluster's metrics, each team's, how fast the decisions went, and each team's
  * mean GPUs per hour (for the charts).
  */
-public record ReplayResult(String policy, int nodes, long gpus, Metrics overall, Map<String, Metrics> teams,
-                           long decisions, double decisionsPerSecond, double wallSeconds,
-                           Map<String, Long> guaranteesMilli, List<Long> hourStartsMs,
-                           Map<String, List<Double>> gpusPerHour, List<Double> queueDelaysSeconds) {
-}
+public record ReplayResult(
+        String policy,
+        int nodes,
+        long gpus,
+        Metrics overall,
+        Map<String, Metrics> teams,
+        long decisions,
+        double decisionsPerSecond,
+        double wallSeconds,
+        Map<String, Long> guaranteesMilli,
+        List<Long> hourStartsMs,
+        Map<String, List<Double>> gpusPerHour,
+        List<Double> queueDelaysSeconds) {}

@@ -1,7 +1,6 @@
 package io.quotient.replay;
 
 import io.quotient.core.cluster.NodeSpec;
-
 import java.util.Collection;
 import java.util.List;
 

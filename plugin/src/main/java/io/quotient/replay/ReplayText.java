@@ -6,12 +6,30 @@ import java.util.Locale;
 /** The readable form: one table row per policy, with the measures the comparison is about. */
 public final class ReplayText {
 
-    private static final String[] HEADERS = {"policy", "jobs", "done", "alloc%wait", "qdelay p50", "p95", "p99",
-            "jct p50", "p95", "ttg p50", "p99", "deficit GPUh", "preempt", "moves", "lost GPUh", "lost%",
-            "delivered GPUh", "frag job-h", "jain", "decisions/s"};
+    private static final String[] HEADERS = {
+        "policy",
+        "jobs",
+        "done",
+        "alloc%wait",
+        "qdelay p50",
+        "p95",
+        "p99",
+        "jct p50",
+        "p95",
+        "ttg p50",
+        "p99",
+        "deficit GPUh",
+        "preempt",
+        "moves",
+        "lost GPUh",
+        "lost%",
+        "delivered GPUh",
+        "frag job-h",
+        "jain",
+        "decisions/s"
+    };
 
-    private ReplayText() {
-    }
+    private ReplayText() {}
 
     public static String[] headers() {
         return HEADERS.clone();
@@ -24,14 +42,28 @@ public final class ReplayText {
 
     private static String[] row(ReplayResult r) {
         Metrics m = r.overall();
-        return new String[] {r.policy(), "" + m.jobs(), "" + m.finished(), f1(m.gpuAllocationPctWhileWaiting()),
-                duration(m.queueDelaySeconds().p50()), duration(m.queueDelaySeconds().p95()),
-                duration(m.queueDelaySeconds().p99()), duration(m.jctSeconds().p50()), duration(m.jctSeconds().p95()),
-                duration(m.timeToGuaranteeSeconds().p50()), duration(m.timeToGuaranteeSeconds().p99()),
-                f1(m.guaranteeDeficitGpuHours()), "" + m.preemptions(), "" + m.moves(), f1(m.lostGpuHours()),
-                f1(m.deliveredGpuHours() == 0 ? Double.NaN : 100 * m.lostGpuHours() / m.deliveredGpuHours()),
-                f1(m.deliveredGpuHours()), f1(m.fragmentationDelayJobHours()), f3(m.jainFairness()),
-                String.format(Locale.ROOT, "%.0f", r.decisionsPerSecond())};
+        return new String[] {
+            r.policy(),
+            "" + m.jobs(),
+            "" + m.finished(),
+            f1(m.gpuAllocationPctWhileWaiting()),
+            duration(m.queueDelaySeconds().p50()),
+            duration(m.queueDelaySeconds().p95()),
+            duration(m.queueDelaySeconds().p99()),
+            duration(m.jctSeconds().p50()),
+            duration(m.jctSeconds().p95()),
+            duration(m.timeToGuaranteeSeconds().p50()),
+            duration(m.timeToGuaranteeSeconds().p99()),
+            f1(m.guaranteeDeficitGpuHours()),
+            "" + m.preemptions(),
+            "" + m.moves(),
+            f1(m.lostGpuHours()),
+            f1(m.deliveredGpuHours() == 0 ? Double.NaN : 100 * m.lostGpuHours() / m.deliveredGpuHours()),
+            f1(m.deliveredGpuHours()),
+            f1(m.fragmentationDelayJobHours()),
+            f3(m.jainFairness()),
+            String.format(Locale.ROOT, "%.0f", r.decisionsPerSecond())
+        };
     }
 
     /** Seconds as the largest sensible unit: 42s, 13.5m, 2.1h, 3.2d. */

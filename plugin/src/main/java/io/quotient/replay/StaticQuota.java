@@ -2,7 +2,6 @@ package io.quotient.replay;
 
 import io.quotient.core.scheduling.Scheduler;
 import io.quotient.core.scheduling.Team;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -32,8 +31,17 @@ final class StaticQuota implements ReplayPolicy {
     @Override
     public Map<String, Team> teams(Map<String, Team> configured, long capacityMilli) {
         Map<String, Team> capped = new LinkedHashMap<>();
-        configured.forEach((name, t) -> capped.put(name, new Team(name, t.guaranteedMilli(), t.guaranteedMilli(),
-                t.overQuotaWeight(), t.priority(), t.preemptWithinTeam(), false, null)));
+        configured.forEach((name, t) -> capped.put(
+                name,
+                new Team(
+                        name,
+                        t.guaranteedMilli(),
+                        t.guaranteedMilli(),
+                        t.overQuotaWeight(),
+                        t.priority(),
+                        t.preemptWithinTeam(),
+                        false,
+                        null)));
         return capped;
     }
 

@@ -60,7 +60,8 @@ final class TeamTally {
             waitingMs += dt;
             allocatedWhileWaitingMilliMs += (double) heldMilli * dt;
             int fitting = 0;
-            for (Map.Entry<Long, Integer> e : waitingByMilli.headMap(freeMilli, true).entrySet()) {
+            for (Map.Entry<Long, Integer> e :
+                    waitingByMilli.headMap(freeMilli, true).entrySet()) {
                 fitting += e.getValue();
             }
             fragmentationJobMs += (double) fitting * dt;
@@ -89,7 +90,9 @@ final class TeamTally {
 
     /** Allocation while this team (or anyone) waited, % of the cluster's capacity; NaN when it never waited. */
     double allocationPctWhileWaiting(long capacityMilli) {
-        return waitingMs == 0 ? Double.NaN : 100.0 * allocatedWhileWaitingMilliMs / ((double) waitingMs * capacityMilli);
+        return waitingMs == 0
+                ? Double.NaN
+                : 100.0 * allocatedWhileWaitingMilliMs / ((double) waitingMs * capacityMilli);
     }
 
     double fragmentationJobHours() {

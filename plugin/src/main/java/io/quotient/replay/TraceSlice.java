@@ -23,6 +23,8 @@ public record TraceSlice(long fromMs, long toMs) {
     }
 
     public List<ReplayJob> of(List<ReplayJob> jobs) {
-        return jobs.stream().filter(j -> j.submitMs() >= fromMs && j.submitMs() < toMs).toList();
+        return jobs.stream()
+                .filter(j -> j.submitMs() >= fromMs && j.submitMs() < toMs)
+                .toList();
     }
 }

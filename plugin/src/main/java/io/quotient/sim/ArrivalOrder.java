@@ -1,6 +1,7 @@
 package io.quotient.sim;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
@@ -13,15 +14,14 @@ import java.util.Random;
  */
 public final class ArrivalOrder {
 
-    private ArrivalOrder() {
-    }
+    private ArrivalOrder() {}
 
     public static List<TracePod> of(List<TracePod> trace, long seed, long clusterGpuMilli, double ratio) {
         Random random = new Random(seed);
         List<TracePod> byName = new ArrayList<>(trace);
         byName.sort(Comparator.comparing(TracePod::name));
         List<TracePod> pods = new ArrayList<>(byName);
-        java.util.Collections.shuffle(pods, random);
+        Collections.shuffle(pods, random);
         long target = (long) Math.ceil(ratio * clusterGpuMilli);
         long total = pods.stream().mapToLong(TracePod::gpuMilli).sum();
         if (total > target) {

@@ -50,14 +50,22 @@ record CsvColumns(List<Column> known, Map<String, Integer> positions, int fewest
             String name = header[i].trim();
             Integer earlier = positions.putIfAbsent(name, i);
             if (earlier != null && known.stream().anyMatch(c -> c.name().equals(name))) {
-                throw new TraceFormatException(file, 1, i + 1, "column " + name
-                        + " is named twice in the header (columns " + (earlier + 1) + " and " + (i + 1) + ")");
+                throw new TraceFormatException(
+                        file,
+                        1,
+                        i + 1,
+                        "column " + name + " is named twice in the header (columns " + (earlier + 1) + " and " + (i + 1)
+                                + ")");
             }
         }
         for (Column column : known) {
             if (column.required() && !positions.containsKey(column.name())) {
-                throw new TraceFormatException(file, 1, 1, "the header has no column " + column.name() + "; it needs "
-                        + names(known, true) + " (optional: " + names(known, false) + "), found " + String.join(",", header));
+                throw new TraceFormatException(
+                        file,
+                        1,
+                        1,
+                        "the header has no column " + column.name() + "; it needs " + names(known, true)
+                                + " (optional: " + names(known, false) + "), found " + String.join(",", header));
             }
         }
         positions.keySet().retainAll(known.stream().map(Column::name).toList());
@@ -76,6 +84,9 @@ record CsvColumns(List<Column> known, Map<String, Integer> positions, int fewest
     }
 
     private static String names(List<Column> columns, boolean required) {
-        return columns.stream().filter(c -> c.required() == required).map(Column::name).collect(Collectors.joining(","));
+        return columns.stream()
+                .filter(c -> c.required() == required)
+                .map(Column::name)
+                .collect(Collectors.joining(","));
     }
 }

@@ -9,8 +9,7 @@ public final class Curve {
     public static final int MAX_PCT = 130;
 
     /** One bucket's averages. */
-    public record Point(int arrivedPct, double unallocatedGpuPct, double fragAmountPct, double fragRatioPct) {
-    }
+    public record Point(int arrivedPct, double unallocatedGpuPct, double fragAmountPct, double fragRatioPct) {}
 
     private final double[] unallocated = new double[MAX_PCT + 1];
     private final double[] fragAmount = new double[MAX_PCT + 1];

@@ -8,7 +8,6 @@ import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.PlacementPolicy;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.placement.WorkloadLearner;
-
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;

@@ -8,8 +8,8 @@ import io.quotient.core.placement.QuotientSettings;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.placement.TieBreak;
 import io.quotient.core.placement.WorkloadLearner;
-
 import java.util.List;
+import java.util.Locale;
 import java.util.function.Function;
 
 /**
@@ -32,8 +32,13 @@ public record Placement(String label, Factory factory) {
 
     /** Quotient's policy with other constants, labelled with them (the sensitivity table). */
     public static Placement quotient(QuotientSettings settings, TieBreak ties) {
-        return new Placement(String.format(java.util.Locale.ROOT, "quotient(reserve %.2f, rare %.3f, fgd %.3f)",
-                settings.reserveWeight(), settings.rareSizeShare(), settings.fragmentationWeight()),
+        return new Placement(
+                String.format(
+                        Locale.ROOT,
+                        "quotient(reserve %.2f, rare %.3f, fgd %.3f)",
+                        settings.reserveWeight(),
+                        settings.rareSizeShare(),
+                        settings.fragmentationWeight()),
                 (seed, workload, nodes) -> PlacementPolicies.quotient(seed, workload, settings, ties));
     }
 

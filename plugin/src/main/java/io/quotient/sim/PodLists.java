@@ -14,8 +14,7 @@ public final class PodLists {
     private static final String PREFIX = "openb_pod_list_";
     private static final String SUFFIX = ".csv";
 
-    private PodLists() {
-    }
+    private PodLists() {}
 
     /** The variant's pod list in that folder. */
     public static Path of(Path folder, String variant) {

@@ -2,7 +2,6 @@ package io.quotient.sim;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -16,8 +15,7 @@ public final class ReportFormats {
     /** Curve rows in the text form: every 10 % of arrival. */
     private static final int TEXT_CURVE_STEP = 10;
 
-    private ReportFormats() {
-    }
+    private ReportFormats() {}
 
     /** One JSON object: policy, cluster and trace sizes, per-seed runs, their mean and the mean curve 0..130 %. */
     public static String json(SimulationReport report) {
@@ -72,29 +70,64 @@ public final class ReportFormats {
     /** A per-seed table, the mean, and the mean curve every 10 % of arrival. */
     public static String text(SimulationReport report) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "policy %s on %d nodes / %d GPUs, %d pods inflated to %.0f %% of GPU capacity%n%n",
-                report.policy(), report.nodes(), report.gpus(), report.pods(), 100 * report.inflation()));
-        sb.append(String.format(Locale.ROOT, "%6s  %14s  %12s  %12s  %9s  %7s  %12s  %15s%n", "seed", "unallocated %",
-                "frag amt %", "frag ratio %", "scheduled", "failed", "placements/s", "1st refusal at"));
+        sb.append(String.format(
+                Locale.ROOT,
+                "policy %s on %d nodes / %d GPUs, %d pods inflated to %.0f %% of GPU capacity%n%n",
+                report.policy(),
+                report.nodes(),
+                report.gpus(),
+                report.pods(),
+                100 * report.inflation()));
+        sb.append(String.format(
+                Locale.ROOT,
+                "%6s  %14s  %12s  %12s  %9s  %7s  %12s  %15s%n",
+                "seed",
+                "unallocated %",
+                "frag amt %",
+                "frag ratio %",
+                "scheduled",
+                "failed",
+                "placements/s",
+                "1st refusal at"));
         for (RunResult r : report.runs()) {
-            sb.append(String.format(Locale.ROOT, "%6d  %14.2f  %12.2f  %12.1f  %9d  %7d  %12.0f  %15s%n", r.seed(),
-                    r.unallocatedGpuPctAt100(), r.fragAmountPctAt100(), r.fragRatioPctAt100(), r.scheduledPods(),
-                    r.failedPods(), r.placementsPerSecond(),
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "%6d  %14.2f  %12.2f  %12.1f  %9d  %7d  %12.0f  %15s%n",
+                    r.seed(),
+                    r.unallocatedGpuPctAt100(),
+                    r.fragAmountPctAt100(),
+                    r.fragRatioPctAt100(),
+                    r.scheduledPods(),
+                    r.failedPods(),
+                    r.placementsPerSecond(),
                     percentOr(r.firstRefusalArrivedPct(), "none")));
         }
         SimulationReport.Mean m = report.mean();
-        sb.append(String.format(Locale.ROOT, "%6s  %14.2f  %12.2f  %12.1f  %9s  %7s  %12.0f  %15s%n%n", "mean",
-                m.unallocatedGpuPctAt100(), m.fragAmountPctAt100(), m.fragRatioPctAt100(), "", "", m.placementsPerSecond(),
+        sb.append(String.format(
+                Locale.ROOT,
+                "%6s  %14.2f  %12.2f  %12.1f  %9s  %7s  %12.0f  %15s%n%n",
+                "mean",
+                m.unallocatedGpuPctAt100(),
+                m.fragAmountPctAt100(),
+                m.fragRatioPctAt100(),
+                "",
+                "",
+                m.placementsPerSecond(),
                 percentOr(m.firstRefusalArrivedPct(), "-")));
         sb.append("(figures at arrived = 100 % of GPU capacity)\n\n");
-        sb.append(String.format(Locale.ROOT, "%9s  %14s  %12s  %12s%n", "arrived %", "unallocated %", "frag amt %",
-                "frag ratio %"));
+        sb.append(String.format(
+                Locale.ROOT, "%9s  %14s  %12s  %12s%n", "arrived %", "unallocated %", "frag amt %", "frag ratio %"));
         Curve c = report.curve();
         for (int pct = 0; pct <= Curve.MAX_PCT; pct += TEXT_CURVE_STEP) {
             if (c.has(pct)) {
                 Curve.Point p = c.at(pct);
-                sb.append(String.format(Locale.ROOT, "%9d  %14.2f  %12.2f  %12.1f%n", pct, p.unallocatedGpuPct(),
-                        p.fragAmountPct(), p.fragRatioPct()));
+                sb.append(String.format(
+                        Locale.ROOT,
+                        "%9d  %14.2f  %12.2f  %12.1f%n",
+                        pct,
+                        p.unallocatedGpuPct(),
+                        p.fragAmountPct(),
+                        p.fragRatioPct()));
             }
         }
         return sb.toString();

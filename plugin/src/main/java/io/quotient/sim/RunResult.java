@@ -8,9 +8,16 @@ package io.quotient.sim;
  *                               what it places after it is what its gaps still take (docs/research/packing.md,
  *                               "Where the fraction traces saturate")
  */
-public record RunResult(long seed, double unallocatedGpuPctAt100, double fragAmountPctAt100, double fragRatioPctAt100,
-                        int scheduledPods, int failedPods, double placementsPerSecond, double firstRefusalArrivedPct,
-                        Curve curve) {
+public record RunResult(
+        long seed,
+        double unallocatedGpuPctAt100,
+        double fragAmountPctAt100,
+        double fragRatioPctAt100,
+        int scheduledPods,
+        int failedPods,
+        double placementsPerSecond,
+        double firstRefusalArrivedPct,
+        Curve curve) {
 
     /** Whether some GPU pod found no node in the run. */
     public boolean refusedAny() {

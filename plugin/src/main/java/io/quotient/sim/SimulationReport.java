@@ -15,9 +15,12 @@ public record SimulationReport(String policy, int nodes, int gpus, int pods, dou
      * @param firstRefusalArrivedPct the mean of the runs' first refusals, NaN unless every run refused a GPU pod (a
      *                               mean over some runs only would hide the others)
      */
-    public record Mean(double unallocatedGpuPctAt100, double fragAmountPctAt100, double fragRatioPctAt100,
-                       double placementsPerSecond, double firstRefusalArrivedPct) {
-    }
+    public record Mean(
+            double unallocatedGpuPctAt100,
+            double fragAmountPctAt100,
+            double fragRatioPctAt100,
+            double placementsPerSecond,
+            double firstRefusalArrivedPct) {}
 
     public SimulationReport {
         runs = List.copyOf(runs);
@@ -27,12 +30,28 @@ public record SimulationReport(String policy, int nodes, int gpus, int pods, dou
     }
 
     public Mean mean() {
-        return new Mean(runs.stream().mapToDouble(RunResult::unallocatedGpuPctAt100).average().orElseThrow(),
-                runs.stream().mapToDouble(RunResult::fragAmountPctAt100).average().orElseThrow(),
-                runs.stream().mapToDouble(RunResult::fragRatioPctAt100).average().orElseThrow(),
-                runs.stream().mapToDouble(RunResult::placementsPerSecond).average().orElseThrow(),
+        return new Mean(
+                runs.stream()
+                        .mapToDouble(RunResult::unallocatedGpuPctAt100)
+                        .average()
+                        .orElseThrow(),
+                runs.stream()
+                        .mapToDouble(RunResult::fragAmountPctAt100)
+                        .average()
+                        .orElseThrow(),
+                runs.stream()
+                        .mapToDouble(RunResult::fragRatioPctAt100)
+                        .average()
+                        .orElseThrow(),
+                runs.stream()
+                        .mapToDouble(RunResult::placementsPerSecond)
+                        .average()
+                        .orElseThrow(),
                 runs.stream().allMatch(RunResult::refusedAny)
-                        ? runs.stream().mapToDouble(RunResult::firstRefusalArrivedPct).average().orElseThrow()
+                        ? runs.stream()
+                                .mapToDouble(RunResult::firstRefusalArrivedPct)
+                                .average()
+                                .orElseThrow()
                         : Double.NaN);
     }
 

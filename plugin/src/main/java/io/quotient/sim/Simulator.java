@@ -7,7 +7,6 @@ import io.quotient.core.placement.FragmentationMeasure;
 import io.quotient.core.placement.PlacementPolicy;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.placement.TieBreak;
-
 import java.util.List;
 import java.util.Optional;
 
@@ -22,7 +21,7 @@ public final class Simulator {
     /** Called after each pod of a run, so a caller can show progress. */
     @FunctionalInterface
     public interface Progress {
-        Progress NONE = (seed, done, total) -> { };
+        Progress NONE = (seed, done, total) -> {};
 
         void update(long seed, int done, int total);
     }
@@ -41,7 +40,8 @@ public final class Simulator {
         }
         this.nodes = List.copyOf(nodes);
         this.trace = List.copyOf(trace);
-        this.workload = TargetWorkload.fromDemands(trace.stream().map(TracePod::demand).toList());
+        this.workload =
+                TargetWorkload.fromDemands(trace.stream().map(TracePod::demand).toList());
         this.measure = new FragmentationMeasure(workload);
         this.inflation = inflation;
     }
@@ -58,7 +58,8 @@ public final class Simulator {
     /** One run per seed, in order, collected into a report labelled with the placement. */
     public SimulationReport simulate(Placement placement, List<Long> seeds, Progress progress) {
         int gpus = nodes.stream().mapToInt(NodeSpec::gpuCount).sum();
-        List<RunResult> runs = seeds.stream().map(seed -> run(placement, seed, progress)).toList();
+        List<RunResult> runs =
+                seeds.stream().map(seed -> run(placement, seed, progress)).toList();
         return new SimulationReport(placement.label(), nodes.size(), gpus, trace.size(), inflation, runs);
     }
 
@@ -100,14 +101,25 @@ public final class Simulator {
             } else if (pod.gpuMilli() > 0 && Double.isNaN(firstRefusal)) {
                 firstRefusal = 100.0 * arrived / total;
             }
-            curve.record(100 * arrived / total, 100 * (total - allocated) / total, 100 * fragmentation / total,
+            curve.record(
+                    100 * arrived / total,
+                    100 * (total - allocated) / total,
+                    100 * fragmentation / total,
                     ratio(fragmentation, total - allocated));
             progress.update(seed, i + 1, order.size());
         }
         double seconds = Math.max(1e-9, (System.nanoTime() - start) / 1e9);
         Curve.Point at100 = curve.at(100);
-        return new RunResult(seed, at100.unallocatedGpuPct(), at100.fragAmountPct(), at100.fragRatioPct(), scheduled,
-                order.size() - scheduled, order.size() / seconds, firstRefusal, curve);
+        return new RunResult(
+                seed,
+                at100.unallocatedGpuPct(),
+                at100.fragAmountPct(),
+                at100.fragRatioPct(),
+                scheduled,
+                order.size() - scheduled,
+                order.size() / seconds,
+                firstRefusal,
+                curve);
     }
 
     private static double ratio(double fragmentation, double idle) {

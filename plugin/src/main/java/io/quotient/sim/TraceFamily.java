@@ -12,8 +12,8 @@ import java.util.Locale;
  * @param cpuOnlyShare    share of all pods that ask for no GPU (below 1)
  * @param modelMix        where the models of a constrained pod are drawn from
  */
-public record TraceFamily(Double gpuSpecShare, Double fractionalShare, Double multiGpuShare, Double cpuOnlyShare,
-                          ModelMix modelMix) {
+public record TraceFamily(
+        Double gpuSpecShare, Double fractionalShare, Double multiGpuShare, Double cpuOnlyShare, ModelMix modelMix) {
 
     /** Where a constrained pod's GPU models come from. */
     public enum ModelMix {

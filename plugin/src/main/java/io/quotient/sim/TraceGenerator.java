@@ -2,7 +2,6 @@ package io.quotient.sim;
 
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
@@ -38,6 +37,7 @@ public final class TraceGenerator {
 
     /** Share of constrained pods allowed on several models (gpuspec05 has 55 of 369). */
     static final int MULTI_MODEL_PCT = 15;
+
     private static final int MAX_MODELS = 4;
 
     private final List<TracePod> base;
@@ -51,8 +51,13 @@ public final class TraceGenerator {
         }
         this.base = base.stream().sorted(Comparator.comparing(TracePod::name)).toList();
         this.nodes = List.copyOf(nodes);
-        this.baseSpecs = this.base.stream().map(p -> p.demand().allowedModels()).filter(m -> !m.isEmpty()).toList();
-        nodes.stream().filter(n -> n.gpuCount() > 0).sorted(Comparator.comparing(NodeSpec::gpuModel))
+        this.baseSpecs = this.base.stream()
+                .map(p -> p.demand().allowedModels())
+                .filter(m -> !m.isEmpty())
+                .toList();
+        nodes.stream()
+                .filter(n -> n.gpuCount() > 0)
+                .sorted(Comparator.comparing(NodeSpec::gpuModel))
                 .forEach(n -> gpusByModel.merge(n.gpuModel(), n.gpuCount(), Integer::sum));
     }
 
@@ -77,12 +82,18 @@ public final class TraceGenerator {
         int digits = Math.max(4, String.valueOf(pods.size() - 1).length());
         List<TracePod> named = new ArrayList<>(pods.size());
         for (int i = 0; i < pods.size(); i++) {
-            named.add(new TracePod(String.format("openb-pod-%0" + digits + "d", i), pods.get(i).demand()));
+            named.add(new TracePod(
+                    String.format("openb-pod-%0" + digits + "d", i), pods.get(i).demand()));
         }
         return named;
     }
 
-    private enum Kind { CPU_ONLY, FRACTIONAL, WHOLE, MULTI }
+    private enum Kind {
+        CPU_ONLY,
+        FRACTIONAL,
+        WHOLE,
+        MULTI
+    }
 
     private static Kind kind(ResourceDemand d) {
         if (d.gpuCount() == 0) {
@@ -95,8 +106,10 @@ public final class TraceGenerator {
     }
 
     private List<TracePod> pool(Kind kind, boolean clearSpecs) {
-        return base.stream().filter(p -> kind(p.demand()) == kind)
-                .map(p -> clearSpecs && !p.demand().allowedModels().isEmpty() ? withModels(p, Set.of()) : p).toList();
+        return base.stream()
+                .filter(p -> kind(p.demand()) == kind)
+                .map(p -> clearSpecs && !p.demand().allowedModels().isEmpty() ? withModels(p, Set.of()) : p)
+                .toList();
     }
 
     private List<TracePod> gpuMix(TraceFamily family, Random random, boolean clearSpecs) {
@@ -188,7 +201,8 @@ public final class TraceGenerator {
                 continue; // fits no node at all; a constraint would change nothing
             }
             if (mix == TraceFamily.ModelMix.TRACE) {
-                List<Set<String>> fitting = baseSpecs.stream().filter(set -> set.stream().anyMatch(feasible::contains))
+                List<Set<String>> fitting = baseSpecs.stream()
+                        .filter(set -> set.stream().anyMatch(feasible::contains))
                         .toList();
                 if (!fitting.isEmpty()) {
                     pods.set(i, withModels(pod, fitting.get(random.nextInt(fitting.size()))));
@@ -196,7 +210,8 @@ public final class TraceGenerator {
                 continue;
             }
             int models = random.nextInt(100) < MULTI_MODEL_PCT
-                    ? Math.min(feasible.size(), 2 + random.nextInt(MAX_MODELS - 1)) : 1;
+                    ? Math.min(feasible.size(), 2 + random.nextInt(MAX_MODELS - 1))
+                    : 1;
             pods.set(i, withModels(pod, drawModels(feasible, models, random)));
         }
     }
@@ -232,7 +247,7 @@ public final class TraceGenerator {
 
     private static TracePod withModels(TracePod pod, Set<String> models) {
         ResourceDemand d = pod.demand();
-        return new TracePod(pod.name(), ResourceDemand.gpus(d.cpuMilli(), d.memoryMib(), d.gpuCount(), d.gpuMilli(),
-                models));
+        return new TracePod(
+                pod.name(), ResourceDemand.gpus(d.cpuMilli(), d.memoryMib(), d.gpuCount(), d.gpuMilli(), models));
     }
 }

@@ -3,7 +3,6 @@ package io.quotient.sim;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.sim.CsvColumns.Column;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -32,14 +31,21 @@ import java.util.function.Consumer;
  */
 public final class TraceReader {
 
-    private static final List<Column> NODE_COLUMNS = List.of(Column.required("sn"), Column.required("cpu_milli"),
-            Column.optional("memory_mib"), Column.required("gpu"), Column.required("model"));
-    private static final List<Column> POD_COLUMNS = List.of(Column.required("name"), Column.required("cpu_milli"),
-            Column.optional("memory_mib"), Column.required("num_gpu"), Column.required("gpu_milli"),
+    private static final List<Column> NODE_COLUMNS = List.of(
+            Column.required("sn"),
+            Column.required("cpu_milli"),
+            Column.optional("memory_mib"),
+            Column.required("gpu"),
+            Column.required("model"));
+    private static final List<Column> POD_COLUMNS = List.of(
+            Column.required("name"),
+            Column.required("cpu_milli"),
+            Column.optional("memory_mib"),
+            Column.required("num_gpu"),
+            Column.required("gpu_milli"),
             Column.optional("gpu_spec"));
 
-    private TraceReader() {
-    }
+    private TraceReader() {}
 
     public static List<NodeSpec> readNodes(Path file) {
         List<NodeSpec> nodes = new ArrayList<>();
@@ -73,7 +79,8 @@ public final class TraceReader {
                 throw row.error("gpu_milli", "gpu_milli must be 0 for a pod with num_gpu 0, was " + milli);
             }
             Set<String> models = models(row.text("gpu_spec"));
-            ResourceDemand demand = gpus == 0 ? ResourceDemand.cpuOnly(cpu, memory)
+            ResourceDemand demand = gpus == 0
+                    ? ResourceDemand.cpuOnly(cpu, memory)
                     : ResourceDemand.gpus(cpu, memory, gpus, milli, models);
             pods.add(new TracePod(row.text("name"), demand));
         });
@@ -130,8 +137,12 @@ public final class TraceReader {
 
         void requireCells() {
             if (cells.length < columns.fewestCells()) {
-                throw new TraceFormatException(file, line, 1, "expected at least " + columns.fewestCells()
-                        + " comma-separated columns (" + columns.describe() + "), found " + cells.length);
+                throw new TraceFormatException(
+                        file,
+                        line,
+                        1,
+                        "expected at least " + columns.fewestCells() + " comma-separated columns (" + columns.describe()
+                                + "), found " + cells.length);
             }
         }
 

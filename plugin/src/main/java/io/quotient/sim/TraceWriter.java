@@ -1,7 +1,6 @@
 package io.quotient.sim;
 
 import io.quotient.core.cluster.ResourceDemand;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.io.Writer;
@@ -18,8 +17,7 @@ public final class TraceWriter {
     static final String HEADER =
             "name,cpu_milli,memory_mib,num_gpu,gpu_milli,gpu_spec,qos,pod_phase,creation_time,deletion_time,scheduled_time";
 
-    private TraceWriter() {
-    }
+    private TraceWriter() {}
 
     public static void write(List<TracePod> pods, Writer out) {
         try {

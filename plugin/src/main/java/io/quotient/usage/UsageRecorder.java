@@ -10,9 +10,6 @@ import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.UsageRecordStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs the usage accounting on the leader: each tick it observes the placements (job records holding capacity) and
@@ -34,8 +33,7 @@ public final class UsageRecorder {
     private static final Logger LOG = LoggerFactory.getLogger(UsageRecorder.class);
 
     /** @param persistInterval how often changed records are written (their loss on a crash is re-counted) */
-    public record Settings(UsageAccumulator.Settings accounting, Duration persistInterval) {
-    }
+    public record Settings(UsageAccumulator.Settings accounting, Duration persistInterval) {}
 
     private final JobRecordStore jobs;
     private final ClusterObserver cluster;
@@ -47,8 +45,13 @@ public final class UsageRecorder {
     private UsageAccumulator accumulator;
     private Instant lastSaved = Instant.MIN;
 
-    public UsageRecorder(JobRecordStore jobs, ClusterObserver cluster, UsageRecordStore store, LeadershipGate leadership,
-                         Clock clock, Settings settings) {
+    public UsageRecorder(
+            JobRecordStore jobs,
+            ClusterObserver cluster,
+            UsageRecordStore store,
+            LeadershipGate leadership,
+            Clock clock,
+            Settings settings) {
         this.jobs = jobs;
         this.cluster = cluster;
         this.store = store;
@@ -69,10 +72,13 @@ public final class UsageRecorder {
             lastSaved = clock.instant();
         }
         Instant now = clock.instant();
-        Map<String, NodeSpec> nodes = cluster.nodes().stream()
-                .collect(Collectors.toMap(NodeSpec::name, Function.identity(), (a, b) -> a));
-        List<JobAllocation> allocations = jobs.listAll().stream().filter(r -> r.phase().holdsCapacity())
-                .map(Placements::of).map(p -> JobAllocation.of(p, nodes)).toList();
+        Map<String, NodeSpec> nodes =
+                cluster.nodes().stream().collect(Collectors.toMap(NodeSpec::name, Function.identity(), (a, b) -> a));
+        List<JobAllocation> allocations = jobs.listAll().stream()
+                .filter(r -> r.phase().holdsCapacity())
+                .map(Placements::of)
+                .map(p -> JobAllocation.of(p, nodes))
+                .toList();
         accumulator.observe(now, allocations, cluster.podUsage()).forEach(r -> unsaved.put(r.job(), r));
         if (!unsaved.isEmpty() && !now.isBefore(lastSaved.plus(settings.persistInterval()))) {
             save(now);
@@ -91,7 +97,9 @@ public final class UsageRecorder {
             lastSaved = now;
         } catch (RuntimeException e) {
             // kept for the next tick: the records are whole, a later write carries everything
-            LOG.warn("could not store the usage of {} jobs: {}; retrying on the next tick", unsaved.size(),
+            LOG.warn(
+                    "could not store the usage of {} jobs: {}; retrying on the next tick",
+                    unsaved.size(),
                     e.getMessage());
         }
     }

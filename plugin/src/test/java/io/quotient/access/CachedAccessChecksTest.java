@@ -1,15 +1,14 @@
 package io.quotient.access;
 
-import io.quotient.deploy.MutableClock;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.deploy.MutableClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class CachedAccessChecksTest {
 
@@ -47,7 +46,8 @@ class CachedAccessChecksTest {
         assertThat(checks.authorize(ALICE, CREATE)).isEqualTo(new AccessDecision(false, "no binding"));
         assertThat(accessReviews).hasValue(2);
         assertThat(checks.authorize(ALICE, new AccessRequest("delete", "quotient.io", "gpujobs", "team-a", "x"))
-                .allowed()).isFalse();
+                        .allowed())
+                .isFalse();
         assertThat(accessReviews).as("another question is asked on its own").hasValue(3);
     }
 

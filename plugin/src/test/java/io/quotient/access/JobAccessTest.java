@@ -1,13 +1,12 @@
 package io.quotient.access;
 
-import io.quotient.core.tenancy.TeamNamespaces;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.tenancy.TeamNamespaces;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class JobAccessTest {
 
@@ -21,9 +20,10 @@ class JobAccessTest {
                 .containsExactly(new AccessRequest("get", "quotient.io", "gpujobs", "ml-a2", "train"));
         assertThat(JobAccess.requests("DELETE", "team-a", "train", namespaces, Optional.empty()))
                 .containsExactly(new AccessRequest("delete", "quotient.io", "gpujobs", "ml-a", "train"));
-        assertThat(JobAccess.requests("GET", "team-a", null, namespaces, Optional.empty())).containsExactly(
-                new AccessRequest("list", "quotient.io", "gpujobs", "ml-a", null),
-                new AccessRequest("list", "quotient.io", "gpujobs", "ml-a2", null));
+        assertThat(JobAccess.requests("GET", "team-a", null, namespaces, Optional.empty()))
+                .containsExactly(
+                        new AccessRequest("list", "quotient.io", "gpujobs", "ml-a", null),
+                        new AccessRequest("list", "quotient.io", "gpujobs", "ml-a2", null));
         assertThat(JobAccess.requests("GET", "team-b", null, namespaces, Optional.empty()))
                 .as("a team without namespaces has one named after it")
                 .containsExactly(new AccessRequest("list", "quotient.io", "gpujobs", "team-b", null));

@@ -1,14 +1,13 @@
 package io.quotient.app;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.mock.env.MockEnvironment;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.mock.env.MockEnvironment;
 
 class ClusterModeTest {
 
@@ -28,10 +27,11 @@ class ClusterModeTest {
 
     @Test
     void theCommandLineOptionWinsOverTheVariable(@TempDir Path dir) {
-        MockEnvironment env = new MockEnvironment().withProperty("KUBECONFIG", dir.resolve("a").toString())
+        MockEnvironment env = new MockEnvironment()
+                .withProperty("KUBECONFIG", dir.resolve("a").toString())
                 .withProperty("quotient.kubeconfig", dir.resolve("b").toString());
-        assertThat(KubeconfigDiscovery.find(env)).contains(
-                new KubeconfigDiscovery.Kubeconfig(dir.resolve("b"), "--quotient.kubeconfig"));
+        assertThat(KubeconfigDiscovery.find(env))
+                .contains(new KubeconfigDiscovery.Kubeconfig(dir.resolve("b"), "--quotient.kubeconfig"));
     }
 
     @Test
@@ -43,7 +43,8 @@ class ClusterModeTest {
 
     @Test
     void anExplicitModeIsKeptEvenWithAKubeconfig() {
-        MockEnvironment env = new MockEnvironment().withProperty("KUBECONFIG", "/x")
+        MockEnvironment env = new MockEnvironment()
+                .withProperty("KUBECONFIG", "/x")
                 .withProperty("quotient.cluster.mode", "embedded");
         assertThat(ClusterMode.resolve(env)).isEqualTo(ClusterMode.EMBEDDED);
     }

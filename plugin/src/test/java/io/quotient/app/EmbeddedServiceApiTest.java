@@ -1,27 +1,5 @@
 package io.quotient.app;
 
-import io.quotient.adapters.hook.DeployHook;
-import io.quotient.adapters.hook.DeployOutcome;
-import io.quotient.adapters.hook.HookDecision;
-import io.quotient.adapters.hook.HookRequest;
-import io.quotient.core.scheduling.RequestException;
-import io.quotient.deploy.port.JobSubmission;
-import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.autoconfigure.web.servlet.AutoConfigureMockMvc;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.http.MediaType;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.test.web.servlet.MockMvc;
-import org.springframework.test.web.servlet.ResultActions;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.hamcrest.Matchers.containsString;
@@ -36,6 +14,27 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import io.quotient.adapters.hook.DeployHook;
+import io.quotient.adapters.hook.DeployOutcome;
+import io.quotient.adapters.hook.HookDecision;
+import io.quotient.adapters.hook.HookRequest;
+import io.quotient.core.scheduling.RequestException;
+import io.quotient.deploy.port.JobSubmission;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.autoconfigure.web.servlet.AutoConfigureMockMvc;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultActions;
 
 /**
  * The whole {@code serve} application on the embedded 4 × 10-GPU cluster, driven through its REST API as a user
@@ -61,8 +60,10 @@ class EmbeddedServiceApiTest {
 
     @Test
     void aPlacedJobIsCreatedReadListedAndDeleted() throws Exception {
-        deploy("deploy", "{\"name\": \"train\", \"gpu\": {\"count\": 3}, \"image\": \"busybox:1.36\","
-                + " \"command\": [\"sleep\", \"60\"]}")
+        deploy(
+                        "deploy",
+                        "{\"name\": \"train\", \"gpu\": {\"count\": 3}, \"image\": \"busybox:1.36\","
+                                + " \"command\": [\"sleep\", \"60\"]}")
                 .andExpect(status().isCreated())
                 .andExpect(header().string("Location", endsWith("/api/v1/teams/deploy/jobs/train")))
                 .andExpect(jsonPath("$.team").value("deploy"))
@@ -74,20 +75,25 @@ class EmbeddedServiceApiTest {
                 .andExpect(jsonPath("$.quotaState").value("InQuota"))
                 .andExpect(jsonPath("$.reason").value(nullValue()));
 
-        mvc.perform(get("/api/v1/teams/deploy/jobs/train")).andExpect(status().isOk())
+        mvc.perform(get("/api/v1/teams/deploy/jobs/train"))
+                .andExpect(status().isOk())
                 .andExpect(jsonPath("$.gpus", hasSize(3)));
-        mvc.perform(get("/api/v1/teams/deploy/jobs")).andExpect(status().isOk())
+        mvc.perform(get("/api/v1/teams/deploy/jobs"))
+                .andExpect(status().isOk())
                 .andExpect(jsonPath("$[*].name", hasItem("train")));
         mvc.perform(delete("/api/v1/teams/deploy/jobs/train")).andExpect(status().isOk());
-        mvc.perform(get("/api/v1/teams/deploy/jobs/train")).andExpect(status().isNotFound())
+        mvc.perform(get("/api/v1/teams/deploy/jobs/train"))
+                .andExpect(status().isNotFound())
                 .andExpect(jsonPath("$.field").value("name"));
         mvc.perform(get("/api/v1/teams/deploy/jobs")).andExpect(jsonPath("$", hasSize(0)));
     }
 
     @Test
     void aFractionGetsOneGpuWithItsShare() throws Exception {
-        deploy("fractions", "{\"name\": \"notebook\", \"template\": \"notebook\","
-                + " \"gpu\": {\"fraction\": 0.25, \"fractionLimit\": 0.5}}")
+        deploy(
+                        "fractions",
+                        "{\"name\": \"notebook\", \"template\": \"notebook\","
+                                + " \"gpu\": {\"fraction\": 0.25, \"fractionLimit\": 0.5}}")
                 .andExpect(status().isCreated())
                 .andExpect(jsonPath("$.template").value("notebook"))
                 .andExpect(jsonPath("$.gpus", hasSize(1)))
@@ -105,7 +111,8 @@ class EmbeddedServiceApiTest {
                 .andExpect(jsonPath("$.phase").value("Pending"))
                 .andExpect(jsonPath("$.node").value(nullValue()))
                 .andExpect(jsonPath("$.reason").value(containsString("max")));
-        mvc.perform(get("/api/v1/teams")).andExpect(jsonPath("$[?(@.name == 'capped')].pendingJobs").value(1));
+        mvc.perform(get("/api/v1/teams"))
+                .andExpect(jsonPath("$[?(@.name == 'capped')].pendingJobs").value(1));
     }
 
     @Test
@@ -119,23 +126,30 @@ class EmbeddedServiceApiTest {
         refused("{\"name\": \"f\", \"gpu\": {\"count\": 1, \"fractoinLimit\": 1}}", "gpu.fractoinLimit");
         refused("{\"name\": \"f\", \"gpu\": {\"count\": \"two\"}}", "gpu.count");
         // what the template cannot render is refused now, not after the job was placed
-        refused("{\"name\": \"f\", \"template\": \"job\", \"runtime\": \"torch-distributed\","
-                + " \"gpu\": {\"count\": 1}}", "runtime");
+        refused(
+                "{\"name\": \"f\", \"template\": \"job\", \"runtime\": \"torch-distributed\","
+                        + " \"gpu\": {\"count\": 1}}",
+                "runtime");
         refused("{\"name\": \"f\", \"template\": \"job\", \"replicas\": 2, \"gpu\": {\"count\": 8}}", "replicas");
-        deploy("bad", "not json").andExpect(status().isBadRequest()).andExpect(jsonPath("$.reason").isNotEmpty());
+        deploy("bad", "not json")
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.reason").isNotEmpty());
 
         mvc.perform(get("/api/v1/teams/bad/jobs")).andExpect(jsonPath("$", hasSize(0)));
-        mvc.perform(get("/api/v1/teams")).andExpect(jsonPath("$[?(@.name == 'bad')].allocatedGpus").value(0.0));
+        mvc.perform(get("/api/v1/teams"))
+                .andExpect(jsonPath("$[?(@.name == 'bad')].allocatedGpus").value(0.0));
     }
 
     @Test
     void unknownTeamIs404AndATakenNameIs409() throws Exception {
-        deploy("nobody", "{\"name\": \"x\", \"gpu\": {\"count\": 1}}").andExpect(status().isNotFound())
+        deploy("nobody", "{\"name\": \"x\", \"gpu\": {\"count\": 1}}")
+                .andExpect(status().isNotFound())
                 .andExpect(jsonPath("$.field").value("team"))
                 .andExpect(jsonPath("$.reason").value(containsString("nobody")));
 
         deploy("taken", "{\"name\": \"same\", \"gpu\": {\"count\": 1}}").andExpect(status().isCreated());
-        deploy("taken", "{\"name\": \"same\", \"gpu\": {\"count\": 2}}").andExpect(status().isConflict())
+        deploy("taken", "{\"name\": \"same\", \"gpu\": {\"count\": 2}}")
+                .andExpect(status().isConflict())
                 .andExpect(jsonPath("$.field").value("name"));
         mvc.perform(get("/api/v1/teams/taken/jobs/same")).andExpect(jsonPath("$.gpus", hasSize(1)));
     }
@@ -144,7 +158,8 @@ class EmbeddedServiceApiTest {
     void teamsAndClusterViewsCarryQuotasSharesAndFragmentation() throws Exception {
         deploy("views", "{\"name\": \"half\", \"gpu\": {\"fraction\": 0.5}}").andExpect(status().isCreated());
 
-        mvc.perform(get("/api/v1/teams")).andExpect(status().isOk())
+        mvc.perform(get("/api/v1/teams"))
+                .andExpect(status().isOk())
                 .andExpect(jsonPath("$[?(@.name == 'views')].guaranteedGpus").value(4.0))
                 .andExpect(jsonPath("$[?(@.name == 'views')].maxGpus").value(8.0))
                 .andExpect(jsonPath("$[?(@.name == 'views')].overQuotaWeight").value(2.0))
@@ -152,41 +167,53 @@ class EmbeddedServiceApiTest {
                 .andExpect(jsonPath("$[?(@.name == 'views')].inQuotaGpus").value(0.5))
                 .andExpect(jsonPath("$[?(@.name == 'views')].overQuotaGpus").value(0.0))
                 .andExpect(jsonPath("$[?(@.name == 'views')].pendingJobs").value(0));
-        mvc.perform(get("/api/v1/cluster")).andExpect(status().isOk())
+        mvc.perform(get("/api/v1/cluster"))
+                .andExpect(status().isOk())
                 .andExpect(jsonPath("$.totalGpus").value(40.0))
                 .andExpect(jsonPath("$.nodes", hasSize(4)))
                 .andExpect(jsonPath("$.nodes[0].gpus", hasSize(10)))
-                .andExpect(jsonPath("$.nodes[*].gpus[*].jobs[?(@.name == 'half')].share").value(0.5))
+                .andExpect(jsonPath("$.nodes[*].gpus[*].jobs[?(@.name == 'half')].share")
+                        .value(0.5))
                 .andExpect(jsonPath("$.fragmentation.amountPercent").isNumber())
                 .andExpect(jsonPath("$.fragmentation.ratioPercent").isNumber());
     }
 
     @Test
     void theOpenApiDescriptionListsTheEndpoints() throws Exception {
-        mvc.perform(get("/v3/api-docs")).andExpect(status().isOk())
+        mvc.perform(get("/v3/api-docs"))
+                .andExpect(status().isOk())
                 .andExpect(jsonPath("$.paths['/api/v1/teams/{team}/jobs'].post").exists())
-                .andExpect(jsonPath("$.paths['/api/v1/teams/{team}/jobs/{name}'].delete").exists())
+                .andExpect(jsonPath("$.paths['/api/v1/teams/{team}/jobs/{name}'].delete")
+                        .exists())
                 .andExpect(jsonPath("$.paths['/api/v1/teams'].get").exists())
                 .andExpect(jsonPath("$.paths['/api/v1/cluster'].get").exists());
     }
 
     @Test
     void theInProcessHookHasTheRestSemantics() throws Exception {
-        JobSubmission job = HookRequest.job("hook", "nightly-ingest").wholeGpus(2)
-                .image("registry.example/ingest:1.4").command("python", "ingest.py").preemptible(true)
-                .label("vdk.io/data-job", "nightly-ingest").env("RUN_DATE", "2026-11-23").build();
+        JobSubmission job = HookRequest.job("hook", "nightly-ingest")
+                .wholeGpus(2)
+                .image("registry.example/ingest:1.4")
+                .command("python", "ingest.py")
+                .preemptible(true)
+                .label("vdk.io/data-job", "nightly-ingest")
+                .env("RUN_DATE", "2026-11-23")
+                .build();
 
         HookDecision decision = hook.beforeDeploy(job);
 
         assertThat(decision.placed()).isTrue();
         assertThat(decision.gpus()).hasSize(2);
         assertThat(decision.quotaState()).isEqualTo("InQuota");
-        mvc.perform(get("/api/v1/teams/hook/jobs/nightly-ingest")).andExpect(jsonPath("$.node").value(decision.node()));
+        mvc.perform(get("/api/v1/teams/hook/jobs/nightly-ingest"))
+                .andExpect(jsonPath("$.node").value(decision.node()));
 
-        assertThatThrownBy(() -> hook.beforeDeploy(HookRequest.job("hook", "Bad_Name!").wholeGpus(1).build()))
+        assertThatThrownBy(() -> hook.beforeDeploy(
+                        HookRequest.job("hook", "Bad_Name!").wholeGpus(1).build()))
                 .isInstanceOf(RequestException.class)
                 .satisfies(e -> assertThat(((RequestException) e).field()).isEqualTo("name"));
-        assertThatThrownBy(() -> hook.beforeDeploy(HookRequest.job("hook", "frac").fraction(0.5, 0.3).build()))
+        assertThatThrownBy(() -> hook.beforeDeploy(
+                        HookRequest.job("hook", "frac").fraction(0.5, 0.3).build()))
                 .isInstanceOf(RequestException.class)
                 .satisfies(e -> assertThat(((RequestException) e).field()).isEqualTo("gpu.fractionLimit"));
 
@@ -209,18 +236,23 @@ class EmbeddedServiceApiTest {
         deploy("interactive", "{\"name\": \"batch\", \"gpu\": {\"count\": 1}}")
                 .andExpect(status().isCreated())
                 .andExpect(jsonPath("$.quotaState").value("OverQuota"));
-        deploy("interactive", "{\"name\": \"nb-3\", \"template\": \"notebook\", \"gpu\": {\"count\": 1},"
-                + " \"preemptible\": true}")
+        deploy(
+                        "interactive",
+                        "{\"name\": \"nb-3\", \"template\": \"notebook\", \"gpu\": {\"count\": 1},"
+                                + " \"preemptible\": true}")
                 .andExpect(status().isCreated())
                 .andExpect(jsonPath("$.quotaState").value("OverQuota"));
     }
 
     private ResultActions deploy(String team, String body) throws Exception {
-        return mvc.perform(post("/api/v1/teams/" + team + "/jobs").contentType(MediaType.APPLICATION_JSON).content(body));
+        return mvc.perform(post("/api/v1/teams/" + team + "/jobs")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(body));
     }
 
     private void refused(String body, String field) throws Exception {
-        deploy("bad", body).andExpect(status().isBadRequest())
+        deploy("bad", body)
+                .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.field").value(field))
                 .andExpect(jsonPath("$.reason").isNotEmpty())
                 .andExpect(jsonPath("$.hint").isNotEmpty());

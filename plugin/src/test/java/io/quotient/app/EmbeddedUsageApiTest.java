@@ -1,25 +1,5 @@
 package io.quotient.app;
 
-import io.quotient.core.scheduling.JobId;
-import io.quotient.adapters.metrics.UsageMeters;
-import io.quotient.core.usage.JobUsageRecord;
-import io.quotient.usage.UsageRecorder;
-import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
-import org.springframework.boot.test.autoconfigure.web.servlet.AutoConfigureMockMvc;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.http.MediaType;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import org.springframework.test.web.servlet.MockMvc;
-
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 import static org.hamcrest.Matchers.greaterThan;
@@ -29,6 +9,25 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import io.quotient.adapters.metrics.UsageMeters;
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.usage.JobUsageRecord;
+import io.quotient.usage.UsageRecorder;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
+import org.springframework.boot.test.autoconfigure.web.servlet.AutoConfigureMockMvc;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.web.servlet.MockMvc;
 
 /**
  * Usage accounting wired into the whole application on the embedded cluster: a placed job's allocation is counted
@@ -57,17 +56,23 @@ class EmbeddedUsageApiTest {
 
     @Test
     void aPlacedJobsAllocationIsCountedAndShown() throws Exception {
-        mvc.perform(post("/api/v1/teams/showback/jobs").contentType(MediaType.APPLICATION_JSON)
+        mvc.perform(post("/api/v1/teams/showback/jobs")
+                        .contentType(MediaType.APPLICATION_JSON)
                         .content("{\"name\": \"train\", \"gpu\": {\"count\": 3}, \"image\": \"busybox:1.36\"}"))
                 .andExpect(status().isCreated());
         recorder.tick();
         Thread.sleep(1200);
         recorder.tick();
 
-        JobUsageRecord record = recorder.records().stream().filter(r -> r.job().equals(new JobId("showback", "train")))
-                .findFirst().orElseThrow();
-        assertThat(record.total().allocatedInQuotaGpuSeconds()).as("3 GPUs for at least 1.2 s").isGreaterThan(3.5);
-        assertThat(record.total().unmeasuredGpuSeconds()).isEqualTo(record.total().allocatedGpuSeconds());
+        JobUsageRecord record = recorder.records().stream()
+                .filter(r -> r.job().equals(new JobId("showback", "train")))
+                .findFirst()
+                .orElseThrow();
+        assertThat(record.total().allocatedInQuotaGpuSeconds())
+                .as("3 GPUs for at least 1.2 s")
+                .isGreaterThan(3.5);
+        assertThat(record.total().unmeasuredGpuSeconds())
+                .isEqualTo(record.total().allocatedGpuSeconds());
 
         mvc.perform(get("/api/v1/usage").param("groupBy", "job"))
                 .andExpect(status().isOk())
@@ -82,7 +87,8 @@ class EmbeddedUsageApiTest {
 
     @Test
     void thePrometheusCountersCarryTheRecordsTotalsPerTeamAndQuotaState() throws Exception {
-        mvc.perform(post("/api/v1/teams/showback/jobs").contentType(MediaType.APPLICATION_JSON)
+        mvc.perform(post("/api/v1/teams/showback/jobs")
+                        .contentType(MediaType.APPLICATION_JSON)
                         .content("{\"name\": \"watched\", \"gpu\": {\"count\": 1}, \"image\": \"busybox:1.36\"}"))
                 .andExpect(status().isCreated());
         recorder.tick();
@@ -90,25 +96,36 @@ class EmbeddedUsageApiTest {
         recorder.tick();
         meters.refresh();
 
-        double inQuota = recorder.records().stream().filter(r -> r.job().team().equals("showback"))
-                .mapToDouble(r -> r.total().allocatedInQuotaGpuSeconds()).sum();
+        double inQuota = recorder.records().stream()
+                .filter(r -> r.job().team().equals("showback"))
+                .mapToDouble(r -> r.total().allocatedInQuotaGpuSeconds())
+                .sum();
         assertThat(inQuota).as("1 GPU for at least 0.6 s").isGreaterThan(0.55);
-        String scrape = mvc.perform(get("/actuator/prometheus")).andExpect(status().isOk())
-                .andReturn().getResponse().getContentAsString();
+        String scrape = mvc.perform(get("/actuator/prometheus"))
+                .andExpect(status().isOk())
+                .andReturn()
+                .getResponse()
+                .getContentAsString();
         String labels = "department=\"\",quota_state=\"in_quota\",team=\"showback\"";
-        assertThat(sample(scrape, "quotient_gpu_allocated_seconds_total", labels)).isCloseTo(inQuota,
-                offset(1e-6));
-        assertThat(sample(scrape, "quotient_gpu_used_seconds_total", labels)).as("no enforcer: nothing measured")
+        assertThat(sample(scrape, "quotient_gpu_allocated_seconds_total", labels))
+                .isCloseTo(inQuota, offset(1e-6));
+        assertThat(sample(scrape, "quotient_gpu_used_seconds_total", labels))
+                .as("no enforcer: nothing measured")
                 .isEqualTo(0.0);
         String borrowed = "department=\"\",quota_state=\"borrowed\",team=\"showback\"";
-        assertThat(sample(scrape, "quotient_gpu_allocated_seconds_total", borrowed)).isEqualTo(0.0);
+        assertThat(sample(scrape, "quotient_gpu_allocated_seconds_total", borrowed))
+                .isEqualTo(0.0);
         assertThat(scrape).contains("# TYPE quotient_gpu_allocated_seconds_total counter");
 
         // the counters only grow: a later refresh publishes at least what the first did
         recorder.tick();
         meters.refresh();
-        String later = mvc.perform(get("/actuator/prometheus")).andReturn().getResponse().getContentAsString();
-        assertThat(sample(later, "quotient_gpu_allocated_seconds_total", labels)).isGreaterThan(inQuota);
+        String later = mvc.perform(get("/actuator/prometheus"))
+                .andReturn()
+                .getResponse()
+                .getContentAsString();
+        assertThat(sample(later, "quotient_gpu_allocated_seconds_total", labels))
+                .isGreaterThan(inQuota);
     }
 
     /** The value of the one sample of {@code name} whose labels include every one of {@code labels}. */
@@ -122,7 +139,9 @@ class EmbeddedUsageApiTest {
                 values.add(Double.parseDouble(m.group(2)));
             }
         }
-        assertThat(values).as(name + "{" + labels + "} in the scrape:\n" + scrape).hasSize(1);
+        assertThat(values)
+                .as(name + "{" + labels + "} in the scrape:\n" + scrape)
+                .hasSize(1);
         return values.get(0);
     }
 }

@@ -1,8 +1,20 @@
 package io.quotient.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.access.AccessChecks;
 import io.quotient.access.AccessDecision;
 import io.quotient.access.Caller;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -12,23 +24,13 @@ import org.springframework.context.annotation.Primary;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
-import java.util.Optional;
-import java.util.Random;
-import java.util.concurrent.CopyOnWriteArrayList;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * The cross-tenant bypass, tried over real HTTP on the whole service with token access on: a service account of
  * team-b spells team-a every way the hostile probes did (and 600 random spellings more) and never reads, creates or
  * deletes team-a's jobs; every request that a team's handler answers was authorised for that team's namespace.
  */
-@SpringBootTest(classes = {QuotientApplication.class, HostilePathAccessTest.TokenAccess.class},
+@SpringBootTest(
+        classes = {QuotientApplication.class, HostilePathAccessTest.TokenAccess.class},
         webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"quotient.cluster.mode=embedded", "spring.main.allow-bean-definition-overriding=true"})
 class HostilePathAccessTest {
@@ -36,17 +38,32 @@ class HostilePathAccessTest {
     private static final Map<String, String> AS_A = Map.of("Authorization", "Bearer token-a");
     private static final Map<String, String> AS_B = Map.of("Authorization", "Bearer token-b");
     private static final List<String> ASKED = new CopyOnWriteArrayList<>();
-    private static final List<String> PROBED = List.of("team%2Da", "team-%61", "%74eam-a", "team-a;x=1", "team-a;",
-            "team%2da", "%74%65%61%6d%2d%61", "team-a%3B", "./team-a", "x/../team-a", "team-a/.", "team-a%00",
-            "team-a%0A", "TEAM-A", "team-a%20", "team%252Da");
+    private static final List<String> PROBED = List.of(
+            "team%2Da",
+            "team-%61",
+            "%74eam-a",
+            "team-a;x=1",
+            "team-a;",
+            "team%2da",
+            "%74%65%61%6d%2d%61",
+            "team-a%3B",
+            "./team-a",
+            "x/../team-a",
+            "team-a/.",
+            "team-a%00",
+            "team-a%0A",
+            "TEAM-A",
+            "team-a%20",
+            "team%252Da");
 
     @LocalServerPort
     private int port;
 
     @DynamicPropertySource
     static void teams(DynamicPropertyRegistry registry) throws IOException {
-        TestTeamsFile.register(registry, "teams:\n  - name: team-a\n    guaranteedGpus: 4\n"
-                + "  - name: team-b\n    guaranteedGpus: 4\n");
+        TestTeamsFile.register(
+                registry,
+                "teams:\n  - name: team-a\n    guaranteedGpus: 4\n" + "  - name: team-b\n    guaranteedGpus: 4\n");
     }
 
     /** Tokens token-a and token-b belong to service accounts of team-a and team-b; each may act in its namespace. */
@@ -55,12 +72,19 @@ class HostilePathAccessTest {
         @Bean
         @Primary
         AccessChecks tokenAccessChecks() {
-            return new AccessChecks(token -> token.matches("token-[ab]") ? Optional.of(new Caller(
-                    "system:serviceaccount:team-" + token.charAt(6) + ":member", token, List.of(), Map.of()))
-                    : Optional.empty(), (caller, request) -> {
+            return new AccessChecks(
+                    token -> token.matches("token-[ab]")
+                            ? Optional.of(new Caller(
+                                    "system:serviceaccount:team-" + token.charAt(6) + ":member",
+                                    token,
+                                    List.of(),
+                                    Map.of()))
+                            : Optional.empty(),
+                    (caller, request) -> {
                         ASKED.add(request.namespace());
                         return caller.user().startsWith("system:serviceaccount:" + request.namespace() + ":")
-                                ? AccessDecision.ALLOWED : new AccessDecision(false, "no RoleBinding");
+                                ? AccessDecision.ALLOWED
+                                : new AccessDecision(false, "no RoleBinding");
                     });
         }
     }
@@ -68,20 +92,31 @@ class HostilePathAccessTest {
     @Test
     void everyProbedSpellingOfAnotherTeamIsRefusedAndChangesNothing() throws IOException {
         RawHttp http = new RawHttp(port);
-        assertThat(http.send("POST", "/api/v1/teams/team-a/jobs", AS_A, job("kept")).status()).isEqualTo(201);
+        assertThat(http.send("POST", "/api/v1/teams/team-a/jobs", AS_A, job("kept"))
+                        .status())
+                .isEqualTo(201);
         for (String team : PROBED) {
             for (String method : List.of("GET", "POST", "DELETE")) {
                 String path = "/api/v1/teams/" + team + "/jobs" + (method.equals("DELETE") ? "/kept" : "");
                 RawHttp.Response answer = http.send(method, path, AS_B, method.equals("POST") ? job("evil") : null);
-                assertThat(answer.status()).as(method + " " + path).isBetween(400, 499).isNotEqualTo(404);
-                assertThat(answer.header("Content-Type")).as(method + " " + path).startsWith("application/json");
+                assertThat(answer.status())
+                        .as(method + " " + path)
+                        .isBetween(400, 499)
+                        .isNotEqualTo(404);
+                assertThat(answer.header("Content-Type"))
+                        .as(method + " " + path)
+                        .startsWith("application/json");
                 assertThat(answer.body()).doesNotContain("\"kept\"", "\"evil\"");
             }
         }
-        assertThat(names(http.send("GET", "/api/v1/teams/team-a/jobs", AS_A, null).body()))
-                .as("team-a's jobs as they were").containsExactly("kept");
-        assertThat(http.send("GET", "/api/v1/teams/team-a/jobs", AS_B, null).status()).isEqualTo(403);
-        assertThat(http.send("GET", "/api/v1/teams/team-b/jobs", AS_B, null).status()).isEqualTo(200);
+        assertThat(names(http.send("GET", "/api/v1/teams/team-a/jobs", AS_A, null)
+                        .body()))
+                .as("team-a's jobs as they were")
+                .containsExactly("kept");
+        assertThat(http.send("GET", "/api/v1/teams/team-a/jobs", AS_B, null).status())
+                .isEqualTo(403);
+        assertThat(http.send("GET", "/api/v1/teams/team-b/jobs", AS_B, null).status())
+                .isEqualTo(200);
     }
 
     @Test
@@ -109,14 +144,17 @@ class HostilePathAccessTest {
             ASKED.clear();
             RawHttp.Response answer = http.send(method, path, AS_B, method.equals("POST") ? job("r" + i) : null);
             if (answer.status() < 400 || answer.status() == 404 || answer.status() == 409) {
-                assertThat(ASKED).as(method + " " + path + " answered " + answer.status()).isNotEmpty()
+                assertThat(ASKED)
+                        .as(method + " " + path + " answered " + answer.status())
+                        .isNotEmpty()
                         .allMatch("team-b"::equals);
             }
             if (team.equals("team-a")) {
                 assertThat(answer.status()).as(method + " " + path).isIn(400, 403, 405);
             }
         }
-        assertThat(names(http.send("GET", "/api/v1/teams/team-a/jobs", AS_A, null).body()))
+        assertThat(names(http.send("GET", "/api/v1/teams/team-a/jobs", AS_A, null)
+                        .body()))
                 .allMatch(name -> !name.startsWith("r"));
     }
 
@@ -148,7 +186,7 @@ class HostilePathAccessTest {
 
     private static List<String> names(String json) {
         List<String> names = new ArrayList<>();
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"name\":\"([^\"]*)\"").matcher(json);
+        Matcher m = Pattern.compile("\"name\":\"([^\"]*)\"").matcher(json);
         while (m.find()) {
             names.add(m.group(1));
         }

@@ -1,6 +1,21 @@
 package io.quotient.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.nullValue;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
 import com.jayway.jsonpath.JsonPath;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -17,22 +32,7 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.MvcResult;
 import org.springframework.test.web.servlet.ResultActions;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.hamcrest.Matchers.containsString;
-import static org.hamcrest.Matchers.hasSize;
-import static org.hamcrest.Matchers.nullValue;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+import org.springframework.test.web.servlet.request.MockMvcRequestBuilders;
 
 /**
  * The request bodies of issue 31, sent to the whole service on the embedded 4 × 10-GPU cluster as a hostile tenant
@@ -45,8 +45,19 @@ class HostileRequestsApiTest {
 
     private static final Path TEAMS = teamsFile();
     /** What an error body must never show: Java types, parser tokens, reader limits, Spring's error page. */
-    private static final List<String> INTERNALS = List.of("java.", "javax.", "com.fasterxml", "Exception", "JsonToken",
-            "START_ARRAY", "START_OBJECT", "VALUE_", "StreamReadConstraints", "Whitelabel", "io.quotient", "jakarta.");
+    private static final List<String> INTERNALS = List.of(
+            "java.",
+            "javax.",
+            "com.fasterxml",
+            "Exception",
+            "JsonToken",
+            "START_ARRAY",
+            "START_OBJECT",
+            "VALUE_",
+            "StreamReadConstraints",
+            "Whitelabel",
+            "io.quotient",
+            "jakarta.");
 
     @Autowired
     private MockMvc mvc;
@@ -69,8 +80,11 @@ class HostileRequestsApiTest {
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1.0}}", "gpu.count", "must be a whole number"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":\"\"}}", "gpu.count", "must be a whole number"),
                 Arguments.of("{\"name\":\"a\",\"labels\":{\"k\":\"1\",\"k\":\"2\"}}", "labels.k", "given twice"),
-                Arguments.of("{\"name\":\"a\",\"volumes\":[{\"name\":\"v\",\"secret\":\"s\",\"mountPath\":\"/v\","
-                        + "\"readOnly\":\"yes\"}]}", "volumes[0].readOnly", "must be true or false"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"volumes\":[{\"name\":\"v\",\"secret\":\"s\",\"mountPath\":\"/v\","
+                                + "\"readOnly\":\"yes\"}]}",
+                        "volumes[0].readOnly",
+                        "must be true or false"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":\"1\"}}", "gpu.count", "must be a whole number"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":true}}", "gpu.count", "must be a whole number"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":[1]}}", "gpu.count", "must be a whole number"),
@@ -79,7 +93,9 @@ class HostileRequestsApiTest {
                 Arguments.of("{\"name\":\"a\",\"preemptible\":1}", "preemptible", "must be true or false"),
                 Arguments.of("{\"name\":1}", "name", "must be a string"),
                 Arguments.of("{\"name\":\"a\",\"command\":[1]}", "command[0]", "must be a string"),
-                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":99999999999}}", "gpu.count",
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":99999999999}}",
+                        "gpu.count",
                         "from -2147483648 to 2147483647"),
                 Arguments.of("{\"name\":\"a\",\"cpuMilli\":" + "9".repeat(30) + "}", "cpuMilli", "whole number"),
                 // the reader's limits stop it before it knows the field
@@ -96,39 +112,62 @@ class HostileRequestsApiTest {
                 Arguments.of("{\"name\":\"a\",\"annotations\":{\"x\":null}}", "annotations.x", "not null"),
                 Arguments.of("{\"name\":\"a\",\"imagePullSecrets\":[null]}", "imagePullSecrets[0]", "not null"),
                 Arguments.of("{\"name\":\"a\",\"volumes\":[null]}", "volumes[0]", "must not be null"),
-                Arguments.of("{\"name\":\"a\",\"gpu\":{\"memoryMib\":9223372036854775807}}", "gpu.memoryMib",
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"memoryMib\":9223372036854775807}}",
+                        "gpu.memoryMib",
                         "from 1 to 1048576"),
                 // what Kubernetes or the runtime refuses (7)
                 Arguments.of("{\"name\":\"a\",\"annotations\":{\"\":\"v\"}}", "annotations", "empty key"),
                 Arguments.of("{\"name\":\"a\",\"annotations\":{\"a b\":\"v\"}}", "annotations.a b", "not a valid key"),
-                Arguments.of("{\"name\":\"a\",\"annotations\":{\"" + longKey + "\":\"v\"}}", "annotations." + longKey,
+                Arguments.of(
+                        "{\"name\":\"a\",\"annotations\":{\"" + longKey + "\":\"v\"}}",
+                        "annotations." + longKey,
                         "at most 63"),
-                Arguments.of("{\"name\":\"a\",\"annotations\":{\"Example.COM/x\":\"v\"}}", "annotations.Example.COM/x",
+                Arguments.of(
+                        "{\"name\":\"a\",\"annotations\":{\"Example.COM/x\":\"v\"}}",
+                        "annotations.Example.COM/x",
                         "prefix"),
-                Arguments.of("{\"name\":\"a\",\"annotations\":{\"QUOTIENT.IO/team\":\"b\"}}",
-                        "annotations.QUOTIENT.IO/team", "set by Quotient"),
-                Arguments.of("{\"name\":\"a\",\"labels\":{\"Quotient.io/job\":\"b\"}}", "labels.Quotient.io/job",
+                Arguments.of(
+                        "{\"name\":\"a\",\"annotations\":{\"QUOTIENT.IO/team\":\"b\"}}",
+                        "annotations.QUOTIENT.IO/team",
                         "set by Quotient"),
-                Arguments.of("{\"name\":\"a\",\"annotations\":{\"a\":\"" + bigValue + "\",\"b\":\"" + bigValue
-                        + "\",\"c\":\"" + bigValue + "\",\"d\":\"" + bigValue + "\",\"e\":\"" + bigValue + "\"}}",
-                        "annotations", "256 KiB"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"labels\":{\"Quotient.io/job\":\"b\"}}",
+                        "labels.Quotient.io/job",
+                        "set by Quotient"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"annotations\":{\"a\":\"" + bigValue + "\",\"b\":\"" + bigValue
+                                + "\",\"c\":\"" + bigValue + "\",\"d\":\"" + bigValue + "\",\"e\":\"" + bigValue
+                                + "\"}}",
+                        "annotations",
+                        "256 KiB"),
                 Arguments.of("{\"name\":\"a\",\"command\":[\"sh\\u0000\"]}", "command[0]", "NUL"),
                 Arguments.of("{\"name\":\"a\",\"args\":[\"-c\",\"x\\u0000y\"]}", "args[1]", "NUL"),
                 Arguments.of("{\"name\":\"a\",\"env\":{\"A\":\"\\u0000\"}}", "env.A", "NUL"),
                 Arguments.of("{\"name\":\"a\",\"command\":[\"\"]}", "command[0]", "executable"),
                 Arguments.of("{\"name\":\"a\",\"template\":\"\"}", "template", "must not be empty"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":{}}", "gpu", "asks for no GPU"),
-                Arguments.of("{\"name\":\"a\",\"gpu\":{\"memoryMib\":1000,\"memoryLimitMib\":9223372036854775807}}",
-                        "gpu.memoryLimitMib", "from 1 to 1048576"),
-                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100\\u0000\"]}", "gpuModels",
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"memoryMib\":1000,\"memoryLimitMib\":9223372036854775807}}",
+                        "gpu.memoryLimitMib",
+                        "from 1 to 1048576"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100\\u0000\"]}",
+                        "gpuModels",
                         "control characters"),
                 // a guarantee voided by a minimum runtime (2)
-                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1},\"minRuntimeSeconds\":315360000}",
-                        "minRuntimeSeconds", "at most 3600 seconds are allowed on this cluster"),
-                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1},\"minRuntimeSeconds\":9223372036854775807}",
-                        "minRuntimeSeconds", "at most 3600"),
-                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1},\"minRuntimeSeconds\":601}",
-                        "minRuntimeSeconds", "at most 600 seconds are allowed for team hostile"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"minRuntimeSeconds\":315360000}",
+                        "minRuntimeSeconds",
+                        "at most 3600 seconds are allowed on this cluster"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"minRuntimeSeconds\":9223372036854775807}",
+                        "minRuntimeSeconds",
+                        "at most 3600"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"minRuntimeSeconds\":601}",
+                        "minRuntimeSeconds",
+                        "at most 600 seconds are allowed for team hostile"),
                 // more than the team may ever hold (8)
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":5}}", "gpu.count", "maxGpus"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1000000}}", "gpu.count", "at most 1024"));
@@ -146,13 +185,16 @@ class HostileRequestsApiTest {
         assertThat(JsonPath.<String>read(answer, "$.field")).isEqualTo(field);
         assertThat(JsonPath.<String>read(answer, "$.reason")).contains(reason);
         assertThat(JsonPath.<String>read(answer, "$.hint")).isNotBlank();
-        mvc.perform(get("/api/v1/teams/hostile/jobs")).andExpect(status().isOk()).andExpect(jsonPath("$", hasSize(0)));
+        mvc.perform(get("/api/v1/teams/hostile/jobs"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$", hasSize(0)));
     }
 
     @Test
     void aBodyOverTheLimitIsAnswered413InJsonAndCreatesNothing() throws Exception {
         String body = "{\"name\":\"a\",\"env\":{\"A\":\"" + "x".repeat(1_100_000) + "\"}}";
-        deploy("hostile", body).andExpect(status().isPayloadTooLarge())
+        deploy("hostile", body)
+                .andExpect(status().isPayloadTooLarge())
                 .andExpect(jsonPath("$.error").value("request too large"))
                 .andExpect(jsonPath("$.reason").value(containsString("1048576 bytes")));
         mvc.perform(get("/api/v1/teams/hostile/jobs")).andExpect(jsonPath("$", hasSize(0)));
@@ -164,7 +206,8 @@ class HostileRequestsApiTest {
             MvcResult result = mvc.perform(get("/api/v1/dashboard").param("events", events))
                     .andExpect(status().isBadRequest())
                     .andExpect(jsonPath("$.field").value("events"))
-                    .andExpect(jsonPath("$.reason").value(containsString("whole number"))).andReturn();
+                    .andExpect(jsonPath("$.reason").value(containsString("whole number")))
+                    .andReturn();
             assertThat(result.getResponse().getContentAsString()).doesNotContain(INTERNALS);
         }
     }
@@ -172,7 +215,8 @@ class HostileRequestsApiTest {
     /** The strict reader is the REST API's: the admission webhooks read the API server's review as text. */
     @Test
     void theAdmissionEndpointsAreNotReadByTheStrictReader() throws Exception {
-        mvc.perform(post("/admission/gpujobs").contentType(MediaType.APPLICATION_JSON)
+        mvc.perform(post("/admission/gpujobs")
+                        .contentType(MediaType.APPLICATION_JSON)
                         .content("{\"kind\":\"AdmissionReview\",\"kind\":\"AdmissionReview\"} {}"))
                 .andExpect(status().isNotFound())
                 .andExpect(jsonPath("$.error").value("no admission on the embedded cluster"));
@@ -180,11 +224,15 @@ class HostileRequestsApiTest {
 
     @Test
     void anUnknownPathOrMethodIsAnsweredInJson() throws Exception {
-        for (MvcResult result : List.of(mvc.perform(get("/api/v1/nothing-here")).andExpect(status().isNotFound())
-                        .andExpect(jsonPath("$.error").value("not found")).andReturn(),
-                mvc.perform(org.springframework.test.web.servlet.request.MockMvcRequestBuilders.put(
-                        "/api/v1/teams/hostile/jobs")).andExpect(status().isMethodNotAllowed())
-                        .andExpect(jsonPath("$.hint").value(containsString("GET"))).andReturn())) {
+        for (MvcResult result : List.of(
+                mvc.perform(get("/api/v1/nothing-here"))
+                        .andExpect(status().isNotFound())
+                        .andExpect(jsonPath("$.error").value("not found"))
+                        .andReturn(),
+                mvc.perform(MockMvcRequestBuilders.put("/api/v1/teams/hostile/jobs"))
+                        .andExpect(status().isMethodNotAllowed())
+                        .andExpect(jsonPath("$.hint").value(containsString("GET")))
+                        .andReturn())) {
             assertThat(result.getResponse().getContentAsString()).doesNotContain(INTERNALS);
         }
     }
@@ -192,37 +240,50 @@ class HostileRequestsApiTest {
     /** Issue 31 (8): a job no node could ever hold is recorded, and told apart from an ordinary wait. */
     @Test
     void aJobNoNodeCouldEverHoldIsAcceptedAsUnschedulable() throws Exception {
-        deploy("shapes", "{\"name\":\"too-many\",\"gpu\":{\"count\":11}}").andExpect(status().isAccepted())
+        deploy("shapes", "{\"name\":\"too-many\",\"gpu\":{\"count\":11}}")
+                .andExpect(status().isAccepted())
                 .andExpect(jsonPath("$.reasonCode").value("Unschedulable"))
                 .andExpect(jsonPath("$.reason").value(containsString("cannot run on this cluster")));
-        deploy("shapes", "{\"name\":\"too-big\",\"gpu\":{\"memoryMib\":100000}}").andExpect(status().isAccepted())
+        deploy("shapes", "{\"name\":\"too-big\",\"gpu\":{\"memoryMib\":100000}}")
+                .andExpect(status().isAccepted())
                 .andExpect(jsonPath("$.reasonCode").value("Unschedulable"));
         deploy("shapes", "{\"name\":\"no-model\",\"gpu\":{\"count\":1},\"gpuModels\":[\"H100-NOWHERE\"]}")
-                .andExpect(status().isAccepted()).andExpect(jsonPath("$.reasonCode").value("Unschedulable"));
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.reasonCode").value("Unschedulable"));
         deploy("shapes", "{\"name\":\"wide\",\"template\":\"pytorchjob\",\"replicas\":5,\"gpu\":{\"count\":1}}")
-                .andExpect(status().isAccepted()).andExpect(jsonPath("$.reasonCode").value("Unschedulable"))
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.reasonCode").value("Unschedulable"))
                 .andExpect(jsonPath("$.reason").value(containsString("needs 5 nodes")));
         // an ordinary wait: the team's guarantee (1) is used and a notebook (non-preemptible) may not borrow
         deploy("shapes", "{\"name\":\"fits\",\"template\":\"notebook\",\"gpu\":{\"count\":1}}")
-                .andExpect(status().isCreated()).andExpect(jsonPath("$.reasonCode").value(nullValue()));
+                .andExpect(status().isCreated())
+                .andExpect(jsonPath("$.reasonCode").value(nullValue()));
         deploy("shapes", "{\"name\":\"waits\",\"template\":\"notebook\",\"gpu\":{\"count\":1}}")
-                .andExpect(status().isAccepted()).andExpect(jsonPath("$.reasonCode").value("Waiting"));
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.reasonCode").value("Waiting"));
     }
 
     /** Issue 31 (3): a value with line breaks is logged as one line escaped; a team with them is refused unlogged. */
     @Test
     void valuesWithLineBreaksAreLoggedOnOneLineEscaped(CapturedOutput output) throws Exception {
-        mvc.perform(post("/api/v1/teams/{team}/jobs", "evil\r\nINFO forged\u0000").contentType(MediaType.APPLICATION_JSON)
-                .content("{\"name\":\"a\"}")).andExpect(status().isBadRequest()).andExpect(jsonPath("$.field")
-                .value("path"));
-        deploy("hostile", "{\"name\":\"a\",\"template\":\"x\\nERROR forged line\"}").andExpect(status().isBadRequest());
+        mvc.perform(post("/api/v1/teams/{team}/jobs", "evil\r\nINFO forged\u0000")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"name\":\"a\"}"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("path"));
+        deploy("hostile", "{\"name\":\"a\",\"template\":\"x\\nERROR forged line\"}")
+                .andExpect(status().isBadRequest());
         // the team with line breaks never reaches a handler (the path is not canonical), so it is not logged at all
-        assertThat(output.getOut()).contains("x\\nERROR forged line")
-                .doesNotContain("\nINFO forged").doesNotContain("\nERROR forged line");
+        assertThat(output.getOut())
+                .contains("x\\nERROR forged line")
+                .doesNotContain("\nINFO forged")
+                .doesNotContain("\nERROR forged line");
     }
 
     private ResultActions deploy(String team, String body) throws Exception {
-        return mvc.perform(post("/api/v1/teams/" + team + "/jobs").contentType(MediaType.APPLICATION_JSON).content(body));
+        return mvc.perform(post("/api/v1/teams/" + team + "/jobs")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(body));
     }
 
     private static Path teamsFile() {

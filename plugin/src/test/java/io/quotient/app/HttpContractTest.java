@@ -1,24 +1,25 @@
 package io.quotient.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.adapters.rest.SecurityHeadersFilter;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
-import java.io.IOException;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * What the whole service answers over real HTTP, beyond the handlers: content negotiation decided before anything is
  * recorded, JSON error bodies for every refusal (Tomcat's own included) with no Java or server internals, the
  * unknown team named before the unknown job, and the browser security headers.
  */
-@SpringBootTest(classes = QuotientApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        classes = QuotientApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = "quotient.cluster.mode=embedded")
 class HttpContractTest {
 
@@ -40,28 +41,38 @@ class HttpContractTest {
             assertThat(valid.status()).as(accept).isEqualTo(406);
             assertThat(valid.header("Content-Type")).startsWith("application/json");
             assertThat(valid.body()).contains("\"field\":\"Accept\"");
-            RawHttp.Response invalid = http.send("POST", "/api/v1/teams/neg/jobs", Map.of("Accept", accept),
+            RawHttp.Response invalid = http.send(
+                    "POST",
+                    "/api/v1/teams/neg/jobs",
+                    Map.of("Accept", accept),
                     "{\"name\": \"neg\", \"gpu\": {\"count\": -1}}");
             assertThat(invalid.status()).as("invalid body, " + accept).isEqualTo(406);
         }
-        assertThat(http.send("GET", "/api/v1/teams/neg/jobs", Map.of(), null).body()).isEqualTo("[]");
-        RawHttp.Response placed = http.send("POST", "/api/v1/teams/neg/jobs", Map.of("Accept", "application/json"),
-                JOB);
+        assertThat(http.send("GET", "/api/v1/teams/neg/jobs", Map.of(), null).body())
+                .isEqualTo("[]");
+        RawHttp.Response placed =
+                http.send("POST", "/api/v1/teams/neg/jobs", Map.of("Accept", "application/json"), JOB);
         assertThat(placed.status()).as("the first real deploy is not a 409").isEqualTo(201);
     }
 
     @Test
     void refusalsOfTheContainerAndUnservedPathsAnswerInJsonWithoutInternals() throws IOException {
         RawHttp http = new RawHttp(port);
-        for (String path : List.of("/api/v1/teams/neg%2Fx/jobs", "/api/v1/teams/neg%5Cx/jobs",
-                "/api/v1/teams/neg%00/jobs", "/api/v1/teams/neg/jobs/" + "x".repeat(10_000), "/api/v1/nothing",
+        for (String path : List.of(
+                "/api/v1/teams/neg%2Fx/jobs",
+                "/api/v1/teams/neg%5Cx/jobs",
+                "/api/v1/teams/neg%00/jobs",
+                "/api/v1/teams/neg/jobs/" + "x".repeat(10_000),
+                "/api/v1/nothing",
                 "/no-such-page")) {
             for (String accept : List.of("text/html", "application/json")) {
                 RawHttp.Response answer = http.send("GET", path, Map.of("Accept", accept), null);
                 String what = path.substring(0, Math.min(60, path.length())) + " " + accept;
                 assertThat(answer.status()).as(what).isBetween(400, 499);
                 assertThat(answer.header("Content-Type")).as(what).startsWith("application/json");
-                assertThat(answer.body()).as(what).contains("\"error\"", "\"reason\"")
+                assertThat(answer.body())
+                        .as(what)
+                        .contains("\"error\"", "\"reason\"")
                         .doesNotContain("Whitelabel", "Tomcat", "java.", "Exception", "<html");
             }
         }
@@ -82,8 +93,10 @@ class HttpContractTest {
         RawHttp http = new RawHttp(port);
         for (String path : List.of("/", "/dashboard.js", "/api/v1/teams", "/api/v1/teams/neg%2Dx/jobs")) {
             RawHttp.Response answer = http.send("GET", path, Map.of(), null);
-            assertThat(answer.header("Content-Security-Policy")).as(path)
-                    .isEqualTo(SecurityHeadersFilter.CONTENT_SECURITY_POLICY).contains("frame-ancestors 'none'");
+            assertThat(answer.header("Content-Security-Policy"))
+                    .as(path)
+                    .isEqualTo(SecurityHeadersFilter.CONTENT_SECURITY_POLICY)
+                    .contains("frame-ancestors 'none'");
             assertThat(answer.header("X-Content-Type-Options")).as(path).isEqualTo("nosniff");
             assertThat(answer.header("X-Frame-Options")).as(path).isEqualTo("DENY");
         }
@@ -91,7 +104,8 @@ class HttpContractTest {
 
     @Test
     void theOpenApiDescriptionTypesErrorAnswersAsErrorBodies() throws IOException {
-        String api = new RawHttp(port).send("GET", "/v3/api-docs", Map.of(), null).body();
+        String api =
+                new RawHttp(port).send("GET", "/v3/api-docs", Map.of(), null).body();
         String deploy = api.substring(api.indexOf("\"post\""));
         String errorRef = "\"$ref\":\"#/components/schemas/ErrorBody\"";
         for (String code : List.of("\"400\"", "\"404\"", "\"409\"")) {

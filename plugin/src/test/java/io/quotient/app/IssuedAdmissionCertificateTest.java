@@ -1,14 +1,8 @@
 package io.quotient.app;
 
-import org.junit.jupiter.api.Test;
-import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import javax.net.ssl.SSLContext;
-import javax.net.ssl.SSLHandshakeException;
-import javax.net.ssl.TrustManagerFactory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -19,15 +13,22 @@ import java.net.http.HttpResponse;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLHandshakeException;
+import javax.net.ssl.TrustManagerFactory;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The admission port without certificate files: the service issues its own certificate, and a client that trusts
  * only the issued CA (as the API server does through the caBundle) completes the TLS handshake by name and by IP.
  */
-@SpringBootTest(classes = QuotientApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        classes = QuotientApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"quotient.cluster.mode=embedded", "quotient.admission.extra-subject-names=quotient.example"})
 class IssuedAdmissionCertificateTest {
 
@@ -45,24 +46,29 @@ class IssuedAdmissionCertificateTest {
     void servesTheIssuedCertificateToAClientThatTrustsItsCa() throws Exception {
         assertThat(tls.issued()).isPresent();
         List<X509Certificate> authorities = tls.issued().get().authorities();
-        HttpClient trusting = HttpClient.newBuilder().sslContext(trusting(authorities)).build();
+        HttpClient trusting =
+                HttpClient.newBuilder().sslContext(trusting(authorities)).build();
 
         for (String host : List.of("localhost", "127.0.0.1")) {
-            HttpResponse<String> health = trusting.send(HttpRequest.newBuilder(
-                    URI.create("https://" + host + ":" + ADMISSION_PORT + "/actuator/health")).build(),
+            HttpResponse<String> health = trusting.send(
+                    HttpRequest.newBuilder(URI.create("https://" + host + ":" + ADMISSION_PORT + "/actuator/health"))
+                            .build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(health.statusCode()).as(host).isEqualTo(200);
         }
-        assertThat(tls.issued().get().certificate().getSubjectAlternativeNames()).extracting(name -> (Object) name.get(1))
+        assertThat(tls.issued().get().certificate().getSubjectAlternativeNames())
+                .extracting(name -> (Object) name.get(1))
                 .contains("quotient", "localhost", "127.0.0.1", "quotient.example");
     }
 
     @Test
     void aClientThatDoesNotTrustTheIssuedCaIsRefused() {
         HttpClient defaultTrust = HttpClient.newHttpClient();
-        assertThatThrownBy(() -> defaultTrust.send(HttpRequest.newBuilder(
-                URI.create("https://localhost:" + ADMISSION_PORT + "/actuator/health")).build(),
-                HttpResponse.BodyHandlers.ofString())).isInstanceOf(SSLHandshakeException.class);
+        assertThatThrownBy(() -> defaultTrust.send(
+                        HttpRequest.newBuilder(URI.create("https://localhost:" + ADMISSION_PORT + "/actuator/health"))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString()))
+                .isInstanceOf(SSLHandshakeException.class);
     }
 
     private static SSLContext trusting(List<X509Certificate> authorities) throws Exception {

@@ -1,17 +1,11 @@
 package io.quotient.app;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quotient.testing.DebianTools;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.net.URI;
@@ -24,16 +18,23 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.offset;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * A real Prometheus server (Debian's, installed by {@code src/test/bin/install-prometheus} when missing) on a
  * loopback port scrapes the embedded service every second and evaluates the shipped recording rules
  * ({@code deploy/prometheus/quotient-rules.yaml}); the rule's GPU-hours for a team equal the showback API's.
  */
-@SpringBootTest(classes = QuotientApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+        classes = QuotientApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
         properties = {"quotient.cluster.mode=embedded", "quotient.usage.interval=1s"})
 @AutoConfigureObservability
 class PrometheusServerTest {
@@ -71,10 +72,13 @@ class PrometheusServerTest {
         String prometheusUrl = startPrometheus();
         awaitFirstScrape(prometheusUrl);
 
-        HttpResponse<String> placed = http.send(HttpRequest.newBuilder(URI.create(service("/api/v1/teams/scraped/jobs")))
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"train\", \"gpu\": {\"count\": " + GPUS
-                        + "}, \"image\": \"busybox:1.36\"}")).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> placed = http.send(
+                HttpRequest.newBuilder(URI.create(service("/api/v1/teams/scraped/jobs")))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"train\", \"gpu\": {\"count\": " + GPUS
+                                + "}, \"image\": \"busybox:1.36\"}"))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
         assertThat(placed.statusCode()).as(placed.body()).isEqualTo(201);
         Thread.sleep(20_000);
 
@@ -87,7 +91,8 @@ class PrometheusServerTest {
         // the series (its first scrape after the first refresh) and the time between the two reads: at most 8 s of
         // the job's GPUs on a loaded machine
         assertThat(rule).isCloseTo(api, offset(GPUS * 8 / 3600.0));
-        assertThat(ruleValue(prometheusUrl, "team:quotient_gpu_used_hours:1d")).as("nothing measured")
+        assertThat(ruleValue(prometheusUrl, "team:quotient_gpu_used_hours:1d"))
+                .as("nothing measured")
                 .isZero();
     }
 
@@ -102,24 +107,40 @@ class PrometheusServerTest {
         Map<String, Object> config = Map.of(
                 "global", Map.of("scrape_interval", "1s", "evaluation_interval", "1s"),
                 "rule_files", List.of(rules.toString()),
-                "scrape_configs", List.of(Map.of("job_name", "quotient", "metrics_path", "/actuator/prometheus",
-                        "static_configs", List.of(Map.of("targets", List.of("127.0.0.1:" + port))))));
+                "scrape_configs",
+                        List.of(Map.of(
+                                "job_name",
+                                "quotient",
+                                "metrics_path",
+                                "/actuator/prometheus",
+                                "static_configs",
+                                List.of(Map.of("targets", List.of("127.0.0.1:" + port))))));
         Path file = dir.resolve("prometheus.yml");
         json.writeValue(file.toFile(), config);
-        prometheus = new ProcessBuilder(PROMETHEUS.toString(), "--config.file=" + file,
-                "--storage.tsdb.path=" + dir.resolve("data"), "--web.listen-address=127.0.0.1:" + promPort)
-                .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+        prometheus = new ProcessBuilder(
+                        PROMETHEUS.toString(),
+                        "--config.file=" + file,
+                        "--storage.tsdb.path=" + dir.resolve("data"),
+                        "--web.listen-address=127.0.0.1:" + promPort)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("prometheus.log").toFile())
+                .start();
         String url = "http://127.0.0.1:" + promPort;
         for (int i = 0; i < 100; i++) {
             try {
-                if (http.send(HttpRequest.newBuilder(URI.create(url + "/-/ready")).build(),
-                        HttpResponse.BodyHandlers.ofString()).statusCode() == 200) {
+                if (http.send(
+                                        HttpRequest.newBuilder(URI.create(url + "/-/ready"))
+                                                .build(),
+                                        HttpResponse.BodyHandlers.ofString())
+                                .statusCode()
+                        == 200) {
                     return url;
                 }
             } catch (IOException e) {
                 // not listening yet
             }
-            assertThat(prometheus.isAlive()).as("prometheus runs: " + Files.readString(dir.resolve("prometheus.log")))
+            assertThat(prometheus.isAlive())
+                    .as("prometheus runs: " + Files.readString(dir.resolve("prometheus.log")))
                     .isTrue();
             Thread.sleep(200);
         }
@@ -133,15 +154,17 @@ class PrometheusServerTest {
     private void awaitFirstScrape(String prometheusUrl) throws Exception {
         String query = URLEncoder.encode("up{job=\"quotient\"}", StandardCharsets.UTF_8);
         for (int i = 0; i < 150; i++) {
-            JsonNode result = json.readTree(get(prometheusUrl + "/api/v1/query?query=" + query)).path("data")
+            JsonNode result = json.readTree(get(prometheusUrl + "/api/v1/query?query=" + query))
+                    .path("data")
                     .path("result");
-            if (result.size() == 1 && result.get(0).path("value").get(1).asText().equals("1")) {
+            if (result.size() == 1
+                    && result.get(0).path("value").get(1).asText().equals("1")) {
                 return;
             }
             Thread.sleep(200);
         }
-        throw new AssertionError("prometheus never scraped the service: " + Files.readString(dir.resolve(
-                "prometheus.log")));
+        throw new AssertionError(
+                "prometheus never scraped the service: " + Files.readString(dir.resolve("prometheus.log")));
     }
 
     /** The recorded series' value for the team, as the query API gives it now. */
@@ -158,8 +181,8 @@ class PrometheusServerTest {
     }
 
     private String get(String url) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url)).build(),
-                HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> response =
+                http.send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(url + ": " + response.body()).isEqualTo(200);
         return response.body();
     }

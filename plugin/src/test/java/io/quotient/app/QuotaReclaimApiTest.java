@@ -1,6 +1,22 @@
 package io.quotient.app;
 
+import static org.hamcrest.Matchers.anyOf;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.is;
+import static org.hamcrest.Matchers.not;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.autoconfigure.web.servlet.AutoConfigureMockMvc;
@@ -11,23 +27,6 @@ import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.ResultActions;
 import org.yaml.snakeyaml.Yaml;
-
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-
-import static org.hamcrest.Matchers.anyOf;
-import static org.hamcrest.Matchers.containsString;
-import static org.hamcrest.Matchers.is;
-import static org.hamcrest.Matchers.not;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 /**
  * Quota scenarios of issue 13 through the REST API of the embedded service, on its own one-node 8-GPU cluster:
@@ -45,8 +44,12 @@ class QuotaReclaimApiTest {
 
     @DynamicPropertySource
     static void files(DynamicPropertyRegistry registry) {
-        embeddedFiles(registry, List.of(Map.of("name", "team-a", "guaranteedGpus", 4),
-                Map.of("name", "team-b", "guaranteedGpus", 3), Map.of("name", "team-c", "guaranteedGpus", 1)));
+        embeddedFiles(
+                registry,
+                List.of(
+                        Map.of("name", "team-a", "guaranteedGpus", 4),
+                        Map.of("name", "team-b", "guaranteedGpus", 3),
+                        Map.of("name", "team-c", "guaranteedGpus", 1)));
     }
 
     /** The embedded service's cluster (one 8-GPU node) and teams files, written aside and set as its properties. */
@@ -64,19 +67,25 @@ class QuotaReclaimApiTest {
         deploy("team-a", "a1", 1).andExpect(status().isCreated());
 
         // team-c's 3-GPU job is larger than its guarantee: it may only borrow, and nothing is idle
-        deploy("team-c", "big", 3).andExpect(status().isAccepted())
-                .andExpect(jsonPath("$.reason").value(containsString("this job needs 3 GPUs, more than team-c's"
-                        + " guarantee leaves (holds 0 of 1 guaranteed GPUs)")))
+        deploy("team-c", "big", 3)
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.reason")
+                        .value(containsString("this job needs 3 GPUs, more than team-c's"
+                                + " guarantee leaves (holds 0 of 1 guaranteed GPUs)")))
                 .andExpect(jsonPath("$.reason").value(not(containsString("has used its guarantee"))));
 
         // team-b reclaims 3: the 2- and 1-GPU jobs go, team-a keeps its 5-GPU job (5 >= its guarantee of 4)
-        deploy("team-b", "b3", 3).andExpect(status().isCreated()).andExpect(jsonPath("$.phase").value("Placed"));
+        deploy("team-b", "b3", 3)
+                .andExpect(status().isCreated())
+                .andExpect(jsonPath("$.phase").value("Placed"));
         job("team-a", "a5").andExpect(jsonPath("$.phase").value(anyOf(is("Placed"), is("Running"))));
-        job("team-a", "a2").andExpect(jsonPath("$.phase").value(anyOf(is("Pending"), is("Preempted"))))
+        job("team-a", "a2")
+                .andExpect(jsonPath("$.phase").value(anyOf(is("Pending"), is("Preempted"))))
                 .andExpect(jsonPath("$.reason").value(containsString("reclaiming its guarantee")));
         job("team-a", "a1").andExpect(jsonPath("$.phase").value(anyOf(is("Pending"), is("Preempted"))));
 
-        mvc.perform(get("/api/v1/teams")).andExpect(status().isOk())
+        mvc.perform(get("/api/v1/teams"))
+                .andExpect(status().isOk())
                 .andExpect(jsonPath("$[?(@.name == 'team-a')].allocatedGpus").value(5.0))
                 .andExpect(jsonPath("$[?(@.name == 'team-a')].inQuotaGpus").value(5.0))
                 .andExpect(jsonPath("$[?(@.name == 'team-a')].overQuotaGpus").value(0.0))
@@ -84,7 +93,8 @@ class QuotaReclaimApiTest {
                 .andExpect(jsonPath("$[?(@.name == 'team-b')].fairShareGpus").value(3.0))
                 .andExpect(jsonPath("$[?(@.name == 'team-b')].inQuotaGpus").value(3.0))
                 .andExpect(jsonPath("$[?(@.name == 'team-c')].fairShareGpus").value(1.0))
-                .andExpect(jsonPath("$[?(@.name == 'team-a')].preemptWithinTeam").value("LowerPriority"));
+                .andExpect(
+                        jsonPath("$[?(@.name == 'team-a')].preemptWithinTeam").value("LowerPriority"));
     }
 
     private ResultActions deploy(String team, String name, int gpus) throws Exception {
@@ -97,7 +107,8 @@ class QuotaReclaimApiTest {
         body.put("name", name);
         body.put("gpu", Map.of("count", gpus));
         body.put("preemptible", true);
-        return mvc.perform(post("/api/v1/teams/" + team + "/jobs").contentType(MediaType.APPLICATION_JSON)
+        return mvc.perform(post("/api/v1/teams/" + team + "/jobs")
+                .contentType(MediaType.APPLICATION_JSON)
                 .content(JSON.writeValueAsString(body)));
     }
 

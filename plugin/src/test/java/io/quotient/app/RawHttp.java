@@ -30,11 +30,17 @@ final class RawHttp {
 
     Response send(String method, String path, Map<String, String> headers, String body) throws IOException {
         byte[] content = body == null ? new byte[0] : body.getBytes(StandardCharsets.UTF_8);
-        StringBuilder request = new StringBuilder(method).append(' ').append(path).append(" HTTP/1.1\r\n")
+        StringBuilder request = new StringBuilder(method)
+                .append(' ')
+                .append(path)
+                .append(" HTTP/1.1\r\n")
                 .append("Host: localhost\r\nConnection: close\r\n");
-        headers.forEach((name, value) -> request.append(name).append(": ").append(value).append("\r\n"));
+        headers.forEach(
+                (name, value) -> request.append(name).append(": ").append(value).append("\r\n"));
         if (body != null) {
-            request.append("Content-Type: application/json\r\nContent-Length: ").append(content.length).append("\r\n");
+            request.append("Content-Type: application/json\r\nContent-Length: ")
+                    .append(content.length)
+                    .append("\r\n");
         }
         request.append("\r\n");
         try (Socket socket = new Socket("127.0.0.1", port)) {
@@ -63,7 +69,8 @@ final class RawHttp {
         for (int i = 1; i < lines.length; i++) {
             int colon = lines[i].indexOf(':');
             if (colon > 0) {
-                headers.put(lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
+                headers.put(
+                        lines[i].substring(0, colon).trim().toLowerCase(Locale.ROOT),
                         lines[i].substring(colon + 1).trim());
             }
         }
@@ -81,7 +88,8 @@ final class RawHttp {
             if (lineEnd < 0) {
                 break;
             }
-            int size = Integer.parseInt(body.substring(at, lineEnd).split(";")[0].trim(), 16);
+            int size =
+                    Integer.parseInt(body.substring(at, lineEnd).split(";")[0].trim(), 16);
             if (size == 0) {
                 break;
             }

@@ -1,6 +1,15 @@
 package io.quotient.app;
 
+import static io.quotient.app.QuotaReclaimApiTest.deploy;
+import static io.quotient.app.QuotaReclaimApiTest.embeddedFiles;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
 import io.quotient.deploy.MutableClock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.autoconfigure.web.servlet.AutoConfigureMockMvc;
@@ -12,26 +21,21 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-
-import static io.quotient.app.QuotaReclaimApiTest.deploy;
-import static io.quotient.app.QuotaReclaimApiTest.embeddedFiles;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
-
 /**
  * Usage-decayed fair share through the REST API of the embedded service (one 8-GPU node, teams a and b without
  * guarantees, half-life 1 hour, window 1 day), on a clock the test moves: a team that borrowed 4 GPUs for the last
  * hour shows a decayed usage of 2 GPUs, and its fair share of the cluster drops from 4 to 3.
  */
-@SpringBootTest(classes = {QuotientApplication.class, UsageDecayApiTest.Clocks.class}, properties = {
-        "quotient.cluster.mode=embedded", "quotient.scheduling.fair-share.usage-half-life=1h",
-        "quotient.scheduling.fair-share.window=1d",
-        // no periodic re-queue during the test: every snapshot is one the test makes
-        "quotient.schedules.requeue-interval=1h", "quotient.schedules.reclaim-interval=1h"})
+@SpringBootTest(
+        classes = {QuotientApplication.class, UsageDecayApiTest.Clocks.class},
+        properties = {
+            "quotient.cluster.mode=embedded",
+            "quotient.scheduling.fair-share.usage-half-life=1h",
+            "quotient.scheduling.fair-share.window=1d",
+            // no periodic re-queue during the test: every snapshot is one the test makes
+            "quotient.schedules.requeue-interval=1h",
+            "quotient.schedules.reclaim-interval=1h"
+        })
 @AutoConfigureMockMvc
 class UsageDecayApiTest {
 
@@ -51,8 +55,8 @@ class UsageDecayApiTest {
 
     @DynamicPropertySource
     static void files(DynamicPropertyRegistry registry) {
-        embeddedFiles(registry, List.of(Map.of("name", "a", "guaranteedGpus", 0),
-                Map.of("name", "b", "guaranteedGpus", 0)));
+        embeddedFiles(
+                registry, List.of(Map.of("name", "a", "guaranteedGpus", 0), Map.of("name", "b", "guaranteedGpus", 0)));
     }
 
     @Test
@@ -62,12 +66,14 @@ class UsageDecayApiTest {
         deploy(mvc, "a", "a1", 1).andExpect(status().isCreated());
         CLOCK.advance(Duration.ofHours(1));
         // 4 GPUs over the last half-life: 4 x (1 - 1/2) = 2 GPUs
-        mvc.perform(get("/api/v1/teams")).andExpect(status().isOk())
+        mvc.perform(get("/api/v1/teams"))
+                .andExpect(status().isOk())
                 .andExpect(jsonPath("$[?(@.name == 'a')].decayedUsageGpus").value(2.0))
                 .andExpect(jsonPath("$[?(@.name == 'b')].decayedUsageGpus").value(0.0));
         // b wants the whole node: the 8 GPUs are divided so that past + share per weight is equal: a 3, b 5
         deploy(mvc, "b", "b8", 8).andExpect(status().isAccepted());
-        mvc.perform(get("/api/v1/teams")).andExpect(status().isOk())
+        mvc.perform(get("/api/v1/teams"))
+                .andExpect(status().isOk())
                 .andExpect(jsonPath("$[?(@.name == 'a')].fairShareGpus").value(3.0))
                 .andExpect(jsonPath("$[?(@.name == 'b')].fairShareGpus").value(5.0));
     }

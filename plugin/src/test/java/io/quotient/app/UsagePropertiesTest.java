@@ -1,18 +1,17 @@
 package io.quotient.app;
 
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
 
 class UsagePropertiesTest {
 
     @Test
     void aMaxGapShorterThanOnePersistPeriodIsRefusedSayingWhy() {
-        assertThatThrownBy(() -> new UsageProperties(Duration.ofSeconds(10), Duration.ofSeconds(30),
-                Duration.ofSeconds(60)))
+        assertThatThrownBy(() ->
+                        new UsageProperties(Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofSeconds(60)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("quotient.usage.max-gap")
                 .hasMessageContaining("restart would lose");

@@ -1,5 +1,7 @@
 package io.quotient.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.scheduling.JobId;
@@ -15,15 +17,12 @@ import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.WorkloadGateway;
 import io.quotient.deploy.port.WorkloadRef;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * An adopted workload whose operator is absent (issue 31, finding 11): the placement is applied again with an
@@ -54,14 +53,19 @@ class AbsentOperatorWritesTest {
     }
 
     private CountingGateway counting;
-    private final ServiceHarness h = new ServiceHarness(new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
-            ScriptedScheduler.SIMPLE_VALIDATOR, List.of(new NodeSpec("gpu-node-1", 64_000, 512_000, 8, "A100", 81_920)),
-            Map.of("team-a", Team.of("team-a", 8)), gateway -> counting = new CountingGateway(gateway),
+    private final ServiceHarness h = new ServiceHarness(
+            new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
+            ScriptedScheduler.SIMPLE_VALIDATOR,
+            List.of(new NodeSpec("gpu-node-1", 64_000, 512_000, 8, "A100", 81_920)),
+            Map.of("team-a", Team.of("team-a", 8)),
+            gateway -> counting = new CountingGateway(gateway),
             LeadershipGate.ALWAYS);
 
     private void adoptTrainJob() {
-        JobSubmission trainJob = JobSubmission.governing(new JobRequestInput("team-a", "llm", 2, null, null, null,
-                null, null, null, null, null, null, null, null), "team-a",
+        JobSubmission trainJob = JobSubmission.governing(
+                new JobRequestInput(
+                        "team-a", "llm", 2, null, null, null, null, null, null, null, null, null, null, null),
+                "team-a",
                 new WorkloadRef("trainer.kubeflow.org/v1alpha1", "TrainJob", "llm", "u-1"));
         new Adoption(() -> List.of(trainJob), h.store, h.deployments, () -> true).adoptNew();
         assertThat(h.store.find(JOB).orElseThrow().phase()).isEqualTo(JobPhase.PLACED);
@@ -84,7 +88,8 @@ class AbsentOperatorWritesTest {
 
         // tries at 1, 6, 16, 36, 76 and 156 s: each wait twice the previous one
         assertThat(counting.adoptedDeploys.get() - atPlacement).isEqualTo(6);
-        assertThat(h.store.find(JOB).orElseThrow().phase()).as("still placed: its GPUs stay held")
+        assertThat(h.store.find(JOB).orElseThrow().phase())
+                .as("still placed: its GPUs stay held")
                 .isEqualTo(JobPhase.PLACED);
     }
 
@@ -93,7 +98,9 @@ class AbsentOperatorWritesTest {
         adoptTrainJob();
         passes(3_600);
         int beforeOperator = counting.adoptedDeploys.get();
-        assertThat(beforeOperator).as("at most one try per 5 minutes once capped").isLessThan(20);
+        assertThat(beforeOperator)
+                .as("at most one try per 5 minutes once capped")
+                .isLessThan(20);
 
         counting.operatorRuns.set(true);
         passes((int) AbsentWorkloadBackoff.CAP.toSeconds());

@@ -1,5 +1,7 @@
 package io.quotient.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.scheduling.JobId;
@@ -9,28 +11,33 @@ import io.quotient.core.scheduling.Team;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.WorkloadRef;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The leader records each adoptable workload once, as a job governing it, placed or queued like a REST job. */
 class AdoptionTest {
 
     private final AtomicBoolean leader = new AtomicBoolean(true);
-    private final ServiceHarness h = new ServiceHarness(new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
-            ScriptedScheduler.SIMPLE_VALIDATOR, List.of(new NodeSpec("gpu-node-1", 64_000, 512_000, 8, "A100", 81_920)),
-            Map.of("team-a", Team.of("team-a", 8)), gateway -> gateway, leader::get, store -> store);
+    private final ServiceHarness h = new ServiceHarness(
+            new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
+            ScriptedScheduler.SIMPLE_VALIDATOR,
+            List.of(new NodeSpec("gpu-node-1", 64_000, 512_000, 8, "A100", 81_920)),
+            Map.of("team-a", Team.of("team-a", 8)),
+            gateway -> gateway,
+            leader::get,
+            store -> store);
     private final List<JobSubmission> seen = new ArrayList<>();
     private final Adoption adoption = new Adoption(() -> List.copyOf(seen), h.store, h.deployments, leader::get);
 
     private static JobSubmission workload(String name, String uid, int gpus) {
-        return JobSubmission.governing(new JobRequestInput("team-a", name, gpus, null, null, null, null, null, null,
-                null, null, null, null, null), "team-a", new WorkloadRef("batch/v1", "Job", name, uid));
+        return JobSubmission.governing(
+                new JobRequestInput(
+                        "team-a", name, gpus, null, null, null, null, null, null, null, null, null, null, null),
+                "team-a",
+                new WorkloadRef("batch/v1", "Job", name, uid));
     }
 
     @Test
@@ -66,7 +73,12 @@ class AdoptionTest {
         adoption.adoptNew();
         JobSubmission sameName = workload("ingest", "u-9", 2);
         assertThat(Adoption.plan(List.of(sameName), h.store::find)).isEmpty();
-        assertThat(h.store.find(new JobId("team-a", "ingest")).orElseThrow().submission().workload().uid())
+        assertThat(h.store
+                        .find(new JobId("team-a", "ingest"))
+                        .orElseThrow()
+                        .submission()
+                        .workload()
+                        .uid())
                 .isEqualTo("u-1");
     }
 }

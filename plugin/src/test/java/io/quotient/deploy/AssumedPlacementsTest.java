@@ -1,5 +1,8 @@
 package io.quotient.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.scheduling.JobId;
@@ -12,10 +15,6 @@ import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.LeadershipGate;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.Timeout;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -23,9 +22,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 /**
  * A new job is recorded with its placement after the decision lock is released: meanwhile the next decisions count
@@ -35,9 +34,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 class AssumedPlacementsTest {
 
     private final HeldStatusWrites held = new HeldStatusWrites();
-    private final ServiceHarness h = new ServiceHarness(new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
-            ScriptedScheduler.SIMPLE_VALIDATOR, List.of(new NodeSpec("gpu-node-1", 64_000, 512_000, 2, "A100", 81_920)),
-            Map.of("team-a", Team.of("team-a", 2)), gateway -> gateway, LeadershipGate.ALWAYS, held::around);
+    private final ServiceHarness h = new ServiceHarness(
+            new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
+            ScriptedScheduler.SIMPLE_VALIDATOR,
+            List.of(new NodeSpec("gpu-node-1", 64_000, 512_000, 2, "A100", 81_920)),
+            Map.of("team-a", Team.of("team-a", 2)),
+            gateway -> gateway,
+            LeadershipGate.ALWAYS,
+            held::around);
 
     @AfterEach
     void releaseAnyHeldWrite() {
@@ -52,7 +56,9 @@ class AssumedPlacementsTest {
         JobRecord second = h.deployments.deploy(JobFixtures.wholeGpus("team-a", "second", 1));
         held.release.countDown();
 
-        assertThat(second.phase()).as("both GPUs are taken by the first job's placement").isEqualTo(JobPhase.PENDING);
+        assertThat(second.phase())
+                .as("both GPUs are taken by the first job's placement")
+                .isEqualTo(JobPhase.PENDING);
         JobRecord placed = first.get(10, TimeUnit.SECONDS);
         assertThat(placed.phase()).isEqualTo(JobPhase.PLACED);
         assertThat(placed.status().gpus()).hasSize(2);
@@ -69,7 +75,9 @@ class AssumedPlacementsTest {
         JobRecord second = h.deployments.deploy(JobFixtures.wholeGpus("team-a", "second", 2));
 
         assertThat(h.store.find(id("first"))).isEmpty();
-        assertThat(h.cluster.workloadOf(id("first"))).as("no workload without a record").isNull();
+        assertThat(h.cluster.workloadOf(id("first")))
+                .as("no workload without a record")
+                .isNull();
         assertThat(second.phase()).isEqualTo(JobPhase.PLACED);
     }
 
@@ -90,7 +98,9 @@ class AssumedPlacementsTest {
         CompletableFuture<JobRecord> first = deployWithHeldWrite("first", 2);
         assertThat(requeueWhileTheWriteIsHeld()).containsExactly("write released", "requeue done");
         assertThat(first.get(10, TimeUnit.SECONDS).phase()).isEqualTo(JobPhase.PLACED);
-        assertThat(h.metrics.requeues).as("the re-queue found the job placed, not waiting").isEmpty();
+        assertThat(h.metrics.requeues)
+                .as("the re-queue found the job placed, not waiting")
+                .isEmpty();
     }
 
     @Test
@@ -140,8 +150,8 @@ class AssumedPlacementsTest {
     /** Deploys a job whose record write is held until {@code held.release}; returns once the write has begun. */
     private CompletableFuture<JobRecord> deployWithHeldWrite(String name, int gpus) throws InterruptedException {
         held.hold(name, false);
-        CompletableFuture<JobRecord> deploy = CompletableFuture.supplyAsync(
-                () -> h.deployments.deploy(JobFixtures.wholeGpus("team-a", name, gpus)));
+        CompletableFuture<JobRecord> deploy =
+                CompletableFuture.supplyAsync(() -> h.deployments.deploy(JobFixtures.wholeGpus("team-a", name, gpus)));
         held.started.await(10, TimeUnit.SECONDS);
         return deploy;
     }

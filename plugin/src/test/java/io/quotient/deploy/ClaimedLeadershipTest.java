@@ -1,9 +1,9 @@
 package io.quotient.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.adapters.memory.InMemoryJobRecordStore;
 import io.quotient.deploy.port.LeadershipGate;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
@@ -11,8 +11,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
 
 /**
  * A replica decides only once the records are claimed for its term: not between its election and the claim, not
@@ -26,7 +26,8 @@ class ClaimedLeadershipTest {
     private final AtomicInteger failuresLeft = new AtomicInteger();
     private volatile CountDownLatch claimGate = new CountDownLatch(0);
 
-    private final ClaimedLeadership leadership = new ClaimedLeadership(election,
+    private final ClaimedLeadership leadership = new ClaimedLeadership(
+            election,
             new ForwardingJobRecordStore(new InMemoryJobRecordStore()) {
                 @Override
                 public int claimForTerm(String term) {
@@ -37,7 +38,8 @@ class ClaimedLeadershipTest {
                     claims.add(term);
                     return 3;
                 }
-            }, Duration.ofMillis(20));
+            },
+            Duration.ofMillis(20));
 
     @Test
     void decidesOnlyOnceItsTermIsClaimedAndRunsElectionWorkAfterTheClaim() throws Exception {
@@ -82,7 +84,9 @@ class ClaimedLeadershipTest {
         assertThat(leadership.isLeader()).isFalse();
         claimGate = new CountDownLatch(1);
         Thread again = election.elect("replica-1@t2");
-        assertThat(leadership.isLeader()).as("the claim of the first term does not carry over").isFalse();
+        assertThat(leadership.isLeader())
+                .as("the claim of the first term does not carry over")
+                .isFalse();
 
         claimGate.countDown();
         again.join(5_000);
@@ -100,7 +104,9 @@ class ClaimedLeadershipTest {
 
         election.lose();
         electing.join(5_000);
-        assertThat(electing.isAlive()).as("the claim stops retrying once the term is over").isFalse();
+        assertThat(electing.isAlive())
+                .as("the claim stops retrying once the term is over")
+                .isFalse();
         assertThat(claims).isEmpty();
         assertThat(leadership.isLeader()).isFalse();
         assertThat(electionWork).isEmpty();
@@ -108,13 +114,15 @@ class ClaimedLeadershipTest {
 
     private void awaitGate() {
         try {
-            assertThat(claimGate.await(5, TimeUnit.SECONDS)).as("the test opened the claim").isTrue();
+            assertThat(claimGate.await(5, TimeUnit.SECONDS))
+                    .as("the test opened the claim")
+                    .isTrue();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
 
-    private static void until(java.util.function.BooleanSupplier condition) throws InterruptedException {
+    private static void until(BooleanSupplier condition) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (!condition.getAsBoolean()) {
             assertThat(System.nanoTime()).as("condition within 5 s").isLessThan(deadline);

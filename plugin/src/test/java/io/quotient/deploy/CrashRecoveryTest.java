@@ -1,5 +1,7 @@
 package io.quotient.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.Plan;
@@ -10,13 +12,11 @@ import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.LeadershipGate;
-import org.junit.jupiter.api.Test;
-
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The service dies at each step of a deploy or a preemption (the gateway throws as a killed process would stop);
@@ -27,12 +27,16 @@ class CrashRecoveryTest {
 
     private final ScriptedScheduler scheduler = new ScriptedScheduler();
     private final AtomicReference<FaultyGateway> faulty = new AtomicReference<>();
-    private final ServiceHarness h = new ServiceHarness(scheduler, ScriptedScheduler.SIMPLE_VALIDATOR,
-            ServiceHarness.fourNodesOfTenGpus(), ServiceHarness.twoTeamsOfTwenty(),
+    private final ServiceHarness h = new ServiceHarness(
+            scheduler,
+            ScriptedScheduler.SIMPLE_VALIDATOR,
+            ServiceHarness.fourNodesOfTenGpus(),
+            ServiceHarness.twoTeamsOfTwenty(),
             real -> {
                 faulty.set(new FaultyGateway(real));
                 return faulty.get();
-            }, LeadershipGate.ALWAYS);
+            },
+            LeadershipGate.ALWAYS);
 
     CrashRecoveryTest() {
         scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.Place(
@@ -71,8 +75,8 @@ class CrashRecoveryTest {
         JobRecord borrower = h.deployments.deploy(JobFixtures.wholeGpus("team-a", "borrower", 2));
         scheduler.onSchedule = (s, spec) -> new Plan(List.of(
                 new PlanAction.Evict(borrower.id(), "Preempted by team-b reclaiming its guarantee"),
-                new PlanAction.Place(PlanApplicationTest.at(s, spec, "gpu-node-1", List.of(0, 1), 1000,
-                        QuotaState.IN_QUOTA))));
+                new PlanAction.Place(
+                        PlanApplicationTest.at(s, spec, "gpu-node-1", List.of(0, 1), 1000, QuotaState.IN_QUOTA))));
         faulty.get().next = FaultyGateway.Fault.BEFORE_STOP;
 
         JobRecord owner = h.deployments.deploy(JobFixtures.wholeGpus("team-b", "owner", 2));
@@ -80,9 +84,12 @@ class CrashRecoveryTest {
         // died after recording the eviction: the borrower is marked, still runs; the owner waits, nothing is lost
         assertThat(h.store.find(borrower.id()).orElseThrow().phase()).isEqualTo(JobPhase.PREEMPTED);
         assertThat(owner.phase()).isEqualTo(JobPhase.PENDING);
-        scheduler.onPending = s -> s.pending().stream().filter(p -> p.spec().id().equals(owner.id())).findFirst()
-                .<Plan>map(p -> new Plan(List.of(new PlanAction.Place(PlanApplicationTest.at(s, p.spec(),
-                        "gpu-node-1", List.of(0, 1), 1000, QuotaState.IN_QUOTA))))).orElse(Plan.EMPTY);
+        scheduler.onPending = s -> s.pending().stream()
+                .filter(p -> p.spec().id().equals(owner.id()))
+                .findFirst()
+                .<Plan>map(p -> new Plan(List.of(new PlanAction.Place(
+                        PlanApplicationTest.at(s, p.spec(), "gpu-node-1", List.of(0, 1), 1000, QuotaState.IN_QUOTA)))))
+                .orElse(Plan.EMPTY);
 
         h.decisions.requeuePending();
 
@@ -90,13 +97,16 @@ class CrashRecoveryTest {
         assertThat(evicted.phase()).isEqualTo(JobPhase.PENDING);
         assertThat(evicted.status().reason()).startsWith("Preempted by team-b");
         assertThat(h.cluster.workloadOf(borrower.id())).isNull();
-        assertThat(h.store.find(owner.id()).orElseThrow().phase().holdsCapacity()).isTrue();
+        assertThat(h.store.find(owner.id()).orElseThrow().phase().holdsCapacity())
+                .isTrue();
         assertThat(h.cluster.workloadOf(owner.id()).node()).isEqualTo("gpu-node-1");
         assertThat(h.cluster.creations(owner.id())).isEqualTo(1);
         // the Event of the interrupted eviction may have died with the process: it is said again
-        assertThat(h.cluster.events(borrower.id())).extracting(e -> e.reason()).containsExactly("Placed", "Preempted",
-                "Preempted");
-        assertThat(h.cluster.events(borrower.id()).get(2).message()).startsWith("Preempted by team-b")
+        assertThat(h.cluster.events(borrower.id()))
+                .extracting(e -> e.reason())
+                .containsExactly("Placed", "Preempted", "Preempted");
+        assertThat(h.cluster.events(borrower.id()).get(2).message())
+                .startsWith("Preempted by team-b")
                 .contains("eviction completed after an interruption");
     }
 
@@ -105,8 +115,10 @@ class CrashRecoveryTest {
         GpuSlot leaked = new GpuSlot("gpu-node-2", 3);
         h.cluster.ensureReservation(leaked);
         JobRecord ghost = JobFixtures.pendingRecord("team-a", "ghost", 1, Instant.now());
-        h.cluster.deploy(ghost, new PlacedJob(ghost.spec(), "gpu-node-3", List.of(0), 1000, QuotaState.IN_QUOTA,
-                Instant.now()), List.of(new GpuBinding(0, null, 1.0)));
+        h.cluster.deploy(
+                ghost,
+                new PlacedJob(ghost.spec(), "gpu-node-3", List.of(0), 1000, QuotaState.IN_QUOTA, Instant.now()),
+                List.of(new GpuBinding(0, null, 1.0)));
 
         h.decisions.requeuePending();
 
@@ -118,7 +130,7 @@ class CrashRecoveryTest {
     void aRunningJobWhoseWorkloadVanishedIsReportedFailedAndFreesItsGpus() {
         JobRecord job = h.deployments.deploy(JobFixtures.wholeGpus("team-a", "train", 2));
         h.decisions.syncPhases();
-        h.cluster.stop(job.id(), java.time.Duration.ZERO); // someone deleted the Job by hand
+        h.cluster.stop(job.id(), Duration.ZERO); // someone deleted the Job by hand
 
         h.decisions.requeuePending();
 

@@ -1,5 +1,7 @@
 package io.quotient.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.adapters.memory.EmbeddedCluster;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.placement.TargetWorkload;
@@ -11,12 +13,9 @@ import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.LeadershipGate;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * An elastic gang through the service: started with its minimum while nodes were busy, it is grown by the re-queue
@@ -31,9 +30,12 @@ class ElasticGangServiceTest {
             new NodeSpec("gpu-node-4", 64_000, 512_000, 8, "A100", 81_920));
 
     private final JobSpecValidator validator = new JobSpecValidator();
-    private final ServiceHarness h = new ServiceHarness(new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
-            (input, teams) -> validator.validateRequest(input), FOUR_NODES,
-            Map.of("team-a", Team.of("team-a", 32), "team-b", Team.of("team-b", 16)), gateway -> gateway,
+    private final ServiceHarness h = new ServiceHarness(
+            new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
+            (input, teams) -> validator.validateRequest(input),
+            FOUR_NODES,
+            Map.of("team-a", Team.of("team-a", 32), "team-b", Team.of("team-b", 16)),
+            gateway -> gateway,
             LeadershipGate.ALWAYS);
 
     @Test
@@ -42,10 +44,14 @@ class ElasticGangServiceTest {
         JobRecord b2 = h.deployments.deploy(JobFixtures.wholeGpus("team-b", "b-2", 8));
         JobRecord elastic = h.deployments.deploy(elasticGang("llm", 4, 2));
         assertThat(elastic.phase()).isEqualTo(JobPhase.PLACED);
-        assertThat(elastic.status().otherReplicas()).as("started with 2 of 4 replicas").hasSize(1);
+        assertThat(elastic.status().otherReplicas())
+                .as("started with 2 of 4 replicas")
+                .hasSize(1);
 
         h.decisions.requeuePending();
-        assertThat(replicas(elastic)).as("no node freed: it keeps its two replicas").isEqualTo(2);
+        assertThat(replicas(elastic))
+                .as("no node freed: it keeps its two replicas")
+                .isEqualTo(2);
 
         h.deployments.delete(b1.id());
         h.deployments.delete(b2.id());
@@ -54,12 +60,17 @@ class ElasticGangServiceTest {
         JobRecord grown = h.store.find(elastic.id()).orElseThrow();
         assertThat(grown.phase()).isEqualTo(JobPhase.PLACED);
         assertThat(replicas(elastic)).isEqualTo(4);
-        assertThat(h.cluster.events(elastic.id())).extracting(EmbeddedCluster.Event::reason)
+        assertThat(h.cluster.events(elastic.id()))
+                .extracting(EmbeddedCluster.Event::reason)
                 .contains("Preempted", "Grown");
-        assertThat(h.cluster.events(elastic.id())).filteredOn(e -> e.reason().equals("Grown")).singleElement()
+        assertThat(h.cluster.events(elastic.id()))
+                .filteredOn(e -> e.reason().equals("Grown"))
+                .singleElement()
                 .satisfies(e -> assertThat(e.message()).startsWith("Grown from 2 to 4 of 4 replicas: placed on"));
         assertThat(h.metrics.preemptions).containsExactly("team-a/llm:grow");
-        assertThat(h.cluster.workloadOf(elastic.id())).as("its workload was made again").isNotNull();
+        assertThat(h.cluster.workloadOf(elastic.id()))
+                .as("its workload was made again")
+                .isNotNull();
     }
 
     private int replicas(JobRecord job) {
@@ -67,8 +78,23 @@ class ElasticGangServiceTest {
     }
 
     private static JobSubmission elasticGang(String name, int replicas, int minReplicas) {
-        JobRequestInput request = new JobRequestInput("team-a", name, 8, null, null, null, null, null, null, null, null,
-                null, null, null, replicas, minReplicas);
+        JobRequestInput request = new JobRequestInput(
+                "team-a",
+                name,
+                8,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                replicas,
+                minReplicas);
         return new JobSubmission(request, "pytorchjob", "img", List.of(), List.of(), Map.of(), Map.of());
     }
 }

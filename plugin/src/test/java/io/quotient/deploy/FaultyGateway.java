@@ -2,23 +2,26 @@ package io.quotient.deploy;
 
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.PlacedJob;
-import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.ForwardingWorkloadGateway;
+import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.WorkloadGateway;
-
 import java.time.Duration;
 import java.util.List;
 
 /** A gateway that dies (as the process would) at a chosen point of the next deploy or stop, once. */
 final class FaultyGateway extends ForwardingWorkloadGateway {
 
-    enum Fault { NONE, BEFORE_DEPLOY, AFTER_DEPLOY, BEFORE_STOP }
+    enum Fault {
+        NONE,
+        BEFORE_DEPLOY,
+        AFTER_DEPLOY,
+        BEFORE_STOP
+    }
 
     Fault next = Fault.NONE;
     /** Runs after each stop, e.g. to take the leadership away in the middle of a plan. */
-    Runnable afterStop = () -> {
-    };
+    Runnable afterStop = () -> {};
 
     FaultyGateway(WorkloadGateway real) {
         super(real);

@@ -1,5 +1,7 @@
 package io.quotient.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.adapters.memory.EmbeddedCluster;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.Plan;
@@ -10,15 +12,12 @@ import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.JobStatus;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /**
  * A replica that stops being the leader while a plan is being applied (it froze past its Lease after the plan's
@@ -31,20 +30,26 @@ class FencedWritesTest {
     private final ScriptedScheduler scheduler = new ScriptedScheduler();
     private final AtomicBoolean leader = new AtomicBoolean(true);
     /** Run once, right after the next status write: the moment the replica froze and lost the Lease. */
-    private final AtomicReference<Runnable> afterStatusWrite = new AtomicReference<>(() -> { });
+    private final AtomicReference<Runnable> afterStatusWrite = new AtomicReference<>(() -> {});
     /** Run once, right after the next record is created: the same, between a new job's create and its placement. */
-    private final AtomicReference<Runnable> afterCreate = new AtomicReference<>(() -> { });
+    private final AtomicReference<Runnable> afterCreate = new AtomicReference<>(() -> {});
     /** Run once, right after the next event: the same, between an event and its status write. */
-    private final AtomicReference<Runnable> afterEvent = new AtomicReference<>(() -> { });
-    private final ServiceHarness h = new ServiceHarness(scheduler, ScriptedScheduler.SIMPLE_VALIDATOR,
-            ServiceHarness.fourNodesOfTenGpus(), ServiceHarness.twoTeamsOfTwenty(),
+    private final AtomicReference<Runnable> afterEvent = new AtomicReference<>(() -> {});
+
+    private final ServiceHarness h = new ServiceHarness(
+            scheduler,
+            ScriptedScheduler.SIMPLE_VALIDATOR,
+            ServiceHarness.fourNodesOfTenGpus(),
+            ServiceHarness.twoTeamsOfTwenty(),
             real -> new ForwardingWorkloadGateway(real) {
                 @Override
                 public void recordEvent(JobId job, String reason, String message) {
                     super.recordEvent(job, reason, message);
-                    afterEvent.getAndSet(() -> { }).run();
+                    afterEvent.getAndSet(() -> {}).run();
                 }
-            }, leader::get, records -> new WatchedStore(records, afterStatusWrite, afterCreate));
+            },
+            leader::get,
+            records -> new WatchedStore(records, afterStatusWrite, afterCreate));
 
     private JobRecord first;
     private JobRecord second;
@@ -55,10 +60,10 @@ class FencedWritesTest {
         first = h.deployments.deploy(JobFixtures.wholeGpus("team-a", "first", 1));
         second = h.deployments.deploy(JobFixtures.wholeGpus("team-a", "second", 1));
         scheduler.onPending = s -> new Plan(List.of(
-                new PlanAction.Place(PlanApplicationTest.at(s, s.pending().get(0).spec(), "gpu-node-1", List.of(0),
-                        1000, QuotaState.IN_QUOTA)),
-                new PlanAction.Place(PlanApplicationTest.at(s, s.pending().get(1).spec(), "gpu-node-1", List.of(1),
-                        1000, QuotaState.IN_QUOTA))));
+                new PlanAction.Place(PlanApplicationTest.at(
+                        s, s.pending().get(0).spec(), "gpu-node-1", List.of(0), 1000, QuotaState.IN_QUOTA)),
+                new PlanAction.Place(PlanApplicationTest.at(
+                        s, s.pending().get(1).spec(), "gpu-node-1", List.of(1), 1000, QuotaState.IN_QUOTA))));
     }
 
     @Test
@@ -67,10 +72,13 @@ class FencedWritesTest {
 
         h.decisions.requeuePending();
 
-        assertThat(h.store.find(first.id()).orElseThrow().phase()).as("written before the Lease was lost")
+        assertThat(h.store.find(first.id()).orElseThrow().phase())
+                .as("written before the Lease was lost")
                 .isEqualTo(JobPhase.PLACED);
         assertThat(eventsOf(first.id())).as("its event came after: fenced").containsExactly("Pending");
-        assertThat(h.cluster.workloadOf(first.id())).as("the new leader's reconciliation creates it").isNull();
+        assertThat(h.cluster.workloadOf(first.id()))
+                .as("the new leader's reconciliation creates it")
+                .isNull();
         assertThat(h.store.find(second.id()).orElseThrow().phase()).isEqualTo(JobPhase.PENDING);
         assertThat(eventsOf(second.id())).containsExactly("Pending");
     }
@@ -79,8 +87,8 @@ class FencedWritesTest {
     void aLeaderLostBetweenAnEventAndItsStatusWriteWritesNoStatus() {
         scheduler.onPending = s -> new Plan(List.of(
                 new PlanAction.KeepPending(first.id(), "no node with 80 GiB of free GPU memory"),
-                new PlanAction.Place(PlanApplicationTest.at(s, s.pending().get(1).spec(), "gpu-node-1", List.of(1),
-                        1000, QuotaState.IN_QUOTA))));
+                new PlanAction.Place(PlanApplicationTest.at(
+                        s, s.pending().get(1).spec(), "gpu-node-1", List.of(1), 1000, QuotaState.IN_QUOTA))));
         afterEvent.set(() -> leader.set(false));
 
         h.decisions.requeuePending();
@@ -116,8 +124,8 @@ class FencedWritesTest {
     void aNewJobPlacedJustBeforeTheLeadershipWasLostIsRecordedForTheLeaderNotPlaced() {
         scheduler.onSchedule = (s, spec) -> {
             leader.set(false);
-            return new Plan(List.of(new PlanAction.Place(PlanApplicationTest.at(s, spec, "gpu-node-2", List.of(0),
-                    1000, QuotaState.IN_QUOTA))));
+            return new Plan(List.of(new PlanAction.Place(
+                    PlanApplicationTest.at(s, spec, "gpu-node-2", List.of(0), 1000, QuotaState.IN_QUOTA))));
         };
 
         JobRecord late = h.deployments.deploy(JobFixtures.wholeGpus("team-b", "late", 1));
@@ -131,21 +139,25 @@ class FencedWritesTest {
 
     @Test
     void aNewJobWhoseLeaderFrozeBetweenItsCreateAndItsPlacementIsLeftUndecidedForTheLeader() {
-        scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.Place(PlanApplicationTest.at(s, spec,
-                "gpu-node-2", List.of(0), 1000, QuotaState.IN_QUOTA))));
+        scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.Place(
+                PlanApplicationTest.at(s, spec, "gpu-node-2", List.of(0), 1000, QuotaState.IN_QUOTA))));
         afterCreate.set(() -> leader.set(false)); // the create was sent late; another replica claimed the records
 
         JobRecord late = h.deployments.deploy(JobFixtures.wholeGpus("team-b", "late", 1));
 
         JobRecord stored = h.store.find(late.id()).orElseThrow();
-        assertThat(stored.phase()).as("the placement decided on the old view is not written").isEqualTo(JobPhase.PENDING);
+        assertThat(stored.phase())
+                .as("the placement decided on the old view is not written")
+                .isEqualTo(JobPhase.PENDING);
         assertThat(stored.status()).isEqualTo(JobStatus.undecided());
         assertThat(eventsOf(late.id())).isEmpty();
         assertThat(h.cluster.workloadOf(late.id())).isNull();
     }
 
     private List<String> eventsOf(JobId job) {
-        return h.cluster.events().stream().filter(e -> e.job().equals(job)).map(EmbeddedCluster.Event::reason)
+        return h.cluster.events().stream()
+                .filter(e -> e.job().equals(job))
+                .map(EmbeddedCluster.Event::reason)
                 .toList();
     }
 
@@ -155,8 +167,10 @@ class FencedWritesTest {
         private final AtomicReference<Runnable> afterStatusWrite;
         private final AtomicReference<Runnable> afterCreate;
 
-        WatchedStore(JobRecordStore delegate, AtomicReference<Runnable> afterStatusWrite,
-                     AtomicReference<Runnable> afterCreate) {
+        WatchedStore(
+                JobRecordStore delegate,
+                AtomicReference<Runnable> afterStatusWrite,
+                AtomicReference<Runnable> afterCreate) {
             super(delegate);
             this.afterStatusWrite = afterStatusWrite;
             this.afterCreate = afterCreate;
@@ -165,14 +179,14 @@ class FencedWritesTest {
         @Override
         public JobRecord create(JobRecord record) {
             JobRecord created = super.create(record);
-            afterCreate.getAndSet(() -> { }).run();
+            afterCreate.getAndSet(() -> {}).run();
             return created;
         }
 
         @Override
         public JobRecord updateStatus(JobRecord record, JobStatus status) {
             JobRecord written = super.updateStatus(record, status);
-            afterStatusWrite.getAndSet(() -> { }).run();
+            afterStatusWrite.getAndSet(() -> {}).run();
             return written;
         }
     }
@@ -182,8 +196,12 @@ class FencedWritesTest {
         AtomicInteger checksLeft = new AtomicInteger(Integer.MAX_VALUE);
         ScriptedScheduler placing = new ScriptedScheduler();
         placing.placeEachAt("gpu-node-1", List.of(0), 1000, QuotaState.IN_QUOTA);
-        ServiceHarness replica = new ServiceHarness(placing, ScriptedScheduler.SIMPLE_VALIDATOR,
-                ServiceHarness.fourNodesOfTenGpus(), ServiceHarness.twoTeamsOfTwenty(), g -> g,
+        ServiceHarness replica = new ServiceHarness(
+                placing,
+                ScriptedScheduler.SIMPLE_VALIDATOR,
+                ServiceHarness.fourNodesOfTenGpus(),
+                ServiceHarness.twoTeamsOfTwenty(),
+                g -> g,
                 () -> checksLeft.getAndDecrement() > 0);
         JobRecord placed = replica.deployments.deploy(JobFixtures.wholeGpus("team-a", "train", 1));
         assertThat(replica.cluster.workloadOf(placed.id())).isNotNull();
@@ -195,14 +213,19 @@ class FencedWritesTest {
         checksLeft.set(1); // the pass starts as leader, then the Lease is gone
         replica.decisions.requeuePending();
 
-        assertThat(replica.cluster.events(placed.id())).as("no Preempted event from a replica that lost the Lease")
+        assertThat(replica.cluster.events(placed.id()))
+                .as("no Preempted event from a replica that lost the Lease")
                 .hasSize(eventsBefore);
-        assertThat(replica.cluster.workloadOf(placed.id())).as("its workload is the leader's to stop").isNotNull();
+        assertThat(replica.cluster.workloadOf(placed.id()))
+                .as("its workload is the leader's to stop")
+                .isNotNull();
         assertThat(replica.store.find(placed.id()).orElseThrow().phase()).isEqualTo(JobPhase.PREEMPTED);
 
         checksLeft.set(Integer.MAX_VALUE); // as the leader in office, the same pass completes the eviction
         replica.decisions.requeuePending();
-        assertThat(replica.cluster.events(placed.id())).extracting(EmbeddedCluster.Event::reason).last()
+        assertThat(replica.cluster.events(placed.id()))
+                .extracting(EmbeddedCluster.Event::reason)
+                .last()
                 .isEqualTo("Preempted");
         assertThat(replica.cluster.workloadOf(placed.id())).isNull();
     }

@@ -4,7 +4,6 @@ import io.quotient.core.scheduling.JobId;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.JobStatus;
-
 import java.util.List;
 import java.util.Optional;
 

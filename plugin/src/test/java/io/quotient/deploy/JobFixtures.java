@@ -7,7 +7,6 @@ import io.quotient.core.scheduling.JobSpec;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.JobSubmission;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -17,25 +16,24 @@ import java.util.Set;
 /** Requests and records for tests of the application layer and its adapters. */
 public final class JobFixtures {
 
-    private JobFixtures() {
-    }
+    private JobFixtures() {}
 
     /** A preemptible request for whole GPUs. */
     public static JobSubmission wholeGpus(String team, String name, int gpus) {
-        return submission(new JobRequestInput(team, name, gpus, null, null, null, null, null, null, null, null, true,
-                null, null));
+        return submission(new JobRequestInput(
+                team, name, gpus, null, null, null, null, null, null, null, null, true, null, null));
     }
 
     /** A request that must stay within the team's guarantee (not preemptible). */
     public static JobSubmission inQuotaOnly(String team, String name, int gpus) {
-        return submission(new JobRequestInput(team, name, gpus, null, null, null, null, null, null, null, null, false,
-                null, null));
+        return submission(new JobRequestInput(
+                team, name, gpus, null, null, null, null, null, null, null, null, false, null, null));
     }
 
     /** A preemptible request for a fraction of one GPU. */
     public static JobSubmission fraction(String team, String name, double fraction) {
-        return submission(new JobRequestInput(team, name, null, fraction, null, null, null, null, null, null, null,
-                true, null, null));
+        return submission(new JobRequestInput(
+                team, name, null, fraction, null, null, null, null, null, null, null, true, null, null));
     }
 
     public static JobSubmission submission(JobRequestInput input) {
@@ -45,8 +43,8 @@ public final class JobFixtures {
     /** A pending record of a whole-GPU job, built without the validator. */
     public static JobRecord pendingRecord(String team, String name, int gpus, Instant createdAt) {
         JobSubmission submission = wholeGpus(team, name, gpus);
-        JobSpec spec = new JobSpec(new JobId(team, name), new GpuRequest.WholeGpus(gpus), 0, 0, Set.of(), 0, true,
-                Duration.ZERO);
+        JobSpec spec = new JobSpec(
+                new JobId(team, name), new GpuRequest.WholeGpus(gpus), 0, 0, Set.of(), 0, true, Duration.ZERO);
         return new JobRecord(submission, spec, JobStatus.pending("waiting"), createdAt, null);
     }
 }

@@ -1,18 +1,17 @@
 package io.quotient.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.PlanAction;
 import io.quotient.core.scheduling.QuotaState;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Decisions that could be taken twice (leader changes, a deploy racing the queue) are taken once. */
 class LeadershipChangeTest {
@@ -20,11 +19,16 @@ class LeadershipChangeTest {
     private final ScriptedScheduler scheduler = new ScriptedScheduler();
     private final AtomicBoolean leader = new AtomicBoolean(true);
     private final AtomicReference<FaultyGateway> gateway = new AtomicReference<>();
-    private final ServiceHarness h = new ServiceHarness(scheduler, ScriptedScheduler.SIMPLE_VALIDATOR,
-            ServiceHarness.fourNodesOfTenGpus(), ServiceHarness.twoTeamsOfTwenty(), real -> {
+    private final ServiceHarness h = new ServiceHarness(
+            scheduler,
+            ScriptedScheduler.SIMPLE_VALIDATOR,
+            ServiceHarness.fourNodesOfTenGpus(),
+            ServiceHarness.twoTeamsOfTwenty(),
+            real -> {
                 gateway.set(new FaultyGateway(real));
                 return gateway.get();
-            }, leader::get);
+            },
+            leader::get);
 
     @Test
     void aReplicaThatLosesTheLeadershipInTheMiddleOfAPlanAppliesNothingMore() {
@@ -32,8 +36,8 @@ class LeadershipChangeTest {
         JobRecord borrower = h.deployments.deploy(JobFixtures.wholeGpus("team-a", "borrower", 2));
         scheduler.onSchedule = (s, spec) -> new Plan(List.of(
                 new PlanAction.Evict(borrower.id(), "Preempted by team-b reclaiming its guarantee"),
-                new PlanAction.Place(PlanApplicationTest.at(s, spec, "gpu-node-1", List.of(0, 1), 1000,
-                        QuotaState.IN_QUOTA))));
+                new PlanAction.Place(
+                        PlanApplicationTest.at(s, spec, "gpu-node-1", List.of(0, 1), 1000, QuotaState.IN_QUOTA))));
         gateway.get().afterStop = () -> leader.set(false); // the Lease is lost while the eviction runs
 
         JobRecord owner = h.deployments.deploy(JobFixtures.wholeGpus("team-b", "owner", 2));
@@ -47,8 +51,8 @@ class LeadershipChangeTest {
     void aDeployDecisionThatLosesTheRaceToTheQueueDecidesNothingAgain() {
         scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.KeepPending(spec.id(), "no free GPU")));
         JobRecord stale = h.deployments.deploy(JobFixtures.wholeGpus("team-b", "owner", 2));
-        scheduler.onPending = s -> new Plan(List.of(new PlanAction.Place(PlanApplicationTest.at(s,
-                s.pending().get(0).spec(), "gpu-node-1", List.of(0, 1), 1000, QuotaState.IN_QUOTA))));
+        scheduler.onPending = s -> new Plan(List.of(new PlanAction.Place(PlanApplicationTest.at(
+                s, s.pending().get(0).spec(), "gpu-node-1", List.of(0, 1), 1000, QuotaState.IN_QUOTA))));
         h.decisions.requeuePending(); // the queue took the lock first and placed the job
         int decisions = scheduler.snapshots.size();
         scheduler.onSchedule = (s, spec) -> {

@@ -1,8 +1,8 @@
 package io.quotient.deploy;
 
-import org.junit.jupiter.api.Test;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 /** Values users supply are logged on one line, their control characters visible. */
 class LogValuesTest {

@@ -1,11 +1,10 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.JobId;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quotient.core.scheduling.JobId;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
 
 class PendingReasonRefreshTest {
 
@@ -20,7 +19,8 @@ class PendingReasonRefreshTest {
     void aReasonThatSaysSomethingNewIsWrittenAtOnce() {
         refresh.written(JOB);
 
-        assertThat(refresh.due(JOB, HOLDS_25, "no node has 2 free GPUs of model A100")).isTrue();
+        assertThat(refresh.due(JOB, HOLDS_25, "no node has 2 free GPUs of model A100"))
+                .isTrue();
     }
 
     @Test
@@ -57,14 +57,18 @@ class PendingReasonRefreshTest {
         }
         assertThat(due).as("two seconds later").isEqualTo(2 * PendingReasonRefresh.FIGURES_PER_SECOND);
         assertThat(refresh.due(JOB, HOLDS_25, "no node has 2 free GPUs of model A100"))
-                .as("a reason that says something new is never rationed").isTrue();
+                .as("a reason that says something new is never rationed")
+                .isTrue();
     }
 
     @Test
     void figuresAreNumbersWithTheirDecimalsAndWordsAreTheRest() {
-        assertThat(PendingReasonRefresh.sameWords("needs 4 nodes with 8 free A100s, 2 have them",
-                "needs 4 nodes with 8 free A100s, 3 have them")).isTrue();
-        assertThat(PendingReasonRefresh.sameWords("Preempted by team-2 reclaiming its guarantee",
-                "Preempted by team-2 reclaiming its guarantee; still waiting: no room")).isFalse();
+        assertThat(PendingReasonRefresh.sameWords(
+                        "needs 4 nodes with 8 free A100s, 2 have them", "needs 4 nodes with 8 free A100s, 3 have them"))
+                .isTrue();
+        assertThat(PendingReasonRefresh.sameWords(
+                        "Preempted by team-2 reclaiming its guarantee",
+                        "Preempted by team-2 reclaiming its guarantee; still waiting: no room"))
+                .isFalse();
     }
 }

@@ -1,5 +1,7 @@
 package io.quotient.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.JobSpec;
 import io.quotient.core.scheduling.PlacedJob;
@@ -10,12 +12,9 @@ import io.quotient.core.scheduling.SchedulingSnapshot;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** How the service applies plans the scheduler wrote: order, reasons, events, reservations, leadership. */
 class PlanApplicationTest {
@@ -29,8 +28,8 @@ class PlanApplicationTest {
 
     @Test
     void recordsThePlacementAndCreatesTheWorkloadThere() {
-        scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.Place(
-                at(s, spec, "gpu-node-2", List.of(3, 4), 1000, QuotaState.IN_QUOTA))));
+        scheduler.onSchedule = (s, spec) -> new Plan(
+                List.of(new PlanAction.Place(at(s, spec, "gpu-node-2", List.of(3, 4), 1000, QuotaState.IN_QUOTA))));
 
         JobRecord placed = h.deployments.deploy(JobFixtures.wholeGpus("team-a", "train", 2));
 
@@ -46,8 +45,8 @@ class PlanApplicationTest {
 
     @Test
     void aJobThatCannotRunYetIsRecordedPendingWithTheReason() {
-        scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.KeepPending(spec.id(),
-                "no node has 12 free GPUs (nearest: gpu-node-1 with 10)")));
+        scheduler.onSchedule = (s, spec) -> new Plan(List.of(
+                new PlanAction.KeepPending(spec.id(), "no node has 12 free GPUs (nearest: gpu-node-1 with 10)")));
 
         JobRecord pending = h.deployments.deploy(JobFixtures.wholeGpus("team-a", "huge", 12));
 
@@ -59,8 +58,8 @@ class PlanApplicationTest {
 
     @Test
     void evictionsComeFirstAndLeaveTheEvictedJobPendingWithTheReason() {
-        scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.Place(
-                at(s, spec, "gpu-node-1", List.of(0, 1), 1000, QuotaState.OVER_QUOTA))));
+        scheduler.onSchedule = (s, spec) -> new Plan(
+                List.of(new PlanAction.Place(at(s, spec, "gpu-node-1", List.of(0, 1), 1000, QuotaState.OVER_QUOTA))));
         JobRecord borrower = h.deployments.deploy(JobFixtures.wholeGpus("team-a", "borrower", 2));
 
         scheduler.onSchedule = (s, spec) -> new Plan(List.of(
@@ -88,15 +87,18 @@ class PlanApplicationTest {
                 at(s, s.pending().get(0).spec(), "gpu-node-3", List.of(0, 1), 1000, QuotaState.OVER_QUOTA))));
         h.decisions.requeuePending();
         assertThat(h.store.find(borrower.id()).orElseThrow().status().node()).isEqualTo("gpu-node-3");
-        assertThat(h.cluster.events(borrower.id()).get(h.cluster.events(borrower.id()).size() - 1).reason())
+        assertThat(h.cluster
+                        .events(borrower.id())
+                        .get(h.cluster.events(borrower.id()).size() - 1)
+                        .reason())
                 .isEqualTo("Requeued");
         assertThat(h.metrics.requeues).containsExactly("team-a/borrower");
     }
 
     @Test
     void fractionsShareOneReservationThatGoesWithTheLastFraction() {
-        scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.Place(
-                at(s, spec, "gpu-node-1", List.of(5), 300, QuotaState.IN_QUOTA))));
+        scheduler.onSchedule = (s, spec) -> new Plan(
+                List.of(new PlanAction.Place(at(s, spec, "gpu-node-1", List.of(5), 300, QuotaState.IN_QUOTA))));
         JobRecord first = h.deployments.deploy(JobFixtures.fraction("team-a", "f1", 0.3));
         JobRecord second = h.deployments.deploy(JobFixtures.fraction("team-a", "f2", 0.3));
         GpuSlot gpu = new GpuSlot("gpu-node-1", 5);
@@ -116,10 +118,11 @@ class PlanApplicationTest {
 
     @Test
     void aMoveStopsTheJobAndStartsItAtItsNewPlace() {
-        scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.Place(
-                at(s, spec, "gpu-node-4", List.of(9), 1000, QuotaState.OVER_QUOTA))));
+        scheduler.onSchedule = (s, spec) -> new Plan(
+                List.of(new PlanAction.Place(at(s, spec, "gpu-node-4", List.of(9), 1000, QuotaState.OVER_QUOTA))));
         JobRecord job = h.deployments.deploy(JobFixtures.wholeGpus("team-a", "stray", 1));
-        scheduler.onRebalance = s -> new Plan(List.of(new PlanAction.Move(s.placed().get(0),
+        scheduler.onRebalance = s -> new Plan(List.of(new PlanAction.Move(
+                s.placed().get(0),
                 at(s, s.placed().get(0).spec(), "gpu-node-1", List.of(0), 1000, QuotaState.OVER_QUOTA))));
 
         Plan plan = h.decisions.defragment(0.1);
@@ -131,17 +134,24 @@ class PlanApplicationTest {
         assertThat(h.cluster.workloadOf(job.id()).node()).isEqualTo("gpu-node-1");
         assertThat(h.metrics.preemptions).containsExactly("team-a/stray:defragment");
         assertThat(h.metrics.requeues).as("a move is no re-queue").isEmpty();
-        assertThat(h.cluster.events(job.id())).extracting(e -> e.reason()).containsExactly("Placed", "Preempted",
-                "Moved");
-        assertThat(h.cluster.events(job.id()).get(2).message()).startsWith("Moved from gpu-node-4 GPUs [9] to gpu-node-1");
+        assertThat(h.cluster.events(job.id()))
+                .extracting(e -> e.reason())
+                .containsExactly("Placed", "Preempted", "Moved");
+        assertThat(h.cluster.events(job.id()).get(2).message())
+                .startsWith("Moved from gpu-node-4 GPUs [9] to gpu-node-1");
     }
 
     @Test
     void aFollowerRecordsButLeavesDecisionsToTheLeader() {
         AtomicBoolean leader = new AtomicBoolean(false);
         ScriptedScheduler scripted = new ScriptedScheduler();
-        ServiceHarness follower = new ServiceHarness(scripted, ScriptedScheduler.SIMPLE_VALIDATOR,
-                ServiceHarness.fourNodesOfTenGpus(), ServiceHarness.twoTeamsOfTwenty(), g -> g, leader::get);
+        ServiceHarness follower = new ServiceHarness(
+                scripted,
+                ScriptedScheduler.SIMPLE_VALIDATOR,
+                ServiceHarness.fourNodesOfTenGpus(),
+                ServiceHarness.twoTeamsOfTwenty(),
+                g -> g,
+                leader::get);
         scripted.onPending = s -> new Plan(List.of(new PlanAction.Place(
                 at(s, s.pending().get(0).spec(), "gpu-node-1", List.of(0), 1000, QuotaState.IN_QUOTA))));
 
@@ -153,16 +163,19 @@ class PlanApplicationTest {
 
         leader.set(true);
         follower.decisions.requeuePending();
-        assertThat(follower.store.find(new JobId("team-a", "j")).orElseThrow().phase()).isEqualTo(JobPhase.PLACED);
+        assertThat(follower.store.find(new JobId("team-a", "j")).orElseThrow().phase())
+                .isEqualTo(JobPhase.PLACED);
         // its first placement, though made by the queue: no re-queue
-        assertThat(follower.cluster.events(recorded.id())).extracting(e -> e.reason()).containsExactly("Placed");
+        assertThat(follower.cluster.events(recorded.id()))
+                .extracting(e -> e.reason())
+                .containsExactly("Placed");
         assertThat(follower.metrics.requeues).isEmpty();
     }
 
     @Test
     void finishedJobsReleaseTheirCapacityToTheQueue() {
-        scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.Place(
-                at(s, spec, "gpu-node-1", List.of(0), 500, QuotaState.IN_QUOTA))));
+        scheduler.onSchedule = (s, spec) -> new Plan(
+                List.of(new PlanAction.Place(at(s, spec, "gpu-node-1", List.of(0), 500, QuotaState.IN_QUOTA))));
         JobRecord job = h.deployments.deploy(JobFixtures.fraction("team-a", "half", 0.5));
         assertThat(h.decisions.syncPhases()).isZero();
         assertThat(h.store.find(job.id()).orElseThrow().phase()).isEqualTo(JobPhase.RUNNING);
@@ -173,7 +186,9 @@ class PlanApplicationTest {
         JobRecord done = h.store.find(job.id()).orElseThrow();
         assertThat(done.phase()).isEqualTo(JobPhase.SUCCEEDED);
         assertThat(h.cluster.reservations()).isEmpty();
-        assertThat(h.reports.teams()).filteredOn(t -> t.team().name().equals("team-a"))
-                .singleElement().satisfies(t -> assertThat(t.allocatedMilli()).isZero());
+        assertThat(h.reports.teams())
+                .filteredOn(t -> t.team().name().equals("team-a"))
+                .singleElement()
+                .satisfies(t -> assertThat(t.allocatedMilli()).isZero());
     }
 }

@@ -1,26 +1,25 @@
 package io.quotient.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.JobRequestInput;
 import io.quotient.core.scheduling.JobSpecValidator;
+import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaScheduler;
 import io.quotient.core.scheduling.Team;
 import io.quotient.deploy.port.ForwardingWorkloadGateway;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
-import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.deploy.port.WorkloadRef;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * Pods governed at admission: decided at once on the leader, admitted only placed (a share with its reserved GPU's
@@ -32,17 +31,22 @@ class PodAdmissionsTest {
     private static final JobId NB = new JobId("team-a", "nb-0");
     private final AtomicBoolean leader = new AtomicBoolean(true);
     /** As the Kubernetes gateway: a pod is created by its controller, never by a deploy. */
-    private final ServiceHarness h = new ServiceHarness(new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
-            validator(), List.of(new NodeSpec("gpu-node-1", 64_000, 512_000, 2, "A100", 81_920)),
+    private final ServiceHarness h = new ServiceHarness(
+            new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
+            validator(),
+            List.of(new NodeSpec("gpu-node-1", 64_000, 512_000, 2, "A100", 81_920)),
             Map.of("team-a", Team.of("team-a", 2), "team-b", Team.of("team-b", 0)),
             gateway -> new ForwardingWorkloadGateway(gateway) {
                 @Override
                 public void deploy(JobRecord record, PlacedJob placement, List<GpuBinding> gpus) {
-                    if (!record.submission().adopted() || !record.submission().workload().isPod()) {
+                    if (!record.submission().adopted()
+                            || !record.submission().workload().isPod()) {
                         super.deploy(record, placement, gpus);
                     }
                 }
-            }, leader::get, store -> store);
+            },
+            leader::get,
+            store -> store);
 
     private static RequestValidator validator() {
         JobSpecValidator validator = new JobSpecValidator();
@@ -50,8 +54,21 @@ class PodAdmissionsTest {
     }
 
     private static JobRequestInput pod(String name, Integer gpus, Double fraction) {
-        return new JobRequestInput("team-a", name, gpus, fraction, fraction, null, null, fraction == null ? null : 1,
-                null, null, null, false, null, null);
+        return new JobRequestInput(
+                "team-a",
+                name,
+                gpus,
+                fraction,
+                fraction,
+                null,
+                null,
+                fraction == null ? null : 1,
+                null,
+                null,
+                null,
+                false,
+                null,
+                null);
     }
 
     /** The pod, admitted, is created by its controller: the cluster shows it running. */
@@ -73,8 +90,11 @@ class PodAdmissionsTest {
         assertThat(record.phase()).isEqualTo(JobPhase.PLACED);
         assertThat(record.submission().workload()).isEqualTo(WorkloadRef.pod("nb-0"));
         assertThat(record.submission().pod().namespace()).isEqualTo("ml-a");
-        assertThat(record.spec().preemptible()).as("a notebook stays within its team's guarantee").isFalse();
-        assertThat(h.pods.admit("ml-a", pod("nb-0", 1, null))).as("a retry of the create finds the placement")
+        assertThat(record.spec().preemptible())
+                .as("a notebook stays within its team's guarantee")
+                .isFalse();
+        assertThat(h.pods.admit("ml-a", pod("nb-0", 1, null)))
+                .as("a retry of the create finds the placement")
                 .isInstanceOf(PodVerdict.Admit.class);
     }
 
@@ -86,11 +106,13 @@ class PodAdmissionsTest {
         String uuid = h.cluster.reservations().values().iterator().next();
         assertThat(h.cluster.reservations()).hasSize(1);
         for (PodVerdict verdict : List.of(first, second)) {
-            assertThat(verdict).isInstanceOfSatisfying(PodVerdict.Admit.class, admit ->
-                    assertThat(admit.gpus()).singleElement().satisfies(g -> {
-                        assertThat(g.uuid()).isEqualTo(uuid);
-                        assertThat(g.milli()).isEqualTo(500);
-                    }));
+            assertThat(verdict)
+                    .isInstanceOfSatisfying(
+                            PodVerdict.Admit.class,
+                            admit -> assertThat(admit.gpus()).singleElement().satisfies(g -> {
+                                assertThat(g.uuid()).isEqualTo(uuid);
+                                assertThat(g.milli()).isEqualTo(500);
+                            }));
         }
     }
 
@@ -102,18 +124,23 @@ class PodAdmissionsTest {
 
         PodVerdict waits = h.pods.admit("ml-a", pod("nb-0", 1, null));
 
-        assertThat(waits).isInstanceOfSatisfying(PodVerdict.Wait.class, wait ->
-                assertThat(wait.reason()).contains("team-a").contains("guarantee"));
+        assertThat(waits)
+                .isInstanceOfSatisfying(
+                        PodVerdict.Wait.class,
+                        wait -> assertThat(wait.reason()).contains("team-a").contains("guarantee"));
         JobRecord pending = h.store.find(NB).orElseThrow();
         assertThat(pending.phase()).isEqualTo(JobPhase.PENDING);
         assertThat(pending.status().reason()).isEqualTo(((PodVerdict.Wait) waits).reason());
-        assertThat(h.pods.admit("ml-a", pod("nb-0", 1, null))).as("the retry waits too")
+        assertThat(h.pods.admit("ml-a", pod("nb-0", 1, null)))
+                .as("the retry waits too")
                 .isInstanceOf(PodVerdict.Wait.class);
 
         h.cluster.stop(new JobId("team-a", "big-0"), Duration.ZERO); // the big notebook is stopped: its pod goes
         h.decisions.requeuePending();
 
-        assertThat(h.store.find(new JobId("team-a", "big-0"))).as("its job ends with its pod").isEmpty();
+        assertThat(h.store.find(new JobId("team-a", "big-0")))
+                .as("its job ends with its pod")
+                .isEmpty();
         assertThat(h.store.find(NB).orElseThrow().phase()).isEqualTo(JobPhase.PLACED);
         assertThat(h.pods.admit("ml-a", pod("nb-0", 1, null))).isInstanceOf(PodVerdict.Admit.class);
     }
@@ -122,35 +149,44 @@ class PodAdmissionsTest {
     void aPodNamedLikeAJobOfTheApiIsRefused() {
         h.deployments.deploy(JobFixtures.wholeGpus("team-a", "nb-0", 1));
 
-        assertThat(h.pods.admit("ml-a", pod("nb-0", 1, null))).isInstanceOfSatisfying(PodVerdict.Refuse.class,
-                refuse -> assertThat(refuse.reason()).isEqualTo("job nb-0 of team team-a exists already and governs a"
-                        + " job deployed through Quotient's API; rename the pod or delete that job"));
+        assertThat(h.pods.admit("ml-a", pod("nb-0", 1, null)))
+                .isInstanceOfSatisfying(
+                        PodVerdict.Refuse.class,
+                        refuse -> assertThat(refuse.reason())
+                                .isEqualTo("job nb-0 of team team-a exists already and governs a"
+                                        + " job deployed through Quotient's API; rename the pod or delete that job"));
     }
 
     @Test
     void aPodOfTheSameNameInAnotherNamespaceOfTheTeamIsRefused() {
         h.pods.admit("ml-a", pod("nb-0", 1, null));
 
-        assertThat(h.pods.admit("ml-a2", pod("nb-0", 1, null))).isInstanceOfSatisfying(PodVerdict.Refuse.class,
-                refuse -> assertThat(refuse.reason()).isEqualTo("job nb-0 of team team-a exists already and governs"
-                        + " Pod nb-0 in namespace ml-a; rename the pod or delete that job"));
+        assertThat(h.pods.admit("ml-a2", pod("nb-0", 1, null)))
+                .isInstanceOfSatisfying(
+                        PodVerdict.Refuse.class,
+                        refuse -> assertThat(refuse.reason())
+                                .isEqualTo("job nb-0 of team team-a exists already and governs"
+                                        + " Pod nb-0 in namespace ml-a; rename the pod or delete that job"));
     }
 
     @Test
     void anUnknownTeamIsRefusedAndNothingIsRecorded() {
-        JobRequestInput other = new JobRequestInput("team-x", "nb-0", 1, null, null, null, null, null, null, null,
-                null, false, null, null);
+        JobRequestInput other = new JobRequestInput(
+                "team-x", "nb-0", 1, null, null, null, null, null, null, null, null, false, null, null);
 
-        assertThat(h.pods.admit("ml-x", other)).isInstanceOfSatisfying(PodVerdict.Refuse.class,
-                refuse -> assertThat(refuse.reason()).contains("team-x"));
+        assertThat(h.pods.admit("ml-x", other))
+                .isInstanceOfSatisfying(
+                        PodVerdict.Refuse.class,
+                        refuse -> assertThat(refuse.reason()).contains("team-x"));
         assertThat(h.store.listAll()).isEmpty();
     }
 
     @Test
     void onAFollowerThePodIsRecordedUndecidedAndAdmittedOnceTheLeaderPlacedIt() {
         leader.set(false);
-        assertThat(h.pods.admit("ml-a", pod("nb-0", 1, null))).isInstanceOfSatisfying(PodVerdict.Wait.class,
-                wait -> assertThat(wait.reason()).contains("leader"));
+        assertThat(h.pods.admit("ml-a", pod("nb-0", 1, null)))
+                .isInstanceOfSatisfying(
+                        PodVerdict.Wait.class, wait -> assertThat(wait.reason()).contains("leader"));
 
         leader.set(true);
         h.decisions.requeuePending();
@@ -162,13 +198,17 @@ class PodAdmissionsTest {
     void aPlacementWhosePodDoesNotComeIsGivenUpAfterTheGrace() {
         h.pods.admit("ml-a", pod("nb-0", null, 0.5));
         h.decisions.requeuePending();
-        assertThat(h.store.find(NB).orElseThrow().phase()).as("within the grace").isEqualTo(JobPhase.PLACED);
+        assertThat(h.store.find(NB).orElseThrow().phase())
+                .as("within the grace")
+                .isEqualTo(JobPhase.PLACED);
 
         h.clock.advance(Reconciler.DEFAULT_POD_ARRIVAL_GRACE.plusSeconds(1));
         h.decisions.requeuePending();
 
         assertThat(h.store.find(NB)).isEmpty();
-        assertThat(h.cluster.reservations()).as("its GPU's reservation is released").isEmpty();
+        assertThat(h.cluster.reservations())
+                .as("its GPU's reservation is released")
+                .isEmpty();
     }
 
     @Test
@@ -188,8 +228,8 @@ class PodAdmissionsTest {
 
     @Test
     void aPreemptedPodJobHasItsPodDeletedAndItsNextCreateWaitsWithThePreemption() {
-        JobRequestInput borrowing = new JobRequestInput("team-b", "nb-0", 2, null, null, null, null, null, null, null,
-                null, true, null, null);
+        JobRequestInput borrowing = new JobRequestInput(
+                "team-b", "nb-0", 2, null, null, null, null, null, null, null, null, true, null, null);
         assertThat(h.pods.admit("ml-b", borrowing)).isInstanceOf(PodVerdict.Admit.class);
         JobId borrowed = new JobId("team-b", "nb-0");
         podRuns(borrowed);
@@ -199,8 +239,10 @@ class PodAdmissionsTest {
         assertThat(h.cluster.workloadOf(borrowed)).as("the pod is deleted").isNull();
         JobRecord requeued = h.store.find(borrowed).orElseThrow();
         assertThat(requeued.phase()).isEqualTo(JobPhase.PENDING);
-        assertThat(h.pods.admit("ml-b", borrowing)).as("its StatefulSet's new pod waits")
-                .isInstanceOfSatisfying(PodVerdict.Wait.class, wait -> assertThat(wait.reason()).startsWith("Preempted"));
+        assertThat(h.pods.admit("ml-b", borrowing))
+                .as("its StatefulSet's new pod waits")
+                .isInstanceOfSatisfying(
+                        PodVerdict.Wait.class, wait -> assertThat(wait.reason()).startsWith("Preempted"));
     }
 
     @Test

@@ -1,14 +1,13 @@
 package io.quotient.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.scheduling.QuotaScheduler;
 import io.quotient.core.scheduling.QuotaState;
 import io.quotient.deploy.port.JobRecord;
-import org.junit.jupiter.api.Test;
-
 import java.util.concurrent.atomic.AtomicBoolean;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The quota state stored with a placed job follows the recomputed one (the smallest set of its team's jobs covering
@@ -17,9 +16,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 class QuotaLabelsTest {
 
     private final AtomicBoolean leader = new AtomicBoolean(true);
-    private final ServiceHarness h = new ServiceHarness(new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
-            ScriptedScheduler.SIMPLE_VALIDATOR, ServiceHarness.fourNodesOfTenGpus(),
-            ServiceHarness.twoTeamsOfTwenty(), gateway -> gateway, leader::get);
+    private final ServiceHarness h = new ServiceHarness(
+            new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
+            ScriptedScheduler.SIMPLE_VALIDATOR,
+            ServiceHarness.fourNodesOfTenGpus(),
+            ServiceHarness.twoTeamsOfTwenty(),
+            gateway -> gateway,
+            leader::get);
 
     @Test
     void theReQueuePassRewritesLabelsTheCoverNoLongerMatches() {
@@ -27,7 +30,8 @@ class QuotaLabelsTest {
         JobRecord first = h.deployments.deploy(JobFixtures.wholeGpus("team-a", "first", 10));
         JobRecord second = h.deployments.deploy(JobFixtures.wholeGpus("team-a", "second", 10));
         assertThat(stored(small)).as("stored at its placement").isEqualTo(QuotaState.IN_QUOTA);
-        assertThat(h.reports.currentQuotaStates().get(small.id())).as("the two 10-GPU jobs cover the guarantee of 20")
+        assertThat(h.reports.currentQuotaStates().get(small.id()))
+                .as("the two 10-GPU jobs cover the guarantee of 20")
                 .isEqualTo(QuotaState.OVER_QUOTA);
 
         h.decisions.requeuePending();

@@ -1,5 +1,7 @@
 package io.quotient.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.scheduling.PlacedJob;
@@ -12,12 +14,9 @@ import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.LeadershipGate;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * A node leaves the cluster while it holds jobs: the leader's reconciliation re-queues them (Pending with the
@@ -30,9 +29,13 @@ class RemovedNodeTest {
             new NodeSpec("gpu-node-1", 64_000, 512_000, 2, "A100", 81_920),
             new NodeSpec("gpu-node-2", 64_000, 512_000, 2, "A100", 81_920));
 
-    private final ServiceHarness h = new ServiceHarness(new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
-            ScriptedScheduler.SIMPLE_VALIDATOR, TWO_NODES, Map.of("team-a", Team.of("team-a", 4)),
-            gateway -> gateway, LeadershipGate.ALWAYS);
+    private final ServiceHarness h = new ServiceHarness(
+            new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
+            ScriptedScheduler.SIMPLE_VALIDATOR,
+            TWO_NODES,
+            Map.of("team-a", Team.of("team-a", 4)),
+            gateway -> gateway,
+            LeadershipGate.ALWAYS);
 
     @Test
     void aJobOnARemovedNodeIsRequeuedAndPlacedOnANodeLeft() {
@@ -64,10 +67,13 @@ class RemovedNodeTest {
 
         JobRecord waiting = h.store.find(first.id()).orElseThrow();
         assertThat(waiting.phase()).isEqualTo(JobPhase.PENDING);
-        assertThat(waiting.status().reason()).startsWith("Node removed: node " + first.status().node()
-                + " was removed from the cluster; re-queued");
-        assertThat(h.cluster.workloadOf(first.id())).as("its workload is stopped").isNull();
-        assertThat(h.store.find(second.id()).orElseThrow().phase()).as("the job on the node left keeps running")
+        assertThat(waiting.status().reason())
+                .startsWith("Node removed: node " + first.status().node() + " was removed from the cluster; re-queued");
+        assertThat(h.cluster.workloadOf(first.id()))
+                .as("its workload is stopped")
+                .isNull();
+        assertThat(h.store.find(second.id()).orElseThrow().phase())
+                .as("the job on the node left keeps running")
                 .isEqualTo(JobPhase.RUNNING);
     }
 
@@ -101,10 +107,20 @@ class RemovedNodeTest {
     @Test
     void aGangLosingOneReplicasNodeIsRequeuedWhole() {
         ScriptedScheduler scheduler = new ScriptedScheduler();
-        ServiceHarness gangs = new ServiceHarness(scheduler, ScriptedScheduler.SIMPLE_VALIDATOR, TWO_NODES,
-                Map.of("team-a", Team.of("team-a", 4)), gateway -> gateway, LeadershipGate.ALWAYS);
-        scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.Place(new PlacedJob(spec, "gpu-node-1",
-                List.of(0, 1), 1000, QuotaState.IN_QUOTA, s.now(),
+        ServiceHarness gangs = new ServiceHarness(
+                scheduler,
+                ScriptedScheduler.SIMPLE_VALIDATOR,
+                TWO_NODES,
+                Map.of("team-a", Team.of("team-a", 4)),
+                gateway -> gateway,
+                LeadershipGate.ALWAYS);
+        scheduler.onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.Place(new PlacedJob(
+                spec,
+                "gpu-node-1",
+                List.of(0, 1),
+                1000,
+                QuotaState.IN_QUOTA,
+                s.now(),
                 List.of(new PlacedJob.Replica("gpu-node-2", List.of(0, 1)))))));
         JobRecord gang = gangs.deployments.deploy(JobFixtures.wholeGpus("team-a", "ddp", 2));
         assertThat(gang.status().otherReplicas()).hasSize(1);
@@ -115,6 +131,8 @@ class RemovedNodeTest {
         JobRecord now = gangs.store.find(gang.id()).orElseThrow();
         assertThat(now.phase()).isEqualTo(JobPhase.PENDING);
         assertThat(now.status().reason()).contains("node gpu-node-2 was removed");
-        assertThat(gangs.cluster.workloadOf(gang.id())).as("the replica on the node left is stopped too").isNull();
+        assertThat(gangs.cluster.workloadOf(gang.id()))
+                .as("the replica on the node left is stopped too")
+                .isNull();
     }
 }

@@ -1,20 +1,18 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.RequestException;
-import io.quotient.deploy.port.JobSubmission;
-import io.quotient.deploy.port.TemplateTraits;
-import io.quotient.deploy.port.PodOptions;
-import io.quotient.deploy.port.VolumeRequest;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quotient.core.scheduling.RequestException;
+import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.PodOptions;
+import io.quotient.deploy.port.TemplateTraits;
+import io.quotient.deploy.port.VolumeRequest;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Names that would let a job escape its quota, and pod options, are refused with the field named. */
 class ReservedNamesTest {
@@ -22,31 +20,58 @@ class ReservedNamesTest {
     private static final Map<String, TemplateTraits> TEMPLATES = Map.of("job", new TemplateTraits(null, false, false));
 
     @ParameterizedTest
-    @ValueSource(strings = {"NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "CUDA_VISIBLE_DEVICES",
-            "GPU_MEMORY_LIMIT", "GPU_MEMORY_REQUEST", "RUNAI_GPU_MEMORY_LIMIT", "RUNAI_ANYTHING"})
+    @ValueSource(
+            strings = {
+                "NVIDIA_VISIBLE_DEVICES",
+                "NVIDIA_DRIVER_CAPABILITIES",
+                "CUDA_VISIBLE_DEVICES",
+                "GPU_MEMORY_LIMIT",
+                "GPU_MEMORY_REQUEST",
+                "RUNAI_GPU_MEMORY_LIMIT",
+                "RUNAI_ANYTHING"
+            })
     void reservedEnvIsRefused(String name) {
-        assertThat(field(submission("img", Map.of(), Map.of(name, "all"), PodOptions.NONE))).isEqualTo("env." + name);
+        assertThat(field(submission("img", Map.of(), Map.of(name, "all"), PodOptions.NONE)))
+                .isEqualTo("env." + name);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"quotient.io/team", "quotient.io/anything", "gpu-fraction", "gpu-fraction-limit",
-            "gpu-memory", "gpu-memory-limit", "example.com/gpu-fraction", "nvidia.com/container.main.gpu-memory.limit"})
+    @ValueSource(
+            strings = {
+                "quotient.io/team",
+                "quotient.io/anything",
+                "gpu-fraction",
+                "gpu-fraction-limit",
+                "gpu-memory",
+                "gpu-memory-limit",
+                "example.com/gpu-fraction",
+                "nvidia.com/container.main.gpu-memory.limit"
+            })
     void reservedLabelsAndAnnotationsAreRefused(String key) {
-        assertThat(field(submission("img", Map.of(key, "1"), Map.of(), PodOptions.NONE))).isEqualTo("labels." + key);
+        assertThat(field(submission("img", Map.of(key, "1"), Map.of(), PodOptions.NONE)))
+                .isEqualTo("labels." + key);
         PodOptions annotated = new PodOptions(null, null, List.of(), List.of(), Map.of(key, "1"));
         assertThat(field(submission("img", Map.of(), Map.of(), annotated))).isEqualTo("annotations." + key);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"busybox 1.36", "busybox:1.36\nrm -rf /", "Busybox", "busybox:", "reg.io:x/img",
-            "img@sha256:xyz"})
+    @ValueSource(
+            strings = {"busybox 1.36", "busybox:1.36\nrm -rf /", "Busybox", "busybox:", "reg.io:x/img", "img@sha256:xyz"
+            })
     void invalidImageReferencesAreRefused(String image) {
-        assertThat(field(submission(image, Map.of(), Map.of(), PodOptions.NONE))).isEqualTo("image");
+        assertThat(field(submission(image, Map.of(), Map.of(), PodOptions.NONE)))
+                .isEqualTo("image");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"busybox", "busybox:1.36", "pytorch/pytorch:2.3.0-cuda12.1", "localhost:5000/a/b_c:v1",
-            "ghcr.io/quotient-io/quotient:0.1.0@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"})
+    @ValueSource(
+            strings = {
+                "busybox",
+                "busybox:1.36",
+                "pytorch/pytorch:2.3.0-cuda12.1",
+                "localhost:5000/a/b_c:v1",
+                "ghcr.io/quotient-io/quotient:0.1.0@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+            })
     void validImageReferencesPass(String image) {
         assertThatCode(() -> SubmissionChecks.check(submission(image, Map.of(), Map.of(), PodOptions.NONE), TEMPLATES))
                 .doesNotThrowAnyException();
@@ -55,21 +80,43 @@ class ReservedNamesTest {
     @Test
     void podOptionsAreCheckedFieldByField() {
         VolumeRequest data = new VolumeRequest("data", "datasets", null, null, "/data", true);
-        assertThatCode(() -> SubmissionChecks.check(submission("img", Map.of(), Map.of(),
-                new PodOptions(null, "trainer", List.of(data), List.of("regcred"), Map.of("team.example/owner", "ann"))),
-                TEMPLATES)).doesNotThrowAnyException();
+        assertThatCode(() -> SubmissionChecks.check(
+                        submission(
+                                "img",
+                                Map.of(),
+                                Map.of(),
+                                new PodOptions(
+                                        null,
+                                        "trainer",
+                                        List.of(data),
+                                        List.of("regcred"),
+                                        Map.of("team.example/owner", "ann"))),
+                        TEMPLATES))
+                .doesNotThrowAnyException();
         assertThat(field(options(new PodOptions(null, "Bad SA", List.of(), List.of(), Map.of()))))
                 .isEqualTo("serviceAccountName");
         assertThat(field(options(new PodOptions(null, null, List.of(), List.of("bad secret"), Map.of()))))
                 .isEqualTo("imagePullSecrets[0]");
-        assertThat(field(options(new PodOptions(null, null, List.of(data,
-                new VolumeRequest("cfg", "datasets", "s", null, "/cfg", null)), List.of(), Map.of()))))
+        assertThat(field(options(new PodOptions(
+                        null,
+                        null,
+                        List.of(data, new VolumeRequest("cfg", "datasets", "s", null, "/cfg", null)),
+                        List.of(),
+                        Map.of()))))
                 .isEqualTo("volumes[1]");
-        assertThat(field(options(new PodOptions(null, null, List.of(
-                new VolumeRequest("data", "datasets", null, null, "data", null)), List.of(), Map.of()))))
+        assertThat(field(options(new PodOptions(
+                        null,
+                        null,
+                        List.of(new VolumeRequest("data", "datasets", null, null, "data", null)),
+                        List.of(),
+                        Map.of()))))
                 .isEqualTo("volumes[0].mountPath");
-        assertThat(field(options(new PodOptions(null, null, List.of(data,
-                new VolumeRequest("data", null, "s", null, "/s", null)), List.of(), Map.of()))))
+        assertThat(field(options(new PodOptions(
+                        null,
+                        null,
+                        List.of(data, new VolumeRequest("data", null, "s", null, "/s", null)),
+                        List.of(),
+                        Map.of()))))
                 .isEqualTo("volumes[1].name");
     }
 
@@ -86,9 +133,16 @@ class ReservedNamesTest {
         throw new AssertionError("accepted: " + submission);
     }
 
-    private static JobSubmission submission(String image, Map<String, String> labels, Map<String, String> env,
-                                            PodOptions pod) {
-        return new JobSubmission(JobFixtures.wholeGpus("team-a", "j", 1).request(), "job", image, List.of(), List.of(),
-                labels, env, pod);
+    private static JobSubmission submission(
+            String image, Map<String, String> labels, Map<String, String> env, PodOptions pod) {
+        return new JobSubmission(
+                JobFixtures.wholeGpus("team-a", "j", 1).request(),
+                "job",
+                image,
+                List.of(),
+                List.of(),
+                labels,
+                env,
+                pod);
     }
 }

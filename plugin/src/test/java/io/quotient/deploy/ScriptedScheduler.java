@@ -8,7 +8,6 @@ import io.quotient.core.scheduling.PlanAction;
 import io.quotient.core.scheduling.QuotaState;
 import io.quotient.core.scheduling.Scheduler;
 import io.quotient.core.scheduling.SchedulingSnapshot;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,9 +24,10 @@ final class ScriptedScheduler implements Scheduler {
 
     /** From now on every new job is placed there, and nothing else happens. */
     void placeEachAt(String node, List<Integer> gpus, int milliPerGpu, QuotaState quotaState) {
-        onSchedule = (s, spec) -> new Plan(List.of(new PlanAction.Place(PlanApplicationTest.at(s, spec, node, gpus,
-                milliPerGpu, quotaState))));
+        onSchedule = (s, spec) -> new Plan(
+                List.of(new PlanAction.Place(PlanApplicationTest.at(s, spec, node, gpus, milliPerGpu, quotaState))));
     }
+
     Function<SchedulingSnapshot, Plan> onPending = s -> Plan.EMPTY;
     Function<SchedulingSnapshot, Plan> onRebalance = s -> Plan.EMPTY;
     Function<SchedulingSnapshot, Plan> onGrow = s -> Plan.EMPTY;
@@ -35,11 +35,21 @@ final class ScriptedScheduler implements Scheduler {
 
     /** Whole GPUs or a fraction, as written; enough validation for scripted plans. */
     static final RequestValidator SIMPLE_VALIDATOR = (input, teams) -> {
-        GpuRequest gpu = input.gpuCount() != null ? new GpuRequest.WholeGpus(input.gpuCount())
-                : input.fraction() != null ? new GpuRequest.Fraction((int) Math.round(input.fraction() * 1000),
-                (int) Math.round(input.fraction() * 1000), 1) : new GpuRequest.None();
-        return new JobSpec(new JobId(input.team(), input.name()), gpu, 0, 0, null, 0,
-                !Boolean.FALSE.equals(input.preemptible()), Duration.ZERO);
+        GpuRequest gpu = input.gpuCount() != null
+                ? new GpuRequest.WholeGpus(input.gpuCount())
+                : input.fraction() != null
+                        ? new GpuRequest.Fraction(
+                                (int) Math.round(input.fraction() * 1000), (int) Math.round(input.fraction() * 1000), 1)
+                        : new GpuRequest.None();
+        return new JobSpec(
+                new JobId(input.team(), input.name()),
+                gpu,
+                0,
+                0,
+                null,
+                0,
+                !Boolean.FALSE.equals(input.preemptible()),
+                Duration.ZERO);
     };
 
     @Override

@@ -1,24 +1,24 @@
 package io.quotient.deploy;
 
-import io.quotient.deploy.port.TemplateTraits;
 import io.quotient.adapters.memory.EmbeddedCluster;
 import io.quotient.adapters.memory.InMemoryJobRecordStore;
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.Scheduler;
-import io.quotient.core.scheduling.Team;
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.TargetWorkload;
+import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.Scheduler;
+import io.quotient.core.scheduling.Team;
 import io.quotient.deploy.port.DeploymentMetrics;
+import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.TeamsSource;
+import io.quotient.deploy.port.TemplateTraits;
 import io.quotient.deploy.port.WorkloadGateway;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 
 /** The application layer wired on the embedded cluster, as the service wires it, for tests. */
@@ -47,35 +47,66 @@ public final class ServiceHarness {
     }
 
     public ServiceHarness(Scheduler scheduler, RequestValidator validator) {
-        this(scheduler, validator, fourNodesOfTenGpus(), twoTeamsOfTwenty(), gateway -> gateway,
-                LeadershipGate.ALWAYS);
+        this(scheduler, validator, fourNodesOfTenGpus(), twoTeamsOfTwenty(), gateway -> gateway, LeadershipGate.ALWAYS);
     }
 
-    public ServiceHarness(Scheduler scheduler, RequestValidator validator, List<NodeSpec> nodes,
-                          Map<String, Team> teams, Function<WorkloadGateway, WorkloadGateway> gatewayWrapper,
-                          LeadershipGate leadership) {
+    public ServiceHarness(
+            Scheduler scheduler,
+            RequestValidator validator,
+            List<NodeSpec> nodes,
+            Map<String, Team> teams,
+            Function<WorkloadGateway, WorkloadGateway> gatewayWrapper,
+            LeadershipGate leadership) {
         this(scheduler, validator, nodes, teams, gatewayWrapper, leadership, records -> records);
     }
 
     /** @param storeWrapper wraps the records the service writes through ({@link #store} stays the stored truth) */
-    public ServiceHarness(Scheduler scheduler, RequestValidator validator, List<NodeSpec> nodes,
-                          Map<String, Team> teams, Function<WorkloadGateway, WorkloadGateway> gatewayWrapper,
-                          LeadershipGate leadership, Function<JobRecordStore, JobRecordStore> storeWrapper) {
-        cluster = new EmbeddedCluster(nodes, Map.of("job", new TemplateTraits(null, false, false),
-                "pytorchjob", new TemplateTraits(null, true, false), "notebook", new TemplateTraits(null, false, false)));
+    public ServiceHarness(
+            Scheduler scheduler,
+            RequestValidator validator,
+            List<NodeSpec> nodes,
+            Map<String, Team> teams,
+            Function<WorkloadGateway, WorkloadGateway> gatewayWrapper,
+            LeadershipGate leadership,
+            Function<JobRecordStore, JobRecordStore> storeWrapper) {
+        cluster = new EmbeddedCluster(
+                nodes,
+                Map.of(
+                        "job",
+                        new TemplateTraits(null, false, false),
+                        "pytorchjob",
+                        new TemplateTraits(null, true, false),
+                        "notebook",
+                        new TemplateTraits(null, false, false)));
         TeamsSource teamsSource = () -> teams;
         WorkloadGateway gateway = gatewayWrapper.apply(cluster);
         JobRecordStore records = storeWrapper.apply(store);
         Duration grace = Duration.ofSeconds(30);
         ReservationKeeper reservations = new ReservationKeeper(records, cluster, gateway);
-        JobTransitions transitions = new JobTransitions(records, gateway, reservations, metrics, grace, clock,
-                leadership);
-        Decider decider = new Decider(records, new SnapshotBuilder(cluster, teamsSource, clock), scheduler,
-                new PlanApplier(records, transitions, leadership), new AssumedPlacements(Duration.ofSeconds(5)),
+        JobTransitions transitions =
+                new JobTransitions(records, gateway, reservations, metrics, grace, clock, leadership);
+        Decider decider = new Decider(
+                records,
+                new SnapshotBuilder(cluster, teamsSource, clock),
+                scheduler,
+                new PlanApplier(records, transitions, leadership),
+                new AssumedPlacements(Duration.ofSeconds(5)),
                 transitions);
-        Reconciler reconciler = new Reconciler(records, cluster, gateway, transitions, reservations, grace,
-                Reconciler.DEFAULT_POD_ARRIVAL_GRACE, clock);
-        decisions = new DecisionService(reconciler, decider, transitions, new DecisionLock(), leadership,
+        Reconciler reconciler = new Reconciler(
+                records,
+                cluster,
+                gateway,
+                transitions,
+                reservations,
+                grace,
+                Reconciler.DEFAULT_POD_ARRIVAL_GRACE,
+                clock);
+        decisions = new DecisionService(
+                reconciler,
+                decider,
+                transitions,
+                new DecisionLock(),
+                leadership,
                 new QuotaLabels(records, teamsSource, transitions, 50));
         deployments = new DeploymentService(records, teamsSource, gateway, validator, decisions, metrics, clock);
         pods = new PodAdmissions(deployments, records, cluster);
@@ -89,17 +120,17 @@ public final class ServiceHarness {
         public int deploys;
 
         @Override
-        public void deployed(io.quotient.deploy.port.JobPhase outcome, Duration latency) {
+        public void deployed(JobPhase outcome, Duration latency) {
             deploys++;
         }
 
         @Override
-        public void preempted(io.quotient.core.scheduling.JobId job, String cause) {
+        public void preempted(JobId job, String cause) {
             preemptions.add(job + ":" + cause);
         }
 
         @Override
-        public void requeued(io.quotient.core.scheduling.JobId job) {
+        public void requeued(JobId job) {
             requeues.add(job.toString());
         }
     }

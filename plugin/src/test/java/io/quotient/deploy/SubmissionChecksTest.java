@@ -1,22 +1,29 @@
 package io.quotient.deploy;
 
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quotient.core.scheduling.JobRequestInput;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.TemplateTraits;
 import io.quotient.deploy.port.WorkloadRef;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.Test;
 
 class SubmissionChecksTest {
 
-    private static final Map<String, TemplateTraits> TEMPLATES = Map.of("job", new TemplateTraits(null, false, false),
-            "pytorchjob", new TemplateTraits(null, true, false), "notebook", new TemplateTraits(false, false, false),
-            "trainjob", new TemplateTraits(null, true, true));
+    private static final Map<String, TemplateTraits> TEMPLATES = Map.of(
+            "job",
+            new TemplateTraits(null, false, false),
+            "pytorchjob",
+            new TemplateTraits(null, true, false),
+            "notebook",
+            new TemplateTraits(false, false, false),
+            "trainjob",
+            new TemplateTraits(null, true, true));
 
     @Test
     void acceptsAPlainSubmission() {
@@ -26,18 +33,20 @@ class SubmissionChecksTest {
 
     @Test
     void refusesAnUnknownTemplateNamingTheKnownOnes() {
-        JobSubmission s = new JobSubmission(JobFixtures.wholeGpus("team-a", "j", 1).request(), "tensorflow", null,
-                null, null, null, null);
+        JobSubmission s = new JobSubmission(
+                JobFixtures.wholeGpus("team-a", "j", 1).request(), "tensorflow", null, null, null, null, null);
         assertThatThrownBy(() -> SubmissionChecks.check(s, TEMPLATES))
-                .isInstanceOfSatisfying(RequestException.class, e ->
-                        org.assertj.core.api.Assertions.assertThat(e.field()).isEqualTo("template"))
+                .isInstanceOfSatisfying(
+                        RequestException.class,
+                        e -> Assertions.assertThat(e.field()).isEqualTo("template"))
                 .hasMessageContaining("job, notebook, pytorchjob, trainjob");
     }
 
     @Test
     void refusesBadLabelsAndEnv() {
         assertThatThrownBy(() -> SubmissionChecks.check(with(Map.of("quotient.io/team", "b"), Map.of()), TEMPLATES))
-                .hasMessageContaining("labels.quotient.io/team").hasMessageContaining("set by Quotient");
+                .hasMessageContaining("labels.quotient.io/team")
+                .hasMessageContaining("set by Quotient");
         assertThatThrownBy(() -> SubmissionChecks.check(with(Map.of("bad key!", "v"), Map.of()), TEMPLATES))
                 .hasMessageContaining("labels.bad key!: is not a valid key");
         assertThatThrownBy(() -> SubmissionChecks.check(with(Map.of("k", "-v-"), Map.of()), TEMPLATES))
@@ -49,51 +58,100 @@ class SubmissionChecksTest {
     @Test
     void refusesARuntimeThatIsNoObjectName() {
         JobSubmission plain = with(Map.of(), Map.of());
-        JobSubmission bad = JobSubmission.onRuntime(plain.request(), "trainjob", "img", List.of(), List.of(), Map.of(), Map.of(),
-                plain.pod(), "Torch_Distributed");
+        JobSubmission bad = JobSubmission.onRuntime(
+                plain.request(),
+                "trainjob",
+                "img",
+                List.of(),
+                List.of(),
+                Map.of(),
+                Map.of(),
+                plain.pod(),
+                "Torch_Distributed");
 
         assertThatThrownBy(() -> SubmissionChecks.check(bad, TEMPLATES))
-                .isInstanceOfSatisfying(RequestException.class, e ->
-                        org.assertj.core.api.Assertions.assertThat(e.field()).isEqualTo("runtime"))
+                .isInstanceOfSatisfying(
+                        RequestException.class,
+                        e -> Assertions.assertThat(e.field()).isEqualTo("runtime"))
                 .hasMessageContaining("'Torch_Distributed' is not a Kubernetes object name");
-        SubmissionChecks.check(JobSubmission.onRuntime(plain.request(), "trainjob", "img", List.of(), List.of(), Map.of(),
-                Map.of(), plain.pod(), "torch-distributed.v2"), TEMPLATES);
+        SubmissionChecks.check(
+                JobSubmission.onRuntime(
+                        plain.request(),
+                        "trainjob",
+                        "img",
+                        List.of(),
+                        List.of(),
+                        Map.of(),
+                        Map.of(),
+                        plain.pod(),
+                        "torch-distributed.v2"),
+                TEMPLATES);
     }
 
     @Test
     void refusesWhatTheTemplateCannotRenderBeforeAnythingIsRecorded() {
         JobSubmission plain = with(Map.of(), Map.of());
-        JobSubmission runtimeOnJob = JobSubmission.onRuntime(plain.request(), "job", "img", List.of(), List.of(),
-                Map.of(), Map.of(), plain.pod(), "torch-distributed");
+        JobSubmission runtimeOnJob = JobSubmission.onRuntime(
+                plain.request(),
+                "job",
+                "img",
+                List.of(),
+                List.of(),
+                Map.of(),
+                Map.of(),
+                plain.pod(),
+                "torch-distributed");
         assertThatThrownBy(() -> SubmissionChecks.check(runtimeOnJob, TEMPLATES))
-                .isInstanceOfSatisfying(RequestException.class, e ->
-                        org.assertj.core.api.Assertions.assertThat(e.field()).isEqualTo("runtime"))
+                .isInstanceOfSatisfying(
+                        RequestException.class,
+                        e -> Assertions.assertThat(e.field()).isEqualTo("runtime"))
                 .hasMessageContaining("the template 'job' runs on no training runtime");
 
         JobSubmission gangOnJob = new JobSubmission(gang(4), "job", "img", List.of(), List.of(), Map.of(), Map.of());
         assertThatThrownBy(() -> SubmissionChecks.check(gangOnJob, TEMPLATES))
-                .isInstanceOfSatisfying(RequestException.class, e ->
-                        org.assertj.core.api.Assertions.assertThat(e.field()).isEqualTo("replicas"))
+                .isInstanceOfSatisfying(
+                        RequestException.class,
+                        e -> Assertions.assertThat(e.field()).isEqualTo("replicas"))
                 .hasMessageContaining("cannot run 4 replicas on 4 nodes")
                 .hasMessageContaining("known templates that can: pytorchjob, trainjob");
-        assertThatCode(() -> SubmissionChecks.check(new JobSubmission(gang(4), "pytorchjob", "img", List.of(),
-                List.of(), Map.of(), Map.of()), TEMPLATES)).doesNotThrowAnyException();
-        assertThatCode(() -> SubmissionChecks.check(new JobSubmission(gang(1), "job", "img", List.of(),
-                List.of(), Map.of(), Map.of()), TEMPLATES)).doesNotThrowAnyException();
+        assertThatCode(() -> SubmissionChecks.check(
+                        new JobSubmission(gang(4), "pytorchjob", "img", List.of(), List.of(), Map.of(), Map.of()),
+                        TEMPLATES))
+                .doesNotThrowAnyException();
+        assertThatCode(() -> SubmissionChecks.check(
+                        new JobSubmission(gang(1), "job", "img", List.of(), List.of(), Map.of(), Map.of()), TEMPLATES))
+                .doesNotThrowAnyException();
         // an adopted workload's job renders no template: its replicas are the workload's own
-        assertThatCode(() -> SubmissionChecks.check(JobSubmission.governing(gang(4), "team-a",
-                new WorkloadRef("kubeflow.org/v1", "PyTorchJob", "llm", "uid-1")), TEMPLATES))
+        assertThatCode(() -> SubmissionChecks.check(
+                        JobSubmission.governing(
+                                gang(4), "team-a", new WorkloadRef("kubeflow.org/v1", "PyTorchJob", "llm", "uid-1")),
+                        TEMPLATES))
                 .doesNotThrowAnyException();
     }
 
-    private static io.quotient.core.scheduling.JobRequestInput gang(int replicas) {
-        io.quotient.core.scheduling.JobRequestInput one = JobFixtures.wholeGpus("team-a", "j", 8).request();
-        return new io.quotient.core.scheduling.JobRequestInput(one.team(), one.name(), one.gpuCount(), null, null, null,
-                null, null, null, null, null, null, null, null, replicas, null);
+    private static JobRequestInput gang(int replicas) {
+        JobRequestInput one = JobFixtures.wholeGpus("team-a", "j", 8).request();
+        return new JobRequestInput(
+                one.team(),
+                one.name(),
+                one.gpuCount(),
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                replicas,
+                null);
     }
 
     private static JobSubmission with(Map<String, String> labels, Map<String, String> env) {
-        return new JobSubmission(JobFixtures.wholeGpus("team-a", "j", 1).request(), "job", "img", List.of(), List.of(),
-                labels, env);
+        return new JobSubmission(
+                JobFixtures.wholeGpus("team-a", "j", 1).request(), "job", "img", List.of(), List.of(), labels, env);
     }
 }

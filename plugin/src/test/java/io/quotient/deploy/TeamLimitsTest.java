@@ -1,5 +1,8 @@
 package io.quotient.deploy;
 
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.quotient.core.scheduling.Gang;
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.JobId;
@@ -7,23 +10,20 @@ import io.quotient.core.scheduling.JobSpec;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.core.scheduling.Team;
 import io.quotient.core.scheduling.WithinTeamPreemption;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThatCode;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** A team's own limits on a new job (issue 31): its lower maximum minimum runtime, and its maxGpus. */
 class TeamLimitsTest {
 
-    private static final Team CAPPED = new Team("team-a", 2000, 4000, 1, 0, WithinTeamPreemption.LOWER_PRIORITY, true,
-            null, Duration.ofMinutes(10));
+    private static final Team CAPPED = new Team(
+            "team-a", 2000, 4000, 1, 0, WithinTeamPreemption.LOWER_PRIORITY, true, null, Duration.ofMinutes(10));
 
     @Test
     void aTeamsLowerMinimumRuntimeIsEnforced() {
-        assertThatCode(() -> TeamLimits.check(job(1, 1, Duration.ofMinutes(10)), CAPPED)).doesNotThrowAnyException();
+        assertThatCode(() -> TeamLimits.check(job(1, 1, Duration.ofMinutes(10)), CAPPED))
+                .doesNotThrowAnyException();
         assertThatThrownBy(() -> TeamLimits.check(job(1, 1, Duration.ofSeconds(601)), CAPPED))
                 .isInstanceOf(RequestException.class)
                 .hasMessage("minRuntimeSeconds: is 601; at most 600 seconds are allowed for team team-a: a minimum"
@@ -35,8 +35,8 @@ class TeamLimitsTest {
     void aJobAloneBeyondTheTeamsMaximumIsRefusedNamingTheLimit() {
         assertThatCode(() -> TeamLimits.check(job(4, 1, Duration.ZERO), CAPPED)).doesNotThrowAnyException();
         assertThatThrownBy(() -> TeamLimits.check(job(5, 1, Duration.ZERO), CAPPED))
-                .hasMessageStartingWith("gpu.count: the job asks for 5.0 GPUs, but team team-a may hold at most 4.0"
-                        + " (maxGpus)");
+                .hasMessageStartingWith(
+                        "gpu.count: the job asks for 5.0 GPUs, but team team-a may hold at most 4.0" + " (maxGpus)");
         assertThatThrownBy(() -> TeamLimits.check(job(2, 3, Duration.ZERO), CAPPED))
                 .hasMessageStartingWith("replicas: the job asks for 6.0 GPUs");
         assertThatCode(() -> TeamLimits.check(job(500, 1, Duration.ZERO), Team.of("team-a", 2)))
@@ -44,7 +44,15 @@ class TeamLimitsTest {
     }
 
     private static JobSpec job(int gpus, int replicas, Duration minRuntime) {
-        return new JobSpec(new JobId("team-a", "j"), new GpuRequest.WholeGpus(gpus), 0, 0, Set.of(), 0, true,
-                minRuntime, Gang.of(replicas));
+        return new JobSpec(
+                new JobId("team-a", "j"),
+                new GpuRequest.WholeGpus(gpus),
+                0,
+                0,
+                Set.of(),
+                0,
+                true,
+                minRuntime,
+                Gang.of(replicas));
     }
 }

@@ -1,5 +1,8 @@
 package io.quotient.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import io.quotient.adapters.memory.InMemoryFairShareUsageStore;
 import io.quotient.core.scheduling.FairShareSettings;
 import io.quotient.core.scheduling.GpuRequest;
@@ -11,17 +14,15 @@ import io.quotient.core.scheduling.Team;
 import io.quotient.core.scheduling.UsageRecord;
 import io.quotient.deploy.port.FairShareUsageStore;
 import io.quotient.deploy.port.LeadershipGate;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
 
 /** The service's usage history for decayed fair shares: what it records, and that it survives a restart. */
 class UsageAccountingTest {
@@ -30,10 +31,15 @@ class UsageAccountingTest {
     private static final Map<String, Team> TEAMS = Map.of("a", Team.of("a", 2), "b", Team.of("b", 2));
 
     private static PlacedJob running(String team, String name, int gpus, MutableClock clock) {
-        JobSpec spec = new JobSpec(new JobId(team, name), new GpuRequest.WholeGpus(gpus), 1000, 1024, Set.of(), 0,
-                true, Duration.ZERO);
-        return new PlacedJob(spec, "node-1", java.util.stream.IntStream.range(0, gpus).boxed().toList(), 1000,
-                QuotaState.OVER_QUOTA, clock.instant());
+        JobSpec spec = new JobSpec(
+                new JobId(team, name), new GpuRequest.WholeGpus(gpus), 1000, 1024, Set.of(), 0, true, Duration.ZERO);
+        return new PlacedJob(
+                spec,
+                "node-1",
+                IntStream.range(0, gpus).boxed().toList(),
+                1000,
+                QuotaState.OVER_QUOTA,
+                clock.instant());
     }
 
     @Test
@@ -58,7 +64,8 @@ class UsageAccountingTest {
     void withoutAHalfLifeNothingIsRecorded() {
         MutableClock clock = new MutableClock();
         InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
-        UsageAccounting usage = new UsageAccounting(FairShareSettings.INSTANTANEOUS, clock, store, LeadershipGate.ALWAYS, Duration.ZERO);
+        UsageAccounting usage = new UsageAccounting(
+                FairShareSettings.INSTANTANEOUS, clock, store, LeadershipGate.ALWAYS, Duration.ZERO);
         assertThat(usage.observe(TEAMS, List.of(running("a", "a1", 6, clock)))).isEmpty();
         assertThat(store.load()).isEmpty();
     }
@@ -100,7 +107,8 @@ class UsageAccountingTest {
         assertThat(b.observe(TEAMS, placed).get("a")).isCloseTo(2000, within(1.0));
         clock.advance(Duration.ofHours(1));
         a.observe(TEAMS, List.of());
-        assertThat(store.load().orElseThrow().last()).as("the former leader saves no more")
+        assertThat(store.load().orElseThrow().last())
+                .as("the former leader saves no more")
                 .isEqualTo(savedByA.last());
     }
 
@@ -133,11 +141,14 @@ class UsageAccountingTest {
         usage.observe(TEAMS, placed);
         clock.advance(Duration.ofHours(12));
         reachable.set(false);
-        assertThat(usage.observe(TEAMS, placed).get("a")).as("kept in memory when the save fails")
+        assertThat(usage.observe(TEAMS, placed).get("a"))
+                .as("kept in memory when the save fails")
                 .isCloseTo(2000, within(1.0));
         reachable.set(true);
         usage.observe(TEAMS, placed);
-        assertThat(new UsageAccounting(DECAY, clock, saved, LeadershipGate.ALWAYS, Duration.ZERO).decayed().get("a"))
+        assertThat(new UsageAccounting(DECAY, clock, saved, LeadershipGate.ALWAYS, Duration.ZERO)
+                        .decayed()
+                        .get("a"))
                 .isCloseTo(2000, within(1.0));
     }
 
@@ -145,14 +156,15 @@ class UsageAccountingTest {
     void theHistoryIsSavedAtTheFirstRecordOfATermThenOncePerIntervalAndWhenTheServiceStops() {
         MutableClock clock = new MutableClock();
         InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
-        UsageAccounting usage = new UsageAccounting(DECAY, clock, store, LeadershipGate.ALWAYS,
-                Duration.ofSeconds(10));
+        UsageAccounting usage = new UsageAccounting(DECAY, clock, store, LeadershipGate.ALWAYS, Duration.ofSeconds(10));
         List<PlacedJob> placed = List.of(running("a", "a1", 6, clock));
         usage.observe(TEAMS, placed);
-        java.time.Instant first = store.load().orElseThrow().last();
+        Instant first = store.load().orElseThrow().last();
         clock.advance(Duration.ofSeconds(9));
         usage.observe(TEAMS, placed);
-        assertThat(store.load().orElseThrow().last()).as("not saved within the interval").isEqualTo(first);
+        assertThat(store.load().orElseThrow().last())
+                .as("not saved within the interval")
+                .isEqualTo(first);
         clock.advance(Duration.ofSeconds(1));
         usage.observe(TEAMS, placed);
         assertThat(store.load().orElseThrow().last()).isEqualTo(first.plusSeconds(10));
@@ -160,7 +172,8 @@ class UsageAccountingTest {
         usage.observe(TEAMS, List.of());
         usage.flush();
         assertThat(store.load().orElseThrow().last()).isEqualTo(first.plusSeconds(13));
-        assertThat(store.load().orElseThrow().lastBorrowed()).as("what the team borrows when the service stops")
+        assertThat(store.load().orElseThrow().lastBorrowed())
+                .as("what the team borrows when the service stops")
                 .isEmpty();
     }
 }

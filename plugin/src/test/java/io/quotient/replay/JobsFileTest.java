@@ -1,19 +1,18 @@
 package io.quotient.replay;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.sim.TraceFormatException;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Both job formats: the Philly trace recognised by its header (lines written here, never the trace) and our own. */
 class JobsFileTest {
@@ -32,7 +31,8 @@ class JobsFileTest {
         List<ReplayJob> jobs = JobsFile.read(file);
         assertThat(jobs).extracting(ReplayJob::team).containsExactly("b436b2", "6214e9");
         ReplayJob big = jobs.get(0);
-        assertThat(big.submitMs()).isEqualTo(Instant.parse("2017-10-01T07:59:00Z").toEpochMilli());
+        assertThat(big.submitMs())
+                .isEqualTo(Instant.parse("2017-10-01T07:59:00Z").toEpochMilli());
         assertThat(big.durationMs()).isEqualTo(3_600_500);
         assertThat(big.gpu()).isEqualTo(new GpuRequest.WholeGpus(16));
         assertThat(big.preemptible()).isTrue();
@@ -78,7 +78,8 @@ class JobsFileTest {
                 0,10,a,0.5
                 0,ten,a,0.5
                 """);
-        assertThatThrownBy(() -> JobsFile.read(file)).isInstanceOf(TraceFormatException.class)
+        assertThatThrownBy(() -> JobsFile.read(file))
+                .isInstanceOf(TraceFormatException.class)
                 .hasMessageContaining("bad.csv:3:2:")
                 .hasMessageContaining("duration must be a number");
     }
@@ -86,8 +87,10 @@ class JobsFileTest {
     @Test
     void aHeaderWithoutTheRequiredColumnsSaysWhatTheFormatNeeds() throws IOException {
         Path file = write("nohead.csv", "when,how_long\n0,10\n");
-        assertThatThrownBy(() -> JobsFile.read(file)).isInstanceOf(TraceFormatException.class)
-                .hasMessageContaining("no column submit").hasMessageContaining("submit,duration,team");
+        assertThatThrownBy(() -> JobsFile.read(file))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining("no column submit")
+                .hasMessageContaining("submit,duration,team");
     }
 
     private Path write(String name, String text) throws IOException {

@@ -1,22 +1,21 @@
 package io.quotient.replay;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.Team;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
 
 /** The event engine's invariants on small generated traces, for every policy. */
 class ReplayEnginePropertiesTest {
@@ -34,19 +33,22 @@ class ReplayEnginePropertiesTest {
 
         assertThat(outcome.runs()).hasSize(in.jobs().size());
         assertThat(outcome.runs()).noneMatch(JobRun::running);
-        assertThat(invariants.finishedOnce).hasSize((int) outcome.runs().stream().filter(JobRun::finished).count());
+        assertThat(invariants.finishedOnce)
+                .hasSize((int) outcome.runs().stream().filter(JobRun::finished).count());
         // every job fits the empty cluster: once the others are done, each one the quotas admit runs
         Map<String, Team> seen = policy.teams(in.teams(), in.nodes().size() * SmallTraces.GPUS_PER_NODE * 1000L);
         for (JobRun run : outcome.runs()) {
-            assertThat(run.finished()).as(run.toString()).isEqualTo(admitted(run, seen.get(run.spec().team()), in));
+            assertThat(run.finished())
+                    .as(run.toString())
+                    .isEqualTo(admitted(run, seen.get(run.spec().team()), in));
         }
     }
 
     @Property(tries = 60)
     void deliveredWorkIsTheTracesWorkPlusTheWorkLost(@ForAll long seed, @ForAll("policies") ReplayPolicy policy) {
         SmallTraces.Input in = SmallTraces.generate(seed);
-        ReplayOutcome outcome = new ReplayEngine(in.nodes(), in.teams(), policy).run(in.jobs(), new ReplayListener() {
-        });
+        ReplayOutcome outcome =
+                new ReplayEngine(in.nodes(), in.teams(), policy).run(in.jobs(), new ReplayListener() {});
         for (JobRun run : outcome.runs()) {
             if (run.finished()) {
                 long work = run.job().durationMs() * run.job().gpuMilli(in.nodes());
@@ -75,11 +77,13 @@ class ReplayEnginePropertiesTest {
                         long expected = (checkpoint == 0 ? ran : ran % checkpoint) * from.gpuMilli();
                         assertThat(lostMilliMs).isEqualTo(expected);
                         assertThat(run.spec().preemptible()).isTrue();
-                        assertThat(ran).isGreaterThanOrEqualTo(run.spec().minRuntime().toMillis());
+                        assertThat(ran)
+                                .isGreaterThanOrEqualTo(run.spec().minRuntime().toMillis());
                     }
                 });
         Map<String, Team> teams = in.teams();
-        assertThat(outcome.runs()).allMatch(r -> r.finished() == admitted(r, teams.get(r.job().team()), in));
+        assertThat(outcome.runs())
+                .allMatch(r -> r.finished() == admitted(r, teams.get(r.job().team()), in));
     }
 
     /** Within the team's maximum, and a job that may not be preempted only within its guarantee (as the service). */
@@ -93,7 +97,8 @@ class ReplayEnginePropertiesTest {
         new ReplayEngine(in.nodes(), in.teams(), policy).run(in.jobs(), new ReplayListener() {
             @Override
             public void started(JobRun run, long nowMs, boolean afterMove) {
-                events.add(nowMs + " start " + run.job().name() + " " + run.placement().replicas());
+                events.add(nowMs + " start " + run.job().name() + " "
+                        + run.placement().replicas());
             }
 
             @Override
@@ -122,7 +127,9 @@ class ReplayEnginePropertiesTest {
 
         @Override
         public void started(JobRun run, long nowMs, boolean afterMove) {
-            assertThat(runningJobs.add(run.job().name())).as("started while running: " + run.job().name()).isTrue();
+            assertThat(runningJobs.add(run.job().name()))
+                    .as("started while running: " + run.job().name())
+                    .isTrue();
             assertThat(finishedOnce).doesNotContain(run.job().name());
             change(run.placement(), +1);
         }
@@ -137,18 +144,23 @@ class ReplayEnginePropertiesTest {
         public void finished(JobRun run, PlacedJob from, long nowMs) {
             assertThat(runningJobs.remove(run.job().name())).isTrue();
             assertThat(finishedOnce.add(run.job().name())).isTrue();
-            assertThat(nowMs - from.startedAt().toEpochMilli()).isLessThanOrEqualTo(run.job().durationMs());
+            assertThat(nowMs - from.startedAt().toEpochMilli())
+                    .isLessThanOrEqualTo(run.job().durationMs());
             change(from, -1);
         }
 
         private void change(PlacedJob job, int sign) {
             Set<String> nodesOfJob = new HashSet<>();
             for (PlacedJob.Replica replica : job.replicas()) {
-                assertThat(nodesOfJob.add(replica.node())).as("two replicas on one node").isTrue();
+                assertThat(nodesOfJob.add(replica.node()))
+                        .as("two replicas on one node")
+                        .isTrue();
                 for (int gpu : replica.gpuIndices()) {
                     assertThat(gpu).isBetween(0, gpusOf.get(replica.node()) - 1);
                     int now = used.merge(replica.node() + "/" + gpu, sign * job.milliPerGpu(), Integer::sum);
-                    assertThat(now).as("GPU " + replica.node() + "/" + gpu + " over capacity").isBetween(0, 1000);
+                    assertThat(now)
+                            .as("GPU " + replica.node() + "/" + gpu + " over capacity")
+                            .isBetween(0, 1000);
                 }
             }
         }

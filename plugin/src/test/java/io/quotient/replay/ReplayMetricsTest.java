@@ -1,17 +1,16 @@
 package io.quotient.replay;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.Team;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
 
 /** The metrics on traces small enough to compute by hand. */
 class ReplayMetricsTest {
@@ -20,15 +19,28 @@ class ReplayMetricsTest {
     private static final long HOUR = 3_600_000;
 
     private static ReplayJob job(String name, String team, long submitMs, long durationMs, int gpus) {
-        return new ReplayJob(name, team, submitMs, durationMs, new GpuRequest.WholeGpus(gpus), 0, 0, Set.of(), 1,
-                JobKind.TRAIN, 0, true, ReplayJob.DEFAULT_CHECKPOINT_MS, Duration.ZERO);
+        return new ReplayJob(
+                name,
+                team,
+                submitMs,
+                durationMs,
+                new GpuRequest.WholeGpus(gpus),
+                0,
+                0,
+                Set.of(),
+                1,
+                JobKind.TRAIN,
+                0,
+                true,
+                ReplayJob.DEFAULT_CHECKPOINT_MS,
+                Duration.ZERO);
     }
 
     @Test
     void aSecondJobWaitingForTheOnlyGpuWaitsAnHourAtFullAllocation() {
         List<ReplayJob> jobs = List.of(job("first", "a", T0, HOUR, 1), job("second", "a", T0, HOUR, 1));
-        ReplayResult r = Replay.run(Baselines.named("quotient"), ClusterSize.uniform(1, 1),
-                Map.of("a", Team.of("a", 1)), jobs);
+        ReplayResult r =
+                Replay.run(Baselines.named("quotient"), ClusterSize.uniform(1, 1), Map.of("a", Team.of("a", 1)), jobs);
         Metrics m = r.overall();
         assertThat(m.finished()).isEqualTo(2);
         assertThat(m.queueDelaySeconds().p99()).isEqualTo(3600.0);
@@ -44,8 +56,8 @@ class ReplayMetricsTest {
     @Test
     void reclaimingABorrowedGpuCostsTheWorkSinceTheCheckpointAndTimesTheGuarantee() {
         // b borrows the GPU a is guaranteed; a's job arrives 45 minutes later and takes it back at once
-        List<ReplayJob> jobs = List.of(job("borrower", "b", T0, 2 * HOUR, 1),
-                job("owner", "a", T0 + 45 * 60_000, HOUR, 1));
+        List<ReplayJob> jobs =
+                List.of(job("borrower", "b", T0, 2 * HOUR, 1), job("owner", "a", T0 + 45 * 60_000, HOUR, 1));
         Map<String, Team> teams = new LinkedHashMap<>();
         teams.put("a", Team.of("a", 1));
         teams.put("b", Team.of("b", 0));
@@ -68,10 +80,10 @@ class ReplayMetricsTest {
     @Test
     void aJobWaitingWhileEnoughGpusAreFreeOnlyAcrossNodesCountsAsFragmentationDelay() {
         // two 2-GPU nodes each keep one GPU busy for two hours: a 2-GPU job waits although 2 GPUs are free
-        List<ReplayJob> jobs = List.of(job("x", "a", T0, 2 * HOUR, 1), job("y", "a", T0, 2 * HOUR, 1),
-                job("pair", "a", T0 + 1, HOUR, 2));
-        ReplayResult r = Replay.run(Baselines.named("fifo"), ClusterSize.uniform(2, 2), Map.of("a", Team.of("a", 4)),
-                jobs);
+        List<ReplayJob> jobs = List.of(
+                job("x", "a", T0, 2 * HOUR, 1), job("y", "a", T0, 2 * HOUR, 1), job("pair", "a", T0 + 1, HOUR, 2));
+        ReplayResult r =
+                Replay.run(Baselines.named("fifo"), ClusterSize.uniform(2, 2), Map.of("a", Team.of("a", 4)), jobs);
         assertThat(r.overall().queueDelaySeconds().p99()).isCloseTo(2 * 3600, within(1.0));
         assertThat(r.overall().fragmentationDelayJobHours()).isCloseTo(2.0, within(0.01));
     }
@@ -79,7 +91,9 @@ class ReplayMetricsTest {
     @Test
     void theOfferedLoadCountsOnlyTheWorkWithinTheSpanOfTheSubmissions() {
         // over 10 hours of submissions: 2 GPUs for 5 of them, and 1 GPU for 100 hours of which 2 fall in the span
-        List<ReplayJob> jobs = List.of(job("early", "a", T0, 5 * HOUR, 2), job("long", "a", T0 + 8 * HOUR, 100 * HOUR, 1),
+        List<ReplayJob> jobs = List.of(
+                job("early", "a", T0, 5 * HOUR, 2),
+                job("long", "a", T0 + 8 * HOUR, 100 * HOUR, 1),
                 job("last", "a", T0 + 10 * HOUR, HOUR, 4));
         assertThat(ClusterSize.meanOfferedGpus(jobs, ClusterSize.uniform(1, 8))).isCloseTo(1.2, within(1e-9));
         assertThat(ClusterSize.forLoad(jobs, 0.1, 4)).hasSize(3);

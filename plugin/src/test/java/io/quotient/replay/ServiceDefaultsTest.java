@@ -1,14 +1,13 @@
 package io.quotient.replay;
 
-import io.quotient.app.QuotientProperties;
-import org.junit.jupiter.api.Test;
-import org.springframework.boot.context.properties.bind.DefaultValue;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.app.QuotientProperties;
 import java.lang.reflect.RecordComponent;
 import java.time.Duration;
 import java.time.LocalTime;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /** The replay's quotient runs at the service's defaults: the constants here must follow QuotientProperties'. */
 class ServiceDefaultsTest {
@@ -55,7 +54,9 @@ class ServiceDefaultsTest {
         assertThat(PassSchedule.SERVICE.nextTick(1000, 1001)).isEqualTo(6000);
         long day = 86_400_000L;
         assertThat(PassSchedule.SERVICE.nextDefragment(10 * day)).isEqualTo(10 * day + 3 * 3_600_000L);
-        assertThat(PassSchedule.SERVICE.nextDefragment(10 * day + 3 * 3_600_000L)).isEqualTo(11 * day + 3 * 3_600_000L);
-        assertThat(PassSchedule.SERVICE.withoutDefragmentation().nextDefragment(0)).isEqualTo(Long.MAX_VALUE);
+        assertThat(PassSchedule.SERVICE.nextDefragment(10 * day + 3 * 3_600_000L))
+                .isEqualTo(11 * day + 3 * 3_600_000L);
+        assertThat(PassSchedule.SERVICE.withoutDefragmentation().nextDefragment(0))
+                .isEqualTo(Long.MAX_VALUE);
     }
 }

@@ -3,7 +3,6 @@ package io.quotient.replay;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.Team;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,11 +18,9 @@ final class SmallTraces {
     static final int GPUS_PER_NODE = 4;
 
     /** One generated input. */
-    record Input(List<NodeSpec> nodes, Map<String, Team> teams, List<ReplayJob> jobs) {
-    }
+    record Input(List<NodeSpec> nodes, Map<String, Team> teams, List<ReplayJob> jobs) {}
 
-    private SmallTraces() {
-    }
+    private SmallTraces() {}
 
     static Input generate(long seed) {
         Random random = new Random(seed);
@@ -56,7 +53,20 @@ final class SmallTraces {
         boolean preemptible = random.nextInt(6) != 0;
         long checkpoint = random.nextInt(4) * 15 * 60_000L;
         Duration minRuntime = random.nextInt(4) == 0 ? Duration.ofMinutes(random.nextInt(60)) : Duration.ZERO;
-        return new ReplayJob("job-" + index, team, submit, duration, gpu, 1000, 1024, Set.of(), 1, JobKind.TRAIN,
-                random.nextInt(3) == 0 ? 1 : 0, preemptible, checkpoint, minRuntime);
+        return new ReplayJob(
+                "job-" + index,
+                team,
+                submit,
+                duration,
+                gpu,
+                1000,
+                1024,
+                Set.of(),
+                1,
+                JobKind.TRAIN,
+                random.nextInt(3) == 0 ? 1 : 0,
+                preemptible,
+                checkpoint,
+                minRuntime);
     }
 }

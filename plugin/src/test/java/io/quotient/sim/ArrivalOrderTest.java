@@ -1,13 +1,13 @@
 package io.quotient.sim;
 
-import io.quotient.core.cluster.ResourceDemand;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.cluster.ResourceDemand;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class ArrivalOrderTest {
 
@@ -46,7 +46,7 @@ class ArrivalOrderTest {
     void dependsOnlyOnTheSeedAndNotOnTheInputOrder() {
         List<TracePod> trace = trace(50, 300);
         List<TracePod> reversed = new ArrayList<>(trace);
-        java.util.Collections.reverse(reversed);
+        Collections.reverse(reversed);
         assertThat(ArrivalOrder.of(trace, 7, 20_000, 1.3)).isEqualTo(ArrivalOrder.of(reversed, 7, 20_000, 1.3));
         assertThat(ArrivalOrder.of(trace, 7, 20_000, 1.3)).isNotEqualTo(ArrivalOrder.of(trace, 8, 20_000, 1.3));
     }

@@ -1,7 +1,6 @@
 package io.quotient.sim;
 
 import io.quotient.core.cluster.NodeSpec;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -46,7 +45,10 @@ public final class FamilyBenchmark {
     /** One placement's results on one family: unallocated GPU % at 100 % arrived per seed, and speed. */
     public record Result(String placement, List<Double> unallocatedBySeed, double placementsPerSecond) {
         public double mean() {
-            return unallocatedBySeed.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+            return unallocatedBySeed.stream()
+                    .mapToDouble(Double::doubleValue)
+                    .average()
+                    .orElseThrow();
         }
     }
 
@@ -66,7 +68,10 @@ public final class FamilyBenchmark {
         public double worstSeedRatio(Result r) {
             double worst = 0;
             for (int i = 0; i < seeds.size(); i++) {
-                worst = Math.max(worst, r.unallocatedBySeed().get(i) / reference().unallocatedBySeed().get(i));
+                worst = Math.max(
+                        worst,
+                        r.unallocatedBySeed().get(i)
+                                / reference().unallocatedBySeed().get(i));
             }
             return worst;
         }
@@ -75,8 +80,10 @@ public final class FamilyBenchmark {
         public long worstSeed(Result r) {
             int worst = 0;
             for (int i = 1; i < seeds.size(); i++) {
-                if (r.unallocatedBySeed().get(i) / reference().unallocatedBySeed().get(i)
-                        > r.unallocatedBySeed().get(worst) / reference().unallocatedBySeed().get(worst)) {
+                if (r.unallocatedBySeed().get(i)
+                                / reference().unallocatedBySeed().get(i)
+                        > r.unallocatedBySeed().get(worst)
+                                / reference().unallocatedBySeed().get(worst)) {
                     worst = i;
                 }
             }
@@ -96,8 +103,12 @@ public final class FamilyBenchmark {
      * @param placements the reference first
      * @param pool       runs the seeds of a family; one thread gives placements per second on one core
      */
-    public FamilyBenchmark(List<NodeSpec> nodes, Function<String, List<TracePod>> baseTraces, List<Placement> placements,
-                           List<Long> seeds, ExecutorService pool) {
+    public FamilyBenchmark(
+            List<NodeSpec> nodes,
+            Function<String, List<TracePod>> baseTraces,
+            List<Placement> placements,
+            List<Long> seeds,
+            ExecutorService pool) {
         if (placements.size() < 2 || seeds.isEmpty()) {
             throw new IllegalArgumentException("a family benchmark needs a reference and another placement, and seeds");
         }
@@ -120,8 +131,8 @@ public final class FamilyBenchmark {
         } else {
             TraceGenerator generator;
             synchronized (generators) {
-                generator = generators.computeIfAbsent(family.base(),
-                        b -> new TraceGenerator(baseTraces.apply(b), nodes));
+                generator =
+                        generators.computeIfAbsent(family.base(), b -> new TraceGenerator(baseTraces.apply(b), nodes));
             }
             member = seed -> generator.generate(family.family(), seed);
         }
@@ -129,7 +140,9 @@ public final class FamilyBenchmark {
         for (long seed : seeds) {
             perSeed.add(pool.submit(() -> {
                 Simulator simulator = new Simulator(nodes, member.apply(seed), Simulator.DEFAULT_INFLATION);
-                return placements.stream().map(p -> simulator.run(p, seed, Simulator.Progress.NONE)).toList();
+                return placements.stream()
+                        .map(p -> simulator.run(p, seed, Simulator.Progress.NONE))
+                        .toList();
             }));
         }
         List<List<RunResult>> runs = new ArrayList<>();
@@ -146,9 +159,15 @@ public final class FamilyBenchmark {
         List<Result> results = new ArrayList<>();
         for (int p = 0; p < placements.size(); p++) {
             int index = p;
-            results.add(new Result(placements.get(p).label(),
-                    runs.stream().map(r -> r.get(index).unallocatedGpuPctAt100()).toList(),
-                    runs.stream().mapToDouble(r -> r.get(index).placementsPerSecond()).average().orElseThrow()));
+            results.add(new Result(
+                    placements.get(p).label(),
+                    runs.stream()
+                            .map(r -> r.get(index).unallocatedGpuPctAt100())
+                            .toList(),
+                    runs.stream()
+                            .mapToDouble(r -> r.get(index).placementsPerSecond())
+                            .average()
+                            .orElseThrow()));
         }
         return new Row(family, seeds, results);
     }

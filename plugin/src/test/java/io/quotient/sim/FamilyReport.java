@@ -2,7 +2,6 @@ package io.quotient.sim;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -14,8 +13,7 @@ public final class FamilyReport {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private FamilyReport() {
-    }
+    private FamilyReport() {}
 
     /**
      * Per family: the reference's mean unallocated %, then per other placement its mean, its ratio to the
@@ -24,18 +22,33 @@ public final class FamilyReport {
     public static String text(List<FamilyBenchmark.Row> rows) {
         StringBuilder sb = new StringBuilder();
         FamilyBenchmark.Row first = rows.get(0);
-        sb.append(String.format(Locale.ROOT, "%-36s %8s", "family (unallocated GPU % at 100 %)",
+        sb.append(String.format(
+                Locale.ROOT,
+                "%-36s %8s",
+                "family (unallocated GPU % at 100 %)",
                 first.reference().placement()));
-        for (FamilyBenchmark.Result r : first.results().subList(1, first.results().size())) {
-            sb.append(String.format(Locale.ROOT, " | %-22s %6s %14s %10s", r.placement(), "ratio", "worst seed",
-                    "placed/s"));
+        for (FamilyBenchmark.Result r :
+                first.results().subList(1, first.results().size())) {
+            sb.append(String.format(
+                    Locale.ROOT, " | %-22s %6s %14s %10s", r.placement(), "ratio", "worst seed", "placed/s"));
         }
         sb.append('\n');
         for (FamilyBenchmark.Row row : rows) {
-            sb.append(String.format(Locale.ROOT, "%-36s %8.2f", row.family().name(), row.reference().mean()));
-            for (FamilyBenchmark.Result r : row.results().subList(1, row.results().size())) {
-                sb.append(String.format(Locale.ROOT, " | %-22.2f %6.3f %7.3f (%4d) %10.0f", r.mean(), row.ratio(r),
-                        row.worstSeedRatio(r), row.worstSeed(r), r.placementsPerSecond()));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "%-36s %8.2f",
+                    row.family().name(),
+                    row.reference().mean()));
+            for (FamilyBenchmark.Result r :
+                    row.results().subList(1, row.results().size())) {
+                sb.append(String.format(
+                        Locale.ROOT,
+                        " | %-22.2f %6.3f %7.3f (%4d) %10.0f",
+                        r.mean(),
+                        row.ratio(r),
+                        row.worstSeedRatio(r),
+                        row.worstSeed(r),
+                        r.placementsPerSecond()));
             }
             sb.append('\n');
         }
@@ -59,7 +72,9 @@ public final class FamilyReport {
                 result.put("ratioToReference", round(row.ratio(r)));
                 result.put("worstSeedRatio", round(row.worstSeedRatio(r)));
                 result.put("worstSeed", row.worstSeed(r));
-                result.put("unallocatedGpuPctBySeed", r.unallocatedBySeed().stream().map(FamilyReport::round).toList());
+                result.put(
+                        "unallocatedGpuPctBySeed",
+                        r.unallocatedBySeed().stream().map(FamilyReport::round).toList());
                 result.put("placementsPerSecond", Math.round(r.placementsPerSecond()));
                 results.add(result);
             }

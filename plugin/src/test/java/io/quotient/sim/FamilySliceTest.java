@@ -1,20 +1,20 @@
 package io.quotient.sim;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.placement.TieBreak;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The win over FGD on a slice of the robustness grid, quickly: every 4th node of the openb cluster (304 nodes),
@@ -39,14 +39,23 @@ class FamilySliceTest {
             slice.add(all.get(i));
         }
         pool = Executors.newFixedThreadPool(2);
-        benchmark = new FamilyBenchmark(slice, v -> TraceReader.readPods(PodLists.of(DATA, v)),
-                List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER), Placement.policy("quotient", TieBreak.FIXED_ORDER)),
-                SEEDS, pool);
-        service = new FamilyBenchmark(slice, v -> TraceReader.readPods(PodLists.of(DATA, v)),
-                List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER),
+        benchmark = new FamilyBenchmark(
+                slice,
+                v -> TraceReader.readPods(PodLists.of(DATA, v)),
+                List.of(
+                        Placement.policy("fgd", TieBreak.FIXED_ORDER),
+                        Placement.policy("quotient", TieBreak.FIXED_ORDER)),
+                SEEDS,
+                pool);
+        service = new FamilyBenchmark(
+                slice,
+                v -> TraceReader.readPods(PodLists.of(DATA, v)),
+                List.of(
+                        Placement.policy("fgd", TieBreak.FIXED_ORDER),
                         Placement.service("quotient", Placement.ServiceWorkload.TYPICAL, TieBreak.FIXED_ORDER),
                         Placement.service("quotient", Placement.ServiceWorkload.LEARNED, TieBreak.FIXED_ORDER)),
-                SEEDS, pool);
+                SEEDS,
+                pool);
     }
 
     @AfterAll
@@ -56,8 +65,10 @@ class FamilySliceTest {
 
     static Stream<FamilyBenchmark.Family> families() {
         return Stream.of(
-                new FamilyBenchmark.Family("gpuspec05", new TraceFamily(0.20, null, null, null, TraceFamily.ModelMix.TRACE)),
-                new FamilyBenchmark.Family("gpuspec05", new TraceFamily(0.33, null, null, null, TraceFamily.ModelMix.TRACE)),
+                new FamilyBenchmark.Family(
+                        "gpuspec05", new TraceFamily(0.20, null, null, null, TraceFamily.ModelMix.TRACE)),
+                new FamilyBenchmark.Family(
+                        "gpuspec05", new TraceFamily(0.33, null, null, null, TraceFamily.ModelMix.TRACE)),
                 new FamilyBenchmark.Family("default", new TraceFamily(0.50, null, null, null)),
                 new FamilyBenchmark.Family("default", new TraceFamily(null, 0.60, null, null)),
                 new FamilyBenchmark.Family("default", new TraceFamily(null, null, 0.35, null)),
@@ -70,9 +81,13 @@ class FamilySliceTest {
     void quotientLeavesAtMostNineTenthsOfFgdsIdleGpusAndFewerOnEverySeed(FamilyBenchmark.Family family) {
         FamilyBenchmark.Row row = benchmark.run(family);
         FamilyBenchmark.Result quotient = row.results().get(1);
-        assertThat(row.ratio(quotient)).as("%s: quotient %.2f vs fgd %.2f", family.name(), quotient.mean(),
-                row.reference().mean()).isLessThanOrEqualTo(0.9);
-        assertThat(row.worstSeedRatio(quotient)).as("%s worst seed %d", family.name(), row.worstSeed(quotient))
+        assertThat(row.ratio(quotient))
+                .as(
+                        "%s: quotient %.2f vs fgd %.2f",
+                        family.name(), quotient.mean(), row.reference().mean())
+                .isLessThanOrEqualTo(0.9);
+        assertThat(row.worstSeedRatio(quotient))
+                .as("%s worst seed %d", family.name(), row.worstSeed(quotient))
                 .isLessThan(1);
     }
 
@@ -84,20 +99,24 @@ class FamilySliceTest {
      * fragmentation term and the service's CPU fitting); on the full cluster it is under 0.86× FGD on every seed
      * (docs/research/packing.md, "Robustness over generated families").
      */
-    @org.junit.jupiter.api.Test
+    @Test
     void theServiceThatLearnsItsWorkloadBeatsFgdWhereTheTypicalWorkloadLoses() {
-        FamilyBenchmark.Row row = service.run(
-                new FamilyBenchmark.Family("gpuspec05", new TraceFamily(0.20, null, null, null, TraceFamily.ModelMix.TRACE)));
+        FamilyBenchmark.Row row = service.run(new FamilyBenchmark.Family(
+                "gpuspec05", new TraceFamily(0.20, null, null, null, TraceFamily.ModelMix.TRACE)));
         FamilyBenchmark.Result typical = row.results().get(1);
         FamilyBenchmark.Result learned = row.results().get(2);
-        assertThat(row.ratio(typical)).as("typical %.2f vs fgd %.2f", typical.mean(), row.reference().mean())
+        assertThat(row.ratio(typical))
+                .as("typical %.2f vs fgd %.2f", typical.mean(), row.reference().mean())
                 .isGreaterThan(1);
-        assertThat(row.ratio(learned)).as("learned %.2f vs fgd %.2f", learned.mean(), row.reference().mean())
+        assertThat(row.ratio(learned))
+                .as("learned %.2f vs fgd %.2f", learned.mean(), row.reference().mean())
                 .isLessThanOrEqualTo(0.98);
-        assertThat(row.worstSeedRatio(learned)).as("learned, worst seed %d", row.worstSeed(learned))
+        assertThat(row.worstSeedRatio(learned))
+                .as("learned, worst seed %d", row.worstSeed(learned))
                 .isLessThanOrEqualTo(1.05);
         for (int i = 0; i < row.seeds().size(); i++) {
-            assertThat(learned.unallocatedBySeed().get(i)).as("learned vs typical, seed %d", row.seeds().get(i))
+            assertThat(learned.unallocatedBySeed().get(i))
+                    .as("learned vs typical, seed %d", row.seeds().get(i))
                     .isLessThan(typical.unallocatedBySeed().get(i) / 2);
         }
     }

@@ -1,5 +1,7 @@
 package io.quotient.sim;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
@@ -7,19 +9,16 @@ import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.PlacementPolicy;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.placement.TieBreak;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
-
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Quotient's policy (alone and as the service wraps it) on random members of random trace families, on a slice of
@@ -30,8 +29,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 class GeneratedFamilyPropertiesTest {
 
     private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../data/openb"));
-    private static final List<NodeSpec> NODES = everyNth(TraceReader.readNodes(DATA.resolve("openb_node_list_gpu_node.csv")), 16);
-    private static final List<TracePod> BASE = everyNth(TraceReader.readPods(DATA.resolve("openb_pod_list_gpuspec05.csv")), 12);
+    private static final List<NodeSpec> NODES =
+            everyNth(TraceReader.readNodes(DATA.resolve("openb_node_list_gpu_node.csv")), 16);
+    private static final List<TracePod> BASE =
+            everyNth(TraceReader.readPods(DATA.resolve("openb_pod_list_gpuspec05.csv")), 12);
     private static final TraceGenerator GENERATOR = new TraceGenerator(BASE, NODES);
 
     private static <T> List<T> everyNth(List<T> all, int n) {
@@ -43,12 +44,15 @@ class GeneratedFamilyPropertiesTest {
     }
 
     @Property(tries = 25)
-    void quotientHonoursModelsAndCapacityAndIsDeterministic(@ForAll("families") TraceFamily family,
-                                                            @ForAll("seeds") long seed,
-                                                            @ForAll("placements") Placement placement) {
+    void quotientHonoursModelsAndCapacityAndIsDeterministic(
+            @ForAll("families") TraceFamily family,
+            @ForAll("seeds") long seed,
+            @ForAll("placements") Placement placement) {
         List<TracePod> pods = GENERATOR.generate(family, seed);
-        TargetWorkload workload = TargetWorkload.fromDemands(pods.stream().map(TracePod::demand).toList());
-        List<TracePod> order = ArrivalOrder.of(pods, seed, 1000L * NODES.stream().mapToInt(NodeSpec::gpuCount).sum(), 1.3);
+        TargetWorkload workload =
+                TargetWorkload.fromDemands(pods.stream().map(TracePod::demand).toList());
+        List<TracePod> order = ArrivalOrder.of(
+                pods, seed, 1000L * NODES.stream().mapToInt(NodeSpec::gpuCount).sum(), 1.3);
         List<Allocation> first = replay(placement.factory().create(seed, workload, NODES), order);
         List<Allocation> second = replay(placement.factory().create(seed, workload, NODES), order);
         assertThat(second).as("same seed, same placements").isEqualTo(first);
@@ -70,17 +74,23 @@ class GeneratedFamilyPropertiesTest {
             placed.ifPresent(a -> {
                 NodeSpec node = NODES.get(a.nodeIndex());
                 if (d.needsGpu()) {
-                    assertThat(d.allowsModel(node.gpuModel())).as("%s on a %s node", pod, node.gpuModel()).isTrue();
+                    assertThat(d.allowsModel(node.gpuModel()))
+                            .as("%s on a %s node", pod, node.gpuModel())
+                            .isTrue();
                 }
                 assertThat(a.gpuIndices()).hasSize(d.gpuCount()).doesNotHaveDuplicates();
                 cpu[a.nodeIndex()] += d.cpuMilli();
                 memory[a.nodeIndex()] += d.memoryMib();
                 for (int g : a.gpuIndices()) {
                     gpu[a.nodeIndex()][g] += a.milliPerGpu();
-                    assertThat(gpu[a.nodeIndex()][g]).as("GPU share on %s", node.name()).isLessThanOrEqualTo(ResourceDemand.WHOLE);
+                    assertThat(gpu[a.nodeIndex()][g])
+                            .as("GPU share on %s", node.name())
+                            .isLessThanOrEqualTo(ResourceDemand.WHOLE);
                 }
                 assertThat(cpu[a.nodeIndex()]).as("CPU on %s", node.name()).isLessThanOrEqualTo(node.cpuMilli());
-                assertThat(memory[a.nodeIndex()]).as("memory on %s", node.name()).isLessThanOrEqualTo(node.memoryMib());
+                assertThat(memory[a.nodeIndex()])
+                        .as("memory on %s", node.name())
+                        .isLessThanOrEqualTo(node.memoryMib());
                 state.allocate(a);
                 placements.add(a);
             });
@@ -105,7 +115,9 @@ class GeneratedFamilyPropertiesTest {
 
     @Provide
     Arbitrary<Placement> placements() {
-        return Arbitraries.of(Placement.policy("quotient", TieBreak.FIXED_ORDER), Placement.policy("quotient", TieBreak.RANDOM),
+        return Arbitraries.of(
+                Placement.policy("quotient", TieBreak.FIXED_ORDER),
+                Placement.policy("quotient", TieBreak.RANDOM),
                 Placement.service("quotient", Placement.ServiceWorkload.TRACE, TieBreak.FIXED_ORDER));
     }
 }

@@ -1,20 +1,19 @@
 package io.quotient.sim;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.PlacementPolicy;
 import io.quotient.core.placement.TargetWorkload;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.LongStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * Placement speed on the 1,213-node openb cluster, one thread. Prints, per policy: placements per second
@@ -39,9 +38,15 @@ class PlacementThroughputBenchmark {
             simulator.run(policy, 41, Simulator.Progress.NONE); // warm-up: JIT and caches
             RunResult run = simulator.run(policy, 42, Simulator.Progress.NONE);
             double calls = placeCallsPerSecond(policy, nodes, pods, simulator.workload());
-            System.out.printf(Locale.ROOT, "%-10s simulate: %,8.0f placements/s   place() on a half-full cluster: %,8.0f/s"
-                    + "   seed 42: unallocated %5.2f %%, fragmentation %5.2f %%%n", policy, run.placementsPerSecond(), calls,
-                    run.unallocatedGpuPctAt100(), run.fragAmountPctAt100());
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-10s simulate: %,8.0f placements/s   place() on a half-full cluster: %,8.0f/s"
+                            + "   seed 42: unallocated %5.2f %%, fragmentation %5.2f %%%n",
+                    policy,
+                    run.placementsPerSecond(),
+                    calls,
+                    run.unallocatedGpuPctAt100(),
+                    run.fragAmountPctAt100());
             assertThat(run.placementsPerSecond()).isPositive();
         }
         // families where the model reserve is at work on every GPU placement: a third of the GPU pods constrained as
@@ -50,31 +55,40 @@ class PlacementThroughputBenchmark {
         onFamily(nodes, "default", "spec50", new TraceFamily(0.50, null, null, null));
         for (String policy : List.of("fgd", "quotient")) {
             long start = System.nanoTime();
-            SimulationReport report = simulator.simulate(policy, LongStream.rangeClosed(42, 51).boxed().toList(),
-                    Simulator.Progress.NONE);
+            SimulationReport report = simulator.simulate(
+                    policy, LongStream.rangeClosed(42, 51).boxed().toList(), Simulator.Progress.NONE);
             double seconds = (System.nanoTime() - start) / 1e9;
-            System.out.printf(Locale.ROOT, "10-seed simulate of default with %-8s: %5.1f s (unallocated %.2f %%)%n",
-                    policy, seconds, report.mean().unallocatedGpuPctAt100());
+            System.out.printf(
+                    Locale.ROOT,
+                    "10-seed simulate of default with %-8s: %5.1f s (unallocated %.2f %%)%n",
+                    policy,
+                    seconds,
+                    report.mean().unallocatedGpuPctAt100());
         }
     }
 
     private static void onFamily(List<NodeSpec> nodes, String base, String label, TraceFamily family) {
-        List<TracePod> pods = new TraceGenerator(TraceReader.readPods(PodLists.of(DATA, base)),
-                nodes).generate(family, 42);
+        List<TracePod> pods =
+                new TraceGenerator(TraceReader.readPods(PodLists.of(DATA, base)), nodes).generate(family, 42);
         Simulator simulator = new Simulator(nodes, pods, Simulator.DEFAULT_INFLATION);
         for (String policy : List.of("fgd", "quotient")) {
             simulator.run(policy, 41, Simulator.Progress.NONE);
             RunResult run = simulator.run(policy, 42, Simulator.Progress.NONE);
-            System.out.printf(Locale.ROOT, "%-10s simulate of %s: %,8.0f placements/s   seed 42: unallocated %5.2f %%  "
-                    + "(%d shapes)%n", policy, label, run.placementsPerSecond(), run.unallocatedGpuPctAt100(),
+            System.out.printf(
+                    Locale.ROOT,
+                    "%-10s simulate of %s: %,8.0f placements/s   seed 42: unallocated %5.2f %%  " + "(%d shapes)%n",
+                    policy,
+                    label,
+                    run.placementsPerSecond(),
+                    run.unallocatedGpuPctAt100(),
                     simulator.workload().shapes().size());
             assertThat(run.placementsPerSecond()).isPositive();
         }
     }
 
     /** place() without allocating, on a cluster filled to about half by the trace. */
-    private static double placeCallsPerSecond(String policy, List<NodeSpec> nodes, List<TracePod> pods,
-                                              TargetWorkload workload) {
+    private static double placeCallsPerSecond(
+            String policy, List<NodeSpec> nodes, List<TracePod> pods, TargetWorkload workload) {
         ClusterState state = new ClusterState(nodes);
         PlacementPolicy filler = PlacementPolicies.create("bestfit", 1, workload);
         List<TracePod> order = ArrivalOrder.of(pods, 1, state.totalGpuMilli(), Simulator.DEFAULT_INFLATION);
@@ -83,7 +97,8 @@ class PlacementThroughputBenchmark {
             filler.place(state, pod.demand()).ifPresent(state::allocate);
         }
         PlacementPolicy measured = PlacementPolicies.create(policy, 1, workload);
-        List<ResourceDemand> demands = order.subList(half, order.size()).stream().map(TracePod::demand).toList();
+        List<ResourceDemand> demands =
+                order.subList(half, order.size()).stream().map(TracePod::demand).toList();
         for (ResourceDemand d : demands) {
             measured.place(state, d); // warm-up
         }

@@ -1,14 +1,13 @@
 package io.quotient.sim;
 
-import io.quotient.core.cluster.NodeSpec;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.cluster.NodeSpec;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Quotient's policy against FGD, seed by seed, on a small slice of the openb cluster (every 8th node,
@@ -38,14 +37,16 @@ class QuotientVersusFgdTest {
     @ParameterizedTest
     @ValueSource(strings = {"default", "gpushare100", "cpu250", "gpuspec05"})
     void quotientLeavesFewerGpusUnallocatedThanFgdOnEverySeed(String variant) {
-        Simulator simulator = new Simulator(everyEighthNode(),
-                TraceReader.readPods(PodLists.of(dataDir(), variant)), Simulator.DEFAULT_INFLATION);
+        Simulator simulator = new Simulator(
+                everyEighthNode(), TraceReader.readPods(PodLists.of(dataDir(), variant)), Simulator.DEFAULT_INFLATION);
         for (long seed = FIRST_SEED; seed < FIRST_SEED + SEEDS; seed++) {
             RunResult fgd = simulator.run("fgd", seed, Simulator.Progress.NONE);
             RunResult quotient = simulator.run("quotient", seed, Simulator.Progress.NONE);
-            assertThat(quotient.unallocatedGpuPctAt100()).as("%s seed %d: quotient vs fgd %.3f %%", variant, seed,
-                    fgd.unallocatedGpuPctAt100()).isLessThan(fgd.unallocatedGpuPctAt100());
-            assertThat(quotient.fragAmountPctAt100()).as("%s seed %d: fragmentation", variant, seed)
+            assertThat(quotient.unallocatedGpuPctAt100())
+                    .as("%s seed %d: quotient vs fgd %.3f %%", variant, seed, fgd.unallocatedGpuPctAt100())
+                    .isLessThan(fgd.unallocatedGpuPctAt100());
+            assertThat(quotient.fragAmountPctAt100())
+                    .as("%s seed %d: fragmentation", variant, seed)
                     .isLessThan(fgd.fragAmountPctAt100());
         }
     }

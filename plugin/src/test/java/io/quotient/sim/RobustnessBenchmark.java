@@ -3,9 +3,6 @@ package io.quotient.sim;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.placement.QuotientSettings;
 import io.quotient.core.placement.TieBreak;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,6 +13,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * Quotient against FGD over the robustness grid of generated trace families ({@link FamilyBenchmark#grid()}) on the
@@ -32,7 +31,9 @@ class RobustnessBenchmark {
 
     private static final Path DATA = Path.of(System.getProperty("quotient.data.dir", "../data/openb"));
     /** Seeds 42..51 by default; {@code -Dbenchmark.seeds=52..61} measures members never looked at while choosing. */
-    private static final List<Long> SEEDS = Seeds.parse(System.getProperty("benchmark.seeds", "42..51"), "benchmark.seeds");
+    private static final List<Long> SEEDS =
+            Seeds.parse(System.getProperty("benchmark.seeds", "42..51"), "benchmark.seeds");
+
     private static final Map<String, List<TracePod>> BASES = new ConcurrentHashMap<>();
 
     /** A shipped variant by name ({@code default}), or a pod list by its path (a published family's file). */
@@ -40,8 +41,8 @@ class RobustnessBenchmark {
         return BASES.computeIfAbsent(variant, v -> TraceReader.readPods(PodLists.resolve(v, () -> DATA)));
     }
 
-    private static List<FamilyBenchmark.Row> run(List<Placement> placements, List<Long> seeds,
-                                                 List<FamilyBenchmark.Family> families) {
+    private static List<FamilyBenchmark.Row> run(
+            List<Placement> placements, List<Long> seeds, List<FamilyBenchmark.Family> families) {
         List<NodeSpec> nodes = TraceReader.readNodes(DATA.resolve("openb_node_list_gpu_node.csv"));
         ExecutorService pool = Executors.newFixedThreadPool(Integer.getInteger("benchmark.threads", 1));
         try {
@@ -49,8 +50,12 @@ class RobustnessBenchmark {
             List<FamilyBenchmark.Row> rows = new ArrayList<>();
             for (FamilyBenchmark.Family family : families) {
                 rows.add(benchmark.run(family));
-                System.out.print(FamilyReport.text(rows.subList(rows.size() - 1, rows.size())).lines().skip(1)
-                        .findFirst().orElse("") + "\n");
+                System.out.print(FamilyReport.text(rows.subList(rows.size() - 1, rows.size()))
+                                .lines()
+                                .skip(1)
+                                .findFirst()
+                                .orElse("")
+                        + "\n");
             }
             return rows;
         } finally {
@@ -75,7 +80,8 @@ class RobustnessBenchmark {
 
     /** FGD (the reference), Quotient's policy, and the service's placement with the trace's and the learned workload. */
     private static List<Placement> gridPlacements() {
-        return List.of(Placement.policy("fgd", TieBreak.FIXED_ORDER),
+        return List.of(
+                Placement.policy("fgd", TieBreak.FIXED_ORDER),
                 Placement.policy("quotient", TieBreak.FIXED_ORDER),
                 Placement.service("quotient", Placement.ServiceWorkload.TRACE, TieBreak.FIXED_ORDER),
                 Placement.service("quotient", Placement.ServiceWorkload.LEARNED, TieBreak.FIXED_ORDER));
@@ -92,8 +98,11 @@ class RobustnessBenchmark {
         Path folder = Path.of(System.getProperty("benchmark.published", DATA.toString()));
         List<FamilyBenchmark.Family> families;
         try (Stream<Path> files = Files.list(folder)) {
-            families = files.filter(PodLists::isPodList).map(Path::toString).sorted()
-                    .map(FamilyBenchmark.Family::asPublished).toList();
+            families = files.filter(PodLists::isPodList)
+                    .map(Path::toString)
+                    .sorted()
+                    .map(FamilyBenchmark.Family::asPublished)
+                    .toList();
         }
         if (families.isEmpty()) {
             throw new IllegalArgumentException("no openb_pod_list_*.csv in " + folder.toAbsolutePath()
@@ -109,25 +118,33 @@ class RobustnessBenchmark {
         QuotientSettings chosen = QuotientSettings.DEFAULT;
         placements.add(Placement.quotient(chosen, TieBreak.FIXED_ORDER));
         // -Dsensitivity.axes=fragmentation moves only that constant (the others' rows cost a run each)
-        List<String> axes = List.of(System.getProperty("sensitivity.axes", "reserve,rare,fragmentation").split(","));
+        List<String> axes = List.of(System.getProperty("sensitivity.axes", "reserve,rare,fragmentation")
+                .split(","));
         for (double weight : axes.contains("reserve") ? new double[] {0, 0.5, 2, 4} : new double[0]) {
-            placements.add(Placement.quotient(new QuotientSettings(weight, chosen.rareSizeShare(),
-                    chosen.fragmentationWeight()), TieBreak.FIXED_ORDER));
+            placements.add(Placement.quotient(
+                    new QuotientSettings(weight, chosen.rareSizeShare(), chosen.fragmentationWeight()),
+                    TieBreak.FIXED_ORDER));
         }
         for (double rare : axes.contains("rare") ? new double[] {0, 0.015, 0.05, 0.08} : new double[0]) {
-            placements.add(Placement.quotient(new QuotientSettings(chosen.reserveWeight(), rare,
-                    chosen.fragmentationWeight()), TieBreak.FIXED_ORDER));
+            placements.add(Placement.quotient(
+                    new QuotientSettings(chosen.reserveWeight(), rare, chosen.fragmentationWeight()),
+                    TieBreak.FIXED_ORDER));
         }
-        for (double fragmentation : axes.contains("fragmentation") ? new double[] {0, 0.02, 0.1, 0.25, 1}
-                : new double[0]) {
-            placements.add(Placement.quotient(new QuotientSettings(chosen.reserveWeight(), chosen.rareSizeShare(),
-                    fragmentation), TieBreak.FIXED_ORDER));
+        for (double fragmentation :
+                axes.contains("fragmentation") ? new double[] {0, 0.02, 0.1, 0.25, 1} : new double[0]) {
+            placements.add(Placement.quotient(
+                    new QuotientSettings(chosen.reserveWeight(), chosen.rareSizeShare(), fragmentation),
+                    TieBreak.FIXED_ORDER));
         }
         List<FamilyBenchmark.Family> families = new ArrayList<>();
         // -Dsensitivity.families=cpu30 re-measures one column (a change that moves only that family)
-        for (String name : System.getProperty("sensitivity.families",
-                "spec33,tspec20,tspec33,share40,share80,share100-multi0,multi50,cpu30,share80-multi20").split(",")) {
-            families.add(FamilyBenchmark.grid().stream().filter(f -> f.family().name().equals(name)).findFirst()
+        for (String name : System.getProperty(
+                        "sensitivity.families",
+                        "spec33,tspec20,tspec33,share40,share80,share100-multi0,multi50,cpu30,share80-multi20")
+                .split(",")) {
+            families.add(FamilyBenchmark.grid().stream()
+                    .filter(f -> f.family().name().equals(name))
+                    .findFirst()
                     .orElseThrow());
         }
         report("robustness-sensitivity", run(placements, SEEDS.subList(0, 5), families));

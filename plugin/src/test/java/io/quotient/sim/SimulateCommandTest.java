@@ -1,19 +1,18 @@
 package io.quotient.sim;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quotient.app.cli.SimulateCommand;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The {@code simulate} subcommand end to end on small files. */
 class SimulateCommandTest {
@@ -23,8 +22,8 @@ class SimulateCommandTest {
 
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private final SimulateCommand command = new SimulateCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
-            new PrintStream(err, true, StandardCharsets.UTF_8));
+    private final SimulateCommand command = new SimulateCommand(
+            new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
 
     private Path nodes() throws IOException {
         return SmallClusterFile.write(dir);
@@ -33,7 +32,11 @@ class SimulateCommandTest {
     private Path pods() throws IOException {
         StringBuilder sb = new StringBuilder("name,cpu_milli,memory_mib,num_gpu,gpu_milli\n");
         for (int i = 0; i < 30; i++) {
-            sb.append("p").append(i).append(",4000,8192,1,").append(i % 3 == 0 ? 1000 : 300 + 10 * i).append('\n');
+            sb.append("p")
+                    .append(i)
+                    .append(",4000,8192,1,")
+                    .append(i % 3 == 0 ? 1000 : 300 + 10 * i)
+                    .append('\n');
         }
         return Files.writeString(dir.resolve("pods.csv"), sb.toString());
     }
@@ -48,8 +51,9 @@ class SimulateCommandTest {
 
     @Test
     void printsTheDocumentedJson() throws Exception {
-        int code = command.run(new String[] {"--nodes", nodes().toString(), "--pods", pods().toString(),
-                "--policy", "fgd", "--seeds", "42..44", "--json"});
+        int code = command.run(new String[] {
+            "--nodes", nodes().toString(), "--pods", pods().toString(), "--policy", "fgd", "--seeds", "42..44", "--json"
+        });
         assertThat(code).as(err()).isZero();
         JsonNode json = new ObjectMapper().readTree(out());
         assertThat(json.get("policy").asText()).isEqualTo("fgd");
@@ -69,38 +73,58 @@ class SimulateCommandTest {
 
     @Test
     void runsTheServicePlacementAndRandomTiesWhenAsked() throws Exception {
-        int code = command.run(new String[] {"--nodes", nodes().toString(), "--pods", pods().toString(), "--service",
-                "--ties", "random", "--seeds", "1", "--json"});
+        int code = command.run(new String[] {
+            "--nodes",
+            nodes().toString(),
+            "--pods",
+            pods().toString(),
+            "--service",
+            "--ties",
+            "random",
+            "--seeds",
+            "1",
+            "--json"
+        });
         assertThat(code).as(err()).isZero();
         JsonNode json = new ObjectMapper().readTree(out());
         assertThat(json.get("policy").asText()).isEqualTo("quotient-service");
-        assertThat(command.run(new String[] {"--pods", pods().toString(), "--ties", "sometimes"})).isEqualTo(2);
+        assertThat(command.run(new String[] {"--pods", pods().toString(), "--ties", "sometimes"}))
+                .isEqualTo(2);
         assertThat(err()).contains("--ties must be 'fixed' or 'random'");
     }
 
     @Test
     void runsTheServiceWithTheWorkloadItLearnsWhenAsked() throws Exception {
-        int code = command.run(new String[] {"--nodes", nodes().toString(), "--pods", pods().toString(), "--service",
-                "--learn", "--seeds", "1", "--json"});
+        int code = command.run(new String[] {
+            "--nodes", nodes().toString(), "--pods", pods().toString(), "--service", "--learn", "--seeds", "1", "--json"
+        });
         assertThat(code).as(err()).isZero();
         assertThat(new ObjectMapper().readTree(out()).get("policy").asText()).isEqualTo("quotient-service-learned");
-        assertThat(command.run(new String[] {"--pods", pods().toString(), "--learn"})).isEqualTo(2);
+        assertThat(command.run(new String[] {"--pods", pods().toString(), "--learn"}))
+                .isEqualTo(2);
         assertThat(err()).contains("--learn needs --service");
     }
 
     @Test
     void explainsItsOptions() {
         assertThat(command.run(new String[] {"--help"})).isZero();
-        assertThat(out()).contains("--pods").contains("--seeds").contains("--json").contains("fgd, quotient");
+        assertThat(out())
+                .contains("--pods")
+                .contains("--seeds")
+                .contains("--json")
+                .contains("fgd, quotient");
     }
 
     @Test
     void rejectsBadArgumentsWithExitCodeTwo() throws Exception {
         assertThat(command.run(new String[] {"--nodes", nodes().toString()})).isEqualTo(2);
         assertThat(err()).contains("--pods is required");
-        assertThat(command.run(new String[] {"--pods", "x.csv", "--seeds", "9..3"})).isEqualTo(2);
-        assertThat(command.run(new String[] {"--pods", "x.csv", "--policy", "tetris"})).isEqualTo(2);
-        assertThat(command.run(new String[] {"--pods", "x.csv", "--frobnicate"})).isEqualTo(2);
+        assertThat(command.run(new String[] {"--pods", "x.csv", "--seeds", "9..3"}))
+                .isEqualTo(2);
+        assertThat(command.run(new String[] {"--pods", "x.csv", "--policy", "tetris"}))
+                .isEqualTo(2);
+        assertThat(command.run(new String[] {"--pods", "x.csv", "--frobnicate"}))
+                .isEqualTo(2);
         assertThat(err()).contains("unknown option '--frobnicate'");
     }
 

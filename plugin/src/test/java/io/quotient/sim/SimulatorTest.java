@@ -1,19 +1,18 @@
 package io.quotient.sim;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
 
 /** The simulator on a small synthetic cluster: determinism, bookkeeping, curve and report. */
 class SimulatorTest {
@@ -78,7 +77,9 @@ class SimulatorTest {
     @Test
     void reportAveragesSeedsAndSerialisesToTheDocumentedJson() throws Exception {
         SimulationReport report = simulator.simulate("quotient", List.of(42L, 43L), Simulator.Progress.NONE);
-        double mean = (report.runs().get(0).unallocatedGpuPctAt100() + report.runs().get(1).unallocatedGpuPctAt100()) / 2;
+        double mean = (report.runs().get(0).unallocatedGpuPctAt100()
+                        + report.runs().get(1).unallocatedGpuPctAt100())
+                / 2;
         assertThat(report.mean().unallocatedGpuPctAt100()).isCloseTo(mean, within(1e-9));
 
         JsonNode json = new ObjectMapper().readTree(ReportFormats.json(report));
@@ -88,8 +89,14 @@ class SimulatorTest {
         assertThat(json.get("pods").asInt()).isEqualTo(40);
         assertThat(json.get("runs")).hasSize(2);
         assertThat(json.get("runs").get(1).get("seed").asLong()).isEqualTo(43);
-        for (String field : List.of("unallocatedGpuPctAt100", "fragAmountPctAt100", "fragRatioPctAt100", "scheduledPods",
-                "failedPods", "placementsPerSecond", "firstRefusalArrivedPct")) {
+        for (String field : List.of(
+                "unallocatedGpuPctAt100",
+                "fragAmountPctAt100",
+                "fragRatioPctAt100",
+                "scheduledPods",
+                "failedPods",
+                "placementsPerSecond",
+                "firstRefusalArrivedPct")) {
             assertThat(json.get("runs").get(0).has(field)).as(field).isTrue();
         }
         assertThat(json.get("mean").get("unallocatedGpuPctAt100").asDouble()).isCloseTo(mean, within(1e-3));
@@ -106,10 +113,12 @@ class SimulatorTest {
     void reportsWhereTheFirstGpuPodWasRefusedAndNotACpuOnlyOne() throws Exception {
         // two whole GPUs and 4 cores: the CPU-only pod never fits, and the third GPU pod, arriving at 150 %, is refused
         List<NodeSpec> node = List.of(new NodeSpec("a", 4_000, 64_000, 2, "T4", 0));
-        List<TracePod> pods = List.of(new TracePod("gpu-1", ResourceDemand.gpus(1_000, 1_000, 1, 1000, Set.of())),
+        List<TracePod> pods = List.of(
+                new TracePod("gpu-1", ResourceDemand.gpus(1_000, 1_000, 1, 1000, Set.of())),
                 new TracePod("gpu-2", ResourceDemand.gpus(1_000, 1_000, 1, 1000, Set.of())),
                 new TracePod("cpu", ResourceDemand.cpuOnly(8_000, 1_000)));
-        SimulationReport report = new Simulator(node, pods, 1.3).simulate("fgd", List.of(1L, 2L), Simulator.Progress.NONE);
+        SimulationReport report =
+                new Simulator(node, pods, 1.3).simulate("fgd", List.of(1L, 2L), Simulator.Progress.NONE);
         for (RunResult run : report.runs()) {
             assertThat(run.refusedAny()).isTrue();
             assertThat(run.firstRefusalArrivedPct()).isEqualTo(150.0);
@@ -117,23 +126,26 @@ class SimulatorTest {
         assertThat(report.mean().firstRefusalArrivedPct()).isEqualTo(150.0);
         assertThat(ReportFormats.text(report)).contains("1st refusal at").contains("150.00 %");
         JsonNode json = new ObjectMapper().readTree(ReportFormats.json(report));
-        assertThat(json.get("runs").get(0).get("firstRefusalArrivedPct").asDouble()).isEqualTo(150.0);
+        assertThat(json.get("runs").get(0).get("firstRefusalArrivedPct").asDouble())
+                .isEqualTo(150.0);
 
         // arrivals stop at capacity: nothing refused, and neither the run nor the mean pretends otherwise
-        SimulationReport full = new Simulator(node, pods.subList(0, 2), 1.0).simulate("fgd", List.of(1L),
-                Simulator.Progress.NONE);
+        SimulationReport full =
+                new Simulator(node, pods.subList(0, 2), 1.0).simulate("fgd", List.of(1L), Simulator.Progress.NONE);
         assertThat(full.runs().get(0).refusedAny()).isFalse();
         assertThat(full.mean().firstRefusalArrivedPct()).isNaN();
         assertThat(ReportFormats.text(full)).contains("none");
         JsonNode none = new ObjectMapper().readTree(ReportFormats.json(full));
-        assertThat(none.get("runs").get(0).get("firstRefusalArrivedPct").isNull()).isTrue();
+        assertThat(none.get("runs").get(0).get("firstRefusalArrivedPct").isNull())
+                .isTrue();
         assertThat(none.get("mean").get("firstRefusalArrivedPct").isNull()).isTrue();
     }
 
     @Test
     void rejectsUnknownPoliciesBeforeSimulating() {
         assertThatThrownBy(() -> simulator.simulate("tetris", List.of(1L), Simulator.Progress.NONE))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("known policies");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("known policies");
         assertThatThrownBy(() -> new Simulator(NODES, trace(), 0)).isInstanceOf(IllegalArgumentException.class);
     }
 }

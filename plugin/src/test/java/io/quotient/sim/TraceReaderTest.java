@@ -1,18 +1,17 @@
 package io.quotient.sim;
 
-import io.quotient.core.cluster.NodeSpec;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotient.core.cluster.NodeSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class TraceReaderTest {
 
@@ -33,7 +32,8 @@ class TraceReaderTest {
                 openb-pod-0003,32000,65536,8,1000,G2,LS,Running,1,2,1
                 """);
         List<TracePod> read = TraceReader.readPods(pods);
-        assertThat(read).extracting(TracePod::name)
+        assertThat(read)
+                .extracting(TracePod::name)
                 .containsExactly("openb-pod-0000", "openb-pod-0001", "openb-pod-0002", "openb-pod-0003");
         assertThat(read.get(0).demand().allowedModels()).isEmpty();
         assertThat(read.get(1).demand().allowedModels()).containsExactlyInAnyOrder("V100M16", "V100M32");
@@ -75,7 +75,8 @@ class TraceReaderTest {
                 openb-pod-0002,8000,0,0,,BE,Running,1,2,1
                 """);
         List<TracePod> read = TraceReader.readPods(pods);
-        assertThat(read).extracting(TracePod::name)
+        assertThat(read)
+                .extracting(TracePod::name)
                 .containsExactly("openb-pod-0000", "openb-pod-0001", "openb-pod-0002");
         assertThat(read.get(1).demand().gpuMilli()).isEqualTo(460);
         assertThat(read.get(1).demand().cpuMilli()).isEqualTo(6000);
@@ -86,7 +87,8 @@ class TraceReaderTest {
 
     @Test
     void readsColumnsInAnyOrderAndIgnoresUnknownOnes() throws IOException {
-        Path pods = file("reordered.csv", "name,gpu_milli,num_gpu,team,memory_mib,cpu_milli\np1,500,1,vision,2048,4000\n");
+        Path pods =
+                file("reordered.csv", "name,gpu_milli,num_gpu,team,memory_mib,cpu_milli\np1,500,1,vision,2048,4000\n");
         TracePod pod = TraceReader.readPods(pods).get(0);
         assertThat(pod.demand().gpuMilli()).isEqualTo(500);
         assertThat(pod.demand().memoryMib()).isEqualTo(2048);
@@ -97,23 +99,31 @@ class TraceReaderTest {
     @Test
     void aHeaderWithoutARequiredColumnIsRefusedByName() throws IOException {
         Path pods = file("nogpu.csv", "name,cpu_milli,memory_mib,num_gpu\np1,4000,1024,1\n");
-        assertThatThrownBy(() -> TraceReader.readPods(pods)).isInstanceOf(TraceFormatException.class)
-                .hasMessageStartingWith(pods + ":1:1:").hasMessageContaining("no column gpu_milli")
+        assertThatThrownBy(() -> TraceReader.readPods(pods))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageStartingWith(pods + ":1:1:")
+                .hasMessageContaining("no column gpu_milli")
                 .hasMessageContaining("memory_mib,gpu_spec");
         Path twice = file("twice.csv", "name,cpu_milli,num_gpu,gpu_milli,cpu_milli\np1,4000,1,500,2000\n");
-        assertThatThrownBy(() -> TraceReader.readPods(twice)).hasMessageStartingWith(twice + ":1:5:")
+        assertThatThrownBy(() -> TraceReader.readPods(twice))
+                .hasMessageStartingWith(twice + ":1:5:")
                 .hasMessageContaining("cpu_milli is named twice");
     }
 
     /** A bad row of a file with a header is refused at the line and the column the header gave its cell. */
     @ParameterizedTest
-    @CsvSource(delimiter = ';', value = {
-            "name,cpu_milli,num_gpu,gpu_milli,gpu_spec|p1,4000,1,500,|p2,4000,1; 3:1:; at least 5",
-            "name,cpu_milli,num_gpu,gpu_milli|p1,4000,1,half; 2:4:; gpu_milli must be a whole number, was 'half'"})
+    @CsvSource(
+            delimiter = ';',
+            value = {
+                "name,cpu_milli,num_gpu,gpu_milli,gpu_spec|p1,4000,1,500,|p2,4000,1; 3:1:; at least 5",
+                "name,cpu_milli,num_gpu,gpu_milli|p1,4000,1,half; 2:4:; gpu_milli must be a whole number, was 'half'"
+            })
     void aBadRowIsRefusedWhereTheHeaderPutsIt(String lines, String position, String problem) throws IOException {
         Path pods = file("bad.csv", lines.replace('|', '\n') + "\n");
-        assertThatThrownBy(() -> TraceReader.readPods(pods)).isInstanceOf(TraceFormatException.class)
-                .hasMessageStartingWith(pods + ":" + position).hasMessageContaining(problem);
+        assertThatThrownBy(() -> TraceReader.readPods(pods))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageStartingWith(pods + ":" + position)
+                .hasMessageContaining(problem);
     }
 
     @Test
@@ -130,28 +140,37 @@ class TraceReaderTest {
                 openb-node-0001,32000,262144,0,
                 """);
         List<NodeSpec> read = TraceReader.readNodes(nodes);
-        assertThat(read).containsExactly(new NodeSpec("openb-node-0000", 64000, 262144, 2, "P100", 0),
-                new NodeSpec("openb-node-0001", 32000, 262144, 0, "", 0));
+        assertThat(read)
+                .containsExactly(
+                        new NodeSpec("openb-node-0000", 64000, 262144, 2, "P100", 0),
+                        new NodeSpec("openb-node-0001", 32000, 262144, 0, "", 0));
     }
 
     @Test
     void namesFileLineAndColumnOfABadNumber() throws IOException {
-        Path pods = file("bad.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np1,4000,1024,1,500\np2,4000,lots,1,500\n");
-        assertThatThrownBy(() -> TraceReader.readPods(pods)).isInstanceOf(TraceFormatException.class)
-                .hasMessageStartingWith(pods + ":3:3:").hasMessageContaining("memory_mib").hasMessageContaining("'lots'");
+        Path pods = file(
+                "bad.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np1,4000,1024,1,500\np2,4000,lots,1,500\n");
+        assertThatThrownBy(() -> TraceReader.readPods(pods))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageStartingWith(pods + ":3:3:")
+                .hasMessageContaining("memory_mib")
+                .hasMessageContaining("'lots'");
     }
 
     @Test
     void rejectsRowsWithTooFewColumns() throws IOException {
         Path pods = file("short.csv", "p1,4000,1024\n");
-        assertThatThrownBy(() -> TraceReader.readPods(pods)).isInstanceOf(TraceFormatException.class)
-                .hasMessageStartingWith(pods + ":1:1:").hasMessageContaining("at least 5");
+        assertThatThrownBy(() -> TraceReader.readPods(pods))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageStartingWith(pods + ":1:1:")
+                .hasMessageContaining("at least 5");
     }
 
     @Test
     void rejectsImpossibleGpuRequests() throws IOException {
         Path over = file("over.csv", "p1,4000,1024,1,1500\n");
-        assertThatThrownBy(() -> TraceReader.readPods(over)).hasMessageStartingWith(over + ":1:5:")
+        assertThatThrownBy(() -> TraceReader.readPods(over))
+                .hasMessageStartingWith(over + ":1:5:")
                 .hasMessageContaining("between 0 and 1000");
         Path zero = file("zero.csv", "p1,4000,1024,2,0\n");
         assertThatThrownBy(() -> TraceReader.readPods(zero)).hasMessageStartingWith(zero + ":1:5:");
@@ -162,14 +181,16 @@ class TraceReaderTest {
     @Test
     void rejectsNodesWithGpusButNoModel() throws IOException {
         Path nodes = file("nodes.csv", "n1,64000,262144,2,\n");
-        assertThatThrownBy(() -> TraceReader.readNodes(nodes)).hasMessageStartingWith(nodes + ":1:5:")
+        assertThatThrownBy(() -> TraceReader.readNodes(nodes))
+                .hasMessageStartingWith(nodes + ":1:5:")
                 .hasMessageContaining("GPU model");
     }
 
     @Test
     void rejectsMissingAndEmptyFiles() throws IOException {
         assertThatThrownBy(() -> TraceReader.readPods(dir.resolve("absent.csv")))
-                .isInstanceOf(TraceFormatException.class).hasMessageContaining("no such file");
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining("no such file");
         Path empty = file("empty.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n");
         assertThatThrownBy(() -> TraceReader.readPods(empty)).hasMessageContaining("no pods");
     }

@@ -12,8 +12,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class DebianTools {
 
-    private DebianTools() {
-    }
+    private DebianTools() {}
 
     /**
      * Runs {@code script} unless every binary is already executable.
@@ -24,7 +23,9 @@ public final class DebianTools {
         if (Arrays.stream(binaries).allMatch(Files::isExecutable)) {
             return;
         }
-        Process p = new ProcessBuilder(script.toAbsolutePath().toString()).inheritIO().start();
+        Process p = new ProcessBuilder(script.toAbsolutePath().toString())
+                .inheritIO()
+                .start();
         if (!p.waitFor(10, TimeUnit.MINUTES) || p.exitValue() != 0) {
             throw new IllegalStateException(script + " could not install Debian's " + packages
                     + " (exit " + (p.isAlive() ? "timeout" : p.exitValue()) + "); install them with"

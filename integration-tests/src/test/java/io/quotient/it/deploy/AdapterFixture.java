@@ -9,17 +9,16 @@ import io.quotient.adapters.k8s.KubernetesClusterObserver;
 import io.quotient.adapters.k8s.KubernetesJobRecordStore;
 import io.quotient.adapters.k8s.KubernetesWorkloadGateway;
 import io.quotient.adapters.k8s.TenantScope;
-import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.adapters.template.TemplateCatalog;
 import io.quotient.adapters.template.TemplateRenderer;
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.JobRequestInput;
 import io.quotient.core.scheduling.JobSpec;
+import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.JobSubmission;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -48,39 +47,57 @@ final class AdapterFixture implements AutoCloseable {
         informers = new ClusterInformers(watchClient, namespace);
         // records without a namespace of their own go to the service's (shared) namespace, as before teams had any
         TenantScope scope = new TenantScope(namespace, () -> TeamNamespaces.defaults(List.of()));
-        store = new KubernetesJobRecordStore(client, informers.gpuJobs(), scope,
-                new GpuJobMapper(submission -> specOf(submission.request())), claimWriters);
+        store = new KubernetesJobRecordStore(
+                client,
+                informers.gpuJobs(),
+                scope,
+                new GpuJobMapper(submission -> specOf(submission.request())),
+                claimWriters);
         informers.start(Duration.ofSeconds(60));
         // the harness's reports are not refreshed by every test: accept them for the test's duration
         observer = new KubernetesClusterObserver(informers, scope, Clock.systemUTC(), Duration.ofHours(1));
         events = new EventRecorder(new CoreV1Api(client), namespace, "adapter-it", store::locationOf);
-        gateway = new KubernetesWorkloadGateway(client, namespace, new TemplateRenderer(TemplateCatalog.builtIn()),
-                observer, store::locationOf, events);
+        gateway = new KubernetesWorkloadGateway(
+                client,
+                namespace,
+                new TemplateRenderer(TemplateCatalog.builtIn()),
+                observer,
+                store::locationOf,
+                events);
     }
 
     /** A small stand-in for the service's validator: whole GPUs or a fraction, with CPU and memory. */
     static JobSpec specOf(JobRequestInput in) {
         GpuRequest gpu = in.fraction() != null
-                ? new GpuRequest.Fraction((int) Math.round(in.fraction() * 1000),
-                (int) Math.round((in.fractionLimit() == null ? in.fraction() : in.fractionLimit()) * 1000), 1)
+                ? new GpuRequest.Fraction(
+                        (int) Math.round(in.fraction() * 1000),
+                        (int) Math.round((in.fractionLimit() == null ? in.fraction() : in.fractionLimit()) * 1000),
+                        1)
                 : in.gpuCount() == null ? new GpuRequest.None() : new GpuRequest.WholeGpus(in.gpuCount());
-        return new JobSpec(new JobId(in.team(), in.name()), gpu, in.cpuMilli() == null ? 100 : in.cpuMilli(),
-                in.memoryMib() == null ? 128 : in.memoryMib(), Set.of(), 0, true, Duration.ZERO);
+        return new JobSpec(
+                new JobId(in.team(), in.name()),
+                gpu,
+                in.cpuMilli() == null ? 100 : in.cpuMilli(),
+                in.memoryMib() == null ? 128 : in.memoryMib(),
+                Set.of(),
+                0,
+                true,
+                Duration.ZERO);
     }
 
     static JobRecord wholeGpuRecord(String team, String name, int gpus) {
-        return record(new JobRequestInput(team, name, gpus, null, null, null, null, null, null, null, null, null,
-                null, null));
+        return record(new JobRequestInput(
+                team, name, gpus, null, null, null, null, null, null, null, null, null, null, null));
     }
 
     static JobRecord fractionRecord(String team, String name, double fraction) {
-        return record(new JobRequestInput(team, name, null, fraction, fraction, null, null, 1, null, null, null, null,
-                null, null));
+        return record(new JobRequestInput(
+                team, name, null, fraction, fraction, null, null, 1, null, null, null, null, null, null));
     }
 
     private static JobRecord record(JobRequestInput input) {
-        JobSubmission submission = new JobSubmission(input, "job", "busybox:1.36", List.of("sleep", "3600"),
-                List.of(), Map.of("it", "adapters"), Map.of());
+        JobSubmission submission = new JobSubmission(
+                input, "job", "busybox:1.36", List.of("sleep", "3600"), List.of(), Map.of("it", "adapters"), Map.of());
         return new JobRecord(submission, specOf(input), JobStatus.pending("new"), Instant.now(), null);
     }
 

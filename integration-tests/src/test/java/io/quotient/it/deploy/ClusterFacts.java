@@ -10,7 +10,8 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.quotient.it.harness.Await;
 import io.quotient.it.harness.FakeKubelet;
-
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /** What is really in the cluster, read straight from the API server (never through the service). */
@@ -30,7 +31,7 @@ public final class ClusterFacts {
      * @param teamNamespaces the teams' own namespaces, where adopted workloads and their GpuJobs live (the Jobs and
      *                       reservation pods stay in {@code namespace}, the service's)
      */
-    public ClusterFacts(ApiClient client, String namespace, java.util.Collection<String> teamNamespaces) {
+    public ClusterFacts(ApiClient client, String namespace, Collection<String> teamNamespaces) {
         this.core = new CoreV1Api(client);
         this.batch = new BatchV1Api(client);
         this.gpuJobs = new DynamicKubernetesApi("quotient.io", "v1alpha1", "gpujobs", client);
@@ -39,8 +40,10 @@ public final class ClusterFacts {
     }
 
     List<DynamicKubernetesObject> gpuJobs() {
-        List<DynamicKubernetesObject> all = new java.util.ArrayList<>(gpuJobs.list(namespace).getObject().getItems());
-        teamNamespaces.forEach(other -> all.addAll(gpuJobs.list(other).getObject().getItems()));
+        List<DynamicKubernetesObject> all =
+                new ArrayList<>(gpuJobs.list(namespace).getObject().getItems());
+        teamNamespaces.forEach(
+                other -> all.addAll(gpuJobs.list(other).getObject().getItems()));
         return all;
     }
 
@@ -51,11 +54,18 @@ public final class ClusterFacts {
     /** Pods of one job's workload that are not being deleted. */
     List<V1Pod> livePodsOf(String team, String job) throws ApiException {
         String selector = "quotient.io/team=" + team + ",quotient.io/job=" + job;
-        List<V1Pod> pods = teamNamespaces.isEmpty() ? core.listNamespacedPod(namespace).labelSelector(selector)
-                .execute().getItems() : core.listPodForAllNamespaces().labelSelector(selector).execute().getItems()
-                .stream().filter(p -> namespace.equals(p.getMetadata().getNamespace())
-                        || teamNamespaces.contains(p.getMetadata().getNamespace())).toList();
-        return pods.stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
+        List<V1Pod> pods = teamNamespaces.isEmpty()
+                ? core.listNamespacedPod(namespace)
+                        .labelSelector(selector)
+                        .execute()
+                        .getItems()
+                : core.listPodForAllNamespaces().labelSelector(selector).execute().getItems().stream()
+                        .filter(p -> namespace.equals(p.getMetadata().getNamespace())
+                                || teamNamespaces.contains(p.getMetadata().getNamespace()))
+                        .toList();
+        return pods.stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .toList();
     }
 
     /** Every pod in the namespace, terminating ones included. */
@@ -65,14 +75,24 @@ public final class ClusterFacts {
 
     /** Reservation pods that hold a GPU (not being deleted). */
     List<V1Pod> reservationPods() throws ApiException {
-        return core.listNamespacedPod(namespace).labelSelector("quotient.io/role=gpu-reservation").execute().getItems()
-                .stream().filter(p -> p.getMetadata().getDeletionTimestamp() == null).toList();
+        return core
+                .listNamespacedPod(namespace)
+                .labelSelector("quotient.io/role=gpu-reservation")
+                .execute()
+                .getItems()
+                .stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null)
+                .toList();
     }
 
     /** Waits until the job's pod runs on a node (bound by kube-scheduler, started by the fake kubelet); returns it. */
     V1Pod awaitRunningPod(String team, String job) {
-        return Await.until("a running pod of job " + team + "/" + job, () -> livePodsOf(team, job).stream()
-                .filter(p -> "Running".equals(p.getStatus().getPhase())).findFirst().orElse(null));
+        return Await.until(
+                "a running pod of job " + team + "/" + job,
+                () -> livePodsOf(team, job).stream()
+                        .filter(p -> "Running".equals(p.getStatus().getPhase()))
+                        .findFirst()
+                        .orElse(null));
     }
 
     /** The node kube-scheduler bound the job's pod to. */

@@ -1,20 +1,20 @@
 package io.quotient.it.deploy;
 
 import com.google.gson.JsonElement;
-import io.quotient.adapters.k8s.KubernetesNames;
-import io.quotient.core.scheduling.JobId;
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.models.V1Job;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
+import io.quotient.adapters.k8s.KubernetesNames;
+import io.quotient.core.scheduling.JobId;
 import io.quotient.it.harness.Await;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -24,8 +24,7 @@ import java.util.Set;
  */
 public final class ClusterInvariants {
 
-    private ClusterInvariants() {
-    }
+    private ClusterInvariants() {}
 
     /** Waits until nothing is violated; fails listing the violations of the last look. */
     static void awaitConsistent(ClusterFacts cluster, Duration timeout) {
@@ -57,13 +56,15 @@ public final class ClusterInvariants {
             if (holds && status.has("gpus")) {
                 for (JsonElement gpu : status.getAsJsonArray("gpus")) {
                     if (gpu.getAsJsonObject().get("fraction").getAsDouble() < 1) {
-                        neededReservations.add(node + "/" + gpu.getAsJsonObject().get("index").getAsInt());
+                        neededReservations.add(
+                                node + "/" + gpu.getAsJsonObject().get("index").getAsInt());
                     }
                 }
             }
         }
         for (V1Job job : cluster.jobs()) {
-            if (!workloadNames.contains(job.getMetadata().getName()) && job.getMetadata().getDeletionTimestamp() == null) {
+            if (!workloadNames.contains(job.getMetadata().getName())
+                    && job.getMetadata().getDeletionTimestamp() == null) {
                 violations.add("Job " + job.getMetadata().getName() + " has no GpuJob");
             }
         }
@@ -102,25 +103,36 @@ public final class ClusterInvariants {
      */
     static boolean podsMatchPlacement(List<V1Pod> pods, List<String> nodes) {
         // a pod not bound yet (the kube-scheduler's turn) has no node: it matches no placement
-        List<String> podNodes = pods.stream().map(p -> java.util.Objects.toString(p.getSpec().getNodeName(), "(unbound)"))
-                .sorted().toList();
+        List<String> podNodes = pods.stream()
+                .map(p -> Objects.toString(p.getSpec().getNodeName(), "(unbound)"))
+                .sorted()
+                .toList();
         if (nodes.size() == 1) {
-            return podNodes.equals(nodes) && "Running".equals(pods.get(0).getStatus().getPhase());
+            return podNodes.equals(nodes)
+                    && "Running".equals(pods.get(0).getStatus().getPhase());
         }
         Set<String> started = Set.of("Running", "Succeeded", "Failed");
         Set<String> liveNodes = new HashSet<>();
-        boolean liveOnePerNode = pods.stream().filter(p -> "Running".equals(p.getStatus().getPhase()))
+        boolean liveOnePerNode = pods.stream()
+                .filter(p -> "Running".equals(p.getStatus().getPhase()))
                 .allMatch(p -> liveNodes.add(p.getSpec().getNodeName()));
-        return liveOnePerNode && pods.size() == nodes.size() && nodes.containsAll(podNodes)
+        return liveOnePerNode
+                && pods.size() == nodes.size()
+                && nodes.containsAll(podNodes)
                 && pods.stream().allMatch(p -> started.contains(p.getStatus().getPhase()));
     }
 
     private static String text(JsonObject object, String field) {
-        return object.has(field) && !object.get(field).isJsonNull() ? object.get(field).getAsString() : null;
+        return object.has(field) && !object.get(field).isJsonNull()
+                ? object.get(field).getAsString()
+                : null;
     }
 
     private static String describe(List<V1Pod> pods) {
-        return pods.stream().map(p -> p.getMetadata().getName() + "@" + p.getSpec().getNodeName() + "("
-                + p.getStatus().getPhase() + ")").toList().toString();
+        return pods.stream()
+                .map(p -> p.getMetadata().getName() + "@" + p.getSpec().getNodeName() + "("
+                        + p.getStatus().getPhase() + ")")
+                .toList()
+                .toString();
     }
 }

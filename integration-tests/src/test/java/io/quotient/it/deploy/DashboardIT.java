@@ -1,5 +1,7 @@
 package io.quotient.it.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -10,15 +12,12 @@ import io.quotient.it.harness.FakeGpuNodeSpec;
 import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The dashboard's data on the real control plane: GET /api/v1/dashboard shows who borrows, who waits and why, and
@@ -34,30 +33,55 @@ class DashboardIT {
     }
 
     @Test
-    void showsBorrowedAndWaitingJobsAndTheEventsOfTheGpuJobs(ControlPlane plane, TestNamespace namespace,
-                                                            FakeGpuNodes nodes, @TempDir Path dir) throws Exception {
+    void showsBorrowedAndWaitingJobsAndTheEventsOfTheGpuJobs(
+            ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, @TempDir Path dir) throws Exception {
         nodes.create(FakeGpuNodeSpec.of("dash", 4, 81920, "NVIDIA-H100-80GB-HBM3"));
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 2, null),
+        Path teams = TeamsFile.write(
+                dir.resolve("teams.yaml"),
+                namespace.name(),
+                new TeamsFile.Quota("team-a", 2, null),
                 new TeamsFile.Quota("team-b", 1, 1.0));
 
         try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
-            assertThat(service.api().deploy("team-a", Requests.wholeGpus("own", 2)).status()).isEqualTo(201);
-            assertThat(service.api().deploy("team-a", Requests.wholeGpus("borrow", 1)).status()).isEqualTo(201);
-            assertThat(service.api().deploy("team-b", Requests.wholeGpus("first", 1)).status()).isEqualTo(201);
+            assertThat(service.api()
+                            .deploy("team-a", Requests.wholeGpus("own", 2))
+                            .status())
+                    .isEqualTo(201);
+            assertThat(service.api()
+                            .deploy("team-a", Requests.wholeGpus("borrow", 1))
+                            .status())
+                    .isEqualTo(201);
+            assertThat(service.api()
+                            .deploy("team-b", Requests.wholeGpus("first", 1))
+                            .status())
+                    .isEqualTo(201);
             // team-b may hold at most 1 GPU and holds it: its next job waits (and takes nothing back from team-a);
             // a single job asking more than maxGpus would be refused outright (400), since it could never run
-            assertThat(service.api().deploy("team-b", Requests.wholeGpus("wait", 1)).status()).isEqualTo(202);
+            assertThat(service.api()
+                            .deploy("team-b", Requests.wholeGpus("wait", 1))
+                            .status())
+                    .isEqualTo(202);
 
-            JsonObject view = Await.until("the dashboard to show the Placed events of both team-a jobs",
-                    () -> JsonParser.parseString(service.api().text("/api/v1/dashboard")).getAsJsonObject(),
+            JsonObject view = Await.until(
+                    "the dashboard to show the Placed events of both team-a jobs",
+                    () -> JsonParser.parseString(service.api().text("/api/v1/dashboard"))
+                            .getAsJsonObject(),
                     v -> events(v, "Placed").containsAll(List.of("team-a/own", "team-a/borrow")));
 
-            assertThat(view.getAsJsonObject("placed").getAsJsonObject("team-a/borrow").get("quotaState").getAsString())
+            assertThat(view.getAsJsonObject("placed")
+                            .getAsJsonObject("team-a/borrow")
+                            .get("quotaState")
+                            .getAsString())
                     .isEqualTo("OverQuota");
-            assertThat(view.getAsJsonObject("placed").getAsJsonObject("team-a/own").get("quotaState").getAsString())
+            assertThat(view.getAsJsonObject("placed")
+                            .getAsJsonObject("team-a/own")
+                            .get("quotaState")
+                            .getAsString())
                     .isEqualTo("InQuota");
             JsonObject waiting = view.getAsJsonArray("pending").get(0).getAsJsonObject();
-            assertThat(waiting.get("team").getAsString() + "/" + waiting.get("name").getAsString()).isEqualTo("team-b/wait");
+            assertThat(waiting.get("team").getAsString() + "/"
+                            + waiting.get("name").getAsString())
+                    .isEqualTo("team-b/wait");
             assertThat(waiting.get("gpus").getAsDouble()).isEqualTo(1.0);
             assertThat(waiting.get("reason").getAsString()).contains("maxGpus");
             assertThat(view.getAsJsonObject("cluster").getAsJsonArray("nodes")).hasSize(1);
@@ -69,8 +93,10 @@ class DashboardIT {
         List<String> jobs = new ArrayList<>();
         for (JsonElement e : view.getAsJsonArray("recent")) {
             JsonObject event = e.getAsJsonObject();
-            if (reason.equals(event.get("reason").getAsString()) && !event.get("team").isJsonNull()) {
-                jobs.add(event.get("team").getAsString() + "/" + event.get("job").getAsString());
+            if (reason.equals(event.get("reason").getAsString())
+                    && !event.get("team").isJsonNull()) {
+                jobs.add(
+                        event.get("team").getAsString() + "/" + event.get("job").getAsString());
             }
         }
         return jobs;

@@ -1,5 +1,7 @@
 package io.quotient.it.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
@@ -11,10 +13,6 @@ import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,8 +21,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Defragmentation by the scheduled job: two nodes each left half full by deletions (no node free for a 4-GPU job)
@@ -47,25 +46,35 @@ class DefragmentIT {
             throws Exception {
         List<String> nodeNames = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
-            FakeGpuNode node = nodes.create(FakeGpuNodeSpec.of("defrag", GPUS_PER_NODE, 81920, "NVIDIA-H100-80GB-HBM3"));
+            FakeGpuNode node =
+                    nodes.create(FakeGpuNodeSpec.of("defrag", GPUS_PER_NODE, 81920, "NVIDIA-H100-80GB-HBM3"));
             nodeNames.add(node.name());
         }
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 8, null),
+        Path teams = TeamsFile.write(
+                dir.resolve("teams.yaml"),
+                namespace.name(),
+                new TeamsFile.Quota("team-a", 8, null),
                 new TeamsFile.Quota("team-b", 4, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 
         // defragment every 3 s, and allow moving half the cluster per run (two of eight GPUs are needed here)
-        try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams,
+        try (QuotientService service = QuotientService.inProcess(
+                plane,
+                namespace.name(),
+                teams,
                 "--quotient.schedules.defragment-cron=0/3 * * * * ?",
                 "--quotient.schedules.defragment-max-moved-share=0.5")) {
             QuotientApi api = service.api();
             // the notebook-like job that must never move; wherever it lands is the node that will keep work
             assertThat(api.deploy("team-a", Requests.with(Requests.wholeGpus("pinned", 1), "preemptible", false))
-                    .status()).isEqualTo(201);
+                            .status())
+                    .isEqualTo(201);
             for (int i = 1; i <= 2 * GPUS_PER_NODE - 1; i++) {
-                assertThat(api.deploy("team-a", Requests.wholeGpus("j" + i, 1)).status()).isEqualTo(201);
+                assertThat(api.deploy("team-a", Requests.wholeGpus("j" + i, 1)).status())
+                        .isEqualTo(201);
             }
-            String pinnedUid = cluster.awaitRunningPod("team-a", "pinned").getMetadata().getUid();
+            String pinnedUid =
+                    cluster.awaitRunningPod("team-a", "pinned").getMetadata().getUid();
             String keeper = api.job("team-a", "pinned").text("node");
             Map<String, List<String>> byNode = jobsByNode(api, 2 * GPUS_PER_NODE - 1);
             assertThat(byNode.keySet()).containsExactlyInAnyOrderElementsOf(nodeNames);
@@ -81,17 +90,24 @@ class DefragmentIT {
             }
             String emptied = nodeNames.get(0).equals(keeper) ? nodeNames.get(1) : nodeNames.get(0);
 
-            Await.until("the defragmentation to free node " + emptied, Duration.ofSeconds(90),
-                    () -> jobsOn(api, emptied, kept), List::isEmpty);
+            Await.until(
+                    "the defragmentation to free node " + emptied,
+                    Duration.ofSeconds(90),
+                    () -> jobsOn(api, emptied, kept),
+                    List::isEmpty);
             ClusterInvariants.awaitConsistent(cluster, Duration.ofSeconds(60));
             for (String job : kept) {
-                assertThat(api.job("team-a", job).text("node")).as("job %s after defragmentation", job)
+                assertThat(api.job("team-a", job).text("node"))
+                        .as("job %s after defragmentation", job)
                         .isEqualTo(keeper);
-                assertThat(cluster.livePodsOf("team-a", job)).as("job %s runs", job).hasSize(1);
+                assertThat(cluster.livePodsOf("team-a", job))
+                        .as("job %s runs", job)
+                        .hasSize(1);
             }
             assertThat(cluster.gpuJobs()).as("no job lost").hasSize(kept.size() + 1);
             assertThat(cluster.awaitRunningPod("team-a", "pinned").getMetadata().getUid())
-                    .as("the non-preemptible job was not moved").isEqualTo(pinnedUid);
+                    .as("the non-preemptible job was not moved")
+                    .isEqualTo(pinnedUid);
             Set<String> moved = movedJobs(plane.apiClient(), namespace.name());
             assertThat(moved).as("Moved events").hasSize(2).doesNotContain("team-a.pinned");
             PrometheusSamples metrics = new PrometheusSamples(api.prometheus());
@@ -110,19 +126,23 @@ class DefragmentIT {
         Map<String, List<String>> byNode = new TreeMap<>();
         for (int i = 1; i <= expected; i++) {
             String job = "j" + i;
-            String node = Await.until("job " + job + " to be placed", () -> api.job("team-a", job).text("node"));
+            String node = Await.until(
+                    "job " + job + " to be placed", () -> api.job("team-a", job).text("node"));
             byNode.computeIfAbsent(node, n -> new ArrayList<>()).add(job);
         }
         return byNode;
     }
 
     private static List<String> jobsOn(QuotientApi api, String node, Set<String> jobs) {
-        return jobs.stream().filter(job -> node.equals(api.job("team-a", job).text("node"))).toList();
+        return jobs.stream()
+                .filter(job -> node.equals(api.job("team-a", job).text("node")))
+                .toList();
     }
 
     private static Set<String> movedJobs(ApiClient client, String namespace) throws Exception {
         Set<String> moved = new TreeSet<>();
-        for (CoreV1Event event : new CoreV1Api(client).listNamespacedEvent(namespace).execute().getItems()) {
+        for (CoreV1Event event :
+                new CoreV1Api(client).listNamespacedEvent(namespace).execute().getItems()) {
             if ("Moved".equals(event.getReason())) {
                 moved.add(event.getInvolvedObject().getName());
             }

@@ -7,11 +7,6 @@ import io.quotient.it.harness.FakeGpuNodeSpec;
 import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,8 +15,10 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Sustained deploys per second and p50/p99 deploy latency through REST into the real API server, with 500 jobs
@@ -50,19 +47,24 @@ class DeployBenchmarkIT {
     }
 
     @Test
-    void deploysPerSecondAndLatencyWith500JobsPlaced(ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes,
-                                                     @TempDir Path dir) throws Exception {
+    void deploysPerSecondAndLatencyWith500JobsPlaced(
+            ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, @TempDir Path dir) throws Exception {
         for (int i = 0; i < NODES; i++) {
             nodes.create(FakeGpuNodeSpec.of("bench", GPUS_PER_NODE, 81920, "NVIDIA-H100-80GB-HBM3"));
         }
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 1000, null));
+        Path teams =
+                TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 1000, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 
         // every call authenticated and authorised as in production: a team member's token, reviewed by the API server
         String token = TeamMembers.token(plane.apiClient(), namespace.name(), "bench");
         // the shipped schedules (application.yaml), not the tests' every-second re-queue
-        try (QuotientService quotient = QuotientService.inProcess(plane, namespace.name(), teams,
-                "--quotient.schedules.requeue-interval=5s", "--quotient.schedules.reclaim-interval=15s",
+        try (QuotientService quotient = QuotientService.inProcess(
+                plane,
+                namespace.name(),
+                teams,
+                "--quotient.schedules.requeue-interval=5s",
+                "--quotient.schedules.reclaim-interval=15s",
                 "--quotient.access.mode=kubernetes")) {
             QuotientApi api = quotient.api(token);
             run(api, "placed", ALREADY_PLACED);
@@ -73,7 +75,9 @@ class DeployBenchmarkIT {
                 List<Long> latencies = run(api, "round" + round, MEASURED);
                 double seconds = (System.nanoTime() - start) / 1e9;
                 report(round, latencies, seconds);
-                Await.until("every Job of round " + round + " to exist", cluster::jobs,
+                Await.until(
+                        "every Job of round " + round + " to exist",
+                        cluster::jobs,
                         jobs -> jobs.size() == ALREADY_PLACED + MEASURED);
                 if (round < ROUNDS) {
                     removeRound(api, round);
@@ -89,21 +93,39 @@ class DeployBenchmarkIT {
      * default 20 requests/s), so each round starts from the same quiet cluster and measures only its own work.
      */
     private static void awaitQuiet(ClusterFacts cluster, String after) {
-        Await.until("the Jobs to settle after " + after, QUIET_TIMEOUT, cluster::jobs,
+        Await.until(
+                "the Jobs to settle after " + after,
+                QUIET_TIMEOUT,
+                cluster::jobs,
                 jobs -> jobs.size() == ALREADY_PLACED);
-        Await.until("one running pod per placed job after " + after, QUIET_TIMEOUT, cluster::pods,
-                pods -> pods.size() == ALREADY_PLACED && pods.stream().allMatch(p -> p.getMetadata()
-                        .getDeletionTimestamp() == null && "Running".equals(p.getStatus().getPhase())));
+        Await.until(
+                "one running pod per placed job after " + after,
+                QUIET_TIMEOUT,
+                cluster::pods,
+                pods -> pods.size() == ALREADY_PLACED
+                        && pods.stream()
+                                .allMatch(p -> p.getMetadata().getDeletionTimestamp() == null
+                                        && "Running".equals(p.getStatus().getPhase())));
     }
 
     private static void report(int round, List<Long> latencies, double seconds) {
         Collections.sort(latencies);
         String when = round == 1 ? "service just started" : round == ROUNDS ? "warmed up, sustained" : "warming up";
-        System.out.println(String.format("[benchmark] deploy through REST into the API server, round %d of %d (%s),"
+        System.out.println(String.format(
+                "[benchmark] deploy through REST into the API server, round %d of %d (%s),"
                         + " %d jobs already placed, %d clients: %d deploys in %.2f s = %.1f deploys/s; latency p50 %.1f ms,"
                         + " p99 %.1f ms, max %.1f ms (targets: >= 50 deploys/s, p99 < 200 ms)",
-                round, ROUNDS, when, ALREADY_PLACED, CLIENTS, MEASURED, seconds, MEASURED / seconds,
-                percentile(latencies, 0.50), percentile(latencies, 0.99), latencies.get(latencies.size() - 1) / 1e6));
+                round,
+                ROUNDS,
+                when,
+                ALREADY_PLACED,
+                CLIENTS,
+                MEASURED,
+                seconds,
+                MEASURED / seconds,
+                percentile(latencies, 0.50),
+                percentile(latencies, 0.99),
+                latencies.get(latencies.size() - 1) / 1e6));
     }
 
     private static void removeRound(QuotientApi api, int round) {

@@ -2,6 +2,7 @@ package io.quotient.it.deploy;
 
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
+import com.google.gson.JsonParser;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1Job;
@@ -10,7 +11,6 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1PodTemplateSpec;
 import io.kubernetes.client.openapi.models.V1ResourceRequirements;
-
 import java.util.List;
 import java.util.Map;
 
@@ -19,20 +19,24 @@ public final class ForeignWorkloads {
 
     static final String IMAGE = "busybox:1.36";
 
-    private ForeignWorkloads() {
-    }
+    private ForeignWorkloads() {}
 
     /** A batch Job with {@code gpus} whole GPUs (0: none) and the given pod template annotations. */
     static V1Job batchJob(String namespace, String name, int gpus, Map<String, String> annotations) {
         V1Container container = new V1Container().name("main").image(IMAGE).command(List.of("sleep", "3600"));
         if (gpus > 0) {
-            container.resources(new V1ResourceRequirements().limits(Map.of("nvidia.com/gpu", new Quantity(
-                    String.valueOf(gpus)))));
+            container.resources(
+                    new V1ResourceRequirements().limits(Map.of("nvidia.com/gpu", new Quantity(String.valueOf(gpus)))));
         }
-        return new V1Job().apiVersion("batch/v1").kind("Job").metadata(new V1ObjectMeta().name(name).namespace(namespace))
-                .spec(new V1JobSpec().backoffLimit(0).template(new V1PodTemplateSpec()
-                        .metadata(new V1ObjectMeta().annotations(annotations))
-                        .spec(new V1PodSpec().restartPolicy("Never").containers(List.of(container)))));
+        return new V1Job()
+                .apiVersion("batch/v1")
+                .kind("Job")
+                .metadata(new V1ObjectMeta().name(name).namespace(namespace))
+                .spec(new V1JobSpec()
+                        .backoffLimit(0)
+                        .template(new V1PodTemplateSpec()
+                                .metadata(new V1ObjectMeta().annotations(annotations))
+                                .spec(new V1PodSpec().restartPolicy("Never").containers(List.of(container)))));
     }
 
     /** A PyTorchJob of one Master and {@code replicas - 1} Workers with {@code gpus} GPUs each. */
@@ -51,7 +55,11 @@ public final class ForeignWorkloads {
     static JsonObject sharedPyTorchJob(String namespace, String name, String fraction) {
         JsonObject master = replicaSpec(1, 0);
         JsonObject template = master.getAsJsonObject("template");
-        template.getAsJsonObject("spec").getAsJsonArray("containers").get(0).getAsJsonObject().remove("resources");
+        template.getAsJsonObject("spec")
+                .getAsJsonArray("containers")
+                .get(0)
+                .getAsJsonObject()
+                .remove("resources");
         JsonObject annotations = new JsonObject();
         annotations.addProperty("gpu-fraction", fraction);
         JsonObject metadata = new JsonObject();
@@ -79,7 +87,7 @@ public final class ForeignWorkloads {
 
     /** A ClusterTrainingRuntime whose {@code node} replicated job runs one container (as a platform team ships). */
     public static JsonObject clusterTrainingRuntime(String name) {
-        return com.google.gson.JsonParser.parseString("""
+        return JsonParser.parseString("""
                 {"apiVersion": "trainer.kubeflow.org/v1alpha1", "kind": "ClusterTrainingRuntime",
                  "metadata": {"name": "%s"},
                  "spec": {"mlPolicy": {"numNodes": 1, "torch": {}}, "template": {"spec": {"replicatedJobs": [

@@ -8,8 +8,7 @@ import io.quotient.it.kubeflow.KubeflowCrds;
 /** What the distributed-training ITs start from: the GpuJob and Kubeflow CRDs, and whole 8 × A100 nodes. */
 final class GangPlane {
 
-    private GangPlane() {
-    }
+    private GangPlane() {}
 
     /** Installs the CRDs (kept when present) and makes {@code count} fake nodes of 8 A100 GPUs named after prefix. */
     static void prepare(ApiClient client, FakeGpuNodes nodes, String prefix, int count) {

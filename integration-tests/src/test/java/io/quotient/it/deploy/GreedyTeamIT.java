@@ -1,6 +1,9 @@
 package io.quotient.it.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.quotient.it.harness.Await;
@@ -10,10 +13,6 @@ import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,8 +21,9 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The greedy team and idle capacity, end to end: team A borrows 10 GPUs over its 20; team B claims its 20; A's
@@ -48,16 +48,20 @@ class GreedyTeamIT {
         for (int i = 0; i < 4; i++) {
             nodes.create(FakeGpuNodeSpec.of("greedy", 10, 81920, "NVIDIA-H100-80GB-HBM3"));
         }
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 20, null),
+        Path teams = TeamsFile.write(
+                dir.resolve("teams.yaml"),
+                namespace.name(),
+                new TeamsFile.Quota("team-a", 20, null),
                 new TeamsFile.Quota("team-b", 20, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 
-        try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams,
-                "--quotient.schedules.metrics-interval=1s")) {
+        try (QuotientService service =
+                QuotientService.inProcess(plane, namespace.name(), teams, "--quotient.schedules.metrics-interval=1s")) {
             QuotientApi api = service.api();
             assertThat(api.text("/actuator/health/readiness")).contains("\"UP\"");
             assertThat(api.text("/actuator/health/liveness")).contains("\"UP\"");
-            assertThat(new PrometheusSamples(api.prometheus()).value("quotient_leader", Map.of())).isEqualTo(1);
+            assertThat(new PrometheusSamples(api.prometheus()).value("quotient_leader", Map.of()))
+                    .isEqualTo(1);
             Set<String> borrowed = new TreeSet<>();
             for (int i = 1; i <= JOBS_OF_A; i++) {
                 QuotientApi.Answer answer = api.deploy("team-a", Requests.wholeGpus("a-" + i, 2));
@@ -84,17 +88,24 @@ class GreedyTeamIT {
                 QuotientApi.Answer job = api.job("team-a", "a-" + i);
                 if ("Pending".equals(job.text("phase")) || "Preempted".equals(job.text("phase"))) {
                     evicted.add("a-" + i);
-                    assertThat(job.text("reason")).as("%s", job).containsIgnoringCase("preempted")
+                    assertThat(job.text("reason"))
+                            .as("%s", job)
+                            .containsIgnoringCase("preempted")
                             .contains("team-b");
                 }
             }
             assertThat(evicted).as("exactly the borrowed jobs are evicted").isEqualTo(borrowed);
             for (String name : evicted) {
-                Await.until("the pods of evicted " + name + " to go", () -> cluster.livePodsOf("team-a", name),
+                Await.until(
+                        "the pods of evicted " + name + " to go",
+                        () -> cluster.livePodsOf("team-a", name),
                         List::isEmpty);
             }
-            Await.until("a Preempted event on each evicted job", () -> events(plane.apiClient(),
-                    namespace.name(), "Preempted").keySet(), events -> events.containsAll(objectNames(evicted)));
+            Await.until(
+                    "a Preempted event on each evicted job",
+                    () -> events(plane.apiClient(), namespace.name(), "Preempted")
+                            .keySet(),
+                    events -> events.containsAll(objectNames(evicted)));
 
             // a job that cannot run now says why: in its answer, its GET and an Event
             QuotientApi.Answer waiting = api.deploy("team-a", Requests.wholeGpus("a-extra", 2));
@@ -102,23 +113,34 @@ class GreedyTeamIT {
             assertThat(waiting.text("phase")).isEqualTo("Pending");
             String why = waiting.text("reason");
             assertThat(why).isNotBlank().doesNotContain("recorded; waiting");
-            Await.until("a Pending event saying what GET says", () -> {
-                String shown = api.job("team-a", "a-extra").text("reason");
-                return shown != null && shown.equals(events(plane.apiClient(), namespace.name(), "Pending")
-                        .get("team-a.a-extra"));
-            }, same -> same);
+            Await.until(
+                    "a Pending event saying what GET says",
+                    () -> {
+                        String shown = api.job("team-a", "a-extra").text("reason");
+                        return shown != null
+                                && shown.equals(events(plane.apiClient(), namespace.name(), "Pending")
+                                        .get("team-a.a-extra"));
+                    },
+                    same -> same);
 
-            PrometheusSamples afterReclaim = Await.until("the gauges to show the reclaim",
+            PrometheusSamples afterReclaim = Await.until(
+                    "the gauges to show the reclaim",
                     () -> new PrometheusSamples(api.prometheus()),
                     m -> m.value("quotient_team_pending_jobs", Map.of("team", "team-a")) == 6);
             assertThat(afterReclaim.value("quotient_preemptions_total", Map.of("team", "team-a", "cause", "reclaim")))
                     .isEqualTo(5);
-            assertThat(afterReclaim.value("quotient_team_guaranteed_gpus", Map.of("team", "team-b"))).isEqualTo(20);
-            assertThat(afterReclaim.value("quotient_team_allocated_gpus", Map.of("team", "team-b"))).isEqualTo(20);
-            assertThat(afterReclaim.value("quotient_team_allocated_gpus", Map.of("team", "team-a"))).isEqualTo(20);
-            assertThat(afterReclaim.value("quotient_team_borrowed_gpus", Map.of("team", "team-a"))).isZero();
-            assertThat(afterReclaim.value("quotient_cluster_free_gpus", Map.of())).isZero();
-            assertThat(afterReclaim.value("quotient_cluster_fragmentation_percent", Map.of())).isZero();
+            assertThat(afterReclaim.value("quotient_team_guaranteed_gpus", Map.of("team", "team-b")))
+                    .isEqualTo(20);
+            assertThat(afterReclaim.value("quotient_team_allocated_gpus", Map.of("team", "team-b")))
+                    .isEqualTo(20);
+            assertThat(afterReclaim.value("quotient_team_allocated_gpus", Map.of("team", "team-a")))
+                    .isEqualTo(20);
+            assertThat(afterReclaim.value("quotient_team_borrowed_gpus", Map.of("team", "team-a")))
+                    .isZero();
+            assertThat(afterReclaim.value("quotient_cluster_free_gpus", Map.of()))
+                    .isZero();
+            assertThat(afterReclaim.value("quotient_cluster_fragmentation_percent", Map.of()))
+                    .isZero();
             assertThat(afterReclaim.value("quotient_deploy_latency_seconds_count", Map.of("outcome", "Placed")))
                     .isEqualTo(JOBS_OF_A + JOBS_OF_B);
             assertThat(afterReclaim.value("quotient_deploy_latency_seconds_count", Map.of("outcome", "Pending")))
@@ -132,20 +154,21 @@ class GreedyTeamIT {
             }
             cluster.awaitRunningPod("team-a", "a-extra");
             assertThat(api.team("team-a").get("pendingJobs").getAsInt()).isZero();
-            assertThat(new PrometheusSamples(api.prometheus()).value("quotient_requeues_total",
-                    Map.of("team", "team-a"))).isEqualTo(evicted.size() + 1);
+            assertThat(new PrometheusSamples(api.prometheus())
+                            .value("quotient_requeues_total", Map.of("team", "team-a")))
+                    .isEqualTo(evicted.size() + 1);
         }
     }
 
     /** The latest message of each GpuJob's events with this reason, by the GpuJob's name. */
-    private static Map<String, String> events(ApiClient client, String namespace, String reason)
-            throws io.kubernetes.client.openapi.ApiException {
+    private static Map<String, String> events(ApiClient client, String namespace, String reason) throws ApiException {
         Map<String, String> messages = new TreeMap<>();
-        List<CoreV1Event> all = new ArrayList<>(new CoreV1Api(client).listNamespacedEvent(namespace).execute()
-                .getItems());
+        List<CoreV1Event> all = new ArrayList<>(
+                new CoreV1Api(client).listNamespacedEvent(namespace).execute().getItems());
         all.sort(Comparator.comparing(CoreV1Event::getLastTimestamp, Comparator.nullsFirst(Comparator.naturalOrder())));
         for (CoreV1Event event : all) {
-            if (reason.equals(event.getReason()) && "GpuJob".equals(event.getInvolvedObject().getKind())) {
+            if (reason.equals(event.getReason())
+                    && "GpuJob".equals(event.getInvolvedObject().getKind())) {
                 messages.put(event.getInvolvedObject().getName(), event.getMessage());
             }
         }

@@ -1,24 +1,28 @@
 package io.quotient.it.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.BatchV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.openapi.models.V1Job;
+import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodList;
-import io.kubernetes.client.openapi.models.V1Node;
 import io.quotient.adapters.k8s.ClusterInformers;
-import io.quotient.adapters.k8s.KubernetesClusterObserver;
-import io.quotient.adapters.k8s.TenantScope;
-import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.adapters.k8s.ConfigMapTeamsSource;
+import io.quotient.adapters.k8s.KubernetesClusterObserver;
 import io.quotient.adapters.k8s.KubernetesNames;
+import io.quotient.adapters.k8s.TenantScope;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobAlreadyExistsException;
@@ -35,20 +39,17 @@ import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /** The Kubernetes adapters (store, observer, gateway) against the real API server, scheduler and controllers. */
 @RealKubernetes
@@ -84,17 +85,26 @@ class KubernetesAdaptersIT {
         JobRecord created = adapters.store.create(AdapterFixture.wholeGpuRecord("team-a", "train-1", 2));
 
         assertThat(created.version()).isNotBlank();
-        assertThat(adapters.store.find(created.id())).get().extracting(JobRecord::phase).isEqualTo(JobPhase.PENDING);
+        assertThat(adapters.store.find(created.id()))
+                .get()
+                .extracting(JobRecord::phase)
+                .isEqualTo(JobPhase.PENDING);
         assertThatThrownBy(() -> adapters.store.create(AdapterFixture.wholeGpuRecord("team-a", "train-1", 1)))
                 .isInstanceOf(JobAlreadyExistsException.class);
 
-        JobStatus placed = JobStatus.placed("node-x", List.of(new GpuBinding(0, null, 1), new GpuBinding(1, null, 1)),
-                QuotaState.IN_QUOTA, Instant.parse("2024-05-01T10:00:00Z"));
+        JobStatus placed = JobStatus.placed(
+                "node-x",
+                List.of(new GpuBinding(0, null, 1), new GpuBinding(1, null, 1)),
+                QuotaState.IN_QUOTA,
+                Instant.parse("2024-05-01T10:00:00Z"));
         JobRecord updated = adapters.store.updateStatus(created, placed);
         assertThat(updated.status()).isEqualTo(placed);
         assertThat(updated.version()).isNotEqualTo(created.version());
         // read-your-writes: the very next read sees the update, whatever the informer's lag
-        assertThat(adapters.store.find(created.id())).get().extracting(JobRecord::status).isEqualTo(placed);
+        assertThat(adapters.store.find(created.id()))
+                .get()
+                .extracting(JobRecord::status)
+                .isEqualTo(placed);
 
         assertThatThrownBy(() -> adapters.store.updateStatus(created, JobStatus.pending("stale writer")))
                 .isInstanceOf(StaleRecordException.class);
@@ -111,23 +121,31 @@ class KubernetesAdaptersIT {
 
     @Test
     void aRecordIsCreatedWithItsFirstDecisionAndAStatusWriteKeepsWhatTheServerStored() throws Exception {
-        JobStatus placed = JobStatus.placed("node-x", List.of(new GpuBinding(3, null, 1)), QuotaState.OVER_QUOTA,
+        JobStatus placed = JobStatus.placed(
+                "node-x",
+                List.of(new GpuBinding(3, null, 1)),
+                QuotaState.OVER_QUOTA,
                 Instant.parse("2024-05-01T10:00:00Z"));
 
-        JobRecord created = adapters.store.create(AdapterFixture.wholeGpuRecord("team-a", "at-once", 1).withStatus(placed));
+        JobRecord created = adapters.store.create(
+                AdapterFixture.wholeGpuRecord("team-a", "at-once", 1).withStatus(placed));
 
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
         JsonObject stored = cluster.gpuJobs().get(0).getRaw();
         assertThat(created.status()).isEqualTo(placed);
-        assertThat(stored.getAsJsonObject("status").get("node").getAsString()).as("one write").isEqualTo("node-x");
-        assertThat(stored.getAsJsonObject("status").get("quotaState").getAsString()).isEqualTo("OverQuota");
+        assertThat(stored.getAsJsonObject("status").get("node").getAsString())
+                .as("one write")
+                .isEqualTo("node-x");
+        assertThat(stored.getAsJsonObject("status").get("quotaState").getAsString())
+                .isEqualTo("OverQuota");
 
         adapters.store.updateStatus(created, created.status().withPhase(JobPhase.RUNNING, null));
 
         JsonObject after = cluster.gpuJobs().get(0).getRaw();
         assertThat(after.getAsJsonObject("status").get("phase").getAsString()).isEqualTo("Running");
         assertThat(after.get("spec")).as("the spec as written").isEqualTo(stored.get("spec"));
-        assertThat(after.getAsJsonObject("metadata").get("labels")).isEqualTo(stored.getAsJsonObject("metadata").get("labels"));
+        assertThat(after.getAsJsonObject("metadata").get("labels"))
+                .isEqualTo(stored.getAsJsonObject("metadata").get("labels"));
         assertThat(after.getAsJsonObject("metadata").get("annotations"))
                 .isEqualTo(stored.getAsJsonObject("metadata").get("annotations"));
     }
@@ -137,27 +155,39 @@ class KubernetesAdaptersIT {
         FakeGpuNode node = nodes.create(FakeGpuNodeSpec.of("exists", 2, 81920, "NVIDIA-H100-80GB-HBM3"));
         // another node stays: a view holding no node at all is "unknown", not "every node is gone"
         FakeGpuNode stays = nodes.create(FakeGpuNodeSpec.of("exists", 2, 81920, "NVIDIA-H100-80GB-HBM3"));
-        Await.until("the observer to list node " + node.name(), () -> adapters.observer.node(node.name()).orElse(null));
-        Await.until("the observer to list node " + stays.name(), () -> adapters.observer.node(stays.name()).orElse(null));
+        Await.until(
+                "the observer to list node " + node.name(),
+                () -> adapters.observer.node(node.name()).orElse(null));
+        Await.until(
+                "the observer to list node " + stays.name(),
+                () -> adapters.observer.node(stays.name()).orElse(null));
         V1Node cordoned = core.readNode(node.name()).execute();
         cordoned.getSpec().setUnschedulable(true);
         core.replaceNode(node.name(), cordoned).execute();
 
-        Await.until("the cordoned node to be no place for new jobs", () -> adapters.observer.node(node.name()),
-                java.util.Optional::isEmpty);
-        assertThat(adapters.observer.existingNodes()).as("a cordoned node still holds its jobs")
+        Await.until(
+                "the cordoned node to be no place for new jobs",
+                () -> adapters.observer.node(node.name()),
+                Optional::isEmpty);
+        assertThat(adapters.observer.existingNodes())
+                .as("a cordoned node still holds its jobs")
                 .hasValueSatisfying(names -> assertThat(names).contains(node.name()));
 
         nodes.delete(node.name());
-        Set<String> left = Await.until("the deleted node to be gone from the existing ones",
-                () -> adapters.observer.existingNodes().orElse(Set.of(node.name())), names -> !names.contains(node.name()));
+        Set<String> left = Await.until(
+                "the deleted node to be gone from the existing ones",
+                () -> adapters.observer.existingNodes().orElse(Set.of(node.name())),
+                names -> !names.contains(node.name()));
         assertThat(left).contains(stays.name());
 
         try (ClusterInformers unstarted = new ClusterInformers(plane.newApiClient(), namespace.name())) {
-            KubernetesClusterObserver blind = new KubernetesClusterObserver(unstarted,
-                    new TenantScope(namespace.name(), () -> TeamNamespaces.defaults(List.of())), Clock.systemUTC(),
+            KubernetesClusterObserver blind = new KubernetesClusterObserver(
+                    unstarted,
+                    new TenantScope(namespace.name(), () -> TeamNamespaces.defaults(List.of())),
+                    Clock.systemUTC(),
                     Duration.ofHours(1));
-            assertThat(blind.existingNodes()).as("a cache that has not synced knows of no node, not of none")
+            assertThat(blind.existingNodes())
+                    .as("a cache that has not synced knows of no node, not of none")
                     .isEmpty();
         }
     }
@@ -166,7 +196,8 @@ class KubernetesAdaptersIT {
     void observerSeesTheFakeGpuNodeWithItsFacts() throws Exception {
         FakeGpuNode node = nodes.create(FakeGpuNodeSpec.of("obs", 4, 40960, "NVIDIA-A100-SXM4-40GB"));
 
-        var spec = Await.until("the observer to list node " + node.name(),
+        var spec = Await.until(
+                "the observer to list node " + node.name(),
                 () -> adapters.observer.node(node.name()).orElse(null));
 
         assertThat(spec.gpuCount()).isEqualTo(4);
@@ -180,35 +211,58 @@ class KubernetesAdaptersIT {
     void gatewayCreatesThePinnedJobOnceAndTheRealSchedulerBindsItThere() throws Exception {
         FakeGpuNode target = nodes.create(FakeGpuNodeSpec.of("gw", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
         nodes.create(FakeGpuNodeSpec.of("gw-other", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
-        Await.until("the observer to list " + target.name(), () -> adapters.observer.node(target.name()).orElse(null));
+        Await.until(
+                "the observer to list " + target.name(),
+                () -> adapters.observer.node(target.name()).orElse(null));
         JobRecord record = adapters.store.create(AdapterFixture.wholeGpuRecord("team-a", "pinned", 3));
-        PlacedJob placement = new PlacedJob(record.spec(), target.name(), List.of(0, 1, 2), 1000, QuotaState.OVER_QUOTA,
-                Instant.now());
-        List<GpuBinding> gpus = List.of(new GpuBinding(0, null, 1), new GpuBinding(1, null, 1), new GpuBinding(2, null, 1));
+        PlacedJob placement = new PlacedJob(
+                record.spec(), target.name(), List.of(0, 1, 2), 1000, QuotaState.OVER_QUOTA, Instant.now());
+        List<GpuBinding> gpus =
+                List.of(new GpuBinding(0, null, 1), new GpuBinding(1, null, 1), new GpuBinding(2, null, 1));
 
         adapters.gateway.deploy(record, placement, gpus);
         V1Pod pod = awaitBoundPod(record);
 
         assertThat(pod.getSpec().getNodeName()).isEqualTo(target.name());
-        assertThat(pod.getMetadata().getLabels()).containsEntry("quotient.io/team", "team-a")
-                .containsEntry("quotient.io/job", "pinned").containsEntry("quotient.io/quota-state", "OverQuota");
-        assertThat(pod.getSpec().getContainers().get(0).getResources().getLimits().get("nvidia.com/gpu").getNumber())
+        assertThat(pod.getMetadata().getLabels())
+                .containsEntry("quotient.io/team", "team-a")
+                .containsEntry("quotient.io/job", "pinned")
+                .containsEntry("quotient.io/quota-state", "OverQuota");
+        assertThat(pod.getSpec()
+                        .getContainers()
+                        .get(0)
+                        .getResources()
+                        .getLimits()
+                        .get("nvidia.com/gpu")
+                        .getNumber())
                 .isEqualByComparingTo("3");
         V1Job job = readJob(record);
         adapters.gateway.deploy(record, placement, gpus);
         adapters.gateway.awaitQueuedWrites();
-        assertThat(readJob(record).getMetadata().getUid()).isEqualTo(job.getMetadata().getUid());
-        assertThat(job.getMetadata().getOwnerReferences()).singleElement()
+        assertThat(readJob(record).getMetadata().getUid())
+                .isEqualTo(job.getMetadata().getUid());
+        assertThat(job.getMetadata().getOwnerReferences())
+                .singleElement()
                 .satisfies(o -> assertThat(o.getKind()).isEqualTo("GpuJob"));
-        Await.until("the observer to see the workload run", () -> adapters.observer.workload(record.id()),
+        Await.until(
+                "the observer to see the workload run",
+                () -> adapters.observer.workload(record.id()),
                 phase -> phase == WorkloadPhase.RUNNING);
 
         adapters.gateway.stop(record.id(), Duration.ofSeconds(30));
 
-        Await.until("the Job and its pods to be gone", () -> podsOf(record).getItems().size()
-                + new BatchV1Api(plane.apiClient()).listNamespacedJob(namespace.name()).execute().getItems().size(),
+        Await.until(
+                "the Job and its pods to be gone",
+                () -> podsOf(record).getItems().size()
+                        + new BatchV1Api(plane.apiClient())
+                                .listNamespacedJob(namespace.name())
+                                .execute()
+                                .getItems()
+                                .size(),
                 count -> count == 0);
-        Await.until("the observer to see no workload", () -> adapters.observer.workload(record.id()),
+        Await.until(
+                "the observer to see no workload",
+                () -> adapters.observer.workload(record.id()),
                 phase -> phase == WorkloadPhase.ABSENT);
     }
 
@@ -219,18 +273,26 @@ class KubernetesAdaptersIT {
         JobRecord record = adapters.store.create(AdapterFixture.wholeGpuRecord("team-a", "moved", 1));
         List<GpuBinding> gpu = List.of(new GpuBinding(0, null, 1));
 
-        adapters.gateway.deploy(record, new PlacedJob(record.spec(), first.name(), List.of(0), 1000,
-                QuotaState.IN_QUOTA, Instant.now()), gpu);
+        adapters.gateway.deploy(
+                record,
+                new PlacedJob(record.spec(), first.name(), List.of(0), 1000, QuotaState.IN_QUOTA, Instant.now()),
+                gpu);
         adapters.gateway.awaitQueuedWrites();
         String firstUid = readJob(record).getMetadata().getUid();
-        adapters.gateway.deploy(record, new PlacedJob(record.spec(), second.name(), List.of(0), 1000,
-                QuotaState.IN_QUOTA, Instant.now()), gpu);
+        adapters.gateway.deploy(
+                record,
+                new PlacedJob(record.spec(), second.name(), List.of(0), 1000, QuotaState.IN_QUOTA, Instant.now()),
+                gpu);
         adapters.gateway.awaitQueuedWrites();
 
         V1Job replaced = readJob(record);
         assertThat(replaced.getMetadata().getUid()).isNotEqualTo(firstUid);
-        Await.until("a pod of the new Job bound to " + second.name(), () -> podsOf(record).getItems().stream()
-                .filter(p -> second.name().equals(p.getSpec().getNodeName())).findFirst().orElse(null));
+        Await.until(
+                "a pod of the new Job bound to " + second.name(),
+                () -> podsOf(record).getItems().stream()
+                        .filter(p -> second.name().equals(p.getSpec().getNodeName()))
+                        .findFirst()
+                        .orElse(null));
     }
 
     @Test
@@ -241,12 +303,16 @@ class KubernetesAdaptersIT {
         assertThat(adapters.gateway.ensureReservation(slot)).isEmpty();
         assertThat(adapters.gateway.ensureReservation(slot)).isEmpty(); // idempotent: one pod
         String podName = KubernetesNames.ofReservation(slot);
-        V1Pod pod = Await.until("the reservation pod to run", () -> core.readNamespacedPod(podName, namespace.name())
-                .execute(), p -> "Running".equals(p.getStatus().getPhase()));
+        V1Pod pod = Await.until(
+                "the reservation pod to run",
+                () -> core.readNamespacedPod(podName, namespace.name()).execute(),
+                p -> "Running".equals(p.getStatus().getPhase()));
         assertThat(pod.getSpec().getNodeName()).isEqualTo(node.name());
 
         // the fake kubelet plays the device plugin and the node enforcer: it annotates the GPU it gave the pod
-        String uuid = Await.until("the enforcer to report the reserved GPU", () -> adapters.gateway.ensureReservation(slot),
+        String uuid = Await.until(
+                "the enforcer to report the reserved GPU",
+                () -> adapters.gateway.ensureReservation(slot),
                 reported -> !reported.isEmpty());
         assertThat(node.gpuUuids()).contains(uuid);
         assertThat(adapters.observer.reservations()).containsEntry(slot, uuid);
@@ -259,12 +325,16 @@ class KubernetesAdaptersIT {
     @Test
     void fractionalJobIsBoundToTheReservedGpuUuid() throws Exception {
         FakeGpuNode node = nodes.create(FakeGpuNodeSpec.of("frac", 2, 81920, "NVIDIA-H100-80GB-HBM3"));
-        Await.until("the observer to list " + node.name(), () -> adapters.observer.node(node.name()).orElse(null));
+        Await.until(
+                "the observer to list " + node.name(),
+                () -> adapters.observer.node(node.name()).orElse(null));
         JobRecord record = adapters.store.create(AdapterFixture.fractionRecord("team-a", "small", 0.25));
         String uuid = node.gpuUuids().get(0);
 
-        adapters.gateway.deploy(record, new PlacedJob(record.spec(), node.name(), List.of(0), 250, QuotaState.IN_QUOTA,
-                Instant.now()), List.of(new GpuBinding(0, uuid, 0.25)));
+        adapters.gateway.deploy(
+                record,
+                new PlacedJob(record.spec(), node.name(), List.of(0), 250, QuotaState.IN_QUOTA, Instant.now()),
+                List.of(new GpuBinding(0, uuid, 0.25)));
 
         V1Pod pod = awaitBoundPod(record);
         var env = pod.getSpec().getContainers().get(0).getEnv();
@@ -277,7 +347,8 @@ class KubernetesAdaptersIT {
             assertThat(e.getValue()).isEqualTo(Long.toString(81920L * 1024 * 1024 / 4));
         });
         assertThat(pod.getMetadata().getAnnotations()).containsEntry("gpu-fraction", "0.25");
-        assertThat(pod.getSpec().getContainers().get(0).getResources().getLimits()).doesNotContainKey("nvidia.com/gpu");
+        assertThat(pod.getSpec().getContainers().get(0).getResources().getLimits())
+                .doesNotContainKey("nvidia.com/gpu");
     }
 
     @Test
@@ -286,8 +357,12 @@ class KubernetesAdaptersIT {
 
         adapters.gateway.recordEvent(record.id(), "Preempted", "Preempted by team-b reclaiming its guarantee");
 
-        CoreV1Event event = Await.until("the event", () -> core.listNamespacedEvent(namespace.name()).execute()
-                .getItems().stream().filter(e -> "Preempted".equals(e.getReason())).findFirst().orElse(null));
+        CoreV1Event event = Await.until(
+                "the event",
+                () -> core.listNamespacedEvent(namespace.name()).execute().getItems().stream()
+                        .filter(e -> "Preempted".equals(e.getReason()))
+                        .findFirst()
+                        .orElse(null));
         assertThat(event.getInvolvedObject().getKind()).isEqualTo("GpuJob");
         assertThat(event.getInvolvedObject().getName()).isEqualTo(KubernetesNames.ofJob(record.id()));
         assertThat(event.getInvolvedObject().getUid()).isNotBlank();
@@ -297,45 +372,58 @@ class KubernetesAdaptersIT {
 
     @Test
     void teamsComeFromTheConfigMapAndAnInvalidEditKeepsTheLastGoodOnes() throws Exception {
-        ConfigMapTeamsSource source = new ConfigMapTeamsSource(core, namespace.name(), Duration.ZERO,
-                java.time.Clock.systemUTC());
+        ConfigMapTeamsSource source =
+                new ConfigMapTeamsSource(core, namespace.name(), Duration.ZERO, Clock.systemUTC());
         assertThat(source.teams()).as("no ConfigMap yet: no teams").isEmpty();
 
-        V1ConfigMap map = new V1ConfigMap().metadata(new V1ObjectMeta().name(ConfigMapTeamsSource.CONFIG_MAP))
-                .data(Map.of(ConfigMapTeamsSource.KEY, "teams:\n  - name: team-a\n    guaranteedGpus: 20\n"
-                        + "    maxGpus: 30\n"));
+        V1ConfigMap map = new V1ConfigMap()
+                .metadata(new V1ObjectMeta().name(ConfigMapTeamsSource.CONFIG_MAP))
+                .data(Map.of(
+                        ConfigMapTeamsSource.KEY,
+                        "teams:\n  - name: team-a\n    guaranteedGpus: 20\n" + "    maxGpus: 30\n"));
         core.createNamespacedConfigMap(namespace.name(), map).execute();
         assertThat(source.teams()).containsOnlyKeys("team-a");
         assertThat(source.teams().get("team-a").guaranteedMilli()).isEqualTo(20_000);
         assertThat(source.teams().get("team-a").maxMilli()).isEqualTo(30_000);
 
         map.setData(Map.of(ConfigMapTeamsSource.KEY, "teams:\n  - name: team-a\n    guaranteedGpus: lots\n"));
-        core.replaceNamespacedConfigMap(ConfigMapTeamsSource.CONFIG_MAP, namespace.name(), map).execute();
-        assertThat(source.teams().get("team-a").guaranteedMilli()).as("the invalid edit is refused").isEqualTo(20_000);
+        core.replaceNamespacedConfigMap(ConfigMapTeamsSource.CONFIG_MAP, namespace.name(), map)
+                .execute();
+        assertThat(source.teams().get("team-a").guaranteedMilli())
+                .as("the invalid edit is refused")
+                .isEqualTo(20_000);
 
-        map.setData(Map.of(ConfigMapTeamsSource.KEY, "teams:\n  - name: team-a\n    guaranteedGpus: 8\n"
-                + "  - name: team-b\n    guaranteedGpus: 4\n"));
-        core.replaceNamespacedConfigMap(ConfigMapTeamsSource.CONFIG_MAP, namespace.name(), map).execute();
+        map.setData(Map.of(
+                ConfigMapTeamsSource.KEY,
+                "teams:\n  - name: team-a\n    guaranteedGpus: 8\n" + "  - name: team-b\n    guaranteedGpus: 4\n"));
+        core.replaceNamespacedConfigMap(ConfigMapTeamsSource.CONFIG_MAP, namespace.name(), map)
+                .execute();
         assertThat(source.teams()).containsOnlyKeys("team-a", "team-b");
         assertThat(source.teams().get("team-a").guaranteedMilli()).isEqualTo(8_000);
     }
 
     private V1Pod awaitBoundPod(JobRecord record) {
-        return Await.until("a pod of job " + record.id() + " bound by the scheduler", () -> podsOf(record).getItems()
-                .stream().filter(p -> p.getSpec().getNodeName() != null).findFirst().orElse(null));
+        return Await.until(
+                "a pod of job " + record.id() + " bound by the scheduler",
+                () -> podsOf(record).getItems().stream()
+                        .filter(p -> p.getSpec().getNodeName() != null)
+                        .findFirst()
+                        .orElse(null));
     }
 
-    private V1PodList podsOf(JobRecord record) throws io.kubernetes.client.openapi.ApiException {
-        return core.listNamespacedPod(namespace.name()).labelSelector("quotient.io/job=" + record.id().name()).execute();
+    private V1PodList podsOf(JobRecord record) throws ApiException {
+        return core.listNamespacedPod(namespace.name())
+                .labelSelector("quotient.io/job=" + record.id().name())
+                .execute();
     }
 
     private V1Job readJob(JobRecord record) {
         try {
-            return new BatchV1Api(plane.apiClient()).readNamespacedJob(KubernetesNames.ofWorkload(record.id()),
-                    namespace.name()).execute();
-        } catch (io.kubernetes.client.openapi.ApiException e) {
+            return new BatchV1Api(plane.apiClient())
+                    .readNamespacedJob(KubernetesNames.ofWorkload(record.id()), namespace.name())
+                    .execute();
+        } catch (ApiException e) {
             throw new AssertionError("reading the Job of " + record.id() + ": HTTP " + e.getCode(), e);
         }
     }
-
 }

@@ -1,5 +1,7 @@
 package io.quotient.it.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Pod;
@@ -10,21 +12,18 @@ import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.HarnessSettings;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.ScriptRunner;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * The kustomize install (docs/operations.md, "Installing with kustomize") with Debian's kubectl 1.20, whose built-in
@@ -45,14 +44,19 @@ class KustomizeInstallIT {
     @BeforeAll
     static void render() {
         Path scripts = HarnessSettings.fromSystemProperties().scriptsDir();
-        List<String> found = ScriptRunner.run(KUBECTL, List.of(scripts.resolve("debian-kubectl").toString()));
+        List<String> found = ScriptRunner.run(
+                KUBECTL, List.of(scripts.resolve("debian-kubectl").toString()));
         kubectl = Path.of(found.get(found.size() - 1));
-        rendered = String.join("\n", ScriptRunner.run(KUBECTL, List.of(kubectl.toString(), "kustomize",
-                overlay().toString())));
+        rendered = String.join(
+                "\n",
+                ScriptRunner.run(
+                        KUBECTL,
+                        List.of(kubectl.toString(), "kustomize", overlay().toString())));
         objects = new ArrayList<>();
         new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(rendered).forEach(d -> {
             if (d instanceof Map<?, ?> map) {
-                @SuppressWarnings("unchecked") Map<String, Object> object = (Map<String, Object>) map;
+                @SuppressWarnings("unchecked")
+                Map<String, Object> object = (Map<String, Object>) map;
                 objects.add(object);
             }
         });
@@ -69,20 +73,32 @@ class KustomizeInstallIT {
                 .load(Files.readString(QuotientManifests.deployDir().resolve("Kustomization")));
         List<String> manifests;
         try (var files = Files.list(QuotientManifests.deployDir())) {
-            manifests = files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".yaml")).sorted().toList();
+            manifests = files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.endsWith(".yaml"))
+                    .sorted()
+                    .toList();
         }
-        assertThat(base.get("resources")).as("deploy/Kustomization must list every manifest of deploy/")
-                .asList().containsExactlyInAnyOrderElementsOf(manifests);
+        assertThat(base.get("resources"))
+                .as("deploy/Kustomization must list every manifest of deploy/")
+                .asList()
+                .containsExactlyInAnyOrderElementsOf(manifests);
     }
 
     @Test
     void theOverlayRendersItsImagesNamespaceTeamsAndAdmissionPort() {
-        assertThat(objects).filteredOn(o -> "Namespace".equals(o.get("kind"))).extracting(o -> name(o))
+        assertThat(objects)
+                .filteredOn(o -> "Namespace".equals(o.get("kind")))
+                .extracting(o -> name(o))
                 .containsExactly(NAMESPACE);
-        assertThat(objects).filteredOn(o -> !clusterScoped(o)).allSatisfy(o ->
-                assertThat(metadata(o).get("namespace")).as(o.get("kind") + " " + name(o)).isEqualTo(NAMESPACE));
-        assertThat(rendered).doesNotContain("quotient-system")
-                .contains("image: registry.example.com/gpu-platform/quotient:0.1.0",
+        assertThat(objects)
+                .filteredOn(o -> !clusterScoped(o))
+                .allSatisfy(o -> assertThat(metadata(o).get("namespace"))
+                        .as(o.get("kind") + " " + name(o))
+                        .isEqualTo(NAMESPACE));
+        assertThat(rendered)
+                .doesNotContain("quotient-system")
+                .contains(
+                        "image: registry.example.com/gpu-platform/quotient:0.1.0",
                         "image: registry.example.com/gpu-platform/quotient-node-enforcer:0.1.0",
                         "--quotient.kubernetes.namespace=" + NAMESPACE)
                 .doesNotContain("ghcr.io/quotient-io");
@@ -94,28 +110,48 @@ class KustomizeInstallIT {
     }
 
     @Test
-    void kubectlApplyOfTheOutputBringsTheServiceUpWithItsPodsBound(ControlPlane plane, ApiClient client,
-                                                                   FakeGpuNodes nodes) throws Exception {
+    void kubectlApplyOfTheOutputBringsTheServiceUpWithItsPodsBound(
+            ControlPlane plane, ApiClient client, FakeGpuNodes nodes) throws Exception {
         nodes.create(FakeGpuNodeSpec.of("kustomize", 8, 81_559, "NVIDIA-H100"));
         nodes.create(FakeGpuNodeSpec.of("kustomize", 8, 81_559, "NVIDIA-H100"));
         Path output = Files.createDirectories(Path.of("target")).resolve("kustomize-example.yaml");
         Files.writeString(output, rendered);
 
-        ScriptRunner.run(KUBECTL, List.of(kubectl.toString(), "--kubeconfig", plane.kubeconfig().toString(), "apply",
-                "-f", output.toString()));
+        ScriptRunner.run(
+                KUBECTL,
+                List.of(
+                        kubectl.toString(),
+                        "--kubeconfig",
+                        plane.kubeconfig().toString(),
+                        "apply",
+                        "-f",
+                        output.toString()));
 
         CoreV1Api core = new CoreV1Api(client);
-        List<V1Pod> bound = Await.until("the service's two pods to be bound to nodes", Duration.ofMinutes(2),
-                () -> core.listNamespacedPod(NAMESPACE).labelSelector("app.kubernetes.io/name=quotient").execute()
-                        .getItems().stream().filter(p -> p.getSpec().getNodeName() != null).toList(),
+        List<V1Pod> bound = Await.until(
+                "the service's two pods to be bound to nodes",
+                Duration.ofMinutes(2),
+                () -> core
+                        .listNamespacedPod(NAMESPACE)
+                        .labelSelector("app.kubernetes.io/name=quotient")
+                        .execute()
+                        .getItems()
+                        .stream()
+                        .filter(p -> p.getSpec().getNodeName() != null)
+                        .toList(),
                 pods -> pods.size() == 2);
-        assertThat(bound).extracting(p -> p.getSpec().getContainers().get(0).getImage())
+        assertThat(bound)
+                .extracting(p -> p.getSpec().getContainers().get(0).getImage())
                 .containsOnly("registry.example.com/gpu-platform/quotient:0.1.0");
-        assertThat(bound).allSatisfy(p -> assertThat(p.getStatus().getConditions()).anySatisfy(c -> {
-            assertThat(c.getType()).isEqualTo("PodScheduled");
-            assertThat(c.getStatus()).isEqualTo("True");
-        }));
-        assertThat(core.readNamespacedConfigMap("quotient-teams", NAMESPACE).execute().getData().get("teams.yaml"))
+        assertThat(bound)
+                .allSatisfy(p -> assertThat(p.getStatus().getConditions()).anySatisfy(c -> {
+                    assertThat(c.getType()).isEqualTo("PodScheduled");
+                    assertThat(c.getStatus()).isEqualTo("True");
+                }));
+        assertThat(core.readNamespacedConfigMap("quotient-teams", NAMESPACE)
+                        .execute()
+                        .getData()
+                        .get("teams.yaml"))
                 .contains("name: vision");
     }
 
@@ -124,7 +160,9 @@ class KustomizeInstallIT {
     }
 
     private static Map<String, Object> find(String kind, String name) {
-        return objects.stream().filter(o -> kind.equals(o.get("kind")) && name.equals(name(o))).findFirst()
+        return objects.stream()
+                .filter(o -> kind.equals(o.get("kind")) && name.equals(name(o)))
+                .findFirst()
                 .orElseThrow(() -> new AssertionError("the overlay renders no " + kind + " " + name));
     }
 

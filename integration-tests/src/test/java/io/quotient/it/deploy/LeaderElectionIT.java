@@ -1,21 +1,20 @@
 package io.quotient.it.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.kubernetes.client.openapi.ApiClient;
 import io.quotient.adapters.k8s.KubernetesLeadershipGate;
 import io.quotient.it.harness.Await;
 import io.quotient.it.harness.ControlPlane;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 
 /** Two replicas contend for the Lease with the service's default timings: one decides, the other takes over. */
 @RealKubernetes
@@ -64,10 +63,14 @@ class LeaderElectionIT {
         double takeover = (System.nanoTime() - cutAt) / 1e9;
         assertThat(overlaps).isZero();
         assertThat(first.isLeader()).isFalse();
-        Await.until("replica-2's election task to run (the service re-queues at once)", secondElected::get,
+        Await.until(
+                "replica-2's election task to run (the service re-queues at once)",
+                secondElected::get,
                 runs -> runs == 1);
-        System.out.printf("[failover] replica-2 leads %.1f s after replica-1 lost the API server "
-                + "(lease 8 s, renew deadline 6 s, retry 1 s)%n", takeover);
+        System.out.printf(
+                "[failover] replica-2 leads %.1f s after replica-1 lost the API server "
+                        + "(lease 8 s, renew deadline 6 s, retry 1 s)%n",
+                takeover);
     }
 
     @Test
@@ -85,23 +88,28 @@ class LeaderElectionIT {
     private void assertNeverBothLead(Duration during) throws InterruptedException {
         long end = System.nanoTime() + during.toNanos();
         while (System.nanoTime() < end) {
-            assertThat(first.isLeader() && second.isLeader()).as("both replicas lead").isFalse();
+            assertThat(first.isLeader() && second.isLeader())
+                    .as("both replicas lead")
+                    .isFalse();
             Thread.sleep(50);
         }
     }
 
     private static ApiClient partitionable(ApiClient client, AtomicBoolean partitioned) {
-        client.setHttpClient(client.getHttpClient().newBuilder().addInterceptor(chain -> {
-            if (partitioned.get()) {
-                throw new IOException("test partition: the API server is unreachable from this replica");
-            }
-            return chain.proceed(chain.request());
-        }).build());
+        client.setHttpClient(client.getHttpClient()
+                .newBuilder()
+                .addInterceptor(chain -> {
+                    if (partitioned.get()) {
+                        throw new IOException("test partition: the API server is unreachable from this replica");
+                    }
+                    return chain.proceed(chain.request());
+                })
+                .build());
         return client;
     }
 
     private KubernetesLeadershipGate gate(String identity, ApiClient client) {
-        return new KubernetesLeadershipGate(client, namespace.name(), "quotient-leader", identity,
-                KubernetesLeadershipGate.Timing.DEFAULT);
+        return new KubernetesLeadershipGate(
+                client, namespace.name(), "quotient-leader", identity, KubernetesLeadershipGate.Timing.DEFAULT);
     }
 }

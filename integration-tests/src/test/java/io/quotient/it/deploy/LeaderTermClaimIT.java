@@ -1,5 +1,8 @@
 package io.quotient.it.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.google.gson.JsonObject;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
@@ -12,16 +15,12 @@ import io.quotient.deploy.port.StaleRecordException;
 import io.quotient.it.harness.ControlPlane;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
+import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.time.Instant;
-import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Two replicas' record stores on the real API server: the leader of an earlier term decided a placement on its view
@@ -32,8 +31,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 @RealKubernetes
 class LeaderTermClaimIT {
 
-    private static final JobStatus PLACED_ON_NODE_1 = JobStatus.placed("node-1", List.of(new GpuBinding(0, null, 1)),
-            QuotaState.IN_QUOTA, Instant.parse("2026-11-27T10:00:00Z"));
+    private static final JobStatus PLACED_ON_NODE_1 = JobStatus.placed(
+            "node-1", List.of(new GpuBinding(0, null, 1)), QuotaState.IN_QUOTA, Instant.parse("2026-11-27T10:00:00Z"));
 
     private AdapterFixture earlierLeader;
     private AdapterFixture newLeader;
@@ -69,7 +68,8 @@ class LeaderTermClaimIT {
 
         assertThat(claimed).as("the live record; not the finished one").isEqualTo(1);
         assertThatThrownBy(() -> earlierLeader.store.updateStatus(waiting, PLACED_ON_NODE_1))
-                .as("the frozen leader wakes and sends its placement").isInstanceOf(StaleRecordException.class);
+                .as("the frozen leader wakes and sends its placement")
+                .isInstanceOf(StaleRecordException.class);
         JsonObject stored = statusOf("gang");
         assertThat(stored.get("phase").getAsString()).isEqualTo("Pending");
         assertThat(stored.has("node")).as("no GPU taken").isFalse();
@@ -91,39 +91,52 @@ class LeaderTermClaimIT {
 
         earlierLeader.store.updateStatus(waiting, PLACED_ON_NODE_1);
 
-        assertThat(statusOf("gang").get("node").getAsString()).as("what the claim prevents").isEqualTo("node-1");
+        assertThat(statusOf("gang").get("node").getAsString())
+                .as("what the claim prevents")
+                .isEqualTo("node-1");
     }
 
     @Test
     void aRecordMadeJustBeforeTheClaimIsClaimedThoughTheNewLeadersCacheMayNotHoldItYet() throws Exception {
-        JobRecord running = earlierLeader.store.create(AdapterFixture.wholeGpuRecord("team-b", "eval", 1)
-                .withStatus(PLACED_ON_NODE_1));
+        JobRecord running = earlierLeader.store.create(
+                AdapterFixture.wholeGpuRecord("team-b", "eval", 1).withStatus(PLACED_ON_NODE_1));
         JobRecord fresh = earlierLeader.store.create(AdapterFixture.wholeGpuRecord("team-b", "fresh", 1));
 
-        assertThat(newLeader.store.claimForTerm("replica-2@t2")).as("read from the API server, not a cache")
+        assertThat(newLeader.store.claimForTerm("replica-2@t2"))
+                .as("read from the API server, not a cache")
                 .isEqualTo(2);
 
         assertThatThrownBy(() -> earlierLeader.store.updateStatus(fresh, PLACED_ON_NODE_1))
                 .isInstanceOf(StaleRecordException.class);
-        assertThatThrownBy(() -> earlierLeader.store.updateStatus(running,
-                running.status().withPhase(JobPhase.PREEMPTED, "a late eviction")))
+        assertThatThrownBy(() -> earlierLeader.store.updateStatus(
+                        running, running.status().withPhase(JobPhase.PREEMPTED, "a late eviction")))
                 .isInstanceOf(StaleRecordException.class);
-        assertThat(newLeader.store.find(fresh.id())).get().extracting(JobRecord::phase).isEqualTo(JobPhase.PENDING);
-        assertThat(newLeader.store.find(running.id())).get().extracting(JobRecord::phase).isEqualTo(JobPhase.PLACED);
+        assertThat(newLeader.store.find(fresh.id()))
+                .get()
+                .extracting(JobRecord::phase)
+                .isEqualTo(JobPhase.PENDING);
+        assertThat(newLeader.store.find(running.id()))
+                .get()
+                .extracting(JobRecord::phase)
+                .isEqualTo(JobPhase.PLACED);
     }
 
     @Test
     void aNewJobsRecordIsCreatedUndecidedInOneWriteAndALatePlacementOnItFails() throws Exception {
-        JobRecord created = earlierLeader.store.create(AdapterFixture.wholeGpuRecord("team-a", "new", 1)
-                .withStatus(JobStatus.undecided()));
-        assertThat(resource("new").getRaw().has("status")).as("no status write for an undecided record").isFalse();
+        JobRecord created = earlierLeader.store.create(
+                AdapterFixture.wholeGpuRecord("team-a", "new", 1).withStatus(JobStatus.undecided()));
+        assertThat(resource("new").getRaw().has("status"))
+                .as("no status write for an undecided record")
+                .isFalse();
         assertThat(created.status()).isEqualTo(JobStatus.undecided());
 
         newLeader.store.claimForTerm("replica-2@t2");
 
         assertThatThrownBy(() -> earlierLeader.store.updateStatus(created, PLACED_ON_NODE_1))
                 .isInstanceOf(StaleRecordException.class);
-        assertThat(newLeader.store.find(created.id())).get().extracting(JobRecord::status)
+        assertThat(newLeader.store.find(created.id()))
+                .get()
+                .extracting(JobRecord::status)
                 .isEqualTo(JobStatus.undecided());
     }
 
@@ -133,7 +146,9 @@ class LeaderTermClaimIT {
 
     private DynamicKubernetesObject resource(String name) throws Exception {
         return cluster.gpuJobs().stream()
-                .filter(o -> name.equals(o.getRaw().getAsJsonObject("spec").get("name").getAsString()))
-                .findFirst().orElseThrow();
+                .filter(o -> name.equals(
+                        o.getRaw().getAsJsonObject("spec").get("name").getAsString()))
+                .findFirst()
+                .orElseThrow();
     }
 }

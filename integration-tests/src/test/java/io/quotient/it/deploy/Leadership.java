@@ -3,20 +3,23 @@ package io.quotient.it.deploy;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.quotient.it.harness.Await;
 import io.quotient.it.harness.ControlPlane;
-
 import java.util.Map;
 
 /** Which service process leads, as the Lease says and as the service itself says (its quotient_leader gauge). */
 final class Leadership {
 
-    private Leadership() {
-    }
+    private Leadership() {}
 
     /** The identity holding the Lease {@code quotient-leader} (waits until someone does). */
     static String leaseHolder(ControlPlane plane, String namespace) {
         CoordinationV1Api coordination = new CoordinationV1Api(plane.apiClient());
-        return Await.until("a holder of the Lease", () -> coordination.readNamespacedLease("quotient-leader", namespace)
-                .execute().getSpec().getHolderIdentity());
+        return Await.until(
+                "a holder of the Lease",
+                () -> coordination
+                        .readNamespacedLease("quotient-leader", namespace)
+                        .execute()
+                        .getSpec()
+                        .getHolderIdentity());
     }
 
     /**
@@ -25,7 +28,9 @@ final class Leadership {
      */
     static void awaitLeading(ControlPlane plane, String namespace, QuotientService service) {
         Await.until(service.name() + " to hold the Lease", () -> leaseHolder(plane, namespace), service.name()::equals);
-        Await.until(service.name() + " to decide as the leader", () -> new PrometheusSamples(service.api().prometheus())
-                .value("quotient_leader", Map.of()), leading -> leading == 1);
+        Await.until(
+                service.name() + " to decide as the leader",
+                () -> new PrometheusSamples(service.api().prometheus()).value("quotient_leader", Map.of()),
+                leading -> leading == 1);
     }
 }

@@ -1,10 +1,14 @@
 package io.quotient.it.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
 import com.google.gson.JsonObject;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.kubernetes.client.openapi.models.V1Container;
@@ -26,16 +30,12 @@ import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
 import io.quotient.it.kubeflow.FakeNotebookController;
 import io.quotient.it.kubeflow.KubeflowCrds;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Notebooks created as a Kubeflow user creates them (issue 12): the fake notebook controller turns each Notebook into a
@@ -51,9 +51,9 @@ class NotebookIT {
     private static final String IMAGE = "busybox:1.36";
 
     @Test
-    void notebookPodsArePinnedAtAdmissionOrHeldWithTheirReason(ControlPlane plane, TestNamespace service,
-                                                               FakeGpuNodes nodes, FakeKubelet kubelet,
-                                                               @TempDir Path dir) throws Exception {
+    void notebookPodsArePinnedAtAdmissionOrHeldWithTheirReason(
+            ControlPlane plane, TestNamespace service, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
+            throws Exception {
         FakeGpuNode node = nodes.create(FakeGpuNodeSpec.of("nb", 2, 81920, "NVIDIA-A100-SXM4-80GB"));
         ApiClient user = plane.apiClient();
         QuotientManifests.installCrd(user);
@@ -62,37 +62,58 @@ class NotebookIT {
         CoreV1Api core = new CoreV1Api(user);
         DynamicKubernetesApi notebooks = new DynamicKubernetesApi("kubeflow.org", "v1", "notebooks", user);
         try (TestNamespace team = TestNamespace.create(user, plane.serverMinorVersion(), "team-n");
-             FakeNotebookController controller = FakeNotebookController.start(user, team.name())) {
+                FakeNotebookController controller = FakeNotebookController.start(user, team.name())) {
             WorkloadWebhooks.optIn(user, team.name());
             String ns = team.name();
-            Path teams = TeamsFile.writeText(dir.resolve("teams.yaml"), "teams:\n  - name: team-n\n"
-                    + "    guaranteedGpus: 2\n    namespaces: [" + ns + "]\n");
+            Path teams = TeamsFile.writeText(
+                    dir.resolve("teams.yaml"),
+                    "teams:\n  - name: team-n\n" + "    guaranteedGpus: 2\n    namespaces: [" + ns + "]\n");
             try (WorkloadWebhooks webhooks = WorkloadWebhooks.register(user, tls.port(), tls.caBundle())) {
                 try (QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams, tls.args())) {
                     QuotientApi api = quotient.api();
                     awaitPodWebhook(core, ns);
 
-                    create(notebooks, ForeignWorkloads.notebook(ns, "nb1", Map.of("gpu-fraction", "0.5"),
-                            json(container(0))));
-                    create(notebooks, ForeignWorkloads.notebook(ns, "nb2", Map.of("gpu-fraction", "0.5"),
-                            json(container(0))));
+                    create(
+                            notebooks,
+                            ForeignWorkloads.notebook(ns, "nb1", Map.of("gpu-fraction", "0.5"), json(container(0))));
+                    create(
+                            notebooks,
+                            ForeignWorkloads.notebook(ns, "nb2", Map.of("gpu-fraction", "0.5"), json(container(0))));
                     V1Pod first = awaitRunning(core, ns, "nb1-0");
                     V1Pod second = awaitRunning(core, ns, "nb2-0");
                     ClusterFacts cluster = new ClusterFacts(user, service.name());
-                    V1Pod reservation = Await.until("one reservation pod holding the shared GPU",
-                            cluster::reservationPods, pods -> pods.size() == 1).get(0);
+                    V1Pod reservation = Await.until(
+                                    "one reservation pod holding the shared GPU",
+                                    cluster::reservationPods,
+                                    pods -> pods.size() == 1)
+                            .get(0);
                     String uuid = reservation.getMetadata().getAnnotations().get("quotient.io/gpu-uuid");
                     for (V1Pod pod : List.of(first, second)) {
-                        assertThat(pod.getSpec().getNodeName()).as("bound by the kube-scheduler to the chosen node")
+                        assertThat(pod.getSpec().getNodeName())
+                                .as("bound by the kube-scheduler to the chosen node")
                                 .isEqualTo(node.name());
-                        assertThat(pod.getMetadata().getLabels()).containsEntry("quotient.io/team", "team-n")
-                                .containsEntry("notebook-name", pod.getMetadata().getName().replace("-0", ""));
-                        assertThat(env(pod, "NVIDIA_VISIBLE_DEVICES")).as("both share the reserved GPU").isEqualTo(uuid);
+                        assertThat(pod.getMetadata().getLabels())
+                                .containsEntry("quotient.io/team", "team-n")
+                                .containsEntry(
+                                        "notebook-name",
+                                        pod.getMetadata().getName().replace("-0", ""));
+                        assertThat(env(pod, "NVIDIA_VISIBLE_DEVICES"))
+                                .as("both share the reserved GPU")
+                                .isEqualTo(uuid);
                         assertThat(env(pod, "GPU_MEMORY_LIMIT")).isEqualTo(Long.toString(81920L * 1024 * 1024 / 2));
-                        assertThat(gpuLimit(pod)).as("the reservation pod holds the GPU").isNull();
-                        assertThat(pod.getSpec().getAffinity().getNodeAffinity()
-                                .getRequiredDuringSchedulingIgnoredDuringExecution().getNodeSelectorTerms().get(0)
-                                .getMatchExpressions().get(0).getValues()).containsExactly(node.name());
+                        assertThat(gpuLimit(pod))
+                                .as("the reservation pod holds the GPU")
+                                .isNull();
+                        assertThat(pod.getSpec()
+                                        .getAffinity()
+                                        .getNodeAffinity()
+                                        .getRequiredDuringSchedulingIgnoredDuringExecution()
+                                        .getNodeSelectorTerms()
+                                        .get(0)
+                                        .getMatchExpressions()
+                                        .get(0)
+                                        .getValues())
+                                .containsExactly(node.name());
                     }
                     assertThat(api.job("team-n", "nb1-0").text("phase")).isIn("Placed", "Running");
 
@@ -103,42 +124,61 @@ class NotebookIT {
 
                     // team-n holds its guarantee of 2 GPUs: a notebook may not borrow, so the next one waits
                     create(notebooks, ForeignWorkloads.notebook(ns, "late", Map.of(), json(container(1))));
-                    QuotientApi.Answer waiting = Await.until("the late notebook's job to wait with a reason",
-                            () -> api.job("team-n", "late-0"), job -> job.status() == 200
-                                    && "Pending".equals(job.text("phase")) && job.text("reason") != null
+                    QuotientApi.Answer waiting = Await.until(
+                            "the late notebook's job to wait with a reason",
+                            () -> api.job("team-n", "late-0"),
+                            job -> job.status() == 200
+                                    && "Pending".equals(job.text("phase"))
+                                    && job.text("reason") != null
                                     && !job.text("reason").startsWith("recorded;")); // decided, not just recorded
                     String reason = waiting.text("reason");
-                    CoreV1Event refused = Await.until("the StatefulSet to report the refused create",
-                            () -> failedCreate(core, ns, "late"), Optional::isPresent).get();
-                    assertThat(refused.getMessage()).contains("denied the request: notebook pod late-0 of team team-n"
-                            + " waits: " + reason + "; the StatefulSet controller retries");
-                    assertThat(pod(core, ns, "late-0")).as("never admitted unpinned").isEmpty();
+                    CoreV1Event refused = Await.until(
+                                    "the StatefulSet to report the refused create",
+                                    () -> failedCreate(core, ns, "late"),
+                                    Optional::isPresent)
+                            .get();
+                    assertThat(refused.getMessage())
+                            .contains("denied the request: notebook pod late-0 of team team-n" + " waits: " + reason
+                                    + "; the StatefulSet controller retries");
+                    assertThat(pod(core, ns, "late-0"))
+                            .as("never admitted unpinned")
+                            .isEmpty();
 
                     // the whole-GPU notebook is stopped (scaled to 0): its job ends and the late one is admitted
                     stop(notebooks, ns, "whole");
                     Await.until("the stopped notebook's pod to go", () -> pod(core, ns, "whole-0"), Optional::isEmpty);
-                    Await.until("the stopped notebook's job to end", () -> api.job("team-n", "whole-0").status(),
+                    Await.until(
+                            "the stopped notebook's job to end",
+                            () -> api.job("team-n", "whole-0").status(),
                             status -> status == 404);
                     V1Pod late = awaitRunning(core, ns, "late-0");
                     assertThat(late.getSpec().getNodeName()).isEqualTo(node.name());
                     assertThat(api.job("team-n", "late-0").text("phase")).isIn("Placed", "Running");
 
                     V1Pod cpu = core.createNamespacedPod(ns, barePod("cpu", 0)).execute();
-                    assertThat(labels(cpu)).as("a pod without GPUs is untouched").doesNotContainKey("quotient.io/job");
+                    assertThat(labels(cpu))
+                            .as("a pod without GPUs is untouched")
+                            .doesNotContainKey("quotient.io/job");
                     assertThat(cpu.getSpec().getAffinity()).isNull();
                     core.deleteNamespacedPod("cpu", ns).gracePeriodSeconds(0).execute();
                 }
                 // the service is down; the webhooks stay registered with failurePolicy Fail
-                V1Pod system = core.createNamespacedPod("kube-system", barePod("untouched-" + team.name(), 1)).execute();
+                V1Pod system = core.createNamespacedPod("kube-system", barePod("untouched-" + team.name(), 1))
+                        .execute();
                 try {
                     assertThat(labels(system)).doesNotContainKey("quotient.io/job");
                     assertThat(system.getSpec().getAffinity()).isNull();
-                    ApiException blocked = catchThrowableOfType(() -> core.createNamespacedPod(team.name(),
-                            barePod("gpu-while-down", 1)).execute(), ApiException.class);
-                    assertThat(blocked).as("a GPU pod in an opted-in namespace is never admitted unpinned").isNotNull();
+                    ApiException blocked = catchThrowableOfType(
+                            () -> core.createNamespacedPod(team.name(), barePod("gpu-while-down", 1))
+                                    .execute(),
+                            ApiException.class);
+                    assertThat(blocked)
+                            .as("a GPU pod in an opted-in namespace is never admitted unpinned")
+                            .isNotNull();
                     assertThat(blocked.getResponseBody()).contains("pods.quotient.io");
                 } finally {
-                    core.deleteNamespacedPod(system.getMetadata().getName(), "kube-system").gracePeriodSeconds(0)
+                    core.deleteNamespacedPod(system.getMetadata().getName(), "kube-system")
+                            .gracePeriodSeconds(0)
                             .execute();
                 }
             }
@@ -150,40 +190,55 @@ class NotebookIT {
     private static void awaitPodWebhook(CoreV1Api core, String namespace) {
         V1Pod probe = barePod("probe", 0);
         probe.getMetadata().setAnnotations(Map.of("gpu-fraction", "2"));
-        Await.until("the pod webhook to refuse an invalid gpu-fraction", () -> {
-            try {
-                core.createNamespacedPod(namespace, probe).execute();
-                core.deleteNamespacedPod("probe", namespace).gracePeriodSeconds(0).execute();
-                return "";
-            } catch (ApiException e) {
-                return e.getResponseBody() == null ? "" : e.getResponseBody();
-            }
-        }, body -> body.contains("metadata.annotations[gpu-fraction]"));
+        Await.until(
+                "the pod webhook to refuse an invalid gpu-fraction",
+                () -> {
+                    try {
+                        core.createNamespacedPod(namespace, probe).execute();
+                        core.deleteNamespacedPod("probe", namespace)
+                                .gracePeriodSeconds(0)
+                                .execute();
+                        return "";
+                    } catch (ApiException e) {
+                        return e.getResponseBody() == null ? "" : e.getResponseBody();
+                    }
+                },
+                body -> body.contains("metadata.annotations[gpu-fraction]"));
     }
 
     private static V1Container container(int gpus) {
         V1Container container = new V1Container().name("notebook").image(IMAGE).command(List.of("sleep", "3600"));
         if (gpus > 0) {
-            container.resources(new V1ResourceRequirements().limits(Map.of("nvidia.com/gpu",
-                    new Quantity(String.valueOf(gpus)))));
+            container.resources(
+                    new V1ResourceRequirements().limits(Map.of("nvidia.com/gpu", new Quantity(String.valueOf(gpus)))));
         }
         return container;
     }
 
     private static V1Pod barePod(String name, int gpus) {
         V1Container container = container(gpus);
-        return new V1Pod().apiVersion("v1").kind("Pod").metadata(new V1ObjectMeta().name(name))
-                .spec(new V1PodSpec().containers(List.of(container)).overhead(null)); // the model's empty map is refused
+        return new V1Pod()
+                .apiVersion("v1")
+                .kind("Pod")
+                .metadata(new V1ObjectMeta().name(name))
+                .spec(new V1PodSpec()
+                        .containers(List.of(container))
+                        .overhead(null)); // the model's empty map is refused
     }
 
     private static JsonObject json(V1Container container) {
-        return new io.kubernetes.client.openapi.JSON().getGson().toJsonTree(container).getAsJsonObject();
+        return new JSON().getGson().toJsonTree(container).getAsJsonObject();
     }
 
     private static void create(DynamicKubernetesApi notebooks, JsonObject notebook) {
-        KubernetesApiResponse<DynamicKubernetesObject> created = notebooks.create(new DynamicKubernetesObject(notebook));
-        assertThat(created.isSuccess()).as("HTTP %s %s", created.getHttpStatusCode(),
-                created.getStatus() == null ? "" : created.getStatus().getMessage()).isTrue();
+        KubernetesApiResponse<DynamicKubernetesObject> created =
+                notebooks.create(new DynamicKubernetesObject(notebook));
+        assertThat(created.isSuccess())
+                .as(
+                        "HTTP %s %s",
+                        created.getHttpStatusCode(),
+                        created.getStatus() == null ? "" : created.getStatus().getMessage())
+                .isTrue();
     }
 
     private static void stop(DynamicKubernetesApi notebooks, String namespace, String name) {
@@ -193,14 +248,20 @@ class NotebookIT {
         metadata.add("annotations", annotations);
         JsonObject patch = new JsonObject();
         patch.add("metadata", metadata);
-        assertThat(notebooks.patch(namespace, name, V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
-                new V1Patch(patch.toString())).isSuccess()).isTrue();
+        assertThat(notebooks
+                        .patch(namespace, name, V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch(patch.toString()))
+                        .isSuccess())
+                .isTrue();
     }
 
     private static V1Pod awaitRunning(CoreV1Api core, String namespace, String name) {
-        return Await.until("pod " + name + " to run", () -> pod(core, namespace, name),
-                pod -> pod.isPresent() && pod.get().getStatus() != null
-                        && "Running".equals(pod.get().getStatus().getPhase())).get();
+        return Await.until(
+                        "pod " + name + " to run",
+                        () -> pod(core, namespace, name),
+                        pod -> pod.isPresent()
+                                && pod.get().getStatus() != null
+                                && "Running".equals(pod.get().getStatus().getPhase()))
+                .get();
     }
 
     private static Optional<V1Pod> pod(CoreV1Api core, String namespace, String name) throws ApiException {
@@ -217,24 +278,34 @@ class NotebookIT {
     private static Optional<CoreV1Event> failedCreate(CoreV1Api core, String namespace, String statefulSet)
             throws ApiException {
         return core.listNamespacedEvent(namespace).execute().getItems().stream()
-                .filter(e -> "FailedCreate".equals(e.getReason()) && statefulSet.equals(e.getInvolvedObject().getName())
-                        && e.getMessage() != null && e.getMessage().contains("waits:"))
+                .filter(e -> "FailedCreate".equals(e.getReason())
+                        && statefulSet.equals(e.getInvolvedObject().getName())
+                        && e.getMessage() != null
+                        && e.getMessage().contains("waits:"))
                 .findFirst();
     }
 
     private static Map<String, String> labels(V1Pod pod) {
-        return pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
+        return pod.getMetadata().getLabels() == null
+                ? Map.of()
+                : pod.getMetadata().getLabels();
     }
 
     private static String env(V1Pod pod, String name) {
         List<V1EnvVar> env = pod.getSpec().getContainers().get(0).getEnv();
-        return env == null ? null : env.stream().filter(e -> name.equals(e.getName())).map(V1EnvVar::getValue)
-                .findFirst().orElse(null);
+        return env == null
+                ? null
+                : env.stream()
+                        .filter(e -> name.equals(e.getName()))
+                        .map(V1EnvVar::getValue)
+                        .findFirst()
+                        .orElse(null);
     }
 
     private static String gpuLimit(V1Pod pod) {
         V1ResourceRequirements resources = pod.getSpec().getContainers().get(0).getResources();
-        Quantity limit = resources == null || resources.getLimits() == null ? null
+        Quantity limit = resources == null || resources.getLimits() == null
+                ? null
                 : resources.getLimits().get("nvidia.com/gpu");
         return limit == null ? null : limit.toSuffixedString();
     }

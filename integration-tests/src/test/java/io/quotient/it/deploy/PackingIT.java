@@ -1,5 +1,7 @@
 package io.quotient.it.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.kubernetes.client.openapi.ApiClient;
 import io.quotient.it.harness.ControlPlane;
 import io.quotient.it.harness.FakeGpuNodeSpec;
@@ -7,15 +9,12 @@ import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** Packing at deploy time, through REST, checked on the nodes the real kube-scheduler bound the pods to. */
 @RealKubernetes
@@ -27,17 +26,21 @@ class PackingIT {
     }
 
     @Test
-    void sixThreeGpuJobsLandOnTwoNodesSoThatAnEightGpuJobStillFits(ControlPlane plane, TestNamespace namespace,
-                                                                     FakeGpuNodes nodes, FakeKubelet kubelet,
-                                                                     @TempDir Path dir) throws Exception {
+    void sixThreeGpuJobsLandOnTwoNodesSoThatAnEightGpuJobStillFits(
+            ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
+            throws Exception {
         // the problem statement's cluster: 4 nodes x 10 GPUs, sized like real GPU servers (128 cores, 1 TiB).
         // The placement policy judges fragmentation against the expected job shapes, which ask for about 8 cores
         // per GPU: on nodes with the harness's default 16 cores big shapes never fit anyway, and packing is moot.
         for (int i = 0; i < 4; i++) {
-            nodes.create(FakeGpuNodeSpec.of("pack", 10, 81920, "NVIDIA-H100-80GB-HBM3").withCpu(128)
+            nodes.create(FakeGpuNodeSpec.of("pack", 10, 81920, "NVIDIA-H100-80GB-HBM3")
+                    .withCpu(128)
                     .withMemoryMib(1024 * 1024));
         }
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 20, null),
+        Path teams = TeamsFile.write(
+                dir.resolve("teams.yaml"),
+                namespace.name(),
+                new TeamsFile.Quota("team-a", 20, null),
                 new TeamsFile.Quota("team-b", 20, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 
@@ -48,7 +51,8 @@ class PackingIT {
                 assertThat(placed.status()).as("deploying a-%d: %s", i, placed).isEqualTo(201);
                 assertThat(placed.text("phase")).isEqualTo("Placed");
                 String bound = cluster.boundNode("team-a", "a-" + i);
-                assertThat(bound).as("the planned node is where kube-scheduler bound the pod")
+                assertThat(bound)
+                        .as("the planned node is where kube-scheduler bound the pod")
                         .isEqualTo(placed.text("node"));
                 nodesOfA.add(bound);
             }

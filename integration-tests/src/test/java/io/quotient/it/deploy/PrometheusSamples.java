@@ -1,6 +1,7 @@
 package io.quotient.it.deploy;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -12,8 +13,7 @@ final class PrometheusSamples {
     private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)(\\{(.*)})?\\s+(\\S+).*$");
     private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
-    private record Sample(String name, Map<String, String> labels, double value) {
-    }
+    private record Sample(String name, Map<String, String> labels, double value) {}
 
     private final List<Sample> samples = new ArrayList<>();
     private final String text;
@@ -25,7 +25,7 @@ final class PrometheusSamples {
             if (line.startsWith("#") || !m.matches()) {
                 continue;
             }
-            Map<String, String> labels = new java.util.HashMap<>();
+            Map<String, String> labels = new HashMap<>();
             if (m.group(3) != null) {
                 Matcher l = LABEL.matcher(m.group(3));
                 while (l.find()) {
@@ -42,19 +42,22 @@ final class PrometheusSamples {
      * @throws AssertionError when there is none or more than one, quoting the scrape's lines of that metric
      */
     double value(String name, Map<String, String> labels) {
-        List<Sample> found = samples.stream().filter(s -> s.name().equals(name)
-                && s.labels().entrySet().containsAll(labels.entrySet())).toList();
+        List<Sample> found = samples.stream()
+                .filter(s -> s.name().equals(name) && s.labels().entrySet().containsAll(labels.entrySet()))
+                .toList();
         if (found.size() != 1) {
             throw new AssertionError("expected one sample " + name + labels + " in the scrape, found " + found.size()
-                    + ":\n" + String.join("\n", text.lines().filter(l -> l.startsWith(name)).toList()));
+                    + ":\n"
+                    + String.join(
+                            "\n", text.lines().filter(l -> l.startsWith(name)).toList()));
         }
         return found.get(0).value();
     }
 
     /** The value, or {@code missing} when no sample of {@code name} has these labels (counters start absent). */
     double valueOr(String name, Map<String, String> labels, double missing) {
-        boolean present = samples.stream().anyMatch(s -> s.name().equals(name)
-                && s.labels().entrySet().containsAll(labels.entrySet()));
+        boolean present = samples.stream()
+                .anyMatch(s -> s.name().equals(name) && s.labels().entrySet().containsAll(labels.entrySet()));
         return present ? value(name, labels) : missing;
     }
 }

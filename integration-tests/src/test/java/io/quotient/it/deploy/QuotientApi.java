@@ -6,7 +6,6 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -14,14 +13,17 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 
 /** The service's REST API as the tests call it: JSON in, status code and JSON out. */
 public final class QuotientApi {
 
     private static final Gson GSON = new Gson();
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final URI base;
     private final String token;
 
@@ -52,8 +54,8 @@ public final class QuotientApi {
         }
 
         /** The nodes of a placed job: its node and, for a gang, every other replica's. */
-        public java.util.Set<String> nodes() {
-            java.util.Set<String> nodes = new java.util.HashSet<>();
+        public Set<String> nodes() {
+            Set<String> nodes = new HashSet<>();
             nodes.add(text("node"));
             var replicas = object().getAsJsonArray("replicas");
             if (replicas != null) {
@@ -70,26 +72,31 @@ public final class QuotientApi {
 
     public Answer deploy(String team, Map<String, ?> body) {
         return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(GSON.toJson(body))));
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(GSON.toJson(body))));
     }
 
     /** Sends a raw body, for malformed JSON and unknown fields. */
     Answer deployRaw(String team, String json) {
         return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(json)));
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     /** GET of the team's job list, as an answer (status and body). */
     public Answer jobs(String team) {
-        return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs")).GET());
+        return send(
+                HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs")).GET());
     }
 
     public Answer job(String team, String name) {
-        return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs/" + name)).GET());
+        return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs/" + name))
+                .GET());
     }
 
     public Answer delete(String team, String name) {
-        return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs/" + name)).DELETE());
+        return send(HttpRequest.newBuilder(path("/api/v1/teams/" + team + "/jobs/" + name))
+                .DELETE());
     }
 
     JsonArray teams() {
@@ -118,8 +125,12 @@ public final class QuotientApi {
     /** The body of {@code GET path} as text; fails unless the answer is 200. */
     String text(String path) {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(path(path))
-                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = http.send(
+                    HttpRequest.newBuilder(path(path))
+                            .timeout(Duration.ofSeconds(10))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {
                 throw new AssertionError("GET " + path + " answered " + response.statusCode() + ": " + response.body());
             }
@@ -135,8 +146,14 @@ public final class QuotientApi {
     /** Whether the service answers its health endpoint with 200. */
     boolean healthy() {
         try {
-            return http.send(HttpRequest.newBuilder(path("/actuator/health")).timeout(Duration.ofSeconds(2)).GET()
-                    .build(), HttpResponse.BodyHandlers.discarding()).statusCode() == 200;
+            return http.send(
+                                    HttpRequest.newBuilder(path("/actuator/health"))
+                                            .timeout(Duration.ofSeconds(2))
+                                            .GET()
+                                            .build(),
+                                    HttpResponse.BodyHandlers.discarding())
+                            .statusCode()
+                    == 200;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
@@ -154,11 +171,12 @@ public final class QuotientApi {
             request.header("Authorization", "Bearer " + token);
         }
         try {
-            HttpResponse<String> response = http.send(request.timeout(Duration.ofSeconds(60)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response =
+                    http.send(request.timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString());
             String body = response.body();
-            return new Answer(response.statusCode(), body == null || body.isBlank() ? JsonNull.INSTANCE
-                    : JsonParser.parseString(body));
+            return new Answer(
+                    response.statusCode(),
+                    body == null || body.isBlank() ? JsonNull.INSTANCE : JsonParser.parseString(body));
         } catch (IOException e) {
             throw new UncheckedIOException("calling the service at " + base + " failed", e);
         } catch (InterruptedException e) {

@@ -8,10 +8,6 @@ import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.quotient.it.harness.Await;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -21,6 +17,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
 
 /**
  * Applies the manifests of {@code deploy/} the way {@code kubectl apply} would (create, or merge into what exists),
@@ -29,12 +28,11 @@ import java.util.Set;
  */
 public final class QuotientManifests {
 
-    private static final Set<String> CLUSTER_SCOPED = Set.of("Namespace", "CustomResourceDefinition", "ClusterRole",
-            "ClusterRoleBinding", "PriorityClass");
+    private static final Set<String> CLUSTER_SCOPED =
+            Set.of("Namespace", "CustomResourceDefinition", "ClusterRole", "ClusterRoleBinding", "PriorityClass");
     private static final Gson GSON = new Gson();
 
-    private QuotientManifests() {
-    }
+    private QuotientManifests() {}
 
     static Path deployDir() {
         Path fromModule = Path.of("..", "deploy");
@@ -44,9 +42,11 @@ public final class QuotientManifests {
     /** Installs (or updates) the GpuJob CRD and waits until the API server serves it. */
     public static void installCrd(ApiClient client) {
         apply(client, deployDir().resolve("10-gpujobs-crd.yaml"));
-        DynamicKubernetesApi crds = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions",
-                client);
-        Await.until("the GpuJob CRD to be established", () -> crds.get("gpujobs.quotient.io").getObject(),
+        DynamicKubernetesApi crds =
+                new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", client);
+        Await.until(
+                "the GpuJob CRD to be established",
+                () -> crds.get("gpujobs.quotient.io").getObject(),
                 crd -> crd != null && crd.getRaw().toString().contains("\"type\":\"Established\",\"status\":\"True\""));
     }
 
@@ -84,7 +84,8 @@ public final class QuotientManifests {
         DynamicKubernetesApi api = new DynamicKubernetesApi(group, version, plural(kind), client);
         DynamicKubernetesObject object = new DynamicKubernetesObject(json);
         String name = object.getMetadata().getName();
-        String namespace = CLUSTER_SCOPED.contains(kind) ? null : object.getMetadata().getNamespace();
+        String namespace =
+                CLUSTER_SCOPED.contains(kind) ? null : object.getMetadata().getNamespace();
         KubernetesApiResponse<DynamicKubernetesObject> created = api.create(object);
         if (created.isSuccess()) {
             return created.getObject();
@@ -107,18 +108,21 @@ public final class QuotientManifests {
 
     private static String plural(String kind) {
         String lower = kind.toLowerCase(Locale.ROOT);
-        return lower.endsWith("ss") ? lower + "es" : lower.endsWith("y") ? lower.substring(0, lower.length() - 1) + "ies"
-                : lower + "s";
+        return lower.endsWith("ss")
+                ? lower + "es"
+                : lower.endsWith("y") ? lower.substring(0, lower.length() - 1) + "ies" : lower + "s";
     }
 
     private static List<Object> documents(Path file) {
         try {
             List<Object> documents = new ArrayList<>();
-            new Yaml(new SafeConstructor(new LoaderOptions())).loadAll(Files.readString(file)).forEach(d -> {
-                if (d instanceof Map<?, ?>) {
-                    documents.add(d);
-                }
-            });
+            new Yaml(new SafeConstructor(new LoaderOptions()))
+                    .loadAll(Files.readString(file))
+                    .forEach(d -> {
+                        if (d instanceof Map<?, ?>) {
+                            documents.add(d);
+                        }
+                    });
             return documents;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read " + file, e);

@@ -4,9 +4,6 @@ import io.quotient.adapters.k8s.KubernetesLeadershipGate;
 import io.quotient.app.QuotientApplication;
 import io.quotient.it.harness.Await;
 import io.quotient.it.harness.ControlPlane;
-import org.springframework.boot.SpringApplication;
-import org.springframework.context.ConfigurableApplicationContext;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -16,6 +13,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * The Quotient service under test in Kubernetes mode, pointed at the test control plane and one namespace: either
@@ -40,13 +40,19 @@ public final class QuotientService implements AutoCloseable {
     }
 
     /** The service's arguments: Kubernetes mode on the test plane, a fast re-queue so tests need not wait long. */
-    private static List<String> arguments(ControlPlane plane, String namespace, Path teamsFile, int port, String identity,
-                                          String... extra) {
-        List<String> args = new ArrayList<>(List.of("--server.port=" + port, "--quotient.cluster.mode=kubernetes",
-                "--quotient.kubeconfig=" + plane.kubeconfig(), "--quotient.kubernetes.namespace=" + namespace,
-                "--quotient.kubernetes.identity=" + identity, "--quotient.teams-file=" + teamsFile,
-                "--quotient.teams-poll-interval=1s", "--quotient.schedules.requeue-interval=1s",
-                "--quotient.schedules.reclaim-interval=2s", "--quotient.scheduling.stop-grace=5s",
+    private static List<String> arguments(
+            ControlPlane plane, String namespace, Path teamsFile, int port, String identity, String... extra) {
+        List<String> args = new ArrayList<>(List.of(
+                "--server.port=" + port,
+                "--quotient.cluster.mode=kubernetes",
+                "--quotient.kubeconfig=" + plane.kubeconfig(),
+                "--quotient.kubernetes.namespace=" + namespace,
+                "--quotient.kubernetes.identity=" + identity,
+                "--quotient.teams-file=" + teamsFile,
+                "--quotient.teams-poll-interval=1s",
+                "--quotient.schedules.requeue-interval=1s",
+                "--quotient.schedules.reclaim-interval=2s",
+                "--quotient.scheduling.stop-grace=5s",
                 // tests of scheduling call without tokens; TenancyIT turns the Kubernetes checks on
                 "--quotient.access.mode=open"));
         // an extra argument replaces the test default of the same property (Spring would join both values)
@@ -62,31 +68,46 @@ public final class QuotientService implements AutoCloseable {
     static QuotientService inProcess(ControlPlane plane, String namespace, Path teamsFile, String... extra) {
         int port = freePort();
         ConfigurableApplicationContext context = new SpringApplication(QuotientApplication.class)
-                .run(arguments(plane, namespace, teamsFile, port, "in-process", extra).toArray(String[]::new));
+                .run(arguments(plane, namespace, teamsFile, port, "in-process", extra)
+                        .toArray(String[]::new));
         QuotientService service = new QuotientService("in-process", context, null, null, port);
         // a fresh Lease is taken at once; waiting for it keeps the first deploy from being left to the re-queue
-        Await.until("the in-process service to lead", () -> context.getBean(KubernetesLeadershipGate.class).isLeader(),
+        Await.until(
+                "the in-process service to lead",
+                () -> context.getBean(KubernetesLeadershipGate.class).isLeader(),
                 leading -> leading);
         return service;
     }
 
     /** Starts the service as a process of its own ({@code quotient serve}), waiting until it answers. */
-    public static QuotientService process(String name, ControlPlane plane, String namespace, Path teamsFile, Path logDir,
-                                   String... extra) {
-        return process(name, plane, namespace, teamsFile, logDir, java.util.Map.of(), extra);
+    public static QuotientService process(
+            String name, ControlPlane plane, String namespace, Path teamsFile, Path logDir, String... extra) {
+        return process(name, plane, namespace, teamsFile, logDir, Map.of(), extra);
     }
 
     /** The same with extra environment variables of the process (KUBECONFIG, say). */
-    static QuotientService process(String name, ControlPlane plane, String namespace, Path teamsFile, Path logDir,
-                                   java.util.Map<String, String> environment, String... extra) {
+    static QuotientService process(
+            String name,
+            ControlPlane plane,
+            String namespace,
+            Path teamsFile,
+            Path logDir,
+            Map<String, String> environment,
+            String... extra) {
         int port = freePort();
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-cp", System.getProperty("java.class.path"), "io.quotient.app.cli.QuotientCli", "serve"));
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                "io.quotient.app.cli.QuotientCli",
+                "serve"));
         command.addAll(arguments(plane, namespace, teamsFile, port, name, extra));
         Path log = logDir.resolve("quotient-" + name + ".log");
         try {
             Files.createDirectories(logDir);
-            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
             builder.environment().putAll(environment);
             Process process = builder.start();

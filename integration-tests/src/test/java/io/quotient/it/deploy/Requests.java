@@ -7,8 +7,7 @@ import java.util.Map;
 /** Bodies of POST /api/v1/teams/{team}/jobs used by the tests. */
 public final class Requests {
 
-    private Requests() {
-    }
+    private Requests() {}
 
     /** A preemptible batch job with {@code count} whole GPUs. */
     static Map<String, Object> wholeGpus(String name, int count) {

@@ -1,5 +1,7 @@
 package io.quotient.it.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Container;
@@ -12,15 +14,13 @@ import io.quotient.it.harness.FakeGpuNodeSpec;
 import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-
-import java.nio.file.Path;
-import java.util.HashMap;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A job's workload runs a second pod its Job controller does not remove (the long soak saw it after a Job was deleted
@@ -36,27 +36,38 @@ class SurplusPodsIT {
     }
 
     @Test
-    void aSecondPodOfAOneReplicaJobIsRemovedAndTheFirstKeepsRunning(ControlPlane plane, TestNamespace namespace,
-                                                                      FakeGpuNodes nodes, @TempDir Path dir)
-            throws Exception {
+    void aSecondPodOfAOneReplicaJobIsRemovedAndTheFirstKeepsRunning(
+            ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, @TempDir Path dir) throws Exception {
         nodes.create(FakeGpuNodeSpec.of("surplus", 2, 81920, "NVIDIA-H100-80GB-HBM3"));
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 2, null));
+        Path teams =
+                TeamsFile.write(dir.resolve("teams.yaml"), namespace.name(), new TeamsFile.Quota("team-a", 2, null));
         ClusterFacts cluster = new ClusterFacts(plane.apiClient(), namespace.name());
 
         try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
             QuotientApi api = service.api();
-            assertThat(api.deploy("team-a", Requests.wholeGpus("one", 1)).status()).isEqualTo(201);
+            assertThat(api.deploy("team-a", Requests.wholeGpus("one", 1)).status())
+                    .isEqualTo(201);
             V1Pod first = cluster.awaitRunningPod("team-a", "one");
 
-            V1Pod second = new CoreV1Api(plane.apiClient()).createNamespacedPod(first.getMetadata().getNamespace(),
-                    strayCopy(first)).execute();
-            Await.until("the second pod to run", () -> cluster.livePodsOf("team-a", "one").stream()
-                    .filter(p -> p.getMetadata().getName().equals(second.getMetadata().getName())
-                            && "Running".equals(p.getStatus().getPhase())).findFirst().orElse(null));
+            V1Pod second = new CoreV1Api(plane.apiClient())
+                    .createNamespacedPod(first.getMetadata().getNamespace(), strayCopy(first))
+                    .execute();
+            Await.until(
+                    "the second pod to run",
+                    () -> cluster.livePodsOf("team-a", "one").stream()
+                            .filter(p -> p.getMetadata()
+                                            .getName()
+                                            .equals(second.getMetadata().getName())
+                                    && "Running".equals(p.getStatus().getPhase()))
+                            .findFirst()
+                            .orElse(null));
 
-            Await.until("the second pod removed", () -> cluster.livePodsOf("team-a", "one").stream()
-                    .map(p -> p.getMetadata().getName()).toList(), pods -> pods.equals(
-                    java.util.List.of(first.getMetadata().getName())));
+            Await.until(
+                    "the second pod removed",
+                    () -> cluster.livePodsOf("team-a", "one").stream()
+                            .map(p -> p.getMetadata().getName())
+                            .toList(),
+                    pods -> pods.equals(List.of(first.getMetadata().getName())));
             assertThat(api.job("team-a", "one").text("phase")).isEqualTo("Running");
         }
     }
@@ -70,13 +81,21 @@ class SurplusPodsIT {
         labels.remove("controller-uid");
         labels.remove("job-name");
         V1Container container = pod.getSpec().getContainers().get(0);
-        return new V1Pod().metadata(new V1ObjectMeta().name(pod.getMetadata().getName() + "-stray")
-                        .namespace(pod.getMetadata().getNamespace()).labels(labels))
-                .spec(new V1PodSpec().overhead(null) // client-java's empty map is refused without a RuntimeClass
-                        .nodeName(pod.getSpec().getNodeName()).restartPolicy("Never")
+        return new V1Pod()
+                .metadata(new V1ObjectMeta()
+                        .name(pod.getMetadata().getName() + "-stray")
+                        .namespace(pod.getMetadata().getNamespace())
+                        .labels(labels))
+                .spec(new V1PodSpec()
+                        .overhead(null) // client-java's empty map is refused without a RuntimeClass
+                        .nodeName(pod.getSpec().getNodeName())
+                        .restartPolicy("Never")
                         .tolerations(pod.getSpec().getTolerations())
-                        .addContainersItem(new V1Container().name(container.getName()).image(container.getImage())
-                                .command(container.getCommand()).args(container.getArgs())
+                        .addContainersItem(new V1Container()
+                                .name(container.getName())
+                                .image(container.getImage())
+                                .command(container.getCommand())
+                                .args(container.getArgs())
                                 .resources(container.getResources())));
     }
 }

@@ -13,7 +13,6 @@ import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.credentials.AccessTokenAuthentication;
 import io.quotient.it.harness.Await;
 import io.quotient.it.harness.ControlPlane;
-
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
@@ -23,29 +22,42 @@ import java.util.List;
  */
 final class TeamMembers {
 
-    private TeamMembers() {
-    }
+    private TeamMembers() {}
 
     /** Creates the service account and its RoleBinding; returns its bearer token. */
     static String token(ApiClient admin, String namespace, String name) throws Exception {
         CoreV1Api core = new CoreV1Api(admin);
         core.createNamespacedServiceAccount(namespace, new V1ServiceAccount().metadata(new V1ObjectMeta().name(name)))
                 .execute();
-        new RbacAuthorizationV1Api(admin).createNamespacedRoleBinding(namespace, new V1RoleBinding()
-                .metadata(new V1ObjectMeta().name(name + "-quotient"))
-                .roleRef(new V1RoleRef().apiGroup("rbac.authorization.k8s.io").kind("ClusterRole")
-                        .name("quotient-team-member"))
-                .subjects(List.of(new RbacV1Subject().kind("ServiceAccount").name(name).namespace(namespace)))).execute();
-        V1ServiceAccount account = Await.until("the token secret of service account " + name,
+        new RbacAuthorizationV1Api(admin)
+                .createNamespacedRoleBinding(
+                        namespace,
+                        new V1RoleBinding()
+                                .metadata(new V1ObjectMeta().name(name + "-quotient"))
+                                .roleRef(new V1RoleRef()
+                                        .apiGroup("rbac.authorization.k8s.io")
+                                        .kind("ClusterRole")
+                                        .name("quotient-team-member"))
+                                .subjects(List.of(new RbacV1Subject()
+                                        .kind("ServiceAccount")
+                                        .name(name)
+                                        .namespace(namespace))))
+                .execute();
+        V1ServiceAccount account = Await.until(
+                "the token secret of service account " + name,
                 () -> core.readNamespacedServiceAccount(name, namespace).execute(),
                 sa -> sa.getSecrets() != null && !sa.getSecrets().isEmpty());
-        V1Secret secret = core.readNamespacedSecret(account.getSecrets().get(0).getName(), namespace).execute();
+        V1Secret secret = core.readNamespacedSecret(account.getSecrets().get(0).getName(), namespace)
+                .execute();
         return new String(secret.getData().get("token"), StandardCharsets.UTF_8);
     }
 
     /** A client of the test plane that authenticates with the token only (as kubectl with that user would). */
     static ApiClient client(ControlPlane plane, String token) {
-        return new ClientBuilder().setBasePath(plane.apiClient().getBasePath()).setVerifyingSsl(false)
-                .setAuthentication(new AccessTokenAuthentication(token)).build();
+        return new ClientBuilder()
+                .setBasePath(plane.apiClient().getBasePath())
+                .setVerifyingSsl(false)
+                .setAuthentication(new AccessTokenAuthentication(token))
+                .build();
     }
 }

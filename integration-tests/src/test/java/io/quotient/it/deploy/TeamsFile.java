@@ -8,8 +8,7 @@ import java.nio.file.Path;
 /** Writes the service's teams file (--quotient.teams-file) for a test. */
 final class TeamsFile {
 
-    private TeamsFile() {
-    }
+    private TeamsFile() {}
 
     /** A team line: guaranteed GPUs, and a maximum when {@code maxGpus} is not null. */
     record Quota(String name, double guaranteedGpus, Double maxGpus) {

@@ -1,22 +1,27 @@
 package io.quotient.it.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
+import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.AdmissionregistrationV1Api;
 import io.kubernetes.client.openapi.apis.BatchV1Api;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.apis.CustomObjectsApi;
 import io.kubernetes.client.openapi.models.AdmissionregistrationV1WebhookClientConfig;
+import io.kubernetes.client.openapi.models.V1Job;
 import io.kubernetes.client.openapi.models.V1LabelSelector;
 import io.kubernetes.client.openapi.models.V1LabelSelectorRequirement;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.kubernetes.client.openapi.models.V1PersistentVolumeClaim;
+import io.kubernetes.client.openapi.models.V1PersistentVolumeClaimSpec;
 import io.kubernetes.client.openapi.models.V1RuleWithOperations;
 import io.kubernetes.client.openapi.models.V1ValidatingWebhook;
 import io.kubernetes.client.openapi.models.V1ValidatingWebhookConfiguration;
-import io.kubernetes.client.openapi.apis.CustomObjectsApi;
-import io.kubernetes.client.openapi.apis.CoreV1Api;
-import io.kubernetes.client.openapi.models.V1Job;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
@@ -27,15 +32,12 @@ import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Teams as tenants on the real control plane: each team's jobs live in its own namespace; REST callers are
@@ -52,65 +54,106 @@ class TenancyIT {
     }
 
     @Test
-    void teamsWorkInTheirNamespacesAsTheClusterAllows(ControlPlane plane, TestNamespace service, FakeGpuNodes nodes,
-                                                       FakeKubelet kubelet, @TempDir Path dir) throws Exception {
+    void teamsWorkInTheirNamespacesAsTheClusterAllows(
+            ControlPlane plane, TestNamespace service, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
+            throws Exception {
         nodes.create(FakeGpuNodeSpec.of("tenancy", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
         ApiClient admin = plane.apiClient();
         try (TestNamespace a = TestNamespace.create(admin, plane.serverMinorVersion(), "team-a");
-             TestNamespace b = TestNamespace.create(admin, plane.serverMinorVersion(), "team-b")) {
-            Path teams = TeamsFile.writeText(dir.resolve("teams.yaml"), "teams:\n"
-                    + "  - name: team-a\n    guaranteedGpus: 4\n    namespaces: [" + a.name() + "]\n"
-                    + "  - name: team-b\n    guaranteedGpus: 4\n    namespaces: [" + b.name() + "]\n");
+                TestNamespace b = TestNamespace.create(admin, plane.serverMinorVersion(), "team-b")) {
+            Path teams = TeamsFile.writeText(
+                    dir.resolve("teams.yaml"),
+                    "teams:\n"
+                            + "  - name: team-a\n    guaranteedGpus: 4\n    namespaces: [" + a.name() + "]\n"
+                            + "  - name: team-b\n    guaranteedGpus: 4\n    namespaces: [" + b.name() + "]\n");
             String alice = TeamMembers.token(admin, a.name(), "alice");
             String bob = TeamMembers.token(admin, b.name(), "bob");
-            new CoreV1Api(admin).createNamespacedPersistentVolumeClaim(a.name(), new io.kubernetes.client.openapi.models
-                    .V1PersistentVolumeClaim().metadata(new V1ObjectMeta().name("datasets")).spec(
-                    new io.kubernetes.client.openapi.models.V1PersistentVolumeClaimSpec().accessModes(List.of("ReadOnlyMany"))
-                            .resources(new io.kubernetes.client.openapi.models.V1VolumeResourceRequirements()
-                                    .requests(Map.of("storage", io.kubernetes.client.custom.Quantity.fromString("1Gi"))))))
+            new CoreV1Api(admin)
+                    .createNamespacedPersistentVolumeClaim(
+                            a.name(),
+                            new V1PersistentVolumeClaim()
+                                    .metadata(new V1ObjectMeta().name("datasets"))
+                                    .spec(new V1PersistentVolumeClaimSpec()
+                                            .accessModes(List.of("ReadOnlyMany"))
+                                            .resources(
+                                                    new io.kubernetes.client.openapi.models
+                                                                    .V1VolumeResourceRequirements()
+                                                            .requests(Map.of("storage", Quantity.fromString("1Gi"))))))
                     .execute();
 
-            try (QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams,
-                    "--quotient.access.mode=kubernetes")) {
+            try (QuotientService quotient =
+                    QuotientService.inProcess(plane, service.name(), teams, "--quotient.access.mode=kubernetes")) {
                 QuotientApi anonymous = quotient.api();
                 QuotientApi asAlice = quotient.api(alice);
                 QuotientApi asBob = quotient.api(bob);
-                Map<String, Object> train = Requests.with(Requests.with(Requests.wholeGpus("train", 1), "volumes",
-                        List.of(Map.of("name", "data", "persistentVolumeClaim", "datasets", "mountPath", "/data",
-                                "readOnly", true))), "serviceAccountName", "default");
+                Map<String, Object> train = Requests.with(
+                        Requests.with(
+                                Requests.wholeGpus("train", 1),
+                                "volumes",
+                                List.of(Map.of(
+                                        "name",
+                                        "data",
+                                        "persistentVolumeClaim",
+                                        "datasets",
+                                        "mountPath",
+                                        "/data",
+                                        "readOnly",
+                                        true))),
+                        "serviceAccountName",
+                        "default");
 
                 // no token, or a token the cluster does not know: 401, nothing created
                 assertThat(anonymous.deploy("team-a", train).status()).isEqualTo(401);
-                assertThat(quotient.api("not-a-token").deploy("team-a", train).status()).isEqualTo(401);
-                assertThat(anonymous.cluster().status()).as("every path, not only the jobs").isEqualTo(401);
+                assertThat(quotient.api("not-a-token").deploy("team-a", train).status())
+                        .isEqualTo(401);
+                assertThat(anonymous.cluster().status())
+                        .as("every path, not only the jobs")
+                        .isEqualTo(401);
                 assertThat(anonymous.healthy()).as("the probes stay open").isTrue();
 
                 // alice deploys for team-a: the Job is in team-a's namespace and mounts team-a's PVC
                 QuotientApi.Answer placed = asAlice.deploy("team-a", train);
                 assertThat(placed.status()).as("%s", placed).isEqualTo(201);
                 assertThat(placed.text("namespace")).isEqualTo(a.name());
-                V1Job job = Await.until("the Job of team-a/train in " + a.name(), () -> new BatchV1Api(admin)
-                        .listNamespacedJob(a.name()).labelSelector("quotient.io/job=train").execute().getItems(),
-                        jobs -> jobs.size() == 1).get(0);
-                assertThat(job.getSpec().getTemplate().getSpec().getVolumes()).anySatisfy(v ->
-                        assertThat(v.getPersistentVolumeClaim().getClaimName()).isEqualTo("datasets"));
-                assertThat(job.getSpec().getTemplate().getSpec().getContainers().get(0).getVolumeMounts())
+                V1Job job = Await.until(
+                                "the Job of team-a/train in " + a.name(),
+                                () -> new BatchV1Api(admin)
+                                        .listNamespacedJob(a.name())
+                                        .labelSelector("quotient.io/job=train")
+                                        .execute()
+                                        .getItems(),
+                                jobs -> jobs.size() == 1)
+                        .get(0);
+                assertThat(job.getSpec().getTemplate().getSpec().getVolumes())
+                        .anySatisfy(v -> assertThat(v.getPersistentVolumeClaim().getClaimName())
+                                .isEqualTo("datasets"));
+                assertThat(job.getSpec()
+                                .getTemplate()
+                                .getSpec()
+                                .getContainers()
+                                .get(0)
+                                .getVolumeMounts())
                         .anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/data"));
-                assertThat(gpuJobs(admin, a.name())).extracting(o -> o.getMetadata().getName()).containsExactly("train");
+                assertThat(gpuJobs(admin, a.name()))
+                        .extracting(o -> o.getMetadata().getName())
+                        .containsExactly("train");
 
                 // alice may not deploy for team-b; bob may neither read nor delete team-a's jobs
                 QuotientApi.Answer refused = asAlice.deploy("team-b", Requests.wholeGpus("sneaky", 1));
                 assertThat(refused.status()).isEqualTo(403);
-                assertThat(refused.text("reason")).contains("may not create gpujobs.quotient.io in namespace " + b.name());
+                assertThat(refused.text("reason"))
+                        .contains("may not create gpujobs.quotient.io in namespace " + b.name());
                 assertThat(asBob.jobs("team-a").status()).isEqualTo(403);
                 assertThat(asBob.job("team-a", "train").status()).isEqualTo(403);
                 QuotientApi.Answer bobDeletes = asBob.delete("team-a", "train");
                 assertThat(bobDeletes.status()).isEqualTo(403);
-                assertThat(bobDeletes.text("reason")).contains("delete gpujobs.quotient.io 'train' in namespace " + a.name());
+                assertThat(bobDeletes.text("reason"))
+                        .contains("delete gpujobs.quotient.io 'train' in namespace " + a.name());
                 assertThat(asAlice.jobs("team-a").status()).isEqualTo(200);
                 hostileSpellingsOfAnotherTeamAreRefused(asAlice, asBob);
                 assertThat(gpuJobs(admin, b.name())).isEmpty();
-                assertThat(gpuJobs(admin, a.name())).extracting(o -> o.getMetadata().getName())
+                assertThat(gpuJobs(admin, a.name()))
+                        .extracting(o -> o.getMetadata().getName())
                         .containsExactly("train");
 
                 reservedNamesAreRefusedAndNothingIsCreated(asAlice, admin, a.name());
@@ -132,7 +175,9 @@ class TenancyIT {
         }
         for (String team : List.of("team%2Da", "team-%61", "%74eam-a", "team-a;x=1", "team-a;")) {
             assertThat(asBob.jobs(team).status()).as("list as %s", team).isEqualTo(400);
-            assertThat(asBob.delete(team, "train").status()).as("delete as %s", team).isEqualTo(400);
+            assertThat(asBob.delete(team, "train").status())
+                    .as("delete as %s", team)
+                    .isEqualTo(400);
         }
     }
 
@@ -149,36 +194,55 @@ class TenancyIT {
             assertThat(answer.status()).as("%s: %s", field, answer).isEqualTo(400);
             assertThat(answer.text("field")).isEqualTo(field);
         });
-        assertThat(gpuJobs(admin, namespace)).extracting(o -> o.getMetadata().getName()).containsExactly("train");
+        assertThat(gpuJobs(admin, namespace))
+                .extracting(o -> o.getMetadata().getName())
+                .containsExactly("train");
     }
 
-    private static void appliedGpuJobsRunAndTheirStatusIsTheServices(ControlPlane plane, QuotientApi api, String token,
-                                                                     ApiClient admin, String namespace) throws Exception {
-        DynamicKubernetesApi asMember = new DynamicKubernetesApi("quotient.io", "v1alpha1", "gpujobs",
-                TeamMembers.client(plane, token));
+    private static void appliedGpuJobsRunAndTheirStatusIsTheServices(
+            ControlPlane plane, QuotientApi api, String token, ApiClient admin, String namespace) throws Exception {
+        DynamicKubernetesApi asMember =
+                new DynamicKubernetesApi("quotient.io", "v1alpha1", "gpujobs", TeamMembers.client(plane, token));
         // a status written at creation claiming a placement is dropped by the API server (status subresource)
-        KubernetesApiResponse<DynamicKubernetesObject> created = asMember.create(gpuJob(namespace, "applied",
+        KubernetesApiResponse<DynamicKubernetesObject> created = asMember.create(gpuJob(
+                namespace,
+                "applied",
                 "{\"image\": \"busybox:1.36\", \"command\": [\"sleep\", \"3600\"], \"gpu\": {\"count\": 1}}",
                 "{\"phase\": \"Running\", \"node\": \"made-up\"}"));
         assertThat(created.isSuccess()).as("%s", created.getStatus()).isTrue();
-        JsonObject status = Await.until("the applied GpuJob to be placed by the service", () ->
-                asMember.get(namespace, "applied").getObject().getRaw().getAsJsonObject("status"),
-                s -> s != null && s.has("phase") && List.of("Placed", "Running").contains(s.get("phase").getAsString()));
+        JsonObject status = Await.until(
+                "the applied GpuJob to be placed by the service",
+                () -> asMember.get(namespace, "applied").getObject().getRaw().getAsJsonObject("status"),
+                s -> s != null
+                        && s.has("phase")
+                        && List.of("Placed", "Running").contains(s.get("phase").getAsString()));
         assertThat(status.get("node").getAsString()).isNotEqualTo("made-up");
         assertThat(api.job("team-a", "applied").text("phase")).isIn("Placed", "Running");
-        Await.until("the applied GpuJob's Job", () -> new BatchV1Api(admin).listNamespacedJob(namespace)
-                .labelSelector("quotient.io/job=applied").execute().getItems(), jobs -> jobs.size() == 1);
+        Await.until(
+                "the applied GpuJob's Job",
+                () -> new BatchV1Api(admin)
+                        .listNamespacedJob(namespace)
+                        .labelSelector("quotient.io/job=applied")
+                        .execute()
+                        .getItems(),
+                jobs -> jobs.size() == 1);
 
         // the team's user cannot write the status (no gpujobs/status permission), nor change the spec
-        KubernetesApiResponse<DynamicKubernetesObject> patched = asMember.patch(namespace, "applied",
-                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch("{\"status\": {\"phase\": \"Succeeded\"}}"));
+        KubernetesApiResponse<DynamicKubernetesObject> patched = asMember.patch(
+                namespace,
+                "applied",
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+                new V1Patch("{\"status\": {\"phase\": \"Succeeded\"}}"));
         assertThat(patched.isSuccess()).isFalse();
         assertThat(patched.getHttpStatusCode()).isEqualTo(403);
-        JsonObject claimed = asMember.get(namespace, "applied").getObject().getRaw().deepCopy();
+        JsonObject claimed =
+                asMember.get(namespace, "applied").getObject().getRaw().deepCopy();
         claimed.getAsJsonObject("status").addProperty("phase", "Succeeded");
         try {
-            new CustomObjectsApi(TeamMembers.client(plane, token)).replaceNamespacedCustomObjectStatus("quotient.io",
-                    "v1alpha1", namespace, "gpujobs", "applied", claimed).execute();
+            new CustomObjectsApi(TeamMembers.client(plane, token))
+                    .replaceNamespacedCustomObjectStatus(
+                            "quotient.io", "v1alpha1", namespace, "gpujobs", "applied", claimed)
+                    .execute();
             throw new AssertionError("a team member wrote the status of a GpuJob");
         } catch (ApiException e) {
             assertThat(e.getCode()).as("%s", e.getResponseBody()).isEqualTo(403);
@@ -186,30 +250,50 @@ class TenancyIT {
         }
 
         // an invalid GpuJob is refused with the REST message, and nothing is deployed for it
-        assertThat(asMember.create(gpuJob(namespace, "bad-limit",
-                "{\"image\": \"busybox:1.36\", \"gpu\": {\"fraction\": 0.5, \"fractionLimit\": 0.3}}", null)).isSuccess())
+        assertThat(asMember.create(gpuJob(
+                                namespace,
+                                "bad-limit",
+                                "{\"image\": \"busybox:1.36\", \"gpu\": {\"fraction\": 0.5, \"fractionLimit\": 0.3}}",
+                                null))
+                        .isSuccess())
                 .isTrue();
-        JsonObject failed = Await.until("the invalid GpuJob to be marked Failed", () ->
-                asMember.get(namespace, "bad-limit").getObject().getRaw().getAsJsonObject("status"),
+        JsonObject failed = Await.until(
+                "the invalid GpuJob to be marked Failed",
+                () -> asMember.get(namespace, "bad-limit").getObject().getRaw().getAsJsonObject("status"),
                 s -> s != null && s.has("phase"));
         assertThat(failed.get("phase").getAsString()).isEqualTo("Failed");
-        assertThat(failed.get("reason").getAsString()).contains("gpu.fractionLimit: (0.3) must not be below gpu.fraction (0.5)");
-        assertThat(new BatchV1Api(admin).listNamespacedJob(namespace).labelSelector("quotient.io/job=bad-limit")
-                .execute().getItems()).isEmpty();
+        assertThat(failed.get("reason").getAsString())
+                .contains("gpu.fractionLimit: (0.3) must not be below gpu.fraction (0.5)");
+        assertThat(new BatchV1Api(admin)
+                        .listNamespacedJob(namespace)
+                        .labelSelector("quotient.io/job=bad-limit")
+                        .execute()
+                        .getItems())
+                .isEmpty();
 
         // kubectl delete gpujob stops the job: its Job goes, its GPU is free again
         assertThat(asMember.delete(namespace, "applied").isSuccess()).isTrue();
-        Await.until("the applied job's Job to be gone", () -> new BatchV1Api(admin).listNamespacedJob(namespace)
-                .labelSelector("quotient.io/job=applied").execute().getItems().stream()
-                .filter(j -> j.getMetadata().getDeletionTimestamp() == null).toList(), List::isEmpty);
-        Await.until("team-a to hold only train's GPU", () -> api.team("team-a").get("allocatedGpus").getAsDouble(),
+        Await.until(
+                "the applied job's Job to be gone",
+                () -> new BatchV1Api(admin)
+                                .listNamespacedJob(namespace)
+                                .labelSelector("quotient.io/job=applied")
+                                .execute()
+                                .getItems()
+                                .stream()
+                                .filter(j -> j.getMetadata().getDeletionTimestamp() == null)
+                                .toList(),
+                List::isEmpty);
+        Await.until(
+                "team-a to hold only train's GPU",
+                () -> api.team("team-a").get("allocatedGpus").getAsDouble(),
                 gpus -> gpus == 1.0);
     }
 
     @Test
-    void anInvalidGpuJobIsRefusedByTheApiServerThroughTheAdmissionWebhook(ControlPlane plane, TestNamespace service,
-                                                                         FakeGpuNodes nodes, FakeKubelet kubelet,
-                                                                         @TempDir Path dir) throws Exception {
+    void anInvalidGpuJobIsRefusedByTheApiServerThroughTheAdmissionWebhook(
+            ControlPlane plane, TestNamespace service, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
+            throws Exception {
         nodes.create(FakeGpuNodeSpec.of("admission", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
         ApiClient admin = plane.apiClient();
         WebhookTls tls = WebhookTls.make(dir);
@@ -220,27 +304,43 @@ class TenancyIT {
             var labelled = core.readNamespace(team.name()).execute();
             labelled.getMetadata().putLabelsItem("quotient.io/admission-test", team.name());
             core.replaceNamespace(team.name(), labelled).execute();
-            Path teams = TeamsFile.writeText(dir.resolve("teams.yaml"), "teams:\n  - name: team-w\n"
-                    + "    guaranteedGpus: 4\n    namespaces: [" + team.name() + "]\n");
+            Path teams = TeamsFile.writeText(
+                    dir.resolve("teams.yaml"),
+                    "teams:\n  - name: team-w\n" + "    guaranteedGpus: 4\n    namespaces: [" + team.name() + "]\n");
             try (QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams, tls.args())) {
-                admission.createValidatingWebhookConfiguration(webhook(team.name(), tls.port(), tls.caBundle()))
+                admission
+                        .createValidatingWebhookConfiguration(webhook(team.name(), tls.port(), tls.caBundle()))
                         .execute();
                 DynamicKubernetesApi gpuJobs = new DynamicKubernetesApi("quotient.io", "v1alpha1", "gpujobs", admin);
-                KubernetesApiResponse<DynamicKubernetesObject> refused = Await.until("the webhook to refuse", () ->
-                        gpuJobs.create(gpuJob(team.name(), "bad-limit",
-                                "{\"gpu\": {\"fraction\": 0.5, \"fractionLimit\": 0.3}}", null)),
+                KubernetesApiResponse<DynamicKubernetesObject> refused = Await.until(
+                        "the webhook to refuse",
+                        () -> gpuJobs.create(gpuJob(
+                                team.name(),
+                                "bad-limit",
+                                "{\"gpu\": {\"fraction\": 0.5, \"fractionLimit\": 0.3}}",
+                                null)),
                         response -> response.getHttpStatusCode() == 422 || deleted(gpuJobs, team.name()));
                 assertThat(refused.getHttpStatusCode()).isEqualTo(422);
-                assertThat(refused.getStatus().getMessage()).contains("denied the request",
-                        "gpu.fractionLimit: (0.3) must not be below gpu.fraction (0.5)");
+                assertThat(refused.getStatus().getMessage())
+                        .contains(
+                                "denied the request", "gpu.fractionLimit: (0.3) must not be below gpu.fraction (0.5)");
                 assertThat(gpuJobs(admin, team.name())).isEmpty();
 
-                assertThat(gpuJobs.create(gpuJob(team.name(), "good", "{\"image\": \"busybox:1.36\","
-                        + " \"gpu\": {\"count\": 1}}", null)).isSuccess()).isTrue();
-                Await.until("the admitted GpuJob to be placed", () -> quotient.api().job("team-w", "good").text("phase"),
+                assertThat(gpuJobs.create(gpuJob(
+                                        team.name(),
+                                        "good",
+                                        "{\"image\": \"busybox:1.36\"," + " \"gpu\": {\"count\": 1}}",
+                                        null))
+                                .isSuccess())
+                        .isTrue();
+                Await.until(
+                        "the admitted GpuJob to be placed",
+                        () -> quotient.api().job("team-w", "good").text("phase"),
                         phase -> "Placed".equals(phase) || "Running".equals(phase));
             } finally {
-                admission.deleteValidatingWebhookConfiguration("gpujobs-" + team.name()).execute();
+                admission
+                        .deleteValidatingWebhookConfiguration("gpujobs-" + team.name())
+                        .execute();
             }
         }
     }
@@ -252,49 +352,78 @@ class TenancyIT {
     }
 
     private static V1ValidatingWebhookConfiguration webhook(String namespace, int port, byte[] caBundle) {
-        return new V1ValidatingWebhookConfiguration().metadata(new V1ObjectMeta().name("gpujobs-" + namespace))
-                .webhooks(List.of(new V1ValidatingWebhook().name("gpujobs.quotient.io")
+        return new V1ValidatingWebhookConfiguration()
+                .metadata(new V1ObjectMeta().name("gpujobs-" + namespace))
+                .webhooks(List.of(new V1ValidatingWebhook()
+                        .name("gpujobs.quotient.io")
                         .clientConfig(new AdmissionregistrationV1WebhookClientConfig()
-                                .url("https://127.0.0.1:" + port + "/admission/gpujobs").caBundle(caBundle))
-                        .rules(List.of(new V1RuleWithOperations().apiGroups(List.of("quotient.io"))
-                                .apiVersions(List.of("v1alpha1")).resources(List.of("gpujobs"))
+                                .url("https://127.0.0.1:" + port + "/admission/gpujobs")
+                                .caBundle(caBundle))
+                        .rules(List.of(new V1RuleWithOperations()
+                                .apiGroups(List.of("quotient.io"))
+                                .apiVersions(List.of("v1alpha1"))
+                                .resources(List.of("gpujobs"))
                                 .operations(List.of("CREATE"))))
-                        .namespaceSelector(new V1LabelSelector().matchLabels(
-                                Map.of("quotient.io/admission-test", namespace)))
-                        .objectSelector(new V1LabelSelector().matchExpressions(List.of(new V1LabelSelectorRequirement()
-                                .key("app.kubernetes.io/managed-by").operator("NotIn").values(List.of("quotient")))))
-                        .failurePolicy("Fail").sideEffects("None").admissionReviewVersions(List.of("v1"))
+                        .namespaceSelector(
+                                new V1LabelSelector().matchLabels(Map.of("quotient.io/admission-test", namespace)))
+                        .objectSelector(new V1LabelSelector()
+                                .matchExpressions(List.of(new V1LabelSelectorRequirement()
+                                        .key("app.kubernetes.io/managed-by")
+                                        .operator("NotIn")
+                                        .values(List.of("quotient")))))
+                        .failurePolicy("Fail")
+                        .sideEffects("None")
+                        .admissionReviewVersions(List.of("v1"))
                         .timeoutSeconds(5)));
     }
 
     @Test
-    void serveFindsTheClusterThroughKubeconfig(ControlPlane plane, TestNamespace service, FakeGpuNodes nodes,
-                                               FakeKubelet kubelet, @TempDir Path dir) {
+    void serveFindsTheClusterThroughKubeconfig(
+            ControlPlane plane, TestNamespace service, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir) {
         nodes.create(FakeGpuNodeSpec.of("kubeconfig", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
         Path teams = TeamsFile.write(dir.resolve("teams.yaml"), service.name(), new TeamsFile.Quota("team-a", 4, null));
-        try (QuotientService quotient = QuotientService.process("kubeconfig", plane, service.name(), teams,
-                dir.resolve("logs"), Map.of("KUBECONFIG", plane.kubeconfig().toString()),
-                "--quotient.cluster.mode=auto", "--quotient.kubeconfig=")) {
-            assertThat(quotient.log()).contains("cluster mode: Kubernetes cluster " + plane.apiClient().getBasePath(),
-                    "of kubeconfig " + plane.kubeconfig() + " (from KUBECONFIG)");
+        try (QuotientService quotient = QuotientService.process(
+                "kubeconfig",
+                plane,
+                service.name(),
+                teams,
+                dir.resolve("logs"),
+                Map.of("KUBECONFIG", plane.kubeconfig().toString()),
+                "--quotient.cluster.mode=auto",
+                "--quotient.kubeconfig=")) {
+            assertThat(quotient.log())
+                    .contains(
+                            "cluster mode: Kubernetes cluster "
+                                    + plane.apiClient().getBasePath(),
+                            "of kubeconfig " + plane.kubeconfig() + " (from KUBECONFIG)");
             // accepted, and placed on the cluster's node: at once (201) or, as one run of the whole suite saw right
             // after the service started, queued first and placed by a later pass (202, then Placed)
-            assertThat(quotient.api().deploy("team-a", Requests.wholeGpus("found", 1)).status()).isIn(201, 202);
-            Await.until("the job to be placed on a node of the cluster", () -> quotient.api().job("team-a", "found"),
+            assertThat(quotient.api()
+                            .deploy("team-a", Requests.wholeGpus("found", 1))
+                            .status())
+                    .isIn(201, 202);
+            Await.until(
+                    "the job to be placed on a node of the cluster",
+                    () -> quotient.api().job("team-a", "found"),
                     job -> job.status() == 200 && job.text("node") != null);
-            assertThat(new ClusterFacts(plane.apiClient(), service.name()).gpuJobs()).hasSize(1);
+            assertThat(new ClusterFacts(plane.apiClient(), service.name()).gpuJobs())
+                    .hasSize(1);
         }
     }
 
     private static List<DynamicKubernetesObject> gpuJobs(ApiClient admin, String namespace) {
-        return new DynamicKubernetesApi("quotient.io", "v1alpha1", "gpujobs", admin).list(namespace).getObject()
+        return new DynamicKubernetesApi("quotient.io", "v1alpha1", "gpujobs", admin)
+                .list(namespace)
+                .getObject()
                 .getItems();
     }
 
     private static DynamicKubernetesObject gpuJob(String namespace, String name, String spec, String status) {
         JsonObject json = JsonParser.parseString("{\"apiVersion\": \"quotient.io/v1alpha1\", \"kind\": \"GpuJob\","
-                + " \"metadata\": {\"name\": \"" + name + "\", \"namespace\": \"" + namespace + "\"}, \"spec\": " + spec
-                + (status == null ? "" : ", \"status\": " + status) + "}").getAsJsonObject();
+                        + " \"metadata\": {\"name\": \"" + name + "\", \"namespace\": \"" + namespace
+                        + "\"}, \"spec\": " + spec
+                        + (status == null ? "" : ", \"status\": " + status) + "}")
+                .getAsJsonObject();
         return new DynamicKubernetesObject(json);
     }
 }

@@ -1,5 +1,7 @@
 package io.quotient.it.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
@@ -23,16 +25,13 @@ import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.KubeCalls;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-
-import java.time.Instant;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The service reads the usage counters of the node reports on a real API server, and only for pods it sees itself
@@ -74,30 +73,55 @@ class UsageObservationIT {
         FakeGpuNode node = nodes.create(FakeGpuNodeSpec.of("usage", 2, 81920, "NVIDIA-H100-80GB-HBM3"));
         FakeGpuNode other = nodes.create(FakeGpuNodeSpec.of("usage-other", 2, 81920, "NVIDIA-H100-80GB-HBM3"));
         // the service watches the pods it manages (its label), and knows their jobs by their team and job labels
-        V1Pod notebook = pod("notebook-0", node.name(), Map.of(MANAGED, "quotient", "quotient.io/team", NOTEBOOK.team(),
-                "quotient.io/job", NOTEBOOK.name()));
+        V1Pod notebook = pod(
+                "notebook-0",
+                node.name(),
+                Map.of(MANAGED, "quotient", "quotient.io/team", NOTEBOOK.team(), "quotient.io/job", NOTEBOOK.name()));
         V1Pod stray = pod("stray-0", node.name(), Map.of(MANAGED, "quotient"));
         String gpu = node.gpuUuids().get(0);
         String since = "2026-12-01T10:00:00Z";
 
-        report(node.name(), List.of(
-                podUsage("notebook-0", notebook.getMetadata().getUid(), gpu, since, 600, 240),
-                podUsage("notebook-0", "forged-uid", gpu, since, 600, 600),
-                podUsage("stray-0", stray.getMetadata().getUid(), gpu, since, 600, 600)));
-        report(other.name(), List.of(podUsage("notebook-0", notebook.getMetadata().getUid(), other.gpuUuids().get(0),
-                since, 600, 600)));
+        report(
+                node.name(),
+                List.of(
+                        podUsage("notebook-0", notebook.getMetadata().getUid(), gpu, since, 600, 240),
+                        podUsage("notebook-0", "forged-uid", gpu, since, 600, 600),
+                        podUsage("stray-0", stray.getMetadata().getUid(), gpu, since, 600, 600)));
+        report(
+                other.name(),
+                List.of(podUsage(
+                        "notebook-0",
+                        notebook.getMetadata().getUid(),
+                        other.gpuUuids().get(0),
+                        since,
+                        600,
+                        600)));
 
-        List<PodCounterReading> readings = Await.until("the node reports' usage to be observed",
-                () -> adapters.observer.podUsage(), r -> !r.isEmpty());
+        List<PodCounterReading> readings = Await.until(
+                "the node reports' usage to be observed", () -> adapters.observer.podUsage(), r -> !r.isEmpty());
 
-        assertThat(readings).containsExactly(new PodCounterReading(node.name(), notebook.getMetadata().getUid(), gpu,
-                NOTEBOOK, new PodCounters(Instant.parse(since), 600, 600, 240, 600.0 * 1024)));
+        assertThat(readings)
+                .containsExactly(new PodCounterReading(
+                        node.name(),
+                        notebook.getMetadata().getUid(),
+                        gpu,
+                        NOTEBOOK,
+                        new PodCounters(Instant.parse(since), 600, 600, 240, 600.0 * 1024)));
     }
 
     private V1Pod pod(String name, String nodeName, Map<String, String> labels) throws Exception {
-        V1Pod pod = new V1Pod().metadata(new V1ObjectMeta().name(name).namespace(namespace.name()).labels(labels))
-                .spec(new V1PodSpec().overhead(null).nodeName(nodeName).containers(List.of(
-                        new V1Container().name("main").image("busybox:1.36").command(List.of("sleep", "3600")))));
+        V1Pod pod = new V1Pod()
+                .metadata(new V1ObjectMeta()
+                        .name(name)
+                        .namespace(namespace.name())
+                        .labels(labels))
+                .spec(new V1PodSpec()
+                        .overhead(null)
+                        .nodeName(nodeName)
+                        .containers(List.of(new V1Container()
+                                .name("main")
+                                .image("busybox:1.36")
+                                .command(List.of("sleep", "3600")))));
         return core.createNamespacedPod(namespace.name(), pod).execute();
     }
 
@@ -127,7 +151,8 @@ class UsageObservationIT {
     private void report(String nodeName, List<JsonObject> pods) {
         KubeCalls.retryOnConflict("adding usage to the report of " + nodeName, () -> {
             V1Node node = core.readNode(nodeName).execute();
-            JsonObject report = JsonParser.parseString(node.getMetadata().getAnnotations().get(REPORT))
+            JsonObject report = JsonParser.parseString(
+                            node.getMetadata().getAnnotations().get(REPORT))
                     .getAsJsonObject();
             JsonArray podArray = new JsonArray();
             pods.forEach(p -> {
@@ -145,8 +170,12 @@ class UsageObservationIT {
             metadata.addProperty("resourceVersion", node.getMetadata().getResourceVersion());
             JsonObject patch = new JsonObject();
             patch.add("metadata", metadata);
-            return PatchUtils.patch(V1Node.class, () -> core.patchNode(nodeName, new V1Patch(patch.toString()))
-                    .buildCall(null), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, client);
+            return PatchUtils.patch(
+                    V1Node.class,
+                    () -> core.patchNode(nodeName, new V1Patch(patch.toString()))
+                            .buildCall(null),
+                    V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+                    client);
         });
     }
 

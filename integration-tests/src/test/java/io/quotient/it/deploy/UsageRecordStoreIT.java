@@ -1,5 +1,8 @@
 package io.quotient.it.deploy;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import io.kubernetes.client.openapi.ApiClient;
 import io.quotient.adapters.k8s.KubernetesUsageRecordStore;
 import io.quotient.core.scheduling.JobId;
@@ -11,14 +14,10 @@ import io.quotient.core.usage.PodCounters;
 import io.quotient.core.usage.UsageAccumulator;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
 
 /**
  * Usage records stored as ConfigMaps on a real API server: what one leader stored, a service started afresh reads
@@ -32,8 +31,8 @@ class UsageRecordStoreIT {
     private static final UsageAccumulator.Settings SETTINGS = new UsageAccumulator.Settings(Duration.ofMinutes(5));
 
     private static PodCounterReading reading(int seconds, double busy) {
-        return new PodCounterReading("node-a", "pod-1", "GPU-0", NOTEBOOK,
-                new PodCounters(T0, seconds, seconds, busy, 0));
+        return new PodCounterReading(
+                "node-a", "pod-1", "GPU-0", NOTEBOOK, new PodCounters(T0, seconds, seconds, busy, 0));
     }
 
     @Test

@@ -9,7 +9,6 @@ import io.kubernetes.client.openapi.models.V1MutatingWebhookConfiguration;
 import io.kubernetes.client.openapi.models.V1Namespace;
 import io.kubernetes.client.openapi.models.V1ValidatingWebhookConfiguration;
 import io.kubernetes.client.util.Yaml;
-
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
@@ -32,36 +31,46 @@ public final class WorkloadWebhooks implements AutoCloseable {
     }
 
     /** {@code caBundle} null: left out, as in the shipped file (the service sets it). */
-    public static WorkloadWebhooks register(ApiClient client, int port, byte[] caBundle) throws IOException, ApiException {
+    public static WorkloadWebhooks register(ApiClient client, int port, byte[] caBundle)
+            throws IOException, ApiException {
         List<Object> documents;
-        try (Reader reader = Files.newBufferedReader(QuotientManifests.deployDir().resolve("admission/workload-webhook.yaml"))) {
+        try (Reader reader =
+                Files.newBufferedReader(QuotientManifests.deployDir().resolve("admission/workload-webhook.yaml"))) {
             documents = Yaml.loadAll(reader);
         }
         V1MutatingWebhookConfiguration mutating = (V1MutatingWebhookConfiguration) documents.get(0);
         V1ValidatingWebhookConfiguration validating = (V1ValidatingWebhookConfiguration) documents.get(1);
         mutating.getWebhooks().forEach(w -> w.clientConfig(byUrl(w.getClientConfig(), port, caBundle)));
         validating.getWebhooks().forEach(w -> w.clientConfig(byUrl(w.getClientConfig(), port, caBundle)));
-        WorkloadWebhooks webhooks = new WorkloadWebhooks(client, mutating.getMetadata().getName());
+        WorkloadWebhooks webhooks =
+                new WorkloadWebhooks(client, mutating.getMetadata().getName());
         webhooks.close();
         webhooks.api.createMutatingWebhookConfiguration(mutating).execute();
         webhooks.api.createValidatingWebhookConfiguration(validating).execute();
         return webhooks;
     }
 
-    private static AdmissionregistrationV1WebhookClientConfig byUrl(AdmissionregistrationV1WebhookClientConfig shipped,
-                                                                    int port, byte[] caBundle) {
+    private static AdmissionregistrationV1WebhookClientConfig byUrl(
+            AdmissionregistrationV1WebhookClientConfig shipped, int port, byte[] caBundle) {
         return new AdmissionregistrationV1WebhookClientConfig()
-                .url("https://127.0.0.1:" + port + shipped.getService().getPath()).caBundle(caBundle);
+                .url("https://127.0.0.1:" + port + shipped.getService().getPath())
+                .caBundle(caBundle);
     }
 
     /** The caBundle the API server holds now for the mutating webhook (null: none). */
     byte[] mutatingCaBundle() throws ApiException {
-        return api.readMutatingWebhookConfiguration(name).execute().getWebhooks().get(0).getClientConfig().getCaBundle();
+        return api.readMutatingWebhookConfiguration(name)
+                .execute()
+                .getWebhooks()
+                .get(0)
+                .getClientConfig()
+                .getCaBundle();
     }
 
     /** Replaces the mutating webhook's caBundle, as a re-apply of another file or a careless edit would. */
     void replaceMutatingCaBundle(byte[] caBundle) throws ApiException {
-        V1MutatingWebhookConfiguration live = api.readMutatingWebhookConfiguration(name).execute();
+        V1MutatingWebhookConfiguration live =
+                api.readMutatingWebhookConfiguration(name).execute();
         live.getWebhooks().forEach(w -> w.getClientConfig().caBundle(caBundle));
         api.replaceMutatingWebhookConfiguration(name, live).execute();
     }
@@ -91,8 +100,8 @@ public final class WorkloadWebhooks implements AutoCloseable {
 
     private static void ignoreMissing(ApiException e) {
         if (e.getCode() != 404) {
-            throw new IllegalStateException("removing the workload webhooks failed: HTTP " + e.getCode() + " "
-                    + e.getResponseBody(), e);
+            throw new IllegalStateException(
+                    "removing the workload webhooks failed: HTTP " + e.getCode() + " " + e.getResponseBody(), e);
         }
     }
 }

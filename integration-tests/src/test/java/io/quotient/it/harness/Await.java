@@ -11,57 +11,57 @@ import java.util.function.Predicate;
  */
 public final class Await {
 
-  /** Long enough for the job controller, the scheduler and the fake kubelet on a loaded CI machine. */
-  public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
-  private static final Duration POLL = Duration.ofMillis(200);
+    /** Long enough for the job controller, the scheduler and the fake kubelet on a loaded CI machine. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(60);
 
-  private Await() {
-  }
+    private static final Duration POLL = Duration.ofMillis(200);
 
-  /** Reads the cluster, possibly failing with an {@link ApiException} (retried until the timeout). */
-  @FunctionalInterface
-  public interface Probe<T> {
-    T read() throws ApiException;
-  }
+    private Await() {}
 
-  /** Polls {@code probe} until its value satisfies {@code done}; returns that value. */
-  public static <T> T until(String what, Probe<T> probe, Predicate<? super T> done) {
-    return until(what, DEFAULT_TIMEOUT, probe, done);
-  }
+    /** Reads the cluster, possibly failing with an {@link ApiException} (retried until the timeout). */
+    @FunctionalInterface
+    public interface Probe<T> {
+        T read() throws ApiException;
+    }
 
-  /** Polls {@code probe} until it returns a non-null value; returns it. */
-  public static <T> T until(String what, Probe<T> probe) {
-    return until(what, DEFAULT_TIMEOUT, probe, Objects::nonNull);
-  }
+    /** Polls {@code probe} until its value satisfies {@code done}; returns that value. */
+    public static <T> T until(String what, Probe<T> probe, Predicate<? super T> done) {
+        return until(what, DEFAULT_TIMEOUT, probe, done);
+    }
 
-  public static <T> T until(String what, Duration timeout, Probe<T> probe, Predicate<? super T> done) {
-    long deadline = System.nanoTime() + timeout.toNanos();
-    T last = null;
-    String lastError = null;
-    while (true) {
-      try {
-        last = probe.read();
-        lastError = null;
-        if (done.test(last)) {
-          return last;
+    /** Polls {@code probe} until it returns a non-null value; returns it. */
+    public static <T> T until(String what, Probe<T> probe) {
+        return until(what, DEFAULT_TIMEOUT, probe, Objects::nonNull);
+    }
+
+    public static <T> T until(String what, Duration timeout, Probe<T> probe, Predicate<? super T> done) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        T last = null;
+        String lastError = null;
+        while (true) {
+            try {
+                last = probe.read();
+                lastError = null;
+                if (done.test(last)) {
+                    return last;
+                }
+            } catch (ApiException e) {
+                lastError = "HTTP " + e.getCode() + ": " + e.getResponseBody();
+            }
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after " + timeout.toSeconds() + "s waiting for " + what
+                        + (lastError != null ? "; last error: " + lastError : "; last value: " + last));
+            }
+            sleep(POLL);
         }
-      } catch (ApiException e) {
-        lastError = "HTTP " + e.getCode() + ": " + e.getResponseBody();
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + timeout.toSeconds() + "s waiting for " + what
-            + (lastError != null ? "; last error: " + lastError : "; last value: " + last));
-      }
-      sleep(POLL);
     }
-  }
 
-  static void sleep(Duration duration) {
-    try {
-      Thread.sleep(duration.toMillis());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting", e);
+    static void sleep(Duration duration) {
+        try {
+            Thread.sleep(duration.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting", e);
+        }
     }
-  }
 }

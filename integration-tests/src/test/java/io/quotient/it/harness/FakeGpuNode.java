@@ -11,7 +11,7 @@ import java.util.List;
  */
 public record FakeGpuNode(String name, FakeGpuNodeSpec spec, List<String> gpuUuids) {
 
-  public FakeGpuNode {
-    gpuUuids = List.copyOf(gpuUuids);
-  }
+    public FakeGpuNode {
+        gpuUuids = List.copyOf(gpuUuids);
+    }
 }

@@ -21,44 +21,49 @@ import org.junit.jupiter.api.extension.ParameterResolver;
  */
 public final class KubernetesExtension implements ParameterResolver, AfterEachCallback {
 
-  private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(KubernetesExtension.class);
-  private static final Set<Class<?>> SHARED = Set.of(ControlPlane.class, ApiClient.class, FakeKubelet.class);
-  private static final Set<Class<?>> PER_TEST = Set.of(TestNamespace.class, FakeGpuNodes.class);
+    private static final ExtensionContext.Namespace STORE =
+            ExtensionContext.Namespace.create(KubernetesExtension.class);
+    private static final Set<Class<?>> SHARED = Set.of(ControlPlane.class, ApiClient.class, FakeKubelet.class);
+    private static final Set<Class<?>> PER_TEST = Set.of(TestNamespace.class, FakeGpuNodes.class);
 
-  @Override
-  public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
-    Class<?> type = parameter.getParameter().getType();
-    return SHARED.contains(type) || PER_TEST.contains(type);
-  }
+    @Override
+    public boolean supportsParameter(ParameterContext parameter, ExtensionContext context) {
+        Class<?> type = parameter.getParameter().getType();
+        return SHARED.contains(type) || PER_TEST.contains(type);
+    }
 
-  @Override
-  public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
-    Class<?> type = parameter.getParameter().getType();
-    ControlPlane controlPlane = ControlPlane.shared();
-    if (type == ControlPlane.class) {
-      return controlPlane;
+    @Override
+    public Object resolveParameter(ParameterContext parameter, ExtensionContext context) {
+        Class<?> type = parameter.getParameter().getType();
+        ControlPlane controlPlane = ControlPlane.shared();
+        if (type == ControlPlane.class) {
+            return controlPlane;
+        }
+        if (type == ApiClient.class) {
+            return controlPlane.apiClient();
+        }
+        if (type == FakeKubelet.class) {
+            return controlPlane.fakeKubelet();
+        }
+        if (context.getTestMethod().isEmpty()) {
+            throw new ParameterResolutionException(type.getSimpleName() + " is made per test method; ask for it in a "
+                    + "test, @BeforeEach or @AfterEach method, not in " + parameter.getDeclaringExecutable());
+        }
+        KubernetesTestSession session = context.getStore(STORE)
+                .getOrComputeIfAbsent(
+                        KubernetesTestSession.class,
+                        key -> new KubernetesTestSession(
+                                controlPlane, context.getRequiredTestMethod().getName()),
+                        KubernetesTestSession.class);
+        return type == TestNamespace.class ? session.namespace() : session.nodes();
     }
-    if (type == ApiClient.class) {
-      return controlPlane.apiClient();
-    }
-    if (type == FakeKubelet.class) {
-      return controlPlane.fakeKubelet();
-    }
-    if (context.getTestMethod().isEmpty()) {
-      throw new ParameterResolutionException(type.getSimpleName() + " is made per test method; ask for it in a "
-          + "test, @BeforeEach or @AfterEach method, not in " + parameter.getDeclaringExecutable());
-    }
-    KubernetesTestSession session = context.getStore(STORE).getOrComputeIfAbsent(KubernetesTestSession.class,
-        key -> new KubernetesTestSession(controlPlane, context.getRequiredTestMethod().getName()),
-        KubernetesTestSession.class);
-    return type == TestNamespace.class ? session.namespace() : session.nodes();
-  }
 
-  @Override
-  public void afterEach(ExtensionContext context) {
-    KubernetesTestSession session = context.getStore(STORE).remove(KubernetesTestSession.class, KubernetesTestSession.class);
-    if (session != null) {
-      session.close();
+    @Override
+    public void afterEach(ExtensionContext context) {
+        KubernetesTestSession session =
+                context.getStore(STORE).remove(KubernetesTestSession.class, KubernetesTestSession.class);
+        if (session != null) {
+            session.close();
+        }
     }
-  }
 }

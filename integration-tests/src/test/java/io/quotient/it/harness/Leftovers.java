@@ -16,28 +16,37 @@ import io.kubernetes.client.openapi.models.V1Node;
  */
 final class Leftovers {
 
-  private Leftovers() {
-  }
+    private Leftovers() {}
 
-  /** Returns how many nodes and namespaces were removed (0 on a fresh plane). */
-  static int remove(ApiClient client) {
-    CoreV1Api api = new CoreV1Api(client);
-    int removed = 0;
-    for (V1Node node : call("listing leftover fake GPU nodes", () -> api.listNode()
-        .labelSelector(Conventions.FAKE_NODE_LABEL + "=true").execute()).getItems()) {
-      String name = node.getMetadata().getName();
-      FakeGpuNodes.deletePodsOn(api, name);
-      deleteIgnoringMissing("deleting leftover fake node " + name, () -> api.deleteNode(name).buildCall(null));
-      removed++;
+    /** Returns how many nodes and namespaces were removed (0 on a fresh plane). */
+    static int remove(ApiClient client) {
+        CoreV1Api api = new CoreV1Api(client);
+        int removed = 0;
+        for (V1Node node : call(
+                        "listing leftover fake GPU nodes",
+                        () -> api.listNode()
+                                .labelSelector(Conventions.FAKE_NODE_LABEL + "=true")
+                                .execute())
+                .getItems()) {
+            String name = node.getMetadata().getName();
+            FakeGpuNodes.deletePodsOn(api, name);
+            deleteIgnoringMissing(
+                    "deleting leftover fake node " + name,
+                    () -> api.deleteNode(name).buildCall(null));
+            removed++;
+        }
+        for (V1Namespace namespace : call(
+                        "listing leftover test namespaces",
+                        () -> api.listNamespace()
+                                .labelSelector(Conventions.TEST_NAMESPACE_LABEL + "=true")
+                                .execute())
+                .getItems()) {
+            String name = namespace.getMetadata().getName();
+            if (namespace.getMetadata().getDeletionTimestamp() == null) {
+                TestNamespace.delete(api, name);
+                removed++;
+            }
+        }
+        return removed;
     }
-    for (V1Namespace namespace : call("listing leftover test namespaces", () -> api.listNamespace()
-        .labelSelector(Conventions.TEST_NAMESPACE_LABEL + "=true").execute()).getItems()) {
-      String name = namespace.getMetadata().getName();
-      if (namespace.getMetadata().getDeletionTimestamp() == null) {
-        TestNamespace.delete(api, name);
-        removed++;
-      }
-    }
-    return removed;
-  }
 }

@@ -18,5 +18,4 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Documented
 @Tag("kubernetes")
 @ExtendWith(KubernetesExtension.class)
-public @interface RealKubernetes {
-}
+public @interface RealKubernetes {}

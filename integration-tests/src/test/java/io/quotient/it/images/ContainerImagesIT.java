@@ -1,8 +1,6 @@
 package io.quotient.it.images;
 
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -17,8 +15,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The OCI archives that the build writes for the service and the node enforcer (docs/operations.md, "Container
@@ -30,16 +29,17 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 class ContainerImagesIT {
 
-    private static final Path SERVICE_ARCHIVE = Path.of(System.getProperty("quotient.it.serviceImage",
-            "../plugin/target/quotient-image.tar"));
-    private static final Path ENFORCER_ARCHIVE = Path.of(System.getProperty("quotient.it.enforcerImage",
-            "../node-enforcer/target/quotient-node-enforcer-image.tar"));
-    private static final Path FAKE_NVML = Path.of(System.getProperty("quotient.it.fakeNvml",
-            "../node-enforcer/target/native/libnvidia-ml.so.1"));
+    private static final Path SERVICE_ARCHIVE =
+            Path.of(System.getProperty("quotient.it.serviceImage", "../plugin/target/quotient-image.tar"));
+    private static final Path ENFORCER_ARCHIVE = Path.of(System.getProperty(
+            "quotient.it.enforcerImage", "../node-enforcer/target/quotient-node-enforcer-image.tar"));
+    private static final Path FAKE_NVML =
+            Path.of(System.getProperty("quotient.it.fakeNvml", "../node-enforcer/target/native/libnvidia-ml.so.1"));
     private static final String ARCH_LIBS = "/usr/lib/x86_64-linux-gnu/";
 
     @TempDir
     static Path work;
+
     private static OciImage service;
     private static OciImage enforcer;
 
@@ -52,12 +52,17 @@ class ContainerImagesIT {
     @Test
     void bothAreOciImagesOfANonRootUserWithAJavaEntrypointAndLabels() {
         for (OciImage image : List.of(service, enforcer)) {
-            assertThat(image.mediaTypes()).as(image.archive().toString())
+            assertThat(image.mediaTypes())
+                    .as(image.archive().toString())
                     .isEqualTo("application/vnd.oci.image.manifest.v1+json application/vnd.oci.image.config.v1+json");
             assertThat(image.user()).isEqualTo("10001:10001");
             assertThat(image.entrypoint()).startsWith("/opt/java/bin/java").contains("-cp", "@/app/jib-classpath-file");
-            assertThat(image.labels()).containsKeys("org.opencontainers.image.title", "org.opencontainers.image.version",
-                    "org.opencontainers.image.source", "org.opencontainers.image.description");
+            assertThat(image.labels())
+                    .containsKeys(
+                            "org.opencontainers.image.title",
+                            "org.opencontainers.image.version",
+                            "org.opencontainers.image.source",
+                            "org.opencontainers.image.description");
             assertThat(image.file("/etc/passwd")).content().contains("quotient:x:10001:10001:");
             assertThat(image.file("/opt/java/bin/java")).isExecutable();
             assertThat(image.file("/opt/java/release")).content().contains("JAVA_VERSION=\"17");
@@ -72,7 +77,8 @@ class ContainerImagesIT {
     @Test
     void eachCarriesItsModulesJarAndLibraries() throws IOException {
         assertThat(jars(service, "/app/classpath")).singleElement().asString().startsWith("quotient-plugin-");
-        assertThat(jars(service, "/app/libs")).anyMatch(j -> j.startsWith("client-java-"))
+        assertThat(jars(service, "/app/libs"))
+                .anyMatch(j -> j.startsWith("client-java-"))
                 .anyMatch(j -> j.startsWith("spring-boot-"));
         assertThat(jars(enforcer, "/app/classpath")).singleElement().asString().startsWith("quotient-node-enforcer-");
         assertThat(jars(enforcer, "/app/libs")).anyMatch(j -> j.startsWith("jna-"));
@@ -81,7 +87,8 @@ class ContainerImagesIT {
     @Test
     void theEnforcerImageIsReadyForTheNvidiaContainerToolkit() {
         // the toolkit injects libnvidia-ml.so.1 for these settings; it links glibc, which the image must bring
-        assertThat(enforcer.env()).containsEntry("NVIDIA_VISIBLE_DEVICES", "all")
+        assertThat(enforcer.env())
+                .containsEntry("NVIDIA_VISIBLE_DEVICES", "all")
                 .containsEntry("NVIDIA_DRIVER_CAPABILITIES", "utility");
         for (String lib : List.of("libc.so.6", "libm.so.6", "libdl.so.2", "libpthread.so.0", "librt.so.1")) {
             assertThat(enforcer.file(ARCH_LIBS + lib)).as(lib).isRegularFile();
@@ -104,14 +111,20 @@ class ContainerImagesIT {
         // what the toolkit does at container start: mount the driver's library and refresh the loader's cache
         Files.copy(FAKE_NVML, enforcer.file(ARCH_LIBS + "libnvidia-ml.so.1"));
         OciImage.run(List.of("/sbin/ldconfig", "-r", enforcer.rootfs().toString()));
-        Files.writeString(enforcer.file("/tmp/nvml-state"), "driver 550.54.15\n"
-                + "device 0 85899345920 GPU-11111111-2222-3333-4444-555555555555 NVIDIA A100-SXM4-80GB\n");
+        Files.writeString(
+                enforcer.file("/tmp/nvml-state"),
+                "driver 550.54.15\n"
+                        + "device 0 85899345920 GPU-11111111-2222-3333-4444-555555555555 NVIDIA A100-SXM4-80GB\n");
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
         }
-        ProcessBuilder builder = inContainer(enforcer, List.of("--quotient.enforcer.kubernetes.enabled=false",
-                "--quotient.enforcer.dry-run=true", "--server.port=" + port))
+        ProcessBuilder builder = inContainer(
+                        enforcer,
+                        List.of(
+                                "--quotient.enforcer.kubernetes.enabled=false",
+                                "--quotient.enforcer.dry-run=true",
+                                "--server.port=" + port))
                 .redirectOutput(work.resolve("enforcer.log").toFile());
         builder.environment().put("FAKE_NVML_STATE", "/tmp/nvml-state");
         Process p = builder.start();
@@ -132,9 +145,13 @@ class ContainerImagesIT {
     private static ProcessBuilder inContainer(OciImage image, List<String> args) {
         List<String> command = new ArrayList<>();
         if ("root".equals(System.getProperty("user.name"))) {
-            command.addAll(List.of("/usr/sbin/chroot", "--userspec=" + image.user(), image.rootfs().toString()));
+            command.addAll(List.of(
+                    "/usr/sbin/chroot",
+                    "--userspec=" + image.user(),
+                    image.rootfs().toString()));
         } else {
-            command.addAll(List.of("/usr/bin/unshare", "-r", "/usr/sbin/chroot", image.rootfs().toString()));
+            command.addAll(List.of(
+                    "/usr/bin/unshare", "-r", "/usr/sbin/chroot", image.rootfs().toString()));
         }
         command.addAll(image.entrypoint());
         command.addAll(args);
@@ -163,13 +180,21 @@ class ContainerImagesIT {
     }
 
     private static String get(int port, String path) throws IOException, InterruptedException {
-        return HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).body();
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                                .timeout(Duration.ofSeconds(5))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 
     private static List<String> jars(OciImage image, String dir) throws IOException {
         try (var files = Files.list(image.file(dir))) {
-            return files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(".jar")).sorted().toList();
+            return files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.endsWith(".jar"))
+                    .sorted()
+                    .toList();
         }
     }
 }

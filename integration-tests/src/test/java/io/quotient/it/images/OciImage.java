@@ -2,7 +2,6 @@ package io.quotient.it.images;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,19 +27,28 @@ record OciImage(Path archive, JsonNode manifest, JsonNode config, Path rootfs) {
         Path layout = Files.createDirectories(into.resolve("layout"));
         run(List.of("tar", "-xf", archive.toString(), "-C", layout.toString()));
         JsonNode index = JSON.readTree(layout.resolve("index.json").toFile());
-        JsonNode manifest = JSON.readTree(blob(layout, index.path("manifests").get(0).path("digest").asText()).toFile());
-        JsonNode config = JSON.readTree(blob(layout, manifest.path("config").path("digest").asText()).toFile());
+        JsonNode manifest = JSON.readTree(
+                blob(layout, index.path("manifests").get(0).path("digest").asText())
+                        .toFile());
+        JsonNode config = JSON.readTree(
+                blob(layout, manifest.path("config").path("digest").asText()).toFile());
         Path rootfs = Files.createDirectories(into.resolve("rootfs"));
         for (JsonNode layer : manifest.path("layers")) {
-            run(List.of("tar", "--warning=no-unknown-keyword", "-xzf", blob(layout, layer.path("digest").asText())
-                    .toString(), "-C", rootfs.toString()));
+            run(List.of(
+                    "tar",
+                    "--warning=no-unknown-keyword",
+                    "-xzf",
+                    blob(layout, layer.path("digest").asText()).toString(),
+                    "-C",
+                    rootfs.toString()));
         }
         return new OciImage(archive, manifest, config, rootfs);
     }
 
     /** The manifest's and the config's media types, for the OCI format check. */
     String mediaTypes() {
-        return manifest.path("mediaType").asText() + " " + manifest.path("config").path("mediaType").asText();
+        return manifest.path("mediaType").asText() + " "
+                + manifest.path("config").path("mediaType").asText();
     }
 
     List<String> entrypoint() {
@@ -55,7 +63,10 @@ record OciImage(Path archive, JsonNode manifest, JsonNode config, Path rootfs) {
 
     Map<String, String> labels() {
         Map<String, String> labels = new TreeMap<>();
-        config.path("config").path("Labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+        config.path("config")
+                .path("Labels")
+                .fields()
+                .forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
         return labels;
     }
 

@@ -23,40 +23,43 @@ import org.yaml.snakeyaml.constructor.SafeConstructor;
  */
 public final class KubeflowCrds {
 
-  private static final List<String> FILES = List.of("pytorchjobs.yaml", "trainjobs.yaml",
-      "clustertrainingruntimes.yaml", "notebooks.yaml");
-  private static final Gson GSON = new Gson();
+    private static final List<String> FILES =
+            List.of("pytorchjobs.yaml", "trainjobs.yaml", "clustertrainingruntimes.yaml", "notebooks.yaml");
+    private static final Gson GSON = new Gson();
 
-  private KubeflowCrds() {
-  }
+    private KubeflowCrds() {}
 
-  /** Creates the CRDs that are missing and waits until the API server serves every one. */
-  public static void install(ApiClient client) {
-    DynamicKubernetesApi crds = new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions",
-        client);
-    for (String file : FILES) {
-      DynamicKubernetesObject crd = new DynamicKubernetesObject(GSON.toJsonTree(load(file)).getAsJsonObject());
-      KubernetesApiResponse<DynamicKubernetesObject> created = crds.create(crd);
-      if (!created.isSuccess() && created.getHttpStatusCode() != 409) {
-        throw new IllegalStateException("creating the CRD of kubeflow/" + file + " failed: HTTP "
-            + created.getHttpStatusCode() + " " + created.getStatus().getMessage());
-      }
-      String name = crd.getMetadata().getName();
-      Await.until("CRD " + name + " to be established", () -> crds.get(name).getObject(),
-          stored -> stored != null && stored.getRaw().toString()
-              .contains("\"type\":\"Established\",\"status\":\"True\""));
+    /** Creates the CRDs that are missing and waits until the API server serves every one. */
+    public static void install(ApiClient client) {
+        DynamicKubernetesApi crds =
+                new DynamicKubernetesApi("apiextensions.k8s.io", "v1", "customresourcedefinitions", client);
+        for (String file : FILES) {
+            DynamicKubernetesObject crd =
+                    new DynamicKubernetesObject(GSON.toJsonTree(load(file)).getAsJsonObject());
+            KubernetesApiResponse<DynamicKubernetesObject> created = crds.create(crd);
+            if (!created.isSuccess() && created.getHttpStatusCode() != 409) {
+                throw new IllegalStateException(
+                        "creating the CRD of kubeflow/" + file + " failed: HTTP " + created.getHttpStatusCode() + " "
+                                + created.getStatus().getMessage());
+            }
+            String name = crd.getMetadata().getName();
+            Await.until(
+                    "CRD " + name + " to be established",
+                    () -> crds.get(name).getObject(),
+                    stored -> stored != null
+                            && stored.getRaw().toString().contains("\"type\":\"Established\",\"status\":\"True\""));
+        }
     }
-  }
 
-  private static Object load(String file) {
-    try (InputStream in = KubeflowCrds.class.getResourceAsStream("/kubeflow/" + file)) {
-      if (in == null) {
-        throw new IllegalStateException("kubeflow/" + file + " is missing from the test resources");
-      }
-      return new Yaml(new SafeConstructor(new LoaderOptions())).load(new String(in.readAllBytes(),
-          StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read kubeflow/" + file, e);
+    private static Object load(String file) {
+        try (InputStream in = KubeflowCrds.class.getResourceAsStream("/kubeflow/" + file)) {
+            if (in == null) {
+                throw new IllegalStateException("kubeflow/" + file + " is missing from the test resources");
+            }
+            return new Yaml(new SafeConstructor(new LoaderOptions()))
+                    .load(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read kubeflow/" + file, e);
+        }
     }
-  }
 }

@@ -18,7 +18,6 @@ import io.quotient.it.harness.Conventions;
 import io.quotient.it.soak.Observation.DecisionEvent;
 import io.quotient.it.soak.Observation.LeaseState;
 import io.quotient.it.soak.Observation.ObservedJob;
-
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -45,8 +44,13 @@ final class ClusterReader {
     private final KubeflowReader kubeflow;
 
     /** @param teamOfNamespace each team's own namespace (where its Kubeflow objects go) → the team */
-    ClusterReader(ApiClient client, String namespace, Map<String, String> teamOfNamespace, String nodePrefix,
-                  long gpuMemoryMib, History history) {
+    ClusterReader(
+            ApiClient client,
+            String namespace,
+            Map<String, String> teamOfNamespace,
+            String nodePrefix,
+            long gpuMemoryMib,
+            History history) {
         this.kubeflow = new KubeflowReader(client, teamOfNamespace);
         this.core = new CoreV1Api(client);
         this.batch = new BatchV1Api(client);
@@ -74,7 +78,8 @@ final class ClusterReader {
         List<String> workloads = new ArrayList<>();
         for (V1Job job : batch.listNamespacedJob(namespace).execute().getItems()) {
             if (job.getMetadata().getDeletionTimestamp() == null) {
-                workloads.add(owner(job.getMetadata().getLabels(), job.getMetadata().getName()));
+                workloads.add(
+                        owner(job.getMetadata().getLabels(), job.getMetadata().getName()));
             }
         }
         Map<String, Integer> livePods = new TreeMap<>();
@@ -82,16 +87,21 @@ final class ClusterReader {
         List<KubeflowLook.NotebookPod> notebooks = new ArrayList<>();
         Map<String, List<String>> podNodes = new TreeMap<>();
         for (V1Pod pod : core.listPodForAllNamespaces().execute().getItems()) {
-            Map<String, String> labels = pod.getMetadata().getLabels() == null ? Map.of() : pod.getMetadata().getLabels();
-            if (pod.getMetadata().getDeletionTimestamp() != null || !mine(pod.getMetadata().getNamespace())) {
+            Map<String, String> labels = pod.getMetadata().getLabels() == null
+                    ? Map.of()
+                    : pod.getMetadata().getLabels();
+            if (pod.getMetadata().getDeletionTimestamp() != null
+                    || !mine(pod.getMetadata().getNamespace())) {
                 continue;
             }
-            boolean live = "Pending".equals(pod.getStatus().getPhase()) || "Running".equals(pod.getStatus().getPhase());
+            boolean live = "Pending".equals(pod.getStatus().getPhase())
+                    || "Running".equals(pod.getStatus().getPhase());
             KubeflowLook.NotebookPod notebook = live ? kubeflow.notebook(pod) : null;
             if (notebook != null) {
                 notebooks.add(notebook);
             }
-            if (labels.containsKey(TEAM) && "Running".equals(pod.getStatus().getPhase())
+            if (labels.containsKey(TEAM)
+                    && "Running".equals(pod.getStatus().getPhase())
                     && pod.getSpec().getNodeName() != null) {
                 podNodes.computeIfAbsent(owner(labels, pod.getMetadata().getName()), k -> new ArrayList<>())
                         .add(pod.getSpec().getNodeName());
@@ -99,22 +109,35 @@ final class ClusterReader {
             if (Conventions.RESERVATION_ROLE.equals(labels.get(Conventions.ROLE_LABEL))) {
                 reservations.add(pod.getMetadata().getAnnotations().get("quotient.io/node") + "/"
                         + labels.get("quotient.io/gpu-index"));
-            } else if (labels.containsKey(TEAM) && ("Pending".equals(pod.getStatus().getPhase())
-                    || "Running".equals(pod.getStatus().getPhase()))) {
+            } else if (labels.containsKey(TEAM)
+                    && ("Pending".equals(pod.getStatus().getPhase())
+                            || "Running".equals(pod.getStatus().getPhase()))) {
                 livePods.merge(owner(labels, pod.getMetadata().getName()), 1, Integer::sum);
             }
         }
         Map<String, Integer> nodes = new TreeMap<>();
-        for (V1Node node : core.listNode().labelSelector(Conventions.FAKE_NODE_LABEL + "=true").execute().getItems()) {
+        for (V1Node node : core.listNode()
+                .labelSelector(Conventions.FAKE_NODE_LABEL + "=true")
+                .execute()
+                .getItems()) {
             String name = node.getMetadata().getName();
             if (name.startsWith(nodePrefix) && node.getMetadata().getDeletionTimestamp() == null) {
-                var gpus = node.getStatus().getCapacity() == null ? null
+                var gpus = node.getStatus().getCapacity() == null
+                        ? null
                         : node.getStatus().getCapacity().get(Conventions.GPU_RESOURCE);
                 nodes.put(name, gpus == null ? 0 : gpus.getNumber().intValue());
             }
         }
         podNodes.values().removeIf(list -> list.size() < 2);
-        return new Observation(t, jobs, workloads, livePods, reservations, nodes, lease(), newEvents(),
+        return new Observation(
+                t,
+                jobs,
+                workloads,
+                livePods,
+                reservations,
+                nodes,
+                lease(),
+                newEvents(),
                 new KubeflowLook(kubeflowWorkloads, notebooks, podNodes));
     }
 
@@ -129,13 +152,22 @@ final class ClusterReader {
         List<int[]> gpus = new ArrayList<>();
         for (JsonElement gpu : Observation.array(status, "gpus")) {
             JsonObject g = gpu.getAsJsonObject();
-            gpus.add(new int[] {g.get("index").getAsInt(), (int) Math.round(g.get("fraction").getAsDouble() * 1000)});
+            gpus.add(new int[] {
+                g.get("index").getAsInt(), (int) Math.round(g.get("fraction").getAsDouble() * 1000)
+            });
         }
         int replicas = spec.has("replicas") ? spec.get("replicas").getAsInt() : 1;
-        return new ObservedJob(Observation.text(spec, "team"), Observation.text(spec, "name"),
-                Observation.text(status, "phase"), Observation.text(status, "node"), gpus,
-                Observation.text(status, "quotaState"), Observation.text(status, "reason"),
-                demandMilli(spec) * replicas, replicas, Observation.others(status));
+        return new ObservedJob(
+                Observation.text(spec, "team"),
+                Observation.text(spec, "name"),
+                Observation.text(status, "phase"),
+                Observation.text(status, "node"),
+                gpus,
+                Observation.text(status, "quotaState"),
+                Observation.text(status, "reason"),
+                demandMilli(spec) * replicas,
+                replicas,
+                Observation.others(status));
     }
 
     /** What the job asks for, in milli-GPUs (MiB counted on the soak's one GPU model). */
@@ -156,13 +188,16 @@ final class ClusterReader {
 
     private static String owner(Map<String, String> labels, String name) {
         return labels != null && labels.containsKey(TEAM) && labels.containsKey(JOB)
-                ? labels.get(TEAM) + "/" + labels.get(JOB) : "?" + name;
+                ? labels.get(TEAM) + "/" + labels.get(JOB)
+                : "?" + name;
     }
 
     private LeaseState lease() throws ApiException {
         V1Lease lease;
         try {
-            lease = coordination.readNamespacedLease("quotient-leader", namespace).execute();
+            lease = coordination
+                    .readNamespacedLease("quotient-leader", namespace)
+                    .execute();
         } catch (ApiException e) {
             if (e.getCode() == 404) {
                 return null;
@@ -170,7 +205,10 @@ final class ClusterReader {
             throw e;
         }
         var spec = lease.getSpec();
-        return new LeaseState(spec.getHolderIdentity(), millis(spec.getAcquireTime()), millis(spec.getRenewTime()),
+        return new LeaseState(
+                spec.getHolderIdentity(),
+                millis(spec.getAcquireTime()),
+                millis(spec.getRenewTime()),
                 spec.getLeaseTransitions() == null ? 0 : spec.getLeaseTransitions());
     }
 
@@ -181,9 +219,13 @@ final class ClusterReader {
                     || !seenEvents.add(event.getMetadata().getName())) {
                 continue;
             }
-            OffsetDateTime at = event.getFirstTimestamp() != null ? event.getFirstTimestamp()
+            OffsetDateTime at = event.getFirstTimestamp() != null
+                    ? event.getFirstTimestamp()
                     : event.getMetadata().getCreationTimestamp();
-            events.add(new DecisionEvent(event.getReportingInstance(), event.getReason(), millis(at),
+            events.add(new DecisionEvent(
+                    event.getReportingInstance(),
+                    event.getReason(),
+                    millis(at),
                     event.getInvolvedObject().getName()));
         }
         return events;

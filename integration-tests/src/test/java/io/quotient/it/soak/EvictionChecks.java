@@ -1,7 +1,6 @@
 package io.quotient.it.soak;
 
 import io.quotient.it.soak.Observation.ObservedJob;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -74,8 +73,8 @@ final class EvictionChecks {
     }
 
     private List<String> checkWithinOneJob(Matcher m, ObservedJob before, ObservedJob after, List<String> violations) {
-        long claimantShortfall = Math.round(Double.parseDouble(m.group(4)) * 1000)
-                - Math.round(Double.parseDouble(m.group(3)) * 1000);
+        long claimantShortfall =
+                Math.round(Double.parseDouble(m.group(4)) * 1000) - Math.round(Double.parseDouble(m.group(3)) * 1000);
         long held = Math.round(Double.parseDouble(m.group(6)) * 1000);
         long guarantee = Math.round(Double.parseDouble(m.group(7)) * 1000);
         String who = after.key() + " (" + before.quota() + ", " + before.heldMilli() + " milli)";

@@ -5,7 +5,6 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoordinationV1Api;
 import io.quotient.it.harness.ControlPlane;
 import io.quotient.it.harness.PlaneComponent;
-
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -21,8 +20,8 @@ import java.util.Random;
  */
 final class Faults {
 
-    static final List<String> KINDS = List.of("kill-leader", "kill-follower", "pause-leader", "pause-follower",
-            "api-cut", "api-restart", "etcd-restart");
+    static final List<String> KINDS = List.of(
+            "kill-leader", "kill-follower", "pause-leader", "pause-follower", "api-cut", "api-restart", "etcd-restart");
     /** Past the Lease (8 s) and its renew deadline, so the other replica takes over. */
     private static final long PAUSE_MS = 12_000;
 
@@ -37,8 +36,15 @@ final class Faults {
     private final PlaneOutages outages;
     private final List<String> rotation = new ArrayList<>();
 
-    Faults(long seed, History history, List<Replica> replicas, LoopbackProxy proxy, Probes probes, ControlPlane plane,
-           String namespace, PlaneOutages outages) {
+    Faults(
+            long seed,
+            History history,
+            List<Replica> replicas,
+            LoopbackProxy proxy,
+            Probes probes,
+            ControlPlane plane,
+            String namespace,
+            PlaneOutages outages) {
         this.random = new Random(seed * 31 + 7);
         this.history = history;
         this.replicas = replicas;
@@ -61,11 +67,13 @@ final class Faults {
         Replica target = kind.endsWith("-follower") ? other(leader) : leader;
         JsonObject entry = history.entry("fault");
         entry.addProperty("fault", kind);
-        entry.addProperty("target", switch (kind) {
-            case "api-cut", "api-restart" -> "api-server";
-            case "etcd-restart" -> "etcd";
-            default -> target.name();
-        });
+        entry.addProperty(
+                "target",
+                switch (kind) {
+                    case "api-cut", "api-restart" -> "api-server";
+                    case "etcd-restart" -> "etcd";
+                    default -> target.name();
+                });
         long end;
         switch (kind) {
             case "kill-leader", "kill-follower" -> {
@@ -83,8 +91,10 @@ final class Faults {
                 entry.addProperty("signal", kill ? "KILL" : "TERM");
                 outages.begin();
                 try {
-                    entry.addProperty("pid", plane.restart(kind.startsWith("api")
-                            ? PlaneComponent.API_SERVER : PlaneComponent.ETCD, kill));
+                    entry.addProperty(
+                            "pid",
+                            plane.restart(
+                                    kind.startsWith("api") ? PlaneComponent.API_SERVER : PlaneComponent.ETCD, kill));
                 } finally {
                     outages.end();
                 }
@@ -106,9 +116,15 @@ final class Faults {
     /** The replica holding the Lease (the first replica if none does yet). */
     private Replica leader() {
         try {
-            String holder = coordination.readNamespacedLease("quotient-leader", namespace).execute().getSpec()
+            String holder = coordination
+                    .readNamespacedLease("quotient-leader", namespace)
+                    .execute()
+                    .getSpec()
                     .getHolderIdentity();
-            return replicas.stream().filter(r -> r.name().equals(holder)).findFirst().orElse(replicas.get(0));
+            return replicas.stream()
+                    .filter(r -> r.name().equals(holder))
+                    .findFirst()
+                    .orElse(replicas.get(0));
         } catch (ApiException e) {
             return replicas.get(0);
         }

@@ -1,7 +1,6 @@
 package io.quotient.it.soak;
 
 import io.quotient.it.soak.Observation.ObservedJob;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -13,8 +12,7 @@ import java.util.List;
  */
 final class GangChecks {
 
-    private GangChecks() {
-    }
+    private GangChecks() {}
 
     /** The violations of this look; pods of a waiting gang go to {@code lingering} (they take the stop grace). */
     static List<String> check(Observation obs, Lingering lingering) {
@@ -33,16 +31,19 @@ final class GangChecks {
                 }
                 List<String> bound = obs.kubeflow().podNodes().getOrDefault(job.key(), List.of());
                 if (bound.stream().distinct().count() != bound.size() || !nodes.containsAll(bound)) {
-                    lingering.seen("gang-bound " + job.key(), "gang " + job.key() + " placed on " + nodes
-                            + " has running pods on " + bound);
+                    lingering.seen(
+                            "gang-bound " + job.key(),
+                            "gang " + job.key() + " placed on " + nodes + " has running pods on " + bound);
                 }
             } else if (!job.others().isEmpty() && "Pending".equals(job.phase())) {
                 // Preempted is the moment between an eviction's record and its stop: it keeps its placement then
                 violations.add("t=" + obs.t() + ": gang " + job.key() + " is " + job.phase() + " yet keeps "
                         + job.others().size() + " replica placement(s)");
             } else if (obs.livePods().getOrDefault(job.key(), 0) > 0 && "Pending".equals(job.phase())) {
-                lingering.seen("gang-pods " + job.key(), "gang " + job.key() + " waits Pending but "
-                        + obs.livePods().get(job.key()) + " of its pods still run (half a gang evicted)");
+                lingering.seen(
+                        "gang-pods " + job.key(),
+                        "gang " + job.key() + " waits Pending but "
+                                + obs.livePods().get(job.key()) + " of its pods still run (half a gang evicted)");
             }
         }
         return violations;

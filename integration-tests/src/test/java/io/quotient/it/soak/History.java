@@ -1,7 +1,6 @@
 package io.quotient.it.soak;
 
 import com.google.gson.JsonObject;
-
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.UncheckedIOException;

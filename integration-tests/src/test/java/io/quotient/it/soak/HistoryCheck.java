@@ -1,11 +1,13 @@
 package io.quotient.it.soak;
 
 import com.google.gson.JsonParser;
-
 import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.zip.GZIPInputStream;
 
 /**
  * Re-verifies a soak's history file offline: {@code java -cp <test classpath> io.quotient.it.soak.HistoryCheck
@@ -14,8 +16,7 @@ import java.nio.file.Path;
  */
 public final class HistoryCheck {
 
-    private HistoryCheck() {
-    }
+    private HistoryCheck() {}
 
     public static void main(String[] args) {
         if (args.length != 1) {
@@ -49,7 +50,8 @@ public final class HistoryCheck {
                 try {
                     checker.accept(JsonParser.parseString(line).getAsJsonObject());
                 } catch (RuntimeException e) {
-                    throw new IllegalArgumentException("line " + number + " is not a history entry: " + e.getMessage(), e);
+                    throw new IllegalArgumentException(
+                            "line " + number + " is not a history entry: " + e.getMessage(), e);
                 }
             }
         }
@@ -61,7 +63,7 @@ public final class HistoryCheck {
         if (!history.getFileName().toString().endsWith(".gz")) {
             return Files.newBufferedReader(history);
         }
-        return new BufferedReader(new java.io.InputStreamReader(new java.util.zip.GZIPInputStream(
-                Files.newInputStream(history)), java.nio.charset.StandardCharsets.UTF_8));
+        return new BufferedReader(
+                new InputStreamReader(new GZIPInputStream(Files.newInputStream(history)), StandardCharsets.UTF_8));
     }
 }

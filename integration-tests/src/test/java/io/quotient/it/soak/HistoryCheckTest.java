@@ -1,14 +1,13 @@
 package io.quotient.it.soak;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The offline checker on small hand-made histories (one where everything holds, one that breaks four invariants,
@@ -23,7 +22,8 @@ class HistoryCheckTest {
         assertThat(verdict.violations()).isEmpty();
         assertThat(verdict.figures().operationCount()).isEqualTo(4);
         assertThat(verdict.figures().faultsByKind()).containsEntry("kill-leader", 1);
-        assertThat(verdict.figures().describe()).contains("recovery after kill-leader: n=1 p50 10.5 s")
+        assertThat(verdict.figures().describe())
+                .contains("recovery after kill-leader: n=1 p50 10.5 s")
                 .contains("leader failover (leader fault to the next Lease write): n=1 p50 9.0 s");
     }
 
@@ -31,13 +31,16 @@ class HistoryCheckTest {
     void aHistoryWithViolationsNamesEachOne() throws Exception {
         HistoryChecker.Verdict verdict = HistoryCheck.check(resource("violating-history.jsonl"));
 
-        assertThat(verdict.violations()).anySatisfy(v -> assertThat(v)
-                        .contains("GPU n1/0 guarantees 1200 milli: [team-a/a1=600, team-b/b1=600]"))
+        assertThat(verdict.violations())
+                .anySatisfy(
+                        v -> assertThat(v).contains("GPU n1/0 guarantees 1200 milli: [team-a/a1=600, team-b/b1=600]"))
                 .anySatisfy(v -> assertThat(v).contains("team-b/b1 was accepted at t=200 and is gone"))
-                .anySatisfy(v -> assertThat(v).contains("replica replica-1 decided (Placed on team-b.b2 at t=13000 ms)"
-                        + " outside its terms as leader"))
-                .anySatisfy(v -> assertThat(v).contains("team-b holds 0 milli of its 2000 guarantee, yet team-b/b2"
-                        + " (1000 milli) still waits"));
+                .anySatisfy(v -> assertThat(v)
+                        .contains("replica replica-1 decided (Placed on team-b.b2 at t=13000 ms)"
+                                + " outside its terms as leader"))
+                .anySatisfy(v -> assertThat(v)
+                        .contains("team-b holds 0 milli of its 2000 guarantee, yet team-b/b2"
+                                + " (1000 milli) still waits"));
         assertThat(verdict.violations()).noneSatisfy(v -> assertThat(v).contains("reservation pod"));
     }
 
@@ -47,13 +50,16 @@ class HistoryCheckTest {
      */
     @Test
     void aRecordedRunShowsTheSplitBrainAndTheJobsLeftOnRemovedNodes() throws Exception {
-        HistoryChecker.Verdict verdict = HistoryCheck.check(resource("recorded/seed-1-split-brain-and-removed-node.jsonl.gz"));
+        HistoryChecker.Verdict verdict =
+                HistoryCheck.check(resource("recorded/seed-1-split-brain-and-removed-node.jsonl.gz"));
 
-        assertThat(verdict.violations()).anySatisfy(v -> assertThat(v).startsWith("replica replica-1 decided (Placed on"
-                        + " probe.probe-2 at t=53773 ms) outside its terms as leader"))
+        assertThat(verdict.violations())
+                .anySatisfy(v -> assertThat(v)
+                        .startsWith("replica replica-1 decided (Placed on"
+                                + " probe.probe-2 at t=53773 ms) outside its terms as leader"))
                 .anySatisfy(v -> assertThat(v).contains("is Running on node soak-bhnhq, which no longer exists"));
-        assertThat(verdict.figures().faultsByKind()).containsOnlyKeys("kill-leader", "kill-follower", "pause-leader",
-                "pause-follower", "api-cut");
+        assertThat(verdict.figures().faultsByKind())
+                .containsOnlyKeys("kill-leader", "kill-follower", "pause-leader", "pause-follower", "api-cut");
     }
 
     /**
@@ -66,12 +72,17 @@ class HistoryCheckTest {
      */
     @Test
     void aRecordedRunShowsATrainJobPodLeftOnANodeItsJobNoLongerHeld() throws Exception {
-        HistoryChecker.Verdict verdict = HistoryCheck.check(resource("recorded/seed-16-trainjob-pod-left-behind.jsonl.gz"));
+        HistoryChecker.Verdict verdict =
+                HistoryCheck.check(resource("recorded/seed-16-trainjob-pod-left-behind.jsonl.gz"));
 
-        assertThat(verdict.violations()).containsExactly("gang team-1/tj3 placed on [soak-87cnn, soak-gbj45] has"
-                + " running pods on [soak-lf44z, soak-gbj45] (for 31 s outside faults, 31 s in all, since t=140789 ms)",
-                "the history has no end entry: the run stopped early");
-        assertThat(verdict.figures().kubeflowCreated()).containsEntry("pytorchjob", 5).containsEntry("trainjob", 3)
+        assertThat(verdict.violations())
+                .containsExactly(
+                        "gang team-1/tj3 placed on [soak-87cnn, soak-gbj45] has"
+                                + " running pods on [soak-lf44z, soak-gbj45] (for 31 s outside faults, 31 s in all, since t=140789 ms)",
+                        "the history has no end entry: the run stopped early");
+        assertThat(verdict.figures().kubeflowCreated())
+                .containsEntry("pytorchjob", 5)
+                .containsEntry("trainjob", 3)
                 .containsEntry("notebook", 2);
     }
 
@@ -105,10 +116,11 @@ class HistoryCheckTest {
                 .anySatisfy(v -> assertThat(v).contains("team-a/pt1 was accepted at t=100 and is gone"))
                 .anySatisfy(v -> assertThat(v).startsWith("TrainJob team-a/tj3 has no GpuJob (not adopted) (for 39 s"))
                 .anySatisfy(v -> assertThat(v).contains("notebook pod team-a/nb7 was admitted unpinned"))
-                .anySatisfy(v -> assertThat(v).startsWith("PyTorchJob team-a/pt8 is not suspended while its job is"
-                        + " Pending (Preempted by team-b"))
-                .anySatisfy(v -> assertThat(v).startsWith("gang team-a/pt9 placed on [n2, n3] has running pods on"
-                        + " [n2, n2]"))
+                .anySatisfy(v -> assertThat(v)
+                        .startsWith("PyTorchJob team-a/pt8 is not suspended while its job is"
+                                + " Pending (Preempted by team-b"))
+                .anySatisfy(v -> assertThat(v)
+                        .startsWith("gang team-a/pt9 placed on [n2, n3] has running pods on" + " [n2, n2]"))
                 .noneSatisfy(v -> assertThat(v).contains("pt2"))
                 .noneSatisfy(v -> assertThat(v).contains("pt4"))
                 .noneSatisfy(v -> assertThat(v).contains("nb5"))

@@ -2,10 +2,10 @@ package io.quotient.it.soak;
 
 import com.google.gson.JsonObject;
 import io.quotient.it.soak.Observation.ObservedJob;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -51,21 +51,23 @@ final class HistoryChecker {
                 lingering.faultStarted(Observation.text(entry, "fault"), t);
             }
             case "recovered" -> {
-                figures.recovered(Observation.text(entry, "fault"), entry.get("seconds").getAsDouble());
+                figures.recovered(
+                        Observation.text(entry, "fault"), entry.get("seconds").getAsDouble());
                 labels.fault(Observation.text(entry, "fault"), t);
                 lingering.faultOver(Observation.text(entry, "fault"), t);
             }
             case "unrecovered" -> {
                 lingering.faultOver(Observation.text(entry, "fault"), t);
-                violations.add("the service did not place a probe within " + entry.get("seconds").getAsDouble()
-                        + " s after a fault of kind " + Observation.text(entry, "fault") + " ended (t=" + t + " ms)");
+                violations.add("the service did not place a probe within "
+                        + entry.get("seconds").getAsDouble() + " s after a fault of kind "
+                        + Observation.text(entry, "fault") + " ended (t=" + t + " ms)");
             }
             case "calm" -> calmAt = t;
             case "obs" -> observe(Observation.fromJson(entry));
-            case "final-invariants" -> Observation.array(entry, "violations")
-                    .forEach(v -> violations.add("at the end: " + v.getAsString()));
+            case "final-invariants" ->
+                Observation.array(entry, "violations").forEach(v -> violations.add("at the end: " + v.getAsString()));
             case "end" -> ended = true;
-            default -> { }
+            default -> {}
         }
     }
 
@@ -93,14 +95,15 @@ final class HistoryChecker {
     }
 
     /** Every violation, and the run's figures. */
-    record Verdict(List<String> violations, SoakFigures figures) {
-    }
+    record Verdict(List<String> violations, SoakFigures figures) {}
 
     private void start(JsonObject entry) {
         settleMs = entry.get("settleMs").getAsLong();
         reclaimDeadlineMs = entry.get("reclaimMs").getAsLong();
         lingering = new Lingering(settleMs);
-        entry.getAsJsonObject("teams").entrySet().forEach(e -> guarantees.put(e.getKey(), e.getValue().getAsLong()));
+        entry.getAsJsonObject("teams")
+                .entrySet()
+                .forEach(e -> guarantees.put(e.getKey(), e.getValue().getAsLong()));
     }
 
     private void operation(JsonObject op, long t) {
@@ -127,7 +130,7 @@ final class HistoryChecker {
                 labels.guaranteeChanged(team, t);
                 guarantees.put(team, milli);
             }
-            default -> { }
+            default -> {}
         }
     }
 
@@ -160,10 +163,13 @@ final class HistoryChecker {
             if (!job.holds()) {
                 continue;
             }
-            Map<String, List<int[]>> byNode = new java.util.LinkedHashMap<>();
+            Map<String, List<int[]>> byNode = new LinkedHashMap<>();
             byNode.put(job.node(), job.gpus());
-            job.others().forEach(other -> byNode.computeIfAbsent(other.node(), n -> new ArrayList<>())
-                    .addAll(other.gpus().stream().map(index -> new int[] {index, 1000}).toList()));
+            job.others()
+                    .forEach(other -> byNode.computeIfAbsent(other.node(), n -> new ArrayList<>())
+                            .addAll(other.gpus().stream()
+                                    .map(index -> new int[] {index, 1000})
+                                    .toList()));
             byNode.forEach((node, held) -> {
                 Integer gpus = obs.nodes().get(node);
                 for (int[] gpu : held) {
@@ -171,20 +177,21 @@ final class HistoryChecker {
                     perGpu.merge(slot, (long) gpu[1], Long::sum);
                     holders.computeIfAbsent(slot, s -> new ArrayList<>()).add(job.key() + "=" + gpu[1]);
                     if (gpus != null && (gpu[0] < 0 || gpu[0] >= gpus)) {
-                        violations.add("t=" + obs.t() + ": " + job.key() + " holds GPU " + gpu[0] + " of node "
-                                + node + ", which has " + gpus + " GPUs");
+                        violations.add("t=" + obs.t() + ": " + job.key() + " holds GPU " + gpu[0] + " of node " + node
+                                + ", which has " + gpus + " GPUs");
                     }
                 }
                 if (gpus == null) {
-                    lingering.seen("gone-node " + job.key() + " " + node, job.key() + " is " + job.phase()
-                            + " on node " + node + ", which no longer exists");
+                    lingering.seen(
+                            "gone-node " + job.key() + " " + node,
+                            job.key() + " is " + job.phase() + " on node " + node + ", which no longer exists");
                 }
             });
         }
         perGpu.forEach((slot, milli) -> {
             if (milli > 1000) {
-                violations.add("t=" + obs.t() + ": GPU " + slot + " guarantees " + milli + " milli: "
-                        + holders.get(slot));
+                violations.add(
+                        "t=" + obs.t() + ": GPU " + slot + " guarantees " + milli + " milli: " + holders.get(slot));
             }
         });
     }
@@ -205,7 +212,8 @@ final class HistoryChecker {
             if (job.holds()) {
                 job.gpus().stream().filter(g -> g[1] < 1000).forEach(g -> fractionSlots.add(job.node() + "/" + g[0]));
             }
-            if ("Pending".equals(job.phase()) && (job.reason() == null || job.reason().isBlank())) {
+            if ("Pending".equals(job.phase())
+                    && (job.reason() == null || job.reason().isBlank())) {
                 lingering.seen("no-reason " + job.key(), job.key() + " is Pending without a reason");
             }
             if ("Preempted".equals(job.phase())) {
@@ -215,8 +223,9 @@ final class HistoryChecker {
         obs.livePods().forEach((key, count) -> {
             int replicas = now.containsKey(key) ? now.get(key).replicas() : 1;
             if (count > replicas) {
-                lingering.seen("duplicate " + key, key + " has " + count + " live pods for " + replicas
-                        + " replica(s) (duplicate workload)");
+                lingering.seen(
+                        "duplicate " + key,
+                        key + " has " + count + " live pods for " + replicas + " replica(s) (duplicate workload)");
             }
         });
         violations.addAll(GangChecks.check(obs, lingering));
@@ -244,10 +253,13 @@ final class HistoryChecker {
                 violations.addAll(evictionChecks.check(before, job, labels.trusted(job.team())));
             }
             Long acceptedAt = accepted.get(job.key());
-            if (acceptedAt != null && seenOnce.add(job.key()) && "Pending".equals(job.phase())
-                    && held.getOrDefault(job.team(), 0L) + job.demandMilli() <= guarantees.getOrDefault(job.team(), 0L)) {
-                figures.awaitReclaim(job.key(), job.team(), held.getOrDefault(job.team(), 0L) + job.demandMilli(),
-                        acceptedAt);
+            if (acceptedAt != null
+                    && seenOnce.add(job.key())
+                    && "Pending".equals(job.phase())
+                    && held.getOrDefault(job.team(), 0L) + job.demandMilli()
+                            <= guarantees.getOrDefault(job.team(), 0L)) {
+                figures.awaitReclaim(
+                        job.key(), job.team(), held.getOrDefault(job.team(), 0L) + job.demandMilli(), acceptedAt);
             }
             if (job.holds()) {
                 figures.reclaimed(job.key(), obs.t());

@@ -3,7 +3,6 @@ package io.quotient.it.soak;
 import io.quotient.it.soak.KubeflowLook.NotebookPod;
 import io.quotient.it.soak.KubeflowLook.Workload;
 import io.quotient.it.soak.Observation.ObservedJob;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -53,28 +52,35 @@ final class KubeflowChecks {
         for (Workload workload : obs.kubeflow().workloads()) {
             ObservedJob job = now.get(workload.key());
             if (job == null) {
-                lingering.seen("kf-orphan " + workload.key(), workload.kind() + " " + workload.key()
-                        + " has no GpuJob (not adopted)");
+                lingering.seen(
+                        "kf-orphan " + workload.key(),
+                        workload.kind() + " " + workload.key() + " has no GpuJob (not adopted)");
             }
             if (!workload.suspended() && (job == null || !job.holds())) {
-                lingering.seen("kf-unsuspended " + workload.key(), workload.kind() + " " + workload.key()
-                        + " is not suspended while its job is " + (job == null ? "missing" : job.phase()
-                        + " (" + job.reason() + ")"));
+                lingering.seen(
+                        "kf-unsuspended " + workload.key(),
+                        workload.kind() + " " + workload.key()
+                                + " is not suspended while its job is "
+                                + (job == null ? "missing" : job.phase() + " (" + job.reason() + ")"));
             }
         }
         List<String> violations = new ArrayList<>();
         for (NotebookPod pod : obs.kubeflow().notebooks()) {
             if (!pod.pinned()) {
                 if (unpinned.add(pod.key())) {
-                    violations.add("t=" + obs.t() + ": notebook pod " + pod.key() + " was admitted unpinned (no required"
-                        + " node affinity), on node " + pod.node());
+                    violations.add("t=" + obs.t() + ": notebook pod " + pod.key()
+                            + " was admitted unpinned (no required" + " node affinity), on node " + pod.node());
                 }
                 continue;
             }
             ObservedJob job = now.get(pod.key());
-            if (job == null || !job.holds() || (pod.node() != null && !pod.node().equals(job.node()))) {
-                lingering.seen("nb-unplaced " + pod.key(), "notebook pod " + pod.key() + " lives on node " + pod.node()
-                        + " while its job is " + (job == null ? "missing" : job.phase() + " on " + job.node()));
+            if (job == null
+                    || !job.holds()
+                    || (pod.node() != null && !pod.node().equals(job.node()))) {
+                lingering.seen(
+                        "nb-unplaced " + pod.key(),
+                        "notebook pod " + pod.key() + " lives on node " + pod.node() + " while its job is "
+                                + (job == null ? "missing" : job.phase() + " on " + job.node()));
             }
         }
         return violations;

@@ -2,7 +2,6 @@ package io.quotient.it.soak;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonObject;
-
 import java.util.List;
 import java.util.Map;
 
@@ -29,15 +28,13 @@ record KubeflowLook(List<Workload> workloads, List<NotebookPod> notebooks, Map<S
     }
 
     /** A Kubeflow workload: its job's key ({@code team/name}: the job is named as the workload), kind, suspension. */
-    record Workload(String key, String kind, boolean suspended) {
-    }
+    record Workload(String key, String kind, boolean suspended) {}
 
     /**
      * A notebook's pod: its job's key (the job is named as the pod), the node it is bound to (null: not yet), and
      * whether it carries a required node affinity (admitted pinned).
      */
-    record NotebookPod(String key, String node, boolean pinned) {
-    }
+    record NotebookPod(String key, String node, boolean pinned) {}
 
     /** The look as the history writes it (Gson writes records by their components). */
     JsonObject toJson() {

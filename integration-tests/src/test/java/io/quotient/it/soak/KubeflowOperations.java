@@ -12,13 +12,13 @@ import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.quotient.it.deploy.ForeignWorkloads;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * The soak's Kubeflow operations: objects created directly through the API server in a team's own namespace, as
@@ -41,11 +41,9 @@ final class KubeflowOperations {
     /** Marks the soak's notebook pods, so that those Quotient deleted can be found and created again. */
     private static final String NOTEBOOK_LABEL = "soak.quotient.test/notebook";
 
-    private record Held(String team, String name, long lastTry) {
-    }
+    private record Held(String team, String name, long lastTry) {}
 
-    private record Created(String kind, String name) {
-    }
+    private record Created(String kind, String name) {}
 
     private final History history;
     private final Map<String, String> namespaceOf;
@@ -69,9 +67,9 @@ final class KubeflowOperations {
 
     /** The ClusterTrainingRuntime the soak's TrainJobs name (the fake trainer builds their pods from it). */
     static void installRuntime(ApiClient client) {
-        KubernetesApiResponse<DynamicKubernetesObject> answer = new DynamicKubernetesApi("trainer.kubeflow.org",
-                "v1alpha1", "clustertrainingruntimes", client).create(new DynamicKubernetesObject(
-                ForeignWorkloads.clusterTrainingRuntime(RUNTIME)));
+        KubernetesApiResponse<DynamicKubernetesObject> answer = new DynamicKubernetesApi(
+                        "trainer.kubeflow.org", "v1alpha1", "clustertrainingruntimes", client)
+                .create(new DynamicKubernetesObject(ForeignWorkloads.clusterTrainingRuntime(RUNTIME)));
         if (!answer.isSuccess() && answer.getHttpStatusCode() != 409) {
             throw new IllegalStateException("creating the ClusterTrainingRuntime " + RUNTIME + " failed: HTTP "
                     + answer.getHttpStatusCode() + " " + answer.getStatus());
@@ -85,15 +83,19 @@ final class KubeflowOperations {
     String pyTorchJob(String team, int replicas, int gpus) {
         String name = "pt" + (++count);
         JsonObject job = ForeignWorkloads.pyTorchJob(namespaceOf.get(team), name, replicas, gpus);
-        return createWorkload(team, "pytorchjob", name, replicas + "x" + gpus, () -> pytorchJobs.create(
-                new DynamicKubernetesObject(job)));
+        return createWorkload(
+                team,
+                "pytorchjob",
+                name,
+                replicas + "x" + gpus,
+                () -> pytorchJobs.create(new DynamicKubernetesObject(job)));
     }
 
     String trainJob(String team, int nodes, int gpus) {
         String name = "tj" + (++count);
         JsonObject job = ForeignWorkloads.trainJob(namespaceOf.get(team), name, RUNTIME, nodes, gpus);
-        return createWorkload(team, "trainjob", name, nodes + "x" + gpus, () -> trainJobs.create(
-                new DynamicKubernetesObject(job)));
+        return createWorkload(
+                team, "trainjob", name, nodes + "x" + gpus, () -> trainJobs.create(new DynamicKubernetesObject(job)));
     }
 
     synchronized String notebook(String team) {
@@ -117,7 +119,9 @@ final class KubeflowOperations {
             lastLook = history.now();
             lostNotebooks();
         }
-        List<Held> due = held.stream().filter(pod -> history.now() - pod.lastTry() >= RETRY_MS).toList();
+        List<Held> due = held.stream()
+                .filter(pod -> history.now() - pod.lastTry() >= RETRY_MS)
+                .toList();
         held.removeAll(due);
         for (Held pod : due) {
             int status = createPod(pod.team(), pod.name(), "admit-retry");
@@ -133,9 +137,11 @@ final class KubeflowOperations {
     private void lostNotebooks() {
         Set<String> present;
         try {
-            present = core.listPodForAllNamespaces().labelSelector(NOTEBOOK_LABEL + "=true").execute().getItems()
-                    .stream().map(p -> p.getMetadata().getNamespace() + "/" + p.getMetadata().getName())
-                    .collect(java.util.stream.Collectors.toSet());
+            present =
+                    core.listPodForAllNamespaces().labelSelector(NOTEBOOK_LABEL + "=true").execute().getItems().stream()
+                            .map(p -> p.getMetadata().getNamespace() + "/"
+                                    + p.getMetadata().getName())
+                            .collect(Collectors.toSet());
         } catch (ApiException | RuntimeException e) {
             return; // the API server is away: next time
         }
@@ -164,7 +170,8 @@ final class KubeflowOperations {
         int status;
         try {
             status = switch (object.kind()) {
-                case "pytorchjob" -> pytorchJobs.delete(namespace, object.name()).getHttpStatusCode();
+                case "pytorchjob" ->
+                    pytorchJobs.delete(namespace, object.name()).getHttpStatusCode();
                 case "trainjob" -> trainJobs.delete(namespace, object.name()).getHttpStatusCode();
                 default -> {
                     core.deleteNamespacedPod(object.name(), namespace).execute();
@@ -195,7 +202,9 @@ final class KubeflowOperations {
         try {
             KubernetesApiResponse<DynamicKubernetesObject> answer = create.call();
             status = answer.isSuccess() ? 201 : answer.getHttpStatusCode(); // the client reports a create's 201 as 200
-            message = answer.isSuccess() || answer.getStatus() == null ? null : answer.getStatus().getMessage();
+            message = answer.isSuccess() || answer.getStatus() == null
+                    ? null
+                    : answer.getStatus().getMessage();
         } catch (RuntimeException e) {
             status = -1; // no answer (the API server restarting): the object may or may not exist
             message = e.toString();
@@ -209,11 +218,20 @@ final class KubeflowOperations {
     }
 
     private int createPod(String team, String name, String op) {
-        V1Pod pod = new V1Pod().apiVersion("v1").kind("Pod").metadata(new V1ObjectMeta().name(name)
-                        .namespace(namespaceOf.get(team)).annotations(Map.of("gpu-fraction", "0.5"))
+        V1Pod pod = new V1Pod()
+                .apiVersion("v1")
+                .kind("Pod")
+                .metadata(new V1ObjectMeta()
+                        .name(name)
+                        .namespace(namespaceOf.get(team))
+                        .annotations(Map.of("gpu-fraction", "0.5"))
                         .labels(Map.of(NOTEBOOK_LABEL, "true")))
-                .spec(new V1PodSpec().overhead(null).containers(List.of(new V1Container().name("notebook")
-                        .image("busybox:1.36").command(List.of("sleep", "3600")))));
+                .spec(new V1PodSpec()
+                        .overhead(null)
+                        .containers(List.of(new V1Container()
+                                .name("notebook")
+                                .image("busybox:1.36")
+                                .command(List.of("sleep", "3600")))));
         int status;
         String message = null;
         try {
@@ -230,8 +248,7 @@ final class KubeflowOperations {
         return status;
     }
 
-    private void record(String team, String kind, String name, String op, int status, String message,
-                        String shape) {
+    private void record(String team, String kind, String name, String op, int status, String message, String shape) {
         JsonObject entry = history.entry("op");
         entry.addProperty("op", op);
         entry.addProperty("team", team);

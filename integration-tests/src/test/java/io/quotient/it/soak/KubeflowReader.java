@@ -10,7 +10,6 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.quotient.it.soak.KubeflowLook.NotebookPod;
 import io.quotient.it.soak.KubeflowLook.Workload;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -49,15 +48,19 @@ final class KubeflowReader {
     /** A bare pod of a team namespace (no owner: not a training operator's), or null for any other pod. */
     NotebookPod notebook(V1Pod pod) {
         String namespace = pod.getMetadata().getNamespace();
-        if (!teamNamespace(namespace) || (pod.getMetadata().getOwnerReferences() != null
-                && !pod.getMetadata().getOwnerReferences().isEmpty())) {
+        if (!teamNamespace(namespace)
+                || (pod.getMetadata().getOwnerReferences() != null
+                        && !pod.getMetadata().getOwnerReferences().isEmpty())) {
             return null;
         }
         V1Affinity affinity = pod.getSpec().getAffinity();
-        boolean pinned = affinity != null && affinity.getNodeAffinity() != null
+        boolean pinned = affinity != null
+                && affinity.getNodeAffinity() != null
                 && affinity.getNodeAffinity().getRequiredDuringSchedulingIgnoredDuringExecution() != null;
-        return new NotebookPod(teamOfNamespace.get(namespace) + "/" + pod.getMetadata().getName(),
-                pod.getSpec().getNodeName(), pinned);
+        return new NotebookPod(
+                teamOfNamespace.get(namespace) + "/" + pod.getMetadata().getName(),
+                pod.getSpec().getNodeName(),
+                pinned);
     }
 
     private void read(DynamicKubernetesApi api, String kind, List<Workload> into) throws ApiException {
@@ -72,14 +75,17 @@ final class KubeflowReader {
             if (!teamNamespace(namespace) || metadata.has("deletionTimestamp")) {
                 continue;
             }
-            into.add(new Workload(teamOfNamespace.get(namespace) + "/" + Observation.text(metadata, "name"), kind,
+            into.add(new Workload(
+                    teamOfNamespace.get(namespace) + "/" + Observation.text(metadata, "name"),
+                    kind,
                     suspended(raw.getAsJsonObject("spec"), kind)));
         }
     }
 
     private static boolean suspended(JsonObject spec, String kind) {
         JsonObject holder = "PyTorchJob".equals(kind) && spec != null && spec.has("runPolicy")
-                ? spec.getAsJsonObject("runPolicy") : spec;
+                ? spec.getAsJsonObject("runPolicy")
+                : spec;
         JsonElement suspend = holder == null ? null : holder.get("suspend");
         return suspend != null && !suspend.isJsonNull() && suspend.getAsBoolean();
     }

@@ -2,7 +2,6 @@ package io.quotient.it.soak;
 
 import io.quotient.it.soak.Observation.DecisionEvent;
 import io.quotient.it.soak.Observation.LeaseState;
-
 import java.util.ArrayList;
 import java.util.List;
 
@@ -18,8 +17,7 @@ final class LeaderTerms {
     /** Event times are whole seconds: the decision happened within the second after. */
     private static final long EVENT_PRECISION_MS = 1000;
 
-    private record Term(String holder, long acquire, long lastRenew, int transitions) {
-    }
+    private record Term(String holder, long acquire, long lastRenew, int transitions) {}
 
     private final List<Term> terms = new ArrayList<>();
     private final List<DecisionEvent> events = new ArrayList<>();
@@ -32,8 +30,13 @@ final class LeaderTerms {
             writes.add(lease.renew());
             Term last = terms.isEmpty() ? null : terms.get(terms.size() - 1);
             if (last != null && last.holder().equals(lease.holder()) && last.acquire() == lease.acquire()) {
-                terms.set(terms.size() - 1, new Term(last.holder(), last.acquire(),
-                        Math.max(last.lastRenew(), lease.renew()), last.transitions()));
+                terms.set(
+                        terms.size() - 1,
+                        new Term(
+                                last.holder(),
+                                last.acquire(),
+                                Math.max(last.lastRenew(), lease.renew()),
+                                last.transitions()));
             } else {
                 terms.add(new Term(lease.holder(), lease.acquire(), lease.renew(), lease.transitions()));
             }
@@ -53,7 +56,11 @@ final class LeaderTerms {
      * read, so this may be late by one observation interval.
      */
     long firstWriteAfter(long t) {
-        return writes.stream().filter(w -> w > t).mapToLong(Long::longValue).min().orElse(-1);
+        return writes.stream()
+                .filter(w -> w > t)
+                .mapToLong(Long::longValue)
+                .min()
+                .orElse(-1);
     }
 
     List<String> violations() {

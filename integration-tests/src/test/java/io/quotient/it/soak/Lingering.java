@@ -22,12 +22,13 @@ import java.util.Set;
  */
 final class Lingering {
 
-    private static final Set<String> STOPPING_THE_SERVICE = Set.of("api-cut", "api-restart", "etcd-restart",
-            "kill-leader", "pause-leader");
+    private static final Set<String> STOPPING_THE_SERVICE =
+            Set.of("api-cut", "api-restart", "etcd-restart", "kill-leader", "pause-leader");
 
     private final long settleMs;
     /** Per condition: the history time it was first seen and the working time then. */
     private final Map<String, long[]> since = new HashMap<>();
+
     private final Set<String> reported = new HashSet<>();
     private Map<String, String> current = new HashMap<>();
     private final Map<String, Integer> openFaults = new HashMap<>();
@@ -83,8 +84,8 @@ final class Lingering {
             long[] first = since.computeIfAbsent(condition.getKey(), k -> new long[] {t, working(t)});
             long lasted = working(t) - first[1];
             if (lasted > settleMs && reported.add(condition.getKey())) {
-                violations.add(condition.getValue() + " (for " + lasted / 1000 + " s outside faults, " + (t - first[0])
-                        / 1000 + " s in all, since t=" + first[0] + " ms)");
+                violations.add(condition.getValue() + " (for " + lasted / 1000 + " s outside faults, "
+                        + (t - first[0]) / 1000 + " s in all, since t=" + first[0] + " ms)");
             }
         }
         return violations;

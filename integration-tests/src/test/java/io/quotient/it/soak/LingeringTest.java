@@ -44,9 +44,15 @@ class LingeringTest {
         lingering.faultStarted("etcd-restart", 3_000);
         assertThat(look(lingering, 15_000, "adoption")).isEmpty();
         lingering.faultOver("etcd-restart", 20_000);
-        assertThat(look(lingering, 34_000, "adoption")).as("17 s of the 34 stood still").isEmpty();
-        assertThat(look(lingering, 47_000, "adoption")).as("30 s outside the fault").isEmpty();
-        assertThat(look(lingering, 48_000, "adoption")).singleElement().asString()
+        assertThat(look(lingering, 34_000, "adoption"))
+                .as("17 s of the 34 stood still")
+                .isEmpty();
+        assertThat(look(lingering, 47_000, "adoption"))
+                .as("30 s outside the fault")
+                .isEmpty();
+        assertThat(look(lingering, 48_000, "adoption"))
+                .singleElement()
+                .asString()
                 .contains("for 31 s outside faults, 48 s in all");
     }
 

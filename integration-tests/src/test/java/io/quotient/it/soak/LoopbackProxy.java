@@ -1,5 +1,6 @@
 package io.quotient.it.soak;
 
+import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -97,7 +98,8 @@ final class LoopbackProxy implements AutoCloseable {
 
     private void pump(Socket from, Socket to) {
         byte[] buffer = new byte[16 * 1024];
-        try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+        try (InputStream in = from.getInputStream();
+                OutputStream out = to.getOutputStream()) {
             int n;
             while ((n = in.read(buffer)) >= 0) {
                 out.write(buffer, 0, n);
@@ -119,7 +121,7 @@ final class LoopbackProxy implements AutoCloseable {
         return thread;
     }
 
-    private static void closeQuietly(java.io.Closeable closeable) {
+    private static void closeQuietly(Closeable closeable) {
         try {
             closeable.close();
         } catch (IOException ignored) {

@@ -10,7 +10,6 @@ import io.quotient.it.harness.FakeGpuNodeSpec;
 import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
 import io.quotient.it.harness.KubeCalls;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -39,8 +38,13 @@ final class NodeOperations {
     private final Set<String> silent = new HashSet<>();
 
     /** @param random the operations' own stream, so that one seed draws the same run */
-    NodeOperations(SoakSettings settings, Random random, History history, FakeGpuNodes nodes, FakeKubelet kubelet,
-                   ApiClient client) {
+    NodeOperations(
+            SoakSettings settings,
+            Random random,
+            History history,
+            FakeGpuNodes nodes,
+            FakeKubelet kubelet,
+            ApiClient client) {
         this.settings = settings;
         this.random = random;
         this.history = history;
@@ -75,7 +79,8 @@ final class NodeOperations {
 
     /** One change of the fleet (0 add, 1 cordon, 2 uncordon, 3 remove, 4 report goes stale, 5 fresh again). */
     String next(int which) throws ApiException {
-        List<String> schedulable = nodeNames.stream().filter(n -> !cordoned.contains(n)).toList();
+        List<String> schedulable =
+                nodeNames.stream().filter(n -> !cordoned.contains(n)).toList();
         switch (which) {
             case 0 -> {
                 if (nodeNames.size() >= settings.nodes() + 4) {
@@ -120,7 +125,8 @@ final class NodeOperations {
                 return record("node-remove", node);
             }
             case 4 -> {
-                List<String> reporting = nodeNames.stream().filter(n -> !silent.contains(n)).toList();
+                List<String> reporting =
+                        nodeNames.stream().filter(n -> !silent.contains(n)).toList();
                 if (silent.size() >= 3 || reporting.isEmpty()) {
                     return "none";
                 }
@@ -143,15 +149,21 @@ final class NodeOperations {
 
     /** Whether a job is placed on the node or any pod (a reservation included) is bound to it. */
     private boolean busy(String node) throws ApiException {
-        if (!core.listPodForAllNamespaces().fieldSelector("spec.nodeName=" + node).execute().getItems().isEmpty()) {
+        if (!core.listPodForAllNamespaces()
+                .fieldSelector("spec.nodeName=" + node)
+                .execute()
+                .getItems()
+                .isEmpty()) {
             return true;
         }
         var listed = gpuJobs.list(); // adopted workloads' records are in the teams' own namespaces
         if (!listed.isSuccess()) {
             return true;
         }
-        return listed.getObject().getItems().stream().map(j -> j.getRaw().getAsJsonObject("status"))
-                .anyMatch(status -> status != null && node.equals(Observation.text(status, "node"))
+        return listed.getObject().getItems().stream()
+                .map(j -> j.getRaw().getAsJsonObject("status"))
+                .anyMatch(status -> status != null
+                        && node.equals(Observation.text(status, "node"))
                         && !"Succeeded".equals(Observation.text(status, "phase"))
                         && !"Failed".equals(Observation.text(status, "phase")));
     }
@@ -179,7 +191,9 @@ final class NodeOperations {
     }
 
     private String newNode() {
-        return nodes.create(FakeGpuNodeSpec.of(Operations.NODE_PREFIX, settings.gpusPerNode(), Operations.GPU_MEMORY_MIB, MODEL)).name();
+        return nodes.create(FakeGpuNodeSpec.of(
+                        Operations.NODE_PREFIX, settings.gpusPerNode(), Operations.GPU_MEMORY_MIB, MODEL))
+                .name();
     }
 
     private String record(String op, String node) {

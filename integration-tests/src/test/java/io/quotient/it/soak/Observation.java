@@ -3,7 +3,6 @@ package io.quotient.it.soak;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,13 +23,27 @@ import java.util.Map;
  * @param events       the service's events first seen in this look
  * @param kubeflow     the workloads and notebook pods created directly in the teams' namespaces
  */
-record Observation(long t, List<ObservedJob> jobs, List<String> workloads, Map<String, Integer> livePods,
-                   List<String> reservations, Map<String, Integer> nodes, LeaseState lease,
-                   List<DecisionEvent> events, KubeflowLook kubeflow) {
+record Observation(
+        long t,
+        List<ObservedJob> jobs,
+        List<String> workloads,
+        Map<String, Integer> livePods,
+        List<String> reservations,
+        Map<String, Integer> nodes,
+        LeaseState lease,
+        List<DecisionEvent> events,
+        KubeflowLook kubeflow) {
 
     /** A look without Kubeflow objects (histories written before the soak created them). */
-    Observation(long t, List<ObservedJob> jobs, List<String> workloads, Map<String, Integer> livePods,
-                List<String> reservations, Map<String, Integer> nodes, LeaseState lease, List<DecisionEvent> events) {
+    Observation(
+            long t,
+            List<ObservedJob> jobs,
+            List<String> workloads,
+            Map<String, Integer> livePods,
+            List<String> reservations,
+            Map<String, Integer> nodes,
+            LeaseState lease,
+            List<DecisionEvent> events) {
         this(t, jobs, workloads, livePods, reservations, nodes, lease, events, KubeflowLook.NONE);
     }
 
@@ -38,8 +51,17 @@ record Observation(long t, List<ObservedJob> jobs, List<String> workloads, Map<S
      * A GpuJob: its phase, where it is placed ({@code gpus}: index and milli per GPU), quota state, reason; for a
      * gang, how many replicas it asks for and where its further replicas are placed (whole GPUs each).
      */
-    record ObservedJob(String team, String job, String phase, String node, List<int[]> gpus, String quota,
-                       String reason, long demandMilli, int replicas, List<OtherReplica> others) {
+    record ObservedJob(
+            String team,
+            String job,
+            String phase,
+            String node,
+            List<int[]> gpus,
+            String quota,
+            String reason,
+            long demandMilli,
+            int replicas,
+            List<OtherReplica> others) {
 
         ObservedJob {
             others = others == null ? List.of() : List.copyOf(others);
@@ -64,16 +86,13 @@ record Observation(long t, List<ObservedJob> jobs, List<String> workloads, Map<S
     }
 
     /** A gang's further replica: its node and GPU indices. */
-    record OtherReplica(String node, List<Integer> gpus) {
-    }
+    record OtherReplica(String node, List<Integer> gpus) {}
 
     /** The Lease as read: holder, acquire and renew times (ms since the start), transitions. */
-    record LeaseState(String holder, long acquire, long renew, int transitions) {
-    }
+    record LeaseState(String holder, long acquire, long renew, int transitions) {}
 
     /** A decision event of the service: which replica reported it, why, when (second precision), on what. */
-    record DecisionEvent(String instance, String reason, long at, String object) {
-    }
+    record DecisionEvent(String instance, String reason, long at, String object) {}
 
     JsonObject toJson() {
         JsonObject o = new JsonObject();
@@ -149,34 +168,59 @@ record Observation(long t, List<ObservedJob> jobs, List<String> workloads, Map<S
             JsonObject x = e.getAsJsonObject();
             List<int[]> gpus = new ArrayList<>();
             for (JsonElement g : array(x, "gpus")) {
-                gpus.add(new int[] {g.getAsJsonArray().get(0).getAsInt(), g.getAsJsonArray().get(1).getAsInt()});
+                gpus.add(new int[] {
+                    g.getAsJsonArray().get(0).getAsInt(),
+                    g.getAsJsonArray().get(1).getAsInt()
+                });
             }
-            jobs.add(new ObservedJob(text(x, "team"), text(x, "job"), text(x, "phase"), text(x, "node"), gpus,
-                    text(x, "quota"), text(x, "reason"), x.has("demand") ? x.get("demand").getAsLong() : 0,
-                    x.has("replicas") ? x.get("replicas").getAsInt() : 1, others(x)));
+            jobs.add(new ObservedJob(
+                    text(x, "team"),
+                    text(x, "job"),
+                    text(x, "phase"),
+                    text(x, "node"),
+                    gpus,
+                    text(x, "quota"),
+                    text(x, "reason"),
+                    x.has("demand") ? x.get("demand").getAsLong() : 0,
+                    x.has("replicas") ? x.get("replicas").getAsInt() : 1,
+                    others(x)));
         }
         Map<String, Integer> pods = new LinkedHashMap<>();
         if (o.has("pods")) {
-            o.getAsJsonObject("pods").entrySet().forEach(p -> pods.put(p.getKey(), p.getValue().getAsInt()));
+            o.getAsJsonObject("pods")
+                    .entrySet()
+                    .forEach(p -> pods.put(p.getKey(), p.getValue().getAsInt()));
         }
         Map<String, Integer> nodes = new LinkedHashMap<>();
         if (o.has("nodes")) {
-            o.getAsJsonObject("nodes").entrySet().forEach(n -> nodes.put(n.getKey(), n.getValue().getAsInt()));
+            o.getAsJsonObject("nodes")
+                    .entrySet()
+                    .forEach(n -> nodes.put(n.getKey(), n.getValue().getAsInt()));
         }
         LeaseState lease = null;
         if (o.has("lease")) {
             JsonObject l = o.getAsJsonObject("lease");
-            lease = new LeaseState(text(l, "holder"), l.get("acquire").getAsLong(), l.get("renew").getAsLong(),
+            lease = new LeaseState(
+                    text(l, "holder"),
+                    l.get("acquire").getAsLong(),
+                    l.get("renew").getAsLong(),
                     l.get("transitions").getAsInt());
         }
         List<DecisionEvent> events = new ArrayList<>();
         for (JsonElement e : array(o, "events")) {
             JsonObject x = e.getAsJsonObject();
-            events.add(new DecisionEvent(text(x, "instance"), text(x, "reason"), x.get("at").getAsLong(),
-                    text(x, "object")));
+            events.add(new DecisionEvent(
+                    text(x, "instance"), text(x, "reason"), x.get("at").getAsLong(), text(x, "object")));
         }
-        return new Observation(o.get("t").getAsLong(), jobs, stringList(o, "workloads"), pods,
-                stringList(o, "reservations"), nodes, lease, events,
+        return new Observation(
+                o.get("t").getAsLong(),
+                jobs,
+                stringList(o, "workloads"),
+                pods,
+                stringList(o, "reservations"),
+                nodes,
+                lease,
+                events,
                 KubeflowLook.fromJson(o.has("kubeflow") ? o.getAsJsonObject("kubeflow") : null));
     }
 

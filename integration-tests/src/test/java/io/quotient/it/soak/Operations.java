@@ -6,14 +6,16 @@ import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.quotient.it.deploy.QuotientApi;
+import io.quotient.it.deploy.Requests;
 import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
-
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.Function;
 
 /**
  * The soak's operations, drawn from one seeded random stream: deploys of every kind by several teams (gangs of
@@ -37,14 +39,22 @@ final class Operations {
     private final FakeKubelet kubelet;
     private final CoreV1Api core;
     private final String namespace;
-    private final Map<String, List<String>> jobs = new java.util.HashMap<>();
+    private final Map<String, List<String>> jobs = new HashMap<>();
     private final KubeflowOperations kubeflow;
     private final NodeOperations nodeOps;
     private int deploys;
 
-    Operations(SoakSettings settings, History history, List<Replica> replicas, TeamsConfig teams,
-               List<String> teamNames, FakeGpuNodes nodes, FakeKubelet kubelet, ApiClient client, String namespace,
-               KubeflowOperations kubeflow) {
+    Operations(
+            SoakSettings settings,
+            History history,
+            List<Replica> replicas,
+            TeamsConfig teams,
+            List<String> teamNames,
+            FakeGpuNodes nodes,
+            FakeKubelet kubelet,
+            ApiClient client,
+            String namespace,
+            KubeflowOperations kubeflow) {
         this.settings = settings;
         this.random = new Random(settings.seed());
         this.history = history;
@@ -142,7 +152,7 @@ final class Operations {
 
     private void deploy(String team, String kind, Map<String, Object> gpu, Map<String, Object> extra) {
         String name = "j" + (++deploys);
-        Map<String, Object> body = io.quotient.it.deploy.Requests.body(name, gpu);
+        Map<String, Object> body = Requests.body(name, gpu);
         body.putAll(extra);
         JsonObject entry = history.entry("op");
         entry.addProperty("op", "deploy");
@@ -185,7 +195,8 @@ final class Operations {
         answered.addProperty("status", answer == null ? -1 : answer.status());
         history.write(answered);
         if (answer == null || answer.status() == 503) {
-            mine.add(name); // not done, or only partly (the API server did not answer): the owner deletes it again later
+            mine.add(
+                    name); // not done, or only partly (the API server did not answer): the owner deletes it again later
         }
         return "delete";
     }
@@ -198,9 +209,14 @@ final class Operations {
             return "none";
         }
         String name = pick(mine);
-        List<V1Pod> running = core.listNamespacedPod(namespace)
-                .labelSelector("quotient.io/team=" + team + ",quotient.io/job=" + name).execute().getItems().stream()
-                .filter(p -> p.getMetadata().getDeletionTimestamp() == null && "Running".equals(p.getStatus().getPhase()))
+        List<V1Pod> running = core
+                .listNamespacedPod(namespace)
+                .labelSelector("quotient.io/team=" + team + ",quotient.io/job=" + name)
+                .execute()
+                .getItems()
+                .stream()
+                .filter(p -> p.getMetadata().getDeletionTimestamp() == null
+                        && "Running".equals(p.getStatus().getPhase()))
                 .toList();
         if (running.isEmpty()) {
             return "none";
@@ -245,7 +261,7 @@ final class Operations {
     }
 
     /** A REST call that may find its replica dead or paused: null when no answer came. */
-    static QuotientApi.Answer call(Replica replica, java.util.function.Function<QuotientApi, QuotientApi.Answer> call) {
+    static QuotientApi.Answer call(Replica replica, Function<QuotientApi, QuotientApi.Answer> call) {
         try {
             return replica.api().map(call).orElse(null);
         } catch (UncheckedIOException | IllegalStateException e) {

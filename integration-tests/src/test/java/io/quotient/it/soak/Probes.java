@@ -6,9 +6,9 @@ import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.quotient.it.deploy.QuotientApi;
 import io.quotient.it.deploy.Requests;
-
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Measures recovery after a fault: a small probe job (a tenth of a GPU, well within the probe team's guarantee)
@@ -42,8 +42,8 @@ final class Probes {
         long deadline = faultEnd + BOUND_MS;
         int status = -1;
         while (status != 201 && status != 202 && status != 409 && history.now() < deadline) {
-            QuotientApi.Answer answer = firstAnswer(api -> api.deploy(TEAM, Requests.body(name,
-                    Map.of("fraction", 0.1, "fractionLimit", 0.1))));
+            QuotientApi.Answer answer = firstAnswer(
+                    api -> api.deploy(TEAM, Requests.body(name, Map.of("fraction", 0.1, "fractionLimit", 0.1))));
             status = answer == null ? -1 : answer.status();
             if (status != 201 && status != 202 && status != 409) {
                 Thread.sleep(RETRY_MS);
@@ -95,7 +95,7 @@ final class Probes {
         }
     }
 
-    private QuotientApi.Answer firstAnswer(java.util.function.Function<QuotientApi, QuotientApi.Answer> call) {
+    private QuotientApi.Answer firstAnswer(Function<QuotientApi, QuotientApi.Answer> call) {
         for (Replica replica : replicas) {
             QuotientApi.Answer answer = Operations.call(replica, call);
             if (answer != null) {

@@ -1,7 +1,6 @@
 package io.quotient.it.soak;
 
 import io.quotient.it.soak.Observation.ObservedJob;
-
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -48,7 +47,9 @@ final class QuotaLabelTrust {
         Set<String> stable = new HashSet<>();
         long bound = previousT == Long.MIN_VALUE ? Long.MIN_VALUE : previousT - STALENESS_MS;
         if (leaderDisturbedAt <= bound && bound >= 0) {
-            holdings.keySet().stream().filter(team -> changedAt.getOrDefault(team, 0L) <= bound).forEach(stable::add);
+            holdings.keySet().stream()
+                    .filter(team -> changedAt.getOrDefault(team, 0L) <= bound)
+                    .forEach(stable::add);
         }
         Map<String, Map<String, Long>> now = new HashMap<>();
         Map<String, ObservedJob> byKey = new HashMap<>();
@@ -70,8 +71,12 @@ final class QuotaLabelTrust {
                 stable.remove(team);
             }
         }
-        if (!Objects.equals(lease == null ? null : lease.holder(), obs.lease() == null ? null : obs.lease().holder())
-                || lease == null || obs.lease() == null || lease.acquire() != obs.lease().acquire()
+        if (!Objects.equals(
+                        lease == null ? null : lease.holder(),
+                        obs.lease() == null ? null : obs.lease().holder())
+                || lease == null
+                || obs.lease() == null
+                || lease.acquire() != obs.lease().acquire()
                 || lease.transitions() != obs.lease().transitions()) {
             leaderDisturbedAt = obs.t();
         }
@@ -88,8 +93,8 @@ final class QuotaLabelTrust {
     }
 
     /** Whether the team went from {@code before} to {@code after} by evictions only. */
-    private static boolean onlyEvicted(Map<String, Long> before, Map<String, Long> after,
-                                       Map<String, ObservedJob> jobs) {
+    private static boolean onlyEvicted(
+            Map<String, Long> before, Map<String, Long> after, Map<String, ObservedJob> jobs) {
         for (Map.Entry<String, Long> held : after.entrySet()) {
             if (!held.getValue().equals(before.get(held.getKey()))) {
                 return false; // placed or resized since
@@ -97,7 +102,8 @@ final class QuotaLabelTrust {
         }
         for (String key : before.keySet()) {
             ObservedJob job = jobs.get(key);
-            boolean evicted = job != null && job.reason() != null && job.reason().startsWith("Preempted");
+            boolean evicted =
+                    job != null && job.reason() != null && job.reason().startsWith("Preempted");
             if (!after.containsKey(key) && !evicted) {
                 return false; // finished, failed, deleted or re-queued from a lost node
             }

@@ -1,14 +1,13 @@
 package io.quotient.it.soak;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.it.soak.Observation.LeaseState;
 import io.quotient.it.soak.Observation.ObservedJob;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The in-quota clause judges a stored quota state only when it is known to be current: the team unchanged for the
@@ -42,7 +41,8 @@ class QuotaLabelTrustTest {
         look(32_000, R1, evicted("a1"), held("a2", 2000), held("a3", 1000));
 
         assertThat(trust.trusted("team-a")).isFalse();
-        assertThat(checks.check(held("a1", 1000), evicted("a1"), trust.trusted("team-a"))).isEmpty();
+        assertThat(checks.check(held("a1", 1000), evicted("a1"), trust.trusted("team-a")))
+                .isEmpty();
     }
 
     @Test
@@ -64,7 +64,9 @@ class QuotaLabelTrustTest {
         assertThat(trust.trusted("team-a")).isTrue();
         trust.fault("pause-follower", 53_000);
         look(54_000, new LeaseState("replica-2", 21_000, 21_000, 2), held("a1", 1000), held("a2", 2000));
-        assertThat(trust.trusted("team-a")).as("a follower's fault does not stop the passes").isTrue();
+        assertThat(trust.trusted("team-a"))
+                .as("a follower's fault does not stop the passes")
+                .isTrue();
         trust.fault("api-cut", 55_000);
         lookStable(56_000, 66_000, new LeaseState("replica-2", 21_000, 21_000, 2));
         assertThat(trust.trusted("team-a")).isFalse();
@@ -89,13 +91,22 @@ class QuotaLabelTrustTest {
     }
 
     private void look(long t, LeaseState lease, ObservedJob... jobs) {
-        trust.observe(new Observation(t, List.of(jobs), List.of(), Map.of(), List.of(), Map.of("n1", 8), lease,
-                List.of()));
+        trust.observe(
+                new Observation(t, List.of(jobs), List.of(), Map.of(), List.of(), Map.of("n1", 8), lease, List.of()));
     }
 
     private static ObservedJob held(String name, int milli) {
-        return new ObservedJob("team-a", name, "Running", "n1", List.<int[]>of(new int[] {0, milli}),
-                "a1".equals(name) ? "InQuota" : "OverQuota", null, milli, 1, List.of());
+        return new ObservedJob(
+                "team-a",
+                name,
+                "Running",
+                "n1",
+                List.<int[]>of(new int[] {0, milli}),
+                "a1".equals(name) ? "InQuota" : "OverQuota",
+                null,
+                milli,
+                1,
+                List.of());
     }
 
     private static ObservedJob evicted(String name) {

@@ -2,8 +2,10 @@ package io.quotient.it.soak;
 
 import io.quotient.it.deploy.QuotientApi;
 import io.quotient.it.deploy.QuotientService;
-
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
@@ -86,12 +88,17 @@ final class Replica {
 
     /** Sends a signal to this replica's process (a child of this JVM, found by its identity argument). */
     private void signal(String signal) {
-        long pid = ProcessHandle.current().children().filter(p -> commandLine(p.pid())
-                        .contains("\0--quotient.kubernetes.identity=" + name + "\0"))
-                .mapToLong(ProcessHandle::pid).findFirst()
-                .orElseThrow(() -> new IllegalStateException("no process of replica " + name + " to send SIG" + signal));
+        long pid = ProcessHandle.current()
+                .children()
+                .filter(p -> commandLine(p.pid()).contains("\0--quotient.kubernetes.identity=" + name + "\0"))
+                .mapToLong(ProcessHandle::pid)
+                .findFirst()
+                .orElseThrow(
+                        () -> new IllegalStateException("no process of replica " + name + " to send SIG" + signal));
         try {
-            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+            Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
+                    .inheritIO()
+                    .start();
             if (kill.waitFor() != 0) {
                 throw new IllegalStateException("kill -" + signal + " " + pid + " (replica " + name + ") failed");
             }
@@ -106,8 +113,8 @@ final class Replica {
     /** The process's whole command line, NUL-separated (ProcessHandle.Info truncates long ones). */
     private static String commandLine(long pid) {
         try {
-            return new String(java.nio.file.Files.readAllBytes(java.nio.file.Path.of("/proc", Long.toString(pid),
-                    "cmdline")), java.nio.charset.StandardCharsets.UTF_8);
+            return new String(
+                    Files.readAllBytes(Path.of("/proc", Long.toString(pid), "cmdline")), StandardCharsets.UTF_8);
         } catch (IOException e) {
             return "";
         }

@@ -6,7 +6,6 @@ import io.quotient.it.deploy.WebhookTls;
 import io.quotient.it.deploy.WorkloadWebhooks;
 import io.quotient.it.harness.ControlPlane;
 import io.quotient.it.harness.TestNamespace;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -54,8 +53,8 @@ final class SoakAdmission implements AutoCloseable {
         SoakAdmission admission = new SoakAdmission(plane.apiClient(), tls, ports);
         try {
             for (String team : teams) {
-                TestNamespace namespace = TestNamespace.create(admission.client, plane.serverMinorVersion(), "soak-"
-                        + team);
+                TestNamespace namespace =
+                        TestNamespace.create(admission.client, plane.serverMinorVersion(), "soak-" + team);
                 admission.namespaces.add(namespace);
                 WorkloadWebhooks.optIn(admission.client, namespace.name());
                 admission.namespaceOf.put(team, namespace.name());

@@ -19,17 +19,16 @@ import java.util.TreeMap;
  */
 final class SoakFigures {
 
-    private record Fault(String kind, long t, String target) {
-    }
+    private record Fault(String kind, long t, String target) {}
 
     private final Map<String, Integer> operations = new TreeMap<>();
     /** Per Kubeflow kind: objects the API server accepted, creates refused (the webhook's answer or none), retries. */
     private final Map<String, int[]> kubeflow = new TreeMap<>();
+
     private final List<Fault> faults = new ArrayList<>();
     private final Map<String, List<Double>> recoveries = new TreeMap<>();
     /** A team's ask: it held less than {@code targetMilli} with a job waiting that fits its guarantee. */
-    private record Ask(String team, long targetMilli, long since) {
-    }
+    private record Ask(String team, long targetMilli, long since) {}
 
     private final Map<String, Ask> teamAsks = new HashMap<>();
     private final Map<String, Long> awaitingReclaim = new HashMap<>();
@@ -139,24 +138,41 @@ final class SoakFigures {
         StringBuilder text = new StringBuilder();
         text.append(String.format("[soak] operations: %d %s%n", operationCount(), operations));
         text.append(String.format("[soak] faults: %d %s%n", faults.size(), faultsByKind()));
-        kubeflow.forEach((kind, counts) -> text.append(String.format("[soak] kubeflow %s: %d created, %d creates"
-                + " refused or unanswered (webhook, outage)%s%n", kind, counts[0], counts[1],
+        kubeflow.forEach((kind, counts) -> text.append(String.format(
+                "[soak] kubeflow %s: %d created, %d creates" + " refused or unanswered (webhook, outage)%s%n",
+                kind,
+                counts[0],
+                counts[1],
                 counts[2] > 0 ? ", " + counts[2] + " of the creates were retries of a pod held at admission" : "")));
         recoveries.forEach((kind, seconds) -> text.append(String.format(
-                "[soak] recovery after %s: n=%d p50 %.1f s, p99 %.1f s, max %.1f s%n", kind, seconds.size(),
-                percentile(seconds, 0.50), percentile(seconds, 0.99), percentile(seconds, 1.0))));
-        text.append(String.format("[soak] leader failover (leader fault to the next Lease write): n=%d p50 %.1f s,"
-                        + " p99 %.1f s; leader changes seen: %d%n", failoverSeconds.size(),
-                percentile(failoverSeconds, 0.50), percentile(failoverSeconds, 0.99), takeovers));
-        text.append(String.format("[soak] reclaim latency (team: a job within its team's guarantee accepted, to the"
+                "[soak] recovery after %s: n=%d p50 %.1f s, p99 %.1f s, max %.1f s%n",
+                kind, seconds.size(), percentile(seconds, 0.50), percentile(seconds, 0.99), percentile(seconds, 1.0))));
+        text.append(String.format(
+                "[soak] leader failover (leader fault to the next Lease write): n=%d p50 %.1f s,"
+                        + " p99 %.1f s; leader changes seen: %d%n",
+                failoverSeconds.size(),
+                percentile(failoverSeconds, 0.50),
+                percentile(failoverSeconds, 0.99),
+                takeovers));
+        text.append(String.format(
+                "[soak] reclaim latency (team: a job within its team's guarantee accepted, to the"
                         + " team holding what it held plus that job's demand): n=%d p50 %.1f s, p99 %.1f s, max %.1f s;"
-                        + " not met: %d; withdrawn (job deleted unplaced): %d%n", teamReclaimSeconds.size(),
-                percentile(teamReclaimSeconds, 0.50), percentile(teamReclaimSeconds, 0.99),
-                percentile(teamReclaimSeconds, 1.0), teamAsks.size(), withdrawnAsks));
-        text.append(String.format("[soak] reclaim latency (job within its team's guarantee, accepted to placed):"
+                        + " not met: %d; withdrawn (job deleted unplaced): %d%n",
+                teamReclaimSeconds.size(),
+                percentile(teamReclaimSeconds, 0.50),
+                percentile(teamReclaimSeconds, 0.99),
+                percentile(teamReclaimSeconds, 1.0),
+                teamAsks.size(),
+                withdrawnAsks));
+        text.append(String.format(
+                "[soak] reclaim latency (job within its team's guarantee, accepted to placed):"
                         + " n=%d p50 %.1f s, p99 %.1f s, max %.1f s; never placed: %d; evictions seen: %d%n",
-                reclaimSeconds.size(), percentile(reclaimSeconds, 0.50), percentile(reclaimSeconds, 0.99),
-                percentile(reclaimSeconds, 1.0), awaitingReclaim.size(), evictions));
+                reclaimSeconds.size(),
+                percentile(reclaimSeconds, 0.50),
+                percentile(reclaimSeconds, 0.99),
+                percentile(reclaimSeconds, 1.0),
+                awaitingReclaim.size(),
+                evictions));
         return text.toString();
     }
 

@@ -1,11 +1,10 @@
 package io.quotient.it.soak;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.Map;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class SoakFiguresTest {
 
@@ -33,8 +32,8 @@ class SoakFiguresTest {
         figures.awaitReclaim("team-b/b1", "team-b", 1_000, 0);
 
         figures.reclaimed("team-a/a1", 5_000);
-        figures.teamsHold(Map.of("team-a", 2_000L, "team-b", 500L), GUARANTEES, Set.of("team-a/a1", "team-b/b1"),
-                6_000);
+        figures.teamsHold(
+                Map.of("team-a", 2_000L, "team-b", 500L), GUARANTEES, Set.of("team-a/a1", "team-b/b1"), 6_000);
 
         assertThat(figures.describe()).contains("n=1 p50 5.0 s, p99 5.0 s, max 5.0 s; not met: 1; withdrawn");
     }
@@ -45,10 +44,10 @@ class SoakFiguresTest {
         figures.awaitReclaim("team-a/a1", "team-a", 4_000, 0);
         figures.awaitReclaim("team-b/b1", "team-b", 1_000, 0);
 
-        figures.teamsHold(Map.of("team-a", 3_000L), Map.of("team-a", 3_000L, "team-b", 2_000L), Set.of("team-a/a1"),
-                7_000);
+        figures.teamsHold(
+                Map.of("team-a", 3_000L), Map.of("team-a", 3_000L, "team-b", 2_000L), Set.of("team-a/a1"), 7_000);
 
-        assertThat(figures.describe()).contains("n=1 p50 7.0 s, p99 7.0 s, max 7.0 s; not met: 0;"
-                + " withdrawn (job deleted unplaced): 1");
+        assertThat(figures.describe())
+                .contains("n=1 p50 7.0 s, p99 7.0 s, max 7.0 s; not met: 0;" + " withdrawn (job deleted unplaced): 1");
     }
 }

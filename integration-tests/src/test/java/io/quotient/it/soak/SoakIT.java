@@ -1,16 +1,15 @@
 package io.quotient.it.soak;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.it.harness.ControlPlane;
 import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
-import org.junit.jupiter.api.Test;
-
 import java.nio.file.Path;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The short soak (about three minutes, fixed seed): 40 two-GPU nodes, two replicas, four teams, operations and
@@ -21,17 +20,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 class SoakIT {
 
     @Test
-    void shortSoakWithFaultsKeepsEveryInvariant(ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes,
-                                                FakeKubelet kubelet) throws Exception {
+    void shortSoakWithFaultsKeepsEveryInvariant(
+            ControlPlane plane, TestNamespace namespace, FakeGpuNodes nodes, FakeKubelet kubelet) throws Exception {
         SoakSettings settings = SoakSettings.shortRun(Path.of(System.getProperty("quotient.soak.dir", "target/soak")));
 
         SoakRun.Result result = new SoakRun(settings, plane, namespace.name(), nodes, kubelet).run();
 
-        assertThat(result.harnessErrors()).as("the harness's own calls failed; see %s", result.history()).isZero();
+        assertThat(result.harnessErrors())
+                .as("the harness's own calls failed; see %s", result.history())
+                .isZero();
         List<String> violations = result.verdict().violations();
-        assertThat(violations).as("invariant violations of seed %d; history %s%n%s", settings.seed(), result.history(),
-                violations.isEmpty() ? "" : ViolationTrace.of(result.history(), violations, 80)).isEmpty();
-        assertThat(result.verdict().figures().faultsByKind().values().stream().mapToInt(Integer::intValue).sum())
-                .as("faults injected").isGreaterThanOrEqualTo(3);
+        assertThat(violations)
+                .as(
+                        "invariant violations of seed %d; history %s%n%s",
+                        settings.seed(),
+                        result.history(),
+                        violations.isEmpty() ? "" : ViolationTrace.of(result.history(), violations, 80))
+                .isEmpty();
+        assertThat(result.verdict().figures().faultsByKind().values().stream()
+                        .mapToInt(Integer::intValue)
+                        .sum())
+                .as("faults injected")
+                .isGreaterThanOrEqualTo(3);
     }
 }

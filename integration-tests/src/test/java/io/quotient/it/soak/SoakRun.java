@@ -13,7 +13,6 @@ import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
 import io.quotient.it.kubeflow.FakeTrainingOperator;
 import io.quotient.it.kubeflow.KubeflowCrds;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -21,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,7 +60,8 @@ final class SoakRun {
         QuotientManifests.installCrd(client);
         Path dir = settings.historyDir();
         HistoryChecker checker = new HistoryChecker();
-        Path file = dir.resolve("soak-" + settings.seed() + "-" + Instant.now().toString().replace(':', '-') + ".jsonl");
+        Path file = dir.resolve(
+                "soak-" + settings.seed() + "-" + Instant.now().toString().replace(':', '-') + ".jsonl");
         List<String> teamNames = new ArrayList<>();
         Map<String, Long> guarantees = new LinkedHashMap<>();
         long share = Math.max(500, settings.capacityMilli() * 6 / 10 / settings.teams() / 500 * 500);
@@ -73,22 +74,32 @@ final class SoakRun {
         KubeflowCrds.install(client);
         KubeflowOperations.installRuntime(client);
         try (History history = new History(file, checker);
-             SoakAdmission admission = SoakAdmission.open(plane, teamNames, 2, dir.resolve("admission"));
-             LoopbackProxy proxy = new LoopbackProxy(apiServerPort(plane.kubeconfig()));
-             FakeTrainingOperator trainingOperator = FakeTrainingOperator.start(plane.newApiClient())) {
-            TeamsConfig teams = new TeamsConfig(dir.resolve("teams-" + settings.seed() + ".yaml"), namespace, guarantees,
-                    admission.namespaceOf());
+                SoakAdmission admission = SoakAdmission.open(plane, teamNames, 2, dir.resolve("admission"));
+                LoopbackProxy proxy = new LoopbackProxy(apiServerPort(plane.kubeconfig()));
+                FakeTrainingOperator trainingOperator = FakeTrainingOperator.start(plane.newApiClient())) {
+            TeamsConfig teams = new TeamsConfig(
+                    dir.resolve("teams-" + settings.seed() + ".yaml"), namespace, guarantees, admission.namespaceOf());
             history.write(start(history, guarantees));
             outages = new PlaneOutages(history);
             Path kubeconfig = proxiedKubeconfig(plane.kubeconfig(), proxy.port(), dir.resolve("kubeconfig-proxy.json"));
-            List<Replica> replicas = List.of(replica("replica-1", teams, kubeconfig, dir, admission.replicaArgs(0)),
+            List<Replica> replicas = List.of(
+                    replica("replica-1", teams, kubeconfig, dir, admission.replicaArgs(0)),
                     replica("replica-2", teams, kubeconfig, dir, admission.replicaArgs(1)));
             admission.register(replicas);
-            Operations operations = new Operations(settings, history, replicas, teams, teamNames, nodes, kubelet,
-                    client, namespace, new KubeflowOperations(history, client, admission.namespaceOf()));
+            Operations operations = new Operations(
+                    settings,
+                    history,
+                    replicas,
+                    teams,
+                    teamNames,
+                    nodes,
+                    kubelet,
+                    client,
+                    namespace,
+                    new KubeflowOperations(history, client, admission.namespaceOf()));
             operations.addInitialNodes();
-            ClusterReader reader = new ClusterReader(client, namespace, admission.teamOf(), Operations.NODE_PREFIX,
-                    Operations.GPU_MEMORY_MIB, history);
+            ClusterReader reader = new ClusterReader(
+                    client, namespace, admission.teamOf(), Operations.NODE_PREFIX, Operations.GPU_MEMORY_MIB, history);
             AtomicBoolean observing = new AtomicBoolean(true);
             Thread observer = daemon("soak-observer", () -> observe(reader, history, observing));
             observer.start();
@@ -108,15 +119,15 @@ final class SoakRun {
         }
         HistoryChecker.Verdict verdict = checker.finish();
         System.out.print(verdict.figures().describe());
-        System.out.println("[soak] seed " + settings.seed() + ": " + verdict.violations().size() + " violation(s);"
-                + " history " + file.toAbsolutePath() + " (re-check: HistoryCheck " + file + ")");
+        System.out.println(
+                "[soak] seed " + settings.seed() + ": " + verdict.violations().size() + " violation(s);" + " history "
+                        + file.toAbsolutePath() + " (re-check: HistoryCheck " + file + ")");
         verdict.violations().forEach(v -> System.out.println("[soak] VIOLATION " + v));
         return new Result(verdict, file, harnessErrors.get());
     }
 
     /** A run's verdict, its history file, and how many of the harness's own calls failed. */
-    record Result(HistoryChecker.Verdict verdict, Path history, int harnessErrors) {
-    }
+    record Result(HistoryChecker.Verdict verdict, Path history, int harnessErrors) {}
 
     private void chaos(History history, List<Replica> replicas, LoopbackProxy proxy, Operations operations)
             throws InterruptedException {
@@ -129,12 +140,20 @@ final class SoakRun {
                 } catch (Exception e) {
                     harnessError(history, "operation", e);
                 }
-                sleep((long) (-Math.log(1 - pauses.nextDouble()) * settings.operationGap().toMillis()));
+                sleep((long) (-Math.log(1 - pauses.nextDouble())
+                        * settings.operationGap().toMillis()));
             }
         });
         operator.start();
-        Faults faults = new Faults(settings.seed(), history, replicas, proxy, new Probes(history, replicas, client,
-                namespace), plane, namespace, outages);
+        Faults faults = new Faults(
+                settings.seed(),
+                history,
+                replicas,
+                proxy,
+                new Probes(history, replicas, client, namespace),
+                plane,
+                namespace,
+                outages);
         long gap = settings.faultGap().toMillis();
         while (history.now() + gap < chaosEnd) {
             Thread.sleep(gap / 2 + pauses.nextInt((int) (gap / 2) + 1));
@@ -147,14 +166,16 @@ final class SoakRun {
     }
 
     /** Faults stop: capacity and replicas restored, then the reclaim deadline runs and the cluster must settle. */
-    private void calm(History history, List<Replica> replicas, Operations operations,
-                      java.util.Collection<String> teamNamespaces) throws Exception {
+    private void calm(History history, List<Replica> replicas, Operations operations, Collection<String> teamNamespaces)
+            throws Exception {
         for (Replica replica : replicas) {
             replica.awaitRestarted(120_000);
         }
         operations.restoreCapacity();
         history.write(history.entry("calm"));
-        long reclaimEnd = history.now() + settings.reclaimDeadline().toMillis() + 2 * settings.observeEvery().toMillis();
+        long reclaimEnd = history.now()
+                + settings.reclaimDeadline().toMillis()
+                + 2 * settings.observeEvery().toMillis();
         while (history.now() < reclaimEnd) {
             operations.recreateNotebooks(); // their controller keeps trying, faults or not
             Thread.sleep(Math.min(1000, Math.max(1, reclaimEnd - history.now())));
@@ -211,22 +232,30 @@ final class SoakRun {
 
     /** A replica on the shipped schedules (re-queue 5 s, reclaim 15 s), reaching the API server through the proxy. */
     private Replica replica(String name, TeamsConfig teams, Path kubeconfig, Path dir, String[] admissionArgs) {
-        List<String> args = new ArrayList<>(List.of("--quotient.kubeconfig=" + kubeconfig,
-                "--quotient.schedules.requeue-interval=5s", "--quotient.schedules.reclaim-interval=15s"));
+        List<String> args = new ArrayList<>(List.of(
+                "--quotient.kubeconfig=" + kubeconfig,
+                "--quotient.schedules.requeue-interval=5s",
+                "--quotient.schedules.reclaim-interval=15s"));
         args.addAll(List.of(admissionArgs));
-        return new Replica(name, () -> QuotientService.process(name, plane, namespace, teams.file(), dir.resolve("logs"),
-                args.toArray(String[]::new)));
+        return new Replica(
+                name,
+                () -> QuotientService.process(
+                        name, plane, namespace, teams.file(), dir.resolve("logs"), args.toArray(String[]::new)));
     }
 
     private static int apiServerPort(Path kubeconfig) throws IOException {
-        return URI.create(server(JsonParser.parseString(Files.readString(kubeconfig)).getAsJsonObject())
-                .get("server").getAsString()).getPort();
+        return URI.create(server(JsonParser.parseString(Files.readString(kubeconfig))
+                                .getAsJsonObject())
+                        .get("server")
+                        .getAsString())
+                .getPort();
     }
 
     /** The plane's kubeconfig with its server moved to the proxy's port (same loopback address, same CA). */
     static Path proxiedKubeconfig(Path kubeconfig, int port, Path target) {
         try {
-            JsonObject config = JsonParser.parseString(Files.readString(kubeconfig)).getAsJsonObject();
+            JsonObject config =
+                    JsonParser.parseString(Files.readString(kubeconfig)).getAsJsonObject();
             JsonObject cluster = server(config);
             URI server = URI.create(cluster.get("server").getAsString());
             if (!"127.0.0.1".equals(server.getHost()) && !"localhost".equals(server.getHost())) {

@@ -20,32 +20,64 @@ import java.time.Duration;
  * @param removeBusyNodes whether nodes holding jobs are removed too (the default: Quotient re-queues the jobs of a
  *                        node that leaves the cluster), or only idle ones ({@code -Dquotient.soak.removeBusyNodes=false})
  */
-record SoakSettings(long seed, Duration chaos, int nodes, int gpusPerNode, int teams, Duration operationGap,
-                    Duration faultGap, Duration settle, Duration reclaimDeadline, Duration observeEvery,
-                    Path historyDir, boolean removeBusyNodes) {
+record SoakSettings(
+        long seed,
+        Duration chaos,
+        int nodes,
+        int gpusPerNode,
+        int teams,
+        Duration operationGap,
+        Duration faultGap,
+        Duration settle,
+        Duration reclaimDeadline,
+        Duration observeEvery,
+        Path historyDir,
+        boolean removeBusyNodes) {
 
     SoakSettings {
-        if (nodes < 1 || gpusPerNode < 2 || teams < 2 || chaos.isNegative() || operationGap.isZero()
+        if (nodes < 1
+                || gpusPerNode < 2
+                || teams < 2
+                || chaos.isNegative()
+                || operationGap.isZero()
                 || faultGap.isZero()) {
-            throw new IllegalArgumentException("a soak needs nodes >= 1, gpusPerNode >= 2, teams >= 2 and positive"
-                    + " durations; got " + this);
+            throw new IllegalArgumentException(
+                    "a soak needs nodes >= 1, gpusPerNode >= 2, teams >= 2 and positive" + " durations; got " + this);
         }
     }
 
     /** The short soak of the normal suite: fixed seed, about three minutes. */
     static SoakSettings shortRun(Path historyDir) {
-        return new SoakSettings(16, Duration.ofSeconds(100), 40, 2, 4, Duration.ofMillis(400), Duration.ofSeconds(10),
-                Duration.ofSeconds(30), Duration.ofSeconds(60), Duration.ofSeconds(2), historyDir, true);
+        return new SoakSettings(
+                16,
+                Duration.ofSeconds(100),
+                40,
+                2,
+                4,
+                Duration.ofMillis(400),
+                Duration.ofSeconds(10),
+                Duration.ofSeconds(30),
+                Duration.ofSeconds(60),
+                Duration.ofSeconds(2),
+                historyDir,
+                true);
     }
 
     /** The long soak's settings for one seed, from system properties over the short run's. */
     static SoakSettings fromProperties(long seed, Path historyDir) {
         SoakSettings base = shortRun(historyDir);
-        return new SoakSettings(seed, duration("quotient.soak.duration", Duration.ofMinutes(30)),
-                Integer.getInteger("quotient.soak.nodes", 60), Integer.getInteger("quotient.soak.gpusPerNode", 2),
-                Integer.getInteger("quotient.soak.teams", 4), duration("quotient.soak.operationGap", base.operationGap()),
-                duration("quotient.soak.faultGap", Duration.ofSeconds(20)), base.settle(), base.reclaimDeadline(),
-                base.observeEvery(), historyDir,
+        return new SoakSettings(
+                seed,
+                duration("quotient.soak.duration", Duration.ofMinutes(30)),
+                Integer.getInteger("quotient.soak.nodes", 60),
+                Integer.getInteger("quotient.soak.gpusPerNode", 2),
+                Integer.getInteger("quotient.soak.teams", 4),
+                duration("quotient.soak.operationGap", base.operationGap()),
+                duration("quotient.soak.faultGap", Duration.ofSeconds(20)),
+                base.settle(),
+                base.reclaimDeadline(),
+                base.observeEvery(),
+                historyDir,
                 Boolean.parseBoolean(System.getProperty("quotient.soak.removeBusyNodes", "true")));
     }
 
@@ -68,8 +100,8 @@ record SoakSettings(long seed, Duration chaos, int nodes, int gpusPerNode, int t
                 default -> throw new NumberFormatException("unit");
             };
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("-D" + property + "=" + value + " is not a duration; write e.g. 90s, 30m"
-                    + " or PT30M", e);
+            throw new IllegalArgumentException(
+                    "-D" + property + "=" + value + " is not a duration; write e.g. 90s, 30m" + " or PT30M", e);
         }
     }
 

@@ -1,7 +1,5 @@
 package io.quotient.it.soak;
 
-import org.yaml.snakeyaml.Yaml;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -12,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.yaml.snakeyaml.Yaml;
 
 /**
  * The teams file the replicas read (and re-read on change): guarantees in milli-GPUs, changed by the soak's
@@ -59,8 +58,9 @@ final class TeamsConfig {
             entry.put("name", team);
             entry.put("guaranteedGpus", milli / 1000.0);
             entry.put("overQuotaWeight", 1);
-            entry.put("namespaces", ownNamespaces.containsKey(team) ? List.of(namespace, ownNamespaces.get(team))
-                    : List.of(namespace));
+            entry.put(
+                    "namespaces",
+                    ownNamespaces.containsKey(team) ? List.of(namespace, ownNamespaces.get(team)) : List.of(namespace));
             teams.add(entry);
         });
         try {

@@ -3,7 +3,6 @@ package io.quotient.it.soak;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -30,8 +29,7 @@ final class ViolationTrace {
     private static final int VIOLATIONS_READ = 3;
     private static final String GONE = "gone";
 
-    private ViolationTrace() {
-    }
+    private ViolationTrace() {}
 
     /** The trace, at most {@code maxLines} lines (the first ones kept); empty without violations. */
     static String of(Path history, List<String> violations, int maxLines) {
@@ -93,8 +91,8 @@ final class ViolationTrace {
         return holder;
     }
 
-    private static void placements(JsonObject obs, long t, Set<String> jobs, Map<String, String> last,
-                                   List<String> lines) {
+    private static void placements(
+            JsonObject obs, long t, Set<String> jobs, Map<String, String> last, List<String> lines) {
         Set<String> seen = new LinkedHashSet<>();
         for (JsonElement element : obs.getAsJsonArray("jobs")) {
             JsonObject job = element.getAsJsonObject();
@@ -131,6 +129,8 @@ final class ViolationTrace {
     }
 
     private static String text(JsonObject object, String field) {
-        return object.has(field) && !object.get(field).isJsonNull() ? object.get(field).getAsString() : null;
+        return object.has(field) && !object.get(field).isJsonNull()
+                ? object.get(field).getAsString()
+                : null;
     }
 }

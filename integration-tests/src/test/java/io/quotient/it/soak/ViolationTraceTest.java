@@ -1,13 +1,13 @@
 package io.quotient.it.soak;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The trace a failed soak prints: the named jobs' changes, operations and events, the faults and Lease holders. */
 class ViolationTraceTest {
@@ -15,43 +15,56 @@ class ViolationTraceTest {
     @Test
     void tellsTheStoryOfTheJobsTheViolationsNameAndNothingElse(@TempDir Path dir) throws Exception {
         Path history = dir.resolve("soak.jsonl");
-        Files.write(history, List.of(
-                "{\"t\":1,\"type\":\"start\",\"seed\":16}",
-                "{\"t\":100,\"type\":\"op\",\"op\":\"deploy\",\"team\":\"team-2\",\"job\":\"pt5\",\"kind\":\"pytorchjob\"}",
-                "{\"t\":110,\"type\":\"op\",\"op\":\"deploy\",\"team\":\"team-1\",\"job\":\"other\",\"kind\":\"whole\"}",
-                obs(200, "replica-1", job("team-2", "pt5", "Pending", null, "[]")
-                        + "," + job("team-1", "other", "Running", "n2", "[[0,1000]]"), ""),
-                "{\"t\":300,\"type\":\"fault\",\"fault\":\"pause-leader\",\"target\":\"replica-1\",\"end\":12300}",
-                obs(9000, "replica-2", job("team-2", "pt5", "Pending", null, "[]") + ","
-                        + job("team-4", "j91", "Placed", "n1", "[[0,250]]"),
-                        "{\"instance\":\"replica-2\",\"reason\":\"Placed\",\"at\":8900,\"object\":\"team-4.j91\"}"),
-                obs(12500, "replica-2", job("team-2", "pt5", "Placed", "n1", "[[0,1000]]") + ","
-                        + job("team-4", "j91", "Placed", "n1", "[[0,250]]"),
-                        "{\"instance\":\"replica-1\",\"reason\":\"Placed\",\"at\":12400,\"object\":\"team-2.pt5\"}"),
-                obs(14500, "replica-2", job("team-4", "j91", "Placed", "n1", "[[0,250]]"), "")));
+        Files.write(
+                history,
+                List.of(
+                        "{\"t\":1,\"type\":\"start\",\"seed\":16}",
+                        "{\"t\":100,\"type\":\"op\",\"op\":\"deploy\",\"team\":\"team-2\",\"job\":\"pt5\",\"kind\":\"pytorchjob\"}",
+                        "{\"t\":110,\"type\":\"op\",\"op\":\"deploy\",\"team\":\"team-1\",\"job\":\"other\",\"kind\":\"whole\"}",
+                        obs(
+                                200,
+                                "replica-1",
+                                job("team-2", "pt5", "Pending", null, "[]") + ","
+                                        + job("team-1", "other", "Running", "n2", "[[0,1000]]"),
+                                ""),
+                        "{\"t\":300,\"type\":\"fault\",\"fault\":\"pause-leader\",\"target\":\"replica-1\",\"end\":12300}",
+                        obs(
+                                9000,
+                                "replica-2",
+                                job("team-2", "pt5", "Pending", null, "[]") + ","
+                                        + job("team-4", "j91", "Placed", "n1", "[[0,250]]"),
+                                "{\"instance\":\"replica-2\",\"reason\":\"Placed\",\"at\":8900,\"object\":\"team-4.j91\"}"),
+                        obs(
+                                12500,
+                                "replica-2",
+                                job("team-2", "pt5", "Placed", "n1", "[[0,1000]]") + ","
+                                        + job("team-4", "j91", "Placed", "n1", "[[0,250]]"),
+                                "{\"instance\":\"replica-1\",\"reason\":\"Placed\",\"at\":12400,\"object\":\"team-2.pt5\"}"),
+                        obs(14500, "replica-2", job("team-4", "j91", "Placed", "n1", "[[0,250]]"), "")));
 
-        String trace = ViolationTrace.of(history,
-                List.of("t=12500: GPU n1/0 guarantees 1250 milli: [team-4/j91=250, team-2/pt5=1000]"), 50);
+        String trace = ViolationTrace.of(
+                history, List.of("t=12500: GPU n1/0 guarantees 1250 milli: [team-4/j91=250, team-2/pt5=1000]"), 50);
 
-        assertThat(trace.lines()).containsExactly(
-                "trace of [team-4/j91, team-2/pt5] (ms since the start):",
-                "t=100 op {\"t\":100,\"type\":\"op\",\"op\":\"deploy\",\"team\":\"team-2\",\"job\":\"pt5\","
-                        + "\"kind\":\"pytorchjob\"}",
-                "t=200 Lease held by replica-1",
-                "t=200 team-2/pt5 Pending on null gpus []",
-                "t=300 fault pause-leader on replica-1 until 12300",
-                "t=9000 Lease held by replica-2",
-                "t=9000 team-4/j91 Placed on n1 gpus [[0,250]]",
-                "t=8900 event Placed on team-4.j91 by replica-2",
-                "t=12500 team-2/pt5 Placed on n1 gpus [[0,1000]]",
-                "t=12400 event Placed on team-2.pt5 by replica-1",
-                "t=14500 team-2/pt5 has no GpuJob");
+        assertThat(trace.lines())
+                .containsExactly(
+                        "trace of [team-4/j91, team-2/pt5] (ms since the start):",
+                        "t=100 op {\"t\":100,\"type\":\"op\",\"op\":\"deploy\",\"team\":\"team-2\",\"job\":\"pt5\","
+                                + "\"kind\":\"pytorchjob\"}",
+                        "t=200 Lease held by replica-1",
+                        "t=200 team-2/pt5 Pending on null gpus []",
+                        "t=300 fault pause-leader on replica-1 until 12300",
+                        "t=9000 Lease held by replica-2",
+                        "t=9000 team-4/j91 Placed on n1 gpus [[0,250]]",
+                        "t=8900 event Placed on team-4.j91 by replica-2",
+                        "t=12500 team-2/pt5 Placed on n1 gpus [[0,1000]]",
+                        "t=12400 event Placed on team-2.pt5 by replica-1",
+                        "t=14500 team-2/pt5 has no GpuJob");
     }
 
     @Test
     void keepsTheFirstLinesWhenTheStoryIsLongAndIsEmptyWithoutViolations(@TempDir Path dir) throws Exception {
         Path history = dir.resolve("soak.jsonl");
-        List<String> lines = new java.util.ArrayList<>();
+        List<String> lines = new ArrayList<>();
         for (int i = 0; i < 10; i++) {
             lines.add("{\"t\":" + i + ",\"type\":\"fault\",\"fault\":\"api-cut\",\"target\":\"api-server\",\"end\":1}");
         }

@@ -23,53 +23,67 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class EnforcerConfiguration {
 
-  @Bean
-  Clock clock() {
-    return Clock.systemUTC();
-  }
+    @Bean
+    Clock clock() {
+        return Clock.systemUTC();
+    }
 
-  @Bean
-  EnforcerHealth enforcerHealth() {
-    return new EnforcerHealth();
-  }
+    @Bean
+    EnforcerHealth enforcerHealth() {
+        return new EnforcerHealth();
+    }
 
-  @Bean
-  ProcFs procFs(EnforcerProperties properties) {
-    return new ProcFs(properties.procRoot());
-  }
+    @Bean
+    ProcFs procFs(EnforcerProperties properties) {
+        return new ProcFs(properties.procRoot());
+    }
 
-  @Bean(destroyMethod = "close")
-  NvmlGpuReader gpuReader(EnforcerProperties properties) {
-    return new NvmlGpuReader(() -> Nvml.open(properties.nvmlLibraries()));
-  }
+    @Bean(destroyMethod = "close")
+    NvmlGpuReader gpuReader(EnforcerProperties properties) {
+        return new NvmlGpuReader(() -> Nvml.open(properties.nvmlLibraries()));
+    }
 
-  @Bean
-  KillLog killLog(EnforcerProperties properties, PodDirectory pods) {
-    return new KillLog(properties.nodeName(), pods);
-  }
+    @Bean
+    KillLog killLog(EnforcerProperties properties, PodDirectory pods) {
+        return new KillLog(properties.nodeName(), pods);
+    }
 
-  @Bean
-  EnforcerMetrics enforcerMetrics(MeterRegistry registry) {
-    return new EnforcerMetrics(registry);
-  }
+    @Bean
+    EnforcerMetrics enforcerMetrics(MeterRegistry registry) {
+        return new EnforcerMetrics(registry);
+    }
 
-  @Bean
-  EnforcementCycle enforcementCycle(EnforcerProperties properties, NvmlGpuReader gpus, ProcFs procFs, PodDirectory pods,
-                                    List<EnforcementListener> listeners, EnforcerHealth health, Clock clock) {
-    return new EnforcementCycle(gpus, new SnapshotBuilder(procFs, pods, new BudgetConventions()),
-        new KillPolicy(new PolicySettings(properties.reclaimHeadroomFraction())), new IdentityCheckingSignaller(procFs),
-        new CompositeListener(listeners), health,
-        new EnforcementCycle.Settings(properties.gracePeriod(), properties.dryRun()), clock, System::nanoTime);
-  }
+    @Bean
+    EnforcementCycle enforcementCycle(
+            EnforcerProperties properties,
+            NvmlGpuReader gpus,
+            ProcFs procFs,
+            PodDirectory pods,
+            List<EnforcementListener> listeners,
+            EnforcerHealth health,
+            Clock clock) {
+        return new EnforcementCycle(
+                gpus,
+                new SnapshotBuilder(procFs, pods, new BudgetConventions()),
+                new KillPolicy(new PolicySettings(properties.reclaimHeadroomFraction())),
+                new IdentityCheckingSignaller(procFs),
+                new CompositeListener(listeners),
+                health,
+                new EnforcementCycle.Settings(properties.gracePeriod(), properties.dryRun()),
+                clock,
+                System::nanoTime);
+    }
 
-  @Bean
-  PeriodicTask enforcementLoop(EnforcementCycle cycle, EnforcerProperties properties, MeterRegistry registry) {
-    Timer timer = Timer.builder("quotient.enforcer.cycle").description("time of one enforcement cycle").register(registry);
-    return new PeriodicTask("enforcement-cycle", () -> timer.record(cycle::run), properties.pollInterval());
-  }
+    @Bean
+    PeriodicTask enforcementLoop(EnforcementCycle cycle, EnforcerProperties properties, MeterRegistry registry) {
+        Timer timer = Timer.builder("quotient.enforcer.cycle")
+                .description("time of one enforcement cycle")
+                .register(registry);
+        return new PeriodicTask("enforcement-cycle", () -> timer.record(cycle::run), properties.pollInterval());
+    }
 
-  @Bean("nvml")
-  NvmlHealthIndicator nvmlHealthIndicator(EnforcerHealth health) {
-    return new NvmlHealthIndicator(health);
-  }
+    @Bean("nvml")
+    NvmlHealthIndicator nvmlHealthIndicator(EnforcerHealth health) {
+        return new NvmlHealthIndicator(health);
+    }
 }

@@ -17,44 +17,53 @@ import org.slf4j.LoggerFactory;
 /** Logs kills (and dry-run decisions) with the node, team and job they are about, and budget problems once. */
 final class KillLog implements EnforcementListener {
 
-  private static final Logger log = LoggerFactory.getLogger(KillLog.class);
+    private static final Logger LOG = LoggerFactory.getLogger(KillLog.class);
 
-  private final String node;
-  private final PodDirectory pods;
-  private Set<String> reportedProblems = Set.of();
-  private String lastUnavailable = "";
+    private final String node;
+    private final PodDirectory pods;
+    private Set<String> reportedProblems = Set.of();
+    private String lastUnavailable = "";
 
-  KillLog(String node, PodDirectory pods) {
-    this.node = node;
-    this.pods = pods;
-  }
-
-  @Override
-  public void onKill(KillDecision decision, ProcessSignaller.Result result, boolean forced) {
-    Map<String, String> labels = pods.byUid(decision.container().podUid()).map(PodInfo::labels).orElse(Map.of());
-    String team = labels.getOrDefault("quotient.io/team", "-");
-    String job = labels.getOrDefault("quotient.io/job", "-");
-    String what = result == ProcessSignaller.Result.DRY_RUN ? "DRY-RUN would kill" : forced ? "SIGKILL" : "SIGTERM";
-    log.warn("{} pid {} ({}) on node {} team {} job {}: {} [{}; result {}]", what, decision.target().pid(),
-        ByteSizes.format(decision.processBytes()), node, team, job, decision.explanation(),
-        decision.reason().eventReason(), result);
-  }
-
-  @Override
-  public void onCycle(CycleReport report) {
-    if (!report.gpusAvailable() && !report.unavailableReason().equals(lastUnavailable)) {
-      log.error("Node {}: {}", node, report.unavailableReason());
-    } else if (report.gpusAvailable() && !lastUnavailable.isEmpty()) {
-      log.info("Node {}: GPUs readable again", node);
+    KillLog(String node, PodDirectory pods) {
+        this.node = node;
+        this.pods = pods;
     }
-    lastUnavailable = report.gpusAvailable() ? "" : report.unavailableReason();
-    List<String> problems = report.plan().problems();
-    Set<String> current = new HashSet<>(problems);
-    for (String problem : problems) {
-      if (!reportedProblems.contains(problem)) {
-        log.warn("Node {}: {}", node, problem);
-      }
+
+    @Override
+    public void onKill(KillDecision decision, ProcessSignaller.Result result, boolean forced) {
+        Map<String, String> labels =
+                pods.byUid(decision.container().podUid()).map(PodInfo::labels).orElse(Map.of());
+        String team = labels.getOrDefault("quotient.io/team", "-");
+        String job = labels.getOrDefault("quotient.io/job", "-");
+        String what = result == ProcessSignaller.Result.DRY_RUN ? "DRY-RUN would kill" : forced ? "SIGKILL" : "SIGTERM";
+        LOG.warn(
+                "{} pid {} ({}) on node {} team {} job {}: {} [{}; result {}]",
+                what,
+                decision.target().pid(),
+                ByteSizes.format(decision.processBytes()),
+                node,
+                team,
+                job,
+                decision.explanation(),
+                decision.reason().eventReason(),
+                result);
     }
-    reportedProblems = current;
-  }
+
+    @Override
+    public void onCycle(CycleReport report) {
+        if (!report.gpusAvailable() && !report.unavailableReason().equals(lastUnavailable)) {
+            LOG.error("Node {}: {}", node, report.unavailableReason());
+        } else if (report.gpusAvailable() && !lastUnavailable.isEmpty()) {
+            LOG.info("Node {}: GPUs readable again", node);
+        }
+        lastUnavailable = report.gpusAvailable() ? "" : report.unavailableReason();
+        List<String> problems = report.plan().problems();
+        Set<String> current = new HashSet<>(problems);
+        for (String problem : problems) {
+            if (!reportedProblems.contains(problem)) {
+                LOG.warn("Node {}: {}", node, problem);
+            }
+        }
+        reportedProblems = current;
+    }
 }

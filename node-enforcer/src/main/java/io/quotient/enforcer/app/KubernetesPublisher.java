@@ -27,75 +27,84 @@ import org.slf4j.LoggerFactory;
  */
 final class KubernetesPublisher implements EnforcementListener, AutoCloseable {
 
-  private static final Logger log = LoggerFactory.getLogger(KubernetesPublisher.class);
+    private static final Logger LOG = LoggerFactory.getLogger(KubernetesPublisher.class);
 
-  private final KubernetesReporter reporter;
-  private final EnforcerHealth health;
-  private final ReportSchedule schedule;
-  private final Clock clock;
-  private final UsageMeter usage;
-  private final ExecutorService writer = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS,
-      new ArrayBlockingQueue<>(256), r -> new Thread(r, "kubernetes-writer"));
-  private volatile NodeReport lastReport;
-  private Instant lastPublishedAt = Instant.EPOCH;
+    private final KubernetesReporter reporter;
+    private final EnforcerHealth health;
+    private final ReportSchedule schedule;
+    private final Clock clock;
+    private final UsageMeter usage;
+    private final ExecutorService writer = new ThreadPoolExecutor(
+            1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(256), r -> new Thread(r, "kubernetes-writer"));
+    private volatile NodeReport lastReport;
+    private Instant lastPublishedAt = Instant.EPOCH;
 
-  KubernetesPublisher(KubernetesReporter reporter, EnforcerHealth health, ReportSchedule schedule, Clock clock,
-                      UsageMeter usage) {
-    this.reporter = reporter;
-    this.health = health;
-    this.schedule = schedule;
-    this.clock = clock;
-    this.usage = usage;
-  }
-
-  @Override
-  public void onKill(KillDecision decision, ProcessSignaller.Result result, boolean forced) {
-    if (result == ProcessSignaller.Result.SIGNALLED) {
-      submit("the Event for the kill of pid " + decision.target().pid(), () -> reporter.recordKill(decision, forced));
+    KubernetesPublisher(
+            KubernetesReporter reporter,
+            EnforcerHealth health,
+            ReportSchedule schedule,
+            Clock clock,
+            UsageMeter usage) {
+        this.reporter = reporter;
+        this.health = health;
+        this.schedule = schedule;
+        this.clock = clock;
+        this.usage = usage;
     }
-  }
 
-  @Override
-  public void onCycle(CycleReport report) {
-    Instant now = clock.instant();
-    if (report.gpusAvailable()) {
-      usage.record(report.usage(), now);
-    } else {
-      usage.skip(now);
-    }
-    NodeReport next = NodeReport.of(report, health.state(), now, usage.report(now));
-    if (schedule.shouldPublish(next, lastReport, lastPublishedAt)) {
-      usage.closeWindow(now);
-      lastReport = next;
-      lastPublishedAt = next.updatedAt();
-      submit("the node report", () -> reporter.publishReport(next));
-    }
-  }
-
-  @FunctionalInterface
-  private interface Write {
-    void run() throws Exception;
-  }
-
-  private void submit(String what, Write write) {
-    try {
-      writer.execute(() -> {
-        try {
-          write.run();
-        } catch (Exception e) {
-          log.warn("Could not write {} to the API server: {}; it is retried with the next change", what, e.toString());
-          if (what.equals("the node report")) {
-            lastReport = null; // publish again next cycle
-          }
+    @Override
+    public void onKill(KillDecision decision, ProcessSignaller.Result result, boolean forced) {
+        if (result == ProcessSignaller.Result.SIGNALLED) {
+            submit(
+                    "the Event for the kill of pid " + decision.target().pid(),
+                    () -> reporter.recordKill(decision, forced));
         }
-      });
-    } catch (RejectedExecutionException e) {
-      log.warn("Dropped {}: the API server writes are {} behind", what, 256);
     }
-  }
 
-  @Override
-  public void close() {
-    writer.shutdownNow();
-  }
+    @Override
+    public void onCycle(CycleReport report) {
+        Instant now = clock.instant();
+        if (report.gpusAvailable()) {
+            usage.record(report.usage(), now);
+        } else {
+            usage.skip(now);
+        }
+        NodeReport next = NodeReport.of(report, health.state(), now, usage.report(now));
+        if (schedule.shouldPublish(next, lastReport, lastPublishedAt)) {
+            usage.closeWindow(now);
+            lastReport = next;
+            lastPublishedAt = next.updatedAt();
+            submit("the node report", () -> reporter.publishReport(next));
+        }
+    }
+
+    @FunctionalInterface
+    private interface Write {
+        void run() throws Exception;
+    }
+
+    private void submit(String what, Write write) {
+        try {
+            writer.execute(() -> {
+                try {
+                    write.run();
+                } catch (Exception e) {
+                    LOG.warn(
+                            "Could not write {} to the API server: {}; it is retried with the next change",
+                            what,
+                            e.toString());
+                    if (what.equals("the node report")) {
+                        lastReport = null; // publish again next cycle
+                    }
+                }
+            });
+        } catch (RejectedExecutionException e) {
+            LOG.warn("Dropped {}: the API server writes are {} behind", what, 256);
+        }
+    }
+
+    @Override
+    public void close() {
+        writer.shutdownNow();
+    }
 }

@@ -15,28 +15,28 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 @ConfigurationPropertiesScan
 public class NodeEnforcerApplication {
 
-  static final String HELP = "/node-enforcer-help.txt";
+    static final String HELP = "/node-enforcer-help.txt";
 
-  public static void main(String[] args) {
-    if (printHelp(args, System.out)) {
-      return;
+    public static void main(String[] args) {
+        if (printHelp(args, System.out)) {
+            return;
+        }
+        SpringApplication.run(NodeEnforcerApplication.class, args);
     }
-    SpringApplication.run(NodeEnforcerApplication.class, args);
-  }
 
-  /** Prints the usage and the properties for {@code --help} / {@code -h}; true when it did. */
-  static boolean printHelp(String[] args, PrintStream out) {
-    if (Arrays.stream(args).noneMatch(a -> a.equals("--help") || a.equals("-h"))) {
-      return false;
+    /** Prints the usage and the properties for {@code --help} / {@code -h}; true when it did. */
+    static boolean printHelp(String[] args, PrintStream out) {
+        if (Arrays.stream(args).noneMatch(a -> a.equals("--help") || a.equals("-h"))) {
+            return false;
+        }
+        try (InputStream help = NodeEnforcerApplication.class.getResourceAsStream(HELP)) {
+            if (help == null) {
+                throw new IllegalStateException(HELP + " is missing from the jar: the build is broken, rebuild it");
+            }
+            out.print(new String(help.readAllBytes(), StandardCharsets.UTF_8));
+            return true;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
-    try (InputStream help = NodeEnforcerApplication.class.getResourceAsStream(HELP)) {
-      if (help == null) {
-        throw new IllegalStateException(HELP + " is missing from the jar: the build is broken, rebuild it");
-      }
-      out.print(new String(help.readAllBytes(), StandardCharsets.UTF_8));
-      return true;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
 }

@@ -10,16 +10,16 @@ import org.springframework.boot.actuate.health.HealthIndicator;
  */
 final class NvmlHealthIndicator implements HealthIndicator {
 
-  private final EnforcerHealth health;
+    private final EnforcerHealth health;
 
-  NvmlHealthIndicator(EnforcerHealth health) {
-    this.health = health;
-  }
+    NvmlHealthIndicator(EnforcerHealth health) {
+        this.health = health;
+    }
 
-  @Override
-  public Health health() {
-    EnforcerHealth.State state = health.state();
-    Health.Builder builder = state.ready() ? Health.up() : Health.down().withDetail("reason", state.reason());
-    return builder.withDetail("since", state.since().toString()).build();
-  }
+    @Override
+    public Health health() {
+        EnforcerHealth.State state = health.state();
+        Health.Builder builder = state.ready() ? Health.up() : Health.down().withDetail("reason", state.reason());
+        return builder.withDetail("since", state.since().toString()).build();
+    }
 }

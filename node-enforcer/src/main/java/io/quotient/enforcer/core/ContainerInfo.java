@@ -8,8 +8,8 @@ import java.util.Map;
  */
 public record ContainerInfo(String name, String containerId, Map<String, String> env, boolean init) {
 
-  public ContainerInfo {
-    containerId = containerId == null ? "" : containerId;
-    env = Map.copyOf(env);
-  }
+    public ContainerInfo {
+        containerId = containerId == null ? "" : containerId;
+        env = Map.copyOf(env);
+    }
 }

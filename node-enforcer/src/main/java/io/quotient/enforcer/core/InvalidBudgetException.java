@@ -5,7 +5,7 @@ package io.quotient.enforcer.core;
  * container alone (it never kills on a guess) and reports the message so the owner can fix the pod.
  */
 public class InvalidBudgetException extends RuntimeException {
-  public InvalidBudgetException(String message) {
-    super(message);
-  }
+    public InvalidBudgetException(String message) {
+        super(message);
+    }
 }

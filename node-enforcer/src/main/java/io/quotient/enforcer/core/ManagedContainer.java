@@ -9,7 +9,7 @@ import java.util.Set;
  */
 public record ManagedContainer(ContainerRef ref, MemoryBudget budget, Set<String> boundGpus) {
 
-  public ManagedContainer {
-    boundGpus = Set.copyOf(boundGpus);
-  }
+    public ManagedContainer {
+        boundGpus = Set.copyOf(boundGpus);
+    }
 }

@@ -6,42 +6,42 @@ package io.quotient.enforcer.core;
  */
 public sealed interface MemoryAmount {
 
-  /** This amount in bytes on a GPU with {@code totalBytes} of memory. */
-  long toBytes(long totalBytes);
+    /** This amount in bytes on a GPU with {@code totalBytes} of memory. */
+    long toBytes(long totalBytes);
 
-  record Bytes(long bytes) implements MemoryAmount {
-    public Bytes {
-      if (bytes <= 0) {
-        throw new IllegalArgumentException("a GPU memory amount must be positive, got " + bytes + " bytes");
-      }
+    record Bytes(long bytes) implements MemoryAmount {
+        public Bytes {
+            if (bytes <= 0) {
+                throw new IllegalArgumentException("a GPU memory amount must be positive, got " + bytes + " bytes");
+            }
+        }
+
+        @Override
+        public long toBytes(long totalBytes) {
+            return bytes;
+        }
+
+        @Override
+        public String toString() {
+            return bytes + " B";
+        }
     }
 
-    @Override
-    public long toBytes(long totalBytes) {
-      return bytes;
-    }
+    record Fraction(double fraction) implements MemoryAmount {
+        public Fraction {
+            if (!(fraction > 0 && fraction <= 1)) {
+                throw new IllegalArgumentException("a GPU fraction must be in (0, 1], got " + fraction);
+            }
+        }
 
-    @Override
-    public String toString() {
-      return bytes + " B";
-    }
-  }
+        @Override
+        public long toBytes(long totalBytes) {
+            return (long) Math.floor(fraction * totalBytes);
+        }
 
-  record Fraction(double fraction) implements MemoryAmount {
-    public Fraction {
-      if (!(fraction > 0 && fraction <= 1)) {
-        throw new IllegalArgumentException("a GPU fraction must be in (0, 1], got " + fraction);
-      }
+        @Override
+        public String toString() {
+            return fraction + " of the GPU";
+        }
     }
-
-    @Override
-    public long toBytes(long totalBytes) {
-      return (long) Math.floor(fraction * totalBytes);
-    }
-
-    @Override
-    public String toString() {
-      return fraction + " of the GPU";
-    }
-  }
 }

@@ -8,20 +8,20 @@ import java.util.Objects;
  */
 public record MemoryBudget(MemoryAmount request, MemoryAmount limit, String source) {
 
-  public MemoryBudget {
-    Objects.requireNonNull(request, "request");
-    Objects.requireNonNull(limit, "limit");
-    Objects.requireNonNull(source, "source");
-  }
-
-  /** The budget in bytes on a GPU of {@code totalBytes}; a limit below the request is an error. */
-  public ResolvedBudget resolve(long totalBytes) {
-    long requestBytes = Math.min(request.toBytes(totalBytes), totalBytes);
-    long limitBytes = Math.min(limit.toBytes(totalBytes), totalBytes);
-    if (limitBytes < requestBytes) {
-      throw new InvalidBudgetException("the GPU memory limit (" + limit + ") is below the request ("
-          + request + ") in " + source + "; set the limit at or above the request");
+    public MemoryBudget {
+        Objects.requireNonNull(request, "request");
+        Objects.requireNonNull(limit, "limit");
+        Objects.requireNonNull(source, "source");
     }
-    return new ResolvedBudget(requestBytes, limitBytes);
-  }
+
+    /** The budget in bytes on a GPU of {@code totalBytes}; a limit below the request is an error. */
+    public ResolvedBudget resolve(long totalBytes) {
+        long requestBytes = Math.min(request.toBytes(totalBytes), totalBytes);
+        long limitBytes = Math.min(limit.toBytes(totalBytes), totalBytes);
+        if (limitBytes < requestBytes) {
+            throw new InvalidBudgetException("the GPU memory limit (" + limit + ") is below the request (" + request
+                    + ") in " + source + "; set the limit at or above the request");
+        }
+        return new ResolvedBudget(requestBytes, limitBytes);
+    }
 }

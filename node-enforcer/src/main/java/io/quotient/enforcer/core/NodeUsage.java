@@ -12,39 +12,40 @@ import java.util.List;
  */
 public record NodeUsage(Instant windowStart, Instant windowEnd, int samples, List<PodUsage> pods) {
 
-  public NodeUsage {
-    pods = List.copyOf(pods);
-  }
-
-  public static NodeUsage none(Instant at) {
-    return new NodeUsage(at, at, 0, List.of());
-  }
-
-  /** One pod and what it used of each GPU it is on. */
-  public record PodUsage(PodRef pod, List<GpuUsage> gpus) {
-
-    public PodUsage {
-      gpus = List.copyOf(gpus);
+    public NodeUsage {
+        pods = List.copyOf(pods);
     }
-  }
 
-  /** One pod on one GPU (or MIG instance): this window, and the totals. */
-  public record GpuUsage(String gpuUuid, UtilizationSource source, Window window, Totals totals) {
-  }
+    public static NodeUsage none(Instant at) {
+        return new NodeUsage(at, at, 0, List.of());
+    }
 
-  /**
-   * The report window as this pod saw it: {@code seconds} it was on the GPU during the window (less
-   * than the window when it arrived or left in it), the mean utilization over the measured part
-   * (-1 when none was measured), the mean and peak memory its processes held.
-   */
-  public record Window(double seconds, double utilizationPercent, long memoryMeanBytes, long memoryPeakBytes) {
-  }
+    /** One pod and what it used of each GPU it is on. */
+    public record PodUsage(PodRef pod, List<GpuUsage> gpus) {
 
-  /**
-   * Running totals since {@code countingSince}: seconds on the GPU, seconds with a utilization figure,
-   * GPU-seconds of compute used (utilization / 100 x seconds) and byte-seconds of memory held.
-   */
-  public record Totals(Instant countingSince, double presentSeconds, double measuredSeconds, double busyGpuSeconds,
-                       double memoryByteSeconds) {
-  }
+        public PodUsage {
+            gpus = List.copyOf(gpus);
+        }
+    }
+
+    /** One pod on one GPU (or MIG instance): this window, and the totals. */
+    public record GpuUsage(String gpuUuid, UtilizationSource source, Window window, Totals totals) {}
+
+    /**
+     * The report window as this pod saw it: {@code seconds} it was on the GPU during the window (less
+     * than the window when it arrived or left in it), the mean utilization over the measured part
+     * (-1 when none was measured), the mean and peak memory its processes held.
+     */
+    public record Window(double seconds, double utilizationPercent, long memoryMeanBytes, long memoryPeakBytes) {}
+
+    /**
+     * Running totals since {@code countingSince}: seconds on the GPU, seconds with a utilization figure,
+     * GPU-seconds of compute used (utilization / 100 x seconds) and byte-seconds of memory held.
+     */
+    public record Totals(
+            Instant countingSince,
+            double presentSeconds,
+            double measuredSeconds,
+            double busyGpuSeconds,
+            double memoryByteSeconds) {}
 }

@@ -9,7 +9,7 @@ import java.util.Optional;
  */
 public record ObservedProcess(GpuProcess process, ProcessIdentity identity, Optional<ManagedContainer> owner) {
 
-  public boolean hasKnownUsage() {
-    return process.usedBytes() >= 0;
-  }
+    public boolean hasKnownUsage() {
+        return process.usedBytes() >= 0;
+    }
 }

@@ -6,7 +6,7 @@ import java.util.Optional;
 /** Port: the pods on this node, as last seen from the API server. */
 public interface PodDirectory {
 
-  Optional<PodInfo> byUid(String uid);
+    Optional<PodInfo> byUid(String uid);
 
-  Collection<PodInfo> all();
+    Collection<PodInfo> all();
 }

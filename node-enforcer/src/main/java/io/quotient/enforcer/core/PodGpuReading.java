@@ -5,10 +5,10 @@ package io.quotient.enforcer.core;
  * kernels ran ({@code utilizationPercent}, -1 when {@code source} is UNAVAILABLE) and the GPU memory
  * its processes hold (bytes the driver could tell; 0 for a pod bound to the GPU without a process).
  */
-public record PodGpuReading(PodRef pod, String gpuUuid, UtilizationSource source, double utilizationPercent,
-                            long memoryUsedBytes) {
+public record PodGpuReading(
+        PodRef pod, String gpuUuid, UtilizationSource source, double utilizationPercent, long memoryUsedBytes) {
 
-  public boolean measured() {
-    return utilizationPercent >= 0;
-  }
+    public boolean measured() {
+        return utilizationPercent >= 0;
+    }
 }

@@ -7,20 +7,24 @@ package io.quotient.enforcer.core;
  */
 public record PodRef(String namespace, String name, String uid, String team, String job) {
 
-  public static final String TEAM_LABEL = "quotient.io/team";
-  public static final String JOB_LABEL = "quotient.io/job";
+    public static final String TEAM_LABEL = "quotient.io/team";
+    public static final String JOB_LABEL = "quotient.io/job";
 
-  public PodRef(String namespace, String name, String uid) {
-    this(namespace, name, uid, "", "");
-  }
+    public PodRef(String namespace, String name, String uid) {
+        this(namespace, name, uid, "", "");
+    }
 
-  public static PodRef of(PodInfo pod) {
-    return new PodRef(pod.namespace(), pod.name(), pod.uid(), pod.labels().getOrDefault(TEAM_LABEL, ""),
-        pod.labels().getOrDefault(JOB_LABEL, ""));
-  }
+    public static PodRef of(PodInfo pod) {
+        return new PodRef(
+                pod.namespace(),
+                pod.name(),
+                pod.uid(),
+                pod.labels().getOrDefault(TEAM_LABEL, ""),
+                pod.labels().getOrDefault(JOB_LABEL, ""));
+    }
 
-  @Override
-  public String toString() {
-    return namespace + "/" + name;
-  }
+    @Override
+    public String toString() {
+        return namespace + "/" + name;
+    }
 }

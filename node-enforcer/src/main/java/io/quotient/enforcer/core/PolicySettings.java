@@ -9,15 +9,16 @@ package io.quotient.enforcer.core;
  */
 public record PolicySettings(double reclaimHeadroomFraction) {
 
-  public static final PolicySettings DEFAULTS = new PolicySettings(0.05);
+    public static final PolicySettings DEFAULTS = new PolicySettings(0.05);
 
-  public PolicySettings {
-    if (!(reclaimHeadroomFraction >= 0 && reclaimHeadroomFraction < 1)) {
-      throw new IllegalArgumentException("reclaimHeadroomFraction must be in [0, 1), got " + reclaimHeadroomFraction);
+    public PolicySettings {
+        if (!(reclaimHeadroomFraction >= 0 && reclaimHeadroomFraction < 1)) {
+            throw new IllegalArgumentException(
+                    "reclaimHeadroomFraction must be in [0, 1), got " + reclaimHeadroomFraction);
+        }
     }
-  }
 
-  long headroomBytes(long totalBytes) {
-    return Math.max(1, (long) (totalBytes * reclaimHeadroomFraction));
-  }
+    long headroomBytes(long totalBytes) {
+        return Math.max(1, (long) (totalBytes * reclaimHeadroomFraction));
+    }
 }

@@ -7,16 +7,16 @@ package io.quotient.enforcer.core;
  */
 public record ProcessIdentity(int pid, long startTicks, String podUid, String containerId) {
 
-  public ProcessIdentity {
-    podUid = podUid == null ? "" : podUid;
-    containerId = containerId == null ? "" : containerId;
-  }
+    public ProcessIdentity {
+        podUid = podUid == null ? "" : podUid;
+        containerId = containerId == null ? "" : containerId;
+    }
 
-  public static ProcessIdentity host(int pid, long startTicks) {
-    return new ProcessIdentity(pid, startTicks, "", "");
-  }
+    public static ProcessIdentity host(int pid, long startTicks) {
+        return new ProcessIdentity(pid, startTicks, "", "");
+    }
 
-  public boolean inPod() {
-    return !podUid.isEmpty() && !containerId.isEmpty();
-  }
+    public boolean inPod() {
+        return !podUid.isEmpty() && !containerId.isEmpty();
+    }
 }

@@ -4,5 +4,5 @@ import java.util.Optional;
 
 /** Port: who a PID is right now (start time, pod, container); empty when no such process exists. */
 public interface ProcessInspector {
-  Optional<ProcessIdentity> identify(int pid);
+    Optional<ProcessIdentity> identify(int pid);
 }

@@ -6,22 +6,22 @@ package io.quotient.enforcer.core;
  */
 public interface ProcessSignaller {
 
-  enum Result {
-    /** The signal was sent to the expected process. */
-    SIGNALLED,
-    /** The process no longer exists. */
-    GONE,
-    /** Another process now has the PID (or the process moved cgroup): nothing was sent. */
-    IDENTITY_CHANGED,
-    /** The signal was refused (no CAP_KILL, ...). */
-    FAILED,
-    /** Dry-run: nothing was sent. */
-    DRY_RUN
-  }
+    enum Result {
+        /** The signal was sent to the expected process. */
+        SIGNALLED,
+        /** The process no longer exists. */
+        GONE,
+        /** Another process now has the PID (or the process moved cgroup): nothing was sent. */
+        IDENTITY_CHANGED,
+        /** The signal was refused (no CAP_KILL, ...). */
+        FAILED,
+        /** Dry-run: nothing was sent. */
+        DRY_RUN
+    }
 
-  /** SIGTERM. */
-  Result terminate(ProcessIdentity expected);
+    /** SIGTERM. */
+    Result terminate(ProcessIdentity expected);
 
-  /** SIGKILL. */
-  Result kill(ProcessIdentity expected);
+    /** SIGKILL. */
+    Result kill(ProcessIdentity expected);
 }

@@ -9,11 +9,11 @@ import java.util.Map;
  */
 public record ProcessUtilization(String gpuUuid, Map<Integer, Integer> smPercentByPid) {
 
-  public ProcessUtilization {
-    smPercentByPid = Map.copyOf(smPercentByPid);
-  }
+    public ProcessUtilization {
+        smPercentByPid = Map.copyOf(smPercentByPid);
+    }
 
-  public int smPercent(int pid) {
-    return smPercentByPid.getOrDefault(pid, 0);
-  }
+    public int smPercent(int pid) {
+        return smPercentByPid.getOrDefault(pid, 0);
+    }
 }

@@ -10,14 +10,14 @@ import java.time.Instant;
  */
 public record ReportSchedule(Duration minInterval, Duration maxAge) {
 
-  public boolean shouldPublish(NodeReport next, NodeReport last, Instant lastPublishedAt) {
-    if (last == null || !next.sameShape(last)) {
-      return true;
+    public boolean shouldPublish(NodeReport next, NodeReport last, Instant lastPublishedAt) {
+        if (last == null || !next.sameShape(last)) {
+            return true;
+        }
+        Duration since = Duration.between(lastPublishedAt, next.updatedAt());
+        if (since.compareTo(maxAge) >= 0) {
+            return true;
+        }
+        return !next.sameContent(last) && since.compareTo(minInterval) >= 0;
     }
-    Duration since = Duration.between(lastPublishedAt, next.updatedAt());
-    if (since.compareTo(maxAge) >= 0) {
-      return true;
-    }
-    return !next.sameContent(last) && since.compareTo(minInterval) >= 0;
-  }
 }

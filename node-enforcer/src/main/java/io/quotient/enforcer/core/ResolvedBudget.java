@@ -1,5 +1,4 @@
 package io.quotient.enforcer.core;
 
 /** A memory budget in bytes on one concrete GPU. */
-public record ResolvedBudget(long requestBytes, long limitBytes) {
-}
+public record ResolvedBudget(long requestBytes, long limitBytes) {}

@@ -24,99 +24,108 @@ import java.util.stream.Collectors;
  */
 public final class UsageAttribution {
 
-  private final BudgetConventions conventions;
+    private final BudgetConventions conventions;
 
-  public UsageAttribution(BudgetConventions conventions) {
-    this.conventions = conventions;
-  }
-
-  /** One pod's processes and memory on one GPU, gathered before its utilization is known. */
-  private static final class Holder {
-    final PodRef pod;
-    final Set<Integer> pids = new LinkedHashSet<>();
-    long memoryBytes;
-
-    Holder(PodRef pod) {
-      this.pod = pod;
+    public UsageAttribution(BudgetConventions conventions) {
+        this.conventions = conventions;
     }
-  }
 
-  public List<PodGpuReading> attribute(NodeSnapshot snapshot) {
-    Map<String, PodInfo> pods = snapshot.pods().stream().collect(Collectors.toMap(PodInfo::uid, p -> p, (a, b) -> a));
-    Map<String, List<ObservedProcess>> byGpu = snapshot.processes().stream()
-        .collect(Collectors.groupingBy(p -> p.process().gpuUuid()));
-    Set<String> migParents = snapshot.gpus().devices().stream().filter(GpuDevice::isMigInstance)
-        .map(GpuDevice::parentUuid).collect(Collectors.toSet());
-    Map<String, Set<String>> bound = boundGpus(snapshot.pods());
-    List<PodGpuReading> readings = new ArrayList<>();
-    for (GpuDevice gpu : snapshot.gpus().devices()) {
-      if (migParents.contains(gpu.uuid())) {
-        continue; // its pods run on its MIG instances, which are listed as devices of their own
-      }
-      Map<String, Holder> holders = holders(gpu, byGpu.getOrDefault(gpu.uuid(), List.of()), pods, bound);
-      readings.addAll(readings(gpu, holders.values(), snapshot.gpus().processUtilization(gpu.uuid())));
-    }
-    return readings;
-  }
+    /** One pod's processes and memory on one GPU, gathered before its utilization is known. */
+    private static final class Holder {
+        final PodRef pod;
+        final Set<Integer> pids = new LinkedHashSet<>();
+        long memoryBytes;
 
-  private Map<String, Holder> holders(GpuDevice gpu, List<ObservedProcess> processes, Map<String, PodInfo> pods,
-                                      Map<String, Set<String>> bound) {
-    Map<String, Holder> holders = new LinkedHashMap<>();
-    for (ObservedProcess process : processes) {
-      PodInfo pod = process.identity().inPod() ? pods.get(process.identity().podUid()) : null;
-      if (pod == null) {
-        continue;
-      }
-      Holder holder = holders.computeIfAbsent(pod.uid(), uid -> new Holder(PodRef.of(pod)));
-      // the same PID may be listed more than once (graphics and compute contexts): count it once
-      if (holder.pids.add(process.process().pid()) && process.hasKnownUsage()) {
-        holder.memoryBytes += process.process().usedBytes();
-      }
-    }
-    for (PodInfo pod : pods.values()) {
-      if (bound.getOrDefault(pod.uid(), Set.of()).contains(gpu.uuid())) {
-        holders.computeIfAbsent(pod.uid(), uid -> new Holder(PodRef.of(pod)));
-      }
-    }
-    return holders;
-  }
-
-  private static List<PodGpuReading> readings(GpuDevice gpu, Collection<Holder> holders,
-                                              Optional<ProcessUtilization> perProcess) {
-    long totalMemory = holders.stream().mapToLong(h -> h.memoryBytes).sum();
-    List<PodGpuReading> readings = new ArrayList<>(holders.size());
-    for (Holder holder : holders) {
-      UtilizationSource source;
-      double percent;
-      if (perProcess.isPresent()) {
-        source = UtilizationSource.PROCESS;
-        percent = Math.min(100, holder.pids.stream().mapToInt(perProcess.get()::smPercent).sum());
-      } else if (gpu.utilizationPercent() < 0) {
-        source = UtilizationSource.UNAVAILABLE;
-        percent = -1;
-      } else if (holders.size() == 1) {
-        source = UtilizationSource.DEVICE;
-        percent = gpu.utilizationPercent();
-      } else {
-        source = UtilizationSource.MEMORY_SHARE;
-        double share = totalMemory > 0 ? (double) holder.memoryBytes / totalMemory : 1.0 / holders.size();
-        percent = gpu.utilizationPercent() * share;
-      }
-      readings.add(new PodGpuReading(holder.pod, gpu.uuid(), source, percent, holder.memoryBytes));
-    }
-    return readings;
-  }
-
-  /** The GPU UUIDs each pod's regular containers are bound to, by pod UID. */
-  private Map<String, Set<String>> boundGpus(List<PodInfo> pods) {
-    Map<String, Set<String>> bound = new HashMap<>();
-    for (PodInfo pod : pods) {
-      for (ContainerInfo container : pod.containers()) {
-        if (!container.init()) {
-          bound.computeIfAbsent(pod.uid(), uid -> new LinkedHashSet<>()).addAll(conventions.boundGpus(container));
+        Holder(PodRef pod) {
+            this.pod = pod;
         }
-      }
     }
-    return bound;
-  }
+
+    public List<PodGpuReading> attribute(NodeSnapshot snapshot) {
+        Map<String, PodInfo> pods =
+                snapshot.pods().stream().collect(Collectors.toMap(PodInfo::uid, p -> p, (a, b) -> a));
+        Map<String, List<ObservedProcess>> byGpu = snapshot.processes().stream()
+                .collect(Collectors.groupingBy(p -> p.process().gpuUuid()));
+        Set<String> migParents = snapshot.gpus().devices().stream()
+                .filter(GpuDevice::isMigInstance)
+                .map(GpuDevice::parentUuid)
+                .collect(Collectors.toSet());
+        Map<String, Set<String>> bound = boundGpus(snapshot.pods());
+        List<PodGpuReading> readings = new ArrayList<>();
+        for (GpuDevice gpu : snapshot.gpus().devices()) {
+            if (migParents.contains(gpu.uuid())) {
+                continue; // its pods run on its MIG instances, which are listed as devices of their own
+            }
+            Map<String, Holder> holders = holders(gpu, byGpu.getOrDefault(gpu.uuid(), List.of()), pods, bound);
+            readings.addAll(readings(gpu, holders.values(), snapshot.gpus().processUtilization(gpu.uuid())));
+        }
+        return readings;
+    }
+
+    private Map<String, Holder> holders(
+            GpuDevice gpu, List<ObservedProcess> processes, Map<String, PodInfo> pods, Map<String, Set<String>> bound) {
+        Map<String, Holder> holders = new LinkedHashMap<>();
+        for (ObservedProcess process : processes) {
+            PodInfo pod =
+                    process.identity().inPod() ? pods.get(process.identity().podUid()) : null;
+            if (pod == null) {
+                continue;
+            }
+            Holder holder = holders.computeIfAbsent(pod.uid(), uid -> new Holder(PodRef.of(pod)));
+            // the same PID may be listed more than once (graphics and compute contexts): count it once
+            if (holder.pids.add(process.process().pid()) && process.hasKnownUsage()) {
+                holder.memoryBytes += process.process().usedBytes();
+            }
+        }
+        for (PodInfo pod : pods.values()) {
+            if (bound.getOrDefault(pod.uid(), Set.of()).contains(gpu.uuid())) {
+                holders.computeIfAbsent(pod.uid(), uid -> new Holder(PodRef.of(pod)));
+            }
+        }
+        return holders;
+    }
+
+    private static List<PodGpuReading> readings(
+            GpuDevice gpu, Collection<Holder> holders, Optional<ProcessUtilization> perProcess) {
+        long totalMemory = holders.stream().mapToLong(h -> h.memoryBytes).sum();
+        List<PodGpuReading> readings = new ArrayList<>(holders.size());
+        for (Holder holder : holders) {
+            UtilizationSource source;
+            double percent;
+            if (perProcess.isPresent()) {
+                source = UtilizationSource.PROCESS;
+                percent = Math.min(
+                        100,
+                        holder.pids.stream()
+                                .mapToInt(perProcess.get()::smPercent)
+                                .sum());
+            } else if (gpu.utilizationPercent() < 0) {
+                source = UtilizationSource.UNAVAILABLE;
+                percent = -1;
+            } else if (holders.size() == 1) {
+                source = UtilizationSource.DEVICE;
+                percent = gpu.utilizationPercent();
+            } else {
+                source = UtilizationSource.MEMORY_SHARE;
+                double share = totalMemory > 0 ? (double) holder.memoryBytes / totalMemory : 1.0 / holders.size();
+                percent = gpu.utilizationPercent() * share;
+            }
+            readings.add(new PodGpuReading(holder.pod, gpu.uuid(), source, percent, holder.memoryBytes));
+        }
+        return readings;
+    }
+
+    /** The GPU UUIDs each pod's regular containers are bound to, by pod UID. */
+    private Map<String, Set<String>> boundGpus(List<PodInfo> pods) {
+        Map<String, Set<String>> bound = new HashMap<>();
+        for (PodInfo pod : pods) {
+            for (ContainerInfo container : pod.containers()) {
+                if (!container.init()) {
+                    bound.computeIfAbsent(pod.uid(), uid -> new LinkedHashSet<>())
+                            .addAll(conventions.boundGpus(container));
+                }
+            }
+        }
+        return bound;
+    }
 }

@@ -13,55 +13,54 @@ import java.util.Map;
  */
 final class UsageJson {
 
-  private static final double MIB = 1 << 20;
+    private static final double MIB = 1 << 20;
 
-  private UsageJson() {
-  }
+    private UsageJson() {}
 
-  static Map<String, Object> of(NodeUsage usage) {
-    Map<String, Object> json = new LinkedHashMap<>();
-    json.put("windowStart", DateTimeFormatter.ISO_INSTANT.format(usage.windowStart()));
-    json.put("windowEnd", DateTimeFormatter.ISO_INSTANT.format(usage.windowEnd()));
-    json.put("samples", usage.samples());
-    json.put("pods", usage.pods().stream().map(UsageJson::pod).toList());
-    return json;
-  }
-
-  private static Map<String, Object> pod(NodeUsage.PodUsage pod) {
-    Map<String, Object> json = new LinkedHashMap<>();
-    json.put("namespace", pod.pod().namespace());
-    json.put("name", pod.pod().name());
-    json.put("uid", pod.pod().uid());
-    if (!pod.pod().team().isEmpty() && !pod.pod().job().isEmpty()) {
-      json.put("team", pod.pod().team());
-      json.put("job", pod.pod().job());
+    static Map<String, Object> of(NodeUsage usage) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("windowStart", DateTimeFormatter.ISO_INSTANT.format(usage.windowStart()));
+        json.put("windowEnd", DateTimeFormatter.ISO_INSTANT.format(usage.windowEnd()));
+        json.put("samples", usage.samples());
+        json.put("pods", usage.pods().stream().map(UsageJson::pod).toList());
+        return json;
     }
-    List<Map<String, Object>> gpus = pod.gpus().stream().map(UsageJson::gpu).toList();
-    json.put("gpus", gpus);
-    return json;
-  }
 
-  private static Map<String, Object> gpu(NodeUsage.GpuUsage gpu) {
-    Map<String, Object> json = new LinkedHashMap<>();
-    json.put("uuid", gpu.gpuUuid());
-    json.put("source", gpu.source().jsonName());
-    NodeUsage.Window window = gpu.window();
-    json.put("windowSeconds", tenths(window.seconds()));
-    if (window.utilizationPercent() >= 0) {
-      json.put("utilizationPercent", tenths(window.utilizationPercent()));
+    private static Map<String, Object> pod(NodeUsage.PodUsage pod) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("namespace", pod.pod().namespace());
+        json.put("name", pod.pod().name());
+        json.put("uid", pod.pod().uid());
+        if (!pod.pod().team().isEmpty() && !pod.pod().job().isEmpty()) {
+            json.put("team", pod.pod().team());
+            json.put("job", pod.pod().job());
+        }
+        List<Map<String, Object>> gpus = pod.gpus().stream().map(UsageJson::gpu).toList();
+        json.put("gpus", gpus);
+        return json;
     }
-    json.put("memoryUsedMib", Math.round(window.memoryMeanBytes() / MIB));
-    json.put("memoryPeakMib", Math.round(window.memoryPeakBytes() / MIB));
-    NodeUsage.Totals totals = gpu.totals();
-    json.put("countingSince", DateTimeFormatter.ISO_INSTANT.format(totals.countingSince()));
-    json.put("presentSeconds", tenths(totals.presentSeconds()));
-    json.put("measuredSeconds", tenths(totals.measuredSeconds()));
-    json.put("busyGpuSeconds", tenths(totals.busyGpuSeconds()));
-    json.put("memoryMibSeconds", Math.round(totals.memoryByteSeconds() / MIB));
-    return json;
-  }
 
-  private static double tenths(double value) {
-    return Math.round(value * 10) / 10.0;
-  }
+    private static Map<String, Object> gpu(NodeUsage.GpuUsage gpu) {
+        Map<String, Object> json = new LinkedHashMap<>();
+        json.put("uuid", gpu.gpuUuid());
+        json.put("source", gpu.source().jsonName());
+        NodeUsage.Window window = gpu.window();
+        json.put("windowSeconds", tenths(window.seconds()));
+        if (window.utilizationPercent() >= 0) {
+            json.put("utilizationPercent", tenths(window.utilizationPercent()));
+        }
+        json.put("memoryUsedMib", Math.round(window.memoryMeanBytes() / MIB));
+        json.put("memoryPeakMib", Math.round(window.memoryPeakBytes() / MIB));
+        NodeUsage.Totals totals = gpu.totals();
+        json.put("countingSince", DateTimeFormatter.ISO_INSTANT.format(totals.countingSince()));
+        json.put("presentSeconds", tenths(totals.presentSeconds()));
+        json.put("measuredSeconds", tenths(totals.measuredSeconds()));
+        json.put("busyGpuSeconds", tenths(totals.busyGpuSeconds()));
+        json.put("memoryMibSeconds", Math.round(totals.memoryByteSeconds() / MIB));
+        return json;
+    }
+
+    private static double tenths(double value) {
+        return Math.round(value * 10) / 10.0;
+    }
 }

@@ -4,15 +4,15 @@ package io.quotient.enforcer.nvml;
 @FunctionalInterface
 interface NvmlErrorMessages {
 
-  String message(int code);
+    String message(int code);
 
-  default NvmlException exception(int code, String function) {
-    return new NvmlException(code, function, message(code));
-  }
-
-  default void check(int code, String function) {
-    if (code != NvmlException.SUCCESS) {
-      throw exception(code, function);
+    default NvmlException exception(int code, String function) {
+        return new NvmlException(code, function, message(code));
     }
-  }
+
+    default void check(int code, String function) {
+        if (code != NvmlException.SUCCESS) {
+            throw exception(code, function);
+        }
+    }
 }

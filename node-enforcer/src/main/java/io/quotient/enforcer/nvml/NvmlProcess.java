@@ -6,6 +6,6 @@ package io.quotient.enforcer.nvml;
  */
 public record NvmlProcess(int pid, long usedBytes, int gpuInstanceId, int computeInstanceId) {
 
-  /** NVML_VALUE_NOT_AVAILABLE for unsigned long long. */
-  static final long NOT_AVAILABLE = -1L;
+    /** NVML_VALUE_NOT_AVAILABLE for unsigned long long. */
+    static final long NOT_AVAILABLE = -1L;
 }

@@ -5,5 +5,4 @@ package io.quotient.enforcer.nvml;
  * process ran kernels on the SMs ({@code smPercent}) and read or wrote device memory.
  * {@code timestampMicros} is the CPU time the driver took the sample at.
  */
-public record NvmlProcessUtilization(int pid, long timestampMicros, int smPercent, int memoryPercent) {
-}
+public record NvmlProcessUtilization(int pid, long timestampMicros, int smPercent, int memoryPercent) {}

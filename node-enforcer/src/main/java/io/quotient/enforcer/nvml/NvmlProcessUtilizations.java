@@ -17,52 +17,55 @@ import java.util.Optional;
  */
 final class NvmlProcessUtilizations {
 
-  static final String FUNCTION = "nvmlDeviceGetProcessUtilization";
+    static final String FUNCTION = "nvmlDeviceGetProcessUtilization";
 
-  private final NvmlLibrary api;
-  private final NvmlErrorMessages messages;
+    private final NvmlLibrary api;
+    private final NvmlErrorMessages messages;
 
-  NvmlProcessUtilizations(NvmlLibrary api, NvmlErrorMessages messages) {
-    this.api = api;
-    this.messages = messages;
-  }
-
-  /** The samples newer than {@code lastSeenMicros}; empty when the device does not report them. */
-  Optional<List<NvmlProcessUtilization>> read(Pointer device, long lastSeenMicros) {
-    IntByReference count = new IntByReference(0);
-    int rc = api.nvmlDeviceGetProcessUtilization(device, null, count, lastSeenMicros);
-    for (int attempt = 0; attempt < NvmlProcessLists.MAX_ATTEMPTS; attempt++) {
-      if (rc == NvmlException.NOT_SUPPORTED || rc == NvmlException.FUNCTION_NOT_FOUND) {
-        return Optional.empty();
-      }
-      if (rc == NvmlException.NOT_FOUND) {
-        return Optional.of(List.of());
-      }
-      if (rc != NvmlException.INSUFFICIENT_SIZE) {
-        messages.check(rc, FUNCTION);
-        return Optional.of(List.of()); // SUCCESS with a NULL buffer: no samples
-      }
-      int capacity = Math.max(1, count.getValue() + count.getValue() / 4);
-      Memory samples = new Memory((long) capacity * NvmlStructs.ProcessUtilizationSample.SIZE);
-      count.setValue(capacity);
-      rc = api.nvmlDeviceGetProcessUtilization(device, samples, count, lastSeenMicros);
-      if (rc == NvmlException.SUCCESS) {
-        return Optional.of(decode(samples, Math.min(count.getValue(), capacity)));
-      }
+    NvmlProcessUtilizations(NvmlLibrary api, NvmlErrorMessages messages) {
+        this.api = api;
+        this.messages = messages;
     }
-    throw new NvmlException(NvmlException.INSUFFICIENT_SIZE, FUNCTION,
-        "the utilization sample list kept growing over " + NvmlProcessLists.MAX_ATTEMPTS + " attempts");
-  }
 
-  private static List<NvmlProcessUtilization> decode(Memory samples, int count) {
-    List<NvmlProcessUtilization> decoded = new ArrayList<>(count);
-    for (int i = 0; i < count; i++) {
-      long base = (long) i * NvmlStructs.ProcessUtilizationSample.SIZE;
-      decoded.add(new NvmlProcessUtilization(samples.getInt(base + NvmlStructs.ProcessUtilizationSample.PID),
-          samples.getLong(base + NvmlStructs.ProcessUtilizationSample.TIME_STAMP),
-          samples.getInt(base + NvmlStructs.ProcessUtilizationSample.SM),
-          samples.getInt(base + NvmlStructs.ProcessUtilizationSample.MEMORY)));
+    /** The samples newer than {@code lastSeenMicros}; empty when the device does not report them. */
+    Optional<List<NvmlProcessUtilization>> read(Pointer device, long lastSeenMicros) {
+        IntByReference count = new IntByReference(0);
+        int rc = api.nvmlDeviceGetProcessUtilization(device, null, count, lastSeenMicros);
+        for (int attempt = 0; attempt < NvmlProcessLists.MAX_ATTEMPTS; attempt++) {
+            if (rc == NvmlException.NOT_SUPPORTED || rc == NvmlException.FUNCTION_NOT_FOUND) {
+                return Optional.empty();
+            }
+            if (rc == NvmlException.NOT_FOUND) {
+                return Optional.of(List.of());
+            }
+            if (rc != NvmlException.INSUFFICIENT_SIZE) {
+                messages.check(rc, FUNCTION);
+                return Optional.of(List.of()); // SUCCESS with a NULL buffer: no samples
+            }
+            int capacity = Math.max(1, count.getValue() + count.getValue() / 4);
+            Memory samples = new Memory((long) capacity * NvmlStructs.ProcessUtilizationSample.SIZE);
+            count.setValue(capacity);
+            rc = api.nvmlDeviceGetProcessUtilization(device, samples, count, lastSeenMicros);
+            if (rc == NvmlException.SUCCESS) {
+                return Optional.of(decode(samples, Math.min(count.getValue(), capacity)));
+            }
+        }
+        throw new NvmlException(
+                NvmlException.INSUFFICIENT_SIZE,
+                FUNCTION,
+                "the utilization sample list kept growing over " + NvmlProcessLists.MAX_ATTEMPTS + " attempts");
     }
-    return decoded;
-  }
+
+    private static List<NvmlProcessUtilization> decode(Memory samples, int count) {
+        List<NvmlProcessUtilization> decoded = new ArrayList<>(count);
+        for (int i = 0; i < count; i++) {
+            long base = (long) i * NvmlStructs.ProcessUtilizationSample.SIZE;
+            decoded.add(new NvmlProcessUtilization(
+                    samples.getInt(base + NvmlStructs.ProcessUtilizationSample.PID),
+                    samples.getLong(base + NvmlStructs.ProcessUtilizationSample.TIME_STAMP),
+                    samples.getInt(base + NvmlStructs.ProcessUtilizationSample.SM),
+                    samples.getInt(base + NvmlStructs.ProcessUtilizationSample.MEMORY)));
+        }
+        return decoded;
+    }
 }

@@ -17,44 +17,47 @@ import org.slf4j.LoggerFactory;
  */
 public final class IdentityCheckingSignaller implements ProcessSignaller {
 
-  private static final Logger log = LoggerFactory.getLogger(IdentityCheckingSignaller.class);
+    private static final Logger LOG = LoggerFactory.getLogger(IdentityCheckingSignaller.class);
 
-  private final ProcessInspector inspector;
+    private final ProcessInspector inspector;
 
-  public IdentityCheckingSignaller(ProcessInspector inspector) {
-    this.inspector = inspector;
-  }
-
-  @Override
-  public Result terminate(ProcessIdentity expected) {
-    return send(expected, false);
-  }
-
-  @Override
-  public Result kill(ProcessIdentity expected) {
-    return send(expected, true);
-  }
-
-  private Result send(ProcessIdentity expected, boolean force) {
-    Optional<ProcessHandle> handle = ProcessHandle.of(expected.pid());
-    if (handle.isEmpty() || !handle.get().isAlive()) {
-      return Result.GONE;
+    public IdentityCheckingSignaller(ProcessInspector inspector) {
+        this.inspector = inspector;
     }
-    Optional<ProcessIdentity> now = inspector.identify(expected.pid());
-    if (now.isEmpty()) {
-      return Result.GONE;
+
+    @Override
+    public Result terminate(ProcessIdentity expected) {
+        return send(expected, false);
     }
-    if (!now.get().equals(expected)) {
-      log.warn("Not signalling pid {}: it is now {} but the decision was about {} (PID reused or moved)",
-          expected.pid(), now.get(), expected);
-      return Result.IDENTITY_CHANGED;
+
+    @Override
+    public Result kill(ProcessIdentity expected) {
+        return send(expected, true);
     }
-    try {
-      boolean sent = force ? handle.get().destroyForcibly() : handle.get().destroy();
-      return sent ? Result.SIGNALLED : Result.FAILED;
-    } catch (IllegalStateException | UnsupportedOperationException e) {
-      log.warn("Cannot signal pid {}: {}", expected.pid(), e.getMessage());
-      return Result.FAILED;
+
+    private Result send(ProcessIdentity expected, boolean force) {
+        Optional<ProcessHandle> handle = ProcessHandle.of(expected.pid());
+        if (handle.isEmpty() || !handle.get().isAlive()) {
+            return Result.GONE;
+        }
+        Optional<ProcessIdentity> now = inspector.identify(expected.pid());
+        if (now.isEmpty()) {
+            return Result.GONE;
+        }
+        if (!now.get().equals(expected)) {
+            LOG.warn(
+                    "Not signalling pid {}: it is now {} but the decision was about {} (PID reused or moved)",
+                    expected.pid(),
+                    now.get(),
+                    expected);
+            return Result.IDENTITY_CHANGED;
+        }
+        try {
+            boolean sent = force ? handle.get().destroyForcibly() : handle.get().destroy();
+            return sent ? Result.SIGNALLED : Result.FAILED;
+        } catch (IllegalStateException | UnsupportedOperationException e) {
+            LOG.warn("Cannot signal pid {}: {}", expected.pid(), e.getMessage());
+            return Result.FAILED;
+        }
     }
-  }
 }

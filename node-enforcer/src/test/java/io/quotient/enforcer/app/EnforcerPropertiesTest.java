@@ -13,33 +13,39 @@ import org.springframework.boot.context.properties.source.MapConfigurationProper
 
 class EnforcerPropertiesTest {
 
-  private static EnforcerProperties bind(Map<String, String> values) {
-    return new Binder(new MapConfigurationPropertySource(values))
-        .bindOrCreate("quotient.enforcer", EnforcerProperties.class);
-  }
+    private static EnforcerProperties bind(Map<String, String> values) {
+        return new Binder(new MapConfigurationPropertySource(values))
+                .bindOrCreate("quotient.enforcer", EnforcerProperties.class);
+    }
 
-  @Test
-  void defaults() {
-    EnforcerProperties properties = bind(Map.of("quotient.enforcer.node-name", "node-a"));
+    @Test
+    void defaults() {
+        EnforcerProperties properties = bind(Map.of("quotient.enforcer.node-name", "node-a"));
 
-    assertThat(properties.pollInterval()).isEqualTo(Duration.ofMillis(500));
-    assertThat(properties.gracePeriod()).isEqualTo(Duration.ofSeconds(10));
-    assertThat(properties.dryRun()).isFalse();
-    assertThat(properties.procRoot()).isEqualTo(Path.of("/proc"));
-    assertThat(properties.nvmlLibraries()).containsExactly("nvidia-ml", "libnvidia-ml.so.1");
-    assertThat(properties.kubernetes().enabled()).isTrue();
-    assertThat(properties.kubernetes().podResourcesSocket())
-        .isEqualTo(Path.of("/var/lib/kubelet/pod-resources/kubelet.sock"));
-  }
+        assertThat(properties.pollInterval()).isEqualTo(Duration.ofMillis(500));
+        assertThat(properties.gracePeriod()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(properties.dryRun()).isFalse();
+        assertThat(properties.procRoot()).isEqualTo(Path.of("/proc"));
+        assertThat(properties.nvmlLibraries()).containsExactly("nvidia-ml", "libnvidia-ml.so.1");
+        assertThat(properties.kubernetes().enabled()).isTrue();
+        assertThat(properties.kubernetes().podResourcesSocket())
+                .isEqualTo(Path.of("/var/lib/kubelet/pod-resources/kubelet.sock"));
+    }
 
-  @Test
-  void badSettingsAreRejectedWithWhatToDo() {
-    assertThatThrownBy(() -> bind(Map.of()))
-        .rootCause().hasMessageContaining("node-name is not set").hasMessageContaining("NODE_NAME");
-    assertThatThrownBy(() -> bind(Map.of("quotient.enforcer.node-name", "n", "quotient.enforcer.poll-interval", "0s")))
-        .rootCause().hasMessageContaining("poll-interval must be positive");
-    assertThat(bind(Map.of("quotient.enforcer.kubernetes.enabled", "false")).nodeName()).isEmpty();
-    assertThat(List.of(bind(Map.of("quotient.enforcer.node-name", "n", "quotient.enforcer.dry-run", "true")).dryRun()))
-        .containsExactly(true);
-  }
+    @Test
+    void badSettingsAreRejectedWithWhatToDo() {
+        assertThatThrownBy(() -> bind(Map.of()))
+                .rootCause()
+                .hasMessageContaining("node-name is not set")
+                .hasMessageContaining("NODE_NAME");
+        assertThatThrownBy(
+                        () -> bind(Map.of("quotient.enforcer.node-name", "n", "quotient.enforcer.poll-interval", "0s")))
+                .rootCause()
+                .hasMessageContaining("poll-interval must be positive");
+        assertThat(bind(Map.of("quotient.enforcer.kubernetes.enabled", "false")).nodeName())
+                .isEmpty();
+        assertThat(List.of(bind(Map.of("quotient.enforcer.node-name", "n", "quotient.enforcer.dry-run", "true"))
+                        .dryRun()))
+                .containsExactly(true);
+    }
 }

@@ -38,102 +38,119 @@ import org.springframework.test.context.DynamicPropertySource;
  * endpoint) off in tests; {@link AutoConfigureObservability} turns it back on, as in production.
  */
 @AutoConfigureObservability(tracing = false)
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-    "quotient.enforcer.kubernetes.enabled=false",
-    "quotient.enforcer.poll-interval=100ms",
-    "quotient.enforcer.grace-period=1s",
-    "quotient.enforcer.node-name=node-a"})
+@SpringBootTest(
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "quotient.enforcer.kubernetes.enabled=false",
+            "quotient.enforcer.poll-interval=100ms",
+            "quotient.enforcer.grace-period=1s",
+            "quotient.enforcer.node-name=node-a"
+        })
 class NodeEnforcerApplicationTest {
 
-  @TempDir
-  static Path dir;
-  private static final ChildProcesses children = new ChildProcesses();
-  private static FakeNvml fake;
-  private static NodeFixture node;
-  private static Process borrower;
-  private static Process greedy;
+    @TempDir
+    static Path dir;
 
-  @Autowired
-  TestRestTemplate http;
+    private static final ChildProcesses children = new ChildProcesses();
+    private static FakeNvml fake;
+    private static NodeFixture node;
+    private static Process borrower;
+    private static Process greedy;
 
-  @BeforeAll
-  static void node() throws IOException {
-    node = new NodeFixture(new ProcFixture(Files.createDirectories(dir.resolve("proc"))));
-    fake = FakeNvml.full(dir);
-    borrower = children.sleeper();
-    greedy = children.sleeper();
-    node.podWith(borrower, Map.of("gpu-fraction", "0.25", "gpu-fraction-limit", "0.5"), Map.of());
-    node.podWith(greedy, Map.of("gpu-memory", "1024"), Map.of());
-    fake.write(healthy());
-  }
+    @Autowired
+    TestRestTemplate http;
 
-  @AfterAll
-  static void stopChildren() {
-    children.close();
-  }
-
-  private static FakeNvmlState healthy() {
-    return withGreedyUsing(GIB / 2);
-  }
-
-  private static FakeNvmlState withGreedyUsing(long greedyBytes) {
-    return FakeNvmlState.create().device(0, 16 * GIB, "Tesla T4").utilization(0, 37, 20)
-        .process(0, borrower.pid(), 6 * GIB).process(0, greedy.pid(), greedyBytes);
-  }
-
-  @DynamicPropertySource
-  static void procRoot(DynamicPropertyRegistry registry) {
-    registry.add("quotient.enforcer.proc-root", () -> dir.resolve("proc").toString());
-  }
-
-  @TestConfiguration
-  static class Pods {
-    @Bean
-    @Primary
-    PodDirectory testPods() {
-      return node;
+    @BeforeAll
+    static void node() throws IOException {
+        node = new NodeFixture(new ProcFixture(Files.createDirectories(dir.resolve("proc"))));
+        fake = FakeNvml.full(dir);
+        borrower = children.sleeper();
+        greedy = children.sleeper();
+        node.podWith(borrower, Map.of("gpu-fraction", "0.25", "gpu-fraction-limit", "0.5"), Map.of());
+        node.podWith(greedy, Map.of("gpu-memory", "1024"), Map.of());
+        fake.write(healthy());
     }
-  }
 
-  @Test
-  void readyWithMetricsThenKillsAndCountsAProcessOverItsLimit() {
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-        assertThat(http.getForEntity("/actuator/health/readiness", String.class).getStatusCode()).isEqualTo(HttpStatus.OK));
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(prometheus())
-        .contains("quotient_gpu_memory_total_bytes{gpu=\"" + FakeNvmlState.uuid(0) + "\",index=\"0\",model=\"Tesla T4\"} "
-            + (double) (16 * GIB))
-        .contains("quotient_gpu_utilization_percent{gpu=\"" + FakeNvmlState.uuid(0) + "\",index=\"0\",model=\"Tesla T4\"} 37.0")
-        .containsPattern("quotient_container_gpu_memory_loaned_bytes\\{container=\"main\",gpu=\"GPU-[0-9-]+\","
-            + "namespace=\"team-a\",pod=\"pod-" + borrower.pid() + "\"} " + (double) (2 * GIB))
-        .containsPattern("quotient_enforcer_nvml_ready 1.0"));
+    @AfterAll
+    static void stopChildren() {
+        children.close();
+    }
 
-    fake.write(withGreedyUsing(2 * GIB));
+    private static FakeNvmlState healthy() {
+        return withGreedyUsing(GIB / 2);
+    }
 
-    await().atMost(Duration.ofSeconds(10)).until(() -> !greedy.isAlive());
-    assertThat(borrower.isAlive()).isTrue();
-    assertThat(prometheus()).containsPattern("quotient_enforcer_kills_total\\{namespace=\"team-a\",reason=\"GpuOomKilled\","
-        + "result=\"SIGNALLED\",signal=\"SIGTERM\"} 1.0");
-  }
+    private static FakeNvmlState withGreedyUsing(long greedyBytes) {
+        return FakeNvmlState.create()
+                .device(0, 16 * GIB, "Tesla T4")
+                .utilization(0, 37, 20)
+                .process(0, borrower.pid(), 6 * GIB)
+                .process(0, greedy.pid(), greedyBytes);
+    }
 
-  @Test
-  void notReadyWhileTheGpuIsLost() {
-    fake.write(healthy().fail("nvmlDeviceGetCount_v2", 15));
+    @DynamicPropertySource
+    static void procRoot(DynamicPropertyRegistry registry) {
+        registry.add("quotient.enforcer.proc-root", () -> dir.resolve("proc").toString());
+    }
 
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
-      ResponseEntity<String> readiness = http.getForEntity("/actuator/health/readiness", String.class);
-      assertThat(readiness.getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
-      assertThat(readiness.getBody()).contains("GPU_IS_LOST");
-    });
-    assertThat(http.getForEntity("/actuator/health/liveness", String.class).getStatusCode())
-        .as("alive: restarting would not bring the GPU back").isEqualTo(HttpStatus.OK);
+    @TestConfiguration
+    static class Pods {
+        @Bean
+        @Primary
+        PodDirectory testPods() {
+            return node;
+        }
+    }
 
-    fake.write(healthy());
+    @Test
+    void readyWithMetricsThenKillsAndCountsAProcessOverItsLimit() {
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(http.getForEntity("/actuator/health/readiness", String.class)
+                                .getStatusCode())
+                        .isEqualTo(HttpStatus.OK));
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(prometheus())
+                        .contains("quotient_gpu_memory_total_bytes{gpu=\"" + FakeNvmlState.uuid(0)
+                                + "\",index=\"0\",model=\"Tesla T4\"} " + (double) (16 * GIB))
+                        .contains("quotient_gpu_utilization_percent{gpu=\"" + FakeNvmlState.uuid(0)
+                                + "\",index=\"0\",model=\"Tesla T4\"} 37.0")
+                        .containsPattern(
+                                "quotient_container_gpu_memory_loaned_bytes\\{container=\"main\",gpu=\"GPU-[0-9-]+\","
+                                        + "namespace=\"team-a\",pod=\"pod-" + borrower.pid() + "\"} "
+                                        + (double) (2 * GIB))
+                        .containsPattern("quotient_enforcer_nvml_ready 1.0"));
 
-    await().atMost(Duration.ofSeconds(10)).untilAsserted(() ->
-        assertThat(http.getForEntity("/actuator/health/readiness", String.class).getStatusCode()).isEqualTo(HttpStatus.OK));
-  }
+        fake.write(withGreedyUsing(2 * GIB));
 
-  private String prometheus() {
-    return http.getForObject("/actuator/prometheus", String.class);
-  }
+        await().atMost(Duration.ofSeconds(10)).until(() -> !greedy.isAlive());
+        assertThat(borrower.isAlive()).isTrue();
+        assertThat(prometheus())
+                .containsPattern("quotient_enforcer_kills_total\\{namespace=\"team-a\",reason=\"GpuOomKilled\","
+                        + "result=\"SIGNALLED\",signal=\"SIGTERM\"} 1.0");
+    }
+
+    @Test
+    void notReadyWhileTheGpuIsLost() {
+        fake.write(healthy().fail("nvmlDeviceGetCount_v2", 15));
+
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            ResponseEntity<String> readiness = http.getForEntity("/actuator/health/readiness", String.class);
+            assertThat(readiness.getStatusCode()).isEqualTo(HttpStatus.SERVICE_UNAVAILABLE);
+            assertThat(readiness.getBody()).contains("GPU_IS_LOST");
+        });
+        assertThat(http.getForEntity("/actuator/health/liveness", String.class).getStatusCode())
+                .as("alive: restarting would not bring the GPU back")
+                .isEqualTo(HttpStatus.OK);
+
+        fake.write(healthy());
+
+        await().atMost(Duration.ofSeconds(10))
+                .untilAsserted(() -> assertThat(http.getForEntity("/actuator/health/readiness", String.class)
+                                .getStatusCode())
+                        .isEqualTo(HttpStatus.OK));
+    }
+
+    private String prometheus() {
+        return http.getForObject("/actuator/prometheus", String.class);
+    }
 }

@@ -12,55 +12,55 @@ import java.nio.file.Path;
  */
 public final class ProcFixture {
 
-  private final Path root;
+    private final Path root;
 
-  public ProcFixture(Path root) {
-    this.root = root;
-  }
-
-  public Path root() {
-    return root;
-  }
-
-  /** cgroup v2, systemd driver, containerd: the most common layout today. */
-  public static String podCgroup(String podUid, String containerId) {
-    return "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" + podUid.replace('-', '_')
-        + ".slice/cri-containerd-" + containerId + ".scope\n";
-  }
-
-  public static String hostCgroup() {
-    return "0::/system.slice/ssh.service\n";
-  }
-
-  public ProcFixture map(long pid, String cgroup) {
-    try {
-      Path dir = Files.createDirectories(root.resolve(Long.toString(pid)));
-      Files.writeString(dir.resolve("cgroup"), cgroup);
-      linkStat(dir, pid);
-      return this;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    public ProcFixture(Path root) {
+        this.root = root;
     }
-  }
 
-  /**
-   * Makes {@code pid} look as if another process ({@code newcomer}, started later) now had that PID:
-   * what a PID reuse between sample and kill looks like to the enforcer.
-   */
-  public ProcFixture reuse(long pid, long newcomer) {
-    try {
-      Path dir = root.resolve(Long.toString(pid));
-      Files.delete(dir.resolve("stat"));
-      linkStat(dir, newcomer);
-      return this;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+    public Path root() {
+        return root;
     }
-  }
 
-  private static void linkStat(Path dir, long pid) throws IOException {
-    Path stat = dir.resolve("stat");
-    Files.deleteIfExists(stat);
-    Files.createSymbolicLink(stat, Path.of("/proc", Long.toString(pid), "stat"));
-  }
+    /** cgroup v2, systemd driver, containerd: the most common layout today. */
+    public static String podCgroup(String podUid, String containerId) {
+        return "0::/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod" + podUid.replace('-', '_')
+                + ".slice/cri-containerd-" + containerId + ".scope\n";
+    }
+
+    public static String hostCgroup() {
+        return "0::/system.slice/ssh.service\n";
+    }
+
+    public ProcFixture map(long pid, String cgroup) {
+        try {
+            Path dir = Files.createDirectories(root.resolve(Long.toString(pid)));
+            Files.writeString(dir.resolve("cgroup"), cgroup);
+            linkStat(dir, pid);
+            return this;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Makes {@code pid} look as if another process ({@code newcomer}, started later) now had that PID:
+     * what a PID reuse between sample and kill looks like to the enforcer.
+     */
+    public ProcFixture reuse(long pid, long newcomer) {
+        try {
+            Path dir = root.resolve(Long.toString(pid));
+            Files.delete(dir.resolve("stat"));
+            linkStat(dir, newcomer);
+            return this;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static void linkStat(Path dir, long pid) throws IOException {
+        Path stat = dir.resolve("stat");
+        Files.deleteIfExists(stat);
+        Files.createSymbolicLink(stat, Path.of("/proc", Long.toString(pid), "stat"));
+    }
 }

@@ -4,7 +4,6 @@ import io.quotient.core.scheduling.JobId;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
-
 import java.util.List;
 
 /**
@@ -41,7 +40,9 @@ public record HookDecision(JobRecord record) {
 
     /** {@code InQuota} or {@code OverQuota} (preemptible) once placed; null while pending. */
     public String quotaState() {
-        return record.status().quotaState() == null ? null : record.status().quotaState().wireName();
+        return record.status().quotaState() == null
+                ? null
+                : record.status().quotaState().wireName();
     }
 
     public String reason() {

@@ -2,7 +2,6 @@ package io.quotient.adapters.hook;
 
 import io.quotient.core.scheduling.JobRequestInput;
 import io.quotient.deploy.port.JobSubmission;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -125,8 +124,21 @@ public final class HookRequest {
     }
 
     public JobSubmission build() {
-        JobRequestInput request = new JobRequestInput(team, name, gpuCount, fraction, fractionLimit, memoryMib,
-                memoryLimitMib, gpuDevices, cpuMilli, hostMemoryMib, priority, preemptible, minRuntimeSeconds, null);
+        JobRequestInput request = new JobRequestInput(
+                team,
+                name,
+                gpuCount,
+                fraction,
+                fractionLimit,
+                memoryMib,
+                memoryLimitMib,
+                gpuDevices,
+                cpuMilli,
+                hostMemoryMib,
+                priority,
+                preemptible,
+                minRuntimeSeconds,
+                null);
         return new JobSubmission(request, template, image, new ArrayList<>(command), List.of(), labels, env);
     }
 }

@@ -28,8 +28,11 @@ public final class InProcessDeployHook implements DeployHook {
         if (outcome.succeeded()) {
             return;
         }
-        LOG.info("control service reports the deployment of job {} of team {} failed ({}); withdrawing it",
-                job.name(), job.team(), outcome.reason());
+        LOG.info(
+                "control service reports the deployment of job {} of team {} failed ({}); withdrawing it",
+                job.name(),
+                job.team(),
+                outcome.reason());
         try {
             deployments.delete(job);
         } catch (JobNotFoundException alreadyGone) {

@@ -4,7 +4,6 @@ import com.google.gson.JsonArray;
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
@@ -16,12 +15,12 @@ public final class AdmissionReviews {
 
     private static final int INVALID = 422;
 
-    private AdmissionReviews() {
-    }
+    private AdmissionReviews() {}
 
     /** The review's {@code request}. */
     public static JsonObject request(String reviewJson) {
-        JsonObject request = JsonParser.parseString(reviewJson).getAsJsonObject().getAsJsonObject("request");
+        JsonObject request =
+                JsonParser.parseString(reviewJson).getAsJsonObject().getAsJsonObject("request");
         if (request == null) {
             throw new IllegalArgumentException("not an AdmissionReview: no request");
         }
@@ -60,8 +59,8 @@ public final class AdmissionReviews {
         }
         if (patch != null) {
             response.addProperty("patchType", "JSONPatch");
-            response.addProperty("patch", Base64.getEncoder().encodeToString(
-                    patch.toString().getBytes(StandardCharsets.UTF_8)));
+            response.addProperty(
+                    "patch", Base64.getEncoder().encodeToString(patch.toString().getBytes(StandardCharsets.UTF_8)));
         }
         JsonObject review = new JsonObject();
         review.addProperty("apiVersion", "admission.k8s.io/v1");

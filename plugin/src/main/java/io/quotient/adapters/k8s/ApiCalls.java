@@ -3,7 +3,6 @@ package io.quotient.adapters.k8s;
 import io.kubernetes.client.common.KubernetesType;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.options.DeleteOptions;
-
 import java.time.Duration;
 import java.util.function.Supplier;
 
@@ -13,19 +12,19 @@ final class ApiCalls {
     static final int NOT_FOUND = 404;
     static final int CONFLICT = 409;
 
-    private ApiCalls() {
-    }
+    private ApiCalls() {}
 
     /**
      * Runs a call and returns its response, turning a transport failure (API server unreachable) into a
      * {@link KubernetesUnreachableException} that names what was attempted.
      */
-    static <T extends KubernetesType> KubernetesApiResponse<T> call(String what, Supplier<KubernetesApiResponse<T>> call) {
+    static <T extends KubernetesType> KubernetesApiResponse<T> call(
+            String what, Supplier<KubernetesApiResponse<T>> call) {
         try {
             return call.get();
         } catch (RuntimeException e) {
-            throw new KubernetesUnreachableException(what + " failed: the API server could not be reached ("
-                    + e.getMessage() + ")", e);
+            throw new KubernetesUnreachableException(
+                    what + " failed: the API server could not be reached (" + e.getMessage() + ")", e);
         }
     }
 
@@ -36,17 +35,20 @@ final class ApiCalls {
         }
         if (response.isSuccess()) {
             // seen as an API server was being restarted: a success status with no object in the body
-            throw new KubernetesCallException(what + " failed: the API server answered HTTP "
-                    + response.getHttpStatusCode() + " without the object; the call is tried again on the next pass",
+            throw new KubernetesCallException(
+                    what + " failed: the API server answered HTTP " + response.getHttpStatusCode()
+                            + " without the object; the call is tried again on the next pass",
                     response.getHttpStatusCode());
         }
         throw failure(response, what);
     }
 
     static KubernetesCallException failure(KubernetesApiResponse<?> response, String what) {
-        String reason = response.getStatus() == null ? "no reason given" : response.getStatus().getMessage();
-        return new KubernetesCallException(what + " failed: HTTP " + response.getHttpStatusCode() + ": " + reason,
-                response.getHttpStatusCode());
+        String reason = response.getStatus() == null
+                ? "no reason given"
+                : response.getStatus().getMessage();
+        return new KubernetesCallException(
+                what + " failed: HTTP " + response.getHttpStatusCode() + ": " + reason, response.getHttpStatusCode());
     }
 
     /** Delete options: dependents are removed in the background; pods get {@code grace} to exit (null: default). */

@@ -3,6 +3,7 @@ package io.quotient.adapters.k8s;
 import io.kubernetes.client.informer.SharedIndexInformer;
 import io.kubernetes.client.informer.SharedInformerFactory;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
 import io.kubernetes.client.openapi.apis.BatchV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Job;
@@ -15,17 +16,16 @@ import io.kubernetes.client.util.Namespaces;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesListObject;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import io.kubernetes.client.openapi.ApiException;
-import io.quotient.adapters.template.WorkloadKind;
 import io.quotient.adapters.template.TemplateRenderer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
+import io.quotient.adapters.template.WorkloadKind;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The informer caches the Kubernetes adapters read from: every node, and in every namespace the GpuJobs and the
@@ -36,7 +36,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class ClusterInformers implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(ClusterInformers.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ClusterInformers.class);
     static final String MANAGED_SELECTOR = TemplateRenderer.MANAGED_BY_LABEL + "=" + TemplateRenderer.MANAGED_BY;
 
     private final SharedInformerFactory factory;
@@ -59,37 +59,70 @@ public final class ClusterInformers implements AutoCloseable {
         this.factory = new SharedInformerFactory(watchClient);
         CoreV1Api core = new CoreV1Api(watchClient);
         BatchV1Api batch = new BatchV1Api(watchClient);
-        nodes = factory.sharedIndexInformerFor(new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1",
-                "nodes", watchClient), V1Node.class, 0);
-        pods = factory.sharedIndexInformerFor(params -> core.listPodForAllNamespaces()
-                .labelSelector(MANAGED_SELECTOR).resourceVersion(params.resourceVersion)
-                .timeoutSeconds(params.timeoutSeconds).watch(params.watch).buildCall(null), V1Pod.class, V1PodList.class);
-        jobs = factory.sharedIndexInformerFor(params -> batch.listJobForAllNamespaces()
-                .labelSelector(MANAGED_SELECTOR).resourceVersion(params.resourceVersion)
-                .timeoutSeconds(params.timeoutSeconds).watch(params.watch).buildCall(null), V1Job.class, V1JobList.class);
-        gpuJobs = factory.sharedIndexInformerFor(new GenericKubernetesApi<>(GpuJobResource.class, GpuJobList.class,
-                GpuJobResource.GROUP, GpuJobResource.VERSION, GpuJobResource.PLURAL, watchClient),
-                GpuJobResource.class, 0);
+        nodes = factory.sharedIndexInformerFor(
+                new GenericKubernetesApi<>(V1Node.class, V1NodeList.class, "", "v1", "nodes", watchClient),
+                V1Node.class,
+                0);
+        pods = factory.sharedIndexInformerFor(
+                params -> core.listPodForAllNamespaces()
+                        .labelSelector(MANAGED_SELECTOR)
+                        .resourceVersion(params.resourceVersion)
+                        .timeoutSeconds(params.timeoutSeconds)
+                        .watch(params.watch)
+                        .buildCall(null),
+                V1Pod.class,
+                V1PodList.class);
+        jobs = factory.sharedIndexInformerFor(
+                params -> batch.listJobForAllNamespaces()
+                        .labelSelector(MANAGED_SELECTOR)
+                        .resourceVersion(params.resourceVersion)
+                        .timeoutSeconds(params.timeoutSeconds)
+                        .watch(params.watch)
+                        .buildCall(null),
+                V1Job.class,
+                V1JobList.class);
+        gpuJobs = factory.sharedIndexInformerFor(
+                new GenericKubernetesApi<>(
+                        GpuJobResource.class,
+                        GpuJobList.class,
+                        GpuJobResource.GROUP,
+                        GpuJobResource.VERSION,
+                        GpuJobResource.PLURAL,
+                        watchClient),
+                GpuJobResource.class,
+                0);
         for (WorkloadKind kind : List.of(WorkloadKind.PYTORCH_JOB, WorkloadKind.TRAIN_JOB)) {
-            trainingJobs.put(kind, factory.sharedIndexInformerFor(new GenericKubernetesApi<>(
-                    DynamicKubernetesObject.class, DynamicKubernetesListObject.class, kind.group(), kind.version(),
-                    kind.plural(), watchClient), DynamicKubernetesObject.class, 0, Namespaces.NAMESPACE_ALL,
-                    quietWhenNotInstalled(kind)));
+            trainingJobs.put(
+                    kind,
+                    factory.sharedIndexInformerFor(
+                            new GenericKubernetesApi<>(
+                                    DynamicKubernetesObject.class,
+                                    DynamicKubernetesListObject.class,
+                                    kind.group(),
+                                    kind.version(),
+                                    kind.plural(),
+                                    watchClient),
+                            DynamicKubernetesObject.class,
+                            0,
+                            Namespaces.NAMESPACE_ALL,
+                            quietWhenNotInstalled(kind)));
         }
     }
 
     /** A kind whose CRD is not installed is said once, at info; other failures are logged as they come. */
-    private static <T> java.util.function.BiConsumer<Class<T>, Throwable> quietWhenNotInstalled(WorkloadKind kind) {
+    private static <T> BiConsumer<Class<T>, Throwable> quietWhenNotInstalled(WorkloadKind kind) {
         AtomicBoolean said = new AtomicBoolean();
         return (type, failure) -> {
             if (failure instanceof ApiException api && api.getCode() == 404) {
                 if (!said.getAndSet(true)) {
-                    log.info("no {} resource in this cluster (Kubeflow's CRD not installed); jobs of that kind are judged"
-                            + " by their pods alone, and the watch starts when the CRD is installed", kind.kind());
+                    LOG.info(
+                            "no {} resource in this cluster (Kubeflow's CRD not installed); jobs of that kind are judged"
+                                    + " by their pods alone, and the watch starts when the CRD is installed",
+                            kind.kind());
                 }
                 return;
             }
-            log.warn("watching {}s failed, retrying: {}", kind.kind(), failure.toString());
+            LOG.warn("watching {}s failed, retrying: {}", kind.kind(), failure.toString());
         };
     }
 
@@ -105,16 +138,22 @@ public final class ClusterInformers implements AutoCloseable {
         for (SharedIndexInformer<?> informer : List.of(nodes, pods, jobs, gpuJobs)) {
             while (!informer.hasSynced()) {
                 if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("the Kubernetes caches did not sync within " + timeout + " (service "
-                            + "namespace " + namespace + "); check that the API server is reachable, the GpuJob CRD is installed "
-                            + "(kubectl apply -f deploy/) and the service account may list nodes, pods, jobs and gpujobs");
+                    throw new IllegalStateException(
+                            "the Kubernetes caches did not sync within " + timeout + " (service "
+                                    + "namespace " + namespace
+                                    + "); check that the API server is reachable, the GpuJob CRD is installed "
+                                    + "(kubectl apply -f deploy/) and the service account may list nodes, pods, jobs and gpujobs");
                 }
                 sleep();
             }
         }
-        log.info("Kubernetes caches synced: {} nodes, {} managed pods, {} jobs, {} GpuJobs (service namespace {})",
-                nodes.getIndexer().list().size(), pods.getIndexer().list().size(), jobs.getIndexer().list().size(),
-                gpuJobs.getIndexer().list().size(), namespace);
+        LOG.info(
+                "Kubernetes caches synced: {} nodes, {} managed pods, {} jobs, {} GpuJobs (service namespace {})",
+                nodes.getIndexer().list().size(),
+                pods.getIndexer().list().size(),
+                jobs.getIndexer().list().size(),
+                gpuJobs.getIndexer().list().size(),
+                namespace);
     }
 
     public SharedIndexInformer<V1Node> nodes() {
@@ -135,8 +174,10 @@ public final class ClusterInformers implements AutoCloseable {
 
     /** The cached training jobs of the kinds whose caches have synced (none without Kubeflow's CRDs). */
     public List<DynamicKubernetesObject> trainingJobs() {
-        return trainingJobs.values().stream().filter(SharedIndexInformer::hasSynced)
-                .flatMap(informer -> informer.getIndexer().list().stream()).toList();
+        return trainingJobs.values().stream()
+                .filter(SharedIndexInformer::hasSynced)
+                .flatMap(informer -> informer.getIndexer().list().stream())
+                .toList();
     }
 
     public String namespace() {

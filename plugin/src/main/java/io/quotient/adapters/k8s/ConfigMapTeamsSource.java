@@ -9,14 +9,14 @@ import io.quotient.adapters.quota.TeamsFileParser;
 import io.quotient.core.scheduling.Team;
 import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.deploy.port.TeamsSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Teams from the ConfigMap {@code quotient-teams} (key {@code teams.yaml}, the teams-file format) in the
@@ -25,7 +25,7 @@ import java.util.Objects;
  */
 public final class ConfigMapTeamsSource implements TeamsSource {
 
-    private static final Logger log = LoggerFactory.getLogger(ConfigMapTeamsSource.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ConfigMapTeamsSource.class);
     public static final String CONFIG_MAP = "quotient-teams";
     public static final String KEY = "teams.yaml";
 
@@ -34,7 +34,7 @@ public final class ConfigMapTeamsSource implements TeamsSource {
     private final Duration pollInterval;
     private final Clock clock;
     private Map<String, Team> teams = Map.of();
-    private TeamNamespaces namespaces = TeamNamespaces.defaults(java.util.List.of());
+    private TeamNamespaces namespaces = TeamNamespaces.defaults(List.of());
     private String loadedText;
     private Instant nextCheck = Instant.MIN;
 
@@ -65,11 +65,15 @@ public final class ConfigMapTeamsSource implements TeamsSource {
         String source = "ConfigMap " + namespace + "/" + CONFIG_MAP + " key " + KEY;
         String text;
         try {
-            V1ConfigMap map = core.readNamespacedConfigMap(CONFIG_MAP, namespace).execute();
+            V1ConfigMap map =
+                    core.readNamespacedConfigMap(CONFIG_MAP, namespace).execute();
             text = map.getData() == null ? null : map.getData().get(KEY);
         } catch (ApiException e) {
-            keepLastGood(source, e.getCode() == ApiCalls.NOT_FOUND ? "the ConfigMap does not exist (kubectl apply -f "
-                    + "deploy/30-teams-configmap.yaml)" : "HTTP " + e.getCode() + ": " + e.getResponseBody());
+            keepLastGood(
+                    source,
+                    e.getCode() == ApiCalls.NOT_FOUND
+                            ? "the ConfigMap does not exist (kubectl apply -f " + "deploy/30-teams-configmap.yaml)"
+                            : "HTTP " + e.getCode() + ": " + e.getResponseBody());
             return;
         } catch (RuntimeException e) {
             keepLastGood(source, "the API server could not be reached: " + e);
@@ -83,7 +87,7 @@ public final class ConfigMapTeamsSource implements TeamsSource {
                 Map<String, Team> parsed = TeamsFileParser.parse(text, source);
                 namespaces = TeamNamespacesParser.parse(text, source, namespace);
                 teams = parsed;
-                log.info("loaded {} teams from {}: {}", teams.size(), source, teams.keySet());
+                LOG.info("loaded {} teams from {}: {}", teams.size(), source, teams.keySet());
             } catch (ConfigFileException e) {
                 keepLastGood(source, e.getMessage());
             }
@@ -91,7 +95,10 @@ public final class ConfigMapTeamsSource implements TeamsSource {
     }
 
     private void keepLastGood(String source, String why) {
-        log.error("teams from {} not loaded: {}. Keeping the last good configuration ({} teams).", source, why,
+        LOG.error(
+                "teams from {} not loaded: {}. Keeping the last good configuration ({} teams).",
+                source,
+                why,
                 teams.size());
     }
 }

@@ -7,9 +7,6 @@ import io.kubernetes.client.openapi.models.V1EventSource;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1ObjectReference;
 import io.quotient.core.scheduling.JobId;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.OffsetDateTime;
@@ -22,6 +19,8 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Records Kubernetes Events on jobs' GpuJobs ({@code kubectl describe gpujob} shows them). Events are
@@ -31,7 +30,7 @@ import java.util.function.Function;
  */
 public final class EventRecorder implements AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(EventRecorder.class);
+    private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
     private static final Set<String> WARNINGS = Set.of("Preempted", "GpuOomKilled", "GpuLoanReclaimed");
     private static final int MAX_MESSAGE = 1024;
     private static final int BURST = 5;
@@ -48,8 +47,11 @@ public final class EventRecorder implements AutoCloseable {
      * @param instance the replica's identity, shown as the reporting instance
      * @param records  where a job's GpuJob is (events link to it, in its namespace); the service's namespace when unknown
      */
-    public EventRecorder(CoreV1Api core, String namespace, String instance,
-                         Function<JobId, Optional<KubernetesJobRecordStore.RecordLocation>> records) {
+    public EventRecorder(
+            CoreV1Api core,
+            String namespace,
+            String instance,
+            Function<JobId, Optional<KubernetesJobRecordStore.RecordLocation>> records) {
         this.core = core;
         this.namespace = namespace;
         this.instance = instance;
@@ -63,44 +65,76 @@ public final class EventRecorder implements AutoCloseable {
 
     public void record(JobId job, String reason, String message) {
         if (!spamFilter.allow(job, reason)) {
-            log.debug("event {} for job {} of team {} not sent: too many of that reason lately ({})", reason,
-                    job.name(), job.team(), message);
+            LOG.debug(
+                    "event {} for job {} of team {} not sent: too many of that reason lately ({})",
+                    reason,
+                    job.name(),
+                    job.team(),
+                    message);
             return;
         }
         CoreV1Event event = event(job, reason, message);
         try {
             sender.execute(() -> send(job, event));
         } catch (RejectedExecutionException e) {
-            log.warn("event {} for job {} of team {} dropped: the event queue is full ({})", reason, job.name(),
-                    job.team(), message);
+            LOG.warn(
+                    "event {} for job {} of team {} dropped: the event queue is full ({})",
+                    reason,
+                    job.name(),
+                    job.team(),
+                    message);
         }
     }
 
     CoreV1Event event(JobId job, String reason, String message) {
         Optional<KubernetesJobRecordStore.RecordLocation> record = records.apply(job);
-        String object = record.map(KubernetesJobRecordStore.RecordLocation::name).orElse(KubernetesNames.ofJob(job));
-        String namespace = record.map(KubernetesJobRecordStore.RecordLocation::namespace).orElse(this.namespace);
+        String object =
+                record.map(KubernetesJobRecordStore.RecordLocation::name).orElse(KubernetesNames.ofJob(job));
+        String namespace =
+                record.map(KubernetesJobRecordStore.RecordLocation::namespace).orElse(this.namespace);
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-        String text = message == null ? "" : message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) : message;
+        String text =
+                message == null ? "" : message.length() > MAX_MESSAGE ? message.substring(0, MAX_MESSAGE) : message;
         return new CoreV1Event()
-                .metadata(new V1ObjectMeta().namespace(namespace)
+                .metadata(new V1ObjectMeta()
+                        .namespace(namespace)
                         .name(object + "." + Long.toHexString(System.currentTimeMillis()) + sequence.incrementAndGet()))
-                .involvedObject(new V1ObjectReference().apiVersion(GpuJobResource.API_VERSION).kind(GpuJobResource.KIND)
-                        .namespace(namespace).name(object).uid(record.map(KubernetesJobRecordStore.RecordLocation::uid)
+                .involvedObject(new V1ObjectReference()
+                        .apiVersion(GpuJobResource.API_VERSION)
+                        .kind(GpuJobResource.KIND)
+                        .namespace(namespace)
+                        .name(object)
+                        .uid(record.map(KubernetesJobRecordStore.RecordLocation::uid)
                                 .orElse(null)))
-                .reason(reason).message(text).type(WARNINGS.contains(reason) ? "Warning" : "Normal")
-                .source(new V1EventSource().component("quotient")).reportingComponent("quotient.io/quotient")
-                .reportingInstance(instance).firstTimestamp(now).lastTimestamp(now).count(1);
+                .reason(reason)
+                .message(text)
+                .type(WARNINGS.contains(reason) ? "Warning" : "Normal")
+                .source(new V1EventSource().component("quotient"))
+                .reportingComponent("quotient.io/quotient")
+                .reportingInstance(instance)
+                .firstTimestamp(now)
+                .lastTimestamp(now)
+                .count(1);
     }
 
     private void send(JobId job, CoreV1Event event) {
         try {
-            core.createNamespacedEvent(event.getMetadata().getNamespace(), event).execute();
+            core.createNamespacedEvent(event.getMetadata().getNamespace(), event)
+                    .execute();
         } catch (ApiException e) {
-            log.warn("event {} for job {} of team {} not recorded: HTTP {}: {}", event.getReason(), job.name(), job.team(),
-                    e.getCode(), e.getResponseBody());
+            LOG.warn(
+                    "event {} for job {} of team {} not recorded: HTTP {}: {}",
+                    event.getReason(),
+                    job.name(),
+                    job.team(),
+                    e.getCode(),
+                    e.getResponseBody());
         } catch (RuntimeException e) {
-            log.warn("event {} for job {} of team {} not recorded: {}", event.getReason(), job.name(), job.team(),
+            LOG.warn(
+                    "event {} for job {} of team {} not recorded: {}",
+                    event.getReason(),
+                    job.name(),
+                    job.team(),
                     e.toString());
         }
     }

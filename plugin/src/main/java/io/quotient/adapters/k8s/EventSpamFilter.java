@@ -2,7 +2,6 @@ package io.quotient.adapters.k8s;
 
 import io.quotient.core.scheduling.JobId;
 import io.quotient.deploy.TokenBucket;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,8 +16,7 @@ import java.util.Map;
  */
 final class EventSpamFilter {
 
-    private record Key(JobId job, String reason) {
-    }
+    private record Key(JobId job, String reason) {}
 
     private static final int FORGET_AFTER_KEYS = 10_000;
 

@@ -5,7 +5,6 @@ import com.google.gson.JsonNull;
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.quotient.core.scheduling.UsageRecord;
-
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -19,8 +18,7 @@ final class FairShareUsageCodec {
 
     static final int VERSION = 1;
 
-    private FairShareUsageCodec() {
-    }
+    private FairShareUsageCodec() {}
 
     static String encode(UsageRecord record) {
         JsonObject json = new JsonObject();
@@ -58,17 +56,26 @@ final class FairShareUsageCodec {
             }
             JsonElement last = json.get("last");
             Map<String, Long> borrowed = new HashMap<>();
-            json.getAsJsonObject("lastBorrowed").entrySet().forEach(e -> borrowed.put(e.getKey(),
-                    nonNegative(e.getValue().getAsLong(), "lastBorrowed." + e.getKey())));
+            json.getAsJsonObject("lastBorrowed")
+                    .entrySet()
+                    .forEach(e -> borrowed.put(
+                            e.getKey(), nonNegative(e.getValue().getAsLong(), "lastBorrowed." + e.getKey())));
             Map<String, Map<Long, Double>> buckets = new HashMap<>();
             json.getAsJsonObject("buckets").entrySet().forEach(team -> {
                 Map<Long, Double> b = new HashMap<>();
-                team.getValue().getAsJsonObject().entrySet().forEach(e -> b.put(Long.parseLong(e.getKey()),
-                        finite(e.getValue().getAsDouble(), "buckets." + team.getKey() + "." + e.getKey())));
+                team.getValue()
+                        .getAsJsonObject()
+                        .entrySet()
+                        .forEach(e -> b.put(
+                                Long.parseLong(e.getKey()),
+                                finite(e.getValue().getAsDouble(), "buckets." + team.getKey() + "." + e.getKey())));
                 buckets.put(team.getKey(), b);
             });
-            return new UsageRecord(bucketMillis, last == null || last.isJsonNull() ? null
-                    : Instant.parse(last.getAsString()), borrowed, buckets);
+            return new UsageRecord(
+                    bucketMillis,
+                    last == null || last.isJsonNull() ? null : Instant.parse(last.getAsString()),
+                    borrowed,
+                    buckets);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("not a fair-share usage record: " + e.getMessage(), e);
         }

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  */
 public final class GpuJobAdmission {
 
-    private static final Logger log = LoggerFactory.getLogger(GpuJobAdmission.class);
+    private static final Logger LOG = LoggerFactory.getLogger(GpuJobAdmission.class);
 
     private final GpuJobMapper mapper;
     private final TenantScope scope;
@@ -56,8 +56,11 @@ public final class GpuJobAdmission {
             mapper.toRecord(resource, scope.now());
             return null;
         } catch (RequestException | UnknownTeamException | IllegalArgumentException e) {
-            log.info("GpuJob {}/{} refused at admission: {}", resource.getMetadata().getNamespace(),
-                    resource.getMetadata().getName(), LogValues.escape(e.getMessage()));
+            LOG.info(
+                    "GpuJob {}/{} refused at admission: {}",
+                    resource.getMetadata().getNamespace(),
+                    resource.getMetadata().getName(),
+                    LogValues.escape(e.getMessage()));
             return e.getMessage();
         }
     }

@@ -2,7 +2,6 @@ package io.quotient.adapters.k8s;
 
 import io.kubernetes.client.common.KubernetesListObject;
 import io.kubernetes.client.openapi.models.V1ListMeta;
-
 import java.util.ArrayList;
 import java.util.List;
 

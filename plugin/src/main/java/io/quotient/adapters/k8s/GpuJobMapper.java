@@ -8,15 +8,15 @@ import io.quotient.core.scheduling.JobSpec;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaState;
 import io.quotient.core.scheduling.RequestException;
-import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.JobSubmission;
-
+import io.quotient.deploy.port.PodOptions;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -50,21 +50,49 @@ public final class GpuJobMapper {
         labels.put(TemplateRenderer.TEAM_LABEL, KubernetesNames.labelValue(r.team()));
         labels.put(TemplateRenderer.JOB_LABEL, KubernetesNames.labelValue(r.name()));
         labels.put(TemplateRenderer.MANAGED_BY_LABEL, TemplateRenderer.MANAGED_BY);
-        V1ObjectMeta metadata = new V1ObjectMeta().name(location.name()).namespace(location.namespace())
-                .labels(labels).annotations(Map.of(CREATED_AT_ANNOTATION, record.createdAt().toString()));
-        GpuJobSpec.Gpu gpu = new GpuJobSpec.Gpu(r.gpuCount(), r.fraction(), r.fractionLimit(), r.gpuMemoryMib(),
-                r.gpuMemoryLimitMib());
+        V1ObjectMeta metadata = new V1ObjectMeta()
+                .name(location.name())
+                .namespace(location.namespace())
+                .labels(labels)
+                .annotations(Map.of(CREATED_AT_ANNOTATION, record.createdAt().toString()));
+        GpuJobSpec.Gpu gpu = new GpuJobSpec.Gpu(
+                r.gpuCount(), r.fraction(), r.fractionLimit(), r.gpuMemoryMib(), r.gpuMemoryLimitMib());
         List<String> models = r.gpuModels() == null ? null : new ArrayList<>(new TreeSet<>(r.gpuModels()));
-        GpuJobSpec spec = new GpuJobSpec(r.team(), r.name(), s.template(), s.image(), s.command(), s.args(), gpu,
-                r.gpuDevices(), models, r.cpuMilli(), r.memoryMib(), r.priority(), r.preemptible(),
-                r.minRuntimeSeconds(), s.labels(), s.env(), orNull(s.pod().annotations()),
-                s.pod().serviceAccountName(), orNull(s.pod().volumes()), orNull(s.pod().imagePullSecrets()),
-                r.replicas(), r.minReplicas(), s.runtime(), s.workload());
-        if (s.workload() != null && !s.workload().uid().isEmpty() && location.namespace().equals(s.pod().namespace())) {
+        GpuJobSpec spec = new GpuJobSpec(
+                r.team(),
+                r.name(),
+                s.template(),
+                s.image(),
+                s.command(),
+                s.args(),
+                gpu,
+                r.gpuDevices(),
+                models,
+                r.cpuMilli(),
+                r.memoryMib(),
+                r.priority(),
+                r.preemptible(),
+                r.minRuntimeSeconds(),
+                s.labels(),
+                s.env(),
+                orNull(s.pod().annotations()),
+                s.pod().serviceAccountName(),
+                orNull(s.pod().volumes()),
+                orNull(s.pod().imagePullSecrets()),
+                r.replicas(),
+                r.minReplicas(),
+                s.runtime(),
+                s.workload());
+        if (s.workload() != null
+                && !s.workload().uid().isEmpty()
+                && location.namespace().equals(s.pod().namespace())) {
             // owned by the workload it governs: the garbage collector deletes the record with it (a pod has no uid
             // at its admission; the reconciliation ends its job when it is gone)
-            metadata.ownerReferences(List.of(new V1OwnerReference().apiVersion(s.workload().apiVersion())
-                    .kind(s.workload().kind()).name(s.workload().name()).uid(s.workload().uid())));
+            metadata.ownerReferences(List.of(new V1OwnerReference()
+                    .apiVersion(s.workload().apiVersion())
+                    .kind(s.workload().kind())
+                    .name(s.workload().name())
+                    .uid(s.workload().uid())));
         }
         return new GpuJobResource(metadata, spec, toStatus(record.status(), null));
     }
@@ -79,15 +107,45 @@ public final class GpuJobMapper {
         V1ObjectMeta metadata = resource.getMetadata();
         GpuJobSpec.Gpu gpu = s.gpu() == null ? new GpuJobSpec.Gpu(null, null, null, null, null) : s.gpu();
         Set<String> models = s.gpuModels() == null ? null : Set.copyOf(s.gpuModels());
-        JobRequestInput request = new JobRequestInput(team(s, metadata, scope), jobName(s, metadata, scope),
-                gpu.count(), gpu.fraction(), gpu.fractionLimit(), gpu.memoryMib(), gpu.memoryLimitMib(),
-                s.gpuDevices(), s.cpuMilli(), s.memoryMib(), s.priority(), s.preemptible(), s.minRuntimeSeconds(),
-                models, s.replicas(), s.minReplicas());
-        JobSubmission submission = new JobSubmission(request, s.template(), s.image(), s.command(), s.args(),
-                s.labels(), s.env(), new PodOptions(metadata.getNamespace(), s.serviceAccountName(), s.volumes(),
-                s.imagePullSecrets(), s.annotations()), s.runtime(), s.workloadRef());
-        return new JobRecord(submission, specOf.apply(submission), fromStatus(resource.getStatus()),
-                createdAt(metadata), metadata.getResourceVersion());
+        JobRequestInput request = new JobRequestInput(
+                team(s, metadata, scope),
+                jobName(s, metadata, scope),
+                gpu.count(),
+                gpu.fraction(),
+                gpu.fractionLimit(),
+                gpu.memoryMib(),
+                gpu.memoryLimitMib(),
+                s.gpuDevices(),
+                s.cpuMilli(),
+                s.memoryMib(),
+                s.priority(),
+                s.preemptible(),
+                s.minRuntimeSeconds(),
+                models,
+                s.replicas(),
+                s.minReplicas());
+        JobSubmission submission = new JobSubmission(
+                request,
+                s.template(),
+                s.image(),
+                s.command(),
+                s.args(),
+                s.labels(),
+                s.env(),
+                new PodOptions(
+                        metadata.getNamespace(),
+                        s.serviceAccountName(),
+                        s.volumes(),
+                        s.imagePullSecrets(),
+                        s.annotations()),
+                s.runtime(),
+                s.workloadRef());
+        return new JobRecord(
+                submission,
+                specOf.apply(submission),
+                fromStatus(resource.getStatus()),
+                createdAt(metadata),
+                metadata.getResourceVersion());
     }
 
     private static String team(GpuJobSpec s, V1ObjectMeta metadata, TenantScope.View scope) {
@@ -95,12 +153,16 @@ public final class GpuJobMapper {
         if (scope.shared(namespace)) {
             return s.team();
         }
-        String owner = scope.ownerOf(namespace).orElseThrow(() -> new RequestException("metadata.namespace",
-                "namespace " + namespace + " belongs to no team; apply GpuJobs in a namespace of a team ("
-                        + String.join(", ", scope.namespaces().allNamespaces()) + ")"));
+        String owner = scope.ownerOf(namespace)
+                .orElseThrow(() -> new RequestException(
+                        "metadata.namespace",
+                        "namespace " + namespace + " belongs to no team; apply GpuJobs in a namespace of a team ("
+                                + String.join(", ", scope.namespaces().allNamespaces()) + ")"));
         if (s.team() != null && !s.team().equals(owner)) {
-            throw new RequestException("spec.team", "names team " + s.team() + ", but namespace " + namespace
-                    + " belongs to team " + owner + "; leave spec.team out (the namespace says the team)");
+            throw new RequestException(
+                    "spec.team",
+                    "names team " + s.team() + ", but namespace " + namespace + " belongs to team " + owner
+                            + "; leave spec.team out (the namespace says the team)");
         }
         return owner;
     }
@@ -110,15 +172,18 @@ public final class GpuJobMapper {
             return s.name();
         }
         if (s.name() != null && !s.name().equals(metadata.getName())) {
-            throw new RequestException("spec.name", "is '" + s.name() + "' but the GpuJob is named '"
-                    + metadata.getName() + "'; leave spec.name out (metadata.name names the job)");
+            throw new RequestException(
+                    "spec.name",
+                    "is '" + s.name() + "' but the GpuJob is named '" + metadata.getName()
+                            + "'; leave spec.name out (metadata.name names the job)");
         }
         return metadata.getName();
     }
 
     private static <T> T orNull(T collection) {
-        return collection instanceof java.util.Collection<?> c && c.isEmpty()
-                || collection instanceof Map<?, ?> m && m.isEmpty() ? null : collection;
+        return collection instanceof Collection<?> c && c.isEmpty() || collection instanceof Map<?, ?> m && m.isEmpty()
+                ? null
+                : collection;
     }
 
     /** The stored form of a status, written in leader term {@code leaderTerm} (null: none known). */
@@ -127,11 +192,19 @@ public final class GpuJobMapper {
         for (GpuBinding g : status.gpus()) {
             gpus.add(new GpuJobStatus.Gpu(g.index(), g.uuid(), g.fraction()));
         }
-        return new GpuJobStatus(status.phase().wireName(), status.node(), gpus,
-                status.quotaState() == null ? null : status.quotaState().wireName(), status.reason(),
+        return new GpuJobStatus(
+                status.phase().wireName(),
+                status.node(),
+                gpus,
+                status.quotaState() == null ? null : status.quotaState().wireName(),
+                status.reason(),
                 status.placedAt() == null ? null : status.placedAt().toString(),
-                status.otherReplicas().isEmpty() ? null : status.otherReplicas().stream()
-                        .map(r -> new GpuJobStatus.Replica(r.node(), r.gpuIndices())).toList(), leaderTerm);
+                status.otherReplicas().isEmpty()
+                        ? null
+                        : status.otherReplicas().stream()
+                                .map(r -> new GpuJobStatus.Replica(r.node(), r.gpuIndices()))
+                                .toList(),
+                leaderTerm);
     }
 
     static JobStatus fromStatus(GpuJobStatus status) {
@@ -144,18 +217,29 @@ public final class GpuJobMapper {
                 gpus.add(new GpuBinding(g.index(), g.uuid(), g.fraction()));
             }
         }
-        return new JobStatus(JobPhase.fromWireName(status.phase()), status.node(), gpus,
-                status.quotaState() == null ? null : QuotaState.fromWireName(status.quotaState()), status.reason(),
+        return new JobStatus(
+                JobPhase.fromWireName(status.phase()),
+                status.node(),
+                gpus,
+                status.quotaState() == null ? null : QuotaState.fromWireName(status.quotaState()),
+                status.reason(),
                 status.placedAt() == null ? null : Instant.parse(status.placedAt()),
-                status.replicas() == null ? List.of() : status.replicas().stream()
-                        .map(r -> new PlacedJob.Replica(r.node(), r.gpus() == null ? List.of() : r.gpus())).toList());
+                status.replicas() == null
+                        ? List.of()
+                        : status.replicas().stream()
+                                .map(r -> new PlacedJob.Replica(r.node(), r.gpus() == null ? List.of() : r.gpus()))
+                                .toList());
     }
 
     private static Instant createdAt(V1ObjectMeta metadata) {
-        String annotated = metadata.getAnnotations() == null ? null : metadata.getAnnotations().get(CREATED_AT_ANNOTATION);
+        String annotated = metadata.getAnnotations() == null
+                ? null
+                : metadata.getAnnotations().get(CREATED_AT_ANNOTATION);
         if (annotated != null) {
             return Instant.parse(annotated);
         }
-        return metadata.getCreationTimestamp() == null ? Instant.EPOCH : metadata.getCreationTimestamp().toInstant();
+        return metadata.getCreationTimestamp() == null
+                ? Instant.EPOCH
+                : metadata.getCreationTimestamp().toInstant();
     }
 }

@@ -22,8 +22,7 @@ public final class GpuJobResource implements KubernetesObject {
     private GpuJobSpec spec;
     private GpuJobStatus status;
 
-    public GpuJobResource() {
-    }
+    public GpuJobResource() {}
 
     public GpuJobResource(V1ObjectMeta metadata, GpuJobSpec spec, GpuJobStatus status) {
         this.metadata = metadata;

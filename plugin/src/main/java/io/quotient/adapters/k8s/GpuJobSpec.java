@@ -2,7 +2,6 @@ package io.quotient.adapters.k8s;
 
 import io.quotient.deploy.port.VolumeRequest;
 import io.quotient.deploy.port.WorkloadRef;
-
 import java.util.List;
 import java.util.Map;
 
@@ -12,14 +11,32 @@ import java.util.Map;
  * a GpuJob with kubectl (the namespace gives the team, metadata.name the job). {@code workloadRef} is set by the
  * service only, on the record of a workload it adopted (a PyTorchJob created with kubectl, say).
  */
-public record GpuJobSpec(String team, String name, String template, String image, List<String> command,
-                         List<String> args, Gpu gpu, Integer gpuDevices, List<String> gpuModels, Long cpuMilli,
-                         Long memoryMib, Integer priority, Boolean preemptible, Long minRuntimeSeconds,
-                         Map<String, String> labels, Map<String, String> env, Map<String, String> annotations,
-                         String serviceAccountName, List<VolumeRequest> volumes, List<String> imagePullSecrets,
-                         Integer replicas, Integer minReplicas, String runtime, WorkloadRef workloadRef) {
+public record GpuJobSpec(
+        String team,
+        String name,
+        String template,
+        String image,
+        List<String> command,
+        List<String> args,
+        Gpu gpu,
+        Integer gpuDevices,
+        List<String> gpuModels,
+        Long cpuMilli,
+        Long memoryMib,
+        Integer priority,
+        Boolean preemptible,
+        Long minRuntimeSeconds,
+        Map<String, String> labels,
+        Map<String, String> env,
+        Map<String, String> annotations,
+        String serviceAccountName,
+        List<VolumeRequest> volumes,
+        List<String> imagePullSecrets,
+        Integer replicas,
+        Integer minReplicas,
+        String runtime,
+        WorkloadRef workloadRef) {
 
     /** {@code spec.gpu}: whole GPUs, or a fraction with its limit, or MiB with its limit. */
-    public record Gpu(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {
-    }
+    public record Gpu(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {}
 }

@@ -24,8 +24,14 @@ final class GpuJobStatusWriter {
 
     KubernetesApiResponse<GpuJobResource> replaceStatus(GpuJobResource update) {
         try {
-            var call = customObjects.replaceNamespacedCustomObjectStatus(GpuJobResource.GROUP, GpuJobResource.VERSION,
-                    update.getMetadata().getNamespace(), GpuJobResource.PLURAL, update.getMetadata().getName(), update)
+            var call = customObjects
+                    .replaceNamespacedCustomObjectStatus(
+                            GpuJobResource.GROUP,
+                            GpuJobResource.VERSION,
+                            update.getMetadata().getNamespace(),
+                            GpuJobResource.PLURAL,
+                            update.getMetadata().getName(),
+                            update)
                     .buildCall(null);
             ApiResponse<GpuJobResource> response = client.execute(call, GpuJobResource.class);
             return new KubernetesApiResponse<>(response.getData());

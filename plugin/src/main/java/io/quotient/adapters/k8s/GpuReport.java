@@ -2,7 +2,6 @@ package io.quotient.adapters.k8s;
 
 import com.google.gson.Gson;
 import com.google.gson.JsonParseException;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -19,22 +18,26 @@ record GpuReport(Boolean ready, String reason, String updatedAt, String driverVe
     static final String ANNOTATION = "quotient.io/gpu-report";
     private static final Gson GSON = new Gson();
 
-    record Gpu(Integer index, String uuid, String model, Long memoryTotalMib, Long memoryUsedMib) {
-    }
+    record Gpu(Integer index, String uuid, String model, Long memoryTotalMib, Long memoryUsedMib) {}
 
     /** What the node's pods used of its GPUs (docs/usage.md): the report window's means, and running totals. */
-    record Usage(String windowStart, String windowEnd, Integer samples, List<PodUsage> pods) {
-    }
+    record Usage(String windowStart, String windowEnd, Integer samples, List<PodUsage> pods) {}
 
     /** One pod; {@code team} and {@code job} are its labels as the enforcer read them (informative only). */
-    record PodUsage(String namespace, String name, String uid, String team, String job, List<PodGpu> gpus) {
-    }
+    record PodUsage(String namespace, String name, String uid, String team, String job, List<PodGpu> gpus) {}
 
     /** One pod on one GPU or MIG instance. */
-    record PodGpu(String uuid, String source, Double utilizationPercent, Long memoryUsedMib, Long memoryPeakMib,
-                  String countingSince, Double presentSeconds, Double measuredSeconds, Double busyGpuSeconds,
-                  Long memoryMibSeconds) {
-    }
+    record PodGpu(
+            String uuid,
+            String source,
+            Double utilizationPercent,
+            Long memoryUsedMib,
+            Long memoryPeakMib,
+            String countingSince,
+            Double presentSeconds,
+            Double measuredSeconds,
+            Double busyGpuSeconds,
+            Long memoryMibSeconds) {}
 
     /** The report in the annotation value; empty when absent or not readable JSON. */
     static Optional<GpuReport> parse(String json) {
@@ -63,7 +66,8 @@ record GpuReport(Boolean ready, String reason, String updatedAt, String driverVe
 
     /** The memory of the node's first GPU as the enforcer measured it, when reported. */
     Optional<Long> gpuMemoryMib() {
-        return gpus == null || gpus.isEmpty() || gpus.get(0).memoryTotalMib() == null ? Optional.empty()
+        return gpus == null || gpus.isEmpty() || gpus.get(0).memoryTotalMib() == null
+                ? Optional.empty()
                 : Optional.of(gpus.get(0).memoryTotalMib());
     }
 }

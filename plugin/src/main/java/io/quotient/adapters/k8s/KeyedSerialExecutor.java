@@ -47,7 +47,7 @@ final class KeyedSerialExecutor implements AutoCloseable {
     void drain() {
         CompletableFuture<?>[] marks = new CompletableFuture<?>[lanes.length];
         for (int i = 0; i < lanes.length; i++) {
-            marks[i] = CompletableFuture.runAsync(() -> { }, lanes[i]);
+            marks[i] = CompletableFuture.runAsync(() -> {}, lanes[i]);
         }
         CompletableFuture.allOf(marks).join();
     }

@@ -18,7 +18,6 @@ import io.quotient.access.AccessRequest;
 import io.quotient.access.Authenticator;
 import io.quotient.access.Authorizer;
 import io.quotient.access.Caller;
-
 import java.util.Optional;
 
 /**
@@ -43,10 +42,11 @@ public final class KubernetesAccessReview implements Authenticator, Authorizer {
         try {
             status = authentication.createTokenReview(review).execute().getStatus();
         } catch (ApiException e) {
-            throw new AccessCheckUnavailableException("the API server did not review the token: HTTP " + e.getCode()
-                    + " " + e.getResponseBody(), e);
+            throw new AccessCheckUnavailableException(
+                    "the API server did not review the token: HTTP " + e.getCode() + " " + e.getResponseBody(), e);
         } catch (RuntimeException e) {
-            throw new AccessCheckUnavailableException("the API server could not be reached to review the token: " + e, e);
+            throw new AccessCheckUnavailableException(
+                    "the API server could not be reached to review the token: " + e, e);
         }
         if (status == null || !Boolean.TRUE.equals(status.getAuthenticated()) || status.getUser() == null) {
             return Optional.empty();
@@ -57,19 +57,29 @@ public final class KubernetesAccessReview implements Authenticator, Authorizer {
 
     @Override
     public AccessDecision authorize(Caller caller, AccessRequest request) {
-        V1SubjectAccessReview review = new V1SubjectAccessReview().spec(new V1SubjectAccessReviewSpec()
-                .user(caller.user()).uid(caller.uid()).groups(caller.groups()).extra(caller.extra())
-                .resourceAttributes(new V1ResourceAttributes().verb(request.verb()).group(request.group())
-                        .resource(request.resource()).namespace(request.namespace()).name(request.name())));
+        V1SubjectAccessReview review = new V1SubjectAccessReview()
+                .spec(new V1SubjectAccessReviewSpec()
+                        .user(caller.user())
+                        .uid(caller.uid())
+                        .groups(caller.groups())
+                        .extra(caller.extra())
+                        .resourceAttributes(new V1ResourceAttributes()
+                                .verb(request.verb())
+                                .group(request.group())
+                                .resource(request.resource())
+                                .namespace(request.namespace())
+                                .name(request.name())));
         V1SubjectAccessReviewStatus status;
         try {
             status = authorization.createSubjectAccessReview(review).execute().getStatus();
         } catch (ApiException e) {
-            throw new AccessCheckUnavailableException("the API server did not review access (" + request.describe()
-                    + "): HTTP " + e.getCode() + " " + e.getResponseBody(), e);
+            throw new AccessCheckUnavailableException(
+                    "the API server did not review access (" + request.describe() + "): HTTP " + e.getCode() + " "
+                            + e.getResponseBody(),
+                    e);
         } catch (RuntimeException e) {
-            throw new AccessCheckUnavailableException("the API server could not be reached to review access ("
-                    + request.describe() + "): " + e, e);
+            throw new AccessCheckUnavailableException(
+                    "the API server could not be reached to review access (" + request.describe() + "): " + e, e);
         }
         boolean allowed = status != null && Boolean.TRUE.equals(status.getAllowed());
         String reason = status == null || status.getReason() == null ? "" : status.getReason();

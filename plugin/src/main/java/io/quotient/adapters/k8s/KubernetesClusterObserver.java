@@ -11,7 +11,6 @@ import io.quotient.core.usage.PodCounterReading;
 import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.WorkloadPhase;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,6 +18,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,17 +43,17 @@ public final class KubernetesClusterObserver implements ClusterObserver {
      * was most of the snapshot's cost.
      */
     private final Map<String, ParsedNode> parsed = new ConcurrentHashMap<>();
+
     private final SurplusPods surplusPods = new SurplusPods();
 
-    private record ParsedNode(String resourceVersion, Optional<NodeSpec> spec, Optional<GpuReport> report) {
-    }
+    private record ParsedNode(String resourceVersion, Optional<NodeSpec> spec, Optional<GpuReport> report) {}
 
     /**
      * @param scope           workloads count only in the namespaces the service manages, for the team owning them
      * @param reportFreshness how recent the enforcer's report must be for a node to take new fractions
      */
-    public KubernetesClusterObserver(ClusterInformers informers, TenantScope scope, Clock clock,
-                                     Duration reportFreshness) {
+    public KubernetesClusterObserver(
+            ClusterInformers informers, TenantScope scope, Clock clock, Duration reportFreshness) {
         this.informers = informers;
         this.scope = scope;
         this.clock = clock;
@@ -79,7 +79,11 @@ public final class KubernetesClusterObserver implements ClusterObserver {
             return Optional.empty();
         }
         Set<String> names = new HashSet<>();
-        informers.nodes().getIndexer().list().forEach(node -> names.add(node.getMetadata().getName()));
+        informers
+                .nodes()
+                .getIndexer()
+                .list()
+                .forEach(node -> names.add(node.getMetadata().getName()));
         return names.isEmpty() ? Optional.empty() : Optional.of(names);
     }
 
@@ -124,16 +128,21 @@ public final class KubernetesClusterObserver implements ClusterObserver {
         List<PodCounterReading> readings = new ArrayList<>();
         for (V1Node node : informers.nodes().getIndexer().list()) {
             String name = node.getMetadata().getName();
-            parse(node).report().ifPresent(report -> readings.addAll(NodeUsageReadings.of(name, report,
-                    pod -> jobOfPodOn(name, pod, view))));
+            parse(node)
+                    .report()
+                    .ifPresent(report ->
+                            readings.addAll(NodeUsageReadings.of(name, report, pod -> jobOfPodOn(name, pod, view))));
         }
         return readings;
     }
 
     private Optional<JobId> jobOfPodOn(String node, GpuReport.PodUsage reported, TenantScope.View view) {
         V1Pod pod = informers.pods().getIndexer().getByKey(reported.namespace() + "/" + reported.name());
-        if (pod == null || pod.getSpec() == null || !reported.uid().equals(pod.getMetadata().getUid())
-                || !node.equals(pod.getSpec().getNodeName()) || ReservationPods.isReservation(pod)
+        if (pod == null
+                || pod.getSpec() == null
+                || !reported.uid().equals(pod.getMetadata().getUid())
+                || !node.equals(pod.getSpec().getNodeName())
+                || ReservationPods.isReservation(pod)
                 || !believed(view, pod.getMetadata())) {
             return Optional.empty();
         }
@@ -154,7 +163,9 @@ public final class KubernetesClusterObserver implements ClusterObserver {
 
     /** The reservation pod of a GPU as cached, terminating ones included. */
     Optional<V1Pod> reservationPod(GpuSlot slot) {
-        return Optional.ofNullable(informers.pods().getIndexer()
+        return Optional.ofNullable(informers
+                .pods()
+                .getIndexer()
                 .getByKey(informers.namespace() + "/" + KubernetesNames.ofReservation(slot)));
     }
 
@@ -178,8 +189,10 @@ public final class KubernetesClusterObserver implements ClusterObserver {
                 objectsOf(objects, job.getMetadata()).add(WorkloadObject.ofTrainingJob(job));
             }
         }
-        List<V1Pod> pods = informers.pods().getIndexer().list().stream().filter(p -> believed(view, p.getMetadata()))
-                .filter(p -> onExistingNode(p, nodes)).toList();
+        List<V1Pod> pods = informers.pods().getIndexer().list().stream()
+                .filter(p -> believed(view, p.getMetadata()))
+                .filter(p -> onExistingNode(p, nodes))
+                .toList();
         return WorkloadPhases.of(objects, pods);
     }
 
@@ -194,7 +207,9 @@ public final class KubernetesClusterObserver implements ClusterObserver {
 
     /** An object in a namespace the service manages, labelled with a team that may have objects there. */
     private static boolean believed(TenantScope.View view, V1ObjectMeta metadata) {
-        return WorkloadPhases.jobId(metadata).filter(id -> view.holds(metadata.getNamespace(), id.team())).isPresent();
+        return WorkloadPhases.jobId(metadata)
+                .filter(id -> view.holds(metadata.getNamespace(), id.team()))
+                .isPresent();
     }
 
     @Override
@@ -204,8 +219,11 @@ public final class KubernetesClusterObserver implements ClusterObserver {
         TenantScope.View view = scope.now();
         for (V1Job job : informers.jobs().getIndexer().list()) {
             Optional<JobId> id = WorkloadPhases.jobId(job.getMetadata());
-            if (id.isPresent() && believed(view, job.getMetadata()) && job.getMetadata().getDeletionTimestamp() == null) {
-                int surplus = SurplusPods.of(job, pods.getOrDefault(id.get(), List.of())).size();
+            if (id.isPresent()
+                    && believed(view, job.getMetadata())
+                    && job.getMetadata().getDeletionTimestamp() == null) {
+                int surplus = SurplusPods.of(job, pods.getOrDefault(id.get(), List.of()))
+                        .size();
                 if (surplus > 0) {
                     now.merge(id.get(), surplus, Integer::sum);
                 }
@@ -234,7 +252,8 @@ public final class KubernetesClusterObserver implements ClusterObserver {
         for (V1Pod pod : informers.pods().getIndexer().list()) {
             if (!ReservationPods.isReservation(pod) && believed(view, pod.getMetadata())) {
                 WorkloadPhases.jobId(pod.getMetadata())
-                        .ifPresent(id -> result.computeIfAbsent(id, k -> new ArrayList<>()).add(pod));
+                        .ifPresent(id -> result.computeIfAbsent(id, k -> new ArrayList<>())
+                                .add(pod));
             }
         }
         return result;
@@ -248,7 +267,7 @@ public final class KubernetesClusterObserver implements ClusterObserver {
     /** The namespaces holding objects of the job's workload (its Jobs and pods), as cached. */
     Set<String> workloadNamespaces(JobId job) {
         TenantScope.View view = scope.now();
-        Set<String> namespaces = new java.util.LinkedHashSet<>();
+        Set<String> namespaces = new LinkedHashSet<>();
         for (V1Job object : informers.jobs().getIndexer().list()) {
             if (WorkloadPhases.jobId(object.getMetadata()).filter(job::equals).isPresent()
                     && believed(view, object.getMetadata())) {

@@ -6,9 +6,6 @@ import io.kubernetes.client.openapi.models.CoreV1Event;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.deploy.port.EventHistory;
 import io.quotient.deploy.port.JobRecord;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -17,6 +14,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Events on GpuJobs, read from the API server (every replica sees them, leader or not). GpuJobs live in their
@@ -26,7 +25,7 @@ import java.util.Map;
  */
 public final class KubernetesEventHistory implements EventHistory {
 
-    private static final Logger log = LoggerFactory.getLogger(KubernetesEventHistory.class);
+    private static final Logger LOG = LoggerFactory.getLogger(KubernetesEventHistory.class);
 
     private final CoreV1Api core;
     private final KubernetesJobRecordStore store;
@@ -58,23 +57,33 @@ public final class KubernetesEventHistory implements EventHistory {
             for (JobRecord r : store.listAll()) {
                 store.locationOf(r.id()).ifPresent(at -> jobs.put(at.namespace() + "/" + at.name(), r.id()));
             }
-            return core.listEventForAllNamespaces().fieldSelector("involvedObject.kind=" + GpuJobResource.KIND)
-                    .execute().getItems().stream()
-                    .map(e -> new JobEvent(jobs.get(e.getInvolvedObject().getNamespace() + "/"
-                            + e.getInvolvedObject().getName()), e.getInvolvedObject().getName(),
-                            e.getReason(), e.getMessage(), timeOf(e)))
-                    .sorted(Comparator.comparing(JobEvent::at)).toList();
+            return core
+                    .listEventForAllNamespaces()
+                    .fieldSelector("involvedObject.kind=" + GpuJobResource.KIND)
+                    .execute()
+                    .getItems()
+                    .stream()
+                    .map(e -> new JobEvent(
+                            jobs.get(e.getInvolvedObject().getNamespace() + "/"
+                                    + e.getInvolvedObject().getName()),
+                            e.getInvolvedObject().getName(),
+                            e.getReason(),
+                            e.getMessage(),
+                            timeOf(e)))
+                    .sorted(Comparator.comparing(JobEvent::at))
+                    .toList();
         } catch (ApiException e) {
-            log.warn("recent events of GpuJobs not read: HTTP {}: {}", e.getCode(), e.getResponseBody());
+            LOG.warn("recent events of GpuJobs not read: HTTP {}: {}", e.getCode(), e.getResponseBody());
             return cached;
         } catch (RuntimeException e) {
-            log.warn("recent events of GpuJobs not read: {}", e.toString());
+            LOG.warn("recent events of GpuJobs not read: {}", e.toString());
             return cached;
         }
     }
 
     private static Instant timeOf(CoreV1Event e) {
-        OffsetDateTime t = e.getLastTimestamp() != null ? e.getLastTimestamp()
+        OffsetDateTime t = e.getLastTimestamp() != null
+                ? e.getLastTimestamp()
                 : e.getEventTime() != null ? e.getEventTime() : e.getMetadata().getCreationTimestamp();
         return t == null ? Instant.EPOCH : t.toInstant();
     }

@@ -8,11 +8,10 @@ import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.quotient.core.scheduling.UsageRecord;
 import io.quotient.deploy.port.FairShareUsageStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The teams' usage history behind decayed fair shares as one ConfigMap in the service's namespace
@@ -50,17 +49,25 @@ public final class KubernetesFairShareUsageStore implements FairShareUsageStore 
         if (stored.isEmpty()) {
             return Optional.empty();
         }
-        String text = stored.get().getData() == null ? null : stored.get().getData().get(KEY);
+        String text =
+                stored.get().getData() == null ? null : stored.get().getData().get(KEY);
         if (text == null) {
-            LOG.warn("ConfigMap {}/{} has no key {}: the fair-share usage history starts empty and is rewritten at"
-                    + " the next save", namespace, NAME, KEY);
+            LOG.warn(
+                    "ConfigMap {}/{} has no key {}: the fair-share usage history starts empty and is rewritten at"
+                            + " the next save",
+                    namespace,
+                    NAME,
+                    KEY);
             return Optional.empty();
         }
         try {
             return Optional.of(FairShareUsageCodec.decode(text));
         } catch (IllegalArgumentException e) {
-            LOG.warn("ConfigMap {}/{} is corrupt ({}): the fair-share usage history starts empty and the ConfigMap is"
-                    + " rewritten at the next save; decayed fair shares forget the past until then", namespace, NAME,
+            LOG.warn(
+                    "ConfigMap {}/{} is corrupt ({}): the fair-share usage history starts empty and the ConfigMap is"
+                            + " rewritten at the next save; decayed fair shares forget the past until then",
+                    namespace,
+                    NAME,
                     e.getMessage());
             return Optional.empty();
         }
@@ -79,8 +86,8 @@ public final class KubernetesFairShareUsageStore implements FairShareUsageStore 
                 .metadata(new V1ObjectMeta().namespace(namespace).name(NAME).resourceVersion(known))
                 .data(Map.of(KEY, FairShareUsageCodec.encode(record)));
         String what = "storing the fair-share usage history in ConfigMap " + namespace + "/" + NAME;
-        KubernetesApiResponse<V1ConfigMap> written = ApiCalls.call(what,
-                () -> known == null ? api.create(map) : api.update(map));
+        KubernetesApiResponse<V1ConfigMap> written =
+                ApiCalls.call(what, () -> known == null ? api.create(map) : api.update(map));
         if (written.getHttpStatusCode() == ApiCalls.CONFLICT || written.getHttpStatusCode() == ApiCalls.NOT_FOUND) {
             // another writer since this store last looked (or the object is gone): the next save goes over what is
             // there now; the caller writes only while it leads, so a replica that lost the office writes no more

@@ -8,28 +8,29 @@ import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.RequestException;
+import io.quotient.deploy.LogValues;
 import io.quotient.deploy.port.JobAlreadyExistsException;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.StaleRecordException;
-import io.quotient.deploy.LogValues;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.BiConsumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Job records as {@code GpuJob} custom resources in the teams' namespaces (and, for the teams that share it and for
@@ -41,9 +42,10 @@ import java.util.function.BiConsumer;
  */
 public final class KubernetesJobRecordStore implements JobRecordStore {
 
-    private static final Logger log = LoggerFactory.getLogger(KubernetesJobRecordStore.class);
+    private static final Logger LOG = LoggerFactory.getLogger(KubernetesJobRecordStore.class);
     private static final Comparator<JobRecord> CREATION_ORDER = Comparator.comparing(JobRecord::createdAt)
-            .thenComparing(r -> r.id().team()).thenComparing(r -> r.id().name());
+            .thenComparing(r -> r.id().team())
+            .thenComparing(r -> r.id().name());
 
     /** How often a record that keeps changing while it is claimed is read again before the claim gives up. */
     private static final int CLAIM_ATTEMPTS = 5;
@@ -57,36 +59,47 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
     private final ReadYourWrites<GpuJobResource> view;
     /** Mapped records by namespace/name, reused while the resourceVersion is unchanged (mapping validates). */
     private final Map<String, JobRecord> mapped = new ConcurrentHashMap<>();
+
     private final Map<String, String> reportedInvalid = new ConcurrentHashMap<>();
-    private volatile BiConsumer<GpuJobResource, String> invalidListener = (resource, why) -> { };
+    private volatile BiConsumer<GpuJobResource, String> invalidListener = (resource, why) -> {};
     private final int claimWriters;
     /** The leader term this replica's status writes carry (null until it first leads). */
     private volatile String leaderTerm;
 
-    public KubernetesJobRecordStore(ApiClient client, SharedIndexInformer<GpuJobResource> informer, TenantScope scope,
-                                    GpuJobMapper mapper) {
+    public KubernetesJobRecordStore(
+            ApiClient client, SharedIndexInformer<GpuJobResource> informer, TenantScope scope, GpuJobMapper mapper) {
         this(client, informer, scope, mapper, DEFAULT_CLAIM_WRITERS);
     }
 
     /** @param claimWriters how many records {@link #claimForTerm} rewrites at once */
-    public KubernetesJobRecordStore(ApiClient client, SharedIndexInformer<GpuJobResource> informer, TenantScope scope,
-                                    GpuJobMapper mapper, int claimWriters) {
+    public KubernetesJobRecordStore(
+            ApiClient client,
+            SharedIndexInformer<GpuJobResource> informer,
+            TenantScope scope,
+            GpuJobMapper mapper,
+            int claimWriters) {
         this.claimWriters = claimWriters;
-        this.api = new GenericKubernetesApi<>(GpuJobResource.class, GpuJobList.class, GpuJobResource.GROUP,
-                GpuJobResource.VERSION, GpuJobResource.PLURAL, client);
+        this.api = new GenericKubernetesApi<>(
+                GpuJobResource.class,
+                GpuJobList.class,
+                GpuJobResource.GROUP,
+                GpuJobResource.VERSION,
+                GpuJobResource.PLURAL,
+                client);
         this.statusWriter = new GpuJobStatusWriter(client);
         this.scope = scope;
         this.mapper = mapper;
-        this.view = new ReadYourWrites<>(key -> informer.getIndexer().getByKey(key), () -> informer.getIndexer().list(),
-                Clock.systemUTC(), Duration.ofMinutes(5));
+        this.view = new ReadYourWrites<>(
+                key -> informer.getIndexer().getByKey(key),
+                () -> informer.getIndexer().list(),
+                Clock.systemUTC(),
+                Duration.ofMinutes(5));
         informer.addEventHandler(new ResourceEventHandler<>() {
             @Override
-            public void onAdd(GpuJobResource obj) {
-            }
+            public void onAdd(GpuJobResource obj) {}
 
             @Override
-            public void onUpdate(GpuJobResource oldObj, GpuJobResource newObj) {
-            }
+            public void onUpdate(GpuJobResource oldObj, GpuJobResource newObj) {}
 
             @Override
             public void onDelete(GpuJobResource obj, boolean deletedFinalStateUnknown) {
@@ -151,15 +164,19 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
     private JobRecord writeStatus(JobRecord record, GpuJobResource current, JobStatus status) {
         V1ObjectMeta stored = current.getMetadata();
         String key = ReadYourWrites.keyOf(current);
-        V1ObjectMeta metadata = new V1ObjectMeta().name(stored.getName()).namespace(stored.getNamespace())
-                .uid(stored.getUid()).resourceVersion(record.version()).labels(stored.getLabels())
-                .annotations(stored.getAnnotations()).finalizers(stored.getFinalizers())
+        V1ObjectMeta metadata = new V1ObjectMeta()
+                .name(stored.getName())
+                .namespace(stored.getNamespace())
+                .uid(stored.getUid())
+                .resourceVersion(record.version())
+                .labels(stored.getLabels())
+                .annotations(stored.getAnnotations())
+                .finalizers(stored.getFinalizers())
                 .ownerReferences(stored.getOwnerReferences());
-        GpuJobResource update = new GpuJobResource(metadata, current.getSpec(),
-                GpuJobMapper.toStatus(status, leaderTerm));
+        GpuJobResource update =
+                new GpuJobResource(metadata, current.getSpec(), GpuJobMapper.toStatus(status, leaderTerm));
         String what = "updating the status of GpuJob " + key + " of job " + record.id();
-        KubernetesApiResponse<GpuJobResource> response = ApiCalls.call(what,
-                () -> statusWriter.replaceStatus(update));
+        KubernetesApiResponse<GpuJobResource> response = ApiCalls.call(what, () -> statusWriter.replaceStatus(update));
         if (response.getHttpStatusCode() == ApiCalls.CONFLICT) {
             throw new StaleRecordException(record.id(), "resourceVersion " + record.version() + " is outdated");
         }
@@ -179,7 +196,8 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
         }
         V1ObjectMeta metadata = current.get().getMetadata();
         String key = ReadYourWrites.keyOf(current.get());
-        KubernetesApiResponse<GpuJobResource> response = ApiCalls.call("deleting GpuJob " + key,
+        KubernetesApiResponse<GpuJobResource> response = ApiCalls.call(
+                "deleting GpuJob " + key,
                 () -> api.delete(metadata.getNamespace(), metadata.getName(), ApiCalls.background(null)));
         if (response.getHttpStatusCode() == ApiCalls.NOT_FOUND) {
             return false;
@@ -206,14 +224,17 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
         GpuJobList listed = ApiCalls.expect(ApiCalls.call(what, api::list), what);
         TenantScope.View now = scope.now();
         List<GpuJobResource> managed = listed.getItems().stream()
-                .filter(r -> r.getSpec() != null && now.managed(r.getMetadata().getNamespace())).toList();
+                .filter(r -> r.getSpec() != null && now.managed(r.getMetadata().getNamespace()))
+                .toList();
         ExecutorService writers = Executors.newFixedThreadPool(claimWriters, runnable -> {
             Thread thread = new Thread(runnable, "quotient-claim");
             thread.setDaemon(true);
             return thread;
         });
         try {
-            List<Future<Boolean>> claims = managed.stream().map(r -> writers.submit(() -> claim(r, now))).toList();
+            List<Future<Boolean>> claims = managed.stream()
+                    .map(r -> writers.submit(() -> claim(r, now)))
+                    .toList();
             int claimed = 0;
             for (Future<Boolean> claim : claims) {
                 claimed += Boolean.TRUE.equals(claim.get()) ? 1 : 0;
@@ -246,8 +267,8 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
                 }
                 V1ObjectMeta metadata = resource.getMetadata();
                 String what = "reading GpuJob " + ReadYourWrites.keyOf(resource) + " again to claim it";
-                KubernetesApiResponse<GpuJobResource> again = ApiCalls.call(what,
-                        () -> api.get(metadata.getNamespace(), metadata.getName()));
+                KubernetesApiResponse<GpuJobResource> again =
+                        ApiCalls.call(what, () -> api.get(metadata.getNamespace(), metadata.getName()));
                 if (again.getHttpStatusCode() == ApiCalls.NOT_FOUND) {
                     return false;
                 }
@@ -258,13 +279,15 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
 
     /** Where the job's GpuJob is (namespace, name) and its UID: its workload goes beside it, owned by it. */
     public Optional<RecordLocation> locationOf(JobId job) {
-        return locate(job).map(r -> new RecordLocation(r.getMetadata().getNamespace(), r.getMetadata().getName(),
-                r.getMetadata().getUid()));
+        return locate(job)
+                .map(r -> new RecordLocation(
+                        r.getMetadata().getNamespace(),
+                        r.getMetadata().getName(),
+                        r.getMetadata().getUid()));
     }
 
     /** A GpuJob's namespace, name and UID. */
-    public record RecordLocation(String namespace, String name, String uid) {
-    }
+    public record RecordLocation(String namespace, String name, String uid) {}
 
     private TenantScope.Location locationOf(JobRecord record) {
         String namespace = record.submission().pod().namespace();
@@ -290,7 +313,8 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
         TenantScope.View now = scope.now();
         List<JobRecord> result = new ArrayList<>();
         for (GpuJobResource resource : view.list()) {
-            if (resource.getSpec() == null || !now.managed(resource.getMetadata().getNamespace())) {
+            if (resource.getSpec() == null
+                    || !now.managed(resource.getMetadata().getNamespace())) {
                 continue;
             }
             JobRecord record = toRecord(resource, now);
@@ -307,14 +331,18 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
      * each); the older one is the job, the younger one is ignored (and reported once) until it is deleted.
      */
     private List<JobRecord> withoutTwins(List<JobRecord> ordered) {
-        java.util.Set<JobId> seen = new java.util.HashSet<>();
+        Set<JobId> seen = new HashSet<>();
         List<JobRecord> result = new ArrayList<>(ordered.size());
         for (JobRecord record : ordered) {
             if (seen.add(record.id())) {
                 result.add(record);
             } else if (reportedInvalid.put("twin/" + record.id(), "") == null) {
-                log.warn("job {} of team {} has a second GpuJob in namespace {}; only the older one counts. Delete one"
-                        + " of them.", record.id().name(), record.id().team(), record.submission().pod().namespace());
+                LOG.warn(
+                        "job {} of team {} has a second GpuJob in namespace {}; only the older one counts. Delete one"
+                                + " of them.",
+                        record.id().name(),
+                        record.id().team(),
+                        record.submission().pod().namespace());
             }
         }
         return result;
@@ -338,7 +366,9 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
             return record;
         } catch (RequestException | IllegalArgumentException e) {
             if (!String.valueOf(version).equals(reportedInvalid.put(key, String.valueOf(version)))) {
-                log.warn("GpuJob {} is ignored: its request is invalid: {}. Delete it and deploy the job again.", key,
+                LOG.warn(
+                        "GpuJob {} is ignored: its request is invalid: {}. Delete it and deploy the job again.",
+                        key,
                         LogValues.escape(e.getMessage()));
                 invalidListener.accept(resource, e.getMessage());
             }

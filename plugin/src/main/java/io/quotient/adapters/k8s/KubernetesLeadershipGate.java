@@ -5,9 +5,6 @@ import io.kubernetes.client.extended.leaderelection.LeaderElector;
 import io.kubernetes.client.extended.leaderelection.resourcelock.LeaseLock;
 import io.kubernetes.client.openapi.ApiClient;
 import io.quotient.deploy.port.LeadershipGate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -16,6 +13,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Leader election on a {@code coordination.k8s.io} Lease with client-java's {@link LeaderElector}. Only the
@@ -25,7 +24,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 public final class KubernetesLeadershipGate implements LeadershipGate, AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(KubernetesLeadershipGate.class);
+    private static final Logger LOG = LoggerFactory.getLogger(KubernetesLeadershipGate.class);
 
     /** Lease timings; renewDeadline &lt; leaseDuration so the leader steps down before another may take over. */
     public record Timing(Duration leaseDuration, Duration renewDeadline, Duration retryPeriod) {
@@ -37,8 +36,8 @@ public final class KubernetesLeadershipGate implements LeadershipGate, AutoClose
         }
 
         /** A follower takes over within about 10 s (lease + jittered retries): the 15 s the service promises. */
-        public static final Timing DEFAULT = new Timing(Duration.ofSeconds(8), Duration.ofSeconds(6),
-                Duration.ofSeconds(1));
+        public static final Timing DEFAULT =
+                new Timing(Duration.ofSeconds(8), Duration.ofSeconds(6), Duration.ofSeconds(1));
     }
 
     private final LeaderElectionConfig config;
@@ -48,18 +47,19 @@ public final class KubernetesLeadershipGate implements LeadershipGate, AutoClose
     private final AtomicBoolean leader = new AtomicBoolean();
     /** The name of the term this replica holds (identity and election time), null while it follows. */
     private final AtomicReference<String> term = new AtomicReference<>();
+
     private final AtomicBoolean closed = new AtomicBoolean();
     private final AtomicReference<LeaderElector> elector = new AtomicReference<>();
     private final Thread thread;
     private final List<Runnable> electionListeners = new CopyOnWriteArrayList<>();
 
-    public KubernetesLeadershipGate(ApiClient client, String namespace, String leaseName, String identity,
-                                    Timing timing) {
+    public KubernetesLeadershipGate(
+            ApiClient client, String namespace, String leaseName, String identity, Timing timing) {
         this.identity = identity;
         this.lock = new RenewalTrackingLock(new LeaseLock(namespace, leaseName, identity, client), System::nanoTime);
         this.renewDeadline = timing.renewDeadline();
-        this.config = new LeaderElectionConfig(lock, timing.leaseDuration(), timing.renewDeadline(),
-                timing.retryPeriod());
+        this.config =
+                new LeaderElectionConfig(lock, timing.leaseDuration(), timing.renewDeadline(), timing.retryPeriod());
         this.thread = new Thread(this::contend, "quotient-leader-election");
         thread.setDaemon(true);
     }
@@ -102,22 +102,25 @@ public final class KubernetesLeadershipGate implements LeadershipGate, AutoClose
     /** Runs elections until closed: after losing the Lease, this replica contends again as a follower. */
     private void contend() {
         while (!closed.get()) {
-            LeaderElector current = new LeaderElector(config,
-                    e -> log.warn("leader election of {} hit an error: {}", identity, e.toString()));
+            LeaderElector current = new LeaderElector(
+                    config, e -> LOG.warn("leader election of {} hit an error: {}", identity, e.toString()));
             elector.set(current);
             try {
-                current.run(() -> {
-                    term.set(identity + "@" + Instant.now());
-                    leader.set(true);
-                    log.info("{} is now the leader: it decides placements and runs the periodic jobs", identity);
-                    electionListeners.forEach(KubernetesLeadershipGate::runInBackground);
-                }, () -> {
-                    leader.set(false);
-                    term.set(null);
-                    log.info("{} is no longer the leader", identity);
-                });
+                current.run(
+                        () -> {
+                            term.set(identity + "@" + Instant.now());
+                            leader.set(true);
+                            LOG.info(
+                                    "{} is now the leader: it decides placements and runs the periodic jobs", identity);
+                            electionListeners.forEach(KubernetesLeadershipGate::runInBackground);
+                        },
+                        () -> {
+                            leader.set(false);
+                            term.set(null);
+                            LOG.info("{} is no longer the leader", identity);
+                        });
             } catch (RuntimeException e) {
-                log.warn("leader election of {} stopped: {}; contending again", identity, e.toString());
+                LOG.warn("leader election of {} stopped: {}; contending again", identity, e.toString());
             } finally {
                 leader.set(false);
                 term.set(null);
@@ -130,7 +133,8 @@ public final class KubernetesLeadershipGate implements LeadershipGate, AutoClose
     private static void runInBackground(Runnable action) {
         CompletableFuture.runAsync(action).whenComplete((done, failure) -> {
             if (failure != null) {
-                log.warn("a task run on election failed: {}; the periodic jobs do the same work later",
+                LOG.warn(
+                        "a task run on election failed: {}; the periodic jobs do the same work later",
                         failure.toString());
             }
         });

@@ -2,7 +2,6 @@ package io.quotient.adapters.k8s;
 
 import io.quotient.core.scheduling.JobId;
 import io.quotient.deploy.port.GpuSlot;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -16,13 +15,14 @@ public final class KubernetesNames {
 
     /** Job controllers copy the Job name into a label value, so names stay within a label's 63 characters. */
     static final int MAX_LENGTH = 63;
+
     private static final int HASH_CHARS = 10;
     /** Room for what controllers append to a workload's name ({@code -worker-123}) within a 63-character name. */
     static final int MAX_WORKLOAD_LENGTH = 47;
+
     private static final int WORKLOAD_HASH_CHARS = 8;
 
-    private KubernetesNames() {
-    }
+    private KubernetesNames() {}
 
     /**
      * {@code <team>.<job>} when that fits and is unambiguous (neither part holds a dot), else a readable prefix
@@ -30,7 +30,9 @@ public final class KubernetesNames {
      */
     public static String ofJob(JobId job) {
         String plain = job.team() + "." + job.name();
-        if (plain.length() <= MAX_LENGTH && !job.team().contains(".") && !job.name().contains(".")) {
+        if (plain.length() <= MAX_LENGTH
+                && !job.team().contains(".")
+                && !job.name().contains(".")) {
             return plain;
         }
         return hashed((job.team() + "-" + job.name()).replace('.', '-'), job.team() + "\n" + job.name());
@@ -44,8 +46,11 @@ public final class KubernetesNames {
      * {@code a}/{@code b-c} apart.
      */
     public static String ofWorkload(JobId job) {
-        String name = hashed((job.team() + "-" + job.name()).replace('.', '-'), job.team() + "\n" + job.name(),
-                MAX_WORKLOAD_LENGTH, WORKLOAD_HASH_CHARS);
+        String name = hashed(
+                (job.team() + "-" + job.name()).replace('.', '-'),
+                job.team() + "\n" + job.name(),
+                MAX_WORKLOAD_LENGTH,
+                WORKLOAD_HASH_CHARS);
         // a DNS-1035 label starts with a letter; team names are DNS-1123 labels and may start with a digit
         return Character.isLetter(name.charAt(0)) ? name : "q" + name.substring(0, name.length() - 1);
     }
@@ -53,7 +58,9 @@ public final class KubernetesNames {
     /** {@code quotient-reservation-<node>-<gpuIndex>}, hashed down to 63 characters for long node names. */
     public static String ofReservation(GpuSlot slot) {
         String plain = "quotient-reservation-" + slot.node() + "-" + slot.gpuIndex();
-        return plain.length() <= MAX_LENGTH ? plain : hashed(plain.replace('.', '-'), slot.node() + "\n" + slot.gpuIndex());
+        return plain.length() <= MAX_LENGTH
+                ? plain
+                : hashed(plain.replace('.', '-'), slot.node() + "\n" + slot.gpuIndex());
     }
 
     /** A label value, or a hashed stand-in when the value is longer than a label value may be. */
@@ -75,8 +82,8 @@ public final class KubernetesNames {
 
     private static String sha256(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256")
-                    .digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this JVM", e);
         }

@@ -10,13 +10,12 @@ import io.kubernetes.client.util.generic.options.ListOptions;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.usage.JobUsageRecord;
 import io.quotient.deploy.port.UsageRecordStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Usage records as ConfigMaps in the service's namespace, one per job ({@code quotient-usage.<team>.<job>}, labelled
@@ -56,7 +55,11 @@ public final class KubernetesUsageRecordStore implements UsageRecordStore {
                 records.add(UsageRecordCodec.decode(text == null ? "" : text));
             } catch (IllegalArgumentException e) {
                 // one broken object must not stop accounting for every other job; it is rewritten on its next save
-                LOG.warn("ignoring ConfigMap {}/{}: {}", namespace, map.getMetadata().getName(), e.getMessage());
+                LOG.warn(
+                        "ignoring ConfigMap {}/{}: {}",
+                        namespace,
+                        map.getMetadata().getName(),
+                        e.getMessage());
             }
         }
         return records;
@@ -65,9 +68,17 @@ public final class KubernetesUsageRecordStore implements UsageRecordStore {
     @Override
     public void save(Collection<JobUsageRecord> records) {
         for (JobUsageRecord record : records) {
-            V1ConfigMap map = new V1ConfigMap().metadata(new V1ObjectMeta().namespace(namespace).name(name(record.job()))
-                            .labels(Map.of(LABEL, "true", "quotient.io/team", KubernetesNames.labelValue(record.job().team()),
-                                    "quotient.io/job", KubernetesNames.labelValue(record.job().name()))))
+            V1ConfigMap map = new V1ConfigMap()
+                    .metadata(new V1ObjectMeta()
+                            .namespace(namespace)
+                            .name(name(record.job()))
+                            .labels(Map.of(
+                                    LABEL,
+                                    "true",
+                                    "quotient.io/team",
+                                    KubernetesNames.labelValue(record.job().team()),
+                                    "quotient.io/job",
+                                    KubernetesNames.labelValue(record.job().name()))))
                     .data(Map.of(KEY, UsageRecordCodec.encode(record)));
             String what = "storing the usage of job " + record.job() + " in ConfigMap " + namespace + "/"
                     + name(record.job());

@@ -1,6 +1,5 @@
 package io.quotient.adapters.k8s;
 
-import io.quotient.deploy.port.TemplateTraits;
 import com.google.gson.Gson;
 import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
@@ -11,7 +10,6 @@ import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import io.quotient.adapters.template.JobTemplate;
 import io.quotient.adapters.template.RenderRequest;
 import io.quotient.adapters.template.RenderedWorkload;
 import io.quotient.adapters.template.TemplateRenderer;
@@ -22,10 +20,8 @@ import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.TemplateTraits;
 import io.quotient.deploy.port.WorkloadGateway;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
@@ -34,6 +30,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Applies decisions to a Kubernetes cluster: creates the workload rendered from the job's template (skipping an
@@ -43,7 +41,7 @@ import java.util.function.Function;
  */
 public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoCloseable {
 
-    private static final Logger log = LoggerFactory.getLogger(KubernetesWorkloadGateway.class);
+    private static final Logger LOG = LoggerFactory.getLogger(KubernetesWorkloadGateway.class);
     private static final Gson GSON = new Gson();
 
     private final TemplateRenderer renderer;
@@ -60,10 +58,13 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
      * @param records   where a job's GpuJob is: its workload goes into the same namespace, owned by it (deleting the
      *                  record removes the workload)
      */
-    public KubernetesWorkloadGateway(ApiClient client, String namespace, TemplateRenderer renderer,
-                                     KubernetesClusterObserver observer,
-                                     Function<JobId, Optional<KubernetesJobRecordStore.RecordLocation>> records,
-                                     EventRecorder events) {
+    public KubernetesWorkloadGateway(
+            ApiClient client,
+            String namespace,
+            TemplateRenderer renderer,
+            KubernetesClusterObserver observer,
+            Function<JobId, Optional<KubernetesJobRecordStore.RecordLocation>> records,
+            EventRecorder events) {
         this.renderer = renderer;
         this.observer = observer;
         this.namespace = namespace;
@@ -87,48 +88,69 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
      */
     @Override
     public void deploy(JobRecord record, PlacedJob placement, List<GpuBinding> gpus) {
-        long gpuMemoryMib = observer.node(placement.node()).map(NodeSpec::gpuMemoryMib).orElse(0L);
-        String target = Optional.ofNullable(record.submission().pod().namespace()).orElse(namespace);
-        RenderedWorkload workload = renderer.render(new RenderRequest(target, KubernetesNames.ofWorkload(record.id()),
-                record, placement, gpus, gpuMemoryMib));
+        long gpuMemoryMib =
+                observer.node(placement.node()).map(NodeSpec::gpuMemoryMib).orElse(0L);
+        String target =
+                Optional.ofNullable(record.submission().pod().namespace()).orElse(namespace);
+        RenderedWorkload workload = renderer.render(new RenderRequest(
+                target, KubernetesNames.ofWorkload(record.id()), record, placement, gpus, gpuMemoryMib));
         JobId job = record.id();
         // an owner reference names an object of the same namespace only
-        DynamicKubernetesObject object = toObject(workload, records.apply(job).filter(r -> r.namespace().equals(target)));
-        writes.submit(job, () -> create(job, workload, object, placement.node())).whenComplete((done, failure) -> {
-            if (failure != null) {
-                log.warn("creating the workload of job {} of team {} on node {} failed: {}; the next reconciliation"
-                        + " deploys it again", job.name(), job.team(), placement.node(), failure.getMessage());
-            }
-        });
+        DynamicKubernetesObject object =
+                toObject(workload, records.apply(job).filter(r -> r.namespace().equals(target)));
+        writes.submit(job, () -> create(job, workload, object, placement.node()))
+                .whenComplete((done, failure) -> {
+                    if (failure != null) {
+                        LOG.warn(
+                                "creating the workload of job {} of team {} on node {} failed: {}; the next reconciliation"
+                                        + " deploys it again",
+                                job.name(),
+                                job.team(),
+                                placement.node(),
+                                failure.getMessage());
+                    }
+                });
     }
 
     private void create(JobId job, RenderedWorkload workload, DynamicKubernetesObject object, String node) {
         DynamicKubernetesApi api = workloadApis.get(workload.kind());
         String namespace = workload.namespace();
-        String what = "creating " + workload.kind().kind() + " " + namespace + "/" + workload.name() + " for job " + job;
+        String what =
+                "creating " + workload.kind().kind() + " " + namespace + "/" + workload.name() + " for job " + job;
         KubernetesApiResponse<DynamicKubernetesObject> created = ApiCalls.call(what, () -> api.create(object));
         if (created.isSuccess()) {
-            log.info("created {} {}/{} for job {} of team {} on node {}", workload.kind().kind(), namespace,
-                    workload.name(), job.name(), job.team(), node);
+            LOG.info(
+                    "created {} {}/{} for job {} of team {} on node {}",
+                    workload.kind().kind(),
+                    namespace,
+                    workload.name(),
+                    job.name(),
+                    job.team(),
+                    node);
             return;
         }
         if (created.getHttpStatusCode() != ApiCalls.CONFLICT) {
             throw ApiCalls.failure(created, what);
         }
-        KubernetesApiResponse<DynamicKubernetesObject> existing = ApiCalls.call(what,
-                () -> api.get(namespace, workload.name()));
+        KubernetesApiResponse<DynamicKubernetesObject> existing =
+                ApiCalls.call(what, () -> api.get(namespace, workload.name()));
         if (existing.isSuccess() && unchanged(existing.getObject(), workload, object)) {
             return; // the same workload exists already (a re-applied decision after a restart)
         }
         if (existing.isSuccess()) {
-            log.info("replacing {} {} of job {} of team {}: it was rendered for another placement; now node {}",
-                    workload.kind().kind(), workload.name(), job.name(), job.team(), node);
+            LOG.info(
+                    "replacing {} {} of job {} of team {}: it was rendered for another placement; now node {}",
+                    workload.kind().kind(),
+                    workload.name(),
+                    job.name(),
+                    job.team(),
+                    node);
             api.delete(namespace, workload.name(), ApiCalls.background(null));
         }
         KubernetesApiResponse<DynamicKubernetesObject> again = ApiCalls.call(what, () -> api.create(object));
         if (!again.isSuccess()) {
-            throw ApiCalls.failure(again, what + " (the previous one is still being deleted; the next reconciliation"
-                    + " retries)");
+            throw ApiCalls.failure(
+                    again, what + " (the previous one is still being deleted; the next reconciliation" + " retries)");
         }
     }
 
@@ -142,7 +164,7 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
         for (String namespace : workloadNamespaces(job)) {
             delete(job, namespace, grace);
         }
-        log.info("stopping the workload of job {} of team {} (grace {} s)", job.name(), job.team(), grace.toSeconds());
+        LOG.info("stopping the workload of job {} of team {} (grace {} s)", job.name(), job.team(), grace.toSeconds());
     }
 
     /** Where the job's workload may be: beside its record, and wherever its Jobs and pods are seen. */
@@ -161,8 +183,8 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
         Set<WorkloadKind> kinds = kindsInUse();
         for (WorkloadKind kind : kinds) {
             String what = "deleting " + kind.kind() + " " + namespace + "/" + name + " of job " + job;
-            KubernetesApiResponse<DynamicKubernetesObject> response = ApiCalls.call(what,
-                    () -> workloadApis.get(kind).delete(namespace, name, ApiCalls.background(grace)));
+            KubernetesApiResponse<DynamicKubernetesObject> response = ApiCalls.call(
+                    what, () -> workloadApis.get(kind).delete(namespace, name, ApiCalls.background(grace)));
             // 404: nothing of that kind (or, for PyTorchJobs, no training operator installed)
             if (!response.isSuccess() && response.getHttpStatusCode() != ApiCalls.NOT_FOUND) {
                 throw ApiCalls.failure(response, what);
@@ -170,7 +192,8 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
         }
         // the Job's pods get the same grace (the garbage collector would use each pod's own)
         for (V1Pod pod : observer.podsOf(job)) {
-            if (pod.getMetadata().getDeletionTimestamp() == null && namespace.equals(pod.getMetadata().getNamespace())) {
+            if (pod.getMetadata().getDeletionTimestamp() == null
+                    && namespace.equals(pod.getMetadata().getNamespace())) {
                 deletePod(namespace, pod.getMetadata().getName(), grace, "stopping job " + job);
             }
         }
@@ -179,10 +202,17 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
     @Override
     public void removeSurplusPods(JobId job, Duration grace) {
         for (V1Pod pod : observer.surplusPodsOf(job)) {
-            deletePod(pod.getMetadata().getNamespace(), pod.getMetadata().getName(), grace,
+            deletePod(
+                    pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName(),
+                    grace,
                     "removing a surplus pod of job " + job);
-            log.info("removed pod {}/{} of job {} of team {} on node {}: its Job runs more pods than it should",
-                    pod.getMetadata().getNamespace(), pod.getMetadata().getName(), job.name(), job.team(),
+            LOG.info(
+                    "removed pod {}/{} of job {} of team {} on node {}: its Job runs more pods than it should",
+                    pod.getMetadata().getNamespace(),
+                    pod.getMetadata().getName(),
+                    job.name(),
+                    job.team(),
                     pod.getSpec() == null ? null : pod.getSpec().getNodeName());
         }
     }
@@ -195,10 +225,14 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
             return ReservationPods.terminating(cached.get()) ? "" : ReservationPods.uuid(cached.get());
         }
         V1Pod pod = ReservationPods.build(gpu, namespace);
-        String what = "creating reservation pod " + namespace + "/" + pod.getMetadata().getName() + " for GPU " + gpu;
+        String what = "creating reservation pod " + namespace + "/"
+                + pod.getMetadata().getName() + " for GPU " + gpu;
         KubernetesApiResponse<V1Pod> response = ApiCalls.call(what, () -> pods.create(pod));
         if (response.isSuccess()) {
-            log.info("reserved GPU {} of node {} for fractions with pod {}", gpu.gpuIndex(), gpu.node(),
+            LOG.info(
+                    "reserved GPU {} of node {} for fractions with pod {}",
+                    gpu.gpuIndex(),
+                    gpu.node(),
                     pod.getMetadata().getName());
         } else if (response.getHttpStatusCode() != ApiCalls.CONFLICT) {
             throw ApiCalls.failure(response, what);
@@ -229,8 +263,8 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
 
     private void deletePod(String namespace, String name, Duration grace, String why) {
         String what = "deleting pod " + namespace + "/" + name + " (" + why + ")";
-        KubernetesApiResponse<V1Pod> response = ApiCalls.call(what,
-                () -> pods.delete(namespace, name, ApiCalls.background(grace)));
+        KubernetesApiResponse<V1Pod> response =
+                ApiCalls.call(what, () -> pods.delete(namespace, name, ApiCalls.background(grace)));
         if (!response.isSuccess() && response.getHttpStatusCode() != ApiCalls.NOT_FOUND) {
             throw ApiCalls.failure(response, what);
         }
@@ -245,11 +279,12 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
     }
 
     /** Same rendering and same owner: nothing to do. */
-    private static boolean unchanged(DynamicKubernetesObject existing, RenderedWorkload workload,
-                                     DynamicKubernetesObject wanted) {
+    private static boolean unchanged(
+            DynamicKubernetesObject existing, RenderedWorkload workload, DynamicKubernetesObject wanted) {
         Map<String, String> annotations = existing.getMetadata().getAnnotations();
         String hash = annotations == null ? null : annotations.get(TemplateRenderer.HASH_ANNOTATION);
-        return workload.hash().equals(hash) && existing.getMetadata().getDeletionTimestamp() == null
+        return workload.hash().equals(hash)
+                && existing.getMetadata().getDeletionTimestamp() == null
                 && ownerUids(existing).equals(ownerUids(wanted));
     }
 
@@ -262,8 +297,8 @@ public final class KubernetesWorkloadGateway implements WorkloadGateway, AutoClo
     }
 
     /** The workload with its GpuJob as controlling owner, so deleting the record deletes it. */
-    private static DynamicKubernetesObject toObject(RenderedWorkload workload,
-                                                    Optional<KubernetesJobRecordStore.RecordLocation> owner) {
+    private static DynamicKubernetesObject toObject(
+            RenderedWorkload workload, Optional<KubernetesJobRecordStore.RecordLocation> owner) {
         JsonObject json = GSON.toJsonTree(workload.body()).getAsJsonObject();
         owner.ifPresent(record -> {
             JsonObject reference = new JsonObject();

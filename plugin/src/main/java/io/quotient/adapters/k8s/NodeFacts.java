@@ -4,8 +4,8 @@ import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1NodeCondition;
 import io.quotient.core.cluster.NodeSpec;
-
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -24,31 +24,48 @@ final class NodeFacts {
     static final String GPU_PRODUCT_LABEL = "nvidia.com/gpu.product";
     private static final BigDecimal MIB = BigDecimal.valueOf(1024L * 1024L);
 
-    private NodeFacts() {
-    }
+    private NodeFacts() {}
 
     /** The node as the scheduler sees it; empty for nodes that are not Ready, cordoned, or have no GPU. */
     static Optional<NodeSpec> spec(V1Node node) {
-        if (node.getMetadata() == null || node.getStatus() == null || !ready(node)
+        if (node.getMetadata() == null
+                || node.getStatus() == null
+                || !ready(node)
                 || (node.getSpec() != null && Boolean.TRUE.equals(node.getSpec().getUnschedulable()))) {
             return Optional.empty();
         }
-        Map<String, Quantity> allocatable = node.getStatus().getAllocatable() == null ? Map.of()
+        Map<String, Quantity> allocatable = node.getStatus().getAllocatable() == null
+                ? Map.of()
                 : node.getStatus().getAllocatable();
-        Map<String, String> labels = node.getMetadata().getLabels() == null ? Map.of() : node.getMetadata().getLabels();
-        int gpus = allocatable.containsKey(GPU_RESOURCE) ? allocatable.get(GPU_RESOURCE).getNumber().intValue()
+        Map<String, String> labels = node.getMetadata().getLabels() == null
+                ? Map.of()
+                : node.getMetadata().getLabels();
+        int gpus = allocatable.containsKey(GPU_RESOURCE)
+                ? allocatable.get(GPU_RESOURCE).getNumber().intValue()
                 : parseLong(labels.get(GPU_COUNT_LABEL)).orElse(0L).intValue();
         if (gpus <= 0) {
             return Optional.empty();
         }
         long cpuMilli = allocatable.containsKey("cpu")
-                ? allocatable.get("cpu").getNumber().movePointRight(3).longValue() : 0;
+                ? allocatable.get("cpu").getNumber().movePointRight(3).longValue()
+                : 0;
         long memoryMib = allocatable.containsKey("memory")
-                ? allocatable.get("memory").getNumber().divide(MIB, java.math.RoundingMode.FLOOR).longValue() : 0;
+                ? allocatable
+                        .get("memory")
+                        .getNumber()
+                        .divide(MIB, RoundingMode.FLOOR)
+                        .longValue()
+                : 0;
         long gpuMemoryMib = parseLong(labels.get(GPU_MEMORY_LABEL))
-                .or(() -> report(node).flatMap(GpuReport::gpuMemoryMib)).orElse(0L);
-        return Optional.of(new NodeSpec(node.getMetadata().getName(), cpuMilli, memoryMib, gpus,
-                labels.getOrDefault(GPU_PRODUCT_LABEL, ""), gpuMemoryMib));
+                .or(() -> report(node).flatMap(GpuReport::gpuMemoryMib))
+                .orElse(0L);
+        return Optional.of(new NodeSpec(
+                node.getMetadata().getName(),
+                cpuMilli,
+                memoryMib,
+                gpus,
+                labels.getOrDefault(GPU_PRODUCT_LABEL, ""),
+                gpuMemoryMib));
     }
 
     /** Whether the node's enforcer reported ready within {@code freshness}: only then may fractions go there. */
@@ -62,7 +79,8 @@ final class NodeFacts {
     }
 
     static Optional<GpuReport> report(V1Node node) {
-        Map<String, String> annotations = node.getMetadata() == null ? null : node.getMetadata().getAnnotations();
+        Map<String, String> annotations =
+                node.getMetadata() == null ? null : node.getMetadata().getAnnotations();
         return annotations == null ? Optional.empty() : GpuReport.parse(annotations.get(GpuReport.ANNOTATION));
     }
 

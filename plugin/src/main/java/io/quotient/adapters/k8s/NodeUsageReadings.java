@@ -3,7 +3,6 @@ package io.quotient.adapters.k8s;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.usage.PodCounterReading;
 import io.quotient.core.usage.PodCounters;
-
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -20,11 +19,10 @@ import java.util.function.Function;
  */
 final class NodeUsageReadings {
 
-    private NodeUsageReadings() {
-    }
+    private NodeUsageReadings() {}
 
-    static List<PodCounterReading> of(String node, GpuReport report,
-                                      Function<GpuReport.PodUsage, Optional<JobId>> jobOf) {
+    static List<PodCounterReading> of(
+            String node, GpuReport report, Function<GpuReport.PodUsage, Optional<JobId>> jobOf) {
         if (report.usage() == null || report.usage().pods() == null) {
             return List.of();
         }
@@ -38,22 +36,32 @@ final class NodeUsageReadings {
                 continue;
             }
             for (GpuReport.PodGpu gpu : pod.gpus()) {
-                counters(gpu).ifPresent(c -> readings.add(new PodCounterReading(node, pod.uid(), gpu.uuid(), job.get(),
-                        c)));
+                counters(gpu)
+                        .ifPresent(c -> readings.add(new PodCounterReading(node, pod.uid(), gpu.uuid(), job.get(), c)));
             }
         }
         return readings;
     }
 
     private static Optional<PodCounters> counters(GpuReport.PodGpu gpu) {
-        if (gpu == null || gpu.uuid() == null || gpu.countingSince() == null || !valid(gpu.presentSeconds())
-                || !valid(gpu.measuredSeconds()) || !valid(gpu.busyGpuSeconds()) || gpu.memoryMibSeconds() == null
-                || gpu.memoryMibSeconds() < 0 || gpu.measuredSeconds() > gpu.presentSeconds()) {
+        if (gpu == null
+                || gpu.uuid() == null
+                || gpu.countingSince() == null
+                || !valid(gpu.presentSeconds())
+                || !valid(gpu.measuredSeconds())
+                || !valid(gpu.busyGpuSeconds())
+                || gpu.memoryMibSeconds() == null
+                || gpu.memoryMibSeconds() < 0
+                || gpu.measuredSeconds() > gpu.presentSeconds()) {
             return Optional.empty();
         }
         try {
-            return Optional.of(new PodCounters(Instant.parse(gpu.countingSince()), gpu.presentSeconds(),
-                    gpu.measuredSeconds(), gpu.busyGpuSeconds(), gpu.memoryMibSeconds()));
+            return Optional.of(new PodCounters(
+                    Instant.parse(gpu.countingSince()),
+                    gpu.presentSeconds(),
+                    gpu.measuredSeconds(),
+                    gpu.busyGpuSeconds(),
+                    gpu.memoryMibSeconds()));
         } catch (DateTimeParseException e) {
             return Optional.empty();
         }

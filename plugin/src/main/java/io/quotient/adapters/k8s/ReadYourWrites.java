@@ -1,11 +1,11 @@
 package io.quotient.adapters.k8s;
 
 import io.kubernetes.client.common.KubernetesObject;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -47,14 +47,14 @@ final class ReadYourWrites<T extends KubernetesObject> {
     /** The cache key of an object: {@code namespace/name}, or the name of a cluster-scoped one (the informers' keys). */
     static String keyOf(KubernetesObject object) {
         String namespace = object.getMetadata().getNamespace();
-        return namespace == null || namespace.isEmpty() ? object.getMetadata().getName()
+        return namespace == null || namespace.isEmpty()
+                ? object.getMetadata().getName()
                 : namespace + "/" + object.getMetadata().getName();
     }
 
     /** Remembers an object this process has just written (the API server's answer). */
     void written(T object) {
-        overlay.put(keyOf(object),
-                new Entry<>(object, object.getMetadata().getResourceVersion(), clock.instant()));
+        overlay.put(keyOf(object), new Entry<>(object, object.getMetadata().getResourceVersion(), clock.instant()));
     }
 
     /** Remembers that this process has just deleted the object (by key) that had {@code resourceVersion}. */
@@ -65,8 +65,8 @@ final class ReadYourWrites<T extends KubernetesObject> {
     /** The informer has seen the deletion of this object: a pending tombstone or write is settled. */
     void cacheDeleted(T object) {
         String name = keyOf(object);
-        overlay.computeIfPresent(name, (n, e) -> atLeast(object.getMetadata().getResourceVersion(), e.resourceVersion)
-                ? null : e);
+        overlay.computeIfPresent(
+                name, (n, e) -> atLeast(object.getMetadata().getResourceVersion(), e.resourceVersion) ? null : e);
     }
 
     /** The object as this process last knew it: its own newer write, or the cache; null when absent or deleted. */
@@ -75,7 +75,7 @@ final class ReadYourWrites<T extends KubernetesObject> {
     }
 
     List<T> list() {
-        Map<String, T> cached = new java.util.LinkedHashMap<>();
+        Map<String, T> cached = new LinkedHashMap<>();
         for (T object : cacheList.get()) {
             cached.put(keyOf(object), object);
         }

@@ -3,7 +3,6 @@ package io.quotient.adapters.k8s;
 import io.kubernetes.client.extended.leaderelection.LeaderElectionRecord;
 import io.kubernetes.client.extended.leaderelection.Lock;
 import io.kubernetes.client.openapi.ApiException;
-
 import java.time.Duration;
 import java.util.function.LongSupplier;
 

@@ -14,7 +14,6 @@ import io.kubernetes.client.openapi.models.V1ResourceRequirements;
 import io.kubernetes.client.openapi.models.V1Toleration;
 import io.quotient.adapters.template.TemplateRenderer;
 import io.quotient.deploy.port.GpuSlot;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,8 +35,7 @@ final class ReservationPods {
     /** Label selector of every reservation pod. */
     static final String SELECTOR = ROLE_LABEL + "=" + ROLE;
 
-    private ReservationPods() {
-    }
+    private ReservationPods() {}
 
     static V1Pod build(GpuSlot slot, String namespace) {
         Map<String, String> labels = new LinkedHashMap<>();
@@ -48,26 +46,42 @@ final class ReservationPods {
         // the full node name, for node names longer than a label value may be
         Map<String, String> annotations = new LinkedHashMap<>(Map.of(NODE_LABEL, slot.node()));
         Map<String, Quantity> oneGpu = Map.of(NodeFacts.GPU_RESOURCE, new Quantity("1"));
-        V1Container pause = new V1Container().name("reserve").image(PAUSE_IMAGE)
+        V1Container pause = new V1Container()
+                .name("reserve")
+                .image(PAUSE_IMAGE)
                 .resources(new V1ResourceRequirements().requests(oneGpu).limits(oneGpu));
-        V1NodeSelectorTerm onNode = new V1NodeSelectorTerm().addMatchExpressionsItem(new V1NodeSelectorRequirement()
-                .key("kubernetes.io/hostname").operator("In").values(List.of(slot.node())));
-        V1PodSpec spec = new V1PodSpec().containers(List.of(pause)).restartPolicy("Always")
+        V1NodeSelectorTerm onNode = new V1NodeSelectorTerm()
+                .addMatchExpressionsItem(new V1NodeSelectorRequirement()
+                        .key("kubernetes.io/hostname")
+                        .operator("In")
+                        .values(List.of(slot.node())));
+        V1PodSpec spec = new V1PodSpec()
+                .containers(List.of(pause))
+                .restartPolicy("Always")
                 .terminationGracePeriodSeconds(0L)
-                .affinity(new V1Affinity().nodeAffinity(new V1NodeAffinity()
-                        .requiredDuringSchedulingIgnoredDuringExecution(new V1NodeSelector()
-                                .nodeSelectorTerms(List.of(onNode)))))
+                .affinity(new V1Affinity()
+                        .nodeAffinity(new V1NodeAffinity()
+                                .requiredDuringSchedulingIgnoredDuringExecution(
+                                        new V1NodeSelector().nodeSelectorTerms(List.of(onNode)))))
                 // GPU nodes are often tainted for GPU pods only; the reservation is one
-                .tolerations(List.of(new V1Toleration().key(NodeFacts.GPU_RESOURCE).operator("Exists")));
+                .tolerations(
+                        List.of(new V1Toleration().key(NodeFacts.GPU_RESOURCE).operator("Exists")));
         // client-java's model starts with an empty overhead map, which admission rejects without a RuntimeClass
         spec.setOverhead(null);
-        return new V1Pod().apiVersion("v1").kind("Pod").metadata(new V1ObjectMeta()
-                .name(KubernetesNames.ofReservation(slot)).namespace(namespace).labels(labels)
-                .annotations(annotations)).spec(spec);
+        return new V1Pod()
+                .apiVersion("v1")
+                .kind("Pod")
+                .metadata(new V1ObjectMeta()
+                        .name(KubernetesNames.ofReservation(slot))
+                        .namespace(namespace)
+                        .labels(labels)
+                        .annotations(annotations))
+                .spec(spec);
     }
 
     static boolean isReservation(V1Pod pod) {
-        Map<String, String> labels = pod.getMetadata() == null ? null : pod.getMetadata().getLabels();
+        Map<String, String> labels =
+                pod.getMetadata() == null ? null : pod.getMetadata().getLabels();
         return labels != null && ROLE.equals(labels.get(ROLE_LABEL));
     }
 
@@ -77,11 +91,13 @@ final class ReservationPods {
             return Optional.empty();
         }
         Map<String, String> labels = pod.getMetadata().getLabels();
-        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null ? Map.of()
+        Map<String, String> annotations = pod.getMetadata().getAnnotations() == null
+                ? Map.of()
                 : pod.getMetadata().getAnnotations();
         String node = annotations.getOrDefault(NODE_LABEL, labels.get(NODE_LABEL));
         try {
-            return node == null ? Optional.empty()
+            return node == null
+                    ? Optional.empty()
                     : Optional.of(new GpuSlot(node, Integer.parseInt(labels.get(GPU_INDEX_LABEL))));
         } catch (RuntimeException e) {
             return Optional.empty(); // someone else's pod with our role label but no index: not ours to count

@@ -5,7 +5,6 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.quotient.core.scheduling.JobId;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -42,7 +41,8 @@ final class SurplusPods {
                         .thenComparing(SurplusPods::created, Comparator.reverseOrder())
                         .thenComparing(p -> p.getMetadata().getName()))
                 .toList();
-        int allowed = job.getSpec() == null || job.getSpec().getParallelism() == null ? 1
+        int allowed = job.getSpec() == null || job.getSpec().getParallelism() == null
+                ? 1
                 : Math.max(0, job.getSpec().getParallelism());
         return live.size() <= allowed ? List.of() : live.subList(0, live.size() - allowed);
     }
@@ -65,14 +65,17 @@ final class SurplusPods {
 
     private static boolean live(V1Pod pod) {
         String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
-        return pod.getMetadata().getDeletionTimestamp() == null && !"Succeeded".equals(phase) && !"Failed".equals(phase);
+        return pod.getMetadata().getDeletionTimestamp() == null
+                && !"Succeeded".equals(phase)
+                && !"Failed".equals(phase);
     }
 
     /** Whether the pod's controller is the object with this uid (pods owned by another one sort first). */
     private static boolean ownedBy(V1Pod pod, String uid) {
         List<V1OwnerReference> owners = pod.getMetadata().getOwnerReferences();
-        return owners != null && owners.stream()
-                .anyMatch(o -> Boolean.TRUE.equals(o.getController()) && Objects.equals(uid, o.getUid()));
+        return owners != null
+                && owners.stream()
+                        .anyMatch(o -> Boolean.TRUE.equals(o.getController()) && Objects.equals(uid, o.getUid()));
     }
 
     private static OffsetDateTime created(V1Pod pod) {

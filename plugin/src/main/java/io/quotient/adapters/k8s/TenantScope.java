@@ -2,7 +2,6 @@ package io.quotient.adapters.k8s;
 
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.tenancy.TeamNamespaces;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -49,7 +48,8 @@ public final class TenantScope {
 
         /** Whether an object of {@code team} in {@code namespace} may be believed. */
         public boolean holds(String namespace, String team) {
-            return shared(namespace) || namespaces.teamOf(namespace).filter(team::equals).isPresent();
+            return shared(namespace)
+                    || namespaces.teamOf(namespace).filter(team::equals).isPresent();
         }
 
         /** The team owning a (non-shared) namespace. */

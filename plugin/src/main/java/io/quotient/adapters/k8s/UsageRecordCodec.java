@@ -6,7 +6,6 @@ import io.quotient.core.scheduling.JobId;
 import io.quotient.core.usage.JobUsageRecord;
 import io.quotient.core.usage.PodCounters;
 import io.quotient.core.usage.UsageCounters;
-
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.HashMap;
@@ -20,8 +19,7 @@ final class UsageRecordCodec {
 
     static final int VERSION = 1;
 
-    private UsageRecordCodec() {
-    }
+    private UsageRecordCodec() {}
 
     static String encode(JobUsageRecord record) {
         JsonObject json = new JsonObject();
@@ -44,18 +42,25 @@ final class UsageRecordCodec {
         try {
             JsonObject json = JsonParser.parseString(text).getAsJsonObject();
             if (json.get("version").getAsInt() != VERSION) {
-                throw new IllegalArgumentException("usage record version " + json.get("version") + ", expected "
-                        + VERSION);
+                throw new IllegalArgumentException(
+                        "usage record version " + json.get("version") + ", expected " + VERSION);
             }
             Map<LocalDate, UsageCounters> days = new HashMap<>();
-            json.getAsJsonObject("days").entrySet().forEach(e -> days.put(LocalDate.parse(e.getKey()),
-                    counters(e.getValue().getAsJsonObject())));
+            json.getAsJsonObject("days")
+                    .entrySet()
+                    .forEach(e -> days.put(
+                            LocalDate.parse(e.getKey()), counters(e.getValue().getAsJsonObject())));
             Map<String, PodCounters> baselines = new HashMap<>();
-            json.getAsJsonObject("baselines").entrySet().forEach(e -> baselines.put(e.getKey(),
-                    baseline(e.getValue().getAsJsonObject())));
-            return new JobUsageRecord(new JobId(json.get("team").getAsString(), json.get("job").getAsString()),
-                    Instant.parse(json.get("trackingSince").getAsString()), Instant.parse(json.get("asOf").getAsString()),
-                    days, baselines);
+            json.getAsJsonObject("baselines")
+                    .entrySet()
+                    .forEach(
+                            e -> baselines.put(e.getKey(), baseline(e.getValue().getAsJsonObject())));
+            return new JobUsageRecord(
+                    new JobId(json.get("team").getAsString(), json.get("job").getAsString()),
+                    Instant.parse(json.get("trackingSince").getAsString()),
+                    Instant.parse(json.get("asOf").getAsString()),
+                    days,
+                    baselines);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("not a usage record: " + e.getMessage(), e);
         }
@@ -75,11 +80,15 @@ final class UsageRecordCodec {
     }
 
     private static UsageCounters counters(JsonObject json) {
-        return new UsageCounters(json.get("allocatedInQuotaGpuSeconds").getAsDouble(),
-                json.get("allocatedBorrowedGpuSeconds").getAsDouble(), json.get("allocatedDeviceSeconds").getAsDouble(),
+        return new UsageCounters(
+                json.get("allocatedInQuotaGpuSeconds").getAsDouble(),
+                json.get("allocatedBorrowedGpuSeconds").getAsDouble(),
+                json.get("allocatedDeviceSeconds").getAsDouble(),
                 json.get("reservedMemoryMibSeconds").getAsDouble(),
-                json.get("busyGpuSeconds").getAsDouble(), json.get("presentSeconds").getAsDouble(),
-                json.get("measuredSeconds").getAsDouble(), json.get("usedMemoryMibSeconds").getAsDouble());
+                json.get("busyGpuSeconds").getAsDouble(),
+                json.get("presentSeconds").getAsDouble(),
+                json.get("measuredSeconds").getAsDouble(),
+                json.get("usedMemoryMibSeconds").getAsDouble());
     }
 
     private static JsonObject baseline(PodCounters b) {
@@ -93,8 +102,11 @@ final class UsageRecordCodec {
     }
 
     private static PodCounters baseline(JsonObject json) {
-        return new PodCounters(Instant.parse(json.get("countingSince").getAsString()),
-                json.get("presentSeconds").getAsDouble(), json.get("measuredSeconds").getAsDouble(),
-                json.get("busyGpuSeconds").getAsDouble(), json.get("memoryMibSeconds").getAsDouble());
+        return new PodCounters(
+                Instant.parse(json.get("countingSince").getAsString()),
+                json.get("presentSeconds").getAsDouble(),
+                json.get("measuredSeconds").getAsDouble(),
+                json.get("busyGpuSeconds").getAsDouble(),
+                json.get("memoryMibSeconds").getAsDouble());
     }
 }

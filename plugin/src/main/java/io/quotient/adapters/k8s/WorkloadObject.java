@@ -8,7 +8,6 @@ import io.kubernetes.client.openapi.models.V1JobCondition;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.quotient.deploy.port.WorkloadPhase;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,8 +27,13 @@ import java.util.Optional;
  * @param retriesFailedPods whether a failed pod may be replaced (a Job within its backoff limit), so that only the
  *                          controller's condition says it failed; a training job's failed replica fails it
  */
-record WorkloadObject(String kind, String uid, boolean terminating, int finishedPodsNeeded,
-                      Optional<WorkloadPhase> outcome, boolean retriesFailedPods) {
+record WorkloadObject(
+        String kind,
+        String uid,
+        boolean terminating,
+        int finishedPodsNeeded,
+        Optional<WorkloadPhase> outcome,
+        boolean retriesFailedPods) {
 
     /** Condition types the controllers write when a job is done: batch/v1 and Trainer say Complete, the v1 operator Succeeded. */
     private static final Map<String, WorkloadPhase> FINAL_CONDITIONS = Map.of(
@@ -37,17 +41,19 @@ record WorkloadObject(String kind, String uid, boolean terminating, int finished
 
     static WorkloadObject of(V1Job job) {
         V1ObjectMeta metadata = job.getMetadata();
-        int completions = job.getSpec() == null || job.getSpec().getCompletions() == null ? 1
+        int completions = job.getSpec() == null || job.getSpec().getCompletions() == null
+                ? 1
                 : job.getSpec().getCompletions();
         Optional<WorkloadPhase> outcome = Optional.empty();
-        List<V1JobCondition> conditions = job.getStatus() == null ? null : job.getStatus().getConditions();
+        List<V1JobCondition> conditions =
+                job.getStatus() == null ? null : job.getStatus().getConditions();
         if (conditions != null) {
             for (V1JobCondition condition : conditions) {
                 outcome = outcome.or(() -> finalCondition(condition.getType(), condition.getStatus()));
             }
         }
-        return new WorkloadObject("Job", metadata.getUid(), metadata.getDeletionTimestamp() != null, completions,
-                outcome, true);
+        return new WorkloadObject(
+                "Job", metadata.getUid(), metadata.getDeletionTimestamp() != null, completions, outcome, true);
     }
 
     /** A PyTorchJob (its replica specs' replicas summed) or a TrainJob ({@code spec.trainer.numNodes}, 1 when unset). */
@@ -59,13 +65,19 @@ record WorkloadObject(String kind, String uid, boolean terminating, int finished
         if (conditions != null && conditions.isJsonArray()) {
             for (JsonElement condition : (JsonArray) conditions) {
                 if (condition.isJsonObject()) {
-                    outcome = outcome.or(() -> finalCondition(string(condition.getAsJsonObject(), "type"),
+                    outcome = outcome.or(() -> finalCondition(
+                            string(condition.getAsJsonObject(), "type"),
                             string(condition.getAsJsonObject(), "status")));
                 }
             }
         }
-        return new WorkloadObject(kind, object.getMetadata().getUid(),
-                object.getMetadata().getDeletionTimestamp() != null, replicas(raw), outcome, false);
+        return new WorkloadObject(
+                kind,
+                object.getMetadata().getUid(),
+                object.getMetadata().getDeletionTimestamp() != null,
+                replicas(raw),
+                outcome,
+                false);
     }
 
     private static int replicas(JsonObject raw) {
@@ -73,7 +85,8 @@ record WorkloadObject(String kind, String uid, boolean terminating, int finished
         if (specs != null && specs.isJsonObject()) {
             int total = 0;
             for (Map.Entry<String, JsonElement> spec : specs.getAsJsonObject().entrySet()) {
-                JsonElement replicas = spec.getValue().isJsonObject() ? spec.getValue().getAsJsonObject().get("replicas")
+                JsonElement replicas = spec.getValue().isJsonObject()
+                        ? spec.getValue().getAsJsonObject().get("replicas")
                         : null;
                 total += replicas == null || !replicas.isJsonPrimitive() ? 1 : replicas.getAsInt();
             }

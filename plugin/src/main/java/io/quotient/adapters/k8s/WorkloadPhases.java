@@ -6,7 +6,6 @@ import io.kubernetes.client.openapi.models.V1Pod;
 import io.quotient.adapters.template.TemplateRenderer;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.deploy.port.WorkloadPhase;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,20 +31,20 @@ import java.util.Optional;
  */
 final class WorkloadPhases {
 
-    private WorkloadPhases() {
-    }
+    private WorkloadPhases() {}
 
     /** @param objects the controlling objects by job, as cached */
     static Map<JobId, WorkloadPhase> of(Map<JobId, List<WorkloadObject>> objects, List<V1Pod> pods) {
         Map<JobId, Observed> observed = new HashMap<>();
-        objects.forEach((id, list) -> list.forEach(object ->
-                observed.computeIfAbsent(id, k -> new Observed()).object(object)));
+        objects.forEach((id, list) -> list.forEach(
+                object -> observed.computeIfAbsent(id, k -> new Observed()).object(object)));
         for (V1Pod pod : pods) {
             if (ReservationPods.isReservation(pod)) {
                 continue;
             }
-            jobId(pod.getMetadata()).ifPresent(id -> observed.computeIfAbsent(id, k -> new Observed())
-                    .pod(pod));
+            jobId(pod.getMetadata())
+                    .ifPresent(id ->
+                            observed.computeIfAbsent(id, k -> new Observed()).pod(pod));
         }
         Map<JobId, WorkloadPhase> result = new HashMap<>();
         observed.forEach((id, o) -> result.put(id, o.phase()));
@@ -84,9 +83,12 @@ final class WorkloadPhases {
             String phase = pod.getStatus() == null ? null : pod.getStatus().getPhase();
             boolean finished = "Succeeded".equals(phase) || "Failed".equals(phase);
             boolean terminating = pod.getMetadata().getDeletionTimestamp() != null;
-            List<V1OwnerReference> owners = pod.getMetadata().getOwnerReferences() == null ? List.of()
+            List<V1OwnerReference> owners = pod.getMetadata().getOwnerReferences() == null
+                    ? List.of()
                     : pod.getMetadata().getOwnerReferences();
-            Optional<String> owner = owners.stream().map(V1OwnerReference::getUid).filter(objectsByUid::containsKey)
+            Optional<String> owner = owners.stream()
+                    .map(V1OwnerReference::getUid)
+                    .filter(objectsByUid::containsKey)
                     .findFirst();
             if (owner.isEmpty() && ownedByAnEarlierObject(owners)) {
                 // it holds its GPU until it is gone, and its outcome is not this workload's
@@ -120,8 +122,9 @@ final class WorkloadPhases {
          * not cached yet or any more) counts as it is.
          */
         private boolean ownedByAnEarlierObject(List<V1OwnerReference> owners) {
-            return owners.stream().anyMatch(owner -> objectsByUid.values().stream()
-                    .anyMatch(object -> object.kind().equals(owner.getKind())));
+            return owners.stream()
+                    .anyMatch(owner -> objectsByUid.values().stream()
+                            .anyMatch(object -> object.kind().equals(owner.getKind())));
         }
 
         WorkloadPhase phase() {
@@ -152,11 +155,12 @@ final class WorkloadPhases {
                 }
             }
             for (WorkloadObject object : objectsByUid.values()) {
-                int finishedPods = object.retriesFailedPods() ? succeededOf.getOrDefault(object.uid(), 0)
+                int finishedPods = object.retriesFailedPods()
+                        ? succeededOf.getOrDefault(object.uid(), 0)
                         : finishedOf.getOrDefault(object.uid(), 0);
                 if (finishedPods >= object.finishedPodsNeeded()) {
-                    return Optional.of(!object.retriesFailedPods() && failed > 0 ? WorkloadPhase.FAILED
-                            : WorkloadPhase.SUCCEEDED);
+                    return Optional.of(
+                            !object.retriesFailedPods() && failed > 0 ? WorkloadPhase.FAILED : WorkloadPhase.SUCCEEDED);
                 }
             }
             return Optional.empty();

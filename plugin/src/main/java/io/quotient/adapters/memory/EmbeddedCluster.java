@@ -1,6 +1,5 @@
 package io.quotient.adapters.memory;
 
-import io.quotient.deploy.port.TemplateTraits;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.PlacedJob;
@@ -9,9 +8,9 @@ import io.quotient.deploy.port.EventHistory;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobRecord;
+import io.quotient.deploy.port.TemplateTraits;
 import io.quotient.deploy.port.WorkloadGateway;
 import io.quotient.deploy.port.WorkloadPhase;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,6 +38,7 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway, 
 
     /** Replaced as a whole when a node leaves, so that readers never see it change under them. */
     private volatile List<NodeSpec> nodes;
+
     private final Map<String, TemplateTraits> templates;
     private final Map<JobId, Workload> workloads = new LinkedHashMap<>();
     private final Map<GpuSlot, String> reservations = new LinkedHashMap<>();
@@ -46,12 +46,10 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway, 
     private final Deque<Event> events = new ArrayDeque<>();
 
     /** A workload as the embedded cluster runs it. */
-    public record Workload(String node, List<GpuBinding> gpus, WorkloadPhase phase) {
-    }
+    public record Workload(String node, List<GpuBinding> gpus, WorkloadPhase phase) {}
 
     /** An event recorded on a job. */
-    public record Event(JobId job, String reason, String message, Instant at) {
-    }
+    public record Event(JobId job, String reason, String message, Instant at) {}
 
     /** @param templates the templates deploys may name, with what each can render */
     public EmbeddedCluster(List<NodeSpec> nodes, Map<String, TemplateTraits> templates) {
@@ -107,12 +105,13 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway, 
         return phases;
     }
 
-
     @Override
     public synchronized void deploy(JobRecord record, PlacedJob placement, List<GpuBinding> gpus) {
         Workload wanted = new Workload(placement.node(), List.copyOf(gpus), WorkloadPhase.RUNNING);
         Workload existing = workloads.get(record.id());
-        if (existing != null && existing.node().equals(wanted.node()) && existing.gpus().equals(wanted.gpus())) {
+        if (existing != null
+                && existing.node().equals(wanted.node())
+                && existing.gpus().equals(wanted.gpus())) {
             return;
         }
         workloads.put(record.id(), wanted);
@@ -126,8 +125,7 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway, 
 
     /** One workload per job, never more: there is nothing to remove (and {@link #surplusPods} stays empty). */
     @Override
-    public void removeSurplusPods(JobId job, Duration grace) {
-    }
+    public void removeSurplusPods(JobId job, Duration grace) {}
 
     @Override
     public synchronized String ensureReservation(GpuSlot gpu) {
@@ -153,7 +151,8 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway, 
         if (w == null) {
             throw new IllegalArgumentException("job " + job + " has no workload in the embedded cluster");
         }
-        workloads.put(job, new Workload(w.node(), w.gpus(), succeeded ? WorkloadPhase.SUCCEEDED : WorkloadPhase.FAILED));
+        workloads.put(
+                job, new Workload(w.node(), w.gpus(), succeeded ? WorkloadPhase.SUCCEEDED : WorkloadPhase.FAILED));
     }
 
     /** The workload of a job, or null when it has none. */
@@ -172,7 +171,8 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway, 
 
     @Override
     public synchronized List<JobEvent> recent(int limit) {
-        return events.stream().skip(Math.max(0, events.size() - limit))
+        return events.stream()
+                .skip(Math.max(0, events.size() - limit))
                 .map(e -> new JobEvent(e.job(), e.job().team() + "/" + e.job().name(), e.reason(), e.message(), e.at()))
                 .toList();
     }

@@ -3,14 +3,13 @@ package io.quotient.adapters.memory;
 import io.quotient.adapters.quota.ConfigFileException;
 import io.quotient.adapters.quota.YamlConfigReader;
 import io.quotient.core.cluster.NodeSpec;
-import org.yaml.snakeyaml.nodes.MappingNode;
-import org.yaml.snakeyaml.nodes.Node;
-
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
 
 /**
  * Parses the embedded cluster's node list:
@@ -27,11 +26,10 @@ import java.util.Set;
  */
 public final class EmbeddedClusterFileParser {
 
-    private static final Set<String> FIELDS = Set.of("name", "count", "gpus", "gpuModel", "gpuMemoryMib", "cpuMilli",
-            "memoryMib");
+    private static final Set<String> FIELDS =
+            Set.of("name", "count", "gpus", "gpuModel", "gpuMemoryMib", "cpuMilli", "memoryMib");
 
-    private EmbeddedClusterFileParser() {
-    }
+    private EmbeddedClusterFileParser() {}
 
     /** @throws ConfigFileException naming the line and the reason */
     public static List<NodeSpec> parse(String text, String source) {

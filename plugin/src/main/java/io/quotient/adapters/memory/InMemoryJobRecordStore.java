@@ -6,7 +6,6 @@ import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.StaleRecordException;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,8 +52,8 @@ public final class InMemoryJobRecordStore implements JobRecordStore {
             throw new StaleRecordException(record.id(), "it was deleted");
         }
         if (!current.version().equals(record.version())) {
-            throw new StaleRecordException(record.id(), "version " + record.version() + " was read, "
-                    + current.version() + " is stored");
+            throw new StaleRecordException(
+                    record.id(), "version " + record.version() + " was read, " + current.version() + " is stored");
         }
         JobRecord stored = current.withStatus(status).withVersion(nextVersion());
         records.put(record.id(), stored);

@@ -3,7 +3,6 @@ package io.quotient.adapters.memory;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.usage.JobUsageRecord;
 import io.quotient.deploy.port.UsageRecordStore;
-
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;

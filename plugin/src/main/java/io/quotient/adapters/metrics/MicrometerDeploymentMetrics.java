@@ -6,7 +6,6 @@ import io.micrometer.core.instrument.Timer;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.deploy.port.DeploymentMetrics;
 import io.quotient.deploy.port.JobPhase;
-
 import java.time.Duration;
 
 /**

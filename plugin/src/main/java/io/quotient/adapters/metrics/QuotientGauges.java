@@ -5,7 +5,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Tags;
 import io.quotient.deploy.Reports;
-
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.ToDoubleFunction;
@@ -37,19 +36,32 @@ public final class QuotientGauges {
         allocated = team("allocated.gpus", "GPUs the team's placed jobs hold", registry);
         borrowed = team("borrowed.gpus", "GPUs the team holds beyond its guarantee (preemptible)", registry);
         inQuota = team("in.quota.gpus", "GPUs of the smallest set of the team's jobs covering its guarantee", registry);
-        fairShare = team("fair.share.gpus", "the team's guarantee (as far as demanded) plus its weighted share of"
-                + " idle GPUs", registry);
+        fairShare = team(
+                "fair.share.gpus",
+                "the team's guarantee (as far as demanded) plus its weighted share of" + " idle GPUs",
+                registry);
         pending = team("pending.jobs", "the team's jobs waiting for capacity", registry);
-        decayedUsage = team("decayed.usage.gpus", "the team's decayed past borrowing that lowers its part of idle"
-                + " GPUs (0 without usage decay)", registry);
+        decayedUsage = team(
+                "decayed.usage.gpus",
+                "the team's decayed past borrowing that lowers its part of idle" + " GPUs (0 without usage decay)",
+                registry);
         clusterGauge("quotient.cluster.gpus", "GPUs in the cluster", u -> u.totalMilli() / 1000.0, registry);
-        clusterGauge("quotient.cluster.free.gpus", "free GPU capacity (fractions count)",
-                u -> u.freeMilli() / 1000.0, registry);
+        clusterGauge(
+                "quotient.cluster.free.gpus",
+                "free GPU capacity (fractions count)",
+                u -> u.freeMilli() / 1000.0,
+                registry);
         clusterGauge("quotient.cluster.whole.free.gpus", "GPUs with nothing on them", u -> u.wholeFreeGpus(), registry);
-        clusterGauge("quotient.cluster.fragmentation.percent", "stranded GPU capacity / all GPUs (the FGD paper's measure)",
-                Reports.ClusterUsage::fragmentationAmountPercent, registry);
-        clusterGauge("quotient.cluster.fragmentation.ratio.percent", "stranded GPU capacity / free GPUs",
-                Reports.ClusterUsage::fragmentationRatioPercent, registry);
+        clusterGauge(
+                "quotient.cluster.fragmentation.percent",
+                "stranded GPU capacity / all GPUs (the FGD paper's measure)",
+                Reports.ClusterUsage::fragmentationAmountPercent,
+                registry);
+        clusterGauge(
+                "quotient.cluster.fragmentation.ratio.percent",
+                "stranded GPU capacity / free GPUs",
+                Reports.ClusterUsage::fragmentationRatioPercent,
+                registry);
     }
 
     /** Recomputes every gauge from the current records and cluster. */
@@ -66,18 +78,23 @@ public final class QuotientGauges {
     }
 
     private static MultiGauge team(String name, String description, MeterRegistry registry) {
-        return MultiGauge.builder("quotient.team." + name).description(description).register(registry);
+        return MultiGauge.builder("quotient.team." + name)
+                .description(description)
+                .register(registry);
     }
 
-    private void clusterGauge(String name, String description, ToDoubleFunction<Reports.ClusterUsage> value,
-                              MeterRegistry registry) {
+    private void clusterGauge(
+            String name, String description, ToDoubleFunction<Reports.ClusterUsage> value, MeterRegistry registry) {
         Gauge.builder(name, cluster, ref -> ref.get() == null ? Double.NaN : value.applyAsDouble(ref.get()))
-                .description(description).register(registry);
+                .description(description)
+                .register(registry);
     }
 
-    private static List<MultiGauge.Row<?>> rows(List<Reports.TeamUsage> teams,
-                                                ToDoubleFunction<Reports.TeamUsage> value) {
-        return teams.stream().<MultiGauge.Row<?>>map(u -> MultiGauge.Row.of(Tags.of("team", u.team().name()),
-                value.applyAsDouble(u))).toList();
+    private static List<MultiGauge.Row<?>> rows(
+            List<Reports.TeamUsage> teams, ToDoubleFunction<Reports.TeamUsage> value) {
+        return teams.stream()
+                .<MultiGauge.Row<?>>map(
+                        u -> MultiGauge.Row.of(Tags.of("team", u.team().name()), value.applyAsDouble(u)))
+                .toList();
     }
 }

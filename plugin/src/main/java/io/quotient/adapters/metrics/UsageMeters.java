@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quotient.core.usage.JobUsageRecord;
 import io.quotient.core.usage.UsageTotals;
-
 import java.util.Collection;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -32,8 +31,10 @@ public final class UsageMeters {
      * @param records     the usage records as they stand
      * @param departments each team's department name
      */
-    public UsageMeters(MeterRegistry registry, Supplier<Collection<JobUsageRecord>> records,
-                       Supplier<Map<String, String>> departments) {
+    public UsageMeters(
+            MeterRegistry registry,
+            Supplier<Collection<JobUsageRecord>> records,
+            Supplier<Map<String, String>> departments) {
         this.registry = registry;
         this.records = records;
         this.departments = departments;
@@ -52,10 +53,18 @@ public final class UsageMeters {
 
     private double[] register(UsageTotals.Key key) {
         double[] value = new double[2];
-        counter("quotient.gpu.allocated.seconds", "GPUs held (fractions count) x seconds, from the placements", key,
-                value, 0);
-        counter("quotient.gpu.used.seconds", "allocated GPU-seconds x measured utilization (from the node enforcers)",
-                key, value, 1);
+        counter(
+                "quotient.gpu.allocated.seconds",
+                "GPUs held (fractions count) x seconds, from the placements",
+                key,
+                value,
+                0);
+        counter(
+                "quotient.gpu.used.seconds",
+                "allocated GPU-seconds x measured utilization (from the node enforcers)",
+                key,
+                value,
+                1);
         return value;
     }
 
@@ -64,7 +73,8 @@ public final class UsageMeters {
                     synchronized (v) {
                         return v[index];
                     }
-                }).description(description)
+                })
+                .description(description)
                 .tag("team", key.team())
                 .tag("department", key.department())
                 .tag("quota_state", key.state().label())

@@ -1,18 +1,17 @@
 package io.quotient.adapters.quota;
 
 import io.quotient.core.tenancy.TeamNamespaces;
-import org.yaml.snakeyaml.nodes.MappingNode;
-import org.yaml.snakeyaml.nodes.Node;
-import org.yaml.snakeyaml.nodes.NodeTuple;
-import org.yaml.snakeyaml.nodes.ScalarNode;
-import org.yaml.snakeyaml.nodes.SequenceNode;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
+import org.yaml.snakeyaml.nodes.NodeTuple;
+import org.yaml.snakeyaml.nodes.ScalarNode;
+import org.yaml.snakeyaml.nodes.SequenceNode;
 
 /**
  * Reads the {@code namespaces: [...]} of each team of a teams file (the quotas are {@link TeamsFileParser}'s; a
@@ -23,8 +22,7 @@ public final class TeamNamespacesParser {
 
     private static final Pattern NAMESPACE = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
 
-    private TeamNamespacesParser() {
-    }
+    private TeamNamespacesParser() {}
 
     /**
      * @param serviceNamespace the service's own namespace, which teams may share (see {@link TeamNamespaces}); null
@@ -74,7 +72,8 @@ public final class TeamNamespacesParser {
         if (top.containsKey("departments")) {
             for (MappingNode department : yaml.sequenceOfMappings(top.get("departments"), "departments")) {
                 for (NodeTuple field : department.getValue()) {
-                    if (field.getKeyNode() instanceof ScalarNode key && key.getValue().equals("teams")) {
+                    if (field.getKeyNode() instanceof ScalarNode key
+                            && key.getValue().equals("teams")) {
                         entries.addAll(yaml.sequenceOfMappings(field.getValueNode(), "teams"));
                     }
                 }
@@ -83,18 +82,22 @@ public final class TeamNamespacesParser {
         return entries;
     }
 
-    private static List<String> namespaces(YamlConfigReader yaml, String team, Node node, Map<String, String> owners,
-                                           String serviceNamespace) {
+    private static List<String> namespaces(
+            YamlConfigReader yaml, String team, Node node, Map<String, String> owners, String serviceNamespace) {
         if (!(node instanceof SequenceNode sequence) || sequence.getValue().isEmpty()) {
-            throw yaml.error(node, "namespaces of team " + team + " must be a non-empty list of namespace names;"
-                    + " leave it out for the default (one namespace named " + team + ")");
+            throw yaml.error(
+                    node,
+                    "namespaces of team " + team + " must be a non-empty list of namespace names;"
+                            + " leave it out for the default (one namespace named " + team + ")");
         }
         List<String> names = new ArrayList<>();
         for (Node item : sequence.getValue()) {
             String namespace = yaml.string(item, "namespaces");
             if (!NAMESPACE.matcher(namespace).matches()) {
-                throw yaml.error(item, "namespace '" + namespace + "' of team " + team + " is not a valid namespace"
-                        + " name (a DNS label: lower-case letters, digits and '-', at most 63 characters)");
+                throw yaml.error(
+                        item,
+                        "namespace '" + namespace + "' of team " + team + " is not a valid namespace"
+                                + " name (a DNS label: lower-case letters, digits and '-', at most 63 characters)");
             }
             claim(yaml, item, namespace, team, owners, serviceNamespace);
             names.add(namespace);
@@ -102,15 +105,23 @@ public final class TeamNamespacesParser {
         return names;
     }
 
-    private static void claim(YamlConfigReader yaml, Node where, String namespace, String team,
-                              Map<String, String> owners, String serviceNamespace) {
+    private static void claim(
+            YamlConfigReader yaml,
+            Node where,
+            String namespace,
+            String team,
+            Map<String, String> owners,
+            String serviceNamespace) {
         if (namespace.equals(serviceNamespace)) {
             return; // shared by design
         }
         String owner = owners.putIfAbsent(namespace, team);
         if (owner != null) {
-            throw yaml.error(where, "namespace " + namespace + " of team " + team + " already belongs to team " + owner
-                    + (owner.equals(team) ? " (listed twice)" : "") + "; a namespace belongs to at most one team");
+            throw yaml.error(
+                    where,
+                    "namespace " + namespace + " of team " + team + " already belongs to team " + owner
+                            + (owner.equals(team) ? " (listed twice)" : "")
+                            + "; a namespace belongs to at most one team");
         }
     }
 }

@@ -3,14 +3,14 @@ package io.quotient.adapters.quota;
 import io.quotient.core.scheduling.Department;
 import io.quotient.core.scheduling.Team;
 import io.quotient.core.scheduling.WithinTeamPreemption;
-import org.yaml.snakeyaml.nodes.MappingNode;
-import org.yaml.snakeyaml.nodes.Node;
-
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.yaml.snakeyaml.nodes.MappingNode;
+import org.yaml.snakeyaml.nodes.Node;
 
 /**
  * Parses a teams file (also the content of the teams ConfigMap):
@@ -41,13 +41,21 @@ public final class TeamsFileParser {
 
     /** Team names become label values and URL segments: a DNS-1123 label. */
     private static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
-    private static final Set<String> TEAM_FIELDS = Set.of("name", "guaranteedGpus", "maxGpus", "overQuotaWeight",
-            "priority", "preemptWithinTeam", "fairShareReclaim", "namespaces", "maxMinRuntimeSeconds");
-    private static final Set<String> DEPARTMENT_FIELDS = Set.of("name", "guaranteedGpus", "maxGpus", "overQuotaWeight",
-            "teams");
 
-    private TeamsFileParser() {
-    }
+    private static final Set<String> TEAM_FIELDS = Set.of(
+            "name",
+            "guaranteedGpus",
+            "maxGpus",
+            "overQuotaWeight",
+            "priority",
+            "preemptWithinTeam",
+            "fairShareReclaim",
+            "namespaces",
+            "maxMinRuntimeSeconds");
+    private static final Set<String> DEPARTMENT_FIELDS =
+            Set.of("name", "guaranteedGpus", "maxGpus", "overQuotaWeight", "teams");
+
+    private TeamsFileParser() {}
 
     /**
      * @param source the file name (or ConfigMap key) errors are reported against
@@ -65,7 +73,7 @@ public final class TeamsFileParser {
             addTeams(yaml, top.get("teams"), null, teams);
         }
         if (top.containsKey("departments")) {
-            Set<String> names = new java.util.HashSet<>();
+            Set<String> names = new HashSet<>();
             for (MappingNode entry : yaml.sequenceOfMappings(top.get("departments"), "departments")) {
                 Map<String, Node> f = yaml.fields(entry, DEPARTMENT_FIELDS);
                 Department d = department(yaml, entry, f);
@@ -82,8 +90,9 @@ public final class TeamsFileParser {
         for (MappingNode entry : yaml.sequenceOfMappings(list, "teams")) {
             Team team = team(yaml, entry).withDepartment(department);
             if (teams.putIfAbsent(team.name(), team) != null) {
-                throw yaml.error(entry, "team '" + team.name() + "' is defined twice (a team belongs to one"
-                        + " department at most)");
+                throw yaml.error(
+                        entry,
+                        "team '" + team.name() + "' is defined twice (a team belongs to one" + " department at most)");
             }
         }
     }
@@ -102,22 +111,23 @@ public final class TeamsFileParser {
     }
 
     /** What teams and departments both have, in milli-GPU. */
-    private record Limits(long guaranteed, long max, double weight) {
-    }
+    private record Limits(long guaranteed, long max, double weight) {}
 
     private static Limits limits(YamlConfigReader yaml, Map<String, Node> f) {
         long guaranteed = milli(yaml, f.get("guaranteedGpus"), "guaranteedGpus");
         long max = f.containsKey("maxGpus") ? milli(yaml, f.get("maxGpus"), "maxGpus") : Team.UNLIMITED;
-        double weight = f.containsKey("overQuotaWeight")
-                ? yaml.number(f.get("overQuotaWeight"), "overQuotaWeight", 0) : 1.0;
+        double weight =
+                f.containsKey("overQuotaWeight") ? yaml.number(f.get("overQuotaWeight"), "overQuotaWeight", 0) : 1.0;
         return new Limits(guaranteed, max, weight);
     }
 
     private static String dnsLabel(YamlConfigReader yaml, Node node, String what) {
         String name = yaml.string(node, "name");
         if (!NAME.matcher(name).matches()) {
-            throw yaml.error(node, what + " name '" + name + "' must be a DNS label: lower-case letters,"
-                    + " digits and '-', at most 63 characters, starting and ending with a letter or digit");
+            throw yaml.error(
+                    node,
+                    what + " name '" + name + "' must be a DNS label: lower-case letters,"
+                            + " digits and '-', at most 63 characters, starting and ending with a letter or digit");
         }
         return name;
     }
@@ -129,19 +139,21 @@ public final class TeamsFileParser {
         }
         String name = dnsLabel(yaml, f.get("name"), "team");
         Limits l = limits(yaml, f);
-        int priority = f.containsKey("priority")
-                ? (int) yaml.integer(f.get("priority"), "priority", Integer.MIN_VALUE) : 0;
+        int priority =
+                f.containsKey("priority") ? (int) yaml.integer(f.get("priority"), "priority", Integer.MIN_VALUE) : 0;
         WithinTeamPreemption within = WithinTeamPreemption.LOWER_PRIORITY;
         if (f.containsKey("preemptWithinTeam")) {
             try {
-                within = WithinTeamPreemption.fromWireName(yaml.string(f.get("preemptWithinTeam"), "preemptWithinTeam"));
+                within =
+                        WithinTeamPreemption.fromWireName(yaml.string(f.get("preemptWithinTeam"), "preemptWithinTeam"));
             } catch (IllegalArgumentException e) {
                 throw yaml.error(f.get("preemptWithinTeam"), e.getMessage());
             }
         }
         boolean fair = !f.containsKey("fairShareReclaim") || bool(yaml, f.get("fairShareReclaim"), "fairShareReclaim");
         Duration maxMinRuntime = f.containsKey("maxMinRuntimeSeconds")
-                ? Duration.ofSeconds(yaml.integer(f.get("maxMinRuntimeSeconds"), "maxMinRuntimeSeconds", 0)) : null;
+                ? Duration.ofSeconds(yaml.integer(f.get("maxMinRuntimeSeconds"), "maxMinRuntimeSeconds", 0))
+                : null;
         try {
             return new Team(name, l.guaranteed(), l.max(), l.weight(), priority, within, fair, null, maxMinRuntime);
         } catch (IllegalArgumentException e) {

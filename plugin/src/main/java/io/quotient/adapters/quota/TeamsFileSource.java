@@ -3,9 +3,6 @@ package io.quotient.adapters.quota;
 import io.quotient.core.scheduling.Team;
 import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.deploy.port.TeamsSource;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,6 +13,8 @@ import java.time.Instant;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Teams from a YAML file, re-read when its content changes. Checks for a change at most once per
@@ -107,8 +106,11 @@ public final class TeamsFileSource implements TeamsSource {
 
     private boolean reject(ConfigFileException e) {
         lastError = e;
-        LOG.error("teams file rejected, keeping the last good configuration ({} teams): {}. Fix the file; it is"
-                + " re-read when it changes.", teams.size(), e.getMessage());
+        LOG.error(
+                "teams file rejected, keeping the last good configuration ({} teams): {}. Fix the file; it is"
+                        + " re-read when it changes.",
+                teams.size(),
+                e.getMessage());
         return false;
     }
 

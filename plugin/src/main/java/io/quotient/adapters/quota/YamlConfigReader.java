@@ -1,5 +1,11 @@
 package io.quotient.adapters.quota;
 
+import java.io.StringReader;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.Yaml;
 import org.yaml.snakeyaml.constructor.SafeConstructor;
@@ -11,13 +17,6 @@ import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
 import org.yaml.snakeyaml.nodes.ScalarNode;
 import org.yaml.snakeyaml.nodes.SequenceNode;
-
-import java.io.StringReader;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.function.Function;
 
 /**
  * Reads small configuration files (teams, embedded cluster) as a YAML node tree so that every error names the
@@ -38,8 +37,8 @@ public final class YamlConfigReader {
             node = new Yaml(new SafeConstructor(new LoaderOptions())).compose(new StringReader(text));
         } catch (MarkedYAMLException e) {
             Mark mark = e.getProblemMark() != null ? e.getProblemMark() : e.getContextMark();
-            throw new ConfigFileException(source, mark == null ? 0 : mark.getLine() + 1,
-                    "not valid YAML: " + e.getProblem());
+            throw new ConfigFileException(
+                    source, mark == null ? 0 : mark.getLine() + 1, "not valid YAML: " + e.getProblem());
         } catch (YAMLException e) {
             throw new ConfigFileException(source, 0, "not valid YAML: " + e.getMessage());
         }
@@ -55,8 +54,10 @@ public final class YamlConfigReader {
         for (NodeTuple tuple : map.getValue()) {
             String key = scalar(tuple.getKeyNode(), "a key");
             if (!allowed.contains(key)) {
-                throw error(tuple.getKeyNode(), "unknown field '" + key + "'; allowed: " + String.join(", ",
-                        allowed.stream().sorted().toList()));
+                throw error(
+                        tuple.getKeyNode(),
+                        "unknown field '" + key + "'; allowed: "
+                                + String.join(", ", allowed.stream().sorted().toList()));
             }
             if (fields.put(key, tuple.getValueNode()) != null) {
                 throw error(tuple.getKeyNode(), "field '" + key + "' appears twice");
@@ -69,7 +70,9 @@ public final class YamlConfigReader {
         if (!(node instanceof SequenceNode seq)) {
             throw error(node, what + " must be a list");
         }
-        return seq.getValue().stream().map(n -> mapping(n, "each entry of " + what)).toList();
+        return seq.getValue().stream()
+                .map(n -> mapping(n, "each entry of " + what))
+                .toList();
     }
 
     public MappingNode mapping(Node node, String what) {

@@ -7,14 +7,13 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.filter.OncePerRequestFilter;
-
-import java.io.IOException;
-import java.util.Optional;
-import java.util.Set;
 
 /**
  * Authenticates every path of the service (the API, its OpenAPI description, any page) except the health and metrics
@@ -29,6 +28,7 @@ public final class AccessFilter extends OncePerRequestFilter {
     private static final Logger LOG = LoggerFactory.getLogger(AccessFilter.class);
     /** Probes carry no token: kubelets and Prometheus scrape them. */
     private static final Set<String> PROBES = Set.of("/actuator/health", "/actuator/prometheus");
+
     private static final String BEARER = "Bearer ";
     static final String HINT_TOKEN = "send 'Authorization: Bearer <token>' with a token the cluster accepts"
             + " (kubectl create token <service-account> -n <namespace>, or your OIDC id token)";
@@ -47,7 +47,9 @@ public final class AccessFilter extends OncePerRequestFilter {
     protected boolean shouldNotFilter(HttpServletRequest request) {
         String path = path(request);
         // the admission webhooks are called by the API server, which presents no token; they only answer
-        return checks.isOpen() || PROBES.contains(path) || path.startsWith("/actuator/health/")
+        return checks.isOpen()
+                || PROBES.contains(path)
+                || path.startsWith("/actuator/health/")
                 || path.startsWith(AdmissionController.PREFIX);
     }
 
@@ -55,24 +57,40 @@ public final class AccessFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         String header = request.getHeader("Authorization");
-        if (header == null || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())
+        if (header == null
+                || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())
                 || header.substring(BEARER.length()).isBlank()) {
-            refusal.write(response, HttpStatus.UNAUTHORIZED, new ErrorBody("unauthenticated", null,
-                    "the request carries no bearer token", HINT_TOKEN));
+            refusal.write(
+                    response,
+                    HttpStatus.UNAUTHORIZED,
+                    new ErrorBody("unauthenticated", null, "the request carries no bearer token", HINT_TOKEN));
             return;
         }
         try {
-            Optional<Caller> caller = checks.authenticator().authenticate(header.substring(BEARER.length()).trim());
+            Optional<Caller> caller = checks.authenticator()
+                    .authenticate(header.substring(BEARER.length()).trim());
             if (caller.isEmpty()) {
-                refusal.write(response, HttpStatus.UNAUTHORIZED, new ErrorBody("unauthenticated", null, "the cluster did not"
-                        + " accept the bearer token (expired, revoked or unknown)", HINT_TOKEN));
+                refusal.write(
+                        response,
+                        HttpStatus.UNAUTHORIZED,
+                        new ErrorBody(
+                                "unauthenticated",
+                                null,
+                                "the cluster did not" + " accept the bearer token (expired, revoked or unknown)",
+                                HINT_TOKEN));
                 return;
             }
             request.setAttribute(CALLER_ATTRIBUTE, caller.get());
         } catch (AccessCheckUnavailableException e) {
             LOG.warn("access could not be checked: {}", e.getMessage());
-            refusal.write(response, HttpStatus.SERVICE_UNAVAILABLE, new ErrorBody("access check unavailable", null,
-                    e.getMessage(), "retry in a moment; nothing was changed"));
+            refusal.write(
+                    response,
+                    HttpStatus.SERVICE_UNAVAILABLE,
+                    new ErrorBody(
+                            "access check unavailable",
+                            null,
+                            e.getMessage(),
+                            "retry in a moment; nothing was changed"));
             return;
         }
         chain.doFilter(request, response);

@@ -35,6 +35,7 @@ public class AdmissionController {
 
     /** Every path under it is an admission webhook's, called by the API server without a token. */
     public static final String PREFIX = "/admission/";
+
     public static final String PATH = PREFIX + "gpujobs";
     public static final String WORKLOADS_MUTATE = PREFIX + "workloads/mutate";
     public static final String WORKLOADS_VALIDATE = PREFIX + "workloads/validate";
@@ -50,14 +51,18 @@ public class AdmissionController {
         this.workloads = workloads;
     }
 
-    @PostMapping(path = WORKLOADS_MUTATE, consumes = MediaType.APPLICATION_JSON_VALUE,
+    @PostMapping(
+            path = WORKLOADS_MUTATE,
+            consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     public ResponseEntity<String> mutateWorkload(@RequestBody String admissionReview) {
         WorkloadReviewer available = workloads.getIfAvailable();
         return available == null ? EMBEDDED : ResponseEntity.ok(available.mutate(admissionReview));
     }
 
-    @PostMapping(path = WORKLOADS_VALIDATE, consumes = MediaType.APPLICATION_JSON_VALUE,
+    @PostMapping(
+            path = WORKLOADS_VALIDATE,
+            consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
     public ResponseEntity<String> validateWorkload(@RequestBody String admissionReview) {
         WorkloadReviewer available = workloads.getIfAvailable();

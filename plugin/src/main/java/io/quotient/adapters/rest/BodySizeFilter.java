@@ -8,13 +8,12 @@ import jakarta.servlet.ServletInputStream;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
 import jakarta.servlet.http.HttpServletResponse;
-import org.springframework.http.HttpStatus;
-import org.springframework.http.MediaType;
-import org.springframework.web.filter.OncePerRequestFilter;
-
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * Refuses request bodies longer than the limit with 413 and a JSON {@link ErrorBody}, before they are kept in memory:
@@ -51,9 +50,12 @@ public final class BodySizeFilter extends OncePerRequestFilter {
 
     /** The answer to a body longer than {@code limit} bytes. */
     static ErrorBody tooLarge(long limit) {
-        return new ErrorBody("request too large", null, "the request body is longer than " + limit + " bytes, the"
-                + " most the service reads", "send a smaller body (a job request is a few kilobytes; large data"
-                + " belongs in volumes or config maps); nothing was created");
+        return new ErrorBody(
+                "request too large",
+                null,
+                "the request body is longer than " + limit + " bytes, the" + " most the service reads",
+                "send a smaller body (a job request is a few kilobytes; large data"
+                        + " belongs in volumes or config maps); nothing was created");
     }
 
     /** The request whose body stream counts the bytes read and fails past the limit. */

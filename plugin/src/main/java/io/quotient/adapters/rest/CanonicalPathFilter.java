@@ -4,11 +4,10 @@ import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.springframework.http.HttpStatus;
-import org.springframework.web.filter.OncePerRequestFilter;
-
 import java.io.IOException;
 import java.util.Optional;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
  * The first filter of every request: a path that is not spelt canonically ({@link CanonicalPaths}) gets 400 in JSON
@@ -29,9 +28,15 @@ public final class CanonicalPathFilter extends OncePerRequestFilter {
         String path = request.getRequestURI().substring(request.getContextPath().length());
         Optional<String> problem = CanonicalPaths.problem(path);
         if (problem.isPresent()) {
-            refusal.write(response, HttpStatus.BAD_REQUEST, new ErrorBody("invalid path", "path", problem.get(),
-                    "spell the path without encoding, matrix parameters or dot segments:"
-                            + " /api/v1/teams/{team}/jobs/{name}; nothing was changed"));
+            refusal.write(
+                    response,
+                    HttpStatus.BAD_REQUEST,
+                    new ErrorBody(
+                            "invalid path",
+                            "path",
+                            problem.get(),
+                            "spell the path without encoding, matrix parameters or dot segments:"
+                                    + " /api/v1/teams/{team}/jobs/{name}; nothing was changed"));
             return;
         }
         chain.doFilter(request, response);

@@ -14,8 +14,7 @@ public final class CanonicalPaths {
     /** Longer paths than this are refused; the longest real path is far shorter (names are at most 63 characters). */
     public static final int MAX_LENGTH = 1024;
 
-    private CanonicalPaths() {
-    }
+    private CanonicalPaths() {}
 
     /**
      * @param path the request path as received (not decoded), without the query string
@@ -38,8 +37,8 @@ public final class CanonicalPaths {
                 return Optional.of("the path contains ';' (a matrix parameter); this API takes none");
             }
             if (!allowed(c)) {
-                return Optional.of("the path contains the character " + visible(c) + ", which no path of this API"
-                        + " has");
+                return Optional.of(
+                        "the path contains the character " + visible(c) + ", which no path of this API" + " has");
             }
         }
         String[] segments = path.substring(1).split("/", -1);
@@ -57,7 +56,9 @@ public final class CanonicalPaths {
 
     /** RFC 3986 unreserved characters, '/', and the sub-delimiters other than ';' that a static page name may use. */
     private static boolean allowed(char c) {
-        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+        return c >= 'a' && c <= 'z'
+                || c >= 'A' && c <= 'Z'
+                || c >= '0' && c <= '9'
                 || "-._~/!$&'()*+,=:@".indexOf(c) >= 0;
     }
 

@@ -1,25 +1,24 @@
 package io.quotient.adapters.rest;
 
 import io.quotient.core.scheduling.GpuRequest;
-import io.quotient.core.scheduling.QuotaState;
 import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.QuotaState;
 import io.quotient.deploy.Reports;
 import io.quotient.deploy.port.EventHistory;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.swagger.v3.oas.annotations.Operation;
-import org.springframework.http.MediaType;
-import org.springframework.web.bind.annotation.GetMapping;
-import org.springframework.web.bind.annotation.RequestMapping;
-import org.springframework.web.bind.annotation.RequestParam;
-import org.springframework.web.bind.annotation.RestController;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.springframework.http.MediaType;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
 
 /**
  * The dashboard's data in one read-only answer (the page at {@code /} polls it), so that the bars, the GPU map and
@@ -48,24 +47,40 @@ public class DashboardController {
     @GetMapping("/dashboard")
     public DashboardView dashboard(@RequestParam(defaultValue = "100") int events) {
         ClusterView cluster = ClusterView.of(reports.cluster());
-        long gpuMemoryMib = cluster.nodes().isEmpty() ? 0 : cluster.nodes().get(0).gpuMemoryMib();
+        long gpuMemoryMib =
+                cluster.nodes().isEmpty() ? 0 : cluster.nodes().get(0).gpuMemoryMib();
         Map<String, DashboardView.PlacedView> placed = new LinkedHashMap<>();
         List<DashboardView.PendingView> pending = new ArrayList<>();
         Map<JobId, QuotaState> quotaStates = reports.currentQuotaStates();
         for (JobRecord r : store.listAll()) {
             if (r.phase().waiting()) {
-                pending.add(new DashboardView.PendingView(r.id().team(), r.id().name(), r.phase().wireName(),
-                        gpusAsked(r.spec().gpu(), gpuMemoryMib), r.status().reason(), r.createdAt()));
+                pending.add(new DashboardView.PendingView(
+                        r.id().team(),
+                        r.id().name(),
+                        r.phase().wireName(),
+                        gpusAsked(r.spec().gpu(), gpuMemoryMib),
+                        r.status().reason(),
+                        r.createdAt()));
             } else if (quotaStates.containsKey(r.id())) {
-                placed.put(r.id().team() + "/" + r.id().name(), new DashboardView.PlacedView(
-                        quotaStates.get(r.id()).wireName(), limitPerGpu(r.spec().gpu(), gpuMemoryMib)));
+                placed.put(
+                        r.id().team() + "/" + r.id().name(),
+                        new DashboardView.PlacedView(
+                                quotaStates.get(r.id()).wireName(),
+                                limitPerGpu(r.spec().gpu(), gpuMemoryMib)));
             }
         }
-        pending.sort(Comparator.comparing(DashboardView.PendingView::createdAt,
-                Comparator.nullsLast(Comparator.naturalOrder())));
+        pending.sort(Comparator.comparing(
+                DashboardView.PendingView::createdAt, Comparator.nullsLast(Comparator.naturalOrder())));
         int limit = Math.max(0, Math.min(events, MAX_EVENTS));
-        return new DashboardView(clock.instant(), reports.teams().stream().map(TeamView::of).toList(), cluster,
-                placed, pending, this.events.recent(limit).stream().map(DashboardView.EventView::of).toList());
+        return new DashboardView(
+                clock.instant(),
+                reports.teams().stream().map(TeamView::of).toList(),
+                cluster,
+                placed,
+                pending,
+                this.events.recent(limit).stream()
+                        .map(DashboardView.EventView::of)
+                        .toList());
     }
 
     static double gpusAsked(GpuRequest gpu, long gpuMemoryMib) {

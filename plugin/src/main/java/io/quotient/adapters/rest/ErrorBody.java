@@ -8,5 +8,4 @@ package io.quotient.adapters.rest;
  * @param reason why it was refused; nothing was created or changed
  * @param hint   what to do about it
  */
-public record ErrorBody(String error, String field, String reason, String hint) {
-}
+public record ErrorBody(String error, String field, String reason, String hint) {}

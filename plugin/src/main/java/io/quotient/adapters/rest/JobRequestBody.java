@@ -6,7 +6,6 @@ import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.VolumeRequest;
 import io.swagger.v3.oas.annotations.media.Schema;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,37 +16,67 @@ import java.util.Set;
  */
 @Schema(description = "A GPU job to deploy")
 public record JobRequestBody(
-        @Schema(description = "job name, unique in the team (DNS label)", example = "train-resnet") String name,
-        @Schema(description = "template: job (default), pytorchjob, trainjob, notebook or a custom one", example = "job")
+        @Schema(description = "job name, unique in the team (DNS label)", example = "train-resnet")
+        String name,
+
+        @Schema(
+                description = "template: job (default), pytorchjob, trainjob, notebook or a custom one",
+                example = "job")
         String template,
+
         @Schema(description = "container image; the template's when left out", example = "pytorch/pytorch:2.3.0")
         String image,
+
         List<String> command,
         List<String> args,
+
         @Schema(description = "GPU request: {count} or {fraction, fractionLimit} or {memoryMib, memoryLimitMib}")
         GpuBody gpu,
-        @Schema(description = "the same fraction or MiB on this many GPUs of one node") Integer gpuDevices,
-        @Schema(description = "allowed GPU models; any when empty") Set<String> gpuModels,
+
+        @Schema(description = "the same fraction or MiB on this many GPUs of one node")
+        Integer gpuDevices,
+
+        @Schema(description = "allowed GPU models; any when empty")
+        Set<String> gpuModels,
+
         Long cpuMilli,
         Long memoryMib,
-        @Schema(description = "priority within the team; higher runs first and is preempted last") Integer priority,
+
+        @Schema(description = "priority within the team; higher runs first and is preempted last")
+        Integer priority,
+
         @Schema(description = "may borrow idle GPUs beyond the team's guarantee (and be preempted)")
         Boolean preemptible,
-        @Schema(description = "not preempted before it ran this long") Long minRuntimeSeconds,
+
+        @Schema(description = "not preempted before it ran this long")
+        Long minRuntimeSeconds,
+
         Map<String, String> labels,
         Map<String, String> env,
+
         @Schema(description = "extra pod annotations (not under quotient.io/, no gpu-fraction*/gpu-memory*)")
         Map<String, String> annotations,
+
         @Schema(description = "the pods' service account in the team's namespace; default: default")
         String serviceAccountName,
+
         @Schema(description = "volumes of the team's namespace mounted into the main container")
         List<VolumeRequest> volumes,
-        @Schema(description = "names of docker-registry secrets of the team's namespace") List<String> imagePullSecrets,
+
+        @Schema(description = "names of docker-registry secrets of the team's namespace")
+        List<String> imagePullSecrets,
+
         @Schema(description = "distributed training: replicas, one per node, each with the GPUs of gpu; default 1")
         Integer replicas,
-        @Schema(description = "elastic gang: start with at least this many replicas; default all") Integer minReplicas,
-        @Schema(description = "trainjob templates: the Kubeflow Trainer ClusterTrainingRuntime to run; default the"
-                + " template's", example = "torch-distributed") String runtime) {
+
+        @Schema(description = "elastic gang: start with at least this many replicas; default all")
+        Integer minReplicas,
+
+        @Schema(
+                description = "trainjob templates: the Kubeflow Trainer ClusterTrainingRuntime to run; default the"
+                        + " template's",
+                example = "torch-distributed")
+        String runtime) {
 
     /** The GPU part of a request; exactly one style (count, fraction or memory). */
     public record GpuBody(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {
@@ -63,15 +92,39 @@ public record JobRequestBody(
      */
     public JobSubmission toSubmission(String team) {
         if (GpuBody.NONE.equals(gpu)) {
-            throw new RequestException("gpu", "asks for no GPU; give gpu.count, gpu.fraction or gpu.memoryMib, or leave"
-                    + " gpu out for a job without GPUs");
+            throw new RequestException(
+                    "gpu",
+                    "asks for no GPU; give gpu.count, gpu.fraction or gpu.memoryMib, or leave"
+                            + " gpu out for a job without GPUs");
         }
         GpuBody g = gpu == null ? GpuBody.NONE : gpu;
-        JobRequestInput input = new JobRequestInput(team, name, g.count(), g.fraction(), g.fractionLimit(),
-                g.memoryMib(), g.memoryLimitMib(), gpuDevices, cpuMilli, memoryMib, priority, preemptible,
-                minRuntimeSeconds, gpuModels, replicas, minReplicas);
+        JobRequestInput input = new JobRequestInput(
+                team,
+                name,
+                g.count(),
+                g.fraction(),
+                g.fractionLimit(),
+                g.memoryMib(),
+                g.memoryLimitMib(),
+                gpuDevices,
+                cpuMilli,
+                memoryMib,
+                priority,
+                preemptible,
+                minRuntimeSeconds,
+                gpuModels,
+                replicas,
+                minReplicas);
         // the namespace is the service's choice (the team's primary one), not the body's
-        return JobSubmission.onRuntime(input, template, image, command, args, labels, env,
-                new PodOptions(null, serviceAccountName, volumes, imagePullSecrets, annotations), runtime);
+        return JobSubmission.onRuntime(
+                input,
+                template,
+                image,
+                command,
+                args,
+                labels,
+                env,
+                new PodOptions(null, serviceAccountName, volumes, imagePullSecrets, annotations),
+                runtime);
     }
 }

@@ -7,7 +7,6 @@ import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
-
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -20,17 +19,26 @@ import java.util.Map;
  *                   more replicas than nodes that fit one, a GPU model no node has: only new nodes help),
  *                   {@code Waiting} otherwise; null for a job that is not pending
  */
-public record JobView(String team, String name, String namespace, String template, String phase, String node,
-                      List<GpuView> gpus, String quotaState, String reason, String reasonCode, Instant createdAt,
-                      Instant placedAt, List<ReplicaView> replicas) {
+public record JobView(
+        String team,
+        String name,
+        String namespace,
+        String template,
+        String phase,
+        String node,
+        List<GpuView> gpus,
+        String quotaState,
+        String reason,
+        String reasonCode,
+        Instant createdAt,
+        Instant placedAt,
+        List<ReplicaView> replicas) {
 
     /** A gang's further replica ({@code node} and {@code gpus} are the first's); empty for single-node jobs. */
-    public record ReplicaView(String node, List<Integer> gpus) {
-    }
+    public record ReplicaView(String node, List<Integer> gpus) {}
 
     /** One GPU the job uses. */
-    public record GpuView(int index, String uuid, double fraction) {
-    }
+    public record GpuView(int index, String uuid, double fraction) {}
 
     public static JobView of(JobRecord record) {
         return of(record, Map.of());
@@ -44,12 +52,22 @@ public record JobView(String team, String name, String namespace, String templat
         JobStatus s = record.status();
         QuotaState quotaState = current.getOrDefault(record.id(), s.quotaState());
         List<GpuView> gpus = s.gpus().stream().map(JobView::gpu).toList();
-        return new JobView(record.id().team(), record.id().name(), record.submission().pod().namespace(),
+        return new JobView(
+                record.id().team(),
+                record.id().name(),
+                record.submission().pod().namespace(),
                 record.submission().template(),
-                s.phase().wireName(), s.node(), gpus, quotaState == null ? null : quotaState.wireName(),
-                s.reason(), s.phase() == JobPhase.PENDING ? WaitReasons.code(s.reason()) : null,
-                record.createdAt(), s.placedAt(),
-                s.otherReplicas().stream().map(r -> new ReplicaView(r.node(), r.gpuIndices())).toList());
+                s.phase().wireName(),
+                s.node(),
+                gpus,
+                quotaState == null ? null : quotaState.wireName(),
+                s.reason(),
+                s.phase() == JobPhase.PENDING ? WaitReasons.code(s.reason()) : null,
+                record.createdAt(),
+                s.placedAt(),
+                s.otherReplicas().stream()
+                        .map(r -> new ReplicaView(r.node(), r.gpuIndices()))
+                        .toList());
     }
 
     private static GpuView gpu(GpuBinding g) {

@@ -2,13 +2,15 @@ package io.quotient.adapters.rest;
 
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.QuotaState;
-import io.quotient.deploy.Reports;
 import io.quotient.deploy.DeploymentService;
+import io.quotient.deploy.Reports;
 import io.quotient.deploy.port.JobRecord;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import java.util.List;
+import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -20,9 +22,6 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.util.UriComponentsBuilder;
-
-import java.util.List;
-import java.util.Map;
 
 /** Deploying, reading and deleting a team's GPU jobs. */
 @RestController
@@ -37,43 +36,96 @@ public class JobsController {
         this.reports = reports;
     }
 
-    @Operation(summary = "Deploy a GPU job", responses = {
-            @ApiResponse(responseCode = "201", description = "placed: node, GPUs and quota state in the body"),
-            @ApiResponse(responseCode = "202", description = "recorded but waiting (phase Pending, reason says why)"),
-            @ApiResponse(responseCode = "400", description = "invalid request; field and reason in the body",
-                    content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ErrorBody.class))),
-            @ApiResponse(responseCode = "404", description = "unknown team", content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ErrorBody.class))),
-            @ApiResponse(responseCode = "409", description = "a job of that name exists in the team", content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ErrorBody.class)))})
+    @Operation(
+            summary = "Deploy a GPU job",
+            responses = {
+                @ApiResponse(responseCode = "201", description = "placed: node, GPUs and quota state in the body"),
+                @ApiResponse(
+                        responseCode = "202",
+                        description = "recorded but waiting (phase Pending, reason says why)"),
+                @ApiResponse(
+                        responseCode = "400",
+                        description = "invalid request; field and reason in the body",
+                        content =
+                                @Content(
+                                        mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                        schema = @Schema(implementation = ErrorBody.class))),
+                @ApiResponse(
+                        responseCode = "404",
+                        description = "unknown team",
+                        content =
+                                @Content(
+                                        mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                        schema = @Schema(implementation = ErrorBody.class))),
+                @ApiResponse(
+                        responseCode = "409",
+                        description = "a job of that name exists in the team",
+                        content =
+                                @Content(
+                                        mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                        schema = @Schema(implementation = ErrorBody.class)))
+            })
     @PostMapping
-    public ResponseEntity<JobView> deploy(@PathVariable String team, @RequestBody JobRequestBody body,
-                                          UriComponentsBuilder uri) {
+    public ResponseEntity<JobView> deploy(
+            @PathVariable String team, @RequestBody JobRequestBody body, UriComponentsBuilder uri) {
         JobRecord record = deployments.deploy(body.toSubmission(team));
         HttpStatus status = record.phase().holdsCapacity() ? HttpStatus.CREATED : HttpStatus.ACCEPTED;
         return ResponseEntity.status(status)
-                .location(uri.path("/api/v1/teams/{team}/jobs/{name}").buildAndExpand(team, record.id().name()).toUri())
+                .location(uri.path("/api/v1/teams/{team}/jobs/{name}")
+                        .buildAndExpand(team, record.id().name())
+                        .toUri())
                 .body(JobView.of(record));
     }
 
-    @Operation(summary = "The team's jobs, oldest first", responses = {
-            @ApiResponse(responseCode = "200", description = "the jobs"),
-            @ApiResponse(responseCode = "404", description = "unknown team", content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ErrorBody.class)))})
+    @Operation(
+            summary = "The team's jobs, oldest first",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "the jobs"),
+                @ApiResponse(
+                        responseCode = "404",
+                        description = "unknown team",
+                        content =
+                                @Content(
+                                        mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                        schema = @Schema(implementation = ErrorBody.class)))
+            })
     @GetMapping
     public List<JobView> list(@PathVariable String team) {
         Map<JobId, QuotaState> quotaStates = reports.currentQuotaStates();
-        return deployments.list(team).stream().map(r -> JobView.of(r, quotaStates)).toList();
+        return deployments.list(team).stream()
+                .map(r -> JobView.of(r, quotaStates))
+                .toList();
     }
 
-    @Operation(summary = "One job: phase, placement, quota state and why it is pending", responses = {
-            @ApiResponse(responseCode = "200", description = "the job"),
-            @ApiResponse(responseCode = "404", description = "unknown team or job", content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ErrorBody.class)))})
+    @Operation(
+            summary = "One job: phase, placement, quota state and why it is pending",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "the job"),
+                @ApiResponse(
+                        responseCode = "404",
+                        description = "unknown team or job",
+                        content =
+                                @Content(
+                                        mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                        schema = @Schema(implementation = ErrorBody.class)))
+            })
     @GetMapping("/{name}")
     public JobView get(@PathVariable String team, @PathVariable String name) {
         return JobView.of(deployments.get(new JobId(team, name)), reports.currentQuotaStates());
     }
 
-    @Operation(summary = "Delete a job: its pods are stopped and its capacity goes to waiting jobs", responses = {
-            @ApiResponse(responseCode = "200", description = "the job as it was before deletion"),
-            @ApiResponse(responseCode = "404", description = "unknown team or job", content = @Content(mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(implementation = ErrorBody.class)))})
+    @Operation(
+            summary = "Delete a job: its pods are stopped and its capacity goes to waiting jobs",
+            responses = {
+                @ApiResponse(responseCode = "200", description = "the job as it was before deletion"),
+                @ApiResponse(
+                        responseCode = "404",
+                        description = "unknown team or job",
+                        content =
+                                @Content(
+                                        mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                        schema = @Schema(implementation = ErrorBody.class)))
+            })
     @DeleteMapping("/{name}")
     public JobView delete(@PathVariable String team, @PathVariable String name) {
         return JobView.of(deployments.delete(new JobId(team, name)));

@@ -3,12 +3,11 @@ package io.quotient.adapters.rest;
 import jakarta.servlet.RequestDispatcher;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import org.springframework.boot.web.servlet.error.ErrorController;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
-
-import java.io.IOException;
 
 /**
  * The error page of the service, for every status a handler did not answer itself (no handler for the path, a
@@ -29,7 +28,7 @@ public class JsonErrorController implements ErrorController {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
         int status = code instanceof Integer value ? value : HttpStatus.INTERNAL_SERVER_ERROR.value();
         HttpStatus resolved = HttpStatus.resolve(status);
-        refusal.write(response, resolved == null ? HttpStatus.INTERNAL_SERVER_ERROR : resolved,
-                StatusErrors.of(status));
+        refusal.write(
+                response, resolved == null ? HttpStatus.INTERNAL_SERVER_ERROR : resolved, StatusErrors.of(status));
     }
 }

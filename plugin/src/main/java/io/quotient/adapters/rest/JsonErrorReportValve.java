@@ -1,12 +1,11 @@
 package io.quotient.adapters.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.Writer;
 import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
-
-import java.io.IOException;
-import java.io.Writer;
 
 /**
  * Tomcat's own error answers in the API's JSON shape ({@link ErrorBody}) instead of its HTML page: for requests the
@@ -40,5 +39,4 @@ public final class JsonErrorReportValve extends ErrorReportValve {
             // the client is gone or the response was committed meanwhile: nothing more can be said to it
         }
     }
-
 }

@@ -10,7 +10,6 @@ import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
-
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.ArrayDeque;
@@ -31,17 +30,23 @@ final class JsonErrors {
     private static final Pattern DUPLICATE = Pattern.compile("Duplicate field '(.*)'", Pattern.DOTALL);
     private static final String SCHEMA_HINT = "see the request schema at /v3/api-docs; nothing was created";
 
-    private JsonErrors() {
-    }
+    private JsonErrors() {}
 
     /** The answer for a body the reader refused; {@code cause} is null when there was no body at all. */
     static ErrorBody describe(Throwable cause) {
         if (cause instanceof UnrecognizedPropertyException u) {
-            return invalid(path(u), "unknown field '" + u.getPropertyName() + "'", "remove it or fix its spelling;"
-                    + " known fields: " + u.getKnownPropertyIds().stream().map(String::valueOf).sorted()
-                    .collect(Collectors.joining(", ")));
+            return invalid(
+                    path(u),
+                    "unknown field '" + u.getPropertyName() + "'",
+                    "remove it or fix its spelling;"
+                            + " known fields: "
+                            + u.getKnownPropertyIds().stream()
+                                    .map(String::valueOf)
+                                    .sorted()
+                                    .collect(Collectors.joining(", ")));
         }
-        if (cause instanceof JsonMappingException m && m.getCause() instanceof JsonProcessingException inner
+        if (cause instanceof JsonMappingException m
+                && m.getCause() instanceof JsonProcessingException inner
                 && !(inner instanceof JsonMappingException)) {
             // a parser failure wrapped with the path of the field being read
             return parserFailure(inner, path(m));
@@ -63,7 +68,9 @@ final class JsonErrors {
         if (path.isEmpty()) {
             String message = String.valueOf(m.getOriginalMessage());
             if (message.startsWith("Trailing token")) {
-                return invalid(null, "the body goes on after its JSON object (a second value or stray characters)",
+                return invalid(
+                        null,
+                        "the body goes on after its JSON object (a second value or stray characters)",
                         "send exactly one JSON object; " + SCHEMA_HINT);
             }
             if (message.startsWith("No content") || message.contains("end-of-input")) {
@@ -80,20 +87,24 @@ final class JsonErrors {
             return invalid(orBody(path), "must be " + expectedInRange(c.getTargetType()), SCHEMA_HINT);
         }
         if (p instanceof StreamConstraintsException) {
-            return invalid(orBody(path), "is larger than the service reads (numbers of at most 1000 digits, strings"
-                    + " of at most 20,000,000 characters, at most 1000 levels of nesting)", SCHEMA_HINT);
+            return invalid(
+                    orBody(path),
+                    "is larger than the service reads (numbers of at most 1000 digits, strings"
+                            + " of at most 20,000,000 characters, at most 1000 levels of nesting)",
+                    SCHEMA_HINT);
         }
         Matcher duplicate = DUPLICATE.matcher(String.valueOf(p.getOriginalMessage()));
         if (duplicate.matches()) {
             String field = join(parentPath(p), duplicate.group(1));
             return invalid(field, "is given twice in the same object", "give each field once; nothing was created");
         }
-        if (p instanceof JsonEOFException || String.valueOf(p.getOriginalMessage()).contains("end-of-input")) {
-            return invalid(null, "the body ends in the middle of a JSON value", "send a complete JSON object; "
-                    + SCHEMA_HINT);
+        if (p instanceof JsonEOFException
+                || String.valueOf(p.getOriginalMessage()).contains("end-of-input")) {
+            return invalid(
+                    null, "the body ends in the middle of a JSON value", "send a complete JSON object; " + SCHEMA_HINT);
         }
-        return invalid(null, "the body is not valid JSON" + where(p.getLocation()), "send a JSON object; "
-                + SCHEMA_HINT);
+        return invalid(
+                null, "the body is not valid JSON" + where(p.getLocation()), "send a JSON object; " + SCHEMA_HINT);
     }
 
     /** The JSON path of a mapping error as the user wrote it: {@code gpu.fraction}, {@code command[2]}. */
@@ -148,11 +159,19 @@ final class JsonErrors {
         if (type == null) {
             return "a value of another type";
         }
-        if (type == Integer.class || type == int.class || type == Long.class || type == long.class
-                || type == Short.class || type == short.class || type == BigInteger.class) {
+        if (type == Integer.class
+                || type == int.class
+                || type == Long.class
+                || type == long.class
+                || type == Short.class
+                || type == short.class
+                || type == BigInteger.class) {
             return "a whole number";
         }
-        if (type == Double.class || type == double.class || type == Float.class || type == float.class
+        if (type == Double.class
+                || type == double.class
+                || type == Float.class
+                || type == float.class
                 || type == BigDecimal.class) {
             return "a number";
         }

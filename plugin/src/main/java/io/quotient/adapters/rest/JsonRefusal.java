@@ -2,10 +2,9 @@ package io.quotient.adapters.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
-
-import java.io.IOException;
 
 /**
  * Writes an {@link ErrorBody} straight to the response, whatever the request's {@code Accept} header: for refusals

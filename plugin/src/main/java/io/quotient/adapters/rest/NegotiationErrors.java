@@ -1,14 +1,13 @@
 package io.quotient.adapters.rest;
 
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
-
-import java.io.IOException;
 
 /**
  * A client that accepts no type the API answers in gets 406 before any handler runs (the API's mappings declare
@@ -27,8 +26,13 @@ public class NegotiationErrors {
 
     @ExceptionHandler(HttpMediaTypeNotAcceptableException.class)
     void notAcceptable(HttpServletResponse response) throws IOException {
-        refusal.write(response, HttpStatus.NOT_ACCEPTABLE, new ErrorBody("not acceptable", "Accept",
-                "this resource answers in application/json only", "send Accept: application/json (or leave"
-                        + " Accept out); nothing was recorded"));
+        refusal.write(
+                response,
+                HttpStatus.NOT_ACCEPTABLE,
+                new ErrorBody(
+                        "not acceptable",
+                        "Accept",
+                        "this resource answers in application/json only",
+                        "send Accept: application/json (or leave" + " Accept out); nothing was recorded"));
     }
 }

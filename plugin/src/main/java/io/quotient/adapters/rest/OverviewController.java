@@ -2,12 +2,11 @@ package io.quotient.adapters.rest;
 
 import io.quotient.deploy.Reports;
 import io.swagger.v3.oas.annotations.Operation;
+import java.util.List;
 import org.springframework.http.MediaType;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
-
-import java.util.List;
 
 /** Read-only views of the teams' quotas and the cluster's GPUs. */
 @RestController

@@ -3,14 +3,13 @@ package io.quotient.adapters.rest;
 import io.quotient.deploy.LogValues;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.util.Map;
 import org.slf4j.MDC;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.servlet.HandlerInterceptor;
 import org.springframework.web.servlet.HandlerMapping;
 import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
 import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
-
-import java.util.Map;
 
 /** Puts the team and job of a request into the log context, so every log line of the request names them. */
 @Configuration(proxyBeanMethods = false)
@@ -35,8 +34,8 @@ public class RequestLogContext implements WebMvcConfigurer, HandlerInterceptor {
     }
 
     @Override
-    public void afterCompletion(HttpServletRequest request, HttpServletResponse response, Object handler,
-                                Exception ex) {
+    public void afterCompletion(
+            HttpServletRequest request, HttpServletResponse response, Object handler, Exception ex) {
         MDC.remove(TEAM);
         MDC.remove(JOB);
     }

@@ -7,6 +7,8 @@ import io.quotient.deploy.TeamNotFoundException;
 import io.quotient.deploy.port.ClusterUnreachableException;
 import io.quotient.deploy.port.JobAlreadyExistsException;
 import io.quotient.deploy.port.StaleRecordException;
+import java.util.Locale;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -21,9 +23,6 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
 import org.springframework.web.server.ResponseStatusException;
 import org.springframework.web.servlet.resource.NoResourceFoundException;
 
-import java.util.Locale;
-import java.util.stream.Collectors;
-
 /** Turns the use cases' errors into {@link ErrorBody} answers with the right status. */
 @RestControllerAdvice
 public class RestErrors {
@@ -34,33 +33,45 @@ public class RestErrors {
     @ExceptionHandler(RequestException.class)
     ResponseEntity<ErrorBody> invalid(RequestException e) {
         String reason = e.getMessage().startsWith(e.field() + ": ")
-                ? e.getMessage().substring(e.field().length() + 2) : e.getMessage();
-        return answer(HttpStatus.BAD_REQUEST, new ErrorBody("invalid request", e.field(), reason,
-                "correct " + e.field() + " and send the request again; nothing was created"));
+                ? e.getMessage().substring(e.field().length() + 2)
+                : e.getMessage();
+        return answer(
+                HttpStatus.BAD_REQUEST,
+                new ErrorBody(
+                        "invalid request",
+                        e.field(),
+                        reason,
+                        "correct " + e.field() + " and send the request again; nothing was created"));
     }
 
     @ExceptionHandler(TeamNotFoundException.class)
     ResponseEntity<ErrorBody> unknownTeam(TeamNotFoundException e) {
-        return answer(HttpStatus.NOT_FOUND, new ErrorBody("unknown team", "team", e.getMessage(),
-                "GET /api/v1/teams lists the configured teams"));
+        return answer(
+                HttpStatus.NOT_FOUND,
+                new ErrorBody("unknown team", "team", e.getMessage(), "GET /api/v1/teams lists the configured teams"));
     }
 
     @ExceptionHandler(JobNotFoundException.class)
     ResponseEntity<ErrorBody> unknownJob(JobNotFoundException e) {
-        return answer(HttpStatus.NOT_FOUND, new ErrorBody("unknown job", "name", e.getMessage(),
-                "GET /api/v1/teams/{team}/jobs lists the team's jobs"));
+        return answer(
+                HttpStatus.NOT_FOUND,
+                new ErrorBody(
+                        "unknown job", "name", e.getMessage(), "GET /api/v1/teams/{team}/jobs lists the team's jobs"));
     }
 
     @ExceptionHandler(JobAlreadyExistsException.class)
     ResponseEntity<ErrorBody> nameTaken(JobAlreadyExistsException e) {
-        return answer(HttpStatus.CONFLICT, new ErrorBody("name taken", "name", e.getMessage(),
-                "choose another name, or DELETE the existing job first"));
+        return answer(
+                HttpStatus.CONFLICT,
+                new ErrorBody(
+                        "name taken", "name", e.getMessage(), "choose another name, or DELETE the existing job first"));
     }
 
     @ExceptionHandler(StaleRecordException.class)
     ResponseEntity<ErrorBody> concurrent(StaleRecordException e) {
-        return answer(HttpStatus.CONFLICT, new ErrorBody("concurrent change", null, e.getMessage(),
-                "read the job again and retry"));
+        return answer(
+                HttpStatus.CONFLICT,
+                new ErrorBody("concurrent change", null, e.getMessage(), "read the job again and retry"));
     }
 
     /**
@@ -70,10 +81,15 @@ public class RestErrors {
     @ExceptionHandler(ClusterUnreachableException.class)
     ResponseEntity<ErrorBody> clusterUnreachable(ClusterUnreachableException e) {
         LOG.warn("answering 503: the Kubernetes API server could not be reached: {}", e.getMessage());
-        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE).header("Retry-After", RETRY_AFTER_SECONDS)
-                .body(new ErrorBody("cluster unreachable", null, e.getMessage(), "send the same request again in a few"
-                        + " seconds: part of it may have been done (a deploy may be recorded already: GET the job"
-                        + " first), the rest is done by the repeat"));
+        return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
+                .header("Retry-After", RETRY_AFTER_SECONDS)
+                .body(new ErrorBody(
+                        "cluster unreachable",
+                        null,
+                        e.getMessage(),
+                        "send the same request again in a few"
+                                + " seconds: part of it may have been done (a deploy may be recorded already: GET the job"
+                                + " first), the rest is done by the repeat"));
     }
 
     /** A body the JSON reader refused: 400 naming the field in the API's words, or 413 for one too long. */
@@ -93,36 +109,57 @@ public class RestErrors {
      */
     @ExceptionHandler(MethodArgumentTypeMismatchException.class)
     ResponseEntity<ErrorBody> parameterType(MethodArgumentTypeMismatchException e) {
-        return answer(HttpStatus.BAD_REQUEST, new ErrorBody("invalid request", e.getName(), "must be "
-                + JsonErrors.expectedInRange(e.getRequiredType()), "correct the parameter " + e.getName()
-                + " and send the request again"));
+        return answer(
+                HttpStatus.BAD_REQUEST,
+                new ErrorBody(
+                        "invalid request",
+                        e.getName(),
+                        "must be " + JsonErrors.expectedInRange(e.getRequiredType()),
+                        "correct the parameter " + e.getName() + " and send the request again"));
     }
 
     @ExceptionHandler(MissingServletRequestParameterException.class)
     ResponseEntity<ErrorBody> missingParameter(MissingServletRequestParameterException e) {
-        return answer(HttpStatus.BAD_REQUEST, new ErrorBody("invalid request", e.getParameterName(), "is required",
-                "add the parameter " + e.getParameterName() + " and send the request again"));
+        return answer(
+                HttpStatus.BAD_REQUEST,
+                new ErrorBody(
+                        "invalid request",
+                        e.getParameterName(),
+                        "is required",
+                        "add the parameter " + e.getParameterName() + " and send the request again"));
     }
 
     @ExceptionHandler(HttpRequestMethodNotSupportedException.class)
     ResponseEntity<ErrorBody> method(HttpRequestMethodNotSupportedException e) {
-        String allowed = e.getSupportedHttpMethods() == null ? "" : e.getSupportedHttpMethods().stream()
-                .map(Object::toString).sorted().collect(Collectors.joining(", "));
-        return answer(HttpStatus.METHOD_NOT_ALLOWED, new ErrorBody("method not allowed", null, e.getMethod()
-                + " is not served on this path", allowed.isEmpty() ? "see /v3/api-docs" : "use " + allowed));
+        String allowed = e.getSupportedHttpMethods() == null
+                ? ""
+                : e.getSupportedHttpMethods().stream()
+                        .map(Object::toString)
+                        .sorted()
+                        .collect(Collectors.joining(", "));
+        return answer(
+                HttpStatus.METHOD_NOT_ALLOWED,
+                new ErrorBody(
+                        "method not allowed",
+                        null,
+                        e.getMethod() + " is not served on this path",
+                        allowed.isEmpty() ? "see /v3/api-docs" : "use " + allowed));
     }
 
     @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
     ResponseEntity<ErrorBody> mediaType(HttpMediaTypeNotSupportedException e) {
-        return answer(HttpStatus.UNSUPPORTED_MEDIA_TYPE, new ErrorBody("unsupported media type", null, e.getMessage(),
-                "send Content-Type: application/json"));
+        return answer(
+                HttpStatus.UNSUPPORTED_MEDIA_TYPE,
+                new ErrorBody("unsupported media type", null, e.getMessage(), "send Content-Type: application/json"));
     }
 
     /** A path the API does not serve: JSON like every other answer, not the servlet container's page. */
     @ExceptionHandler(NoResourceFoundException.class)
     ResponseEntity<ErrorBody> noSuchPath(NoResourceFoundException e) {
-        return answer(HttpStatus.NOT_FOUND, new ErrorBody("not found", null, "nothing is served at this path",
-                "/v3/api-docs lists the API's paths"));
+        return answer(
+                HttpStatus.NOT_FOUND,
+                new ErrorBody(
+                        "not found", null, "nothing is served at this path", "/v3/api-docs lists the API's paths"));
     }
 
     /** A status a handler or Spring itself chose: kept, with its standard words instead of the exception's. */
@@ -130,22 +167,34 @@ public class RestErrors {
     ResponseEntity<ErrorBody> status(ResponseStatusException e) {
         HttpStatus status = HttpStatus.resolve(e.getStatusCode().value());
         String phrase = status == null ? "error " + e.getStatusCode().value() : status.getReasonPhrase();
-        return answer(status == null ? HttpStatus.INTERNAL_SERVER_ERROR : status, new ErrorBody(phrase.toLowerCase(
-                Locale.ROOT), null, e.getReason() == null ? phrase : e.getReason(), "see /v3/api-docs"));
+        return answer(
+                status == null ? HttpStatus.INTERNAL_SERVER_ERROR : status,
+                new ErrorBody(
+                        phrase.toLowerCase(Locale.ROOT),
+                        null,
+                        e.getReason() == null ? phrase : e.getReason(),
+                        "see /v3/api-docs"));
     }
 
     @ExceptionHandler(RuntimeException.class)
     ResponseEntity<ErrorBody> unexpected(RuntimeException e) {
         LOG.error("request failed unexpectedly", e);
         // the exception is the service's, not the user's: its class and message stay in the log
-        return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR).body(new ErrorBody("internal error", null,
-                "the service failed to complete the request", "the service log has the details; what was recorded is"
-                + " completed by the next re-queue"));
+        return ResponseEntity.status(HttpStatus.INTERNAL_SERVER_ERROR)
+                .body(new ErrorBody(
+                        "internal error",
+                        null,
+                        "the service failed to complete the request",
+                        "the service log has the details; what was recorded is" + " completed by the next re-queue"));
     }
 
     private static ResponseEntity<ErrorBody> answer(HttpStatus status, ErrorBody body) {
         // field and reason quote what the user sent (a template name, a label value): one escaped line each
-        LOG.info("answering {}: {} ({}): {}", status.value(), body.error(), LogValues.escape(body.field()),
+        LOG.info(
+                "answering {}: {} ({}): {}",
+                status.value(),
+                body.error(),
+                LogValues.escape(body.field()),
                 LogValues.escape(body.reason()));
         return ResponseEntity.status(status).body(body);
     }

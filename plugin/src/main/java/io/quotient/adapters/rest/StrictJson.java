@@ -24,20 +24,38 @@ public class StrictJson {
 
     @Bean
     Jackson2ObjectMapperBuilderCustomizer strictRequestBodies() {
-        return builder -> builder
-                .featuresToEnable(StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature(),
+        return builder -> builder.featuresToEnable(
+                        StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature(),
                         DeserializationFeature.FAIL_ON_TRAILING_TOKENS,
                         DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
                 .featuresToDisable(DeserializationFeature.ACCEPT_FLOAT_AS_INT, MapperFeature.ALLOW_COERCION_OF_SCALARS)
                 .postConfigurer(mapper -> {
                     // a scalar is read only as its own JSON type: no "1" for 1, no 1.5 for 1, no 1 for true or "1"
-                    fail(mapper, LogicalType.Integer, CoercionInputShape.String, CoercionInputShape.Float,
-                            CoercionInputShape.Boolean, CoercionInputShape.EmptyString);
-                    fail(mapper, LogicalType.Float, CoercionInputShape.String, CoercionInputShape.Boolean,
+                    fail(
+                            mapper,
+                            LogicalType.Integer,
+                            CoercionInputShape.String,
+                            CoercionInputShape.Float,
+                            CoercionInputShape.Boolean,
                             CoercionInputShape.EmptyString);
-                    fail(mapper, LogicalType.Boolean, CoercionInputShape.String, CoercionInputShape.Integer,
-                            CoercionInputShape.Float, CoercionInputShape.EmptyString);
-                    fail(mapper, LogicalType.Textual, CoercionInputShape.Integer, CoercionInputShape.Float,
+                    fail(
+                            mapper,
+                            LogicalType.Float,
+                            CoercionInputShape.String,
+                            CoercionInputShape.Boolean,
+                            CoercionInputShape.EmptyString);
+                    fail(
+                            mapper,
+                            LogicalType.Boolean,
+                            CoercionInputShape.String,
+                            CoercionInputShape.Integer,
+                            CoercionInputShape.Float,
+                            CoercionInputShape.EmptyString);
+                    fail(
+                            mapper,
+                            LogicalType.Textual,
+                            CoercionInputShape.Integer,
+                            CoercionInputShape.Float,
                             CoercionInputShape.Boolean);
                 });
     }

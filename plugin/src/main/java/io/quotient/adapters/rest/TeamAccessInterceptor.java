@@ -11,17 +11,16 @@ import io.quotient.deploy.LogValues;
 import io.quotient.deploy.port.TeamsSource;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-import org.springframework.http.HttpStatus;
-import org.springframework.web.servlet.HandlerInterceptor;
-import org.springframework.web.servlet.HandlerMapping;
-
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.servlet.HandlerInterceptor;
+import org.springframework.web.servlet.HandlerMapping;
 
 /**
  * Authorizes every call on a team's resources where the route is resolved: on the decoded path variables
@@ -42,8 +41,11 @@ public final class TeamAccessInterceptor implements HandlerInterceptor {
     private final JsonRefusal refusal;
 
     /** @param jobNamespace where an existing job lives (its record's namespace); empty when there is no such job */
-    public TeamAccessInterceptor(AccessChecks checks, TeamsSource teams,
-                                 Function<JobId, Optional<String>> jobNamespace, JsonRefusal refusal) {
+    public TeamAccessInterceptor(
+            AccessChecks checks,
+            TeamsSource teams,
+            Function<JobId, Optional<String>> jobNamespace,
+            JsonRefusal refusal) {
         this.checks = checks;
         this.teams = teams;
         this.jobNamespace = jobNamespace;
@@ -53,48 +55,80 @@ public final class TeamAccessInterceptor implements HandlerInterceptor {
     @Override
     public boolean preHandle(HttpServletRequest request, HttpServletResponse response, Object handler)
             throws IOException {
-        if (checks.isOpen() || !(request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE)
-                instanceof Map<?, ?> variables) || variables.get(TEAM) == null) {
+        if (checks.isOpen()
+                || !(request.getAttribute(HandlerMapping.URI_TEMPLATE_VARIABLES_ATTRIBUTE)
+                        instanceof Map<?, ?> variables)
+                || variables.get(TEAM) == null) {
             return true;
         }
         String team = variables.get(TEAM).toString();
         String job = variables.get(JOB) == null ? null : variables.get(JOB).toString();
         if (!(request.getAttribute(AccessFilter.CALLER_ATTRIBUTE) instanceof Caller caller)) {
-            refusal.write(response, HttpStatus.UNAUTHORIZED, new ErrorBody("unauthenticated", null,
-                    "the request reached a team's resources without an authenticated caller", AccessFilter.HINT_TOKEN));
+            refusal.write(
+                    response,
+                    HttpStatus.UNAUTHORIZED,
+                    new ErrorBody(
+                            "unauthenticated",
+                            null,
+                            "the request reached a team's resources without an authenticated caller",
+                            AccessFilter.HINT_TOKEN));
             return false;
         }
         try {
             return allowedAll(request, response, caller, team, job);
         } catch (AccessCheckUnavailableException e) {
             LOG.warn("access could not be checked: {}", e.getMessage());
-            refusal.write(response, HttpStatus.SERVICE_UNAVAILABLE, new ErrorBody("access check unavailable", null,
-                    e.getMessage(), "retry in a moment; nothing was changed"));
+            refusal.write(
+                    response,
+                    HttpStatus.SERVICE_UNAVAILABLE,
+                    new ErrorBody(
+                            "access check unavailable",
+                            null,
+                            e.getMessage(),
+                            "retry in a moment; nothing was changed"));
             return false;
         }
     }
 
     /** Asks every question of the call; answers 403 for the first one refused (or when there is none to ask). */
-    private boolean allowedAll(HttpServletRequest request, HttpServletResponse response, Caller caller, String team,
-                               String job) throws IOException {
+    private boolean allowedAll(
+            HttpServletRequest request, HttpServletResponse response, Caller caller, String team, String job)
+            throws IOException {
         Optional<String> namespace = job == null ? Optional.empty() : jobNamespace.apply(new JobId(team, job));
-        List<AccessRequest> questions = JobAccess.requests(request.getMethod(), team, job, teams.namespaces(),
-                namespace);
+        List<AccessRequest> questions =
+                JobAccess.requests(request.getMethod(), team, job, teams.namespaces(), namespace);
         if (questions.isEmpty()) {
-            refusal.write(response, HttpStatus.FORBIDDEN, new ErrorBody("forbidden", null, "the method "
-                    + request.getMethod() + " is not authorised on a team's jobs", "use GET, POST or DELETE"));
+            refusal.write(
+                    response,
+                    HttpStatus.FORBIDDEN,
+                    new ErrorBody(
+                            "forbidden",
+                            null,
+                            "the method " + request.getMethod() + " is not authorised on a team's jobs",
+                            "use GET, POST or DELETE"));
             return false;
         }
         for (AccessRequest question : questions) {
             AccessDecision decision = checks.authorizer().authorize(caller, question);
             if (!decision.allowed()) {
-                LOG.info("refused {} on team {} to {}: may not {}", request.getMethod(), LogValues.escape(team),
-                        LogValues.escape(caller.user()), LogValues.escape(question.describe()));
-                refusal.write(response, HttpStatus.FORBIDDEN, new ErrorBody("forbidden", null, caller.user()
-                        + " may not " + question.describe()
-                        + (decision.reason().isBlank() ? "" : " (" + decision.reason() + ")"),
-                        "ask an administrator of namespace " + question.namespace() + " for a RoleBinding to the"
-                                + " ClusterRole quotient-team-member; nothing was changed"));
+                LOG.info(
+                        "refused {} on team {} to {}: may not {}",
+                        request.getMethod(),
+                        LogValues.escape(team),
+                        LogValues.escape(caller.user()),
+                        LogValues.escape(question.describe()));
+                refusal.write(
+                        response,
+                        HttpStatus.FORBIDDEN,
+                        new ErrorBody(
+                                "forbidden",
+                                null,
+                                caller.user()
+                                        + " may not " + question.describe()
+                                        + (decision.reason().isBlank() ? "" : " (" + decision.reason() + ")"),
+                                "ask an administrator of namespace " + question.namespace()
+                                        + " for a RoleBinding to the"
+                                        + " ClusterRole quotient-team-member; nothing was changed"));
                 return false;
             }
         }

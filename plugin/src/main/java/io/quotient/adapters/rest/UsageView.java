@@ -2,7 +2,6 @@ package io.quotient.adapters.rest;
 
 import io.quotient.core.usage.UsageCounters;
 import io.quotient.core.usage.UsageSummary;
-
 import java.util.List;
 import java.util.Locale;
 
@@ -14,34 +13,71 @@ import java.util.Locale;
  * @param department  null for teams outside any department
  * @param utilization used over measured GPU-hours, 0..1; null when nothing was measured
  */
-public record UsageView(String department, String team, String job, double allocatedGpuHours,
-                        double inQuotaGpuHours, double borrowedGpuHours, double usedGpuHours, double idleGpuHours,
-                        double unmeasuredGpuHours, Double utilization, double reservedMemoryGibHours,
-                        double usedMemoryGibHours) {
+public record UsageView(
+        String department,
+        String team,
+        String job,
+        double allocatedGpuHours,
+        double inQuotaGpuHours,
+        double borrowedGpuHours,
+        double usedGpuHours,
+        double idleGpuHours,
+        double unmeasuredGpuHours,
+        Double utilization,
+        double reservedMemoryGibHours,
+        double usedMemoryGibHours) {
 
     /** The CSV columns, in order. */
-    static final List<String> COLUMNS = List.of("department", "team", "job", "allocatedGpuHours", "inQuotaGpuHours",
-            "borrowedGpuHours", "usedGpuHours", "idleGpuHours", "unmeasuredGpuHours", "utilization",
-            "reservedMemoryGibHours", "usedMemoryGibHours");
+    static final List<String> COLUMNS = List.of(
+            "department",
+            "team",
+            "job",
+            "allocatedGpuHours",
+            "inQuotaGpuHours",
+            "borrowedGpuHours",
+            "usedGpuHours",
+            "idleGpuHours",
+            "unmeasuredGpuHours",
+            "utilization",
+            "reservedMemoryGibHours",
+            "usedMemoryGibHours");
+
     private static final double HOUR = 3600;
     private static final double GIB_HOUR = 1024 * HOUR;
 
     static UsageView of(UsageSummary.Row row) {
         UsageCounters c = row.counters();
-        return new UsageView(blankToNull(row.department()), blankToNull(row.team()), blankToNull(row.job()),
-                round(c.allocatedGpuSeconds() / HOUR), round(c.allocatedInQuotaGpuSeconds() / HOUR),
-                round(c.allocatedBorrowedGpuSeconds() / HOUR), round(c.usedGpuSeconds() / HOUR),
-                round(c.idleGpuSeconds() / HOUR), round(c.unmeasuredGpuSeconds() / HOUR),
+        return new UsageView(
+                blankToNull(row.department()),
+                blankToNull(row.team()),
+                blankToNull(row.job()),
+                round(c.allocatedGpuSeconds() / HOUR),
+                round(c.allocatedInQuotaGpuSeconds() / HOUR),
+                round(c.allocatedBorrowedGpuSeconds() / HOUR),
+                round(c.usedGpuSeconds() / HOUR),
+                round(c.idleGpuSeconds() / HOUR),
+                round(c.unmeasuredGpuSeconds() / HOUR),
                 c.utilization().isPresent() ? round(c.utilization().getAsDouble()) : null,
-                round(c.reservedMemoryMibSeconds() / GIB_HOUR), round(c.usedMemoryMibSeconds() / GIB_HOUR));
+                round(c.reservedMemoryMibSeconds() / GIB_HOUR),
+                round(c.usedMemoryMibSeconds() / GIB_HOUR));
     }
 
     /** The row as CSV fields (RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled). */
     String csvLine() {
-        return String.join(",", csv(department), csv(team), csv(job), number(allocatedGpuHours),
-                number(inQuotaGpuHours), number(borrowedGpuHours), number(usedGpuHours), number(idleGpuHours),
-                number(unmeasuredGpuHours), utilization == null ? "" : number(utilization),
-                number(reservedMemoryGibHours), number(usedMemoryGibHours));
+        return String.join(
+                ",",
+                csv(department),
+                csv(team),
+                csv(job),
+                number(allocatedGpuHours),
+                number(inQuotaGpuHours),
+                number(borrowedGpuHours),
+                number(usedGpuHours),
+                number(idleGpuHours),
+                number(unmeasuredGpuHours),
+                utilization == null ? "" : number(utilization),
+                number(reservedMemoryGibHours),
+                number(usedMemoryGibHours));
     }
 
     private static String csv(String value) {

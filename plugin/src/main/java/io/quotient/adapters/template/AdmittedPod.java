@@ -2,7 +2,6 @@ package io.quotient.adapters.template;
 
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.deploy.port.GpuBinding;
-
 import java.util.List;
 import java.util.Map;
 
@@ -16,8 +15,7 @@ import java.util.Map;
  */
 public final class AdmittedPod {
 
-    private AdmittedPod() {
-    }
+    private AdmittedPod() {}
 
     /**
      * Changes {@code pod} (a Pod object as plain maps: metadata, spec) in place.
@@ -25,8 +23,13 @@ public final class AdmittedPod {
      * @throws IllegalArgumentException when a share's GPU UUIDs or the node's GPU memory are unknown, or the
      *                                  container named for the GPU is missing
      */
-    public static void place(Map<String, Object> pod, GpuRequest gpu, List<GpuBinding> gpus, long gpuMemoryMib,
-                             String node, Map<String, String> labels) {
+    public static void place(
+            Map<String, Object> pod,
+            GpuRequest gpu,
+            List<GpuBinding> gpus,
+            long gpuMemoryMib,
+            String node,
+            Map<String, String> labels) {
         PodTemplate template = new PodTemplate("pod", pod);
         ContainerEdits.putAll(template.metadata(), "labels", labels);
         Map<String, Object> podSpec = template.spec();

@@ -10,8 +10,7 @@ final class ContainerEdits {
 
     static final String GPU_RESOURCE = "nvidia.com/gpu";
 
-    private ContainerEdits() {
-    }
+    private ContainerEdits() {}
 
     /** Sets (or replaces) an environment variable; a template's {@code valueFrom} of that name is dropped. */
     static void setEnv(Map<String, Object> container, String name, String value) {

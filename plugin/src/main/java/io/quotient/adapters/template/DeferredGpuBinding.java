@@ -2,7 +2,6 @@ package io.quotient.adapters.template;
 
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.deploy.port.GpuBinding;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,11 +18,14 @@ public final class DeferredGpuBinding {
 
     /** Where each variable's value is kept on the pod template, e.g. {@code quotient.io/env.NVIDIA_VISIBLE_DEVICES}. */
     public static final String ANNOTATION_PREFIX = "quotient.io/env.";
-    private static final List<String> VARIABLES = List.of(GpuSettings.VISIBLE_DEVICES, GpuSettings.MEMORY_REQUEST_ENV,
-            GpuSettings.MEMORY_LIMIT_ENV, GpuSettings.RUNAI_MEMORY_LIMIT_ENV);
 
-    private DeferredGpuBinding() {
-    }
+    private static final List<String> VARIABLES = List.of(
+            GpuSettings.VISIBLE_DEVICES,
+            GpuSettings.MEMORY_REQUEST_ENV,
+            GpuSettings.MEMORY_LIMIT_ENV,
+            GpuSettings.RUNAI_MEMORY_LIMIT_ENV);
+
+    private DeferredGpuBinding() {}
 
     /** Whether a request is a share of a GPU (a fraction or MiB), bound through these variables. */
     public static boolean appliesTo(GpuRequest request) {
@@ -74,14 +76,14 @@ public final class DeferredGpuBinding {
     }
 
     /** A container's place in a pod spec. */
-    public record ContainerAt(String list, int index) {
-    }
+    public record ContainerAt(String list, int index) {}
 
     /** The annotations that give the variables their values for this placement (the reserved GPUs' UUIDs known). */
-    public static Map<String, String> annotations(GpuRequest request, List<GpuBinding> gpus, long gpuMemoryMib,
-                                                  String node) {
+    public static Map<String, String> annotations(
+            GpuRequest request, List<GpuBinding> gpus, long gpuMemoryMib, String node) {
         Map<String, String> annotations = new LinkedHashMap<>();
-        GpuSettings.of(request, gpus, gpuMemoryMib, node).env()
+        GpuSettings.of(request, gpus, gpuMemoryMib, node)
+                .env()
                 .forEach((variable, value) -> annotations.put(ANNOTATION_PREFIX + variable, value));
         return annotations;
     }

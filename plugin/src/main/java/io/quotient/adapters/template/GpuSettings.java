@@ -2,7 +2,6 @@ package io.quotient.adapters.template;
 
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.deploy.port.GpuBinding;
-
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,8 +52,8 @@ record GpuSettings(int wholeGpus, Map<String, String> annotations, Map<String, S
         return new GpuSettings(0, Map.of(), Map.of());
     }
 
-    private static Map<String, String> fractionEnv(List<GpuBinding> gpus, int devices, long requestBytes,
-                                                   long limitBytes, String node) {
+    private static Map<String, String> fractionEnv(
+            List<GpuBinding> gpus, int devices, long requestBytes, long limitBytes, String node) {
         if (gpus.size() != devices) {
             throw new IllegalArgumentException("the placement on " + node + " lists " + gpus.size()
                     + " GPUs but the request asks for the fraction on " + devices);

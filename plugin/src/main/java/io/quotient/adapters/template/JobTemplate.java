@@ -69,8 +69,9 @@ public record JobTemplate(String name, String source, WorkloadKind kind, Map<Str
         return switch (String.valueOf(value)) {
             case "true" -> Optional.of(true);
             case "false" -> Optional.of(false);
-            default -> throw new IllegalArgumentException("metadata.annotations." + PREEMPTIBLE_ANNOTATION
-                    + " must be \"true\" or \"false\", was '" + value + "'");
+            default ->
+                throw new IllegalArgumentException("metadata.annotations." + PREEMPTIBLE_ANNOTATION
+                        + " must be \"true\" or \"false\", was '" + value + "'");
         };
     }
 

@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Pins a pod spec to the planned node with a required node affinity on {@code kubernetes.io/hostname}, so the
@@ -18,8 +19,7 @@ public final class NodePinning {
 
     public static final String HOSTNAME_LABEL = "kubernetes.io/hostname";
 
-    private NodePinning() {
-    }
+    private NodePinning() {}
 
     static void pin(Map<String, Object> podSpec, String node) {
         pin(podSpec, List.of(node));
@@ -43,10 +43,11 @@ public final class NodePinning {
         Map<String, Object> antiAffinity = Trees.childMap(Trees.childMap(podSpec, "affinity"), "podAntiAffinity");
         Map<String, Object> term = new LinkedHashMap<>();
         Map<String, Object> selector = new LinkedHashMap<>();
-        selector.put("matchLabels", new LinkedHashMap<String, Object>(new java.util.TreeMap<>(labels)));
+        selector.put("matchLabels", new LinkedHashMap<String, Object>(new TreeMap<>(labels)));
         term.put("labelSelector", selector);
         term.put("topologyKey", HOSTNAME_LABEL);
-        Trees.childList(antiAffinity, "requiredDuringSchedulingIgnoredDuringExecution").add(term);
+        Trees.childList(antiAffinity, "requiredDuringSchedulingIgnoredDuringExecution")
+                .add(term);
     }
 
     /**
@@ -60,8 +61,10 @@ public final class NodePinning {
         Map<String, Object> required = Trees.childMap(nodeAffinity, "requiredDuringSchedulingIgnoredDuringExecution");
         List<Object> terms = Trees.childList(required, "nodeSelectorTerms");
         for (Map<String, Object> term : Trees.maps(terms, "nodeSelectorTerms")) {
-            Trees.childList(term, "matchExpressions").removeIf(e -> e instanceof Map<?, ?> m
-                    && HOSTNAME_LABEL.equals(m.get("key")) && "In".equals(m.get("operator")));
+            Trees.childList(term, "matchExpressions")
+                    .removeIf(e -> e instanceof Map<?, ?> m
+                            && HOSTNAME_LABEL.equals(m.get("key"))
+                            && "In".equals(m.get("operator")));
             removeIfEmpty(term, "matchExpressions");
         }
         terms.removeIf(t -> t instanceof Map<?, ?> m && m.isEmpty());
@@ -69,9 +72,11 @@ public final class NodePinning {
         removeIfEmpty(nodeAffinity, "requiredDuringSchedulingIgnoredDuringExecution");
         removeIfEmpty(affinity, "nodeAffinity");
         Map<String, Object> antiAffinity = Trees.childMap(affinity, "podAntiAffinity");
-        Trees.childList(antiAffinity, "requiredDuringSchedulingIgnoredDuringExecution").removeIf(t -> t instanceof Map<?, ?> m
-                && m.get("labelSelector") instanceof Map<?, ?> selector && selector.get("matchLabels") instanceof Map<?, ?> labels
-                && labels.containsKey(jobLabel));
+        Trees.childList(antiAffinity, "requiredDuringSchedulingIgnoredDuringExecution")
+                .removeIf(t -> t instanceof Map<?, ?> m
+                        && m.get("labelSelector") instanceof Map<?, ?> selector
+                        && selector.get("matchLabels") instanceof Map<?, ?> labels
+                        && labels.containsKey(jobLabel));
         removeIfEmpty(antiAffinity, "requiredDuringSchedulingIgnoredDuringExecution");
         removeIfEmpty(affinity, "podAntiAffinity");
         removeIfEmpty(podSpec, "affinity");

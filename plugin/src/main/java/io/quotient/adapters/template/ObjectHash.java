@@ -1,7 +1,6 @@
 package io.quotient.adapters.template;
 
 import com.google.gson.Gson;
-
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -19,8 +18,7 @@ public final class ObjectHash {
 
     private static final Gson GSON = new Gson();
 
-    private ObjectHash() {
-    }
+    private ObjectHash() {}
 
     /** The first 16 bytes of the SHA-256 of the object's canonical JSON, in hex. */
     public static String of(Object tree) {

@@ -2,7 +2,6 @@ package io.quotient.adapters.template;
 
 import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.VolumeRequest;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -14,8 +13,7 @@ import java.util.Map;
  */
 final class PodAccess {
 
-    private PodAccess() {
-    }
+    private PodAccess() {}
 
     static void apply(Map<String, Object> podSpec, Map<String, Object> mainContainer, PodOptions pod) {
         if (pod.serviceAccountName() != null) {

@@ -15,6 +15,7 @@ record PodTemplate(String path, Map<String, Object> node) {
     static final String GPU_CONTAINER_NAME = "gpu-fraction-container-name";
     /** Annotation saying the named GPU container is an init container ({@code InitContainer}). */
     static final String GPU_CONTAINER_TYPE = "gpu-fraction-container-type";
+
     static final String INIT_CONTAINER = "InitContainer";
 
     Map<String, Object> metadata() {
@@ -44,7 +45,8 @@ record PodTemplate(String path, Map<String, Object> node) {
         if (named == null) {
             return mainContainer();
         }
-        boolean init = INIT_CONTAINER.equals(Trees.childMap(metadata(), "annotations").get(GPU_CONTAINER_TYPE));
+        boolean init =
+                INIT_CONTAINER.equals(Trees.childMap(metadata(), "annotations").get(GPU_CONTAINER_TYPE));
         String listName = init ? "initContainers" : "containers";
         List<Object> list = Trees.requiredList(spec(), listName, path + ".spec");
         for (Map<String, Object> container : Trees.maps(list, path + ".spec." + listName)) {
@@ -52,8 +54,8 @@ record PodTemplate(String path, Map<String, Object> node) {
                 return container;
             }
         }
-        throw new IllegalArgumentException(path + ".metadata.annotations." + GPU_CONTAINER_NAME + " names '"
-                + named + "', but " + path + ".spec." + listName + " has no container of that name");
+        throw new IllegalArgumentException(path + ".metadata.annotations." + GPU_CONTAINER_NAME + " names '" + named
+                + "', but " + path + ".spec." + listName + " has no container of that name");
     }
 
     /** Checks what rendering relies on: named containers with an image, and a resolvable GPU container. */

@@ -3,7 +3,6 @@ package io.quotient.adapters.template;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobRecord;
-
 import java.util.List;
 import java.util.Objects;
 
@@ -16,8 +15,13 @@ import java.util.Objects;
  * @param gpus         the GPUs the job uses on the node; fractional ones carry the UUID of their reservation
  * @param gpuMemoryMib memory of one GPU of the chosen node; converts fractions into the byte limits of the env
  */
-public record RenderRequest(String namespace, String objectName, JobRecord record, PlacedJob placement,
-                            List<GpuBinding> gpus, long gpuMemoryMib) {
+public record RenderRequest(
+        String namespace,
+        String objectName,
+        JobRecord record,
+        PlacedJob placement,
+        List<GpuBinding> gpus,
+        long gpuMemoryMib) {
 
     public RenderRequest {
         Objects.requireNonNull(namespace, "namespace");

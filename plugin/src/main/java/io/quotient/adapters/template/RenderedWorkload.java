@@ -10,8 +10,8 @@ import java.util.Objects;
  * @param hash a digest of the rendered object, also written to its {@value TemplateRenderer#HASH_ANNOTATION}
  *             annotation: an existing object with the same hash needs no update
  */
-public record RenderedWorkload(WorkloadKind kind, String namespace, String name, Map<String, Object> body,
-                               String hash) {
+public record RenderedWorkload(
+        WorkloadKind kind, String namespace, String name, Map<String, Object> body, String hash) {
 
     public RenderedWorkload {
         Objects.requireNonNull(kind, "kind");

@@ -1,7 +1,6 @@
 package io.quotient.adapters.template;
 
 import io.quotient.core.scheduling.JobSpec;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,8 +23,8 @@ import java.util.Map;
 record ReplicaShare(PodTemplate pod, int wholeGpus, boolean getsFraction, long cpuMilli, long memoryMib) {
 
     /** @param placedReplicas how many replicas of a gang were placed (1 for a single-node job) */
-    static List<ReplicaShare> plan(WorkloadKind kind, Map<String, Object> document, JobSpec spec, int wholeGpus,
-                                   int placedReplicas) {
+    static List<ReplicaShare> plan(
+            WorkloadKind kind, Map<String, Object> document, JobSpec spec, int wholeGpus, int placedReplicas) {
         boolean fraction = TemplateRenderer.fractional(spec.gpu());
         boolean gang = spec.gang().spansNodes();
         if (gang && !kind.spansNodes()) {
@@ -48,15 +47,16 @@ record ReplicaShare(PodTemplate pod, int wholeGpus, boolean getsFraction, long c
             if (!(replicas.get(WorkloadKind.WORKER) instanceof Map<?, ?>)) {
                 replicas.put(WorkloadKind.WORKER, Trees.deepCopy(master));
             }
-            Trees.requiredMap(replicas, WorkloadKind.WORKER, "spec.pytorchReplicaSpecs").put("replicas", workers);
+            Trees.requiredMap(replicas, WorkloadKind.WORKER, "spec.pytorchReplicaSpecs")
+                    .put("replicas", workers);
         }
         int pods = gang ? 1 : 1 + workers; // a gang's request is per replica
         int gpusPerPod = gang ? wholeGpus : wholeGpus > 0 ? 1 : 0;
         List<ReplicaShare> shares = new ArrayList<>();
         for (PodTemplate pod : kind.podTemplates(document)) {
             boolean isMaster = pod.path().contains("." + WorkloadKind.MASTER + ".");
-            shares.add(new ReplicaShare(pod, gpusPerPod, fraction && isMaster, spec.cpuMilli() / pods,
-                    spec.memoryMib() / pods));
+            shares.add(new ReplicaShare(
+                    pod, gpusPerPod, fraction && isMaster, spec.cpuMilli() / pods, spec.memoryMib() / pods));
         }
         return shares;
     }

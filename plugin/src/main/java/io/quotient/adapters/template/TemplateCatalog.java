@@ -1,9 +1,6 @@
 package io.quotient.adapters.template;
 
 import io.quotient.deploy.port.TemplateTraits;
-import org.yaml.snakeyaml.error.Mark;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -19,6 +16,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Stream;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
  * The templates requests may name. Built from the built-in set shipped in the jar (copied from the
@@ -30,6 +29,7 @@ public final class TemplateCatalog {
 
     /** The built-in templates, by name; their files are {@code quotient/templates/<name>.yaml} on the classpath. */
     public static final List<String> BUILT_IN = List.of("job", "pytorchjob", "trainjob", "notebook");
+
     private static final String CLASSPATH_FOLDER = "quotient/templates/";
 
     private final Map<String, JobTemplate> templates;
@@ -73,7 +73,7 @@ public final class TemplateCatalog {
 
     /** Every template by name (sorted), with what the deploy path checks a request against before recording it. */
     public Map<String, TemplateTraits> traits() {
-        Map<String, TemplateTraits> traits = new java.util.TreeMap<>();
+        Map<String, TemplateTraits> traits = new TreeMap<>();
         templates.forEach((name, template) -> traits.put(name, template.traits()));
         return traits;
     }
@@ -104,8 +104,8 @@ public final class TemplateCatalog {
         return Files.isRegularFile(file) && (name.endsWith(".yaml") || name.endsWith(".yml"));
     }
 
-    private static void readOne(String name, String source, InputStream in, Map<String, JobTemplate> loaded,
-                                List<String> problems) {
+    private static void readOne(
+            String name, String source, InputStream in, Map<String, JobTemplate> loaded, List<String> problems) {
         try (Reader reader = new InputStreamReader(in, StandardCharsets.UTF_8)) {
             List<Object> documents = TemplateYaml.readAll(reader);
             if (documents.size() != 1) {

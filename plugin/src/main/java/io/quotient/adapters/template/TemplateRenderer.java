@@ -4,10 +4,10 @@ import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.JobSpec;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.deploy.port.JobSubmission;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Renders a job's workload from its template: loads the template's objects (a deep copy) and sets fields on
@@ -44,8 +44,9 @@ public final class TemplateRenderer {
      */
     public RenderedWorkload render(RenderRequest request) {
         JobSubmission submission = request.record().submission();
-        JobTemplate template = catalog.find(submission.template()).orElseThrow(() -> new IllegalArgumentException(
-                "unknown template '" + submission.template() + "'; known templates: " + catalog.names()));
+        JobTemplate template = catalog.find(submission.template())
+                .orElseThrow(() -> new IllegalArgumentException(
+                        "unknown template '" + submission.template() + "'; known templates: " + catalog.names()));
         Map<String, Object> document = template.copyDocument();
         PlacedJob placement = request.placement();
         JobSpec spec = request.record().spec();
@@ -61,22 +62,33 @@ public final class TemplateRenderer {
         ContainerEdits.putAll(metadata, "labels", labels);
 
         GpuSettings gpu = GpuSettings.of(spec.gpu(), request.gpus(), request.gpuMemoryMib(), placement.node());
-        List<ReplicaShare> shares = ReplicaShare.plan(template.kind(), document, spec, gpu.wholeGpus(),
+        List<ReplicaShare> shares = ReplicaShare.plan(
+                template.kind(),
+                document,
+                spec,
+                gpu.wholeGpus(),
                 placement.replicas().size());
-        List<String> nodes = placement.replicas().stream().map(PlacedJob.Replica::node).toList();
+        List<String> nodes =
+                placement.replicas().stream().map(PlacedJob.Replica::node).toList();
         for (ReplicaShare share : shares) {
             PodTemplate pod = share.pod();
             ContainerEdits.putAll(pod.metadata(), "labels", labels);
             // the user's annotations first: the GPU request annotations are Quotient's and win
-            ContainerEdits.putAll(pod.metadata(), "annotations", submission.pod().annotations());
+            ContainerEdits.putAll(
+                    pod.metadata(), "annotations", submission.pod().annotations());
             ContainerEdits.putAll(pod.metadata(), "annotations", gpu.annotations());
             Map<String, Object> podSpec = pod.spec();
             setMainContainer(pod.mainContainer(), submission, share);
             PodAccess.apply(podSpec, pod.mainContainer(), submission.pod());
             setGpuContainer(pod, podSpec, share, gpu);
         }
-        template.kind().place(document, shares.stream().map(ReplicaShare::pod).toList(), nodes,
-                spec.gang().spansNodes(), Map.of(TEAM_LABEL, labels.get(TEAM_LABEL), JOB_LABEL, labels.get(JOB_LABEL)));
+        template.kind()
+                .place(
+                        document,
+                        shares.stream().map(ReplicaShare::pod).toList(),
+                        nodes,
+                        spec.gang().spansNodes(),
+                        Map.of(TEAM_LABEL, labels.get(TEAM_LABEL), JOB_LABEL, labels.get(JOB_LABEL)));
 
         String hash = ObjectHash.of(document);
         ContainerEdits.putAll(metadata, "annotations", Map.of(HASH_ANNOTATION, hash));
@@ -99,7 +111,7 @@ public final class TemplateRenderer {
         }
         ContainerEdits.setStrings(container, "command", submission.command());
         ContainerEdits.setStrings(container, "args", submission.args());
-        ContainerEdits.setEnv(container, new java.util.TreeMap<>(submission.env()));
+        ContainerEdits.setEnv(container, new TreeMap<>(submission.env()));
         if (share.cpuMilli() > 0) {
             ContainerEdits.setRequest(container, "cpu", share.cpuMilli() + "m");
         }
@@ -108,12 +120,13 @@ public final class TemplateRenderer {
         }
     }
 
-    private static void setGpuContainer(PodTemplate pod, Map<String, Object> podSpec, ReplicaShare share,
-                                        GpuSettings gpu) {
+    private static void setGpuContainer(
+            PodTemplate pod, Map<String, Object> podSpec, ReplicaShare share, GpuSettings gpu) {
         ContainerEdits.removeGpuResources(podSpec);
         Map<String, Object> container = pod.gpuContainer();
         if (share.wholeGpus() > 0) {
-            ContainerEdits.setRequestAndLimit(container, ContainerEdits.GPU_RESOURCE, Integer.toString(share.wholeGpus()));
+            ContainerEdits.setRequestAndLimit(
+                    container, ContainerEdits.GPU_RESOURCE, Integer.toString(share.wholeGpus()));
         }
         if (share.getsFraction()) {
             ContainerEdits.setEnv(container, gpu.env());

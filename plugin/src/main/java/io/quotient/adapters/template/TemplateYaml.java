@@ -1,15 +1,15 @@
 package io.quotient.adapters.template;
 
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.constructor.SafeConstructor;
-import org.yaml.snakeyaml.representer.Representer;
-import org.yaml.snakeyaml.DumperOptions;
-import org.yaml.snakeyaml.resolver.Resolver;
-
 import java.io.Reader;
 import java.util.ArrayList;
 import java.util.List;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.constructor.SafeConstructor;
+import org.yaml.snakeyaml.nodes.Tag;
+import org.yaml.snakeyaml.representer.Representer;
+import org.yaml.snakeyaml.resolver.Resolver;
 
 /**
  * Reads template files safely: plain maps, lists and scalars only (no Java types), duplicate keys refused,
@@ -17,8 +17,7 @@ import java.util.List;
  */
 final class TemplateYaml {
 
-    private TemplateYaml() {
-    }
+    private TemplateYaml() {}
 
     /** The documents of a YAML stream; a template file must hold exactly one. */
     static List<Object> readAll(Reader reader) {
@@ -26,8 +25,12 @@ final class TemplateYaml {
         options.setAllowDuplicateKeys(false);
         options.setMaxAliasesForCollections(10);
         options.setAllowRecursiveKeys(false);
-        Yaml yaml = new Yaml(new SafeConstructor(options), new Representer(new DumperOptions()),
-                new DumperOptions(), options, new NoTimestampResolver());
+        Yaml yaml = new Yaml(
+                new SafeConstructor(options),
+                new Representer(new DumperOptions()),
+                new DumperOptions(),
+                options,
+                new NoTimestampResolver());
         List<Object> documents = new ArrayList<>();
         yaml.loadAll(reader).forEach(documents::add);
         return documents;
@@ -37,12 +40,12 @@ final class TemplateYaml {
     private static final class NoTimestampResolver extends Resolver {
         @Override
         protected void addImplicitResolvers() {
-            addImplicitResolver(org.yaml.snakeyaml.nodes.Tag.BOOL, BOOL, "yYnNtTfFoO");
-            addImplicitResolver(org.yaml.snakeyaml.nodes.Tag.INT, INT, "-+0123456789");
-            addImplicitResolver(org.yaml.snakeyaml.nodes.Tag.FLOAT, FLOAT, "-+0123456789.");
-            addImplicitResolver(org.yaml.snakeyaml.nodes.Tag.MERGE, MERGE, "<");
-            addImplicitResolver(org.yaml.snakeyaml.nodes.Tag.NULL, NULL, "~nN\0");
-            addImplicitResolver(org.yaml.snakeyaml.nodes.Tag.NULL, EMPTY, null);
+            addImplicitResolver(Tag.BOOL, BOOL, "yYnNtTfFoO");
+            addImplicitResolver(Tag.INT, INT, "-+0123456789");
+            addImplicitResolver(Tag.FLOAT, FLOAT, "-+0123456789.");
+            addImplicitResolver(Tag.MERGE, MERGE, "<");
+            addImplicitResolver(Tag.NULL, NULL, "~nN\0");
+            addImplicitResolver(Tag.NULL, EMPTY, null);
         }
     }
 }

@@ -1,7 +1,6 @@
 package io.quotient.adapters.template;
 
 import io.quotient.core.scheduling.PlacedJob;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,6 +30,7 @@ public final class TrainJobRuntimePatch {
     public static final String MANAGER = "quotient.io/scheduler";
     /** The replicated job and container of a Trainer runtime that run the training (one pod per node). */
     public static final String NODE_JOB = "node";
+
     public static final String TRAINER_CONTAINER = "node";
 
     private final List<String> nodes;
@@ -40,14 +40,19 @@ public final class TrainJobRuntimePatch {
     private final List<Map<String, Object>> tolerations;
     private final Map<String, Object> basePod;
 
-    private TrainJobRuntimePatch(List<String> nodes, Map<String, String> podLabels, boolean onePerNode,
-                                 Map<String, String> env, List<Map<String, Object>> tolerations,
-                                 Map<String, Object> basePod) {
+    private TrainJobRuntimePatch(
+            List<String> nodes,
+            Map<String, String> podLabels,
+            boolean onePerNode,
+            Map<String, String> env,
+            List<Map<String, Object>> tolerations,
+            Map<String, Object> basePod) {
         this.nodes = List.copyOf(nodes);
         this.podLabels = new TreeMap<>(podLabels);
         this.onePerNode = onePerNode;
         this.env = new TreeMap<>(env);
-        this.tolerations = tolerations.stream().map(t -> Map.copyOf(Trees.deepCopy(t))).toList();
+        this.tolerations =
+                tolerations.stream().map(t -> Map.copyOf(Trees.deepCopy(t))).toList();
         this.basePod = Trees.deepCopy(basePod);
     }
 
@@ -61,8 +66,8 @@ public final class TrainJobRuntimePatch {
             throw new IllegalArgumentException("a TrainJob placement needs at least one node");
         }
         if (nodes.stream().distinct().count() != nodes.size()) {
-            throw new IllegalArgumentException("a TrainJob placement names a node twice (" + nodes
-                    + "); a gang places one replica per node");
+            throw new IllegalArgumentException(
+                    "a TrainJob placement names a node twice (" + nodes + "); a gang places one replica per node");
         }
         nodes.forEach(n -> Objects.requireNonNull(n, "node"));
         return new TrainJobRuntimePatch(nodes, Map.of(), nodes.size() > 1, Map.of(), List.of(), Map.of());
@@ -70,7 +75,8 @@ public final class TrainJobRuntimePatch {
 
     /** A placement on the nodes the scheduler chose for every replica of the job, the first replica's first. */
     public static TrainJobRuntimePatch of(PlacedJob placement) {
-        return onNodes(placement.replicas().stream().map(PlacedJob.Replica::node).toList());
+        return onNodes(
+                placement.replicas().stream().map(PlacedJob.Replica::node).toList());
     }
 
     /**
@@ -111,8 +117,8 @@ public final class TrainJobRuntimePatch {
         NodePinning.pin(podSpec, nodes);
         if (onePerNode) {
             if (podLabels.isEmpty()) {
-                throw new IllegalStateException("a gang's one-per-node anti-affinity needs the pods' labels; "
-                        + "call withPodLabels first");
+                throw new IllegalStateException(
+                        "a gang's one-per-node anti-affinity needs the pods' labels; " + "call withPodLabels first");
             }
             NodePinning.onePerNode(podSpec, podLabels);
         }
@@ -125,8 +131,8 @@ public final class TrainJobRuntimePatch {
         nodeJob.put("template", Map.of("spec", Map.of("template", podTemplate)));
         Map<String, Object> entry = new LinkedHashMap<>();
         entry.put("manager", MANAGER);
-        entry.put("trainingRuntimeSpec", Map.of("template", Map.of("spec",
-                Map.of("replicatedJobs", List.of(nodeJob)))));
+        entry.put(
+                "trainingRuntimeSpec", Map.of("template", Map.of("spec", Map.of("replicatedJobs", List.of(nodeJob)))));
         return Trees.deepCopy(entry);
     }
 

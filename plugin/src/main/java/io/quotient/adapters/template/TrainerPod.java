@@ -20,11 +20,10 @@ final class TrainerPod {
     /** The container fields that go to {@code spec.trainer} ({@code resources} becomes {@code resourcesPerNode}). */
     private static final List<String> TRAINER_FIELDS = List.of("image", "command", "args", "env");
     /** The pod fields a runtime patch may carry (the rest of the pod spec is the runtime's). */
-    private static final List<String> PATCH_POD_FIELDS = List.of("serviceAccountName", "volumes", "imagePullSecrets",
-            "tolerations", "nodeSelector");
+    private static final List<String> PATCH_POD_FIELDS =
+            List.of("serviceAccountName", "volumes", "imagePullSecrets", "tolerations", "nodeSelector");
 
-    private TrainerPod() {
-    }
+    private TrainerPod() {}
 
     /** A pod template holding the trainer as its one container, named as the runtime's: {@code node}. */
     static PodTemplate stage(Map<String, Object> document) {
@@ -36,8 +35,8 @@ final class TrainerPod {
         }
         Map<String, Object> trainer = Trees.requiredMap(spec, "trainer", "spec");
         if (!(trainer.get("image") instanceof String image) || image.isBlank()) {
-            throw new IllegalArgumentException("spec.trainer.image is missing; give a default image so that "
-                    + "requests without one still run");
+            throw new IllegalArgumentException(
+                    "spec.trainer.image is missing; give a default image so that " + "requests without one still run");
         }
         Map<String, Object> container = new LinkedHashMap<>();
         container.put("name", TrainJobRuntimePatch.TRAINER_CONTAINER);
@@ -59,7 +58,8 @@ final class TrainerPod {
 
     /** The runtime the request names, of the kind the template references (its {@code runtimeRef.kind}). */
     static void useRuntime(Map<String, Object> document, String runtime) {
-        Trees.requiredMap(Trees.requiredMap(document, "spec", ""), "runtimeRef", "spec").put("name", runtime);
+        Trees.requiredMap(Trees.requiredMap(document, "spec", ""), "runtimeRef", "spec")
+                .put("name", runtime);
     }
 
     /**
@@ -78,7 +78,9 @@ final class TrainerPod {
             trainer.put("resourcesPerNode", resources);
         }
         trainer.put("numNodes", nodes.size());
-        TrainJobRuntimePatch.onNodes(nodes).withPodLabels(labels).withPodTemplate(patchPod(staged, container))
+        TrainJobRuntimePatch.onNodes(nodes)
+                .withPodLabels(labels)
+                .withPodTemplate(patchPod(staged, container))
                 .applyTo(document);
     }
 

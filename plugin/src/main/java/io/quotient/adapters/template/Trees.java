@@ -11,8 +11,7 @@ import java.util.Map;
  */
 final class Trees {
 
-    private Trees() {
-    }
+    private Trees() {}
 
     /** The mapping under {@code key}; fails naming the path when it is missing or not a mapping. */
     @SuppressWarnings("unchecked")
@@ -22,8 +21,8 @@ final class Trees {
             return (Map<String, Object>) map;
         }
         String path = parentPath.isEmpty() ? key : parentPath + "." + key;
-        throw new IllegalArgumentException(path + (value == null ? " is missing" : " must be a mapping, was "
-                + describe(value)));
+        throw new IllegalArgumentException(
+                path + (value == null ? " is missing" : " must be a mapping, was " + describe(value)));
     }
 
     /** The list under {@code key}; fails naming the path when it is missing or not a list. */
@@ -34,8 +33,8 @@ final class Trees {
             return (List<Object>) list;
         }
         String path = parentPath.isEmpty() ? key : parentPath + "." + key;
-        throw new IllegalArgumentException(path + (value == null ? " is missing" : " must be a list, was "
-                + describe(value)));
+        throw new IllegalArgumentException(
+                path + (value == null ? " is missing" : " must be a list, was " + describe(value)));
     }
 
     /** The mapping under {@code key}, created empty when absent (or null in the template). */
@@ -68,7 +67,8 @@ final class Trees {
         List<Map<String, Object>> result = new ArrayList<>(list.size());
         for (int i = 0; i < list.size(); i++) {
             if (!(list.get(i) instanceof Map<?, ?> map)) {
-                throw new IllegalArgumentException(path + "[" + i + "] must be a mapping, was " + describe(list.get(i)));
+                throw new IllegalArgumentException(
+                        path + "[" + i + "] must be a mapping, was " + describe(list.get(i)));
             }
             result.add((Map<String, Object>) map);
         }

@@ -24,6 +24,7 @@ public enum WorkloadKind {
 
     /** Replica types of a PyTorchJob, Master first: the Master is the replica that gets a lone GPU. */
     static final String MASTER = "Master";
+
     static final String WORKER = "Worker";
 
     private final String apiVersion;
@@ -86,8 +87,10 @@ public enum WorkloadKind {
     List<PodTemplate> podTemplates(Map<String, Object> document) {
         return switch (this) {
             case POD -> List.of(new PodTemplate("pod", document));
-            case JOB -> List.of(new PodTemplate("spec.template",
-                    Trees.requiredMap(Trees.requiredMap(document, "spec", ""), "template", "spec")));
+            case JOB ->
+                List.of(new PodTemplate(
+                        "spec.template",
+                        Trees.requiredMap(Trees.requiredMap(document, "spec", ""), "template", "spec")));
             case PYTORCH_JOB -> pytorchPodTemplates(document);
             case TRAIN_JOB -> List.of(TrainerPod.stage(document));
         };
@@ -100,8 +103,8 @@ public enum WorkloadKind {
      */
     void useRuntime(Map<String, Object> document, String runtime) {
         if (!runsOnNamedRuntime()) {
-            throw new IllegalArgumentException("the request names the training runtime '" + runtime + "', but a "
-                    + kind + " has none; use a template of kind TrainJob (e.g. trainjob) or leave runtime out");
+            throw new IllegalArgumentException("the request names the training runtime '" + runtime + "', but a " + kind
+                    + " has none; use a template of kind TrainJob (e.g. trainjob) or leave runtime out");
         }
         TrainerPod.useRuntime(document, runtime);
     }
@@ -123,8 +126,12 @@ public enum WorkloadKind {
      *
      * @param pods the pod templates rendering edited, from {@link #podTemplates} of this document
      */
-    void place(Map<String, Object> document, List<PodTemplate> pods, List<String> nodes, boolean gang,
-               Map<String, String> labels) {
+    void place(
+            Map<String, Object> document,
+            List<PodTemplate> pods,
+            List<String> nodes,
+            boolean gang,
+            Map<String, String> labels) {
         if (this == TRAIN_JOB) {
             TrainerPod.fold(document, pods.get(0), nodes, labels);
             return;
@@ -140,8 +147,8 @@ public enum WorkloadKind {
     private static List<PodTemplate> pytorchPodTemplates(Map<String, Object> document) {
         Map<String, Object> replicas = pytorchReplicaSpecs(document);
         if (!replicas.containsKey(MASTER)) {
-            throw new IllegalArgumentException("spec.pytorchReplicaSpecs has no " + MASTER
-                    + " replica; a PyTorchJob needs exactly one Master");
+            throw new IllegalArgumentException(
+                    "spec.pytorchReplicaSpecs has no " + MASTER + " replica; a PyTorchJob needs exactly one Master");
         }
         List<PodTemplate> result = new ArrayList<>();
         for (String type : replicas.keySet()) {

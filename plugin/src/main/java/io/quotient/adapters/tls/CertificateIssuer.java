@@ -1,5 +1,16 @@
 package io.quotient.adapters.tls;
 
+import java.math.BigInteger;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.SecureRandom;
+import java.security.cert.X509Certificate;
+import java.security.spec.ECGenParameterSpec;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Date;
+import java.util.List;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
 import org.bouncycastle.asn1.x509.ExtendedKeyUsage;
@@ -15,18 +26,6 @@ import org.bouncycastle.cert.jcajce.JcaX509v3CertificateBuilder;
 import org.bouncycastle.operator.OperatorCreationException;
 import org.bouncycastle.operator.jcajce.JcaContentSignerBuilder;
 
-import java.math.BigInteger;
-import java.security.GeneralSecurityException;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.SecureRandom;
-import java.security.cert.X509Certificate;
-import java.security.spec.ECGenParameterSpec;
-import java.time.Duration;
-import java.time.Instant;
-import java.util.Date;
-import java.util.List;
-
 /**
  * Issues a serving certificate under a CA made for it alone, as controller-runtime's cert-rotator and Kueue do for
  * their webhooks: no cert-manager needed. The CA's private key is not kept — the next renewal makes a new CA (and
@@ -40,12 +39,13 @@ public record CertificateIssuer(Duration authorityValidity, Duration validity) {
 
     /** Clocks of the API server and the service may differ a little: certificates are valid from an hour ago. */
     private static final Duration CLOCK_SKEW = Duration.ofHours(1);
+
     private static final SecureRandom RANDOM = new SecureRandom();
 
     public CertificateIssuer {
         if (validity.compareTo(authorityValidity) > 0) {
-            throw new IllegalArgumentException("the serving certificate (" + validity + ") cannot outlive its CA ("
-                    + authorityValidity + ")");
+            throw new IllegalArgumentException(
+                    "the serving certificate (" + validity + ") cannot outlive its CA (" + authorityValidity + ")");
         }
     }
 
@@ -65,22 +65,33 @@ public record CertificateIssuer(Duration authorityValidity, Duration validity) {
         try {
             KeyPair authorityKeys = newKeyPair();
             X500Name authority = new X500Name("CN=" + authorityName);
-            X509v3CertificateBuilder ca = new JcaX509v3CertificateBuilder(authority, serial(), start(now),
-                    Date.from(now.plus(authorityValidity)), authority, authorityKeys.getPublic());
+            X509v3CertificateBuilder ca = new JcaX509v3CertificateBuilder(
+                    authority,
+                    serial(),
+                    start(now),
+                    Date.from(now.plus(authorityValidity)),
+                    authority,
+                    authorityKeys.getPublic());
             ca.addExtension(Extension.basicConstraints, true, new BasicConstraints(0));
             ca.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.keyCertSign | KeyUsage.cRLSign));
             X509Certificate caCertificate = sign(ca, authorityKeys);
 
             KeyPair servingKeys = newKeyPair();
-            X509v3CertificateBuilder serving = new JcaX509v3CertificateBuilder(caCertificate, serial(), start(now),
-                    Date.from(now.plus(validity)), new X500Name("CN=" + subjectNames.get(0)), servingKeys.getPublic());
+            X509v3CertificateBuilder serving = new JcaX509v3CertificateBuilder(
+                    caCertificate,
+                    serial(),
+                    start(now),
+                    Date.from(now.plus(validity)),
+                    new X500Name("CN=" + subjectNames.get(0)),
+                    servingKeys.getPublic());
             serving.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
             serving.addExtension(Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature));
-            serving.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
+            serving.addExtension(
+                    Extension.extendedKeyUsage, false, new ExtendedKeyUsage(KeyPurposeId.id_kp_serverAuth));
             serving.addExtension(Extension.subjectAlternativeName, false, alternativeNames(subjectNames));
             X509Certificate servingCertificate = sign(serving, authorityKeys);
-            return new ServingCertificate(Pem.encode(caCertificate), Pem.encode(servingCertificate),
-                    Pem.encode(servingKeys.getPrivate()));
+            return new ServingCertificate(
+                    Pem.encode(caCertificate), Pem.encode(servingCertificate), Pem.encode(servingKeys.getPrivate()));
         } catch (GeneralSecurityException | OperatorCreationException | CertIOException e) {
             throw new IllegalStateException("issuing the webhook's certificate failed: " + e.getMessage(), e);
         }
@@ -97,8 +108,9 @@ public record CertificateIssuer(Duration authorityValidity, Duration validity) {
 
     private static X509Certificate sign(X509v3CertificateBuilder builder, KeyPair signerKeys)
             throws OperatorCreationException, GeneralSecurityException {
-        return new JcaX509CertificateConverter().getCertificate(
-                builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(signerKeys.getPrivate())));
+        return new JcaX509CertificateConverter()
+                .getCertificate(
+                        builder.build(new JcaContentSignerBuilder("SHA256withECDSA").build(signerKeys.getPrivate())));
     }
 
     private static KeyPair newKeyPair() throws GeneralSecurityException {

@@ -1,9 +1,5 @@
 package io.quotient.adapters.tls;
 
-import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
-import org.bouncycastle.openssl.PEMParser;
-import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
-
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.StringReader;
@@ -11,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.Signature;
+import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -19,6 +16,10 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
+import org.bouncycastle.asn1.pkcs.PrivateKeyInfo;
+import org.bouncycastle.openssl.PEMParser;
+import org.bouncycastle.openssl.jcajce.JcaPEMKeyConverter;
 
 /**
  * A TLS serving certificate as PEM text: the certificate, its private key (PKCS#8) and the CA bundle that a client
@@ -53,26 +54,28 @@ public record ServingCertificate(String caBundlePem, String certificatePem, Stri
      * must parse, name every subject name, be signed by the bundle's current CA, match its key, and stay valid
      * long enough.
      */
-    public java.util.Optional<String> unusableBecause(Collection<String> subjectNames, Instant now, Duration renewBefore) {
+    public Optional<String> unusableBecause(Collection<String> subjectNames, Instant now, Duration renewBefore) {
         try {
             X509Certificate certificate = certificate();
             List<String> named = SubjectNames.of(certificate);
-            List<String> missing = subjectNames.stream().map(SubjectNames::canonical)
-                    .filter(name -> !named.contains(name)).toList();
+            List<String> missing = subjectNames.stream()
+                    .map(SubjectNames::canonical)
+                    .filter(name -> !named.contains(name))
+                    .toList();
             if (!missing.isEmpty()) {
-                return java.util.Optional.of("it does not name " + missing + " (it names " + named + ")");
+                return Optional.of("it does not name " + missing + " (it names " + named + ")");
             }
             Instant expiry = certificate.getNotAfter().toInstant();
             if (expiry.isBefore(now.plus(renewBefore))) {
-                return java.util.Optional.of("it expires at " + expiry + ", less than " + renewBefore + " from now");
+                return Optional.of("it expires at " + expiry + ", less than " + renewBefore + " from now");
             }
             certificate.verify(authorities().get(0).getPublicKey());
             if (!keyMatches(certificate)) {
-                return java.util.Optional.of("its private key does not belong to it");
+                return Optional.of("its private key does not belong to it");
             }
-            return java.util.Optional.empty();
+            return Optional.empty();
         } catch (GeneralSecurityException | IllegalArgumentException e) {
-            return java.util.Optional.of("it cannot be read or verified (" + e.getMessage() + ")");
+            return Optional.of("it cannot be read or verified (" + e.getMessage() + ")");
         }
     }
 
@@ -117,7 +120,7 @@ public record ServingCertificate(String caBundlePem, String certificatePem, Stri
 
     private static List<X509Certificate> parse(String pem, String what) {
         try {
-            Collection<? extends java.security.cert.Certificate> read = CertificateFactory.getInstance("X.509")
+            Collection<? extends Certificate> read = CertificateFactory.getInstance("X.509")
                     .generateCertificates(new ByteArrayInputStream(pem.getBytes(StandardCharsets.US_ASCII)));
             List<X509Certificate> certificates = new ArrayList<>();
             read.forEach(c -> certificates.add((X509Certificate) c));

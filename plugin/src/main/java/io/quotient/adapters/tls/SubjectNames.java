@@ -1,10 +1,13 @@
 package io.quotient.adapters.tls;
 
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.security.cert.CertificateParsingException;
 import java.security.cert.X509Certificate;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /** The DNS names and IP addresses a certificate is for (its subjectAltName: clients ignore the common name). */
@@ -12,11 +15,11 @@ final class SubjectNames {
 
     /** General name types of RFC 5280 as {@link X509Certificate#getSubjectAlternativeNames()} reports them. */
     private static final int DNS_NAME = 2;
+
     private static final int IP_ADDRESS = 7;
     private static final Pattern IPV4 = Pattern.compile("\\d{1,3}(\\.\\d{1,3}){3}");
 
-    private SubjectNames() {
-    }
+    private SubjectNames() {}
 
     static List<String> of(X509Certificate certificate) {
         try {
@@ -42,11 +45,11 @@ final class SubjectNames {
      */
     static String canonical(String name) {
         if (!isIpAddress(name)) {
-            return name.toLowerCase(java.util.Locale.ROOT);
+            return name.toLowerCase(Locale.ROOT);
         }
         try {
-            return java.net.InetAddress.getByName(name).getHostAddress(); // a literal: no lookup is made
-        } catch (java.net.UnknownHostException e) {
+            return InetAddress.getByName(name).getHostAddress(); // a literal: no lookup is made
+        } catch (UnknownHostException e) {
             throw new IllegalArgumentException("'" + name + "' is not a valid IP address", e);
         }
     }

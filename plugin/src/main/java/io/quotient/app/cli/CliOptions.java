@@ -8,11 +8,9 @@ import java.util.Set;
 final class CliOptions {
 
     /** One option as given; {@code value} is null for a flag. */
-    record Option(String name, String value) {
-    }
+    record Option(String name, String value) {}
 
-    private CliOptions() {
-    }
+    private CliOptions() {}
 
     /** Whether the arguments ask for help ({@code --help} or {@code -h}) anywhere, whatever else they hold. */
     static boolean asksForHelp(String[] args) {

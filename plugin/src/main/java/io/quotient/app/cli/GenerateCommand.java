@@ -7,7 +7,6 @@ import io.quotient.sim.TraceGenerator;
 import io.quotient.sim.TracePod;
 import io.quotient.sim.TraceReader;
 import io.quotient.sim.TraceWriter;
-
 import java.io.IOException;
 import java.io.OutputStreamWriter;
 import java.io.PrintStream;
@@ -51,8 +50,16 @@ public final class GenerateCommand implements CliCommand {
             options.
             """;
 
-    private static final Set<String> VALUED = Set.of("--pods", "--nodes", "--seed", "--gpu-spec", "--spec-models",
-            "--gpushare", "--multi-gpu", "--cpu-only", "--out");
+    private static final Set<String> VALUED = Set.of(
+            "--pods",
+            "--nodes",
+            "--seed",
+            "--gpu-spec",
+            "--spec-models",
+            "--gpushare",
+            "--multi-gpu",
+            "--cpu-only",
+            "--out");
 
     private final PrintStream out;
     private final PrintStream err;
@@ -99,7 +106,8 @@ public final class GenerateCommand implements CliCommand {
                 }
             }
             if (pods == null) {
-                throw new IllegalArgumentException("--pods is required (a pod list CSV or an openb variant such as 'default')");
+                throw new IllegalArgumentException(
+                        "--pods is required (a pod list CSV or an openb variant such as 'default')");
             }
             return new Options(pods, nodes, seed, new TraceFamily(spec, share, multi, cpu, mix), outFile, false);
         }
@@ -128,7 +136,9 @@ public final class GenerateCommand implements CliCommand {
             return switch (value.trim().toLowerCase(Locale.ROOT)) {
                 case "cluster" -> TraceFamily.ModelMix.CLUSTER;
                 case "trace" -> TraceFamily.ModelMix.TRACE;
-                default -> throw new IllegalArgumentException("--spec-models must be 'cluster' or 'trace', was '" + value + "'");
+                default ->
+                    throw new IllegalArgumentException(
+                            "--spec-models must be 'cluster' or 'trace', was '" + value + "'");
             };
         }
     }
@@ -139,7 +149,8 @@ public final class GenerateCommand implements CliCommand {
         try {
             options = Options.parse(args);
         } catch (IllegalArgumentException e) {
-            err.println("generate: " + e.getMessage() + "\nRun 'java -jar quotient.jar generate --help' for the options.");
+            err.println(
+                    "generate: " + e.getMessage() + "\nRun 'java -jar quotient.jar generate --help' for the options.");
             return 2;
         }
         if (options.help()) {
@@ -147,7 +158,8 @@ public final class GenerateCommand implements CliCommand {
             return 0;
         }
         try {
-            Path nodesFile = options.nodes() != null ? options.nodes()
+            Path nodesFile = options.nodes() != null
+                    ? options.nodes()
                     : SimulateCommand.DataFolder.locate().resolve(SimulateCommand.DataFolder.GPU_NODES);
             List<NodeSpec> nodes = TraceReader.readNodes(nodesFile);
             List<TracePod> base = TraceReader.readPods(SimulateCommand.DataFolder.podsFile(options.pods()));
@@ -177,14 +189,26 @@ public final class GenerateCommand implements CliCommand {
     static String summary(TraceFamily family, List<TracePod> pods) {
         long gpuPods = pods.stream().filter(p -> p.demand().needsGpu()).count();
         double demand = pods.stream().mapToLong(TracePod::gpuMilli).sum();
-        double fractional = pods.stream().filter(p -> p.demand().gpuCount() == 1 && p.demand().gpuMilli() < 1000)
-                .mapToLong(TracePod::gpuMilli).sum();
-        double multi = pods.stream().filter(p -> p.demand().gpuCount() > 1).mapToLong(TracePod::gpuMilli).sum();
-        long constrained = pods.stream().filter(p -> !p.demand().allowedModels().isEmpty()).count();
-        return String.format(Locale.ROOT, "%s: %d pods, %.1f %% CPU-only, %.1f %% of GPU pods with a gpu_spec, GPU demand "
-                        + "%.1f %% fractional and %.1f %% multi-GPU", family.name(), pods.size(),
-                100.0 * (pods.size() - gpuPods) / pods.size(), gpuPods == 0 ? 0 : 100.0 * constrained / gpuPods,
-                demand == 0 ? 0 : 100 * fractional / demand, demand == 0 ? 0 : 100 * multi / demand);
+        double fractional = pods.stream()
+                .filter(p -> p.demand().gpuCount() == 1 && p.demand().gpuMilli() < 1000)
+                .mapToLong(TracePod::gpuMilli)
+                .sum();
+        double multi = pods.stream()
+                .filter(p -> p.demand().gpuCount() > 1)
+                .mapToLong(TracePod::gpuMilli)
+                .sum();
+        long constrained =
+                pods.stream().filter(p -> !p.demand().allowedModels().isEmpty()).count();
+        return String.format(
+                Locale.ROOT,
+                "%s: %d pods, %.1f %% CPU-only, %.1f %% of GPU pods with a gpu_spec, GPU demand "
+                        + "%.1f %% fractional and %.1f %% multi-GPU",
+                family.name(),
+                pods.size(),
+                100.0 * (pods.size() - gpuPods) / pods.size(),
+                gpuPods == 0 ? 0 : 100.0 * constrained / gpuPods,
+                demand == 0 ? 0 : 100 * fractional / demand,
+                demand == 0 ? 0 : 100 * multi / demand);
     }
 
     @Override

@@ -2,7 +2,6 @@ package io.quotient.app.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -55,8 +54,8 @@ public final class InspectCommand implements CliCommand {
             """;
     private static final String DEFAULT_URL = "http://localhost:8080";
     /** The options of {@code inspect usage} and the query parameters of {@code GET /api/v1/usage} they set. */
-    private static final Map<String, String> USAGE_OPTIONS = Map.of("--from", "from", "--to", "to",
-            "--group-by", "groupBy");
+    private static final Map<String, String> USAGE_OPTIONS =
+            Map.of("--from", "from", "--to", "to", "--group-by", "groupBy");
     /** Moves the cursor home and clears the terminal, so that --watch redraws in place. */
     private static final String CLEAR = "\033[H\033[2J";
 
@@ -93,9 +92,13 @@ public final class InspectCommand implements CliCommand {
             if (usage == null) {
                 return "/api/v1/dashboard";
             }
-            return "/api/v1/usage" + (usage.isEmpty() ? "" : usage.entrySet().stream()
-                    .map(e -> e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
-                    .collect(Collectors.joining("&", "?", "")));
+            return "/api/v1/usage"
+                    + (usage.isEmpty()
+                            ? ""
+                            : usage.entrySet().stream()
+                                    .map(e ->
+                                            e.getKey() + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+                                    .collect(Collectors.joining("&", "?", "")));
         }
     }
 
@@ -112,7 +115,8 @@ public final class InspectCommand implements CliCommand {
             out.println(HELP);
             return 0;
         }
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        HttpClient client =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
         try {
             for (long refresh = 1; ; refresh++) {
                 String answer = fetch(client, options);
@@ -170,8 +174,8 @@ public final class InspectCommand implements CliCommand {
                 throw new IllegalArgumentException("unknown option '" + arg + "'");
             }
         }
-        return new Options(url.replaceAll("/+$", ""), token == null || token.isBlank() ? null : token, watch, asJson,
-                usage);
+        return new Options(
+                url.replaceAll("/+$", ""), token == null || token.isBlank() ? null : token, watch, asJson, usage);
     }
 
     private static Duration seconds(String text) {
@@ -207,7 +211,8 @@ public final class InspectCommand implements CliCommand {
 
     private String fetch(HttpClient client, Options options) throws IOException, InterruptedException {
         String url = options.url() + options.path();
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(10))
                 .header("Accept", "application/json");
         if (options.token() != null) {
             request.header("Authorization", "Bearer " + options.token());
@@ -216,18 +221,22 @@ public final class InspectCommand implements CliCommand {
         try {
             response = client.send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (IOException e) {
-            throw new IOException("cannot reach the Quotient service at " + options.url() + " (" + e.getMessage()
-                    + "). Start it with 'java -jar quotient.jar serve' or pass --url=...", e);
+            throw new IOException(
+                    "cannot reach the Quotient service at " + options.url() + " (" + e.getMessage()
+                            + "). Start it with 'java -jar quotient.jar serve' or pass --url=...",
+                    e);
         }
         return switch (response.statusCode()) {
             case 200 -> response.body();
-            case 401 -> throw new IOException("the service at " + options.url() + " asks for authentication (401)"
-                    + (options.token() == null ? ": pass --token=TOKEN or set QUOTIENT_TOKEN"
-                    : ": the token given was refused; check it has not expired"));
-            case 403 -> throw new IOException("the token may not read " + url + " (403): "
-                    + response.body());
-            default -> throw new IOException("GET " + url + " answered " + response.statusCode() + ": "
-                    + response.body() + (response.statusCode() == 400 ? " (see 'inspect --help')" : ""));
+            case 401 ->
+                throw new IOException("the service at " + options.url() + " asks for authentication (401)"
+                        + (options.token() == null
+                                ? ": pass --token=TOKEN or set QUOTIENT_TOKEN"
+                                : ": the token given was refused; check it has not expired"));
+            case 403 -> throw new IOException("the token may not read " + url + " (403): " + response.body());
+            default ->
+                throw new IOException("GET " + url + " answered " + response.statusCode() + ": " + response.body()
+                        + (response.statusCode() == 400 ? " (see 'inspect --help')" : ""));
         };
     }
 }

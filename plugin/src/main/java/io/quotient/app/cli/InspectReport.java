@@ -1,7 +1,6 @@
 package io.quotient.app.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -19,8 +18,7 @@ final class InspectReport {
     /** Events shown; the page shows more, a terminal has less room. */
     private static final int EVENTS = 15;
 
-    private InspectReport() {
-    }
+    private InspectReport() {}
 
     static String render(JsonNode view) {
         Map<String, Character> letters = letters(view.path("teams"));
@@ -28,7 +26,8 @@ final class InspectReport {
         out.append("TEAMS\n").append(teams(view)).append('\n');
         out.append("GPU MAP  (per GPU: a team's letter, upper case when one job holds it whole, lower case for shares;")
                 .append(" '.' free, '+' several teams; * borrowed)\n")
-                .append(legend(letters)).append(gpuMap(view.path("cluster"), letters, view.path("placed")))
+                .append(legend(letters))
+                .append(gpuMap(view.path("cluster"), letters, view.path("placed")))
                 .append('\n');
         String shared = sharedGpus(view.path("cluster"), view.path("placed"));
         if (!shared.isEmpty()) {
@@ -41,15 +40,32 @@ final class InspectReport {
 
     private static String teams(JsonNode view) {
         Map<String, Double> pendingGpus = new LinkedHashMap<>();
-        view.path("pending").forEach(p -> pendingGpus.merge(p.path("team").asText(), p.path("gpus").asDouble(),
-                Double::sum));
-        TextTable table = new TextTable("TEAM", "GUARANTEED", "FAIR SHARE", "MAX", "WEIGHT", "IN QUOTA", "BORROWED",
-                "PENDING GPUS", "PENDING JOBS", "DECAYED USAGE");
-        view.path("teams").forEach(t -> table.row(t.path("name").asText(), gpus(t.path("guaranteedGpus")),
-                fairShare(t), t.path("maxGpus").isNumber() ? gpus(t.path("maxGpus")) : "-",
-                t.path("overQuotaWeight").asDouble(), gpus(t.path("inQuotaGpus")), gpus(t.path("overQuotaGpus")),
-                gpus(pendingGpus.getOrDefault(t.path("name").asText(), 0.0)), t.path("pendingJobs").asInt(),
-                t.path("decayedUsageGpus").isNumber() ? gpus(t.path("decayedUsageGpus")) : "-"));
+        view.path("pending")
+                .forEach(p -> pendingGpus.merge(
+                        p.path("team").asText(), p.path("gpus").asDouble(), Double::sum));
+        TextTable table = new TextTable(
+                "TEAM",
+                "GUARANTEED",
+                "FAIR SHARE",
+                "MAX",
+                "WEIGHT",
+                "IN QUOTA",
+                "BORROWED",
+                "PENDING GPUS",
+                "PENDING JOBS",
+                "DECAYED USAGE");
+        view.path("teams")
+                .forEach(t -> table.row(
+                        t.path("name").asText(),
+                        gpus(t.path("guaranteedGpus")),
+                        fairShare(t),
+                        t.path("maxGpus").isNumber() ? gpus(t.path("maxGpus")) : "-",
+                        t.path("overQuotaWeight").asDouble(),
+                        gpus(t.path("inQuotaGpus")),
+                        gpus(t.path("overQuotaGpus")),
+                        gpus(pendingGpus.getOrDefault(t.path("name").asText(), 0.0)),
+                        t.path("pendingJobs").asInt(),
+                        t.path("decayedUsageGpus").isNumber() ? gpus(t.path("decayedUsageGpus")) : "-"));
         return table.render();
     }
 
@@ -84,8 +100,12 @@ final class InspectReport {
             for (JsonNode g : n.path("gpus")) {
                 cells.append(cell(g, letters, placed));
             }
-            table.row(n.path("name").asText(), n.path("gpuModel").asText(), gpus(n.path("freeGpus")),
-                    gpus(n.path("fragmentedGpus")), n.path("fractionReady").asBoolean() ? "ready" : "not ready",
+            table.row(
+                    n.path("name").asText(),
+                    n.path("gpuModel").asText(),
+                    gpus(n.path("freeGpus")),
+                    gpus(n.path("fragmentedGpus")),
+                    n.path("fractionReady").asBoolean() ? "ready" : "not ready",
                     "[" + cells + "]");
         }
         return table.render();
@@ -102,7 +122,9 @@ final class InspectReport {
         for (JsonNode j : jobs) {
             String key = j.path("team").asText() + "/" + j.path("name").asText();
             borrowed |= "OverQuota".equals(placed.path(key).path("quotaState").asText());
-            team = team == null || team.equals(j.path("team").asText()) ? j.path("team").asText() : "+";
+            team = team == null || team.equals(j.path("team").asText())
+                    ? j.path("team").asText()
+                    : "+";
         }
         char letter = "+".equals(team) ? '+' : letters.getOrDefault(team, '?');
         boolean whole = jobs.size() == 1 && jobs.get(0).path("share").asDouble() >= 0.9995;
@@ -117,22 +139,31 @@ final class InspectReport {
             long memory = n.path("gpuMemoryMib").asLong();
             for (JsonNode g : n.path("gpus")) {
                 boolean part = g.path("jobs").size() > 1
-                        || (g.path("jobs").size() == 1 && g.path("jobs").get(0).path("share").asDouble() < 0.9995);
+                        || (g.path("jobs").size() == 1
+                                && g.path("jobs").get(0).path("share").asDouble() < 0.9995);
                 if (!part) {
                     continue;
                 }
                 List<String> jobs = new ArrayList<>();
                 for (JsonNode j : g.path("jobs")) {
                     double share = j.path("share").asDouble();
-                    JsonNode limit = placed.path(j.path("team").asText() + "/" + j.path("name").asText())
+                    JsonNode limit = placed.path(j.path("team").asText() + "/"
+                                    + j.path("name").asText())
                             .path("limitPerGpu");
                     jobs.add(j.path("team").asText() + "/" + j.path("name").asText() + " (" + gpus(share) + ", "
                             + Math.round(share * memory) + " MiB"
-                            + (limit.isNumber() && limit.asDouble() > share ? ", up to " + gpus(limit.asDouble())
-                            + ": " + Math.round((limit.asDouble() - share) * memory) + " MiB loaned" : "") + ")");
+                            + (limit.isNumber() && limit.asDouble() > share
+                                    ? ", up to " + gpus(limit.asDouble()) + ": "
+                                            + Math.round((limit.asDouble() - share) * memory) + " MiB loaned"
+                                    : "")
+                            + ")");
                 }
-                table.row(n.path("name").asText(), g.path("index").asInt(), gpus(g.path("free")),
-                        g.path("uuid").isTextual() ? g.path("uuid").asText() : "-", String.join(", ", jobs));
+                table.row(
+                        n.path("name").asText(),
+                        g.path("index").asInt(),
+                        gpus(g.path("free")),
+                        g.path("uuid").isTextual() ? g.path("uuid").asText() : "-",
+                        String.join(", ", jobs));
                 rows++;
             }
         }
@@ -144,8 +175,12 @@ final class InspectReport {
             return "  nothing waits\n";
         }
         TextTable table = new TextTable("TEAM", "JOB", "GPUS", "PHASE", "WHY");
-        pending.forEach(p -> table.row(p.path("team").asText(), p.path("name").asText(), gpus(p.path("gpus")),
-                p.path("phase").asText(), p.path("reason").isTextual() ? p.path("reason").asText() : "-"));
+        pending.forEach(p -> table.row(
+                p.path("team").asText(),
+                p.path("name").asText(),
+                gpus(p.path("gpus")),
+                p.path("phase").asText(),
+                p.path("reason").isTextual() ? p.path("reason").asText() : "-"));
         return table.render();
     }
 
@@ -162,8 +197,11 @@ final class InspectReport {
         TextTable table = new TextTable("TIME", "EVENT", "JOB", "MESSAGE");
         for (JsonNode e : changes.subList(Math.max(0, changes.size() - EVENTS), changes.size())) {
             String at = e.path("at").asText();
-            table.row(at.length() >= 19 ? at.substring(11, 19) : at, e.path("reason").asText(),
-                    (e.path("team").isTextual() ? e.path("team").asText() + "/" : "") + e.path("job").asText(),
+            table.row(
+                    at.length() >= 19 ? at.substring(11, 19) : at,
+                    e.path("reason").asText(),
+                    (e.path("team").isTextual() ? e.path("team").asText() + "/" : "")
+                            + e.path("job").asText(),
                     e.path("message").asText());
         }
         return table.render();
@@ -171,11 +209,16 @@ final class InspectReport {
 
     private static String cluster(JsonNode cluster) {
         JsonNode f = cluster.path("fragmentation");
-        return String.format(Locale.ROOT, "%nCLUSTER  %s GPUs, %s free (%d whole GPUs, %d whole nodes free)%n"
+        return String.format(
+                Locale.ROOT,
+                "%nCLUSTER  %s GPUs, %s free (%d whole GPUs, %d whole nodes free)%n"
                         + "FRAGMENTATION  %.2f %% of all GPUs, %.2f %% of the free GPUs are stranded"
                         + " for the expected job shapes%n",
-                gpus(cluster.path("totalGpus")), gpus(cluster.path("freeGpus")), cluster.path("wholeFreeGpus").asInt(),
-                cluster.path("wholeFreeNodes").asInt(), f.path("amountPercent").asDouble(),
+                gpus(cluster.path("totalGpus")),
+                gpus(cluster.path("freeGpus")),
+                cluster.path("wholeFreeGpus").asInt(),
+                cluster.path("wholeFreeNodes").asInt(),
+                f.path("amountPercent").asDouble(),
                 f.path("ratioPercent").asDouble());
     }
 
@@ -185,7 +228,8 @@ final class InspectReport {
 
     /** GPU amounts without a useless ".0". */
     static String gpus(double v) {
-        return v == Math.rint(v) ? Long.toString((long) v)
+        return v == Math.rint(v)
+                ? Long.toString((long) v)
                 : String.format(Locale.ROOT, "%.3f", v).replaceAll("0+$", "");
     }
 }

@@ -20,8 +20,7 @@ public final class QuotientCli {
         COMMANDS.put("inspect", new InspectCommand());
     }
 
-    private QuotientCli() {
-    }
+    private QuotientCli() {}
 
     public static void main(String[] args) {
         int code = run(args);

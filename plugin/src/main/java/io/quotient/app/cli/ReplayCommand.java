@@ -18,7 +18,6 @@ import io.quotient.replay.ReplayText;
 import io.quotient.replay.TraceSlice;
 import io.quotient.sim.TraceFormatException;
 import io.quotient.sim.TraceReader;
-
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -112,8 +111,14 @@ public final class ReplayCommand implements CliCommand {
                 ReplayResult result = Replay.run(policy, nodes, teams, jobs);
                 results.add(result);
                 if (!options.json()) {
-                    err.printf(Locale.ROOT, "%s: %d jobs on %d nodes (%d GPUs) in %.1f s, %.0f decisions/s%n",
-                            policy.name(), jobs.size(), nodes.size(), result.gpus(), result.wallSeconds(),
+                    err.printf(
+                            Locale.ROOT,
+                            "%s: %d jobs on %d nodes (%d GPUs) in %.1f s, %.0f decisions/s%n",
+                            policy.name(),
+                            jobs.size(),
+                            nodes.size(),
+                            result.gpus(),
+                            result.wallSeconds(),
                             result.decisionsPerSecond());
                 }
             }
@@ -130,11 +135,13 @@ public final class ReplayCommand implements CliCommand {
 
     private static TraceSlice slice(List<ReplayJob> trace, ReplayOptions o) {
         if (o.days() > 0) {
-            long from = o.fromMs() != Long.MIN_VALUE ? o.fromMs()
+            long from = o.fromMs() != Long.MIN_VALUE
+                    ? o.fromMs()
                     : trace.stream().mapToLong(ReplayJob::submitMs).min().orElse(0);
             return new TraceSlice(from, from + Math.round(o.days() * 86_400_000L));
         }
-        return o.fromMs() == Long.MIN_VALUE && o.toMs() == Long.MAX_VALUE ? TraceSlice.ALL
+        return o.fromMs() == Long.MIN_VALUE && o.toMs() == Long.MAX_VALUE
+                ? TraceSlice.ALL
                 : new TraceSlice(o.fromMs(), o.toMs());
     }
 
@@ -157,12 +164,17 @@ public final class ReplayCommand implements CliCommand {
         }
         try {
             Map<String, Team> teams = TeamsFileParser.parse(Files.readString(file), file.toString());
-            List<String> missing = jobs.stream().map(ReplayJob::team).distinct().filter(t -> !teams.containsKey(t))
-                    .sorted().toList();
+            List<String> missing = jobs.stream()
+                    .map(ReplayJob::team)
+                    .distinct()
+                    .filter(t -> !teams.containsKey(t))
+                    .sorted()
+                    .toList();
             if (!missing.isEmpty()) {
                 // checked before replaying: the first job of such a team may come hours of replay later
-                throw new IllegalArgumentException("the trace has jobs of team " + String.join(", team ", missing)
-                        + ", which the teams file does not define; add them (guaranteedGpus: 0 to let them only borrow)");
+                throw new IllegalArgumentException(
+                        "the trace has jobs of team " + String.join(", team ", missing)
+                                + ", which the teams file does not define; add them (guaranteedGpus: 0 to let them only borrow)");
             }
             return teams;
         } catch (NoSuchFileException e) {

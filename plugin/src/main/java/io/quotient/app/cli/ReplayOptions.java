@@ -2,7 +2,6 @@ package io.quotient.app.cli;
 
 import io.quotient.replay.Baselines;
 import io.quotient.replay.ReplayPolicy;
-
 import java.nio.file.Path;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
@@ -21,17 +20,37 @@ import java.util.Set;
  * @param toMs        submissions before this taken, or {@link Long#MAX_VALUE}
  * @param days        the first so many days of the trace (0: not limited)
  */
-record ReplayOptions(Path jobs, Path teams, Path nodesFile, int nodeCount, int gpusPerNode, double load,
-                     List<ReplayPolicy> policies, boolean json, Path charts, long fromMs, long toMs, double days,
-                     boolean help) {
+record ReplayOptions(
+        Path jobs,
+        Path teams,
+        Path nodesFile,
+        int nodeCount,
+        int gpusPerNode,
+        double load,
+        List<ReplayPolicy> policies,
+        boolean json,
+        Path charts,
+        long fromMs,
+        long toMs,
+        double days,
+        boolean help) {
 
-    private static final Set<String> VALUED = Set.of("--jobs", "--teams", "--nodes", "--gpus-per-node", "--load",
-            "--policy", "--charts", "--from", "--to", "--days");
+    private static final Set<String> VALUED = Set.of(
+            "--jobs",
+            "--teams",
+            "--nodes",
+            "--gpus-per-node",
+            "--load",
+            "--policy",
+            "--charts",
+            "--from",
+            "--to",
+            "--days");
 
     static ReplayOptions parse(String[] args) {
         if (CliOptions.asksForHelp(args)) {
-            return new ReplayOptions(null, null, null, 0, 8, 0, List.of(), false, null, Long.MIN_VALUE, Long.MAX_VALUE,
-                    0, true);
+            return new ReplayOptions(
+                    null, null, null, 0, 8, 0, List.of(), false, null, Long.MIN_VALUE, Long.MAX_VALUE, 0, true);
         }
         Path jobs = null;
         Path teams = null;
@@ -60,8 +79,8 @@ record ReplayOptions(Path jobs, Path teams, Path nodesFile, int nodeCount, int g
                 }
                 case "--gpus-per-node" -> gpusPerNode = positive("--gpus-per-node", value);
                 case "--load" -> load = positiveNumber("--load", value);
-                case "--policy" -> policies = value.trim().equalsIgnoreCase("all") ? Baselines.all()
-                        : List.of(Baselines.named(value));
+                case "--policy" ->
+                    policies = value.trim().equalsIgnoreCase("all") ? Baselines.all() : List.of(Baselines.named(value));
                 case "--charts" -> charts = Path.of(value);
                 case "--from" -> from = time("--from", value);
                 case "--to" -> to = time("--to", value);
@@ -83,8 +102,8 @@ record ReplayOptions(Path jobs, Path teams, Path nodesFile, int nodeCount, int g
         if (to <= from) {
             throw new IllegalArgumentException("--to must be after --from");
         }
-        return new ReplayOptions(jobs, teams, nodesFile, nodeCount, gpusPerNode, load, policies, json, charts, from,
-                to, days, false);
+        return new ReplayOptions(
+                jobs, teams, nodesFile, nodeCount, gpusPerNode, load, policies, json, charts, from, to, days, false);
     }
 
     private static int positive(String option, String value) {
@@ -116,9 +135,14 @@ record ReplayOptions(Path jobs, Path teams, Path nodesFile, int nodeCount, int g
         String text = value.trim();
         try {
             if (text.length() == 10) {
-                return LocalDate.parse(text).atStartOfDay().toInstant(ZoneOffset.UTC).toEpochMilli();
+                return LocalDate.parse(text)
+                        .atStartOfDay()
+                        .toInstant(ZoneOffset.UTC)
+                        .toEpochMilli();
             }
-            return LocalDateTime.parse(text.replace(' ', 'T')).toInstant(ZoneOffset.UTC).toEpochMilli();
+            return LocalDateTime.parse(text.replace(' ', 'T'))
+                    .toInstant(ZoneOffset.UTC)
+                    .toEpochMilli();
         } catch (DateTimeParseException e) {
             throw new IllegalArgumentException(option + " must be a date (2017-10-01) or a time (2017-10-01T08:00),"
                     + " UTC, was '" + value + "'");

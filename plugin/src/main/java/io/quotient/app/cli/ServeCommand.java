@@ -1,9 +1,8 @@
 package io.quotient.app.cli;
 
 import io.quotient.app.QuotientApplication;
-import org.springframework.boot.SpringApplication;
-
 import java.util.Arrays;
+import org.springframework.boot.SpringApplication;
 
 /** {@code serve}: starts the service (REST API on port 8080 by default) on Kubernetes or the embedded cluster. */
 public final class ServeCommand implements CliCommand {

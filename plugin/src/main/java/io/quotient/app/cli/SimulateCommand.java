@@ -13,13 +13,13 @@ import io.quotient.sim.Simulator;
 import io.quotient.sim.TraceFormatException;
 import io.quotient.sim.TracePod;
 import io.quotient.sim.TraceReader;
-
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /** {@code simulate}: replays an openb trace against a placement policy (protocol of docs/research/packing.md). */
 public final class SimulateCommand implements CliCommand {
@@ -88,7 +88,8 @@ public final class SimulateCommand implements CliCommand {
         try {
             options = SimulateOptions.parse(args);
         } catch (IllegalArgumentException e) {
-            err.println("simulate: " + e.getMessage() + "\nRun 'java -jar quotient.jar simulate --help' for the options.");
+            err.println(
+                    "simulate: " + e.getMessage() + "\nRun 'java -jar quotient.jar simulate --help' for the options.");
             return 2;
         }
         if (options.help()) {
@@ -96,7 +97,9 @@ public final class SimulateCommand implements CliCommand {
             return 0;
         }
         try {
-            Path nodesFile = options.nodes() != null ? options.nodes() : DataFolder.locate().resolve(DataFolder.GPU_NODES);
+            Path nodesFile = options.nodes() != null
+                    ? options.nodes()
+                    : DataFolder.locate().resolve(DataFolder.GPU_NODES);
             Path podsFile = DataFolder.podsFile(options.pods());
             List<NodeSpec> nodes = TraceReader.readNodes(nodesFile);
             List<TracePod> pods = TraceReader.readPods(podsFile);
@@ -134,7 +137,11 @@ public final class SimulateCommand implements CliCommand {
                 started = System.nanoTime();
             }
             if (done == total) {
-                err.printf(Locale.ROOT, "seed %d: %d pods placed or failed in %.1f s%n", seed, total,
+                err.printf(
+                        Locale.ROOT,
+                        "seed %d: %d pods placed or failed in %.1f s%n",
+                        seed,
+                        total,
                         (System.nanoTime() - started) / 1e9);
             }
         }
@@ -147,14 +154,16 @@ public final class SimulateCommand implements CliCommand {
     static final class DataFolder {
         static final String GPU_NODES = "openb_node_list_gpu_node.csv";
 
-        private DataFolder() {
-        }
+        private DataFolder() {}
 
         static Path locate() {
             String configured = System.getProperty("quotient.data.dir", System.getenv("QUOTIENT_DATA_DIR"));
-            List<Path> candidates = configured != null ? List.of(Path.of(configured))
+            List<Path> candidates = configured != null
+                    ? List.of(Path.of(configured))
                     : List.of(Path.of("data/openb"), Path.of("../data/openb"));
-            return candidates.stream().filter(p -> Files.isRegularFile(p.resolve(GPU_NODES))).findFirst()
+            return candidates.stream()
+                    .filter(p -> Files.isRegularFile(p.resolve(GPU_NODES)))
+                    .findFirst()
                     .orElseThrow(() -> new IllegalArgumentException("cannot find the openb data folder (tried "
                             + candidates + "); pass --nodes FILE, or set -Dquotient.data.dir / QUOTIENT_DATA_DIR"));
         }
@@ -169,13 +178,21 @@ public final class SimulateCommand implements CliCommand {
      * The parsed arguments of {@code simulate}; {@link #parse} rejects anything it does not understand.
      * {@code service} is the workload the service's policy scores against, or null for the policy alone.
      */
-    record SimulateOptions(Path nodes, String pods, String policy, List<Long> seeds, double inflation, TieBreak ties,
-                           Placement.ServiceWorkload service, boolean json, boolean help) {
+    record SimulateOptions(
+            Path nodes,
+            String pods,
+            String policy,
+            List<Long> seeds,
+            double inflation,
+            TieBreak ties,
+            Placement.ServiceWorkload service,
+            boolean json,
+            boolean help) {
 
         static final String DEFAULT_POLICY = "quotient";
         static final String DEFAULT_SEEDS = "42..51";
-        private static final java.util.Set<String> VALUED = java.util.Set.of("--nodes", "--pods", "--policy", "--seeds",
-                "--inflation", "--ties");
+        private static final Set<String> VALUED =
+                Set.of("--nodes", "--pods", "--policy", "--seeds", "--inflation", "--ties");
 
         static SimulateOptions parse(String[] args) {
             Path nodes = null;
@@ -190,7 +207,7 @@ public final class SimulateCommand implements CliCommand {
             if (CliOptions.asksForHelp(args)) {
                 return new SimulateOptions(null, null, policy, seeds, inflation, ties, null, false, true);
             }
-            for (CliOptions.Option option : CliOptions.parse(args, VALUED, java.util.Set.of("--json", "--service", "--learn"))) {
+            for (CliOptions.Option option : CliOptions.parse(args, VALUED, Set.of("--json", "--service", "--learn"))) {
                 String value = option.value();
                 switch (option.name()) {
                     case "--json" -> json = true;
@@ -206,27 +223,29 @@ public final class SimulateCommand implements CliCommand {
                 }
             }
             if (pods == null) {
-                throw new IllegalArgumentException("--pods is required (a pod list CSV or an openb variant such as 'default')");
+                throw new IllegalArgumentException(
+                        "--pods is required (a pod list CSV or an openb variant such as 'default')");
             }
             if (learn && !service) {
                 throw new IllegalArgumentException("--learn needs --service: only the service learns its workload");
             }
-            Placement.ServiceWorkload workload = !service ? null
-                    : learn ? Placement.ServiceWorkload.LEARNED : Placement.ServiceWorkload.TRACE;
+            Placement.ServiceWorkload workload =
+                    !service ? null : learn ? Placement.ServiceWorkload.LEARNED : Placement.ServiceWorkload.TRACE;
             return new SimulateOptions(nodes, pods, policy, seeds, inflation, ties, workload, json, false);
         }
 
         private static TieBreak ties(String value) {
-            return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+            return switch (value.trim().toLowerCase(Locale.ROOT)) {
                 case "fixed" -> TieBreak.FIXED_ORDER;
                 case "random" -> TieBreak.RANDOM;
-                default -> throw new IllegalArgumentException("--ties must be 'fixed' or 'random', was '" + value + "'");
+                default ->
+                    throw new IllegalArgumentException("--ties must be 'fixed' or 'random', was '" + value + "'");
             };
         }
 
         private static String policy(String value) {
             PlacementPolicies.create(value, 0, TargetWorkload.typical());
-            return value.trim().toLowerCase(java.util.Locale.ROOT);
+            return value.trim().toLowerCase(Locale.ROOT);
         }
 
         static List<Long> seeds(String spec) {

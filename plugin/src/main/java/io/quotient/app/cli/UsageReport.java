@@ -1,7 +1,6 @@
 package io.quotient.app.cli;
 
 import com.fasterxml.jackson.databind.JsonNode;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -13,11 +12,11 @@ import java.util.Locale;
  */
 final class UsageReport {
 
-    private static final String[] FIGURES = {"allocatedGpuHours", "inQuotaGpuHours", "borrowedGpuHours",
-            "usedGpuHours", "idleGpuHours", "unmeasuredGpuHours"};
+    private static final String[] FIGURES = {
+        "allocatedGpuHours", "inQuotaGpuHours", "borrowedGpuHours", "usedGpuHours", "idleGpuHours", "unmeasuredGpuHours"
+    };
 
-    private UsageReport() {
-    }
+    private UsageReport() {}
 
     static String render(JsonNode rows) {
         if (rows.isEmpty()) {
@@ -33,7 +32,8 @@ final class UsageReport {
                 groups.add(field);
             }
         }
-        List<String> header = new ArrayList<>(groups.stream().map(g -> g.toUpperCase(Locale.ROOT)).toList());
+        List<String> header = new ArrayList<>(
+                groups.stream().map(g -> g.toUpperCase(Locale.ROOT)).toList());
         header.addAll(List.of("ALLOCATED", "IN QUOTA", "BORROWED", "USED", "IDLE", "UNMEASURED", "UTILIZATION"));
         TextTable table = new TextTable(header.toArray(String[]::new));
         for (JsonNode row : rows) {
@@ -43,8 +43,8 @@ final class UsageReport {
                 cells.add(String.format(Locale.ROOT, "%.2f", row.path(figure).asDouble()));
             }
             JsonNode utilization = row.path("utilization");
-            cells.add(utilization.isNumber()
-                    ? String.format(Locale.ROOT, "%.1f %%", utilization.asDouble() * 100) : "-");
+            cells.add(
+                    utilization.isNumber() ? String.format(Locale.ROOT, "%.1f %%", utilization.asDouble() * 100) : "-");
             table.row(cells.toArray());
         }
         return "GPU USAGE  (GPU-hours; used = allocated x measured utilization; unmeasured: no enforcer figure)\n"

@@ -1,9 +1,6 @@
 package io.quotient.app.kubernetes;
 
 import io.quotient.adapters.k8s.webhook.CaBundleInjector;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -11,6 +8,8 @@ import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Keeps the issued CA in the webhooks' caBundle: at start and then periodically, on every replica (they serve the
@@ -32,8 +31,8 @@ final class CaBundleInjection implements AutoCloseable {
     });
 
     /** {@code caBundlePem} empty: the certificate was not issued by the service, and nothing is injected. */
-    CaBundleInjection(CaBundleInjector injector, List<String> configurations, Optional<String> caBundlePem,
-                      Duration period) {
+    CaBundleInjection(
+            CaBundleInjector injector, List<String> configurations, Optional<String> caBundlePem, Duration period) {
         this.injector = injector;
         this.configurations = List.copyOf(configurations);
         this.caBundle = caBundlePem.map(pem -> pem.getBytes(StandardCharsets.US_ASCII));
@@ -52,8 +51,11 @@ final class CaBundleInjection implements AutoCloseable {
         try {
             injector.inject(configurations, caBundle.orElseThrow());
         } catch (RuntimeException e) {
-            LOG.warn("admission webhook: setting the caBundle of {} failed ({}); tried again in {}", configurations,
-                    e.getMessage(), period);
+            LOG.warn(
+                    "admission webhook: setting the caBundle of {} failed ({}); tried again in {}",
+                    configurations,
+                    e.getMessage(),
+                    period);
         }
     }
 

@@ -4,7 +4,6 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.ClientBuilder;
 import io.kubernetes.client.util.KubeConfig;
 import io.quotient.app.KubeconfigDiscovery.Kubeconfig;
-
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;
@@ -16,21 +15,26 @@ import java.util.concurrent.TimeUnit;
 /** Builds API clients from a kubeconfig file, or from the pod's service account when none is given. */
 final class KubernetesClients {
 
-    private KubernetesClients() {
-    }
+    private KubernetesClients() {}
 
     /** A client for ordinary calls: they fail after 30 s instead of hanging a decision. */
     static ApiClient forCalls(Optional<Kubeconfig> kubeconfig) {
         ApiClient client = build(kubeconfig);
-        client.setHttpClient(client.getHttpClient().newBuilder().readTimeout(30, TimeUnit.SECONDS)
-                .connectTimeout(10, TimeUnit.SECONDS).build());
+        client.setHttpClient(client.getHttpClient()
+                .newBuilder()
+                .readTimeout(30, TimeUnit.SECONDS)
+                .connectTimeout(10, TimeUnit.SECONDS)
+                .build());
         return client;
     }
 
     /** A client for informers: watches are long-lived reads, so no read timeout. */
     static ApiClient forWatches(Optional<Kubeconfig> kubeconfig) {
         ApiClient client = build(kubeconfig);
-        client.setHttpClient(client.getHttpClient().newBuilder().readTimeout(0, TimeUnit.SECONDS).build());
+        client.setHttpClient(client.getHttpClient()
+                .newBuilder()
+                .readTimeout(0, TimeUnit.SECONDS)
+                .build());
         return client;
     }
 
@@ -40,8 +44,8 @@ final class KubernetesClients {
             return "Kubernetes cluster " + client.getBasePath() + " through the pod's service account (in-cluster)";
         }
         Kubeconfig file = kubeconfig.get();
-        return "Kubernetes cluster " + client.getBasePath() + ", context '" + load(file).getCurrentContext()
-                + "' of kubeconfig " + file.file() + " (from " + file.origin() + ")";
+        return "Kubernetes cluster " + client.getBasePath() + ", context '"
+                + load(file).getCurrentContext() + "' of kubeconfig " + file.file() + " (from " + file.origin() + ")";
     }
 
     private static ApiClient build(Optional<Kubeconfig> kubeconfig) {
@@ -51,9 +55,14 @@ final class KubernetesClients {
             }
             return ClientBuilder.kubeconfig(load(kubeconfig.get())).build();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot build a Kubernetes client from " + kubeconfig.map(k -> "kubeconfig "
-                    + k.file() + " (from " + k.origin() + ")").orElse("the pod's service account (not running in a"
-                    + " pod? then pass --quotient.kubeconfig=PATH or set KUBECONFIG)") + ": " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot build a Kubernetes client from "
+                            + kubeconfig
+                                    .map(k -> "kubeconfig " + k.file() + " (from " + k.origin() + ")")
+                                    .orElse("the pod's service account (not running in a"
+                                            + " pod? then pass --quotient.kubeconfig=PATH or set KUBECONFIG)")
+                            + ": " + e.getMessage(),
+                    e);
         }
     }
 
@@ -63,8 +72,10 @@ final class KubernetesClients {
             config.setFile(kubeconfig.file().toFile());
             return config;
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read kubeconfig " + kubeconfig.file() + " (from "
-                    + kubeconfig.origin() + "): " + e.getMessage(), e);
+            throw new UncheckedIOException(
+                    "cannot read kubeconfig " + kubeconfig.file() + " (from " + kubeconfig.origin() + "): "
+                            + e.getMessage(),
+                    e);
         }
     }
 }

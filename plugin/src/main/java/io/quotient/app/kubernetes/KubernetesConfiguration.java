@@ -2,22 +2,14 @@ package io.quotient.app.kubernetes;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quotient.adapters.k8s.ClusterInformers;
-import io.quotient.adapters.k8s.KubernetesAccessReview;
 import io.quotient.adapters.k8s.ConfigMapTeamsSource;
 import io.quotient.adapters.k8s.EventRecorder;
 import io.quotient.adapters.k8s.GpuJobAdmission;
-import io.quotient.adapters.k8s.adoption.AdoptedWorkloadGateway;
-import io.quotient.adapters.k8s.adoption.KubernetesAdoptableWorkloads;
-import io.quotient.adapters.k8s.adoption.WorkloadAdmission;
-import io.quotient.deploy.PodAdmissions;
-import io.quotient.deploy.port.ClusterObserver;
-import io.quotient.deploy.Adoption;
-import io.quotient.deploy.port.LeadershipGate;
-import io.quotient.deploy.ClaimedLeadership;
-import io.quotient.deploy.DeploymentService;
 import io.quotient.adapters.k8s.GpuJobMapper;
-import io.quotient.adapters.rest.AdmissionController;
+import io.quotient.adapters.k8s.KubernetesAccessReview;
 import io.quotient.adapters.k8s.KubernetesClusterObserver;
 import io.quotient.adapters.k8s.KubernetesEventHistory;
 import io.quotient.adapters.k8s.KubernetesJobRecordStore;
@@ -25,36 +17,42 @@ import io.quotient.adapters.k8s.KubernetesLeadershipGate;
 import io.quotient.adapters.k8s.KubernetesWorkloadGateway;
 import io.quotient.adapters.k8s.RefusedGpuJobs;
 import io.quotient.adapters.k8s.TenantScope;
+import io.quotient.adapters.k8s.adoption.AdoptedWorkloadGateway;
+import io.quotient.adapters.k8s.adoption.KubernetesAdoptableWorkloads;
+import io.quotient.adapters.k8s.adoption.WorkloadAdmission;
+import io.quotient.adapters.rest.AdmissionController;
 import io.quotient.adapters.template.TemplateCatalog;
 import io.quotient.adapters.template.TemplateRenderer;
 import io.quotient.app.ClusterDefaultTeams;
 import io.quotient.app.ClusterModeCondition;
 import io.quotient.app.KubeconfigDiscovery;
 import io.quotient.app.QuotientProperties;
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.deploy.Adoption;
+import io.quotient.deploy.ClaimedLeadership;
+import io.quotient.deploy.DeploymentService;
+import io.quotient.deploy.PodAdmissions;
 import io.quotient.deploy.RequestValidator;
 import io.quotient.deploy.SubmissionChecks;
+import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.EventHistory;
+import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.TeamsSource;
 import io.quotient.deploy.port.WorkloadGateway;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+import java.util.function.ToLongFunction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Lazy;
 import org.springframework.context.annotation.Primary;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.core.env.Environment;
-
-import java.time.Clock;
-import java.util.function.ToLongFunction;
-import io.quotient.core.cluster.NodeSpec;
-import java.util.HashSet;
-import java.time.Duration;
-import java.util.Optional;
 
 /**
  * The ports on a Kubernetes cluster ({@code quotient.cluster.mode=kubernetes}, or {@code auto} with
@@ -66,7 +64,7 @@ import java.util.Optional;
 @EnableConfigurationProperties(KubernetesProperties.class)
 public class KubernetesConfiguration {
 
-    private static final Logger log = LoggerFactory.getLogger(KubernetesConfiguration.class);
+    private static final Logger LOG = LoggerFactory.getLogger(KubernetesConfiguration.class);
 
     /** The kubeconfig found as kubectl finds it (empty: the pod's service account). */
     @Bean
@@ -77,7 +75,7 @@ public class KubernetesConfiguration {
     @Bean
     ApiClient kubernetesApiClient(KubeconfigSource kubeconfig) {
         ApiClient client = KubernetesClients.forCalls(kubeconfig.file());
-        log.info("cluster mode: {}", KubernetesClients.describe(kubeconfig.file(), client));
+        LOG.info("cluster mode: {}", KubernetesClients.describe(kubeconfig.file(), client));
         return client;
     }
 
@@ -90,7 +88,7 @@ public class KubernetesConfiguration {
     @Bean
     TemplateRenderer templateRenderer(QuotientProperties properties) {
         TemplateCatalog catalog = TemplateCatalog.load(Optional.ofNullable(properties.templatesFolder()));
-        log.info("job templates: {}", catalog.names());
+        LOG.info("job templates: {}", catalog.names());
         return new TemplateRenderer(catalog);
     }
 
@@ -126,10 +124,10 @@ public class KubernetesConfiguration {
      * pods that ask for GPUs (admitted pinned to their job's placement, or refused while it waits).
      */
     @Bean
-    AdmissionController.WorkloadReviewer workloadAdmission(TenantScope scope, KubernetesJobRecordStore store,
-                                                           DeploymentService deployments, ClusterObserver cluster) {
-        WorkloadAdmission admission = new WorkloadAdmission(scope, store::find,
-                new PodAdmissions(deployments, store, cluster));
+    AdmissionController.WorkloadReviewer workloadAdmission(
+            TenantScope scope, KubernetesJobRecordStore store, DeploymentService deployments, ClusterObserver cluster) {
+        WorkloadAdmission admission =
+                new WorkloadAdmission(scope, store::find, new PodAdmissions(deployments, store, cluster));
         return new AdmissionController.WorkloadReviewer() {
             @Override
             public String mutate(String review) {
@@ -145,17 +143,25 @@ public class KubernetesConfiguration {
 
     /** Records and places the workloads the webhook suspended (each re-queue pass, on the leader). */
     @Bean
-    Adoption adoption(ApiClient client, TenantScope scope, KubernetesJobRecordStore store,
-                      DeploymentService deployments, LeadershipGate leadership) {
+    Adoption adoption(
+            ApiClient client,
+            TenantScope scope,
+            KubernetesJobRecordStore store,
+            DeploymentService deployments,
+            LeadershipGate leadership) {
         return new Adoption(new KubernetesAdoptableWorkloads(client, scope), store, deployments, leadership);
     }
 
     @Bean
-    KubernetesJobRecordStore kubernetesJobRecordStore(ApiClient client, ClusterInformers informers,
-                                                      KubernetesProperties kubernetes, GpuJobMapper mapper,
-                                                      TenantScope scope, RefusedGpuJobs refused) {
-        KubernetesJobRecordStore store = new KubernetesJobRecordStore(client, informers.gpuJobs(), scope, mapper,
-                kubernetes.claimWriters());
+    KubernetesJobRecordStore kubernetesJobRecordStore(
+            ApiClient client,
+            ClusterInformers informers,
+            KubernetesProperties kubernetes,
+            GpuJobMapper mapper,
+            TenantScope scope,
+            RefusedGpuJobs refused) {
+        KubernetesJobRecordStore store =
+                new KubernetesJobRecordStore(client, informers.gpuJobs(), scope, mapper, kubernetes.claimWriters());
         store.onInvalid(refused::refuse);
         informers.start(kubernetes.cacheSyncTimeout());
         return store;
@@ -168,30 +174,41 @@ public class KubernetesConfiguration {
     }
 
     @Bean
-    KubernetesClusterObserver kubernetesClusterObserver(ClusterInformers informers, KubernetesProperties kubernetes,
-                                                        KubernetesJobRecordStore startedWithStore, TenantScope scope,
-                                                        Clock clock) {
+    KubernetesClusterObserver kubernetesClusterObserver(
+            ClusterInformers informers,
+            KubernetesProperties kubernetes,
+            KubernetesJobRecordStore startedWithStore,
+            TenantScope scope,
+            Clock clock) {
         return new KubernetesClusterObserver(informers, scope, clock, kubernetes.reportFreshness());
     }
 
     @Bean(destroyMethod = "close")
-    EventRecorder eventRecorder(ApiClient client, KubernetesProperties kubernetes, KubernetesJobRecordStore store,
-                                LeaderIdentity identity) {
+    EventRecorder eventRecorder(
+            ApiClient client,
+            KubernetesProperties kubernetes,
+            KubernetesJobRecordStore store,
+            LeaderIdentity identity) {
         return new EventRecorder(new CoreV1Api(client), kubernetes.namespace(), identity.value(), store::locationOf);
     }
 
     /** What the dashboard shows as recent history: the Events on GpuJobs, one list call per 2 s at most. */
     @Bean
-    EventHistory eventHistory(ApiClient client, KubernetesProperties kubernetes, KubernetesJobRecordStore store,
-                              Clock clock) {
+    EventHistory eventHistory(
+            ApiClient client, KubernetesProperties kubernetes, KubernetesJobRecordStore store, Clock clock) {
         return new KubernetesEventHistory(new CoreV1Api(client), store, clock, Duration.ofSeconds(2));
     }
 
     @Bean(destroyMethod = "close")
-    KubernetesWorkloadGateway kubernetesWorkloadGateway(ApiClient client, KubernetesProperties kubernetes,
-                                                        TemplateRenderer renderer, KubernetesClusterObserver observer,
-                                                        KubernetesJobRecordStore store, EventRecorder events) {
-        return new KubernetesWorkloadGateway(client, kubernetes.namespace(), renderer, observer, store::locationOf, events);
+    KubernetesWorkloadGateway kubernetesWorkloadGateway(
+            ApiClient client,
+            KubernetesProperties kubernetes,
+            TemplateRenderer renderer,
+            KubernetesClusterObserver observer,
+            KubernetesJobRecordStore store,
+            EventRecorder events) {
+        return new KubernetesWorkloadGateway(
+                client, kubernetes.namespace(), renderer, observer, store::locationOf, events);
     }
 
     /**
@@ -201,15 +218,21 @@ public class KubernetesConfiguration {
      */
     @Bean
     @Primary
-    WorkloadGateway workloadGateway(KubernetesWorkloadGateway gateway, ApiClient client, KubernetesJobRecordStore store,
-                                    KubernetesClusterObserver observer,
-                                    ObjectProvider<WorkloadGatewayInterceptor> interceptor) {
-        ToLongFunction<String> gpuMemory = node -> observer.node(node).map(NodeSpec::gpuMemoryMib).orElse(0L);
+    WorkloadGateway workloadGateway(
+            KubernetesWorkloadGateway gateway,
+            ApiClient client,
+            KubernetesJobRecordStore store,
+            KubernetesClusterObserver observer,
+            ObjectProvider<WorkloadGatewayInterceptor> interceptor) {
+        ToLongFunction<String> gpuMemory =
+                node -> observer.node(node).map(NodeSpec::gpuMemoryMib).orElse(0L);
         WorkloadGatewayInterceptor wrapper = interceptor.getIfAvailable();
         if (wrapper == null) {
             return new AdoptedWorkloadGateway(gateway, client, store::find, gpuMemory);
         }
-        log.warn("the workload gateway is wrapped by {} (a test's interceptor)", wrapper.getClass().getName());
+        LOG.warn(
+                "the workload gateway is wrapped by {} (a test's interceptor)",
+                wrapper.getClass().getName());
         return new AdoptedWorkloadGateway(wrapper.around(gateway), client, store::find, gpuMemory);
     }
 
@@ -219,11 +242,15 @@ public class KubernetesConfiguration {
     }
 
     @Bean(initMethod = "start", destroyMethod = "close")
-    KubernetesLeadershipGate kubernetesLeadershipGate(ApiClient client, KubernetesProperties kubernetes,
-                                                      LeaderIdentity identity) {
-        return new KubernetesLeadershipGate(client, kubernetes.namespace(), kubernetes.leaseName(), identity.value(),
-                new KubernetesLeadershipGate.Timing(kubernetes.leaseDuration(), kubernetes.renewDeadline(),
-                        kubernetes.retryPeriod()));
+    KubernetesLeadershipGate kubernetesLeadershipGate(
+            ApiClient client, KubernetesProperties kubernetes, LeaderIdentity identity) {
+        return new KubernetesLeadershipGate(
+                client,
+                kubernetes.namespace(),
+                kubernetes.leaseName(),
+                identity.value(),
+                new KubernetesLeadershipGate.Timing(
+                        kubernetes.leaseDuration(), kubernetes.renewDeadline(), kubernetes.retryPeriod()));
     }
 
     /**
@@ -239,15 +266,19 @@ public class KubernetesConfiguration {
     /** {@code quotient_leader{identity}}: 1 on the replica that decides, 0 on a follower (the sum should be 1). */
     @Bean
     Gauge leaderGauge(KubernetesLeadershipGate elected, LeadershipGate gate, MeterRegistry registry) {
-        return Gauge.builder("quotient.leader", gate, g -> g.isLeader() ? 1 : 0).tag("identity", elected.identity())
-                .description("whether this replica holds the leader Lease and makes the decisions").register(registry);
+        return Gauge.builder("quotient.leader", gate, g -> g.isLeader() ? 1 : 0)
+                .tag("identity", elected.identity())
+                .description("whether this replica holds the leader Lease and makes the decisions")
+                .register(registry);
     }
 
     /** The teams ConfigMap, used when no teams file is configured. */
     @Bean
-    ClusterDefaultTeams kubernetesTeams(ApiClient client, KubernetesProperties kubernetes,
-                                        QuotientProperties properties, Clock clock) {
-        return new ClusterDefaultTeams(new ConfigMapTeamsSource(new CoreV1Api(client), kubernetes.namespace(),
-                properties.teamsPollInterval(), clock), kubernetes.namespace());
+    ClusterDefaultTeams kubernetesTeams(
+            ApiClient client, KubernetesProperties kubernetes, QuotientProperties properties, Clock clock) {
+        return new ClusterDefaultTeams(
+                new ConfigMapTeamsSource(
+                        new CoreV1Api(client), kubernetes.namespace(), properties.teamsPollInterval(), clock),
+                kubernetes.namespace());
     }
 }

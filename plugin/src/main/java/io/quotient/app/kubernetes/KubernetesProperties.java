@@ -4,11 +4,10 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
-
-import java.time.Duration;
 
 /**
  * Settings of the Kubernetes mode under {@code quotient.kubernetes.*} (the kubeconfig itself is
@@ -27,13 +26,13 @@ import java.time.Duration;
  */
 @Validated
 @ConfigurationProperties("quotient.kubernetes")
-public record KubernetesProperties(@NotBlank @DefaultValue("quotient-system") String namespace,
-                                   @NotNull @DefaultValue("60s") Duration reportFreshness,
-                                   @NotBlank @DefaultValue("quotient-leader") String leaseName,
-                                   @NotNull @DefaultValue("8s") Duration leaseDuration,
-                                   @NotNull @DefaultValue("6s") Duration renewDeadline,
-                                   @NotNull @DefaultValue("1s") Duration retryPeriod,
-                                   String identity,
-                                   @NotNull @DefaultValue("60s") Duration cacheSyncTimeout,
-                                   @Min(1) @Max(64) @DefaultValue("16") int claimWriters) {
-}
+public record KubernetesProperties(
+        @NotBlank @DefaultValue("quotient-system") String namespace,
+        @NotNull @DefaultValue("60s") Duration reportFreshness,
+        @NotBlank @DefaultValue("quotient-leader") String leaseName,
+        @NotNull @DefaultValue("8s") Duration leaseDuration,
+        @NotNull @DefaultValue("6s") Duration renewDeadline,
+        @NotNull @DefaultValue("1s") Duration retryPeriod,
+        String identity,
+        @NotNull @DefaultValue("60s") Duration cacheSyncTimeout,
+        @Min(1) @Max(64) @DefaultValue("16") int claimWriters) {}

@@ -9,15 +9,14 @@ import io.quotient.app.AdmissionCertificateSource;
 import io.quotient.app.AdmissionProperties;
 import io.quotient.app.AdmissionTls;
 import io.quotient.app.ClusterModeCondition;
-import org.springframework.beans.factory.ObjectProvider;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Conditional;
-import org.springframework.context.annotation.Configuration;
-
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.Configuration;
 
 /**
  * On a cluster, an admission certificate the service issues lives in a Secret of its namespace (one for all
@@ -28,14 +27,19 @@ import java.util.Optional;
 public class WebhookCertificateConfiguration {
 
     @Bean
-    AdmissionCertificateSource secretCertificateSource(ApiClient kubernetesApiClient, KubernetesProperties kubernetes,
-                                                       Clock clock) {
+    AdmissionCertificateSource secretCertificateSource(
+            ApiClient kubernetesApiClient, KubernetesProperties kubernetes, Clock clock) {
         return admission -> {
             List<String> names = serviceNames(admission.serviceName(), kubernetes.namespace());
-            admission.extraSubjectNames().stream().filter(name -> !names.contains(name)).forEach(names::add);
-            return new WebhookCertificateSecret(kubernetesApiClient, kubernetes.namespace(),
-                    admission.certificateSecret(), clock).obtain(names, admission.renewBefore(),
-                    () -> CertificateIssuer.standard().issue("quotient-webhook-ca", names, clock.instant()));
+            admission.extraSubjectNames().stream()
+                    .filter(name -> !names.contains(name))
+                    .forEach(names::add);
+            return new WebhookCertificateSecret(
+                            kubernetesApiClient, kubernetes.namespace(), admission.certificateSecret(), clock)
+                    .obtain(
+                            names,
+                            admission.renewBefore(),
+                            () -> CertificateIssuer.standard().issue("quotient-webhook-ca", names, clock.instant()));
         };
     }
 
@@ -44,17 +48,24 @@ public class WebhookCertificateConfiguration {
      * issued it (cert-manager's CA injector).
      */
     @Bean(initMethod = "start", destroyMethod = "close")
-    CaBundleInjection caBundleInjection(ObjectProvider<AdmissionTls> admissionTls, ApiClient kubernetesApiClient,
-                                        AdmissionProperties admission) {
-        Optional<String> caBundle = Optional.ofNullable(admissionTls.getIfAvailable()).flatMap(AdmissionTls::issued)
+    CaBundleInjection caBundleInjection(
+            ObjectProvider<AdmissionTls> admissionTls, ApiClient kubernetesApiClient, AdmissionProperties admission) {
+        Optional<String> caBundle = Optional.ofNullable(admissionTls.getIfAvailable())
+                .flatMap(AdmissionTls::issued)
                 .map(ServingCertificate::caBundlePem);
-        return new CaBundleInjection(new CaBundleInjector(kubernetesApiClient), admission.webhookConfigurations(),
-                caBundle, admission.caBundleCheck());
+        return new CaBundleInjection(
+                new CaBundleInjector(kubernetesApiClient),
+                admission.webhookConfigurations(),
+                caBundle,
+                admission.caBundleCheck());
     }
 
     /** The names a client uses for the Service, as the API server's service reference resolves it and short ones. */
     static List<String> serviceNames(String service, String namespace) {
-        return new ArrayList<>(List.of(service + "." + namespace + ".svc", service + "." + namespace + ".svc.cluster.local",
-                service + "." + namespace, service));
+        return new ArrayList<>(List.of(
+                service + "." + namespace + ".svc",
+                service + "." + namespace + ".svc.cluster.local",
+                service + "." + namespace,
+                service));
     }
 }

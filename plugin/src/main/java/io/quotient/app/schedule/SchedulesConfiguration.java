@@ -2,6 +2,7 @@ package io.quotient.app.schedule;
 
 import io.quotient.app.QuotientProperties;
 import io.quotient.deploy.port.LeadershipGate;
+import java.time.Duration;
 import org.quartz.CronScheduleBuilder;
 import org.quartz.Job;
 import org.quartz.JobBuilder;
@@ -17,8 +18,6 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-
-import java.time.Duration;
 
 /**
  * The periodic jobs (Quartz, in memory: every replica schedules them, and the jobs act only on the leader).
@@ -68,13 +67,18 @@ public class SchedulesConfiguration {
 
     @Bean
     JobDetail defragmentJob(QuotientProperties p) {
-        return JobBuilder.newJob(DefragmentJob.class).withIdentity("defragment", GROUP).storeDurably()
-                .usingJobData(DefragmentJob.MAX_MOVED_SHARE, p.schedules().defragmentMaxMovedShare()).build();
+        return JobBuilder.newJob(DefragmentJob.class)
+                .withIdentity("defragment", GROUP)
+                .storeDurably()
+                .usingJobData(DefragmentJob.MAX_MOVED_SHARE, p.schedules().defragmentMaxMovedShare())
+                .build();
     }
 
     @Bean
     Trigger defragmentTrigger(QuotientProperties p) {
-        return TriggerBuilder.newTrigger().forJob("defragment", GROUP).withIdentity("defragment", GROUP)
+        return TriggerBuilder.newTrigger()
+                .forJob("defragment", GROUP)
+                .withIdentity("defragment", GROUP)
                 .withSchedule(CronScheduleBuilder.cronSchedule(p.schedules().defragmentCron())
                         .withMisfireHandlingInstructionDoNothing())
                 .build();
@@ -95,9 +99,14 @@ public class SchedulesConfiguration {
     }
 
     private static Trigger every(String job, Duration interval) {
-        return TriggerBuilder.newTrigger().forJob(job, GROUP).withIdentity(job, GROUP).startNow()
-                .withSchedule(SimpleScheduleBuilder.simpleSchedule().withIntervalInMilliseconds(interval.toMillis())
-                        .repeatForever().withMisfireHandlingInstructionNextWithRemainingCount())
+        return TriggerBuilder.newTrigger()
+                .forJob(job, GROUP)
+                .withIdentity(job, GROUP)
+                .startNow()
+                .withSchedule(SimpleScheduleBuilder.simpleSchedule()
+                        .withIntervalInMilliseconds(interval.toMillis())
+                        .repeatForever()
+                        .withMisfireHandlingInstructionNextWithRemainingCount())
                 .build();
     }
 }

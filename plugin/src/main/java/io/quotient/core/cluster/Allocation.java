@@ -22,8 +22,12 @@ public record Allocation(int nodeIndex, int[] gpuIndices, int milliPerGpu, long 
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Allocation a && a.nodeIndex == nodeIndex && Arrays.equals(a.gpuIndices, gpuIndices)
-                && a.milliPerGpu == milliPerGpu && a.cpuMilli == cpuMilli && a.memoryMib == memoryMib;
+        return o instanceof Allocation a
+                && a.nodeIndex == nodeIndex
+                && Arrays.equals(a.gpuIndices, gpuIndices)
+                && a.milliPerGpu == milliPerGpu
+                && a.cpuMilli == cpuMilli
+                && a.memoryMib == memoryMib;
     }
 
     @Override

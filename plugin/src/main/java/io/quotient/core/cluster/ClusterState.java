@@ -1,6 +1,8 @@
 package io.quotient.core.cluster;
 
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The free capacity of every node, mutable and array-backed so that placement policies can score
@@ -34,7 +36,7 @@ public final class ClusterState {
             freeCpu[i] = spec.cpuMilli();
             freeMemory[i] = spec.memoryMib();
             gpuFree[i] = new int[spec.gpuCount()];
-            java.util.Arrays.fill(gpuFree[i], ResourceDemand.WHOLE);
+            Arrays.fill(gpuFree[i], ResourceDemand.WHOLE);
             totalGpuMilli += (long) spec.gpuCount() * ResourceDemand.WHOLE;
         }
         kinds = new AllocationKinds(n);
@@ -105,7 +107,7 @@ public final class ClusterState {
      * The kinds of GPU allocations the node holds, as {@link AllocationKinds#kindOf} codes with their
      * counts (CPU-only allocations are not counted). Read-only view.
      */
-    public java.util.Map<Integer, Integer> allocationKinds(int node) {
+    public Map<Integer, Integer> allocationKinds(int node) {
         return kinds.of(node);
     }
 
@@ -180,12 +182,13 @@ public final class ClusterState {
     public void allocate(Allocation a) {
         int node = a.nodeIndex();
         if (freeCpu[node] < a.cpuMilli() || freeMemory[node] < a.memoryMib()) {
-            throw new IllegalStateException("allocation does not fit CPU/memory of " + nodes.get(node).name() + ": " + a);
+            throw new IllegalStateException(
+                    "allocation does not fit CPU/memory of " + nodes.get(node).name() + ": " + a);
         }
         for (int g : a.gpuIndices()) {
             if (gpuFree[node][g] < a.milliPerGpu()) {
-                throw new IllegalStateException("GPU " + g + " of " + nodes.get(node).name() + " has only "
-                        + gpuFree[node][g] + " milli free: " + a);
+                throw new IllegalStateException("GPU " + g + " of "
+                        + nodes.get(node).name() + " has only " + gpuFree[node][g] + " milli free: " + a);
             }
         }
         freeCpu[node] -= a.cpuMilli();

@@ -9,8 +9,8 @@ import java.util.Set;
  *
  * @param allowedModels GPU models the job may run on; empty means any
  */
-public record ResourceDemand(long cpuMilli, long memoryMib, int gpuCount, int gpuMilli, long gpuMemoryMib,
-                             Set<String> allowedModels) {
+public record ResourceDemand(
+        long cpuMilli, long memoryMib, int gpuCount, int gpuMilli, long gpuMemoryMib, Set<String> allowedModels) {
 
     public static final int WHOLE = 1000;
 

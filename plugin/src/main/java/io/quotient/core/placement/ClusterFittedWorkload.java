@@ -2,7 +2,6 @@ package io.quotient.core.placement;
 
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
-
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,11 +23,9 @@ import java.util.function.Supplier;
 public final class ClusterFittedWorkload {
 
     /** What of a node decides the fitted workload; equal for nodes of the same make. */
-    private record NodeShape(long cpuMilli, long memoryMib, int gpuCount, String gpuModel, long gpuMemoryMib) {
-    }
+    private record NodeShape(long cpuMilli, long memoryMib, int gpuCount, String gpuModel, long gpuMemoryMib) {}
 
-    private record Fitted(TargetWorkload base, Map<NodeShape, Integer> key, TargetWorkload workload) {
-    }
+    private record Fitted(TargetWorkload base, Map<NodeShape, Integer> key, TargetWorkload workload) {}
 
     private final Supplier<TargetWorkload> base;
     private volatile Fitted last;
@@ -66,7 +63,9 @@ public final class ClusterFittedWorkload {
     public TargetWorkload forNodes(List<NodeSpec> nodes) {
         Map<NodeShape, Integer> key = new HashMap<>();
         for (NodeSpec n : nodes) {
-            key.merge(new NodeShape(n.cpuMilli(), n.memoryMib(), n.gpuCount(), n.gpuModel(), n.gpuMemoryMib()), 1,
+            key.merge(
+                    new NodeShape(n.cpuMilli(), n.memoryMib(), n.gpuCount(), n.gpuModel(), n.gpuMemoryMib()),
+                    1,
                     Integer::sum);
         }
         TargetWorkload current = base.get();
@@ -97,19 +96,27 @@ public final class ClusterFittedWorkload {
      */
     static TargetWorkload fit(TargetWorkload base, List<NodeSpec> nodes) {
         double cpuPerMilli = base.gpuDemand().cpuPerMilli();
-        double clusterCpu = nodes.stream().filter(n -> n.gpuCount() > 0).mapToDouble(NodeSpec::cpuMilli).sum();
-        double clusterMilli = nodes.stream().mapToDouble(n -> (double) n.gpuCount() * ResourceDemand.WHOLE).sum();
+        double clusterCpu = nodes.stream()
+                .filter(n -> n.gpuCount() > 0)
+                .mapToDouble(NodeSpec::cpuMilli)
+                .sum();
+        double clusterMilli = nodes.stream()
+                .mapToDouble(n -> (double) n.gpuCount() * ResourceDemand.WHOLE)
+                .sum();
         if (clusterMilli == 0) {
             return base;
         }
         double scale = cpuPerMilli == 0 ? 1 : Math.min(1, clusterCpu / clusterMilli / cpuPerMilli);
-        return base.withCpuAtMost(shape -> Math.min((long) (shape.cpuMilli() * scale),
-                medianCpuOfNodesWithGpus(nodes, shape.gpuCount())));
+        return base.withCpuAtMost(shape ->
+                Math.min((long) (shape.cpuMilli() * scale), medianCpuOfNodesWithGpus(nodes, shape.gpuCount())));
     }
 
     private static long medianCpuOfNodesWithGpus(List<NodeSpec> nodes, int gpus) {
-        long[] cpu = nodes.stream().filter(n -> n.gpuCount() > 0 && n.gpuCount() >= gpus)
-                .mapToLong(NodeSpec::cpuMilli).sorted().toArray();
+        long[] cpu = nodes.stream()
+                .filter(n -> n.gpuCount() > 0 && n.gpuCount() >= gpus)
+                .mapToLong(NodeSpec::cpuMilli)
+                .sorted()
+                .toArray();
         // the lower median of an even count: the smaller figure lets at least half of those nodes host the shape
         return cpu.length == 0 ? Long.MAX_VALUE : cpu[(cpu.length - 1) / 2];
     }

@@ -37,11 +37,11 @@ final class CpuShortfall {
     private final double[] cpuPerMilli;
     /** From index i on: the classes' summed share of the GPU demand, and the sum of share over CPU per milli. */
     private final double[] shareFrom;
+
     private final double[] sharePerCpuFrom;
 
     /** Jobs that fill a GPU: their CPU per GPU milli and their GPU milli (probability-weighted). */
-    private record JobClass(double cpuPerMilli, double milli) {
-    }
+    private record JobClass(double cpuPerMilli, double milli) {}
 
     /**
      * @param gpuShapes         the workload's shapes that take GPUs

@@ -17,9 +17,12 @@ final class DotProductPolicy extends ScoringPolicy {
 
     @Override
     long score(ClusterState state, int node, ResourceDemand demand) {
-        double cpu = state.freeCpu(node) / BestFitPolicy.MAX_CPU_MILLI * demand.cpuMilli() / BestFitPolicy.MAX_CPU_MILLI;
-        double gpu = state.gpuFreeOnNode(node) / BestFitPolicy.MAX_GPU_MILLI
-                * demand.totalMilliOn(state.node(node)) / BestFitPolicy.MAX_GPU_MILLI;
+        double cpu =
+                state.freeCpu(node) / BestFitPolicy.MAX_CPU_MILLI * demand.cpuMilli() / BestFitPolicy.MAX_CPU_MILLI;
+        double gpu = state.gpuFreeOnNode(node)
+                / BestFitPolicy.MAX_GPU_MILLI
+                * demand.totalMilliOn(state.node(node))
+                / BestFitPolicy.MAX_GPU_MILLI;
         return (long) (MAX_SCORE * (1 - (cpu + gpu) / 2));
     }
 

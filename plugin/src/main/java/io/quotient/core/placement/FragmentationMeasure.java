@@ -1,7 +1,6 @@
 package io.quotient.core.placement;
 
 import io.quotient.core.cluster.ClusterState;
-
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,14 +28,15 @@ public final class FragmentationMeasure implements NodeMeasure {
     private final Function<String, ModelShapes> shapesOn = this::shapesOn;
 
     /** The GPU shapes a model allows, grouped, and the probability of those it does not (all idle is stranded). */
-    private record ModelShapes(ShapeGroups allowed, double elsewhere) {
-    }
+    private record ModelShapes(ShapeGroups allowed, double elsewhere) {}
 
     public FragmentationMeasure(TargetWorkload workload) {
         this.workload = workload;
         gpuShapes = workload.shapes().stream().filter(s -> !s.cpuOnly()).toList();
-        cpuOnlyProbability = workload.shapes().stream().filter(TargetWorkload.Shape::cpuOnly)
-                .mapToDouble(TargetWorkload.Shape::probability).sum();
+        cpuOnlyProbability = workload.shapes().stream()
+                .filter(TargetWorkload.Shape::cpuOnly)
+                .mapToDouble(TargetWorkload.Shape::probability)
+                .sum();
     }
 
     public TargetWorkload workload() {
@@ -90,8 +90,10 @@ public final class FragmentationMeasure implements NodeMeasure {
 
     private ModelShapes shapesOn(String model) {
         // FGD's definition: a node without a model hosts no GPU shape, not even those that allow any model
-        double elsewhere = gpuShapes.stream().filter(s -> model.isEmpty() || !s.allowsModel(model))
-                .mapToDouble(TargetWorkload.Shape::probability).sum();
+        double elsewhere = gpuShapes.stream()
+                .filter(s -> model.isEmpty() || !s.allowsModel(model))
+                .mapToDouble(TargetWorkload.Shape::probability)
+                .sum();
         return new ModelShapes(ShapeGroups.allowedOn(model.isEmpty() ? List.of() : gpuShapes, model), elsewhere);
     }
 }

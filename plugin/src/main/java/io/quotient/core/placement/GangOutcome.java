@@ -1,7 +1,6 @@
 package io.quotient.core.placement;
 
 import io.quotient.core.cluster.Allocation;
-
 import java.util.List;
 
 /** What {@link GangPlacer} decided: every replica's allocation, on distinct nodes, or why the gang waits. */
@@ -15,6 +14,5 @@ public sealed interface GangOutcome {
     }
 
     /** Nothing is booked; the shortfall says what is missing. */
-    record Waiting(GangShortfall shortfall) implements GangOutcome {
-    }
+    record Waiting(GangShortfall shortfall) implements GangOutcome {}
 }

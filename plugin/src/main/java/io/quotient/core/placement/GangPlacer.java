@@ -3,7 +3,6 @@ package io.quotient.core.placement;
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.placement.PlacementPolicy.NodeFilter;
-
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.Comparator;
@@ -39,7 +38,8 @@ public final class GangPlacer {
                 .filter(pool -> pool.getValue().cardinality() >= gang.replicas())
                 .min(Comparator.comparingInt(pool -> pool.getValue().cardinality()));
         if (tightestThatHolds.isPresent()) {
-            return new GangOutcome.Placed(placeIn(state, gang, tightestThatHolds.get().getValue(), gang.replicas()));
+            return new GangOutcome.Placed(
+                    placeIn(state, gang, tightestThatHolds.get().getValue(), gang.replicas()));
         }
         Optional<Map.Entry<String, BitSet>> largest = pools.entrySet().stream()
                 .max(Comparator.comparingInt(pool -> pool.getValue().cardinality()));
@@ -47,7 +47,10 @@ public final class GangPlacer {
         if (available >= gang.minReplicas()) {
             return new GangOutcome.Placed(placeIn(state, gang, largest.get().getValue(), available));
         }
-        return new GangOutcome.Waiting(new GangShortfall(gang.perReplica(), gang.minReplicas(), available,
+        return new GangOutcome.Waiting(new GangShortfall(
+                gang.perReplica(),
+                gang.minReplicas(),
+                available,
                 largest.map(Map.Entry::getKey).orElse(MIXED)));
     }
 
@@ -68,8 +71,9 @@ public final class GangPlacer {
         List<Allocation> replicas = new ArrayList<>(count);
         NodeFilter inPoolAndFree = (s, node) -> pool.get(node) && !chosen.get(node);
         while (replicas.size() < count) {
-            Allocation allocation = policy.place(state, gang.perReplica(), inPoolAndFree).orElseThrow(() ->
-                    new IllegalStateException("policy " + policy.name() + " found no node for replica "
+            Allocation allocation = policy.place(state, gang.perReplica(), inPoolAndFree)
+                    .orElseThrow(() -> new IllegalStateException("policy " + policy.name()
+                            + " found no node for replica "
                             + replicas.size() + " of a gang although " + (pool.cardinality() - chosen.cardinality())
                             + " fitting nodes are left"));
             chosen.set(allocation.nodeIndex());

@@ -12,7 +12,9 @@ public record GangShortfall(ResourceDemand perReplica, int nodesNeeded, int node
 
     /** E.g. "needs 4 nodes with 8 free NVIDIA-A100 GPUs each, 2 have them". */
     public String describe() {
-        StringBuilder text = new StringBuilder("needs ").append(nodesNeeded).append(nodesNeeded == 1 ? " node" : " nodes")
+        StringBuilder text = new StringBuilder("needs ")
+                .append(nodesNeeded)
+                .append(nodesNeeded == 1 ? " node" : " nodes")
                 .append(" with ");
         if (perReplica.needsGpu()) {
             text.append(perReplica.gpuCount()).append(" free ");
@@ -29,7 +31,10 @@ public record GangShortfall(ResourceDemand perReplica, int nodesNeeded, int node
         } else {
             text.append(perReplica.cpuMilli() / 1000.0).append(" free CPUs");
         }
-        return text.append(", ").append(nodesThatFit).append(nodesThatFit == 1 ? " has" : " have").append(" them")
+        return text.append(", ")
+                .append(nodesThatFit)
+                .append(nodesThatFit == 1 ? " has" : " have")
+                .append(" them")
                 .toString();
     }
 }

@@ -1,14 +1,12 @@
 package io.quotient.core.placement;
 
 import io.quotient.core.cluster.ClusterState;
-
 import java.util.Arrays;
 
 /** Chooses which GPUs of a chosen node a demand takes. */
 final class GpuPicker {
 
-    private GpuPicker() {
-    }
+    private GpuPicker() {}
 
     /**
      * The {@code count} GPUs with the least free share that still hold {@code milli} (best fit inside

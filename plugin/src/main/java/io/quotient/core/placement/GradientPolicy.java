@@ -41,8 +41,8 @@ abstract class GradientPolicy extends ScoringPolicy {
      * @param cpuOnlyMeasure the measure that scores demands without a GPU (the same one unless a policy judges
      *                       where CPU-only pods go by other means than GPU placements)
      */
-    GradientPolicy(String name, long seed, NodeMeasure measure, NodeMeasure cpuOnlyMeasure,
-                   boolean tightestAmongEqual) {
+    GradientPolicy(
+            String name, long seed, NodeMeasure measure, NodeMeasure cpuOnlyMeasure, boolean tightestAmongEqual) {
         super(name, seed);
         this.measure = measure;
         this.before = new NodeFragmentationCache(measure);
@@ -72,7 +72,8 @@ abstract class GradientPolicy extends ScoringPolicy {
         int l = memo.left();
         double cost = demand.needsGpu() ? costPerMilli(state, node) : 0;
         // the cost changes as the cluster fills while the node stays the same, so it is applied after the memo
-        long score = cost == 0 ? memo.score()
+        long score = cost == 0
+                ? memo.score()
                 : quantised(memo.decrease() - cost * demand.gpuCount() * demand.milliOn(state.node(node)));
         // among nodes with the same score, the one whose GPU is left tightest (best fit across nodes)
         return tightestAmongEqual ? score * ResourceDemand.WHOLE - l : score;

@@ -21,7 +21,8 @@ final class LeastAllocatedPolicy extends ScoringPolicy {
         long cpuCapacity = state.node(node).cpuMilli();
         long gpuCapacity = (long) state.gpuCount(node) * ResourceDemand.WHOLE;
         double cpuFree = cpuCapacity <= 0 ? 0 : (double) (state.freeCpu(node) - demand.cpuMilli()) / cpuCapacity;
-        double gpuFree = gpuCapacity <= 0 ? 0
+        double gpuFree = gpuCapacity <= 0
+                ? 0
                 : (double) (state.gpuFreeOnNode(node) - demand.totalMilliOn(state.node(node))) / gpuCapacity;
         return (long) (0.5 * (cpuFree + gpuFree) * MAX_SCORE * 100);
     }

@@ -2,7 +2,6 @@ package io.quotient.core.placement;
 
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -36,9 +35,14 @@ final class ModelReserve {
     private final double flexible;
 
     ModelReserve(TargetWorkload workload, List<NodeSpec> nodes) {
-        new TreeSet<>(nodes.stream().filter(n -> n.gpuCount() > 0).map(NodeSpec::gpuModel).toList())
+        new TreeSet<>(nodes.stream()
+                        .filter(n -> n.gpuCount() > 0)
+                        .map(NodeSpec::gpuModel)
+                        .toList())
                 .forEach(m -> modelIndex.put(m, modelIndex.size()));
-        nodeModel = nodes.stream().mapToInt(n -> n.gpuCount() > 0 ? modelIndex.get(n.gpuModel()) : -1).toArray();
+        nodeModel = nodes.stream()
+                .mapToInt(n -> n.gpuCount() > 0 ? modelIndex.get(n.gpuModel()) : -1)
+                .toArray();
         List<Double> demands = new ArrayList<>();
         List<int[]> hosts = new ArrayList<>();
         double free = 0;
@@ -115,7 +119,9 @@ final class ModelReserve {
     private int[] hostingModels(TargetWorkload.Shape s, List<NodeSpec> nodes) {
         TreeSet<Integer> models = new TreeSet<>();
         for (NodeSpec n : nodes) {
-            if (n.gpuCount() > 0 && n.gpuCount() >= s.gpuCount() && n.cpuMilli() >= s.cpuMilli()
+            if (n.gpuCount() > 0
+                    && n.gpuCount() >= s.gpuCount()
+                    && n.cpuMilli() >= s.cpuMilli()
                     && s.allowsModel(n.gpuModel())) {
                 models.add(modelIndex.get(n.gpuModel()));
             }

@@ -1,6 +1,7 @@
 package io.quotient.core.placement;
 
 import io.quotient.core.cluster.ClusterState;
+import java.util.Arrays;
 
 /**
  * A {@link NodeMeasure} of every node of one cluster state, recomputed only for nodes whose
@@ -43,6 +44,6 @@ final class NodeFragmentationCache {
         state = current;
         versions = new long[current.nodeCount()];
         values = new double[current.nodeCount()];
-        java.util.Arrays.fill(versions, -1);
+        Arrays.fill(versions, -1);
     }
 }

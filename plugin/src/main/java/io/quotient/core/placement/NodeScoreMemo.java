@@ -20,6 +20,7 @@ final class NodeScoreMemo {
      * per node, and the lookups were a third of the policy's time).
      */
     private static final int STRIDE = 6;
+
     private static final int VERSION = 0;
     private static final int CPU = 1;
     private static final int SHAPE = 2;
@@ -43,7 +44,8 @@ final class NodeScoreMemo {
         useFor(current);
         long shape = shapeKey(demand);
         int i = entry(node, demand.cpuMilli(), shape);
-        if (entries[i + VERSION] == current.version(node) && entries[i + CPU] == demand.cpuMilli()
+        if (entries[i + VERSION] == current.version(node)
+                && entries[i + CPU] == demand.cpuMilli()
                 && entries[i + SHAPE] == shape) {
             hitDecrease = Double.longBitsToDouble(entries[i + DECREASE]);
             hitScore = entries[i + SCORE];

@@ -6,11 +6,10 @@ import java.util.Locale;
 /** The placement policies selectable by name (configuration, CLI), each deterministic for a seed. */
 public final class PlacementPolicies {
 
-    private static final List<String> NAMES = List.of("random", "leastallocated", "dotprod", "clustering", "packing", "bestfit", "fgd",
-            "quotient");
+    private static final List<String> NAMES =
+            List.of("random", "leastallocated", "dotprod", "clustering", "packing", "bestfit", "fgd", "quotient");
 
-    private PlacementPolicies() {
-    }
+    private PlacementPolicies() {}
 
     /**
      * Every known policy name: the reference policies (the FGD simulator's, and the kube-scheduler's default
@@ -36,7 +35,8 @@ public final class PlacementPolicies {
     }
 
     /** Quotient's policy with other constants than {@link QuotientSettings#DEFAULT}: for the sensitivity table. */
-    public static PlacementPolicy quotient(long seed, TargetWorkload workload, QuotientSettings settings, TieBreak ties) {
+    public static PlacementPolicy quotient(
+            long seed, TargetWorkload workload, QuotientSettings settings, TieBreak ties) {
         return new QuotientPolicy(seed, workload, settings).withTies(ties);
     }
 
@@ -51,8 +51,9 @@ public final class PlacementPolicies {
             case "bestfit" -> new BestFitPolicy(seed);
             case "fgd" -> new FgdPolicy(seed, workload);
             case "quotient" -> new QuotientPolicy(seed, workload);
-            default -> throw new IllegalArgumentException("unknown placement policy '" + name + "'; known policies: "
-                    + String.join(", ", NAMES));
+            default ->
+                throw new IllegalArgumentException(
+                        "unknown placement policy '" + name + "'; known policies: " + String.join(", ", NAMES));
         };
     }
 }

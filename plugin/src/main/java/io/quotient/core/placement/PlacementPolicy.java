@@ -3,7 +3,6 @@ package io.quotient.core.placement;
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
-
 import java.util.Optional;
 
 /**

@@ -3,7 +3,6 @@ package io.quotient.core.placement;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
-
 import java.util.List;
 
 /**
@@ -81,7 +80,8 @@ final class QuotientPolicy extends GradientPolicy {
         @Override
         public double of(String model, long freeCpu, int[] gpuFree, int gpuCount) {
             double lost = forecast.of(model, freeCpu, gpuFree, gpuCount);
-            return fragmentationWeight == 0 ? lost
+            return fragmentationWeight == 0
+                    ? lost
                     : lost + fragmentationWeight * fragmentation.of(model, freeCpu, gpuFree, gpuCount);
         }
     }

@@ -3,6 +3,7 @@ package io.quotient.core.placement;
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
+import java.util.Arrays;
 
 /**
  * Random as in the FGD paper's simulator: a node chosen uniformly among those that fit; a fraction
@@ -47,8 +48,8 @@ final class RandomPolicy extends ScoringPolicy {
             candidates[i] = candidates[j];
             candidates[j] = swap;
         }
-        int[] chosen = java.util.Arrays.copyOf(candidates, demand.gpuCount());
-        java.util.Arrays.sort(chosen);
+        int[] chosen = Arrays.copyOf(candidates, demand.gpuCount());
+        Arrays.sort(chosen);
         return allocationWithGpus(state, node, demand, chosen);
     }
 }

@@ -3,7 +3,6 @@ package io.quotient.core.placement;
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
-
 import java.util.Optional;
 import java.util.Random;
 
@@ -72,8 +71,7 @@ abstract class ScoringPolicy implements PlacementPolicy {
     }
 
     /** Called once per placement before scoring; policies that precompute per-demand data override it. */
-    void prepare(ClusterState state, ResourceDemand demand) {
-    }
+    void prepare(ClusterState state, ResourceDemand demand) {}
 
     /** Higher is better. Only called for nodes the demand fits. */
     abstract long score(ClusterState state, int node, ResourceDemand demand);
@@ -93,9 +91,13 @@ abstract class ScoringPolicy implements PlacementPolicy {
     }
 
     static Allocation tightestAllocation(ClusterState state, int node, ResourceDemand demand) {
-        return allocationWithGpus(state, node, demand, demand.needsGpu()
-                ? GpuPicker.tightest(state, node, demand.milliOn(state.node(node)), demand.gpuCount())
-                : new int[0]);
+        return allocationWithGpus(
+                state,
+                node,
+                demand,
+                demand.needsGpu()
+                        ? GpuPicker.tightest(state, node, demand.milliOn(state.node(node)), demand.gpuCount())
+                        : new int[0]);
     }
 
     static Allocation allocationWithGpus(ClusterState state, int node, ResourceDemand demand, int[] gpus) {

@@ -19,17 +19,20 @@ final class ShapeGroups {
     private final int[] gpuMilli;
     /** Per group, its shapes' CPU asks in ascending order, and the probability of the shapes asking up to each. */
     private final double[][] cpuAscending;
+
     private final double[][] massUpTo;
 
     /** Those of the GPU shapes that allow this model. */
     static ShapeGroups allowedOn(List<TargetWorkload.Shape> gpuShapes, String model) {
-        return new ShapeGroups(gpuShapes.stream().filter(s -> s.allowsModel(model)).toList());
+        return new ShapeGroups(
+                gpuShapes.stream().filter(s -> s.allowsModel(model)).toList());
     }
 
     ShapeGroups(List<TargetWorkload.Shape> shapes) {
         Map<Long, List<TargetWorkload.Shape>> byGpuAsk = new LinkedHashMap<>();
         for (TargetWorkload.Shape s : shapes) {
-            byGpuAsk.computeIfAbsent(((long) s.gpuCount() << 32) | s.gpuMilli(), k -> new ArrayList<>()).add(s);
+            byGpuAsk.computeIfAbsent(((long) s.gpuCount() << 32) | s.gpuMilli(), k -> new ArrayList<>())
+                    .add(s);
         }
         int groups = byGpuAsk.size();
         gpuCount = new int[groups];
@@ -39,10 +42,12 @@ final class ShapeGroups {
         int g = 0;
         for (List<TargetWorkload.Shape> group : byGpuAsk.values()) {
             List<TargetWorkload.Shape> byCpu = group.stream()
-                    .sorted(Comparator.comparingLong(TargetWorkload.Shape::cpuMilli)).toList();
+                    .sorted(Comparator.comparingLong(TargetWorkload.Shape::cpuMilli))
+                    .toList();
             gpuCount[g] = byCpu.get(0).gpuCount();
             gpuMilli[g] = byCpu.get(0).gpuMilli();
-            cpuAscending[g] = byCpu.stream().mapToDouble(TargetWorkload.Shape::cpuMilli).toArray();
+            cpuAscending[g] =
+                    byCpu.stream().mapToDouble(TargetWorkload.Shape::cpuMilli).toArray();
             massUpTo[g] = new double[byCpu.size()];
             double mass = 0;
             for (int i = 0; i < byCpu.size(); i++) {

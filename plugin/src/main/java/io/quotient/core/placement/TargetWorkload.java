@@ -1,13 +1,14 @@
 package io.quotient.core.placement;
 
 import io.quotient.core.cluster.ResourceDemand;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.ToLongFunction;
 
 /**
  * The "target workload" M of the FGD paper: the task shapes a cluster expects, each with its
@@ -70,8 +71,9 @@ public record TargetWorkload(List<Shape> shapes) {
 
     /** The FGD simulator's order of shapes with equal counts, ascending (the workload takes them descending). */
     private static final Comparator<Shape> SHAPE_ORDER = Comparator.comparingLong(Shape::cpuMilli)
-            .thenComparingInt(Shape::gpuMilli).thenComparingInt(Shape::gpuCount)
-            .thenComparing(s -> String.join("|", new java.util.TreeSet<>(s.allowedModels())));
+            .thenComparingInt(Shape::gpuMilli)
+            .thenComparingInt(Shape::gpuCount)
+            .thenComparing(s -> String.join("|", new TreeSet<>(s.allowedModels())));
 
     public TargetWorkload {
         if (shapes == null || shapes.isEmpty()) {
@@ -81,7 +83,9 @@ public record TargetWorkload(List<Shape> shapes) {
         if (!(total > 0)) {
             throw new IllegalArgumentException("target workload probabilities must sum to more than 0");
         }
-        shapes = shapes.stream().map(s -> s.withProbability(s.probability() / total)).toList();
+        shapes = shapes.stream()
+                .map(s -> s.withProbability(s.probability() / total))
+                .toList();
     }
 
     /**
@@ -113,7 +117,9 @@ public record TargetWorkload(List<Shape> shapes) {
             throw new IllegalArgumentException("cannot derive a target workload from no demands");
         }
         List<Map.Entry<Shape, Integer>> sorted = new ArrayList<>(counts.entrySet());
-        sorted.sort(Map.Entry.<Shape, Integer>comparingByValue().thenComparing(Map.Entry::getKey, SHAPE_ORDER).reversed());
+        sorted.sort(Map.Entry.<Shape, Integer>comparingByValue()
+                .thenComparing(Map.Entry::getKey, SHAPE_ORDER)
+                .reversed());
         List<Shape> kept = new ArrayList<>();
         long covered = 0;
         for (Map.Entry<Shape, Integer> e : sorted) {
@@ -160,12 +166,15 @@ public record TargetWorkload(List<Shape> shapes) {
      * This workload with every GPU shape asking for at most {@code capOf(shape)} CPU milli; shapes asking for less,
      * and CPU-only shapes, are unchanged ({@link ClusterFittedWorkload}).
      */
-    TargetWorkload withCpuAtMost(java.util.function.ToLongFunction<Shape> capOf) {
-        return new TargetWorkload(shapes.stream().map(s -> {
-            long cap = capOf.applyAsLong(s);
-            return s.cpuOnly() || s.cpuMilli() <= cap ? s
-                    : new Shape(cap, s.gpuCount(), s.gpuMilli(), s.allowedModels(), s.probability());
-        }).toList());
+    TargetWorkload withCpuAtMost(ToLongFunction<Shape> capOf) {
+        return new TargetWorkload(shapes.stream()
+                .map(s -> {
+                    long cap = capOf.applyAsLong(s);
+                    return s.cpuOnly() || s.cpuMilli() <= cap
+                            ? s
+                            : new Shape(cap, s.gpuCount(), s.gpuMilli(), s.allowedModels(), s.probability());
+                })
+                .toList());
     }
 
     /**

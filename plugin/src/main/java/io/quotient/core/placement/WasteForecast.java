@@ -1,13 +1,13 @@
 package io.quotient.core.placement;
 
 import io.quotient.core.cluster.NodeSpec;
-
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.stream.IntStream;
 
 /**
  * Quotient's measure of the GPU capacity a node is likely to lose for good, from its free resources and
@@ -43,8 +43,9 @@ final class WasteForecast implements NodeMeasure {
 
     /** Forecasts of the workloads used last (a service uses one, or a few while its nodes change). */
     private static final int RECENT_WORKLOADS = 8;
-    private static final Map<Key, WasteForecast> RECENT = Collections.synchronizedMap(
-            new LinkedHashMap<>(RECENT_WORKLOADS, 0.75f, true) {
+
+    private static final Map<Key, WasteForecast> RECENT =
+            Collections.synchronizedMap(new LinkedHashMap<>(RECENT_WORKLOADS, 0.75f, true) {
                 @Override
                 protected boolean removeEldestEntry(Map.Entry<Key, WasteForecast> eldest) {
                     return size() > RECENT_WORKLOADS;
@@ -57,8 +58,7 @@ final class WasteForecast implements NodeMeasure {
     /** An excess below this share of the GPU jobs' own CPU per milli is rounding, not a shortage. */
     private static final double FITTING_RESIDUE = 1e-3;
 
-    private record Key(TargetWorkload workload, double rareSizeShare, double excessCpuPerMilli) {
-    }
+    private record Key(TargetWorkload workload, double rareSizeShare, double excessCpuPerMilli) {}
 
     private final double rareSizeShare;
 
@@ -90,7 +90,8 @@ final class WasteForecast implements NodeMeasure {
     }
 
     private static WasteForecast forWorkload(TargetWorkload workload, double rareSizeShare, double excessCpuPerMilli) {
-        return RECENT.computeIfAbsent(new Key(workload, rareSizeShare, excessCpuPerMilli),
+        return RECENT.computeIfAbsent(
+                new Key(workload, rareSizeShare, excessCpuPerMilli),
                 k -> new WasteForecast(k.workload(), k.rareSizeShare(), k.excessCpuPerMilli()));
     }
 
@@ -121,7 +122,8 @@ final class WasteForecast implements NodeMeasure {
             return 0;
         }
         double excess = Math.max(0, cpuOnlyCpu / gpu * clusterGpu - spare) / clusterGpu;
-        // never above the cluster's own CPU per GPU milli: past it every node of a cluster of equal nodes looks short of
+        // never above the cluster's own CPU per GPU milli: past it every node of a cluster of equal nodes looks short
+        // of
         // CPU from the start, any GPU taken lowers the shortfall alike, and whole-GPU jobs spread over the nodes
         double capped = Math.max(0, Math.min(excess, clusterCpu / clusterGpu - gpuCpuPerMilli));
         // on a CPU-lean cluster the service fits the shapes' CPU to the cluster's and truncates each to whole milli,
@@ -157,7 +159,8 @@ final class WasteForecast implements NodeMeasure {
         if (idle == 0) {
             return 0;
         }
-        return sliver + unhostableShare(model, freeCpu, gpuFree, gpuCount) * (idle - sliver)
+        return sliver
+                + unhostableShare(model, freeCpu, gpuFree, gpuCount) * (idle - sliver)
                 + cpuShortfall.of(idle, sliver, freeCpu);
     }
 
@@ -172,7 +175,8 @@ final class WasteForecast implements NodeMeasure {
         for (int g = 0; g < groups.size(); g++) {
             // one term per group, as in FragmentationMeasure: the whole mass if its GPUs do not fit
             share += groups.gpuCount(g) > 1 && groups.fittingGpus(g, gpuFree, gpuCount) < groups.gpuCount(g)
-                    ? groups.mass(g) : groups.massNeedingMoreCpu(g, freeCpu);
+                    ? groups.mass(g)
+                    : groups.massNeedingMoreCpu(g, freeCpu);
         }
         return share;
     }
@@ -191,7 +195,7 @@ final class WasteForecast implements NodeMeasure {
         }
         // the sizes counted on to fill gaps, ascending: a few dozen, so a table costs some twenty thousand steps
         final double threshold = rareSizeShare * gapFillers;
-        int[] fillers = java.util.stream.IntStream.rangeClosed(1, TargetWorkload.Shape.WHOLE)
+        int[] fillers = IntStream.rangeClosed(1, TargetWorkload.Shape.WHOLE)
                 .filter(d -> weightBySize[d] > 0 && (d == TargetWorkload.Shape.WHOLE || weightBySize[d] >= threshold))
                 .toArray();
         double[] w = new double[weightBySize.length];

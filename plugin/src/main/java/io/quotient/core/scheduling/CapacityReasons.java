@@ -3,7 +3,6 @@ package io.quotient.core.scheduling;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.PlacementPolicy;
-
 import java.util.HashMap;
 import java.util.Map;
 
@@ -14,15 +13,14 @@ import java.util.Map;
  */
 final class CapacityReasons {
 
-    private record Key(ResourceDemand demand, boolean sharesGpu) {
-    }
+    private record Key(ResourceDemand demand, boolean sharesGpu) {}
 
-    private record NeverKey(ResourceDemand demand, int replicas) {
-    }
+    private record NeverKey(ResourceDemand demand, int replicas) {}
 
     private final ClusterState state;
     /** Whether a demand could ever fit depends on the nodes alone: kept for the whole round. */
     private final Map<NeverKey, String> never = new HashMap<>();
+
     private final Map<Key, String> noNode = new HashMap<>();
     private long changesSeen = -1;
 
@@ -48,7 +46,7 @@ final class CapacityReasons {
             noNode.clear();
             changesSeen = state.changes();
         }
-        return noNode.computeIfAbsent(new Key(demand, sharesGpu), k -> WaitReasons.noNode(state, demand, filter,
-                sharesGpu));
+        return noNode.computeIfAbsent(
+                new Key(demand, sharesGpu), k -> WaitReasons.noNode(state, demand, filter, sharesGpu));
     }
 }

@@ -2,20 +2,18 @@ package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
-
 import java.util.Collection;
 
 /** What a job needs from one node, in the placement policies' terms. */
 final class Demands {
 
-    private Demands() {
-    }
+    private Demands() {}
 
     static ResourceDemand of(JobSpec job) {
         GpuRequest gpu = job.gpu();
         if (gpu instanceof GpuRequest.WholeGpus w) {
-            return ResourceDemand.gpus(job.cpuMilli(), job.memoryMib(), w.count(), ResourceDemand.WHOLE,
-                    job.allowedModels());
+            return ResourceDemand.gpus(
+                    job.cpuMilli(), job.memoryMib(), w.count(), ResourceDemand.WHOLE, job.allowedModels());
         }
         if (gpu instanceof GpuRequest.Fraction f) {
             return ResourceDemand.gpus(job.cpuMilli(), job.memoryMib(), f.devices(), f.milli(), job.allowedModels());
@@ -51,7 +49,9 @@ final class Demands {
         }
         long least = (long) demand.gpuCount() * ResourceDemand.WHOLE;
         for (NodeSpec node : nodes) {
-            if (node.gpuCount() > 0 && demand.allowsModel(node.gpuModel()) && demand.milliOn(node) <= ResourceDemand.WHOLE) {
+            if (node.gpuCount() > 0
+                    && demand.allowsModel(node.gpuModel())
+                    && demand.milliOn(node) <= ResourceDemand.WHOLE) {
                 least = Math.min(least, demand.totalMilliOn(node));
             }
         }

@@ -4,7 +4,6 @@ import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.PlacementPolicy;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -17,12 +16,11 @@ import java.util.Optional;
  */
 final class Destinations {
 
-    private Destinations() {
-    }
+    private Destinations() {}
 
     /** @param among the nodes to consider (those with free GPUs, for a GPU demand), or null for every node */
-    static Optional<Allocation> bestFit(ClusterState state, ResourceDemand demand, int excluded,
-                                        PlacementPolicy.NodeFilter filter, int[] among) {
+    static Optional<Allocation> bestFit(
+            ClusterState state, ResourceDemand demand, int excluded, PlacementPolicy.NodeFilter filter, int[] among) {
         int bestNode = -1;
         long bestLeft = Long.MAX_VALUE;
         int count = among == null ? state.nodeCount() : among.length;
@@ -49,8 +47,11 @@ final class Destinations {
             }
         }
         gpus.sort(Comparator.comparingInt((Integer g) -> state.gpuFree(node, g)).thenComparingInt(g -> g));
-        int[] chosen = gpus.stream().limit(demand.needsGpu() ? demand.gpuCount() : 0).mapToInt(Integer::intValue)
-                .sorted().toArray();
+        int[] chosen = gpus.stream()
+                .limit(demand.needsGpu() ? demand.gpuCount() : 0)
+                .mapToInt(Integer::intValue)
+                .sorted()
+                .toArray();
         return Optional.of(new Allocation(node, chosen, share, demand.cpuMilli(), demand.memoryMib()));
     }
 

@@ -5,7 +5,6 @@ import io.quotient.core.placement.GangDemand;
 import io.quotient.core.placement.GangOutcome;
 import io.quotient.core.placement.GangPlacer;
 import io.quotient.core.placement.PlacementPolicy;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -34,24 +33,31 @@ final class ElasticGrowth {
         boolean othersWait = !snapshot.pending().isEmpty();
         Set<String> fractionReady = snapshot.fractionReadyNodes();
         List<PlacedJob> shrunk = ws.placed().stream()
-                .filter(job -> job.spec().gang().spansNodes() && job.replicas().size() < job.spec().gang().replicas())
+                .filter(job -> job.spec().gang().spansNodes()
+                        && job.replicas().size() < job.spec().gang().replicas())
                 // growing restarts the workload: not before the job's minimum runtime (its checkpoint interval)
                 .filter(job -> !snapshot.now().isBefore(job.protectedUntil()))
-                .sorted(Comparator.comparingInt((PlacedJob job) -> job.spec().priority()).reversed()
+                .sorted(Comparator.comparingInt((PlacedJob job) -> job.spec().priority())
+                        .reversed()
                         .thenComparing(PlacedJob::startedAt))
                 .toList();
         List<PlanAction> actions = new ArrayList<>();
         for (PlacedJob job : shrunk) {
             PlacementPolicy.NodeFilter filter = Demands.sharesGpu(job.spec())
-                    ? (s, n) -> fractionReady.contains(s.node(n).name()) : PlacementPolicy.NodeFilter.ANY;
+                    ? (s, n) -> fractionReady.contains(s.node(n).name())
+                    : PlacementPolicy.NodeFilter.ANY;
             grow(ws, job, othersWait, filter, snapshot).ifPresent(actions::add);
         }
         return new Plan(actions);
     }
 
     /** The bigger placement, booked in the workspace; or nothing changed. */
-    private Optional<PlanAction> grow(Workspace ws, PlacedJob job, boolean othersWait, PlacementPolicy.NodeFilter filter,
-                                      SchedulingSnapshot snapshot) {
+    private Optional<PlanAction> grow(
+            Workspace ws,
+            PlacedJob job,
+            boolean othersWait,
+            PlacementPolicy.NodeFilter filter,
+            SchedulingSnapshot snapshot) {
         List<Allocation> held = ws.allocations(job.id());
         ws.remove(job.id());
         int running = job.replicas().size();
@@ -59,10 +65,16 @@ final class ElasticGrowth {
         if (allowed > running) {
             GangDemand more = new GangDemand(Demands.of(job.spec()), allowed, running + 1, false);
             if (new GangPlacer(policy).place(ws.state(), more, filter) instanceof GangOutcome.Placed placed) {
-                long milli = placed.replicas().stream().mapToLong(Allocation::totalGpuMilli).sum();
-                boolean inQuota = !job.spec().preemptible() || ws.ledger().fitsGuarantee(job.spec().team(), milli);
-                PlacedJob grown = ws.placement(job.spec(), placed.replicas(),
-                        inQuota ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA, snapshot.now());
+                long milli = placed.replicas().stream()
+                        .mapToLong(Allocation::totalGpuMilli)
+                        .sum();
+                boolean inQuota = !job.spec().preemptible()
+                        || ws.ledger().fitsGuarantee(job.spec().team(), milli);
+                PlacedJob grown = ws.placement(
+                        job.spec(),
+                        placed.replicas(),
+                        inQuota ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA,
+                        snapshot.now());
                 ws.add(grown, placed.replicas());
                 return Optional.of(new PlanAction.Grow(job, grown));
             }
@@ -78,9 +90,12 @@ final class ElasticGrowth {
     private static int allowedReplicas(QuotaLedger ledger, PlacedJob job, boolean othersWait) {
         String team = job.spec().team();
         long perReplica = job.gpuMilli() / job.replicas().size();
-        for (int replicas = job.spec().gang().replicas(); replicas > job.replicas().size(); replicas--) {
+        for (int replicas = job.spec().gang().replicas();
+                replicas > job.replicas().size();
+                replicas--) {
             long milli = perReplica * replicas;
-            if (!ledger.exceedsMax(team, milli) && !ledger.exceedsDepartmentMax(team, milli)
+            if (!ledger.exceedsMax(team, milli)
+                    && !ledger.exceedsDepartmentMax(team, milli)
                     && (!othersWait || ledger.fitsGuarantee(team, milli))) {
                 return replicas;
             }

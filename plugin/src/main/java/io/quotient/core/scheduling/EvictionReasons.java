@@ -5,14 +5,21 @@ import java.util.List;
 /** Why a job is evicted: which rule let the claimant take its capacity, with what its team held. */
 final class EvictionReasons {
 
-    private EvictionReasons() {
-    }
+    private EvictionReasons() {}
 
-    static String of(QuotaLedger ledger, ReclaimRules rules, PlacedJob victim, List<PlacedJob> victims,
-                     JobSpec claimant, String rule) {
+    static String of(
+            QuotaLedger ledger,
+            ReclaimRules rules,
+            PlacedJob victim,
+            List<PlacedJob> victims,
+            JobSpec claimant,
+            String rule) {
         String team = victim.spec().team();
-        long heldBefore = ledger.total(team) + victims.stream().filter(v -> v.spec().team().equals(team))
-                .mapToLong(PlacedJob::gpuMilli).sum();
+        long heldBefore = ledger.total(team)
+                + victims.stream()
+                        .filter(v -> v.spec().team().equals(team))
+                        .mapToLong(PlacedJob::gpuMilli)
+                        .sum();
         String held = team + " held " + WaitReasons.gpus(heldBefore) + " GPUs with a guarantee of "
                 + WaitReasons.gpus(ledger.team(team).guaranteedMilli());
         if (ReclaimRules.PRIORITY.equals(rule)) {
@@ -23,12 +30,15 @@ final class EvictionReasons {
             return "Preempted by " + claimant.team() + " reclaiming its fair share of "
                     + WaitReasons.gpus(rules.fairShare(claimant.team())) + " GPUs for " + claimant.id() + "; " + held
                     + " and a fair share of " + WaitReasons.gpus(rules.fairShare(team))
-                    + (ReclaimRules.FAIR_SHARE.equals(rule) ? "" : ", and no smaller set of its jobs frees a node for it")
+                    + (ReclaimRules.FAIR_SHARE.equals(rule)
+                            ? ""
+                            : ", and no smaller set of its jobs frees a node for it")
                     + "; this job is re-queued";
         }
         if (team.equals(claimant.team()) && ReclaimRules.GUARANTEE_WITH_OWN_LOWER_PRIORITY.equals(rule)) {
             return "Preempted by " + claimant.id() + " (priority " + claimant.priority() + ") of the same team, which"
-                    + " needs " + team + "'s guarantee (" + held + "); this job has priority " + victim.spec().priority()
+                    + " needs " + team + "'s guarantee (" + held + "); this job has priority "
+                    + victim.spec().priority()
                     + " and is re-queued";
         }
         if (team.equals(claimant.team()) && heldBefore <= ledger.team(team).guaranteedMilli()) {
@@ -44,7 +54,8 @@ final class EvictionReasons {
         }
         if (ReclaimRules.DEPARTMENT_GUARANTEE.equals(rule)) {
             Department department = ledger.team(claimant.team()).department();
-            return "Preempted by " + claimant.team() + " reclaiming department " + department.name() + "'s guarantee of "
+            return "Preempted by " + claimant.team() + " reclaiming department " + department.name()
+                    + "'s guarantee of "
                     + WaitReasons.gpus(department.guaranteedMilli()) + " GPUs for "
                     + claimant.id() + "; this job ran on borrowed GPUs (" + held + ") and is re-queued";
         }

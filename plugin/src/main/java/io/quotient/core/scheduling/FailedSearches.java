@@ -1,7 +1,6 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.ResourceDemand;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -32,9 +31,12 @@ final class FailedSearches {
     }
 
     private static boolean noLarger(ResourceDemand d, ResourceDemand than) {
-        return d.gpuCount() <= than.gpuCount() && d.gpuMilli() <= than.gpuMilli()
-                && (d.gpuMemoryMib() == 0) == (than.gpuMemoryMib() == 0) && d.gpuMemoryMib() <= than.gpuMemoryMib()
-                && d.cpuMilli() <= than.cpuMilli() && d.memoryMib() <= than.memoryMib()
+        return d.gpuCount() <= than.gpuCount()
+                && d.gpuMilli() <= than.gpuMilli()
+                && (d.gpuMemoryMib() == 0) == (than.gpuMemoryMib() == 0)
+                && d.gpuMemoryMib() <= than.gpuMemoryMib()
+                && d.cpuMilli() <= than.cpuMilli()
+                && d.memoryMib() <= than.memoryMib()
                 && d.allowedModels().equals(than.allowedModels());
     }
 }

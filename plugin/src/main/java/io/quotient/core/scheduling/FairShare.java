@@ -29,11 +29,9 @@ final class FairShare {
      * One claimant of a division: what it is guaranteed, the most it can use, its weight and priority, and its decayed
      * past borrowing in milli (0 without decay).
      */
-    private record Claim(String name, long guaranteed, long ceiling, double weight, int priority, double past) {
-    }
+    private record Claim(String name, long guaranteed, long ceiling, double weight, int priority, double past) {}
 
-    private FairShare() {
-    }
+    private FairShare() {}
 
     /**
      * @param demand   per team, what it holds plus what it waits for, in milli
@@ -46,38 +44,47 @@ final class FairShare {
     /**
      * @param past per team, its decayed past borrowing in milli ({@link UsageHistory}); empty: instantaneous
      */
-    static Map<String, Long> of(Map<String, Team> teams, Map<String, Long> demand, long capacity,
-                                Map<String, Double> past) {
+    static Map<String, Long> of(
+            Map<String, Team> teams, Map<String, Long> demand, long capacity, Map<String, Double> past) {
         Map<String, List<Team>> byDepartment = new LinkedHashMap<>();
         List<Claim> top = new ArrayList<>();
         for (Team t : teams.values()) {
             if (t.department() == null) {
                 top.add(teamClaim(t, demand, past));
             } else {
-                byDepartment.computeIfAbsent(t.department().name(), d -> new ArrayList<>()).add(t);
+                byDepartment
+                        .computeIfAbsent(t.department().name(), d -> new ArrayList<>())
+                        .add(t);
             }
         }
         byDepartment.forEach((name, members) -> top.add(departmentClaim(members, demand, past)));
         Map<String, Long> topShares = divide(top, capacity);
         Map<String, Long> share = new HashMap<>();
-        teams.values().stream().filter(t -> t.department() == null)
+        teams.values().stream()
+                .filter(t -> t.department() == null)
                 .forEach(t -> share.put(t.name(), topShares.get(t.name())));
-        byDepartment.forEach((name, members) -> share.putAll(divide(members.stream()
-                .map(t -> teamClaim(t, demand, past)).toList(), topShares.get(departmentKey(name)))));
+        byDepartment.forEach((name, members) -> share.putAll(divide(
+                members.stream().map(t -> teamClaim(t, demand, past)).toList(), topShares.get(departmentKey(name)))));
         return share;
     }
 
     /** Each department's share, by department name (empty without departments). */
     static Map<String, Long> ofDepartments(Map<String, Team> teams, Map<String, Long> teamShares) {
         Map<String, Long> shares = new HashMap<>();
-        teams.values().stream().filter(t -> t.department() != null).forEach(t ->
-                shares.merge(t.department().name(), teamShares.getOrDefault(t.name(), 0L), Long::sum));
+        teams.values().stream()
+                .filter(t -> t.department() != null)
+                .forEach(t -> shares.merge(t.department().name(), teamShares.getOrDefault(t.name(), 0L), Long::sum));
         return shares;
     }
 
     private static Claim teamClaim(Team t, Map<String, Long> demand, Map<String, Double> past) {
         long ceiling = Math.min(demand.getOrDefault(t.name(), 0L), t.maxMilli());
-        return new Claim(t.name(), t.guaranteedMilli(), ceiling, t.overQuotaWeight(), t.priority(),
+        return new Claim(
+                t.name(),
+                t.guaranteedMilli(),
+                ceiling,
+                t.overQuotaWeight(),
+                t.priority(),
                 past.getOrDefault(t.name(), 0.0));
     }
 
@@ -91,8 +98,13 @@ final class FairShare {
             priority = Math.max(priority, t.priority());
             used += past.getOrDefault(t.name(), 0.0);
         }
-        return new Claim(departmentKey(d.name()), d.guaranteedMilli(), Math.min(ceiling, d.maxMilli()),
-                d.overQuotaWeight(), priority, used);
+        return new Claim(
+                departmentKey(d.name()),
+                d.guaranteedMilli(),
+                Math.min(ceiling, d.maxMilli()),
+                d.overQuotaWeight(),
+                priority,
+                used);
     }
 
     /** Department and team names share one map during the top-level division; this keeps them apart. */
@@ -110,13 +122,15 @@ final class FairShare {
             left -= s;
         }
         TreeMap<Integer, List<Claim>> tiers = new TreeMap<>(Comparator.reverseOrder());
-        claims.forEach(c -> tiers.computeIfAbsent(c.priority(), p -> new ArrayList<>()).add(c));
+        claims.forEach(
+                c -> tiers.computeIfAbsent(c.priority(), p -> new ArrayList<>()).add(c));
         for (List<Claim> tier : tiers.values()) {
             if (left <= 0) {
                 break;
             }
             // without past usage exactly the instantaneous division (and its rounding) of before
-            left = tier.stream().anyMatch(c -> c.past() > 0) ? fillWithPast(tier, share, left)
+            left = tier.stream().anyMatch(c -> c.past() > 0)
+                    ? fillWithPast(tier, share, left)
                     : fill(tier, share, left);
         }
         return share;
@@ -124,7 +138,8 @@ final class FairShare {
 
     /** Water-filling within one priority tier; returns what is left for lower tiers. */
     private static long fill(List<Claim> tier, Map<String, Long> share, long left) {
-        List<Claim> hungry = new ArrayList<>(tier.stream().filter(c -> c.weight() > 0 && want(c, share) > 0).toList());
+        List<Claim> hungry = new ArrayList<>(
+                tier.stream().filter(c -> c.weight() > 0 && want(c, share) > 0).toList());
         while (left > 0 && !hungry.isEmpty()) {
             double weights = hungry.stream().mapToDouble(Claim::weight).sum();
             long handed = 0;
@@ -149,7 +164,8 @@ final class FairShare {
      * lowest on that measure. Returns what is left for lower tiers.
      */
     private static long fillWithPast(List<Claim> tier, Map<String, Long> share, long left) {
-        List<Claim> hungry = tier.stream().filter(c -> c.weight() > 0 && want(c, share) > 0).toList();
+        List<Claim> hungry =
+                tier.stream().filter(c -> c.weight() > 0 && want(c, share) > 0).toList();
         long wanted = hungry.stream().mapToLong(c -> want(c, share)).sum();
         long pool = Math.min(left, wanted);
         if (pool <= 0) {
@@ -159,7 +175,10 @@ final class FairShare {
         hungry.forEach(c -> base.put(c.name(), share.getOrDefault(c.name(), 0L)));
         // the level, in milli per unit of weight, at which the hungry claims together take the pool
         double low = 0;
-        double high = hungry.stream().mapToDouble(c -> (c.past() + want(c, share)) / c.weight()).max().orElse(0);
+        double high = hungry.stream()
+                .mapToDouble(c -> (c.past() + want(c, share)) / c.weight())
+                .max()
+                .orElse(0);
         for (int i = 0; i < 100; i++) {
             double mid = (low + high) / 2;
             if (pouredAt(hungry, share, mid) < pool) {
@@ -174,10 +193,11 @@ final class FairShare {
             share.merge(c.name(), given, Long::sum);
             handed += given;
         }
-        Comparator<Claim> lowest = Comparator.comparingDouble(
-                c -> (c.past() + share.get(c.name()) - base.get(c.name())) / c.weight());
+        Comparator<Claim> lowest =
+                Comparator.comparingDouble(c -> (c.past() + share.get(c.name()) - base.get(c.name())) / c.weight());
         while (handed < pool) {
-            Claim next = hungry.stream().filter(c -> want(c, share) > 0).min(lowest).orElseThrow();
+            Claim next =
+                    hungry.stream().filter(c -> want(c, share) > 0).min(lowest).orElseThrow();
             share.merge(next.name(), 1L, Long::sum);
             handed++;
         }

@@ -19,8 +19,8 @@ public record FairShareSettings(Duration usageHalfLife, Duration window) {
         Objects.requireNonNull(usageHalfLife, "fairShare.usageHalfLife");
         Objects.requireNonNull(window, "fairShare.window");
         if (usageHalfLife.isNegative()) {
-            throw new IllegalArgumentException("fairShare.usageHalfLife must be 0 (no memory) or a positive duration,"
-                    + " was " + usageHalfLife);
+            throw new IllegalArgumentException(
+                    "fairShare.usageHalfLife must be 0 (no memory) or a positive duration," + " was " + usageHalfLife);
         }
         if (!usageHalfLife.isZero() && (window.isNegative() || window.isZero())) {
             throw new IllegalArgumentException("fairShare.window must be a positive duration when"

@@ -27,8 +27,23 @@ public record ForeignDemand(GpuRequest perReplica, int replicas) {
             mibLimit = m.limitMib();
             devices = m.devices();
         }
-        return new JobRequestInput(team, name, count, fraction, fractionLimit, mib, mibLimit, devices, null, null, null,
-                null, null, null, replicas == 1 ? null : replicas, null);
+        return new JobRequestInput(
+                team,
+                name,
+                count,
+                fraction,
+                fractionLimit,
+                mib,
+                mibLimit,
+                devices,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                replicas == 1 ? null : replicas,
+                null);
     }
 
     public ForeignDemand {

@@ -1,6 +1,7 @@
 package io.quotient.core.scheduling;
 
 import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,8 +26,7 @@ public final class ForeignGpuRequests {
     public static final String MEMORY_LIMIT = "gpu-memory-limit";
     public static final String DEVICES = "gpu-fraction-num-devices";
 
-    private ForeignGpuRequests() {
-    }
+    private ForeignGpuRequests() {}
 
     /**
      * The GPUs the pod template asks for, or empty when it asks for none (the workload is not Quotient's).
@@ -40,26 +40,36 @@ public final class ForeignGpuRequests {
         boolean fraction = a.containsKey(FRACTION);
         boolean memory = a.containsKey(MEMORY);
         if (fraction && memory) {
-            throw new RequestException(field(prefix, MEMORY), "cannot be combined with " + FRACTION + "; ask for a"
-                    + " fraction of a GPU or for MiB of it, not both");
+            throw new RequestException(
+                    field(prefix, MEMORY),
+                    "cannot be combined with " + FRACTION + "; ask for a"
+                            + " fraction of a GPU or for MiB of it, not both");
         }
         requireBase(ask, FRACTION_LIMIT, FRACTION);
         requireBase(ask, MEMORY_LIMIT, MEMORY);
         if (a.containsKey(DEVICES) && !fraction && !memory) {
-            throw new RequestException(field(prefix, DEVICES), "applies only to " + FRACTION + " or " + MEMORY
-                    + "; ask for whole GPUs with the nvidia.com/gpu limit");
+            throw new RequestException(
+                    field(prefix, DEVICES),
+                    "applies only to " + FRACTION + " or " + MEMORY
+                            + "; ask for whole GPUs with the nvidia.com/gpu limit");
         }
         if ((fraction || memory) && whole > 0) {
-            throw new RequestException(ask.gpuLimits().keySet().iterator().next(), "cannot be combined with the "
-                    + (fraction ? FRACTION : MEMORY) + " annotation; ask for whole GPUs (nvidia.com/gpu) or for a share"
-                    + " of a GPU, not both");
+            throw new RequestException(
+                    ask.gpuLimits().keySet().iterator().next(),
+                    "cannot be combined with the "
+                            + (fraction ? FRACTION : MEMORY)
+                            + " annotation; ask for whole GPUs (nvidia.com/gpu) or for a share"
+                            + " of a GPU, not both");
         }
         if (fraction) {
             int milli = milli(prefix, FRACTION, a.get(FRACTION), false);
-            int limit = a.containsKey(FRACTION_LIMIT) ? milli(prefix, FRACTION_LIMIT, a.get(FRACTION_LIMIT), true) : milli;
+            int limit =
+                    a.containsKey(FRACTION_LIMIT) ? milli(prefix, FRACTION_LIMIT, a.get(FRACTION_LIMIT), true) : milli;
             if (limit < milli) {
-                throw new RequestException(field(prefix, FRACTION_LIMIT), "(" + a.get(FRACTION_LIMIT) + ") must not be"
-                        + " below " + FRACTION + " (" + a.get(FRACTION) + ")");
+                throw new RequestException(
+                        field(prefix, FRACTION_LIMIT),
+                        "(" + a.get(FRACTION_LIMIT) + ") must not be" + " below " + FRACTION + " (" + a.get(FRACTION)
+                                + ")");
             }
             return Optional.of(new GpuRequest.Fraction(milli, limit, devices(ask)));
         }
@@ -67,8 +77,8 @@ public final class ForeignGpuRequests {
             long mib = positive(prefix, MEMORY, a.get(MEMORY), "MiB");
             long limit = a.containsKey(MEMORY_LIMIT) ? positive(prefix, MEMORY_LIMIT, a.get(MEMORY_LIMIT), "MiB") : mib;
             if (limit < mib) {
-                throw new RequestException(field(prefix, MEMORY_LIMIT), "(" + limit + ") must not be below " + MEMORY
-                        + " (" + mib + ")");
+                throw new RequestException(
+                        field(prefix, MEMORY_LIMIT), "(" + limit + ") must not be below " + MEMORY + " (" + mib + ")");
             }
             return Optional.of(new GpuRequest.Memory(mib, limit, devices(ask)));
         }
@@ -89,7 +99,8 @@ public final class ForeignGpuRequests {
         boolean someWithout = false;
         for (ReplicaGroup group : groups) {
             if (group.replicas() < 0) {
-                throw new RequestException(group.replicasField(), "must not be negative (was " + group.replicas() + ")");
+                throw new RequestException(
+                        group.replicasField(), "must not be negative (was " + group.replicas() + ")");
             }
             Optional<GpuRequest> gpu = parse(group.ask());
             if (group.replicas() == 0) {
@@ -100,9 +111,11 @@ public final class ForeignGpuRequests {
                 continue;
             }
             if (perReplica != null && !perReplica.equals(gpu.get())) {
-                throw new RequestException(group.replicasField(), "these replicas ask for other GPUs than " + firstField
-                        + "; Quotient places a distributed job as a gang of replicas with the same GPUs each, one per"
-                        + " node: give every replica the same nvidia.com/gpu limit");
+                throw new RequestException(
+                        group.replicasField(),
+                        "these replicas ask for other GPUs than " + firstField
+                                + "; Quotient places a distributed job as a gang of replicas with the same GPUs each, one per"
+                                + " node: give every replica the same nvidia.com/gpu limit");
             }
             perReplica = gpu.get();
             firstField = firstField == null ? group.replicasField() : firstField;
@@ -112,17 +125,22 @@ public final class ForeignGpuRequests {
             return Optional.empty();
         }
         if (someWithout) {
-            throw new RequestException(firstField, "some replicas of this job ask for GPUs and others do not; Quotient"
-                    + " places a distributed job as a gang of replicas with the same GPUs each, one per node: give"
-                    + " every replica the same nvidia.com/gpu limit");
+            throw new RequestException(
+                    firstField,
+                    "some replicas of this job ask for GPUs and others do not; Quotient"
+                            + " places a distributed job as a gang of replicas with the same GPUs each, one per node: give"
+                            + " every replica the same nvidia.com/gpu limit");
         }
         if (replicas > 1 && !(perReplica instanceof GpuRequest.WholeGpus)) {
-            throw new RequestException(firstField, replicas + " replicas ask for a share of a GPU; a gang places one"
-                    + " replica with whole GPUs per node: use the nvidia.com/gpu limit");
+            throw new RequestException(
+                    firstField,
+                    replicas + " replicas ask for a share of a GPU; a gang places one"
+                            + " replica with whole GPUs per node: use the nvidia.com/gpu limit");
         }
         if (replicas > JobSpecValidator.MAX_REPLICAS) {
-            throw new RequestException(firstField, replicas + " replicas; at most " + JobSpecValidator.MAX_REPLICAS
-                    + " (one replica per node)");
+            throw new RequestException(
+                    firstField,
+                    replicas + " replicas; at most " + JobSpecValidator.MAX_REPLICAS + " (one replica per node)");
         }
         return Optional.of(new ForeignDemand(perReplica, replicas));
     }
@@ -134,8 +152,8 @@ public final class ForeignGpuRequests {
 
     private static void requireBase(PodGpuAsk ask, String limit, String base) {
         if (ask.annotations().containsKey(limit) && !ask.annotations().containsKey(base)) {
-            throw new RequestException(field(ask.annotationsField(), limit), "needs " + base
-                    + " (the guaranteed share it bursts from)");
+            throw new RequestException(
+                    field(ask.annotationsField(), limit), "needs " + base + " (the guaranteed share it bursts from)");
         }
     }
 
@@ -145,9 +163,12 @@ public final class ForeignGpuRequests {
         for (Map.Entry<String, String> limit : limits.entrySet()) {
             String value = limit.getValue() == null ? "" : limit.getValue().trim();
             if (!value.matches("\\d{1,6}")) {
-                throw new RequestException(limit.getKey(), "'" + limit.getValue() + "' is not a whole number of GPUs;"
-                        + " nvidia.com/gpu counts whole GPUs (for a share of one use the " + FRACTION + " or " + MEMORY
-                        + " annotation)");
+                throw new RequestException(
+                        limit.getKey(),
+                        "'" + limit.getValue() + "' is not a whole number of GPUs;"
+                                + " nvidia.com/gpu counts whole GPUs (for a share of one use the " + FRACTION + " or "
+                                + MEMORY
+                                + " annotation)");
             }
             total += Long.parseLong(value);
         }
@@ -162,13 +183,18 @@ public final class ForeignGpuRequests {
     /** A share in milli-GPU: a request strictly inside (0, 1), a limit up to 1, at least 0.001. */
     private static int milli(String prefix, String annotation, String text, boolean mayBeWhole) {
         BigDecimal value = decimal(prefix, annotation, text);
-        boolean inRange = value.signum() > 0 && value.compareTo(BigDecimal.ONE) <= 0
+        boolean inRange = value.signum() > 0
+                && value.compareTo(BigDecimal.ONE) <= 0
                 && (mayBeWhole || value.compareTo(BigDecimal.ONE) < 0);
-        long milli = inRange ? value.movePointRight(3).setScale(0, java.math.RoundingMode.HALF_UP).longValue() : 0;
+        long milli = inRange
+                ? value.movePointRight(3).setScale(0, RoundingMode.HALF_UP).longValue()
+                : 0;
         if (!inRange || milli < 1 || (!mayBeWhole && milli >= 1000)) {
-            throw new RequestException(field(prefix, annotation), "must be greater than 0 and " + (mayBeWhole
-                    ? "at most 1" : "less than 1") + ", at least 0.001 (was \"" + text + "\")" + (mayBeWhole ? ""
-                    : "; ask for whole GPUs with the nvidia.com/gpu limit"));
+            throw new RequestException(
+                    field(prefix, annotation),
+                    "must be greater than 0 and " + (mayBeWhole ? "at most 1" : "less than 1")
+                            + ", at least 0.001 (was \"" + text + "\")"
+                            + (mayBeWhole ? "" : "; ask for whole GPUs with the nvidia.com/gpu limit"));
         }
         return (int) milli;
     }
@@ -177,16 +203,18 @@ public final class ForeignGpuRequests {
         try {
             return new BigDecimal(text == null ? "" : text.trim());
         } catch (NumberFormatException e) {
-            throw new RequestException(field(prefix, annotation), "\"" + text + "\" is not a number; write it as"
-                    + " Run:ai does, e.g. \"0.5\"");
+            throw new RequestException(
+                    field(prefix, annotation),
+                    "\"" + text + "\" is not a number; write it as" + " Run:ai does, e.g. \"0.5\"");
         }
     }
 
     private static long positive(String prefix, String annotation, String text, String unit) {
         String value = text == null ? "" : text.trim();
         if (!value.matches("\\d{1,12}") || Long.parseLong(value) < 1) {
-            throw new RequestException(field(prefix, annotation), "must be a whole number of " + unit + ", at least 1"
-                    + " (was \"" + text + "\")");
+            throw new RequestException(
+                    field(prefix, annotation),
+                    "must be a whole number of " + unit + ", at least 1" + " (was \"" + text + "\")");
         }
         return Long.parseLong(value);
     }

@@ -7,7 +7,6 @@ import io.quotient.core.placement.GangDemand;
 import io.quotient.core.placement.GangOutcome;
 import io.quotient.core.placement.GangPlacer;
 import io.quotient.core.placement.PlacementPolicy.NodeFilter;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -39,8 +38,7 @@ import java.util.stream.IntStream;
 final class GangReclaim {
 
     /** The jobs evicted (already removed from the workspace), the jobs moved and the gang's replicas there. */
-    record Outcome(List<PlacedJob> victims, List<PlanAction.Move> moves, List<Allocation> replicas) {
-    }
+    record Outcome(List<PlacedJob> victims, List<PlanAction.Move> moves, List<Allocation> replicas) {}
 
     /**
      * One eviction ({@code movedTo} null) or move applied to the workspace, with what it freed for undoing.
@@ -151,11 +149,26 @@ final class GangReclaim {
             NodeFilter notYetFitting = (s, n) -> pool.accepts(s, n) && !s.fits(n, gang.perReplica());
             // a move onto a node that already holds a replica's room must leave it: it would undo an earlier round
             Optional<ReclaimSearch.Choice> choice = fits
-                    ? search.best(NOTHING, (s, n) -> true, remaining(rights, teamTaken, departmentTaken,
-                            insideFreed >= overMax ? 0 : 1, ownDone ? 0 : 1), fitting, gang.perReplica())
-                    : search.best(gang.perReplica(), notYetFitting,
-                            remaining(rights, teamTaken, departmentTaken, 0, 0), fitting, gang.perReplica());
-            if (choice.isEmpty() || (choice.get().evictions().isEmpty() && choice.get().moves().isEmpty())) {
+                    ? search.best(
+                            NOTHING,
+                            (s, n) -> true,
+                            remaining(
+                                    rights,
+                                    teamTaken,
+                                    departmentTaken,
+                                    insideFreed >= overMax ? 0 : 1,
+                                    ownDone ? 0 : 1),
+                            fitting,
+                            gang.perReplica())
+                    : search.best(
+                            gang.perReplica(),
+                            notYetFitting,
+                            remaining(rights, teamTaken, departmentTaken, 0, 0),
+                            fitting,
+                            gang.perReplica());
+            if (choice.isEmpty()
+                    || (choice.get().evictions().isEmpty()
+                            && choice.get().moves().isEmpty())) {
                 break;
             }
             for (ReclaimSearch.Move m : choice.get().moves()) {
@@ -198,8 +211,11 @@ final class GangReclaim {
      */
     private Trial withoutNeedless(GangDemand gang, NodeFilter pool, List<Step> steps, ReclaimRights rights) {
         List<Integer> order = new ArrayList<>(IntStream.range(0, steps.size())
-                .filter(i -> steps.get(i).eviction()).boxed().toList());
-        order.sort(Comparator.comparing((Integer i) -> single(steps.get(i).job())).reversed());
+                .filter(i -> steps.get(i).eviction())
+                .boxed()
+                .toList());
+        order.sort(
+                Comparator.comparing((Integer i) -> single(steps.get(i).job())).reversed());
         long spareInside = -rights.departments().ownDepartmentOverMax();
         long spareOwn = -rights.ownMustFree();
         for (Step step : steps) {
@@ -266,19 +282,30 @@ final class GangReclaim {
      * {@code insideAtLeast} milli the node's evictions must free inside the claimant's department, with
      * {@code ownAtLeast} of the claimant team's own jobs.
      */
-    private static ReclaimRights remaining(ReclaimRights rights, Map<String, Long> teamTaken,
-                                           Map<String, Long> departmentTaken, long insideAtLeast, long ownAtLeast) {
+    private static ReclaimRights remaining(
+            ReclaimRights rights,
+            Map<String, Long> teamTaken,
+            Map<String, Long> departmentTaken,
+            long insideAtLeast,
+            long ownAtLeast) {
         Map<String, Long> teams = new HashMap<>(rights.teamAllowance());
         teamTaken.forEach((team, milli) -> teams.computeIfPresent(team, (t, left) -> Math.max(0, left - milli)));
         DepartmentLimits limits = rights.departments().insideOnly();
         Map<String, Long> departments = new HashMap<>(limits.allowance());
         departmentTaken.forEach((d, milli) -> departments.computeIfPresent(d, (k, left) -> Math.max(0, left - milli)));
-        return new ReclaimRights(rights.rule(), teams, new DepartmentLimits(departments, 0, insideAtLeast),
-                rights.claimantTeam(), rights.ownEvictable(), ownAtLeast, rights.evictions(), rights.moves());
+        return new ReclaimRights(
+                rights.rule(),
+                teams,
+                new DepartmentLimits(departments, 0, insideAtLeast),
+                rights.claimantTeam(),
+                rights.ownEvictable(),
+                ownAtLeast,
+                rights.evictions(),
+                rights.moves());
     }
 
-    private void taken(PlacedJob victim, ReclaimRights rights, Map<String, Long> teamTaken,
-                       Map<String, Long> departmentTaken) {
+    private void taken(
+            PlacedJob victim, ReclaimRights rights, Map<String, Long> teamTaken, Map<String, Long> departmentTaken) {
         String team = victim.spec().team();
         if (team.equals(rights.claimantTeam())) {
             return;

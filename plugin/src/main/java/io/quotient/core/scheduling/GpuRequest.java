@@ -24,10 +24,8 @@ public sealed interface GpuRequest {
     }
 
     /** A guaranteed fraction of each of {@code devices} GPUs of one node, burstable to {@code limitMilli}. */
-    record Fraction(int milli, int limitMilli, int devices) implements GpuRequest {
-    }
+    record Fraction(int milli, int limitMilli, int devices) implements GpuRequest {}
 
     /** Guaranteed MiB of each of {@code devices} GPUs of one node, burstable to {@code limitMib}. */
-    record Memory(long mib, long limitMib, int devices) implements GpuRequest {
-    }
+    record Memory(long mib, long limitMib, int devices) implements GpuRequest {}
 }

@@ -18,23 +18,77 @@ import java.util.Set;
  *                       ({@code replicas}); null means one
  * @param minReplicas    an elastic gang starts with at least this many ({@code minReplicas}); null means all
  */
-public record JobRequestInput(String team, String name, Integer gpuCount, Double fraction, Double fractionLimit,
-                              Long gpuMemoryMib, Long gpuMemoryLimitMib, Integer gpuDevices, Long cpuMilli,
-                              Long memoryMib, Integer priority, Boolean preemptible, Long minRuntimeSeconds,
-                              Set<String> gpuModels, Integer replicas, Integer minReplicas) {
+public record JobRequestInput(
+        String team,
+        String name,
+        Integer gpuCount,
+        Double fraction,
+        Double fractionLimit,
+        Long gpuMemoryMib,
+        Long gpuMemoryLimitMib,
+        Integer gpuDevices,
+        Long cpuMilli,
+        Long memoryMib,
+        Integer priority,
+        Boolean preemptible,
+        Long minRuntimeSeconds,
+        Set<String> gpuModels,
+        Integer replicas,
+        Integer minReplicas) {
 
     /** A single-node request. */
-    public JobRequestInput(String team, String name, Integer gpuCount, Double fraction, Double fractionLimit,
-                           Long gpuMemoryMib, Long gpuMemoryLimitMib, Integer gpuDevices, Long cpuMilli,
-                           Long memoryMib, Integer priority, Boolean preemptible, Long minRuntimeSeconds,
-                           Set<String> gpuModels) {
-        this(team, name, gpuCount, fraction, fractionLimit, gpuMemoryMib, gpuMemoryLimitMib, gpuDevices, cpuMilli,
-                memoryMib, priority, preemptible, minRuntimeSeconds, gpuModels, null, null);
+    public JobRequestInput(
+            String team,
+            String name,
+            Integer gpuCount,
+            Double fraction,
+            Double fractionLimit,
+            Long gpuMemoryMib,
+            Long gpuMemoryLimitMib,
+            Integer gpuDevices,
+            Long cpuMilli,
+            Long memoryMib,
+            Integer priority,
+            Boolean preemptible,
+            Long minRuntimeSeconds,
+            Set<String> gpuModels) {
+        this(
+                team,
+                name,
+                gpuCount,
+                fraction,
+                fractionLimit,
+                gpuMemoryMib,
+                gpuMemoryLimitMib,
+                gpuDevices,
+                cpuMilli,
+                memoryMib,
+                priority,
+                preemptible,
+                minRuntimeSeconds,
+                gpuModels,
+                null,
+                null);
     }
 
     /** The same request with the preemptible flag set (a template's default when the user left it open). */
     public JobRequestInput withPreemptible(Boolean value) {
-        return new JobRequestInput(team, name, gpuCount, fraction, fractionLimit, gpuMemoryMib, gpuMemoryLimitMib,
-                gpuDevices, cpuMilli, memoryMib, priority, value, minRuntimeSeconds, gpuModels, replicas, minReplicas);
+        return new JobRequestInput(
+                team,
+                name,
+                gpuCount,
+                fraction,
+                fractionLimit,
+                gpuMemoryMib,
+                gpuMemoryLimitMib,
+                gpuDevices,
+                cpuMilli,
+                memoryMib,
+                priority,
+                value,
+                minRuntimeSeconds,
+                gpuModels,
+                replicas,
+                minReplicas);
     }
 }

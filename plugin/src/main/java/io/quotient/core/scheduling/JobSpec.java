@@ -12,12 +12,27 @@ import java.util.Set;
  * @param minRuntime  a placed job is not preempted before it has run this long
  * @param gang        how many replicas run together, one per node; the GPU, CPU and memory requests are per replica
  */
-public record JobSpec(JobId id, GpuRequest gpu, long cpuMilli, long memoryMib, Set<String> allowedModels,
-                      int priority, boolean preemptible, Duration minRuntime, Gang gang) {
+public record JobSpec(
+        JobId id,
+        GpuRequest gpu,
+        long cpuMilli,
+        long memoryMib,
+        Set<String> allowedModels,
+        int priority,
+        boolean preemptible,
+        Duration minRuntime,
+        Gang gang) {
 
     /** A single-node job. */
-    public JobSpec(JobId id, GpuRequest gpu, long cpuMilli, long memoryMib, Set<String> allowedModels,
-                   int priority, boolean preemptible, Duration minRuntime) {
+    public JobSpec(
+            JobId id,
+            GpuRequest gpu,
+            long cpuMilli,
+            long memoryMib,
+            Set<String> allowedModels,
+            int priority,
+            boolean preemptible,
+            Duration minRuntime) {
         this(id, gpu, cpuMilli, memoryMib, allowedModels, priority, preemptible, minRuntime, Gang.SINGLE);
     }
 

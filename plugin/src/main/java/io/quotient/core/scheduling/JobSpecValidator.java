@@ -46,8 +46,8 @@ public final class JobSpecValidator {
      */
     public JobSpecValidator(Duration maxMinRuntime) {
         if (maxMinRuntime == null || maxMinRuntime.isNegative()) {
-            throw new IllegalArgumentException("the maximum minimum runtime must be zero or more, was "
-                    + maxMinRuntime);
+            throw new IllegalArgumentException(
+                    "the maximum minimum runtime must be zero or more, was " + maxMinRuntime);
         }
         this.maxMinRuntime = maxMinRuntime;
     }
@@ -75,9 +75,11 @@ public final class JobSpecValidator {
     public JobSpec validateRequest(JobRequestInput input) {
         JobSpec spec = checked(input);
         if (spec.minRuntime().compareTo(maxMinRuntime) > 0) {
-            throw new RequestException("minRuntimeSeconds", "is " + spec.minRuntime().toSeconds() + "; at most "
-                    + maxMinRuntime.toSeconds() + " seconds are allowed on this cluster: " + MIN_RUNTIME_WHY
-                    + maxMinRuntime.toSeconds());
+            throw new RequestException(
+                    "minRuntimeSeconds",
+                    "is " + spec.minRuntime().toSeconds() + "; at most "
+                            + maxMinRuntime.toSeconds() + " seconds are allowed on this cluster: " + MIN_RUNTIME_WHY
+                            + maxMinRuntime.toSeconds());
         }
         return spec;
     }
@@ -95,26 +97,30 @@ public final class JobSpecValidator {
         int priority = priority(input.priority());
         boolean preemptible = input.preemptible() == null || input.preemptible();
         Duration minRuntime = Duration.ofSeconds(nonNegative("minRuntimeSeconds", input.minRuntimeSeconds()));
-        return new JobSpec(new JobId(team, name), gpu, cpu, memory, models, priority, preemptible, minRuntime,
-                gang(input, gpu));
+        return new JobSpec(
+                new JobId(team, name), gpu, cpu, memory, models, priority, preemptible, minRuntime, gang(input, gpu));
     }
 
     /** Replicas run one per node, so each must ask for GPUs: a CPU-only gang has nothing for Quotient to place. */
     private static Gang gang(JobRequestInput in, GpuRequest gpu) {
         int replicas = in.replicas() == null ? 1 : in.replicas();
         if (replicas < 1 || replicas > MAX_REPLICAS) {
-            throw new RequestException("replicas", "is " + replicas + "; use 1 to " + MAX_REPLICAS
-                    + " (one replica per node)");
+            throw new RequestException(
+                    "replicas", "is " + replicas + "; use 1 to " + MAX_REPLICAS + " (one replica per node)");
         }
         int min = in.minReplicas() == null ? replicas : in.minReplicas();
         if (min < 1 || min > replicas) {
-            throw new RequestException("minReplicas", "is " + min + "; use 1 to replicas (" + replicas
-                    + "), or leave it out for a rigid gang");
+            throw new RequestException(
+                    "minReplicas",
+                    "is " + min + "; use 1 to replicas (" + replicas + "), or leave it out for a rigid gang");
         }
         if (replicas > 1 && !(gpu instanceof GpuRequest.WholeGpus w && w.count() > 0)) {
-            throw new RequestException("replicas", "is " + replicas + " but " + (gpu.devices() == 0
-                    ? "no GPU is asked for" : "the GPUs asked are shares") + "; a gang places one replica with whole"
-                    + " GPUs per node: ask for gpu.count (whole GPUs per replica)");
+            throw new RequestException(
+                    "replicas",
+                    "is " + replicas + " but "
+                            + (gpu.devices() == 0 ? "no GPU is asked for" : "the GPUs asked are shares")
+                            + "; a gang places one replica with whole"
+                            + " GPUs per node: ask for gpu.count (whole GPUs per replica)");
         }
         return new Gang(replicas, min);
     }
@@ -124,12 +130,16 @@ public final class JobSpecValidator {
             throw new RequestException(field, "is required");
         }
         if (value.length() > MAX_NAME_LENGTH) {
-            throw new RequestException(field, "is " + value.length() + " characters long; at most " + MAX_NAME_LENGTH
-                    + " are allowed (it names Kubernetes objects)");
+            throw new RequestException(
+                    field,
+                    "is " + value.length() + " characters long; at most " + MAX_NAME_LENGTH
+                            + " are allowed (it names Kubernetes objects)");
         }
         if (!DNS_LABEL.matcher(value).matches()) {
-            throw new RequestException(field, "'" + value + "' is not a valid name: use lower-case letters, digits"
-                    + " and '-', starting and ending with a letter or digit (a DNS-1123 label)");
+            throw new RequestException(
+                    field,
+                    "'" + value + "' is not a valid name: use lower-case letters, digits"
+                            + " and '-', starting and ending with a letter or digit (a DNS-1123 label)");
         }
         return value;
     }
@@ -139,12 +149,15 @@ public final class JobSpecValidator {
         boolean fraction = in.fraction() != null;
         boolean memory = in.gpuMemoryMib() != null;
         if (whole && (fraction || memory)) {
-            throw new RequestException("gpu.count", "cannot be combined with gpu." + (fraction ? "fraction" : "memoryMib")
-                    + "; ask for whole GPUs, a fraction or MiB of a GPU");
+            throw new RequestException(
+                    "gpu.count",
+                    "cannot be combined with gpu." + (fraction ? "fraction" : "memoryMib")
+                            + "; ask for whole GPUs, a fraction or MiB of a GPU");
         }
         if (fraction && memory) {
-            throw new RequestException("gpu.memoryMib", "cannot be combined with gpu.fraction; ask for a fraction or"
-                    + " for MiB of a GPU, not both");
+            throw new RequestException(
+                    "gpu.memoryMib",
+                    "cannot be combined with gpu.fraction; ask for a fraction or" + " for MiB of a GPU, not both");
         }
         if (in.fractionLimit() != null && !fraction) {
             throw new RequestException("gpu.fractionLimit", "needs gpu.fraction (the guaranteed share it bursts from)");
@@ -153,27 +166,33 @@ public final class JobSpecValidator {
             throw new RequestException("gpu.memoryLimitMib", "needs gpu.memoryMib (the guaranteed MiB it bursts from)");
         }
         if (in.gpuDevices() != null && !fraction && !memory) {
-            throw new RequestException("gpuDevices", "applies only to gpu.fraction or gpu.memoryMib; ask for whole"
-                    + " GPUs with gpu.count");
+            throw new RequestException(
+                    "gpuDevices",
+                    "applies only to gpu.fraction or gpu.memoryMib; ask for whole" + " GPUs with gpu.count");
         }
         if (whole) {
             if (in.gpuCount() <= 0) {
-                throw new RequestException("gpu.count", "must be at least 1 (was " + in.gpuCount()
-                        + "); leave gpu out for a job without GPUs");
+                throw new RequestException(
+                        "gpu.count",
+                        "must be at least 1 (was " + in.gpuCount() + "); leave gpu out for a job without GPUs");
             }
             if (in.gpuCount() > MAX_GPUS_PER_REPLICA) {
-                throw new RequestException("gpu.count", "is " + in.gpuCount() + "; at most " + MAX_GPUS_PER_REPLICA
-                        + " GPUs per replica (one node) can be asked for");
+                throw new RequestException(
+                        "gpu.count",
+                        "is " + in.gpuCount() + "; at most " + MAX_GPUS_PER_REPLICA
+                                + " GPUs per replica (one node) can be asked for");
             }
             return new GpuRequest.WholeGpus(in.gpuCount());
         }
         int devices = devices(in.gpuDevices());
         if (fraction) {
             int milli = fractionMilli("gpu.fraction", in.fraction(), false);
-            int limit = in.fractionLimit() == null ? milli : fractionMilli("gpu.fractionLimit", in.fractionLimit(), true);
+            int limit =
+                    in.fractionLimit() == null ? milli : fractionMilli("gpu.fractionLimit", in.fractionLimit(), true);
             if (limit < milli) {
-                throw new RequestException("gpu.fractionLimit", "(" + in.fractionLimit() + ") must not be below"
-                        + " gpu.fraction (" + in.fraction() + ")");
+                throw new RequestException(
+                        "gpu.fractionLimit",
+                        "(" + in.fractionLimit() + ") must not be below" + " gpu.fraction (" + in.fraction() + ")");
             }
             return new GpuRequest.Fraction(milli, limit, devices);
         }
@@ -181,8 +200,8 @@ public final class JobSpecValidator {
             long mib = gpuMib("gpu.memoryMib", in.gpuMemoryMib());
             long limit = in.gpuMemoryLimitMib() == null ? mib : gpuMib("gpu.memoryLimitMib", in.gpuMemoryLimitMib());
             if (limit < mib) {
-                throw new RequestException("gpu.memoryLimitMib", "(" + limit + ") must not be below gpu.memoryMib ("
-                        + mib + ")");
+                throw new RequestException(
+                        "gpu.memoryLimitMib", "(" + limit + ") must not be below gpu.memoryMib (" + mib + ")");
             }
             return new GpuRequest.Memory(mib, limit, devices);
         }
@@ -191,8 +210,10 @@ public final class JobSpecValidator {
 
     private static long gpuMib(String field, long mib) {
         if (mib <= 0 || mib > MAX_GPU_MEMORY_MIB) {
-            throw new RequestException(field, "must be from 1 to " + MAX_GPU_MEMORY_MIB + " MiB (1 TiB, more than any GPU"
-                    + " has) (was " + mib + ")");
+            throw new RequestException(
+                    field,
+                    "must be from 1 to " + MAX_GPU_MEMORY_MIB + " MiB (1 TiB, more than any GPU" + " has) (was " + mib
+                            + ")");
         }
         return mib;
     }
@@ -202,8 +223,8 @@ public final class JobSpecValidator {
             return 1;
         }
         if (devices <= 0 || devices > MAX_GPUS_PER_REPLICA) {
-            throw new RequestException("gpuDevices", "must be from 1 to " + MAX_GPUS_PER_REPLICA + " (was " + devices
-                    + ")");
+            throw new RequestException(
+                    "gpuDevices", "must be from 1 to " + MAX_GPUS_PER_REPLICA + " (was " + devices + ")");
         }
         return devices;
     }
@@ -211,8 +232,10 @@ public final class JobSpecValidator {
     /** A share in milli-GPU; the request must be strictly inside (0, 1), a limit may reach 1. */
     private static int fractionMilli(String field, double value, boolean mayBeWhole) {
         if (Double.isNaN(value) || Double.isInfinite(value) || value <= 0 || value > 1 || (!mayBeWhole && value >= 1)) {
-            throw new RequestException(field, "must be greater than 0 and " + (mayBeWhole ? "at most 1" : "less than 1")
-                    + " (was " + value + ")" + (mayBeWhole ? "" : "; ask for whole GPUs with gpu.count"));
+            throw new RequestException(
+                    field,
+                    "must be greater than 0 and " + (mayBeWhole ? "at most 1" : "less than 1") + " (was " + value + ")"
+                            + (mayBeWhole ? "" : "; ask for whole GPUs with gpu.count"));
         }
         long milli = Math.round(value * 1000);
         if (milli < 1) {
@@ -237,8 +260,10 @@ public final class JobSpecValidator {
                 throw new RequestException("gpuModels", "must not contain empty model names");
             }
             if (model.chars().anyMatch(Character::isISOControl)) {
-                throw new RequestException("gpuModels", "must not contain control characters (a model is a node label"
-                        + " value such as NVIDIA-A100-SXM4-80GB)");
+                throw new RequestException(
+                        "gpuModels",
+                        "must not contain control characters (a model is a node label"
+                                + " value such as NVIDIA-A100-SXM4-80GB)");
             }
             models.add(model.trim());
         }
@@ -260,8 +285,8 @@ public final class JobSpecValidator {
             return 0;
         }
         if (value < -MAX_PRIORITY || value > MAX_PRIORITY) {
-            throw new RequestException("priority", "must be between " + -MAX_PRIORITY + " and " + MAX_PRIORITY
-                    + " (was " + value + ")");
+            throw new RequestException(
+                    "priority", "must be between " + -MAX_PRIORITY + " and " + MAX_PRIORITY + " (was " + value + ")");
         }
         return value;
     }

@@ -3,14 +3,13 @@ package io.quotient.core.scheduling;
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
-
+import java.util.Arrays;
 import java.util.List;
 
 /** What a node could give a demand, computed aside (the state is not touched): the reclaim search's cheap bounds. */
 final class NodeRoom {
 
-    private NodeRoom() {
-    }
+    private NodeRoom() {}
 
     /** Whether the demand would fit the node if all the jobs left it (computed aside: the state is not touched). */
     static boolean fitsWithout(Workspace ws, int node, List<PlacedJob> jobs, ResourceDemand demand) {
@@ -49,7 +48,7 @@ final class NodeRoom {
         int share = demand.milliOn(state.node(node));
         int[] free = new int[state.gpuCount(node)];
         state.copyGpuFree(node, free);
-        java.util.Arrays.sort(free);
+        Arrays.sort(free);
         long lacking = 0;
         for (int i = 0; i < demand.gpuCount() && i < free.length; i++) {
             lacking += Math.max(0, share - free[free.length - 1 - i]);

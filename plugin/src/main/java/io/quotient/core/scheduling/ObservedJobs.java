@@ -3,7 +3,6 @@ package io.quotient.core.scheduling;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.WorkloadLearner;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -43,8 +42,7 @@ public final class ObservedJobs {
 
     /** Counts the jobs of the snapshot, and the job being decided, that were not counted before. */
     public synchronized void observe(SchedulingSnapshot snapshot, JobSpec decided) {
-        record New(JobSpec spec, Instant at, int milliPerGpu) {
-        }
+        record New(JobSpec spec, Instant at, int milliPerGpu) {}
         List<New> fresh = new ArrayList<>();
         for (PlacedJob p : snapshot.placed()) {
             if (!seen.contains(p.spec().id())) {
@@ -56,7 +54,8 @@ public final class ObservedJobs {
                 fresh.add(new New(p.spec(), p.queuedAt(), 0));
             }
         }
-        fresh.sort(Comparator.comparing(New::at).thenComparing(n -> n.spec().id().team())
+        fresh.sort(Comparator.comparing(New::at)
+                .thenComparing(n -> n.spec().id().team())
                 .thenComparing(n -> n.spec().id().name()));
         if (decided != null && !seen.contains(decided.id())) {
             fresh.add(new New(decided, snapshot.now(), 0));
@@ -81,11 +80,16 @@ public final class ObservedJobs {
         if (demand.gpuMemoryMib() <= 0) {
             return Optional.of(demand);
         }
-        int milli = milliPerGpu > 0 ? milliPerGpu : nodes.stream()
-                .filter(n -> n.gpuCount() >= demand.gpuCount() && demand.allowsModel(n.gpuModel()))
-                .mapToInt(demand::milliOn).min().orElse(Integer.MAX_VALUE);
-        return milli > ResourceDemand.WHOLE ? Optional.empty() : Optional.of(
-                ResourceDemand.gpus(demand.cpuMilli(), demand.memoryMib(), demand.gpuCount(), milli,
-                        demand.allowedModels()));
+        int milli = milliPerGpu > 0
+                ? milliPerGpu
+                : nodes.stream()
+                        .filter(n -> n.gpuCount() >= demand.gpuCount() && demand.allowsModel(n.gpuModel()))
+                        .mapToInt(demand::milliOn)
+                        .min()
+                        .orElse(Integer.MAX_VALUE);
+        return milli > ResourceDemand.WHOLE
+                ? Optional.empty()
+                : Optional.of(ResourceDemand.gpus(
+                        demand.cpuMilli(), demand.memoryMib(), demand.gpuCount(), milli, demand.allowedModels()));
     }
 }

@@ -15,8 +15,14 @@ import java.util.Objects;
  *                    converted with that node's GPU memory)
  * @param startedAt   when it was placed; with {@link JobSpec#minRuntime()} decides preemptibility
  */
-public record PlacedJob(JobSpec spec, String node, List<Integer> gpuIndices, int milliPerGpu,
-                        QuotaState quotaState, Instant startedAt, List<Replica> otherReplicas) {
+public record PlacedJob(
+        JobSpec spec,
+        String node,
+        List<Integer> gpuIndices,
+        int milliPerGpu,
+        QuotaState quotaState,
+        Instant startedAt,
+        List<Replica> otherReplicas) {
 
     /** Where one further replica of a gang runs. */
     public record Replica(String node, List<Integer> gpuIndices) {
@@ -26,8 +32,13 @@ public record PlacedJob(JobSpec spec, String node, List<Integer> gpuIndices, int
         }
     }
 
-    public PlacedJob(JobSpec spec, String node, List<Integer> gpuIndices, int milliPerGpu,
-                     QuotaState quotaState, Instant startedAt) {
+    public PlacedJob(
+            JobSpec spec,
+            String node,
+            List<Integer> gpuIndices,
+            int milliPerGpu,
+            QuotaState quotaState,
+            Instant startedAt) {
         this(spec, node, gpuIndices, milliPerGpu, quotaState, startedAt, List.of());
     }
 

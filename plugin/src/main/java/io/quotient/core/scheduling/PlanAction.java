@@ -13,12 +13,10 @@ public sealed interface PlanAction {
     }
 
     /** Stop the job (gracefully) and put it back in the queue; it is re-deployed when capacity frees. */
-    record Evict(JobId job, String reason) implements PlanAction {
-    }
+    record Evict(JobId job, String reason) implements PlanAction {}
 
     /** The job cannot run now; {@code reason} tells a human why (quota, max reached, no node with ...). */
-    record KeepPending(JobId job, String reason) implements PlanAction {
-    }
+    record KeepPending(JobId job, String reason) implements PlanAction {}
 
     /** Move a running job elsewhere (rebalancing): evict it, then place it as given. */
     record Move(PlacedJob from, PlacedJob to) implements PlanAction {

@@ -6,14 +6,15 @@ import io.quotient.core.placement.GangDemand;
 import io.quotient.core.placement.GangOutcome;
 import io.quotient.core.placement.GangPlacer;
 import io.quotient.core.placement.PlacementPolicy;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Supplier;
 
 /**
@@ -27,13 +28,15 @@ final class PlanningRound {
     private final PlacementPolicy policy;
     /** Per node index, whether its enforcer is ready for shared GPUs. */
     private final boolean[] fractionReady;
+
     private final Instant now;
     private final ReclaimRules rules;
     private final PreemptionPlanner preemption;
     private final GangReclaim gangReclaim;
     private final List<PlanAction> actions = new ArrayList<>();
     /** Jobs this round places: a later decision of the same round never evicts them (see {@link ReclaimSearch}). */
-    private final java.util.Set<JobId> placedThisRound = new java.util.HashSet<>();
+    private final Set<JobId> placedThisRound = new HashSet<>();
+
     private final FailedSearches failedSearches = new FailedSearches();
     private final CapacityReasons capacityReasons;
     private final RepeatedRefusals refusals = new RepeatedRefusals();
@@ -41,19 +44,28 @@ final class PlanningRound {
     private final Map<String, Double> past;
 
     /** @param waiting jobs that want capacity besides those placed (for the teams' fair shares) */
-    PlanningRound(SchedulingSnapshot snapshot, PlacementPolicy policy, Collection<JobSpec> waiting,
-                  ReclaimSettings settings) {
+    PlanningRound(
+            SchedulingSnapshot snapshot,
+            PlacementPolicy policy,
+            Collection<JobSpec> waiting,
+            ReclaimSettings settings) {
         this.ws = Workspace.of(snapshot);
         this.policy = policy;
         this.fractionReady = new boolean[ws.state().nodeCount()];
         for (int n = 0; n < fractionReady.length; n++) {
-            fractionReady[n] = snapshot.fractionReadyNodes().contains(ws.state().node(n).name());
+            fractionReady[n] =
+                    snapshot.fractionReadyNodes().contains(ws.state().node(n).name());
         }
         this.now = snapshot.now();
         this.past = snapshot.pastBorrowedMilli();
         this.rules = new ReclaimRules(ws.ledger(), fairShares(waiting), settings);
-        ReclaimSearch search = new ReclaimSearch(ws, now, settings.maxMovesPerDecision(), j -> filterFor(j.spec()),
-                placedThisRound, new VictimStanding(ws.ledger(), rules::fairShare, settings.fairShareMinGainMilli()));
+        ReclaimSearch search = new ReclaimSearch(
+                ws,
+                now,
+                settings.maxMovesPerDecision(),
+                j -> filterFor(j.spec()),
+                placedThisRound,
+                new VictimStanding(ws.ledger(), rules::fairShare, settings.fairShareMinGainMilli()));
         this.preemption = new PreemptionPlanner(search, now);
         this.gangReclaim = new GangReclaim(ws, search, new GangPlacer(policy), now);
         this.capacityReasons = new CapacityReasons(ws.state());
@@ -91,11 +103,14 @@ final class PlanningRound {
             long overMax = Math.max(ledger.total(team.name()) + least - team.maxMilli(), 0);
             // at its maximum a job may still take the place of its team's lower-priority jobs (a gang for all its
             // replicas at once)
-            Optional<ReclaimRights> own = ledger.exceedsMax(team.name(), least)
-                    && !ledger.exceedsDepartmentMax(team.name(), least) ? rules.priority(job, overMax) : Optional.empty();
+            Optional<ReclaimRights> own =
+                    ledger.exceedsMax(team.name(), least) && !ledger.exceedsDepartmentMax(team.name(), least)
+                            ? rules.priority(job, overMax)
+                            : Optional.empty();
             boolean placed = job.gang().spansNodes()
                     ? own.flatMap(r -> reclaimForGang(job, gangDemand(job, demand), filter, r))
-                            .map(replicas -> book(job, team, replicas)).orElse(false)
+                            .map(replicas -> book(job, team, replicas))
+                            .orElse(false)
                     : tryRule(job, demand, filter, own);
             return placed || keepPending(job, blocked);
         }
@@ -121,13 +136,19 @@ final class PlanningRound {
         if (guarantee.isPresent()) {
             return keepPending(job, WaitReasons.noRoomInQuota(team, capacity, preemption.nextUnprotected(ws)));
         }
-        return keepPending(job, WaitReasons.beyondGuarantee(team, ledger.total(team.name()), least,
-                rules.fairShare(team.name()), capacity));
+        return keepPending(
+                job,
+                WaitReasons.beyondGuarantee(
+                        team, ledger.total(team.name()), least, rules.fairShare(team.name()), capacity));
     }
 
     /** Room under the first rule that grants it, in the rules' order (guarantee first, consolidation last). */
-    private boolean reclaim(JobSpec job, ResourceDemand demand, PlacementPolicy.NodeFilter filter, long least,
-                            Optional<ReclaimRights> guarantee) {
+    private boolean reclaim(
+            JobSpec job,
+            ResourceDemand demand,
+            PlacementPolicy.NodeFilter filter,
+            long least,
+            Optional<ReclaimRights> guarantee) {
         for (Supplier<Optional<ReclaimRights>> rule : ladder(job, least, guarantee)) {
             if (tryRule(job, demand, filter, rule.get())) {
                 return true;
@@ -146,8 +167,7 @@ final class PlanningRound {
      * @param least     the GPU milli the job (a whole gang) takes at least
      * @param guarantee the guarantee right, already computed by the caller
      */
-    private List<Supplier<Optional<ReclaimRights>>> ladder(JobSpec job, long least,
-                                                           Optional<ReclaimRights> guarantee) {
+    private List<Supplier<Optional<ReclaimRights>>> ladder(JobSpec job, long least, Optional<ReclaimRights> guarantee) {
         return List.of(
                 () -> guarantee,
                 () -> rules.guaranteeWithinOneJob(job, least, ws.placed()),
@@ -177,8 +197,12 @@ final class PlanningRound {
      * many nodes it lacks. A gang that only its department's maximum holds back ({@code departmentFull}, the reason)
      * is not placed on idle nodes: the rules must free inside the department what it would bring it beyond.
      */
-    private boolean decideGang(JobSpec job, Team team, ResourceDemand perReplica, PlacementPolicy.NodeFilter filter,
-                               String departmentFull) {
+    private boolean decideGang(
+            JobSpec job,
+            Team team,
+            ResourceDemand perReplica,
+            PlacementPolicy.NodeFilter filter,
+            String departmentFull) {
         Gang gang = job.gang();
         GangDemand demand = gangDemand(job, perReplica);
         GangOutcome outcome = departmentFull != null ? null : new GangPlacer(policy).place(ws.state(), demand, filter);
@@ -186,8 +210,14 @@ final class PlanningRound {
         if (!(outcome instanceof GangOutcome.Placed placedReplicas)) {
             Optional<List<Allocation>> reclaimed = reclaimForGang(job, team, demand, filter);
             if (reclaimed.isEmpty()) {
-                return keepPending(job, departmentFull != null ? departmentFull : "gang of " + gang.replicas()
-                        + " replicas: " + ((GangOutcome.Waiting) outcome).shortfall().describe());
+                return keepPending(
+                        job,
+                        departmentFull != null
+                                ? departmentFull
+                                : "gang of " + gang.replicas() + " replicas: "
+                                        + ((GangOutcome.Waiting) outcome)
+                                                .shortfall()
+                                                .describe());
             }
             replicas = reclaimed.get();
         } else {
@@ -220,15 +250,15 @@ final class PlanningRound {
      * and each for the whole gang: the evictions and moves that free its nodes are recorded and the replicas
      * returned (to be booked); empty when no rule gives the gang a pool of nodes (then nothing was evicted or moved).
      */
-    private Optional<List<Allocation>> reclaimForGang(JobSpec job, Team team, GangDemand gang,
-                                                      PlacementPolicy.NodeFilter filter) {
+    private Optional<List<Allocation>> reclaimForGang(
+            JobSpec job, Team team, GangDemand gang, PlacementPolicy.NodeFilter filter) {
         long whole = Demands.leastMilli(job, ws.state().nodes()) / gang.minReplicas() * gang.replicas();
         if (quotaBlock(job, team, whole) != null && !onlyDepartmentAtMax(job, team, whole)) {
             return Optional.empty();
         }
         for (Supplier<Optional<ReclaimRights>> rule : ladder(job, whole, rules.guarantee(job, whole))) {
-            Optional<List<Allocation>> replicas = rule.get()
-                    .flatMap(granted -> reclaimForGang(job, gang, filter, granted));
+            Optional<List<Allocation>> replicas =
+                    rule.get().flatMap(granted -> reclaimForGang(job, gang, filter, granted));
             if (replicas.isPresent()) {
                 return replicas;
             }
@@ -236,8 +266,8 @@ final class PlanningRound {
         return Optional.empty();
     }
 
-    private Optional<List<Allocation>> reclaimForGang(JobSpec job, GangDemand gang, PlacementPolicy.NodeFilter filter,
-                                                      ReclaimRights rights) {
+    private Optional<List<Allocation>> reclaimForGang(
+            JobSpec job, GangDemand gang, PlacementPolicy.NodeFilter filter, ReclaimRights rights) {
         String key = "gang|" + rights.rule() + '|' + job.team() + '|' + job.priority() + '|' + job.preemptible() + '|'
                 + gang.replicas();
         if (failedSearches.covers(key, gang.perReplica())) {
@@ -255,12 +285,14 @@ final class PlanningRound {
 
     /** Whether the job would run within its team's guarantee if it were placed now. */
     boolean wouldBeInQuota(JobSpec job) {
-        return ws.ledger().fitsGuarantee(job.team(), Demands.leastMilli(job, ws.state().nodes()));
+        return ws.ledger()
+                .fitsGuarantee(job.team(), Demands.leastMilli(job, ws.state().nodes()));
     }
 
     /** The team's fair-share position now, as the borrowing order reads it ({@link QueueOrder#borrowing}). */
     SharePosition sharePosition(String team) {
-        return SharePosition.of(ws.ledger().borrowed(team) + past.getOrDefault(team, 0.0),
+        return SharePosition.of(
+                ws.ledger().borrowed(team) + past.getOrDefault(team, 0.0),
                 ws.ledger().team(team).overQuotaWeight());
     }
 
@@ -280,21 +312,32 @@ final class PlanningRound {
      * Makes room under the rights, if given: on nodes where the job's exact size keeps the rule's limit, with the
      * cheapest evictions and moves. Records the actions and the placement when it works.
      */
-    private boolean tryRule(JobSpec job, ResourceDemand demand, PlacementPolicy.NodeFilter filter,
-                            Optional<ReclaimRights> rights) {
+    private boolean tryRule(
+            JobSpec job, ResourceDemand demand, PlacementPolicy.NodeFilter filter, Optional<ReclaimRights> rights) {
         if (rights.isEmpty()) {
             return false;
         }
         ReclaimRights r = rights.get();
-        String key = r.rule() + '|' + job.team() + '|' + job.priority() + '|' + job.preemptible() + '|'
+        String key = r.rule()
+                + '|'
+                + job.team()
+                + '|'
+                + job.priority()
+                + '|'
+                + job.preemptible()
+                + '|'
                 + Demands.sharesGpu(job);
         if (failedSearches.covers(key, demand)) {
             return false;
         }
         PlacementPolicy.NodeFilter withinRule = (s, n) -> filter.accepts(s, n)
                 && !ws.ledger().exceedsMax(job.team(), demand.totalMilliOn(s.node(n)) - r.ownMustFree())
-                && !ws.ledger().exceedsDepartmentMax(job.team(), demand.totalMilliOn(s.node(n))
-                        - Math.max(r.ownMustFree(), r.departments().ownDepartmentOverMax()))
+                && !ws.ledger()
+                        .exceedsDepartmentMax(
+                                job.team(),
+                                demand.totalMilliOn(s.node(n))
+                                        - Math.max(
+                                                r.ownMustFree(), r.departments().ownDepartmentOverMax()))
                 && withinLimit(job, r, demand.totalMilliOn(s.node(n)));
         var room = preemption.makeRoom(ws, demand, withinRule, policy, r);
         if (room.isEmpty()) {
@@ -311,20 +354,23 @@ final class PlanningRound {
         actions.addAll(moves);
         // a moved job is placed anew by this plan: a later decision of the same plan neither evicts nor moves it again
         moves.forEach(m -> placedThisRound.add(m.job()));
-        victims.forEach(v -> actions.add(new PlanAction.Evict(v.id(), EvictionReasons.of(ws.ledger(), rules, v,
-                victims, job, rule))));
+        victims.forEach(v -> actions.add(
+                new PlanAction.Evict(v.id(), EvictionReasons.of(ws.ledger(), rules, v, victims, job, rule))));
     }
 
     /** The guarantee and fair-share rules hold the claimant to its guarantee or share at the exact size. */
     private boolean withinLimit(JobSpec job, ReclaimRights r, long milli) {
         QuotaLedger ledger = ws.ledger();
         return switch (r.rule()) {
-            case ReclaimRules.GUARANTEE, ReclaimRules.GUARANTEE_WITHIN_ONE_JOB -> job.preemptible()
-                    ? ledger.fitsGuarantee(job.team(), milli)
-                    : ledger.fitsGuaranteeNonPreemptible(job.team(), milli);
-            case ReclaimRules.GUARANTEE_WITH_OWN_LOWER_PRIORITY -> ledger.fitsGuarantee(job.team(), milli - r.ownMustFree());
+            case ReclaimRules.GUARANTEE, ReclaimRules.GUARANTEE_WITHIN_ONE_JOB ->
+                job.preemptible()
+                        ? ledger.fitsGuarantee(job.team(), milli)
+                        : ledger.fitsGuaranteeNonPreemptible(job.team(), milli);
+            case ReclaimRules.GUARANTEE_WITH_OWN_LOWER_PRIORITY ->
+                ledger.fitsGuarantee(job.team(), milli - r.ownMustFree());
             case ReclaimRules.DEPARTMENT_GUARANTEE -> ledger.fitsDepartmentGuarantee(job.team(), milli);
-            case ReclaimRules.FAIR_SHARE, ReclaimRules.FAIR_SHARE_WITHIN_ONE_JOB -> ledger.total(job.team()) + milli <= rules.fairShare(job.team());
+            case ReclaimRules.FAIR_SHARE, ReclaimRules.FAIR_SHARE_WITHIN_ONE_JOB ->
+                ledger.total(job.team()) + milli <= rules.fairShare(job.team());
             default -> true;
         };
     }
@@ -341,7 +387,8 @@ final class PlanningRound {
             return WaitReasons.atMax(team, ledger.total(team.name()), milli);
         }
         if (ledger.exceedsDepartmentMax(team.name(), milli)) {
-            return WaitReasons.departmentAtMax(team, ledger.departmentTotal(team.department().name()), milli);
+            return WaitReasons.departmentAtMax(
+                    team, ledger.departmentTotal(team.department().name()), milli);
         }
         if (!job.preemptible() && !ledger.fitsGuaranteeNonPreemptible(team.name(), milli)) {
             return WaitReasons.nonPreemptibleBeyondGuarantee(team, ledger.nonPreemptible(team.name()), milli);
@@ -377,7 +424,8 @@ final class PlanningRound {
     private Map<String, Long> fairShares(Collection<JobSpec> waiting) {
         Map<String, Long> demand = new HashMap<>();
         ws.placed().forEach(j -> demand.merge(j.spec().team(), j.gpuMilli(), Long::sum));
-        waiting.forEach(j -> demand.merge(j.team(), Demands.leastMilli(j, ws.state().nodes()), Long::sum));
+        waiting.forEach(
+                j -> demand.merge(j.team(), Demands.leastMilli(j, ws.state().nodes()), Long::sum));
         return FairShare.of(ws.ledger().teams(), demand, ws.state().totalGpuMilli(), past);
     }
 }

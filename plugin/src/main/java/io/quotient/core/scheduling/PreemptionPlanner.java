@@ -3,7 +3,6 @@ package io.quotient.core.scheduling;
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.PlacementPolicy;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,8 +17,7 @@ import java.util.Optional;
 final class PreemptionPlanner {
 
     /** The victims evicted, the jobs moved and where the job then goes. */
-    record Outcome(List<PlacedJob> victims, List<PlanAction.Move> moves, Allocation allocation, String rule) {
-    }
+    record Outcome(List<PlacedJob> victims, List<PlanAction.Move> moves, Allocation allocation, String rule) {}
 
     private final Instant now;
     private final ReclaimSearch search;
@@ -33,8 +31,12 @@ final class PreemptionPlanner {
      * Evicts and moves jobs in the workspace and places the demand, or changes nothing and returns empty when the
      * rights allow no way to make room.
      */
-    Optional<Outcome> makeRoom(Workspace ws, ResourceDemand demand, PlacementPolicy.NodeFilter filter,
-                               PlacementPolicy policy, ReclaimRights rights) {
+    Optional<Outcome> makeRoom(
+            Workspace ws,
+            ResourceDemand demand,
+            PlacementPolicy.NodeFilter filter,
+            PlacementPolicy policy,
+            ReclaimRights rights) {
         Optional<ReclaimSearch.Choice> choice = search.best(demand, filter, rights);
         if (choice.isEmpty()) {
             return Optional.empty();
@@ -77,6 +79,7 @@ final class PreemptionPlanner {
     Optional<Instant> nextUnprotected(Workspace ws) {
         return ws.placed().stream()
                 .filter(j -> j.spec().preemptible() && !search.movableOrEvictable(j))
-                .map(j -> j.protectedUntil()).min(Instant::compareTo);
+                .map(j -> j.protectedUntil())
+                .min(Instant::compareTo);
     }
 }

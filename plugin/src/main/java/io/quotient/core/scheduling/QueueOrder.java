@@ -7,12 +7,11 @@ import java.util.function.Function;
 /** The order waiting jobs are tried in: team priority, then job priority, then first come first served. */
 final class QueueOrder {
 
-    private QueueOrder() {
-    }
+    private QueueOrder() {}
 
     static Comparator<PendingJob> of(Map<String, Team> teams) {
-        return Comparator
-                .comparing((PendingJob p) -> teamPriority(teams, p.spec().team()), Comparator.reverseOrder())
+        return Comparator.comparing(
+                        (PendingJob p) -> teamPriority(teams, p.spec().team()), Comparator.reverseOrder())
                 .thenComparing(p -> p.spec().priority(), Comparator.reverseOrder())
                 .thenComparing(PendingJob::queuedAt)
                 .thenComparing(p -> p.spec().id().toString());
@@ -27,8 +26,8 @@ final class QueueOrder {
      * @param position each team's fair-share position now (read at every comparison: it changes as jobs are placed)
      */
     static Comparator<PendingJob> borrowing(Map<String, Team> teams, Function<String, SharePosition> position) {
-        return Comparator
-                .comparing((PendingJob p) -> teamPriority(teams, p.spec().team()), Comparator.reverseOrder())
+        return Comparator.comparing(
+                        (PendingJob p) -> teamPriority(teams, p.spec().team()), Comparator.reverseOrder())
                 .thenComparing(p -> position.apply(p.spec().team()))
                 .thenComparing(p -> p.spec().priority(), Comparator.reverseOrder())
                 .thenComparing(PendingJob::queuedAt)

@@ -1,5 +1,4 @@
 package io.quotient.core.scheduling;
 
 /** A placed job whose stored quota state differs from the one recomputed now ({@link QuotaStates}): store this. */
-public record QuotaRelabel(JobId job, QuotaState state) {
-}
+public record QuotaRelabel(JobId job, QuotaState state) {}

@@ -4,13 +4,14 @@ import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.PlacementPolicy;
 import io.quotient.core.placement.TargetWorkload;
-
 import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * Quotient's scheduler: quotas first (a team's guarantee is its own, borrowed capacity is taken back when the owner
@@ -53,10 +54,14 @@ public final class QuotaScheduler implements Scheduler {
      * @param observed where the jobs of each snapshot are counted before deciding, so that {@code workload} (fitted
      *                 over the same learner) follows what the service runs; {@code null}: the workload stays as given
      */
-    public QuotaScheduler(String policyName, long seed, ClusterFittedWorkload workload, ReclaimSettings reclaim,
-                          ObservedJobs observed) {
+    public QuotaScheduler(
+            String policyName,
+            long seed,
+            ClusterFittedWorkload workload,
+            ReclaimSettings reclaim,
+            ObservedJobs observed) {
         this.observed = observed;
-        this.reclaim = java.util.Objects.requireNonNull(reclaim, "reclaim");
+        this.reclaim = Objects.requireNonNull(reclaim, "reclaim");
         this.policyName = policyName;
         this.seed = seed;
         this.workload = workload;
@@ -75,7 +80,8 @@ public final class QuotaScheduler implements Scheduler {
 
     @Override
     public Plan schedule(SchedulingSnapshot snapshot, JobSpec job) {
-        List<JobSpec> waiting = new java.util.ArrayList<>(snapshot.pending().stream().map(PendingJob::spec).toList());
+        List<JobSpec> waiting = new ArrayList<>(
+                snapshot.pending().stream().map(PendingJob::spec).toList());
         waiting.add(job);
         PlanningRound round = new PlanningRound(snapshot, policy(snapshot, job), waiting, reclaim);
         round.decide(job);
@@ -90,8 +96,13 @@ public final class QuotaScheduler implements Scheduler {
      */
     @Override
     public Plan schedulePending(SchedulingSnapshot snapshot) {
-        List<PendingJob> queue = snapshot.pending().stream().sorted(QueueOrder.of(snapshot.teams())).toList();
-        PlanningRound round = new PlanningRound(snapshot, policy(snapshot, null), queue.stream().map(PendingJob::spec).toList(),
+        List<PendingJob> queue = snapshot.pending().stream()
+                .sorted(QueueOrder.of(snapshot.teams()))
+                .toList();
+        PlanningRound round = new PlanningRound(
+                snapshot,
+                policy(snapshot, null),
+                queue.stream().map(PendingJob::spec).toList(),
                 reclaim);
         Map<String, Deque<PendingJob>> borrowers = new LinkedHashMap<>();
         for (PendingJob p : queue) {
@@ -104,7 +115,8 @@ public final class QuotaScheduler implements Scheduler {
         }
         Comparator<PendingJob> next = QueueOrder.borrowing(snapshot.teams(), round::sharePosition);
         while (!borrowers.isEmpty()) {
-            PendingJob first = borrowers.values().stream().map(Deque::peek).min(next).orElseThrow();
+            PendingJob first =
+                    borrowers.values().stream().map(Deque::peek).min(next).orElseThrow();
             Deque<PendingJob> jobs = borrowers.get(first.spec().team());
             round.decide(jobs.poll().spec());
             if (jobs.isEmpty()) {

@@ -1,6 +1,7 @@
 package io.quotient.core.scheduling;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -24,26 +25,27 @@ public final class QuotaStates {
     private static final long EXACT_WORK = 4_000_000;
 
     /** Among equally small sets, jobs of higher priority and older ones are in quota. */
-    private static final Comparator<PlacedJob> PREFERRED = Comparator
-            .comparing((PlacedJob j) -> -j.spec().priority())
+    private static final Comparator<PlacedJob> PREFERRED = Comparator.comparing(
+                    (PlacedJob j) -> -j.spec().priority())
             .thenComparing(PlacedJob::startedAt)
             .thenComparing(j -> j.id().toString());
 
-    private QuotaStates() {
-    }
+    private QuotaStates() {}
 
     /** The jobs with their quota state as it is now, in their original order. */
     public static List<PlacedJob> current(List<PlacedJob> placed, Map<String, Team> teams) {
         Map<String, List<PlacedJob>> byTeam = new LinkedHashMap<>();
-        placed.forEach(j -> byTeam.computeIfAbsent(j.spec().team(), t -> new ArrayList<>()).add(j));
+        placed.forEach(j ->
+                byTeam.computeIfAbsent(j.spec().team(), t -> new ArrayList<>()).add(j));
         Set<JobId> inQuota = new HashSet<>();
-        byTeam.forEach((team, jobs) -> inQuota.addAll(inQuota(jobs,
-                teams.containsKey(team) ? teams.get(team).guaranteedMilli() : 0)));
-        return placed.stream().map(j -> {
-            QuotaState state = inQuota.contains(j.id()) ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA;
-            return j.quotaState() == state ? j
-                    : j.withQuotaState(state);
-        }).toList();
+        byTeam.forEach((team, jobs) -> inQuota.addAll(
+                inQuota(jobs, teams.containsKey(team) ? teams.get(team).guaranteedMilli() : 0)));
+        return placed.stream()
+                .map(j -> {
+                    QuotaState state = inQuota.contains(j.id()) ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA;
+                    return j.quotaState() == state ? j : j.withQuotaState(state);
+                })
+                .toList();
     }
 
     /**
@@ -111,7 +113,7 @@ public final class QuotaStates {
     /** 0/1 subset sums; {@code from[s]} is the job that first reached sum s (earlier jobs, preferred, win ties). */
     private static Set<JobId> exact(List<PlacedJob> jobs, long target, long unit, int cap) {
         int[] from = new int[cap + 1];
-        java.util.Arrays.fill(from, -1);
+        Arrays.fill(from, -1);
         boolean[] reached = new boolean[cap + 1];
         reached[0] = true;
         for (int i = 0; i < jobs.size(); i++) {
@@ -139,7 +141,8 @@ public final class QuotaStates {
 
     /** Largest first; a job that would overshoot is remembered as a way to finish and skipped for smaller ones. */
     private static Set<JobId> bestFit(List<PlacedJob> jobs, long target) {
-        List<PlacedJob> bySize = jobs.stream().sorted(Comparator.comparingLong(PlacedJob::gpuMilli).reversed())
+        List<PlacedJob> bySize = jobs.stream()
+                .sorted(Comparator.comparingLong(PlacedJob::gpuMilli).reversed())
                 .toList();
         List<PlacedJob> taken = new ArrayList<>();
         long sum = 0;
@@ -169,7 +172,8 @@ public final class QuotaStates {
     /** Milli held in quota per team, for reports. */
     public static Map<String, Long> inQuotaMilli(List<PlacedJob> current) {
         Map<String, Long> sums = new HashMap<>();
-        current.stream().filter(j -> j.quotaState() == QuotaState.IN_QUOTA)
+        current.stream()
+                .filter(j -> j.quotaState() == QuotaState.IN_QUOTA)
                 .forEach(j -> sums.merge(j.spec().team(), j.gpuMilli(), Long::sum));
         return sums;
     }

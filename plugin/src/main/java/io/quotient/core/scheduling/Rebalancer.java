@@ -3,7 +3,6 @@ package io.quotient.core.scheduling;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.PlacementPolicy;
-
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -41,7 +40,8 @@ final class Rebalancer {
             List<PlacedJob> jobs = gpuJobsOn(ws, node);
             long cost = jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
             // a job moves once per plan: a node that received moved jobs is a target, not drained in turn
-            if (jobs.isEmpty() || moved + cost > budget
+            if (jobs.isEmpty()
+                    || moved + cost > budget
                     || !jobs.stream().allMatch(j -> movable(j, snapshot.now()) && !movedJobs.contains(j.id()))
                     || freeOnOtherBusyNodes(state, node, drained) < cost) {
                 continue;
@@ -59,15 +59,23 @@ final class Rebalancer {
     }
 
     /** Moves every job off the node onto other busy nodes, or changes nothing and returns empty. */
-    private Optional<List<PlanAction.Move>> drain(Workspace ws, int node, List<PlacedJob> jobs, Set<Integer> drained,
-                                                  SchedulingSnapshot snapshot) {
-        return ws.relocate(jobs, job -> {
-            boolean shares = Demands.sharesGpu(job.spec());
-            PlacementPolicy.NodeFilter quota = Workspace.countsNoMore(job);
-            PlacementPolicy.NodeFilter target = (s, n) -> n != node && !drained.contains(n) && busy(s, n)
-                    && (!shares || snapshot.fractionReadyNodes().contains(s.node(n).name())) && quota.accepts(s, n);
-            return policy.place(ws.state(), Demands.of(job.spec()), target);
-        }, snapshot.now());
+    private Optional<List<PlanAction.Move>> drain(
+            Workspace ws, int node, List<PlacedJob> jobs, Set<Integer> drained, SchedulingSnapshot snapshot) {
+        return ws.relocate(
+                jobs,
+                job -> {
+                    boolean shares = Demands.sharesGpu(job.spec());
+                    PlacementPolicy.NodeFilter quota = Workspace.countsNoMore(job);
+                    PlacementPolicy.NodeFilter target = (s, n) -> n != node
+                            && !drained.contains(n)
+                            && busy(s, n)
+                            && (!shares
+                                    || snapshot.fractionReadyNodes()
+                                            .contains(s.node(n).name()))
+                            && quota.accepts(s, n);
+                    return policy.place(ws.state(), Demands.of(job.spec()), target);
+                },
+                snapshot.now());
     }
 
     /** Where the node's jobs could go at most: a cheap bound that skips hopeless drains on a full cluster. */
@@ -82,12 +90,16 @@ final class Rebalancer {
     }
 
     private static List<Integer> leastUsedFirst(ClusterState state) {
-        return IntStream.range(0, state.nodeCount()).filter(n -> state.gpuCount(n) > 0 && busy(state, n)).boxed()
-                .sorted(Comparator.comparingLong((Integer n) -> used(state, n)).thenComparing(n -> n)).toList();
+        return IntStream.range(0, state.nodeCount())
+                .filter(n -> state.gpuCount(n) > 0 && busy(state, n))
+                .boxed()
+                .sorted(Comparator.comparingLong((Integer n) -> used(state, n)).thenComparing(n -> n))
+                .toList();
     }
 
     private static List<PlacedJob> gpuJobsOn(Workspace ws, int node) {
-        return ws.jobsOn(node).stream().filter(j -> !j.gpuIndices().isEmpty() && ws.allocation(j.id()).isPresent())
+        return ws.jobsOn(node).stream()
+                .filter(j -> !j.gpuIndices().isEmpty() && ws.allocation(j.id()).isPresent())
                 .toList();
     }
 

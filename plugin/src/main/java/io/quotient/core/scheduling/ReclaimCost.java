@@ -15,9 +15,12 @@ record ReclaimCost(int teamPriority, long belowShare, int maxPriority, long work
         implements Comparable<ReclaimCost> {
     static final ReclaimCost NONE = new ReclaimCost(Integer.MIN_VALUE, Long.MIN_VALUE, Integer.MIN_VALUE, 0, 0, 0, 0);
     private static final Comparator<ReclaimCost> ORDER = Comparator.comparingInt(ReclaimCost::teamPriority)
-            .thenComparingLong(ReclaimCost::belowShare).thenComparingInt(ReclaimCost::maxPriority)
-            .thenComparingLong(ReclaimCost::work).thenComparingLong(ReclaimCost::milli)
-            .thenComparingInt(ReclaimCost::moves).thenComparingInt(ReclaimCost::evictions);
+            .thenComparingLong(ReclaimCost::belowShare)
+            .thenComparingInt(ReclaimCost::maxPriority)
+            .thenComparingLong(ReclaimCost::work)
+            .thenComparingLong(ReclaimCost::milli)
+            .thenComparingInt(ReclaimCost::moves)
+            .thenComparingInt(ReclaimCost::evictions);
 
     public int compareTo(ReclaimCost o) {
         return ORDER.compare(this, o);
@@ -29,8 +32,14 @@ record ReclaimCost(int teamPriority, long belowShare, int maxPriority, long work
     }
 
     ReclaimCost evict(int ofTeamPriority, long endsBelowShare, int priority, long w, long m) {
-        return new ReclaimCost(Math.max(teamPriority, ofTeamPriority), Math.max(belowShare, endsBelowShare),
-                Math.max(maxPriority, priority), work + w, milli + m, moves, evictions + 1);
+        return new ReclaimCost(
+                Math.max(teamPriority, ofTeamPriority),
+                Math.max(belowShare, endsBelowShare),
+                Math.max(maxPriority, priority),
+                work + w,
+                milli + m,
+                moves,
+                evictions + 1);
     }
 
     ReclaimCost move() {

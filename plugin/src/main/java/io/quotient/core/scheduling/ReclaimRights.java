@@ -17,9 +17,15 @@ import java.util.function.Predicate;
  * @param evictions        whether anything may be evicted at all (false: consolidation by moves only)
  * @param moves            whether preemptible jobs past their minimum runtime may be moved to make room
  */
-record ReclaimRights(String rule, Map<String, Long> teamAllowance, DepartmentLimits departments,
-                     String claimantTeam, Predicate<PlacedJob> ownEvictable, long ownMustFree, boolean evictions,
-                     boolean moves) {
+record ReclaimRights(
+        String rule,
+        Map<String, Long> teamAllowance,
+        DepartmentLimits departments,
+        String claimantTeam,
+        Predicate<PlacedJob> ownEvictable,
+        long ownMustFree,
+        boolean evictions,
+        boolean moves) {
 
     /** Whether the job may be evicted under these rights, ignoring the allowances' running totals. */
     boolean mayEvict(PlacedJob job) {

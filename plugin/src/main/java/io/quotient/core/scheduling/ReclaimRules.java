@@ -88,8 +88,15 @@ final class ReclaimRules {
             own = j -> j.spec().preemptible();
             ownMustFree = Math.max(0, ledger.total(team) + milli - guaranteed);
         }
-        return Optional.of(new ReclaimRights(GUARANTEE, aboveGuarantee(), departments(team, milli, false), team, own,
-                ownMustFree, true, settings.maxMovesPerDecision() > 0));
+        return Optional.of(new ReclaimRights(
+                GUARANTEE,
+                aboveGuarantee(),
+                departments(team, milli, false),
+                team,
+                own,
+                ownMustFree,
+                true,
+                settings.maxMovesPerDecision() > 0));
     }
 
     /**
@@ -103,12 +110,20 @@ final class ReclaimRules {
         String team = job.team();
         Team t = ledger.team(team);
         long mustFree = ledger.total(team) + milli - t.guaranteedMilli();
-        if (!job.preemptible() || t.preemptWithinTeam() != WithinTeamPreemption.LOWER_PRIORITY || mustFree <= 0
+        if (!job.preemptible()
+                || t.preemptWithinTeam() != WithinTeamPreemption.LOWER_PRIORITY
+                || mustFree <= 0
                 || ledger.total(team) >= t.guaranteedMilli()) {
             return Optional.empty();
         }
-        return Optional.of(new ReclaimRights(GUARANTEE_WITH_OWN_LOWER_PRIORITY, aboveGuarantee(), departments(team, milli, false),
-                team, j -> j.spec().preemptible() && j.spec().priority() < job.priority(), mustFree, true,
+        return Optional.of(new ReclaimRights(
+                GUARANTEE_WITH_OWN_LOWER_PRIORITY,
+                aboveGuarantee(),
+                departments(team, milli, false),
+                team,
+                j -> j.spec().preemptible() && j.spec().priority() < job.priority(),
+                mustFree,
+                true,
                 settings.maxMovesPerDecision() > 0));
     }
 
@@ -125,10 +140,18 @@ final class ReclaimRules {
         }
         Department own = ledger.team(team).department();
         Map<String, Long> teams = aboveGuarantee();
-        ledger.teams().values().stream().filter(t -> t.department() != null && t.department().name().equals(own.name()))
+        ledger.teams().values().stream()
+                .filter(t -> t.department() != null && t.department().name().equals(own.name()))
                 .forEach(t -> teams.remove(t.name()));
-        return Optional.of(new ReclaimRights(DEPARTMENT_GUARANTEE, teams, departments(team, milli, false), team,
-                j -> false, 0, true, settings.maxMovesPerDecision() > 0));
+        return Optional.of(new ReclaimRights(
+                DEPARTMENT_GUARANTEE,
+                teams,
+                departments(team, milli, false),
+                team,
+                j -> false,
+                0,
+                true,
+                settings.maxMovesPerDecision() > 0));
     }
 
     /**
@@ -146,12 +169,20 @@ final class ReclaimRules {
         for (Team t : ledger.teams().values()) {
             long guaranteed = t.guaranteedMilli();
             if (!t.name().equals(team) && ledger.total(t.name()) > guaranteed) {
-                teams.put(t.name(), above(t.name(),
-                        withinOneJob(guaranteed, largestJob.getOrDefault(t.name(), 0L), shortfall)));
+                teams.put(
+                        t.name(),
+                        above(t.name(), withinOneJob(guaranteed, largestJob.getOrDefault(t.name(), 0L), shortfall)));
             }
         }
-        return Optional.of(new ReclaimRights(GUARANTEE_WITHIN_ONE_JOB, teams, departments(team, milli, false), team,
-                j -> false, 0, true, settings.maxMovesPerDecision() > 0));
+        return Optional.of(new ReclaimRights(
+                GUARANTEE_WITHIN_ONE_JOB,
+                teams,
+                departments(team, milli, false),
+                team,
+                j -> false,
+                0,
+                true,
+                settings.maxMovesPerDecision() > 0));
     }
 
     /** The fair-share right, if the job has it. */
@@ -159,15 +190,25 @@ final class ReclaimRules {
         String team = job.team();
         long share = fairShare(team);
         long held = ledger.total(team);
-        if (!job.preemptible() || !ledger.team(team).fairShareReclaim() || share - held < settings.fairShareMinGainMilli()
+        if (!job.preemptible()
+                || !ledger.team(team).fairShareReclaim()
+                || share - held < settings.fairShareMinGainMilli()
                 || held + milli > share) {
             return Optional.empty();
         }
         Map<String, Long> teams = new HashMap<>();
-        ledger.teams().values().stream().filter(t -> t.fairShareReclaim() && clearlyAbove(t)).forEach(t ->
-                teams.put(t.name(), above(t.name(), fairShareLevel(t))));
-        return Optional.of(new ReclaimRights(FAIR_SHARE, teams, departments(team, milli, true), team, j -> false, 0,
-                true, settings.maxMovesPerDecision() > 0));
+        ledger.teams().values().stream()
+                .filter(t -> t.fairShareReclaim() && clearlyAbove(t))
+                .forEach(t -> teams.put(t.name(), above(t.name(), fairShareLevel(t))));
+        return Optional.of(new ReclaimRights(
+                FAIR_SHARE,
+                teams,
+                departments(team, milli, true),
+                team,
+                j -> false,
+                0,
+                true,
+                settings.maxMovesPerDecision() > 0));
     }
 
     /**
@@ -190,13 +231,21 @@ final class ReclaimRules {
         for (Team t : ledger.teams().values()) {
             long level = fairShareLevel(t);
             if (t.fairShareReclaim() && !t.name().equals(team) && clearlyAbove(t)) {
-                long floor = Math.max(withinOneJob(level, largestJob.getOrDefault(t.name(), 0L), shrunkShortfall),
+                long floor = Math.max(
+                        withinOneJob(level, largestJob.getOrDefault(t.name(), 0L), shrunkShortfall),
                         t.guaranteedMilli() - guaranteeShortfall);
                 teams.put(t.name(), above(t.name(), floor));
             }
         }
-        return Optional.of(new ReclaimRights(FAIR_SHARE_WITHIN_ONE_JOB, teams, departments(team, milli, true), team,
-                j -> false, 0, true, settings.maxMovesPerDecision() > 0));
+        return Optional.of(new ReclaimRights(
+                FAIR_SHARE_WITHIN_ONE_JOB,
+                teams,
+                departments(team, milli, true),
+                team,
+                j -> false,
+                0,
+                true,
+                settings.maxMovesPerDecision() > 0));
     }
 
     /**
@@ -209,7 +258,8 @@ final class ReclaimRules {
 
     private static Map<String, Long> largestPreemptibleJob(Collection<PlacedJob> placed) {
         Map<String, Long> largest = new HashMap<>();
-        placed.stream().filter(p -> p.spec().preemptible())
+        placed.stream()
+                .filter(p -> p.spec().preemptible())
                 .forEach(p -> largest.merge(p.spec().team(), p.gpuMilli(), Math::max));
         return largest;
     }
@@ -221,7 +271,14 @@ final class ReclaimRules {
             return Optional.empty();
         }
         Predicate<PlacedJob> lower = j -> j.spec().preemptible() && j.spec().priority() < job.priority();
-        return Optional.of(new ReclaimRights(PRIORITY, Map.of(), DepartmentLimits.NONE, team.name(), lower, ownMustFree, true,
+        return Optional.of(new ReclaimRights(
+                PRIORITY,
+                Map.of(),
+                DepartmentLimits.NONE,
+                team.name(),
+                lower,
+                ownMustFree,
+                true,
                 settings.maxMovesPerDecision() > 0));
     }
 
@@ -230,8 +287,8 @@ final class ReclaimRules {
         if (settings.maxMovesPerDecision() == 0) {
             return Optional.empty();
         }
-        return Optional.of(new ReclaimRights(CONSOLIDATION, Map.of(), DepartmentLimits.NONE, job.team(), j -> false, 0, false,
-                true));
+        return Optional.of(new ReclaimRights(
+                CONSOLIDATION, Map.of(), DepartmentLimits.NONE, job.team(), j -> false, 0, false, true));
     }
 
     /** Every team's allowance down to its own guarantee (what the guarantee rules may take from it). */
@@ -280,7 +337,9 @@ final class ReclaimRules {
      */
     private DepartmentLimits departments(String claimant, long milli, boolean fair) {
         Map<String, Long> allowance = new HashMap<>();
-        ledger.teams().values().stream().map(Team::department).filter(d -> d != null)
+        ledger.teams().values().stream()
+                .map(Team::department)
+                .filter(d -> d != null)
                 .forEach(d -> allowance.put(d.name(), Math.max(0, ledger.departmentTotal(d.name()) - level(d, fair))));
         Department own = ledger.team(claimant).department();
         if (own == null) {
@@ -292,7 +351,8 @@ final class ReclaimRules {
     }
 
     private long level(Department d, boolean fair) {
-        return fair ? Math.max(d.guaranteedMilli(), departmentFairShare.getOrDefault(d.name(), 0L))
+        return fair
+                ? Math.max(d.guaranteedMilli(), departmentFairShare.getOrDefault(d.name(), 0L))
                 : d.guaranteedMilli();
     }
 }

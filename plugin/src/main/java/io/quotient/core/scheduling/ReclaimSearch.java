@@ -4,16 +4,16 @@ import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.PlacementPolicy;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -34,15 +34,14 @@ import java.util.function.Function;
 final class ReclaimSearch {
 
     /** A job moved to a new allocation on another node. */
-    record Move(PlacedJob job, Allocation to) {
-    }
+    record Move(PlacedJob job, Allocation to) {}
 
     /** What to do on a node so that the demand fits there. */
-    record Choice(int node, List<PlacedJob> evictions, List<Move> moves, ReclaimCost cost) {
-    }
+    record Choice(int node, List<PlacedJob> evictions, List<Move> moves, ReclaimCost cost) {}
 
     /** Work counts at least a second's worth, so that a job that has just started is not free to evict. */
     private static final long MIN_WORK_MILLIS = 1000;
+
     private static final int STEPS_PER_NODE = 4_000;
     /** Nodes searched with moves: moves need a destination search over the cluster, so only the most promising. */
     private static final int NODES_WITH_MOVES = 8;
@@ -60,6 +59,7 @@ final class ReclaimSearch {
     private int[] destinations;
     /** Per node, whether a move there must leave room for {@link #reserve} (see {@link #best}). */
     private boolean[] kept;
+
     private ResourceDemand reserve;
 
     /**
@@ -68,8 +68,13 @@ final class ReclaimSearch {
      *                        would create their workload only to stop it at once
      * @param standing        where each victim's team stands (which teams lose first)
      */
-    ReclaimSearch(Workspace ws, Instant now, int maxMoves, Function<PlacedJob, PlacementPolicy.NodeFilter> moveTargets,
-                  Set<JobId> placedThisRound, VictimStanding standing) {
+    ReclaimSearch(
+            Workspace ws,
+            Instant now,
+            int maxMoves,
+            Function<PlacedJob, PlacementPolicy.NodeFilter> moveTargets,
+            Set<JobId> placedThisRound,
+            VictimStanding standing) {
         this.ws = ws;
         this.now = now;
         this.maxMoves = maxMoves;
@@ -88,8 +93,12 @@ final class ReclaimSearch {
      * node {@code keep} accepts when the search begins must leave room there for {@code reserve} (a gang's replica
      * needs each node freed for it by an earlier search).
      */
-    Optional<Choice> best(ResourceDemand demand, PlacementPolicy.NodeFilter filter, ReclaimRights rights,
-                          PlacementPolicy.NodeFilter keep, ResourceDemand reserve) {
+    Optional<Choice> best(
+            ResourceDemand demand,
+            PlacementPolicy.NodeFilter filter,
+            ReclaimRights rights,
+            PlacementPolicy.NodeFilter keep,
+            ResourceDemand reserve) {
         ClusterState state = ws.state();
         lookupsLeft = DESTINATION_LOOKUPS;
         kept = new boolean[state.nodeCount()];
@@ -129,7 +138,8 @@ final class ReclaimSearch {
             }
         }
         if (rights.moves() && maxMoves > 0 && (best == null || best.cost().evictions() > 0)) {
-            nodes.sort(Comparator.comparingLong(NodeCandidates::potential).reversed()
+            nodes.sort(Comparator.comparingLong(NodeCandidates::potential)
+                    .reversed()
                     .thenComparingInt(NodeCandidates::node));
             for (NodeCandidates c : nodes.subList(0, Math.min(NODES_WITH_MOVES, nodes.size()))) {
                 best = better(best, new NodeSearch(c, demand, rights, true, best).run());
@@ -149,8 +159,7 @@ final class ReclaimSearch {
      * A node's candidates (cheapest first), a lower bound on the cost of any eviction-only choice there, and how
      * much capacity could be had there at most; null when even taking every candidate would not make room.
      */
-    private record NodeCandidates(int node, List<PlacedJob> jobs, ReclaimCost bound, long potential) {
-    }
+    private record NodeCandidates(int node, List<PlacedJob> jobs, ReclaimCost bound, long potential) {}
 
     /** @param mostFree the most GPU milli free on any node: a job larger than that has nowhere to move */
     private NodeCandidates candidates(int node, ResourceDemand demand, ReclaimRights rights, long mostFree) {
@@ -171,13 +180,15 @@ final class ReclaimSearch {
                 if (evict) {
                     lowestPriority = Math.min(lowestPriority, j.spec().priority());
                     lowestTeamPriority = Math.min(lowestTeamPriority, standing.teamPriority(j, rights.claimantTeam()));
-                    leastBelowShare = Math.min(leastBelowShare,
-                            standing.endsBelowShare(j, rights.claimantTeam(), j.gpuMilli()));
+                    leastBelowShare =
+                            Math.min(leastBelowShare, standing.endsBelowShare(j, rights.claimantTeam(), j.gpuMilli()));
                     shortestRun = Math.min(shortestRun, work(j) / Math.max(1, j.gpuMilli()));
                 }
             }
         }
-        if (state.fits(node, demand) && rights.ownMustFree() == 0 && rights.departments().ownDepartmentOverMax() == 0) {
+        if (state.fits(node, demand)
+                && rights.ownMustFree() == 0
+                && rights.departments().ownDepartmentOverMax() == 0) {
             return new NodeCandidates(node, List.of(), ReclaimCost.NONE, Long.MAX_VALUE);
         }
         if (jobs.isEmpty()) {
@@ -186,15 +197,18 @@ final class ReclaimSearch {
         if (!NodeRoom.fitsWithout(ws, node, jobs, demand)) {
             return null;
         }
-        jobs.sort(Comparator.comparingInt((PlacedJob j) -> j.spec().priority()).thenComparingLong(this::work)
-                .thenComparing(PlacedJob::startedAt, Comparator.reverseOrder()).thenComparing(j -> j.id().toString()));
+        jobs.sort(Comparator.comparingInt((PlacedJob j) -> j.spec().priority())
+                .thenComparingLong(this::work)
+                .thenComparing(PlacedJob::startedAt, Comparator.reverseOrder())
+                .thenComparing(j -> j.id().toString()));
         long mustFree = NodeRoom.mustFree(state, node, demand);
         // a choice evicts at least one candidate: no component can be below the least any single candidate brings
         ReclaimCost bound = lowestPriority == Integer.MAX_VALUE
                 ? new ReclaimCost(Integer.MAX_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE, 0, 0, 0, 0)
-                : new ReclaimCost(lowestTeamPriority, leastBelowShare, lowestPriority, mustFree * shortestRun, mustFree,
-                        0, 1);
-        long potential = state.gpuFreeOnNode(node) + jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
+                : new ReclaimCost(
+                        lowestTeamPriority, leastBelowShare, lowestPriority, mustFree * shortestRun, mustFree, 0, 1);
+        long potential = state.gpuFreeOnNode(node)
+                + jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
         return new NodeCandidates(node, jobs, bound, potential);
     }
 
@@ -202,8 +216,7 @@ final class ReclaimSearch {
      * Preemptible, past its minimum runtime and not placed by this plan: the only jobs a reclaim may evict or move.
      */
     boolean movableOrEvictable(PlacedJob job) {
-        return job.spec().preemptible() && !now.isBefore(job.protectedUntil())
-                && !placedThisRound.contains(job.id());
+        return job.spec().preemptible() && !now.isBefore(job.protectedUntil()) && !placedThisRound.contains(job.id());
     }
 
     /**
@@ -211,7 +224,8 @@ final class ReclaimSearch {
      * KAI evict the most recently started first).
      */
     long work(PlacedJob job) {
-        long millis = Math.max(MIN_WORK_MILLIS, Duration.between(job.startedAt(), now).toMillis());
+        long millis =
+                Math.max(MIN_WORK_MILLIS, Duration.between(job.startedAt(), now).toMillis());
         return Math.max(1, job.gpuMilli()) * millis;
     }
 
@@ -223,7 +237,8 @@ final class ReclaimSearch {
         private final boolean withMoves;
         private final Map<String, Long> teamTaken = new HashMap<>();
         /** Jobs found no destination while nothing had moved: other nodes are unchanged then, so none is found again. */
-        private final java.util.Set<JobId> noDestination = new java.util.HashSet<>();
+        private final Set<JobId> noDestination = new HashSet<>();
+
         private final Map<String, Long> departmentTaken = new HashMap<>();
         private final List<PlacedJob> evicted = new ArrayList<>();
         private final List<Move> moved = new ArrayList<>();
@@ -252,7 +267,9 @@ final class ReclaimSearch {
             if (++steps > STEPS_PER_NODE || beaten(cost)) {
                 return;
             }
-            if (ownFreed >= rights.ownMustFree() && ownDepartmentFreedEnough() && ownDepartmentWithinMax()
+            if (ownFreed >= rights.ownMustFree()
+                    && ownDepartmentFreedEnough()
+                    && ownDepartmentWithinMax()
                     && ws.state().fits(node.node(), demand)) {
                 best = new Choice(node.node(), List.copyOf(evicted), List.copyOf(moved), cost);
                 return; // anything more costs more
@@ -268,9 +285,16 @@ final class ReclaimSearch {
             if (mayTake(job)) {
                 take(job, held, 1);
                 String claimant = rights.claimantTeam();
-                long belowShare = standing.endsBelowShare(job, claimant, teamTaken.getOrDefault(job.spec().team(), 0L));
-                search(index + 1, cost.evict(standing.teamPriority(job, claimant), belowShare, job.spec().priority(),
-                        work(job), job.gpuMilli()));
+                long belowShare = standing.endsBelowShare(
+                        job, claimant, teamTaken.getOrDefault(job.spec().team(), 0L));
+                search(
+                        index + 1,
+                        cost.evict(
+                                standing.teamPriority(job, claimant),
+                                belowShare,
+                                job.spec().priority(),
+                                work(job),
+                                job.gpuMilli()));
                 take(job, held, -1);
             }
             search(index + 1, cost);
@@ -286,8 +310,12 @@ final class ReclaimSearch {
             ResourceDemand moving = Demands.of(job.spec());
             PlacementPolicy.NodeFilter targets = moveTargets.apply(job);
             PlacementPolicy.NodeFilter quota = Workspace.countsNoMore(job);
-            Optional<Allocation> to = Destinations.bestFit(state, moving, node.node(),
-                    (s, n) -> (!kept[n] || Destinations.leavesRoom(s, n, moving, reserve)) && targets.accepts(s, n)
+            Optional<Allocation> to = Destinations.bestFit(
+                    state,
+                    moving,
+                    node.node(),
+                    (s, n) -> (!kept[n] || Destinations.leavesRoom(s, n, moving, reserve))
+                            && targets.accepts(s, n)
                             && quota.accepts(s, n),
                     moving.needsGpu() ? destinations : null);
             if (to.isEmpty() && moved.isEmpty()) {
@@ -316,7 +344,8 @@ final class ReclaimSearch {
             if (team.equals(rights.claimantTeam())) {
                 return true;
             }
-            if (teamTaken.getOrDefault(team, 0L) + job.gpuMilli() > rights.teamAllowance().getOrDefault(team, 0L)) {
+            if (teamTaken.getOrDefault(team, 0L) + job.gpuMilli()
+                    > rights.teamAllowance().getOrDefault(team, 0L)) {
                 return false;
             }
             Department d = ws.ledger().team(team).department();

@@ -14,8 +14,8 @@ public record ReclaimSettings(long fairShareMinGainMilli, int maxMovesPerDecisio
 
     public ReclaimSettings {
         if (fairShareMinGainMilli < 0) {
-            throw new IllegalArgumentException("fair-share minimum gain must not be negative, was "
-                    + fairShareMinGainMilli / 1000.0 + " GPUs");
+            throw new IllegalArgumentException(
+                    "fair-share minimum gain must not be negative, was " + fairShareMinGainMilli / 1000.0 + " GPUs");
         }
         if (maxMovesPerDecision < 0) {
             throw new IllegalArgumentException("moves per decision must not be negative, was " + maxMovesPerDecision);

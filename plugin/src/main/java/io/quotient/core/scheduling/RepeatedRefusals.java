@@ -1,7 +1,6 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.ResourceDemand;
-
 import java.util.HashMap;
 import java.util.Map;
 

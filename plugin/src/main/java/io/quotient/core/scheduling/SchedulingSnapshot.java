@@ -1,7 +1,6 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.NodeSpec;
-
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -15,9 +14,14 @@ import java.util.Set;
  * @param pastBorrowedMilli  per team, its decayed past borrowing in milli ({@link UsageHistory}); empty when fair
  *                           shares have no memory
  */
-public record SchedulingSnapshot(List<NodeSpec> nodes, Set<String> fractionReadyNodes, List<PlacedJob> placed,
-                                 List<PendingJob> pending, Map<String, Team> teams, Instant now,
-                                 Map<String, Double> pastBorrowedMilli) {
+public record SchedulingSnapshot(
+        List<NodeSpec> nodes,
+        Set<String> fractionReadyNodes,
+        List<PlacedJob> placed,
+        List<PendingJob> pending,
+        Map<String, Team> teams,
+        Instant now,
+        Map<String, Double> pastBorrowedMilli) {
 
     public SchedulingSnapshot {
         nodes = List.copyOf(nodes);
@@ -29,8 +33,13 @@ public record SchedulingSnapshot(List<NodeSpec> nodes, Set<String> fractionReady
     }
 
     /** A snapshot without past usage (fair shares without memory). */
-    public SchedulingSnapshot(List<NodeSpec> nodes, Set<String> fractionReadyNodes, List<PlacedJob> placed,
-                              List<PendingJob> pending, Map<String, Team> teams, Instant now) {
+    public SchedulingSnapshot(
+            List<NodeSpec> nodes,
+            Set<String> fractionReadyNodes,
+            List<PlacedJob> placed,
+            List<PendingJob> pending,
+            Map<String, Team> teams,
+            Instant now) {
         this(nodes, fractionReadyNodes, placed, pending, teams, now, Map.of());
     }
 

@@ -14,8 +14,8 @@ import java.util.Comparator;
  */
 record SharePosition(boolean noEntitlement, double value) implements Comparable<SharePosition> {
 
-    private static final Comparator<SharePosition> ORDER = Comparator.comparing(SharePosition::noEntitlement)
-            .thenComparingDouble(SharePosition::value);
+    private static final Comparator<SharePosition> ORDER =
+            Comparator.comparing(SharePosition::noEntitlement).thenComparingDouble(SharePosition::value);
 
     /**
      * @param borrowedMilli what the team borrows, in milli (now, plus its decayed past when decay is on)

@@ -3,7 +3,6 @@ package io.quotient.core.scheduling;
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
-
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -18,8 +17,7 @@ import java.util.Set;
 final class SharedGpuConsolidation {
 
     /** A GPU of a node. */
-    private record Gpu(int node, int index, long used) {
-    }
+    private record Gpu(int node, int index, long used) {}
 
     private final Workspace ws;
     private final SchedulingSnapshot snapshot;
@@ -39,7 +37,8 @@ final class SharedGpuConsolidation {
         long spent = 0;
         for (Gpu source : sharedGpusLeastUsedFirst()) {
             List<PlacedJob> jobs = ws.jobsOn(source.node()).stream()
-                    .filter(j -> j.gpuIndices().contains(source.index())).toList();
+                    .filter(j -> j.gpuIndices().contains(source.index()))
+                    .toList();
             long cost = jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
             if (jobs.isEmpty() || spent + cost > budget || !jobs.stream().allMatch(this::movableFraction)) {
                 continue;
@@ -54,9 +53,8 @@ final class SharedGpuConsolidation {
     }
 
     private Optional<List<PlanAction.Move>> empty(List<PlacedJob> jobs) {
-        Optional<List<PlanAction.Move>> moves = ws.relocate(jobs,
-                job -> tightestSharedGpu(Demands.of(job.spec()), job.gpuMilli()),
-                snapshot.now());
+        Optional<List<PlanAction.Move>> moves =
+                ws.relocate(jobs, job -> tightestSharedGpu(Demands.of(job.spec()), job.gpuMilli()), snapshot.now());
         moves.ifPresent(list -> list.forEach(m -> moved.add(m.job())));
         return moves;
     }
@@ -70,8 +68,10 @@ final class SharedGpuConsolidation {
         Allocation best = null;
         int bestLeft = Integer.MAX_VALUE;
         for (int n = 0; n < state.nodeCount(); n++) {
-            if (drainedNodes.contains(n) || !snapshot.fractionReadyNodes().contains(state.node(n).name())
-                    || !demand.allowsModel(state.node(n).gpuModel()) || state.freeCpu(n) < demand.cpuMilli()
+            if (drainedNodes.contains(n)
+                    || !snapshot.fractionReadyNodes().contains(state.node(n).name())
+                    || !demand.allowsModel(state.node(n).gpuModel())
+                    || state.freeCpu(n) < demand.cpuMilli()
                     || state.freeMemory(n) < demand.memoryMib()) {
                 continue;
             }
@@ -101,13 +101,16 @@ final class SharedGpuConsolidation {
                 }
             }
         }
-        gpus.sort(Comparator.comparingLong(Gpu::used).thenComparingInt(Gpu::node).thenComparingInt(Gpu::index));
+        gpus.sort(
+                Comparator.comparingLong(Gpu::used).thenComparingInt(Gpu::node).thenComparingInt(Gpu::index));
         return gpus;
     }
 
     /** A single-GPU fraction that may be moved and has not moved yet in this plan. */
     private boolean movableFraction(PlacedJob job) {
-        return job.gpuIndices().size() == 1 && job.milliPerGpu() < ResourceDemand.WHOLE && !moved.contains(job.id())
+        return job.gpuIndices().size() == 1
+                && job.milliPerGpu() < ResourceDemand.WHOLE
+                && !moved.contains(job.id())
                 && Rebalancer.movable(job, snapshot.now());
     }
 }

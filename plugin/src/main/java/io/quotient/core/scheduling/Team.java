@@ -17,9 +17,16 @@ import java.util.Optional;
  * @param maxMinRuntime     the longest minimum runtime the team's new jobs may ask for; it only lowers the cluster's
  *                          maximum, which applies to every job; null: the cluster's maximum
  */
-public record Team(String name, long guaranteedMilli, long maxMilli, double overQuotaWeight, int priority,
-                   WithinTeamPreemption preemptWithinTeam, boolean fairShareReclaim, Department department,
-                   Duration maxMinRuntime) {
+public record Team(
+        String name,
+        long guaranteedMilli,
+        long maxMilli,
+        double overQuotaWeight,
+        int priority,
+        WithinTeamPreemption preemptWithinTeam,
+        boolean fairShareReclaim,
+        Department department,
+        Duration maxMinRuntime) {
 
     public static final long UNLIMITED = Long.MAX_VALUE;
 
@@ -33,10 +40,25 @@ public record Team(String name, long guaranteedMilli, long maxMilli, double over
     }
 
     /** A team whose jobs may ask for minimum runtimes up to the cluster's maximum. */
-    public Team(String name, long guaranteedMilli, long maxMilli, double overQuotaWeight, int priority,
-                WithinTeamPreemption preemptWithinTeam, boolean fairShareReclaim, Department department) {
-        this(name, guaranteedMilli, maxMilli, overQuotaWeight, priority, preemptWithinTeam, fairShareReclaim,
-                department, null);
+    public Team(
+            String name,
+            long guaranteedMilli,
+            long maxMilli,
+            double overQuotaWeight,
+            int priority,
+            WithinTeamPreemption preemptWithinTeam,
+            boolean fairShareReclaim,
+            Department department) {
+        this(
+                name,
+                guaranteedMilli,
+                maxMilli,
+                overQuotaWeight,
+                priority,
+                preemptWithinTeam,
+                fairShareReclaim,
+                department,
+                null);
     }
 
     /** The limits teams and departments share; {@code who} starts each message ("team a", "department d"). */
@@ -45,8 +67,8 @@ public record Team(String name, long guaranteedMilli, long maxMilli, double over
             throw new IllegalArgumentException(who + ": guaranteedGpus must not be negative");
         }
         if (maxMilli < guaranteedMilli) {
-            throw new IllegalArgumentException(who + ": maxGpus (" + maxMilli / 1000.0
-                    + ") is below guaranteedGpus (" + guaranteedMilli / 1000.0 + ")");
+            throw new IllegalArgumentException(who + ": maxGpus (" + maxMilli / 1000.0 + ") is below guaranteedGpus ("
+                    + guaranteedMilli / 1000.0 + ")");
         }
         if (!(overQuotaWeight >= 0) || Double.isInfinite(overQuotaWeight)) {
             throw new IllegalArgumentException(who + ": overQuotaWeight must be a finite number >= 0");
@@ -55,7 +77,14 @@ public record Team(String name, long guaranteedMilli, long maxMilli, double over
 
     /** A team outside any department, preempting its own lower-priority jobs and taking part in fair-share reclaim. */
     public Team(String name, long guaranteedMilli, long maxMilli, double overQuotaWeight, int priority) {
-        this(name, guaranteedMilli, maxMilli, overQuotaWeight, priority, WithinTeamPreemption.LOWER_PRIORITY, true,
+        this(
+                name,
+                guaranteedMilli,
+                maxMilli,
+                overQuotaWeight,
+                priority,
+                WithinTeamPreemption.LOWER_PRIORITY,
+                true,
                 null);
     }
 
@@ -72,22 +101,54 @@ public record Team(String name, long guaranteedMilli, long maxMilli, double over
     }
 
     public Team withDepartment(Department d) {
-        return new Team(name, guaranteedMilli, maxMilli, overQuotaWeight, priority, preemptWithinTeam,
-                fairShareReclaim, d, maxMinRuntime);
+        return new Team(
+                name,
+                guaranteedMilli,
+                maxMilli,
+                overQuotaWeight,
+                priority,
+                preemptWithinTeam,
+                fairShareReclaim,
+                d,
+                maxMinRuntime);
     }
 
     public Team withPreemptWithinTeam(WithinTeamPreemption p) {
-        return new Team(name, guaranteedMilli, maxMilli, overQuotaWeight, priority, p, fairShareReclaim, department,
+        return new Team(
+                name,
+                guaranteedMilli,
+                maxMilli,
+                overQuotaWeight,
+                priority,
+                p,
+                fairShareReclaim,
+                department,
                 maxMinRuntime);
     }
 
     public Team withMaxMinRuntime(Duration limit) {
-        return new Team(name, guaranteedMilli, maxMilli, overQuotaWeight, priority, preemptWithinTeam,
-                fairShareReclaim, department, limit);
+        return new Team(
+                name,
+                guaranteedMilli,
+                maxMilli,
+                overQuotaWeight,
+                priority,
+                preemptWithinTeam,
+                fairShareReclaim,
+                department,
+                limit);
     }
 
     public Team withFairShareReclaim(boolean on) {
-        return new Team(name, guaranteedMilli, maxMilli, overQuotaWeight, priority, preemptWithinTeam, on, department,
+        return new Team(
+                name,
+                guaranteedMilli,
+                maxMilli,
+                overQuotaWeight,
+                priority,
+                preemptWithinTeam,
+                on,
+                department,
                 maxMinRuntime);
     }
 }

@@ -1,7 +1,6 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.NodeSpec;
-
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -10,27 +9,30 @@ import java.util.Map;
 /** Each team's fair share as the scheduler computes it, for reports (REST, {@code inspect}, metrics). */
 public final class TeamShares {
 
-    private TeamShares() {
-    }
+    private TeamShares() {}
 
     /**
      * @param placed  the jobs holding capacity
      * @param waiting the jobs waiting for it
      * @return per configured team, its fair share in milli-GPU
      */
-    public static Map<String, Long> fairShares(Map<String, Team> teams, Collection<PlacedJob> placed,
-                                               Collection<JobSpec> waiting, List<NodeSpec> nodes) {
+    public static Map<String, Long> fairShares(
+            Map<String, Team> teams, Collection<PlacedJob> placed, Collection<JobSpec> waiting, List<NodeSpec> nodes) {
         return fairShares(teams, placed, waiting, nodes, Map.of());
     }
 
     /** @param past per team, its decayed past borrowing in milli ({@link UsageHistory#decayedMilli()}) */
-    public static Map<String, Long> fairShares(Map<String, Team> teams, Collection<PlacedJob> placed,
-                                               Collection<JobSpec> waiting, List<NodeSpec> nodes,
-                                               Map<String, Double> past) {
+    public static Map<String, Long> fairShares(
+            Map<String, Team> teams,
+            Collection<PlacedJob> placed,
+            Collection<JobSpec> waiting,
+            List<NodeSpec> nodes,
+            Map<String, Double> past) {
         Map<String, Long> demand = new HashMap<>();
         placed.forEach(j -> demand.merge(j.spec().team(), j.gpuMilli(), Long::sum));
         waiting.forEach(j -> demand.merge(j.team(), Demands.leastMilli(j, nodes), Long::sum));
-        long capacity = nodes.stream().mapToLong(n -> (long) n.gpuCount() * 1000).sum();
+        long capacity =
+                nodes.stream().mapToLong(n -> (long) n.gpuCount() * 1000).sum();
         return FairShare.of(teams, demand, capacity, past);
     }
 

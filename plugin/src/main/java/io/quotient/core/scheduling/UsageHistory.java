@@ -135,7 +135,8 @@ public final class UsageHistory {
     /** ∫ milli · 2^((t − reference) / h) dt over [from, to), in milli × ms. */
     private double piece(double milli, long from, long to, long reference) {
         double scale = halfLifeMillis / Math.log(2);
-        return milli * scale * (Math.pow(2, (to - reference) / halfLifeMillis)
-                - Math.pow(2, (from - reference) / halfLifeMillis));
+        return milli
+                * scale
+                * (Math.pow(2, (to - reference) / halfLifeMillis) - Math.pow(2, (from - reference) / halfLifeMillis));
     }
 }

@@ -3,6 +3,7 @@ package io.quotient.core.scheduling;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
  * The durable form of a {@link UsageHistory}: what survives a restart or a failover.
@@ -13,14 +14,14 @@ import java.util.Objects;
  * @param buckets      per team, per bucket index (epoch millis / width), the borrowing in the bucket in milli × ms,
  *                     each moment weighted by 2^((moment − bucket end) / half-life)
  */
-public record UsageRecord(long bucketMillis, Instant last, Map<String, Long> lastBorrowed,
-                          Map<String, Map<Long, Double>> buckets) {
+public record UsageRecord(
+        long bucketMillis, Instant last, Map<String, Long> lastBorrowed, Map<String, Map<Long, Double>> buckets) {
 
     public UsageRecord {
         Objects.requireNonNull(lastBorrowed, "lastBorrowed");
         Objects.requireNonNull(buckets, "buckets");
         lastBorrowed = Map.copyOf(lastBorrowed);
-        buckets = buckets.entrySet().stream().collect(java.util.stream.Collectors.toUnmodifiableMap(
-                Map.Entry::getKey, e -> Map.copyOf(e.getValue())));
+        buckets = buckets.entrySet().stream()
+                .collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> Map.copyOf(e.getValue())));
     }
 }

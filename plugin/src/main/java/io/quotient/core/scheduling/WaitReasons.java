@@ -4,7 +4,6 @@ import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.PlacementPolicy;
-
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,8 +21,7 @@ public final class WaitReasons {
 
     private static final int NEAREST_SHOWN = 3;
 
-    private WaitReasons() {
-    }
+    private WaitReasons() {}
 
     /** "3", "0.25", "2.5": GPU milli as a user writes GPUs. */
     static String gpus(long milli) {
@@ -50,9 +48,11 @@ public final class WaitReasons {
         String rule = holds >= guaranteed
                 ? team.name() + " has used its guarantee (" + gpus(holds) + " of " + gpus(guaranteed) + " GPUs)"
                 : "this job needs " + gpus(needs) + " GPUs, more than " + team.name() + "'s guarantee leaves (holds "
-                + gpus(holds) + " of " + gpus(guaranteed) + " guaranteed GPUs)";
-        String fair = fairShare <= 0 ? "" : " (fair share " + gpus(fairShare) + " GPUs"
-                + (holds + needs > fairShare ? ", which this job would exceed" : "") + ")";
+                        + gpus(holds) + " of " + gpus(guaranteed) + " guaranteed GPUs)";
+        String fair = fairShare <= 0
+                ? ""
+                : " (fair share " + gpus(fairShare) + " GPUs"
+                        + (holds + needs > fairShare ? ", which this job would exceed" : "") + ")";
         return rule + " and borrows only idle GPUs" + fair + ": " + capacity;
     }
 
@@ -67,22 +67,28 @@ public final class WaitReasons {
                 + " make room (a team above its guarantee loses only down to it, or, when none of its jobs fits that,"
                 + " as far below it as this team is now; non-preemptible jobs and jobs inside their minimum runtime are"
                 + " never preempted)"
-                + nextUnprotected.map(t -> "; borrowed jobs inside their minimum runtime may be preempted from " + t)
-                .orElse("");
+                + nextUnprotected
+                        .map(t -> "; borrowed jobs inside their minimum runtime may be preempted from " + t)
+                        .orElse("");
     }
 
     /**
      * Why no node takes the demand: no node could ever (model, GPU count, GPU memory, fraction readiness), or
      * capacity is in use, or it is free but scattered (fragmentation), naming the nearest candidate nodes.
      */
-    static String noNode(ClusterState state, ResourceDemand demand, PlacementPolicy.NodeFilter filter,
-                         boolean sharesGpu) {
+    static String noNode(
+            ClusterState state, ResourceDemand demand, PlacementPolicy.NodeFilter filter, boolean sharesGpu) {
         List<Integer> eligible = IntStream.range(0, state.nodeCount())
-                .filter(n -> couldEverHold(state.node(n), demand)).boxed().toList();
-        List<Integer> accepted = eligible.stream().filter(n -> filter.accepts(state, n)).toList();
+                .filter(n -> couldEverHold(state.node(n), demand))
+                .boxed()
+                .toList();
+        List<Integer> accepted =
+                eligible.stream().filter(n -> filter.accepts(state, n)).toList();
         if (accepted.isEmpty()) {
-            return sharesGpu ? "no node that could hold it is ready for shared GPUs (its node enforcer has not reported"
-                    + " ready): " + names(state, eligible) : "no node that could hold it accepts it now";
+            return sharesGpu
+                    ? "no node that could hold it is ready for shared GPUs (its node enforcer has not reported"
+                            + " ready): " + names(state, eligible)
+                    : "no node that could hold it accepts it now";
         }
         if (!demand.needsGpu()) {
             return "no node has " + demand.cpuMilli() + "m CPU and " + demand.memoryMib() + " MiB memory free";
@@ -92,11 +98,13 @@ public final class WaitReasons {
 
     private static String noFreeCapacity(ClusterState state, ResourceDemand demand, List<Integer> nodes) {
         String what = shape(demand) + model(demand);
-        Optional<Integer> cpuShort = nodes.stream().filter(n -> usableGpus(state, n, demand) >= demand.gpuCount())
+        Optional<Integer> cpuShort = nodes.stream()
+                .filter(n -> usableGpus(state, n, demand) >= demand.gpuCount())
                 .findFirst();
         if (cpuShort.isPresent()) {
             int n = cpuShort.get();
-            return "nodes with " + what + " free lack CPU or memory: " + state.node(n).name() + " has "
+            return "nodes with " + what + " free lack CPU or memory: "
+                    + state.node(n).name() + " has "
                     + state.freeCpu(n) + "m CPU and " + state.freeMemory(n) + " MiB free, the job needs "
                     + demand.cpuMilli() + "m and " + demand.memoryMib() + " MiB";
         }
@@ -106,13 +114,21 @@ public final class WaitReasons {
         nearest.sort(Comparator.comparingInt((Integer n) -> -usable.get(n)).thenComparing(n -> n));
         StringBuilder sb = new StringBuilder();
         for (int n : nearest.subList(0, Math.min(NEAREST_SHOWN, nearest.size()))) {
-            sb.append(sb.isEmpty() ? "" : ", ").append(state.node(n).name()).append(" (")
-                    .append(usable.get(n)).append(" of ").append(demand.gpuCount()).append(')');
+            sb.append(sb.isEmpty() ? "" : ", ")
+                    .append(state.node(n).name())
+                    .append(" (")
+                    .append(usable.get(n))
+                    .append(" of ")
+                    .append(demand.gpuCount())
+                    .append(')');
         }
-        long usableTotal = usable.values().stream().mapToLong(Integer::longValue).sum();
+        long usableTotal =
+                usable.values().stream().mapToLong(Integer::longValue).sum();
         if (usableTotal == 0) {
-            return "every GPU" + model(demand) + " is in use" + (demand.gpuMilli() < ResourceDemand.WHOLE
-                    || demand.gpuMemoryMib() > 0 ? " (none has " + share(demand) + " free)" : "");
+            return "every GPU" + model(demand) + " is in use"
+                    + (demand.gpuMilli() < ResourceDemand.WHOLE || demand.gpuMemoryMib() > 0
+                            ? " (none has " + share(demand) + " free)"
+                            : "");
         }
         String prefix = usableTotal >= demand.gpuCount()
                 ? "fragmentation: " + usableTotal + " GPUs with " + share(demand) + " free in total, but no node has "
@@ -140,7 +156,9 @@ public final class WaitReasons {
      * null when enough could; {@code replicas} is the fewest the gang starts with.
      */
     static String neverFits(ClusterState state, ResourceDemand demand, int replicas) {
-        long able = IntStream.range(0, state.nodeCount()).filter(n -> couldEverHold(state.node(n), demand)).count();
+        long able = IntStream.range(0, state.nodeCount())
+                .filter(n -> couldEverHold(state.node(n), demand))
+                .count();
         if (able >= replicas) {
             return null;
         }
@@ -192,8 +210,10 @@ public final class WaitReasons {
         if (node.cpuMilli() < demand.cpuMilli() || node.memoryMib() < demand.memoryMib()) {
             return false;
         }
-        return !demand.needsGpu() || (node.gpuCount() >= demand.gpuCount() && demand.allowsModel(node.gpuModel())
-                && demand.milliOn(node) <= ResourceDemand.WHOLE);
+        return !demand.needsGpu()
+                || (node.gpuCount() >= demand.gpuCount()
+                        && demand.allowsModel(node.gpuModel())
+                        && demand.milliOn(node) <= ResourceDemand.WHOLE);
     }
 
     private static int usableGpus(ClusterState state, int node, ResourceDemand demand) {
@@ -223,12 +243,18 @@ public final class WaitReasons {
     }
 
     private static String model(ResourceDemand demand) {
-        return demand.allowedModels().isEmpty() ? ""
+        return demand.allowedModels().isEmpty()
+                ? ""
                 : " of model " + String.join(" or ", new TreeSet<>(demand.allowedModels()));
     }
 
     private static String names(ClusterState state, List<Integer> nodes) {
-        return String.join(", ", nodes.stream().limit(NEAREST_SHOWN).map(n -> state.node(n).name()).toList())
+        return String.join(
+                        ", ",
+                        nodes.stream()
+                                .limit(NEAREST_SHOWN)
+                                .map(n -> state.node(n).name())
+                                .toList())
                 + (nodes.size() > NEAREST_SHOWN ? ", ..." : "");
     }
 }

@@ -5,9 +5,9 @@ import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.PlacementPolicy;
-
-import java.util.ArrayList;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -33,6 +33,7 @@ final class Workspace {
     private final Map<JobId, List<Allocation>> allocations = new HashMap<>();
     /** Per node index, the jobs on it (consolidation looks at one node at a time). */
     private final List<Set<JobId>> byNode = new ArrayList<>();
+
     private final QuotaLedger ledger;
 
     private Workspace(List<NodeSpec> nodes, Map<String, Team> teams) {
@@ -147,8 +148,8 @@ final class Workspace {
      * A gang is never moved (its replicas would restart on new nodes anyway): a group with one is refused, and so is
      * a place where a job would count more GPU milli than now ({@link #countsNoMore}).
      */
-    Optional<List<PlanAction.Move>> relocate(List<PlacedJob> jobs, Function<PlacedJob, Optional<Allocation>> target,
-                                             Instant now) {
+    Optional<List<PlanAction.Move>> relocate(
+            List<PlacedJob> jobs, Function<PlacedJob, Optional<Allocation>> target, Instant now) {
         if (jobs.stream().anyMatch(j -> j.spec().gang().spansNodes())) {
             return Optional.empty();
         }
@@ -158,7 +159,9 @@ final class Workspace {
             remove(job.id());
         }
         List<PlanAction.Move> moves = new ArrayList<>();
-        for (PlacedJob job : jobs.stream().sorted(Comparator.comparingLong(PlacedJob::gpuMilli).reversed()).toList()) {
+        for (PlacedJob job : jobs.stream()
+                .sorted(Comparator.comparingLong(PlacedJob::gpuMilli).reversed())
+                .toList()) {
             Optional<Allocation> a = target.apply(job).filter(to -> to.totalGpuMilli() <= job.gpuMilli());
             if (a.isEmpty()) {
                 moves.forEach(m -> remove(m.to().id()));
@@ -182,7 +185,9 @@ final class Workspace {
 
     /** What the job holds on that node (for a gang, its replica there). */
     Optional<Allocation> allocationOn(JobId id, int node) {
-        return allocations.getOrDefault(id, List.of()).stream().filter(a -> a.nodeIndex() == node).findFirst();
+        return allocations.getOrDefault(id, List.of()).stream()
+                .filter(a -> a.nodeIndex() == node)
+                .findFirst();
     }
 
     /** What the job holds on every node. */
@@ -203,8 +208,10 @@ final class Workspace {
     PlacedJob placement(JobSpec spec, List<Allocation> replicas, QuotaState quota, Instant now) {
         PlacedJob master = placement(spec, replicas.get(0), quota, now);
         List<PlacedJob.Replica> others = replicas.subList(1, replicas.size()).stream()
-                .map(a -> new PlacedJob.Replica(state.node(a.nodeIndex()).name(),
-                        java.util.Arrays.stream(a.gpuIndices()).boxed().toList())).toList();
+                .map(a -> new PlacedJob.Replica(
+                        state.node(a.nodeIndex()).name(),
+                        Arrays.stream(a.gpuIndices()).boxed().toList()))
+                .toList();
         return new PlacedJob(spec, master.node(), master.gpuIndices(), master.milliPerGpu(), quota, now, others);
     }
 
@@ -217,8 +224,12 @@ final class Workspace {
         if (node < 0) {
             return Optional.empty();
         }
-        Allocation wanted = new Allocation(node, indices(replica, node), Math.min(job.milliPerGpu(), ResourceDemand.WHOLE),
-                job.spec().cpuMilli(), job.spec().memoryMib());
+        Allocation wanted = new Allocation(
+                node,
+                indices(replica, node),
+                Math.min(job.milliPerGpu(), ResourceDemand.WHOLE),
+                job.spec().cpuMilli(),
+                job.spec().memoryMib());
         if (state.canAllocate(wanted)) {
             return Optional.of(wanted);
         }
@@ -226,12 +237,19 @@ final class Workspace {
         for (int g : wanted.gpuIndices()) {
             milli = Math.min(milli, state.gpuFree(node, g));
         }
-        return Optional.of(new Allocation(node, wanted.gpuIndices(), milli,
-                Math.min(wanted.cpuMilli(), state.freeCpu(node)), Math.min(wanted.memoryMib(), state.freeMemory(node))));
+        return Optional.of(new Allocation(
+                node,
+                wanted.gpuIndices(),
+                milli,
+                Math.min(wanted.cpuMilli(), state.freeCpu(node)),
+                Math.min(wanted.memoryMib(), state.freeMemory(node))));
     }
 
     private int[] indices(PlacedJob.Replica replica, int node) {
-        return replica.gpuIndices().stream().distinct().filter(g -> g >= 0 && g < state.gpuCount(node))
-                .mapToInt(Integer::intValue).toArray();
+        return replica.gpuIndices().stream()
+                .distinct()
+                .filter(g -> g >= 0 && g < state.gpuCount(node))
+                .mapToInt(Integer::intValue)
+                .toArray();
     }
 }

@@ -4,6 +4,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -51,7 +52,8 @@ public final class TeamNamespaces {
      */
     public static TeamNamespaces of(Map<String, List<String>> byTeam, String shared) {
         Map<String, List<String>> copy = new LinkedHashMap<>();
-        byTeam.forEach((team, namespaces) -> copy.put(team, namespaces == null ? List.of(team) : List.copyOf(namespaces)));
+        byTeam.forEach(
+                (team, namespaces) -> copy.put(team, namespaces == null ? List.of(team) : List.copyOf(namespaces)));
         return new TeamNamespaces(copy, shared);
     }
 
@@ -89,8 +91,7 @@ public final class TeamNamespaces {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof TeamNamespaces other && byTeam.equals(other.byTeam)
-                && java.util.Objects.equals(shared, other.shared);
+        return o instanceof TeamNamespaces other && byTeam.equals(other.byTeam) && Objects.equals(shared, other.shared);
     }
 
     @Override

@@ -4,7 +4,6 @@ import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaState;
-
 import java.util.Map;
 import java.util.Objects;
 

@@ -1,7 +1,6 @@
 package io.quotient.core.usage;
 
 import io.quotient.core.scheduling.JobId;
-
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.Map;
@@ -17,8 +16,12 @@ import java.util.TreeMap;
  *
  * @param trackingSince when accounting started for the job: pod counters that started later are counted whole
  */
-public record JobUsageRecord(JobId job, Instant trackingSince, Instant asOf, Map<LocalDate, UsageCounters> days,
-                             Map<String, PodCounters> baselines) {
+public record JobUsageRecord(
+        JobId job,
+        Instant trackingSince,
+        Instant asOf,
+        Map<LocalDate, UsageCounters> days,
+        Map<String, PodCounters> baselines) {
 
     public JobUsageRecord {
         Objects.requireNonNull(job, "job");
@@ -39,7 +42,7 @@ public record JobUsageRecord(JobId job, Instant trackingSince, Instant asOf, Map
 
     /** The counters of the days from {@code from} to {@code to}, both included. */
     public UsageCounters between(LocalDate from, LocalDate to) {
-        return new TreeMap<>(days).subMap(from, true, to, true).values().stream()
-                .reduce(UsageCounters.ZERO, UsageCounters::plus);
+        return new TreeMap<>(days)
+                .subMap(from, true, to, true).values().stream().reduce(UsageCounters.ZERO, UsageCounters::plus);
     }
 }

@@ -8,8 +8,12 @@ import java.util.Objects;
  * {@code countingSince} (when that enforcer process first saw the pod there), never decreasing until
  * the enforcer restarts, when they start again from zero with a later {@code countingSince}.
  */
-public record PodCounters(Instant countingSince, double presentSeconds, double measuredSeconds, double busyGpuSeconds,
-                          double memoryMibSeconds) {
+public record PodCounters(
+        Instant countingSince,
+        double presentSeconds,
+        double measuredSeconds,
+        double busyGpuSeconds,
+        double memoryMibSeconds) {
 
     public PodCounters {
         Objects.requireNonNull(countingSince, "countingSince");
@@ -17,14 +21,19 @@ public record PodCounters(Instant countingSince, double presentSeconds, double m
 
     /** Whether these totals continue {@code earlier}: the same counting, none of them gone down. */
     public boolean continues(PodCounters earlier) {
-        return countingSince.equals(earlier.countingSince) && presentSeconds >= earlier.presentSeconds
-                && measuredSeconds >= earlier.measuredSeconds && busyGpuSeconds >= earlier.busyGpuSeconds
+        return countingSince.equals(earlier.countingSince)
+                && presentSeconds >= earlier.presentSeconds
+                && measuredSeconds >= earlier.measuredSeconds
+                && busyGpuSeconds >= earlier.busyGpuSeconds
                 && memoryMibSeconds >= earlier.memoryMibSeconds;
     }
 
     public PodCounters minus(PodCounters earlier) {
-        return new PodCounters(countingSince, presentSeconds - earlier.presentSeconds,
-                measuredSeconds - earlier.measuredSeconds, busyGpuSeconds - earlier.busyGpuSeconds,
+        return new PodCounters(
+                countingSince,
+                presentSeconds - earlier.presentSeconds,
+                measuredSeconds - earlier.measuredSeconds,
+                busyGpuSeconds - earlier.busyGpuSeconds,
                 memoryMibSeconds - earlier.memoryMibSeconds);
     }
 

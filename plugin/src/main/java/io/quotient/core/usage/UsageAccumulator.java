@@ -2,7 +2,6 @@ package io.quotient.core.usage;
 
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.QuotaState;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -61,8 +60,8 @@ public final class UsageAccumulator {
      *                    not Quotient's to account and are ignored)
      * @return the records that changed, to be stored
      */
-    public List<JobUsageRecord> observe(Instant now, Collection<JobAllocation> allocations,
-                                        Collection<PodCounterReading> readings) {
+    public List<JobUsageRecord> observe(
+            Instant now, Collection<JobAllocation> allocations, Collection<PodCounterReading> readings) {
         Map<JobId, JobAllocation> allocated = allocations.stream()
                 .collect(Collectors.toMap(JobAllocation::job, a -> a, (a, b) -> a, LinkedHashMap::new));
         Map<JobId, List<PodCounterReading>> byJob = readings.stream()
@@ -75,7 +74,9 @@ public final class UsageAccumulator {
             JobUsageRecord before = isNew ? JobUsageRecord.start(job, now) : records.get(job);
             JobUsageRecord after = advance(before, now, allocated.get(job), byJob.getOrDefault(job, List.of()));
             records.put(job, after);
-            if (isNew || !after.days().equals(before.days()) || !after.baselines().equals(before.baselines())) {
+            if (isNew
+                    || !after.days().equals(before.days())
+                    || !after.baselines().equals(before.baselines())) {
                 changed.add(after);
             }
         }
@@ -95,17 +96,18 @@ public final class UsageAccumulator {
         records.remove(job);
     }
 
-    private JobUsageRecord advance(JobUsageRecord record, Instant now, JobAllocation allocation,
-                                   List<PodCounterReading> readings) {
+    private JobUsageRecord advance(
+            JobUsageRecord record, Instant now, JobAllocation allocation, List<PodCounterReading> readings) {
         if (readings.isEmpty() && (allocation == null || !now.isAfter(record.asOf()))) {
             // nothing to count (a finished job, most records): only move asOf, sharing the maps
-            return now.isAfter(record.asOf()) ? new JobUsageRecord(record.job(), record.trackingSince(), now,
-                    record.days(), record.baselines()) : record;
+            return now.isAfter(record.asOf())
+                    ? new JobUsageRecord(record.job(), record.trackingSince(), now, record.days(), record.baselines())
+                    : record;
         }
         Map<LocalDate, UsageCounters> days = new HashMap<>(record.days());
         if (allocation != null && now.isAfter(record.asOf())) {
-            Instant from = record.asOf().isBefore(now.minus(settings.maxGap())) ? now.minus(settings.maxGap())
-                    : record.asOf();
+            Instant from =
+                    record.asOf().isBefore(now.minus(settings.maxGap())) ? now.minus(settings.maxGap()) : record.asOf();
             addAllocation(days, allocation, from, now);
         }
         Map<String, PodCounters> baselines = new HashMap<>(record.baselines());
@@ -134,8 +136,8 @@ public final class UsageAccumulator {
         return current.countingSince().isAfter(baseline.countingSince()) ? current : null;
     }
 
-    private static void addAllocation(Map<LocalDate, UsageCounters> days, JobAllocation allocation, Instant from,
-                                      Instant to) {
+    private static void addAllocation(
+            Map<LocalDate, UsageCounters> days, JobAllocation allocation, Instant from, Instant to) {
         Instant start = from;
         while (start.isBefore(to)) {
             Instant midnight = day(start).plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC);
@@ -143,8 +145,17 @@ public final class UsageAccumulator {
             double seconds = Duration.between(start, end).toNanos() / 1e9;
             double gpuSeconds = allocation.gpus() * seconds;
             boolean inQuota = allocation.quotaState() == QuotaState.IN_QUOTA;
-            days.merge(day(start), new UsageCounters(inQuota ? gpuSeconds : 0, inQuota ? 0 : gpuSeconds,
-                    allocation.devices() * seconds, allocation.reservedMemoryMib() * seconds, 0, 0, 0, 0),
+            days.merge(
+                    day(start),
+                    new UsageCounters(
+                            inQuota ? gpuSeconds : 0,
+                            inQuota ? 0 : gpuSeconds,
+                            allocation.devices() * seconds,
+                            allocation.reservedMemoryMib() * seconds,
+                            0,
+                            0,
+                            0,
+                            0),
                     UsageCounters::plus);
             start = end;
         }

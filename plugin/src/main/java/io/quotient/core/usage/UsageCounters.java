@@ -17,17 +17,27 @@ import java.util.OptionalDouble;
  * @param measuredSeconds             the part of {@code presentSeconds} with a utilization figure (not MIG)
  * @param usedMemoryMibSeconds        GPU memory the job's processes held x seconds
  */
-public record UsageCounters(double allocatedInQuotaGpuSeconds, double allocatedBorrowedGpuSeconds,
-                            double allocatedDeviceSeconds, double reservedMemoryMibSeconds, double busyGpuSeconds, double presentSeconds,
-                            double measuredSeconds, double usedMemoryMibSeconds) {
+public record UsageCounters(
+        double allocatedInQuotaGpuSeconds,
+        double allocatedBorrowedGpuSeconds,
+        double allocatedDeviceSeconds,
+        double reservedMemoryMibSeconds,
+        double busyGpuSeconds,
+        double presentSeconds,
+        double measuredSeconds,
+        double usedMemoryMibSeconds) {
 
     public static final UsageCounters ZERO = new UsageCounters(0, 0, 0, 0, 0, 0, 0, 0);
 
     public UsageCounters plus(UsageCounters o) {
-        return new UsageCounters(allocatedInQuotaGpuSeconds + o.allocatedInQuotaGpuSeconds,
-                allocatedBorrowedGpuSeconds + o.allocatedBorrowedGpuSeconds, allocatedDeviceSeconds + o.allocatedDeviceSeconds,
-                reservedMemoryMibSeconds + o.reservedMemoryMibSeconds, busyGpuSeconds + o.busyGpuSeconds,
-                presentSeconds + o.presentSeconds, measuredSeconds + o.measuredSeconds,
+        return new UsageCounters(
+                allocatedInQuotaGpuSeconds + o.allocatedInQuotaGpuSeconds,
+                allocatedBorrowedGpuSeconds + o.allocatedBorrowedGpuSeconds,
+                allocatedDeviceSeconds + o.allocatedDeviceSeconds,
+                reservedMemoryMibSeconds + o.reservedMemoryMibSeconds,
+                busyGpuSeconds + o.busyGpuSeconds,
+                presentSeconds + o.presentSeconds,
+                measuredSeconds + o.measuredSeconds,
                 usedMemoryMibSeconds + o.usedMemoryMibSeconds);
     }
 
@@ -42,7 +52,8 @@ public record UsageCounters(double allocatedInQuotaGpuSeconds, double allocatedB
      */
     public double measuredGpuSeconds() {
         return allocatedDeviceSeconds > 0
-                ? allocatedGpuSeconds() * Math.min(1, measuredSeconds / allocatedDeviceSeconds) : 0;
+                ? allocatedGpuSeconds() * Math.min(1, measuredSeconds / allocatedDeviceSeconds)
+                : 0;
     }
 
     /**

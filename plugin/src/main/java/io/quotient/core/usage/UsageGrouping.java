@@ -1,14 +1,15 @@
 package io.quotient.core.usage;
 
 import io.quotient.core.scheduling.RequestException;
-
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
 /** How showback rows are grouped. */
 public enum UsageGrouping {
-    TEAM, JOB, DEPARTMENT;
+    TEAM,
+    JOB,
+    DEPARTMENT;
 
     /** The grouping named in a request ({@code team}, {@code job}, {@code department}, any case). */
     public static UsageGrouping parse(String value) {
@@ -17,8 +18,12 @@ public enum UsageGrouping {
                 return g;
             }
         }
-        throw new RequestException("groupBy", "'" + excerpt(value) + "' is not a grouping; use one of "
-                + Arrays.stream(values()).map(g -> g.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", ")));
+        throw new RequestException(
+                "groupBy",
+                "'" + excerpt(value) + "' is not a grouping; use one of "
+                        + Arrays.stream(values())
+                                .map(g -> g.name().toLowerCase(Locale.ROOT))
+                                .collect(Collectors.joining(", ")));
     }
 
     /** A request value quoted back in an error, cut at 40 characters: an answer never echoes a whole payload. */

@@ -2,11 +2,10 @@ package io.quotient.core.usage;
 
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.Team;
-
 import java.time.LocalDate;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -23,11 +22,9 @@ public final class UsageSummary {
      * One group: {@code team} and {@code job} are set as far as the grouping has them ({@code job} only per job,
      * {@code team} per team and per job), {@code department} always.
      */
-    public record Row(String department, String team, String job, UsageCounters counters) {
-    }
+    public record Row(String department, String team, String job, UsageCounters counters) {}
 
-    private UsageSummary() {
-    }
+    private UsageSummary() {}
 
     /** Each team's department name, for the teams that have one. */
     public static Map<String, String> departments(Collection<Team> teams) {
@@ -43,8 +40,12 @@ public final class UsageSummary {
     /**
      * @param departments each team's department; teams missing count under {@link #NO_DEPARTMENT}
      */
-    public static List<Row> of(Collection<JobUsageRecord> records, LocalDate from, LocalDate to, UsageGrouping groupBy,
-                               Map<String, String> departments) {
+    public static List<Row> of(
+            Collection<JobUsageRecord> records,
+            LocalDate from,
+            LocalDate to,
+            UsageGrouping groupBy,
+            Map<String, String> departments) {
         Map<List<String>, UsageCounters> groups = new TreeMap<>(UsageSummary::compareKeys);
         for (JobUsageRecord record : records) {
             UsageCounters counters = record.between(from, to);

@@ -18,7 +18,8 @@ public final class UsageTotals {
 
     /** Whether GPU-seconds were allocated inside the team's guarantee or on borrowed capacity. */
     public enum QuotaState {
-        IN_QUOTA("in_quota"), BORROWED("borrowed");
+        IN_QUOTA("in_quota"),
+        BORROWED("borrowed");
 
         private final String label;
 
@@ -49,8 +50,7 @@ public final class UsageTotals {
         }
     }
 
-    private UsageTotals() {
-    }
+    private UsageTotals() {}
 
     /**
      * @param departments each team's department; teams missing count under {@link UsageSummary#NO_DEPARTMENT}
@@ -58,8 +58,8 @@ public final class UsageTotals {
     public static Map<Key, Seconds> of(Collection<JobUsageRecord> records, Map<String, String> departments) {
         Map<String, Map<LocalDate, UsageCounters>> teamDays = new TreeMap<>();
         for (JobUsageRecord record : records) {
-            Map<LocalDate, UsageCounters> days = teamDays.computeIfAbsent(record.job().team(),
-                    t -> new TreeMap<>());
+            Map<LocalDate, UsageCounters> days =
+                    teamDays.computeIfAbsent(record.job().team(), t -> new TreeMap<>());
             record.days().forEach((day, counters) -> days.merge(day, counters, UsageCounters::plus));
         }
         Map<Key, Seconds> totals = new TreeMap<>();
@@ -69,10 +69,14 @@ public final class UsageTotals {
                 double allocated = day.allocatedGpuSeconds();
                 double inQuotaShare = allocated > 0 ? day.allocatedInQuotaGpuSeconds() / allocated : 1;
                 double used = day.usedGpuSeconds();
-                totals.merge(new Key(department, team, QuotaState.IN_QUOTA),
-                        new Seconds(day.allocatedInQuotaGpuSeconds(), used * inQuotaShare), Seconds::plus);
-                totals.merge(new Key(department, team, QuotaState.BORROWED),
-                        new Seconds(day.allocatedBorrowedGpuSeconds(), used * (1 - inQuotaShare)), Seconds::plus);
+                totals.merge(
+                        new Key(department, team, QuotaState.IN_QUOTA),
+                        new Seconds(day.allocatedInQuotaGpuSeconds(), used * inQuotaShare),
+                        Seconds::plus);
+                totals.merge(
+                        new Key(department, team, QuotaState.BORROWED),
+                        new Seconds(day.allocatedBorrowedGpuSeconds(), used * (1 - inQuotaShare)),
+                        Seconds::plus);
             }
         });
         return totals;

@@ -13,15 +13,13 @@ import java.util.Map;
  */
 final class Copies {
 
-    private Copies() {
-    }
+    private Copies() {}
 
     static <T> List<T> list(List<T> values) {
         return values == null || values.isEmpty() ? List.of() : Collections.unmodifiableList(new ArrayList<>(values));
     }
 
     static <V> Map<String, V> map(Map<String, V> values) {
-        return values == null || values.isEmpty() ? Map.of()
-                : Collections.unmodifiableMap(new LinkedHashMap<>(values));
+        return values == null || values.isEmpty() ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(values));
     }
 }

@@ -1,7 +1,6 @@
 package io.quotient.deploy.port;
 
 import io.quotient.core.scheduling.JobId;
-
 import java.time.Duration;
 
 /** What the use cases report for monitoring (Prometheus in the service); {@link #NONE} ignores everything. */
@@ -18,15 +17,12 @@ public interface DeploymentMetrics {
 
     DeploymentMetrics NONE = new DeploymentMetrics() {
         @Override
-        public void deployed(JobPhase outcome, Duration latency) {
-        }
+        public void deployed(JobPhase outcome, Duration latency) {}
 
         @Override
-        public void preempted(JobId job, String cause) {
-        }
+        public void preempted(JobId job, String cause) {}
 
         @Override
-        public void requeued(JobId job) {
-        }
+        public void requeued(JobId job) {}
     };
 }

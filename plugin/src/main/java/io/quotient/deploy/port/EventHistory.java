@@ -1,7 +1,6 @@
 package io.quotient.deploy.port;
 
 import io.quotient.core.scheduling.JobId;
-
 import java.time.Instant;
 import java.util.List;
 
@@ -13,8 +12,7 @@ import java.util.List;
 public interface EventHistory {
 
     /** One event on a job; {@code job} is null when the job it was about is gone and its name unknown. */
-    record JobEvent(JobId job, String object, String reason, String message, Instant at) {
-    }
+    record JobEvent(JobId job, String object, String reason, String message, Instant at) {}
 
     /** At most {@code limit} events, the newest last. */
     List<JobEvent> recent(int limit);

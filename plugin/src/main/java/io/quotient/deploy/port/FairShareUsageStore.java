@@ -1,7 +1,6 @@
 package io.quotient.deploy.port;
 
 import io.quotient.core.scheduling.UsageRecord;
-
 import java.util.Optional;
 
 /**

@@ -2,12 +2,9 @@ package io.quotient.deploy.port;
 
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.PlacedJob;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 
 /**
  * A gateway that forwards every call to another one; subclasses override only the calls they watch (the crash

@@ -2,7 +2,6 @@ package io.quotient.deploy.port;
 
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.JobSpec;
-
 import java.time.Instant;
 import java.util.Objects;
 
@@ -19,8 +18,7 @@ import java.util.Objects;
  * @param version    opaque version for optimistic concurrency (Kubernetes: metadata.resourceVersion);
  *                   null before the record is stored
  */
-public record JobRecord(JobSubmission submission, JobSpec spec, JobStatus status, Instant createdAt,
-                        String version) {
+public record JobRecord(JobSubmission submission, JobSpec spec, JobStatus status, Instant createdAt, String version) {
 
     public JobRecord {
         Objects.requireNonNull(submission, "submission");
@@ -28,8 +26,8 @@ public record JobRecord(JobSubmission submission, JobSpec spec, JobStatus status
         Objects.requireNonNull(status, "status");
         Objects.requireNonNull(createdAt, "createdAt");
         if (!submission.id().equals(spec.id())) {
-            throw new IllegalArgumentException("submission " + submission.id() + " and spec " + spec.id()
-                    + " name different jobs");
+            throw new IllegalArgumentException(
+                    "submission " + submission.id() + " and spec " + spec.id() + " name different jobs");
         }
     }
 

@@ -1,7 +1,6 @@
 package io.quotient.deploy.port;
 
 import io.quotient.core.scheduling.JobId;
-
 import java.util.List;
 import java.util.Optional;
 

@@ -2,7 +2,6 @@ package io.quotient.deploy.port;
 
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaState;
-
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -18,11 +17,22 @@ import java.util.Objects;
  * @param otherReplicas a gang's further replicas, each on its own node ({@code node} and {@code gpus} are the
  *                   first's); empty for single-node jobs
  */
-public record JobStatus(JobPhase phase, String node, List<GpuBinding> gpus, QuotaState quotaState, String reason,
-                        Instant placedAt, List<PlacedJob.Replica> otherReplicas) {
+public record JobStatus(
+        JobPhase phase,
+        String node,
+        List<GpuBinding> gpus,
+        QuotaState quotaState,
+        String reason,
+        Instant placedAt,
+        List<PlacedJob.Replica> otherReplicas) {
 
-    public JobStatus(JobPhase phase, String node, List<GpuBinding> gpus, QuotaState quotaState, String reason,
-                     Instant placedAt) {
+    public JobStatus(
+            JobPhase phase,
+            String node,
+            List<GpuBinding> gpus,
+            QuotaState quotaState,
+            String reason,
+            Instant placedAt) {
         this(phase, node, gpus, quotaState, reason, placedAt, List.of());
     }
 

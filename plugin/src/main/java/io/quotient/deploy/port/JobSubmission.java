@@ -2,7 +2,6 @@ package io.quotient.deploy.port;
 
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.JobRequestInput;
-
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -24,9 +23,17 @@ import java.util.Objects;
  *                 of the template's; null: the template's
  * @param workload the existing workload this job governs (adopted), or null when the template renders one
  */
-public record JobSubmission(JobRequestInput request, String template, String image, List<String> command,
-                            List<String> args, Map<String, String> labels, Map<String, String> env, PodOptions pod,
-                            String runtime, WorkloadRef workload) {
+public record JobSubmission(
+        JobRequestInput request,
+        String template,
+        String image,
+        List<String> command,
+        List<String> args,
+        Map<String, String> labels,
+        Map<String, String> env,
+        PodOptions pod,
+        String runtime,
+        WorkloadRef workload) {
 
     /** The template used when the user names none. */
     public static final String DEFAULT_TEMPLATE = "job";
@@ -44,23 +51,37 @@ public record JobSubmission(JobRequestInput request, String template, String ima
     }
 
     /** A submission whose template renders its workload and takes the template's runtime. */
-    public JobSubmission(JobRequestInput request, String template, String image, List<String> command,
-                         List<String> args, Map<String, String> labels, Map<String, String> env, PodOptions pod) {
+    public JobSubmission(
+            JobRequestInput request,
+            String template,
+            String image,
+            List<String> command,
+            List<String> args,
+            Map<String, String> labels,
+            Map<String, String> env,
+            PodOptions pod) {
         this(request, template, image, command, args, labels, env, pod, null, null);
     }
 
     /** A submission whose template renders its workload on the named runtime (a TrainJob template's). */
-    public static JobSubmission onRuntime(JobRequestInput request, String template, String image, List<String> command,
-                                          List<String> args, Map<String, String> labels, Map<String, String> env,
-                                          PodOptions pod, String runtime) {
+    public static JobSubmission onRuntime(
+            JobRequestInput request,
+            String template,
+            String image,
+            List<String> command,
+            List<String> args,
+            Map<String, String> labels,
+            Map<String, String> env,
+            PodOptions pod,
+            String runtime) {
         return new JobSubmission(request, template, image, command, args, labels, env, pod, runtime, null);
     }
 
     /** A job that governs an existing workload (adopted) in {@code namespace} instead of rendering one. */
     public static JobSubmission governing(JobRequestInput request, String namespace, WorkloadRef workload) {
         Objects.requireNonNull(workload, "workload");
-        return new JobSubmission(request, null, null, null, null, null, null, PodOptions.NONE.withNamespace(namespace),
-                null, workload);
+        return new JobSubmission(
+                request, null, null, null, null, null, null, PodOptions.NONE.withNamespace(namespace), null, workload);
     }
 
     /** Whether this job governs an existing workload rather than rendering its own. */
@@ -69,8 +90,14 @@ public record JobSubmission(JobRequestInput request, String template, String ima
     }
 
     /** A submission without pod options (the namespace's default service account, no volumes). */
-    public JobSubmission(JobRequestInput request, String template, String image, List<String> command,
-                         List<String> args, Map<String, String> labels, Map<String, String> env) {
+    public JobSubmission(
+            JobRequestInput request,
+            String template,
+            String image,
+            List<String> command,
+            List<String> args,
+            Map<String, String> labels,
+            Map<String, String> env) {
         this(request, template, image, command, args, labels, env, PodOptions.NONE);
     }
 
@@ -81,8 +108,8 @@ public record JobSubmission(JobRequestInput request, String template, String ima
 
     /** The same submission placed in a namespace (chosen by the service before the record is stored). */
     public JobSubmission inNamespace(String namespace) {
-        return new JobSubmission(request, template, image, command, args, labels, env, pod.withNamespace(namespace),
-                runtime, workload);
+        return new JobSubmission(
+                request, template, image, command, args, labels, env, pod.withNamespace(namespace), runtime, workload);
     }
 
     public JobId id() {

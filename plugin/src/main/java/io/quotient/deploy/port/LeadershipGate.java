@@ -15,8 +15,7 @@ public interface LeadershipGate {
      * rebuilds from the API server at once instead of on its next periodic re-queue. A gate that always leads
      * never changes, and ignores it.
      */
-    default void whenElected(Runnable action) {
-    }
+    default void whenElected(Runnable action) {}
 
     /**
      * This replica's current term of office: a name new at each election (the same replica elected again gets a new

@@ -14,8 +14,12 @@ import java.util.Map;
  * @param imagePullSecrets   names of docker-registry secrets of the namespace
  * @param annotations        extra annotations of the pods (Quotient's own and the GPU request annotations are refused)
  */
-public record PodOptions(String namespace, String serviceAccountName, List<VolumeRequest> volumes,
-                         List<String> imagePullSecrets, Map<String, String> annotations) {
+public record PodOptions(
+        String namespace,
+        String serviceAccountName,
+        List<VolumeRequest> volumes,
+        List<String> imagePullSecrets,
+        Map<String, String> annotations) {
 
     /** Nothing asked for: the default service account, no volumes, the namespace chosen by the service. */
     public static final PodOptions NONE = new PodOptions(null, null, List.of(), List.of(), Map.of());

@@ -2,7 +2,6 @@ package io.quotient.deploy.port;
 
 import io.quotient.core.scheduling.Team;
 import io.quotient.core.tenancy.TeamNamespaces;
-
 import java.util.Map;
 
 /**

@@ -2,7 +2,6 @@ package io.quotient.deploy.port;
 
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.usage.JobUsageRecord;
-
 import java.util.Collection;
 import java.util.List;
 

@@ -9,6 +9,10 @@ package io.quotient.deploy.port;
  * @param mountPath absolute path in the container
  * @param readOnly  mounted read-only (default false)
  */
-public record VolumeRequest(String name, String persistentVolumeClaim, String secret, String configMap,
-                            String mountPath, Boolean readOnly) {
-}
+public record VolumeRequest(
+        String name,
+        String persistentVolumeClaim,
+        String secret,
+        String configMap,
+        String mountPath,
+        Boolean readOnly) {}

@@ -2,7 +2,6 @@ package io.quotient.deploy.port;
 
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.PlacedJob;
-
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

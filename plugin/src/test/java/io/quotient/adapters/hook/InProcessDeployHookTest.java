@@ -1,6 +1,11 @@
 package io.quotient.adapters.hook;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.JobId;
+import io.quotient.core.scheduling.JobSpec;
 import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.PlanAction;
@@ -8,19 +13,14 @@ import io.quotient.core.scheduling.QuotaState;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.core.scheduling.Scheduler;
 import io.quotient.core.scheduling.SchedulingSnapshot;
-import io.quotient.core.scheduling.JobSpec;
 import io.quotient.deploy.JobFixtures;
 import io.quotient.deploy.JobNotFoundException;
 import io.quotient.deploy.ServiceHarness;
 import io.quotient.deploy.TeamNotFoundException;
 import io.quotient.deploy.port.JobAlreadyExistsException;
 import io.quotient.deploy.port.JobSubmission;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class InProcessDeployHookTest {
 
@@ -31,8 +31,8 @@ class InProcessDeployHookTest {
             if (job.gpu().devices() > 1) {
                 return new Plan(List.of(new PlanAction.KeepPending(job.id(), "no node has 2 free GPUs")));
             }
-            return new Plan(List.of(new PlanAction.Place(new PlacedJob(job, "gpu-node-1", List.of(s.placed().size()),
-                    1000, QuotaState.IN_QUOTA, s.now()))));
+            return new Plan(List.of(new PlanAction.Place(
+                    new PlacedJob(job, "gpu-node-1", List.of(s.placed().size()), 1000, QuotaState.IN_QUOTA, s.now()))));
         }
 
         @Override
@@ -46,9 +46,17 @@ class InProcessDeployHookTest {
         }
     };
 
-    private final ServiceHarness h = new ServiceHarness(ONE_GPU_JOBS, (input, teams) -> new JobSpec(
-            new JobId(input.team(), input.name()), new io.quotient.core.scheduling.GpuRequest.WholeGpus(input.gpuCount()),
-            0, 0, null, 0, true, null));
+    private final ServiceHarness h = new ServiceHarness(
+            ONE_GPU_JOBS,
+            (input, teams) -> new JobSpec(
+                    new JobId(input.team(), input.name()),
+                    new GpuRequest.WholeGpus(input.gpuCount()),
+                    0,
+                    0,
+                    null,
+                    0,
+                    true,
+                    null));
     private final DeployHook hook = new InProcessDeployHook(h.deployments);
 
     @Test
@@ -89,12 +97,14 @@ class InProcessDeployHookTest {
 
     @Test
     void errorsAreTheRestErrorsAndCreateNothing() {
-        JobSubmission unknownTemplate = new JobSubmission(JobFixtures.wholeGpus("team-a", "x", 1).request(),
-                "spark", null, null, null, null, null);
-        assertThatThrownBy(() -> hook.beforeDeploy(unknownTemplate)).isInstanceOf(RequestException.class)
+        JobSubmission unknownTemplate = new JobSubmission(
+                JobFixtures.wholeGpus("team-a", "x", 1).request(), "spark", null, null, null, null, null);
+        assertThatThrownBy(() -> hook.beforeDeploy(unknownTemplate))
+                .isInstanceOf(RequestException.class)
                 .hasMessageContaining("template");
         assertThatThrownBy(() -> hook.beforeDeploy(JobFixtures.wholeGpus("team-z", "x", 1)))
-                .isInstanceOf(TeamNotFoundException.class).hasMessageContaining("team-a, team-b");
+                .isInstanceOf(TeamNotFoundException.class)
+                .hasMessageContaining("team-a, team-b");
         hook.beforeDeploy(JobFixtures.wholeGpus("team-a", "x", 1));
         assertThatThrownBy(() -> hook.beforeDeploy(JobFixtures.wholeGpus("team-a", "x", 1)))
                 .isInstanceOf(JobAlreadyExistsException.class);

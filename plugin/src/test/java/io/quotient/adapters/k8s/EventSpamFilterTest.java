@@ -1,12 +1,11 @@
 package io.quotient.adapters.k8s;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.scheduling.JobId;
 import io.quotient.deploy.MutableClock;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** A burst of events per job and reason, then one per interval; other jobs and reasons are not held back. */
 class EventSpamFilterTest {

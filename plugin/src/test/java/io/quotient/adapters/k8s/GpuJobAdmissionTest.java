@@ -1,15 +1,14 @@
 package io.quotient.adapters.k8s;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
 import io.quotient.core.scheduling.JobSpecValidator;
 import io.quotient.core.tenancy.TeamNamespaces;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The admission webhook answers with the REST API's field and reason, and admits what maps to a valid record. */
 class GpuJobAdmissionTest {
@@ -30,16 +29,20 @@ class GpuJobAdmissionTest {
 
     @Test
     void aValidRequestInATeamNamespaceIsAllowedAndOneOutsideIsDenied() {
-        assertThat(review("ml-a", "{\"gpu\": {\"count\": 2}}").get("allowed").getAsBoolean()).isTrue();
+        assertThat(review("ml-a", "{\"gpu\": {\"count\": 2}}").get("allowed").getAsBoolean())
+                .isTrue();
         JsonObject outside = review("default", "{\"gpu\": {\"count\": 2}}");
         assertThat(outside.get("allowed").getAsBoolean()).isFalse();
-        assertThat(outside.getAsJsonObject("status").get("message").getAsString()).contains("belongs to no team");
+        assertThat(outside.getAsJsonObject("status").get("message").getAsString())
+                .contains("belongs to no team");
     }
 
     @Test
     void aUserMayNotNameAWorkloadForTheServiceToGovern() {
-        JsonObject response = review("ml-a", "{\"gpu\": {\"count\": 1}, \"workloadRef\": {\"apiVersion\": \"batch/v1\","
-                + " \"kind\": \"Job\", \"name\": \"other\", \"uid\": \"u\"}}");
+        JsonObject response = review(
+                "ml-a",
+                "{\"gpu\": {\"count\": 1}, \"workloadRef\": {\"apiVersion\": \"batch/v1\","
+                        + " \"kind\": \"Job\", \"name\": \"other\", \"uid\": \"u\"}}");
         assertThat(response.get("allowed").getAsBoolean()).isFalse();
         assertThat(response.getAsJsonObject("status").get("message").getAsString())
                 .startsWith("spec.workloadRef: is set by Quotient only");

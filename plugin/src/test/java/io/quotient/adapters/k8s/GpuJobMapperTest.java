@@ -1,11 +1,19 @@
 package io.quotient.adapters.k8s;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.kubernetes.client.openapi.JSON;
+import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.JobRequestInput;
 import io.quotient.core.scheduling.JobSpec;
+import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.scheduling.RequestException;
+import io.quotient.core.tenancy.TeamNamespaces;
+import io.quotient.deploy.Placements;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
@@ -14,19 +22,12 @@ import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.VolumeRequest;
 import io.quotient.deploy.port.WorkloadRef;
-import io.quotient.core.scheduling.RequestException;
-import io.quotient.core.tenancy.TeamNamespaces;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class GpuJobMapperTest {
 
@@ -35,28 +36,48 @@ class GpuJobMapperTest {
     /** Stands in for the service's validator: a fraction request becomes a Fraction spec. */
     static JobSpec specOf(JobRequestInput in) {
         GpuRequest gpu = in.fraction() != null
-                ? new GpuRequest.Fraction((int) Math.round(in.fraction() * 1000),
-                (int) Math.round(in.fractionLimit() * 1000), in.gpuDevices() == null ? 1 : in.gpuDevices())
+                ? new GpuRequest.Fraction(
+                        (int) Math.round(in.fraction() * 1000),
+                        (int) Math.round(in.fractionLimit() * 1000),
+                        in.gpuDevices() == null ? 1 : in.gpuDevices())
                 : new GpuRequest.WholeGpus(in.gpuCount() == null ? 0 : in.gpuCount());
-        return new JobSpec(new JobId(in.team(), in.name()), gpu, in.cpuMilli() == null ? 0 : in.cpuMilli(),
-                in.memoryMib() == null ? 0 : in.memoryMib(), in.gpuModels(), 0, true, Duration.ZERO);
+        return new JobSpec(
+                new JobId(in.team(), in.name()),
+                gpu,
+                in.cpuMilli() == null ? 0 : in.cpuMilli(),
+                in.memoryMib() == null ? 0 : in.memoryMib(),
+                in.gpuModels(),
+                0,
+                true,
+                Duration.ZERO);
     }
 
     private final GpuJobMapper mapper = new GpuJobMapper(s -> specOf(s.request()));
-    private final TenantScope scope = new TenantScope("quotient-system",
-            () -> TeamNamespaces.of(Map.of("team-a", List.of("ml-a", "ml-a2")), "quotient-system"));
+    private final TenantScope scope = new TenantScope(
+            "quotient-system", () -> TeamNamespaces.of(Map.of("team-a", List.of("ml-a", "ml-a2")), "quotient-system"));
 
     static JobRecord record(JobStatus status) {
         return record(status, "quotient-system");
     }
 
     static JobRecord record(JobStatus status, String namespace) {
-        JobRequestInput input = new JobRequestInput("team-a", "nb-1", null, 0.3, 0.5, null, null, 1, 2000L, 4096L,
-                5, false, 60L, Set.of("H100", "A100"));
-        PodOptions pod = new PodOptions(namespace, "trainer", List.of(new VolumeRequest("data", "datasets", null, null,
-                "/data", true)), List.of("regcred"), Map.of("example.com/owner", "bob"));
-        JobSubmission submission = new JobSubmission(input, "notebook", "jupyter:1", List.of("start.sh"),
-                List.of("--port", "8888"), Map.of("owner", "bob"), Map.of("MODE", "dev: \"x\""), pod);
+        JobRequestInput input = new JobRequestInput(
+                "team-a", "nb-1", null, 0.3, 0.5, null, null, 1, 2000L, 4096L, 5, false, 60L, Set.of("H100", "A100"));
+        PodOptions pod = new PodOptions(
+                namespace,
+                "trainer",
+                List.of(new VolumeRequest("data", "datasets", null, null, "/data", true)),
+                List.of("regcred"),
+                Map.of("example.com/owner", "bob"));
+        JobSubmission submission = new JobSubmission(
+                input,
+                "notebook",
+                "jupyter:1",
+                List.of("start.sh"),
+                List.of("--port", "8888"),
+                Map.of("owner", "bob"),
+                Map.of("MODE", "dev: \"x\""),
+                pod);
         return new JobRecord(submission, specOf(input), status, CREATED, null);
     }
 
@@ -67,10 +88,14 @@ class GpuJobMapperTest {
     @Test
     void anAdoptedWorkloadsRecordNamesItAndIsOwnedByIt() {
         WorkloadRef workload = new WorkloadRef("kubeflow.org/v1", "PyTorchJob", "llm", "uid-7");
-        JobRequestInput input = new JobRequestInput("team-a", "llm", 8, null, null, null, null, null, null, null, null,
-                null, null, null, 4, null);
-        JobRecord adopted = new JobRecord(JobSubmission.governing(input, "ml-a", workload), specOf(input),
-                JobStatus.pending("waiting"), CREATED, null);
+        JobRequestInput input = new JobRequestInput(
+                "team-a", "llm", 8, null, null, null, null, null, null, null, null, null, null, null, 4, null);
+        JobRecord adopted = new JobRecord(
+                JobSubmission.governing(input, "ml-a", workload),
+                specOf(input),
+                JobStatus.pending("waiting"),
+                CREATED,
+                null);
         GpuJobResource resource = mapper.toResource(adopted, scope.now().locationIn("ml-a", adopted.id()));
         assertThat(resource.getMetadata().getOwnerReferences()).singleElement().satisfies(owner -> {
             assertThat(owner.getKind()).isEqualTo("PyTorchJob");
@@ -86,8 +111,13 @@ class GpuJobMapperTest {
 
     @Test
     void recordSurvivesTheTripThroughTheResourceAndItsJson() {
-        JobStatus placed = new JobStatus(JobPhase.RUNNING, "gpu-node-1", List.of(new GpuBinding(2, "GPU-abc", 0.3)),
-                QuotaState.IN_QUOTA, null, Instant.parse("2024-05-01T10:00:05Z"));
+        JobStatus placed = new JobStatus(
+                JobPhase.RUNNING,
+                "gpu-node-1",
+                List.of(new GpuBinding(2, "GPU-abc", 0.3)),
+                QuotaState.IN_QUOTA,
+                null,
+                Instant.parse("2024-05-01T10:00:05Z"));
         for (String namespace : List.of("quotient-system", "ml-a2")) {
             GpuJobResource resource = mapper.toResource(record(placed, namespace), location(record(placed, namespace)));
             resource.getMetadata().resourceVersion("42");
@@ -111,16 +141,23 @@ class GpuJobMapperTest {
 
     @Test
     void aGangsReplicasSurviveTheTripThroughTheResourceAndItsJson() {
-        JobStatus placed = new JobStatus(JobPhase.PLACED, "gpu-node-1", List.of(new GpuBinding(0, null, 1.0)),
-                QuotaState.IN_QUOTA, null, Instant.parse("2024-05-01T10:00:05Z"),
-                List.of(new io.quotient.core.scheduling.PlacedJob.Replica("gpu-node-2", List.of(0)),
-                        new io.quotient.core.scheduling.PlacedJob.Replica("gpu-node-3", List.of(0))));
+        JobStatus placed = new JobStatus(
+                JobPhase.PLACED,
+                "gpu-node-1",
+                List.of(new GpuBinding(0, null, 1.0)),
+                QuotaState.IN_QUOTA,
+                null,
+                Instant.parse("2024-05-01T10:00:05Z"),
+                List.of(
+                        new PlacedJob.Replica("gpu-node-2", List.of(0)),
+                        new PlacedJob.Replica("gpu-node-3", List.of(0))));
         GpuJobResource resource = mapper.toResource(record(placed), location(record(placed)));
         JSON json = new JSON();
         JobRecord back = mapper.toRecord(json.deserialize(json.serialize(resource), GpuJobResource.class), scope.now());
 
         assertThat(back.status()).isEqualTo(placed);
-        assertThat(io.quotient.deploy.Placements.of(back).replicas()).extracting(r -> r.node())
+        assertThat(Placements.of(back).replicas())
+                .extracting(r -> r.node())
                 .containsExactly("gpu-node-1", "gpu-node-2", "gpu-node-3");
     }
 
@@ -128,9 +165,21 @@ class GpuJobMapperTest {
     void aTrainJobsRuntimeSurvivesTheTripThroughTheResourceAndItsJson() {
         JobRecord gang = record(JobStatus.pending("new"));
         JobSubmission s = gang.submission();
-        JobRecord withRuntime = new JobRecord(JobSubmission.onRuntime(s.request(), "trainjob", s.image(), s.command(),
-                s.args(), s.labels(), s.env(), s.pod(), "deepspeed-distributed"), gang.spec(), gang.status(),
-                CREATED, null);
+        JobRecord withRuntime = new JobRecord(
+                JobSubmission.onRuntime(
+                        s.request(),
+                        "trainjob",
+                        s.image(),
+                        s.command(),
+                        s.args(),
+                        s.labels(),
+                        s.env(),
+                        s.pod(),
+                        "deepspeed-distributed"),
+                gang.spec(),
+                gang.status(),
+                CREATED,
+                null);
         GpuJobResource resource = mapper.toResource(withRuntime, location(withRuntime));
         JSON json = new JSON();
         JobRecord back = mapper.toRecord(json.deserialize(json.serialize(resource), GpuJobResource.class), scope.now());
@@ -141,44 +190,81 @@ class GpuJobMapperTest {
 
     @Test
     void resourceCarriesNameLabelsAndTheSpecFieldsOfTheConventions() {
-        GpuJobResource resource = mapper.toResource(record(JobStatus.pending("waiting")),
-                location(record(JobStatus.pending("waiting"))));
+        GpuJobResource resource =
+                mapper.toResource(record(JobStatus.pending("waiting")), location(record(JobStatus.pending("waiting"))));
 
         assertThat(resource.getMetadata().getName()).isEqualTo("team-a.nb-1");
         assertThat(resource.getMetadata().getNamespace()).isEqualTo("quotient-system");
         JobRecord inTeamNamespace = record(JobStatus.pending("waiting"), "ml-a");
-        assertThat(mapper.toResource(inTeamNamespace, location(inTeamNamespace)).getMetadata().getName())
-                .as("in the team's own namespace the job's name is enough").isEqualTo("nb-1");
-        assertThat(resource.getMetadata().getLabels()).containsEntry("quotient.io/team", "team-a")
-                .containsEntry("quotient.io/job", "nb-1").containsEntry("app.kubernetes.io/managed-by", "quotient");
+        assertThat(mapper.toResource(inTeamNamespace, location(inTeamNamespace))
+                        .getMetadata()
+                        .getName())
+                .as("in the team's own namespace the job's name is enough")
+                .isEqualTo("nb-1");
+        assertThat(resource.getMetadata().getLabels())
+                .containsEntry("quotient.io/team", "team-a")
+                .containsEntry("quotient.io/job", "nb-1")
+                .containsEntry("app.kubernetes.io/managed-by", "quotient");
         String json = new JSON().serialize(resource);
-        assertThat(json).contains("\"apiVersion\":\"quotient.io/v1alpha1\"", "\"kind\":\"GpuJob\"",
-                "\"gpu\":{\"fraction\":0.3,\"fractionLimit\":0.5}", "\"gpuModels\":[\"A100\",\"H100\"]",
-                "\"minRuntimeSeconds\":60", "\"phase\":\"Pending\"", "\"reason\":\"waiting\"",
-                "\"serviceAccountName\":\"trainer\"", "\"imagePullSecrets\":[\"regcred\"]",
-                "\"volumes\":[{\"name\":\"data\",\"persistentVolumeClaim\":\"datasets\",\"mountPath\":\"/data\","
-                        + "\"readOnly\":true}]");
+        assertThat(json)
+                .contains(
+                        "\"apiVersion\":\"quotient.io/v1alpha1\"",
+                        "\"kind\":\"GpuJob\"",
+                        "\"gpu\":{\"fraction\":0.3,\"fractionLimit\":0.5}",
+                        "\"gpuModels\":[\"A100\",\"H100\"]",
+                        "\"minRuntimeSeconds\":60",
+                        "\"phase\":\"Pending\"",
+                        "\"reason\":\"waiting\"",
+                        "\"serviceAccountName\":\"trainer\"",
+                        "\"imagePullSecrets\":[\"regcred\"]",
+                        "\"volumes\":[{\"name\":\"data\",\"persistentVolumeClaim\":\"datasets\",\"mountPath\":\"/data\","
+                                + "\"readOnly\":true}]");
         assertThat(json).doesNotContain("\"count\"", "null");
     }
 
     @Test
     void resourceWithoutStatusReadsAsPendingAwaitingTheScheduler() {
-        GpuJobResource resource = mapper.toResource(record(JobStatus.pending("x")), location(record(JobStatus.pending("x"))));
+        GpuJobResource resource =
+                mapper.toResource(record(JobStatus.pending("x")), location(record(JobStatus.pending("x"))));
         resource.setStatus(null);
         resource.getMetadata().resourceVersion("7");
 
         JobRecord back = mapper.toRecord(resource, scope.now());
 
         assertThat(back.phase()).isEqualTo(JobPhase.PENDING);
-        assertThat(back.status().reason()).isEqualTo(io.quotient.deploy.port.JobStatus.UNDECIDED_REASON);
+        assertThat(back.status().reason()).isEqualTo(JobStatus.UNDECIDED_REASON);
     }
 
     @Test
     void aGpuJobAppliedWithKubectlTakesItsTeamFromTheNamespaceAndItsNameFromMetadata() {
-        GpuJobResource applied = new GpuJobResource(new V1ObjectMeta().namespace("ml-a2").name("train").resourceVersion("3"),
-                new GpuJobSpec(null, null, null, "busybox", null, null, new GpuJobSpec.Gpu(2, null, null, null, null),
-                        null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                        null), null);
+        GpuJobResource applied = new GpuJobResource(
+                new V1ObjectMeta().namespace("ml-a2").name("train").resourceVersion("3"),
+                new GpuJobSpec(
+                        null,
+                        null,
+                        null,
+                        "busybox",
+                        null,
+                        null,
+                        new GpuJobSpec.Gpu(2, null, null, null, null),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null),
+                null);
 
         JobRecord record = mapper.toRecord(applied, scope.now());
 
@@ -189,12 +275,19 @@ class GpuJobMapperTest {
 
     @Test
     void aGpuJobCannotClaimAnotherTeamOrLiveOutsideTheTeamsNamespaces() {
-        GpuJobSpec claimsTeamB = new GpuJobSpec("team-b", null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null, null, null, null, null, null);
-        assertThatThrownBy(() -> mapper.toRecord(new GpuJobResource(new V1ObjectMeta().namespace("ml-a").name("x"),
-                claimsTeamB, null), scope.now())).isInstanceOfSatisfying(RequestException.class,
-                e -> assertThat(e.field()).isEqualTo("spec.team")).hasMessageContaining("belongs to team team-a");
-        assertThatThrownBy(() -> mapper.toRecord(new GpuJobResource(new V1ObjectMeta().namespace("default").name("x"),
-                claimsTeamB, null), scope.now())).hasMessageContaining("belongs to no team");
+        GpuJobSpec claimsTeamB = new GpuJobSpec(
+                "team-b", null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+                null, null, null, null, null, null, null, null);
+        assertThatThrownBy(() -> mapper.toRecord(
+                        new GpuJobResource(new V1ObjectMeta().namespace("ml-a").name("x"), claimsTeamB, null),
+                        scope.now()))
+                .isInstanceOfSatisfying(
+                        RequestException.class, e -> assertThat(e.field()).isEqualTo("spec.team"))
+                .hasMessageContaining("belongs to team team-a");
+        assertThatThrownBy(() -> mapper.toRecord(
+                        new GpuJobResource(
+                                new V1ObjectMeta().namespace("default").name("x"), claimsTeamB, null),
+                        scope.now()))
+                .hasMessageContaining("belongs to no team");
     }
 }

@@ -10,7 +10,6 @@ import io.kubernetes.client.openapi.models.V1NodeStatus;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodStatus;
-
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
@@ -18,19 +17,31 @@ import java.util.Map;
 /** Kubernetes objects as the informers would hold them, for the adapter tests. */
 final class K8sFixtures {
 
-    private K8sFixtures() {
-    }
+    private K8sFixtures() {}
 
     static V1Node gpuNode(String name, int gpus, String ready) {
-        return new V1Node().metadata(new V1ObjectMeta().name(name).labels(Map.of(
-                        NodeFacts.GPU_MEMORY_LABEL, "81920", NodeFacts.GPU_PRODUCT_LABEL, "NVIDIA-H100-80GB-HBM3")))
-                .status(new V1NodeStatus().allocatable(Map.of("cpu", new Quantity("64"), "memory",
-                                new Quantity("256Gi"), NodeFacts.GPU_RESOURCE, new Quantity(Integer.toString(gpus))))
+        return new V1Node()
+                .metadata(new V1ObjectMeta()
+                        .name(name)
+                        .labels(Map.of(
+                                NodeFacts.GPU_MEMORY_LABEL,
+                                "81920",
+                                NodeFacts.GPU_PRODUCT_LABEL,
+                                "NVIDIA-H100-80GB-HBM3")))
+                .status(new V1NodeStatus()
+                        .allocatable(Map.of(
+                                "cpu",
+                                new Quantity("64"),
+                                "memory",
+                                new Quantity("256Gi"),
+                                NodeFacts.GPU_RESOURCE,
+                                new Quantity(Integer.toString(gpus))))
                         .conditions(List.of(new V1NodeCondition().type("Ready").status(ready))));
     }
 
     static V1Pod jobPod(String team, String job, String phase) {
-        return new V1Pod().metadata(new V1ObjectMeta().name(team + "." + job + "-x").labels(labels(team, job)))
+        return new V1Pod()
+                .metadata(new V1ObjectMeta().name(team + "." + job + "-x").labels(labels(team, job)))
                 .status(new V1PodStatus().phase(phase));
     }
 
@@ -42,7 +53,8 @@ final class K8sFixtures {
     static V1Job job(String team, String job, String conditionType) {
         V1Job j = new V1Job().metadata(new V1ObjectMeta().name(team + "." + job).labels(labels(team, job)));
         if (conditionType != null) {
-            j.status(new V1JobStatus().conditions(List.of(new V1JobCondition().type(conditionType).status("True"))));
+            j.status(new V1JobStatus()
+                    .conditions(List.of(new V1JobCondition().type(conditionType).status("True"))));
         }
         return j;
     }

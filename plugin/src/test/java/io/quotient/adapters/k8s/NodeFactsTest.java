@@ -1,15 +1,15 @@
 package io.quotient.adapters.k8s;
 
+import static io.quotient.adapters.k8s.K8sFixtures.gpuNode;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1NodeSpec;
 import io.quotient.core.cluster.NodeSpec;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.time.Instant;
-
-import static io.quotient.adapters.k8s.K8sFixtures.gpuNode;
-import static org.assertj.core.api.Assertions.assertThat;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 class NodeFactsTest {
 
@@ -26,14 +26,15 @@ class NodeFactsTest {
     @Test
     void notReadyCordonedAndGpuLessNodesAreLeftOut() {
         assertThat(NodeFacts.spec(gpuNode("n1", 8, "False"))).isEmpty();
-        assertThat(NodeFacts.spec(gpuNode("n1", 8, "True").spec(new V1NodeSpec().unschedulable(true)))).isEmpty();
+        assertThat(NodeFacts.spec(gpuNode("n1", 8, "True").spec(new V1NodeSpec().unschedulable(true))))
+                .isEmpty();
         assertThat(NodeFacts.spec(gpuNode("n1", 0, "True"))).isEmpty();
     }
 
     @Test
     void gpuMemoryFallsBackToTheEnforcersReport() {
         V1Node node = gpuNode("n1", 2, "True");
-        node.getMetadata().setLabels(java.util.Map.of());
+        node.getMetadata().setLabels(Map.of());
         node.getMetadata().putAnnotationsItem(GpuReport.ANNOTATION, report(true, NOW));
 
         assertThat(NodeFacts.spec(node).orElseThrow().gpuMemoryMib()).isEqualTo(40960);
@@ -60,7 +61,8 @@ class NodeFactsTest {
     }
 
     private static String report(boolean ready, Instant updated) {
-        return "{\"ready\": " + ready + ", \"reason\": \"\", \"updatedAt\": \"" + updated + "\", \"driverVersion\": \"550\","
+        return "{\"ready\": " + ready + ", \"reason\": \"\", \"updatedAt\": \"" + updated
+                + "\", \"driverVersion\": \"550\","
                 + " \"gpus\": [{\"index\":0,\"uuid\":\"GPU-1\",\"model\":\"A100\",\"memoryTotalMib\":40960,\"memoryUsedMib\":0}]}";
     }
 }

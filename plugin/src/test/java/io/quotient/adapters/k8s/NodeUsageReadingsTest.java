@@ -1,16 +1,15 @@
 package io.quotient.adapters.k8s;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.usage.PodCounterReading;
 import io.quotient.core.usage.PodCounters;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The usage object of the enforcer's report (its JSON as the enforcer writes it) read into pod counters. */
 class NodeUsageReadingsTest {
@@ -39,17 +38,24 @@ class NodeUsageReadingsTest {
 
     @Test
     void aPodsTotalsBecomeAReadingOfItsJob() {
-        assertThat(read(report(GOOD))).containsExactly(new PodCounterReading("node-a", "uid-1", "GPU-1", NOTEBOOK,
-                new PodCounters(Instant.parse("2026-11-23T11:50:00Z"), 630, 630, 81, 1935360)));
+        assertThat(read(report(GOOD)))
+                .containsExactly(new PodCounterReading(
+                        "node-a",
+                        "uid-1",
+                        "GPU-1",
+                        NOTEBOOK,
+                        new PodCounters(Instant.parse("2026-11-23T11:50:00Z"), 630, 630, 81, 1935360)));
     }
 
     @Test
     void theJobComesFromTheServicesViewOfThePodNotFromTheReport() {
         GpuReport parsed = GpuReport.parse(report(GOOD)).orElseThrow();
 
-        assertThat(NodeUsageReadings.of("node-a", parsed, pod -> Optional.empty())).isEmpty();
+        assertThat(NodeUsageReadings.of("node-a", parsed, pod -> Optional.empty()))
+                .isEmpty();
         assertThat(NodeUsageReadings.of("node-a", parsed, pod -> Optional.of(new JobId("nlp", "x"))))
-                .extracting(PodCounterReading::job).containsExactly(new JobId("nlp", "x"));
+                .extracting(PodCounterReading::job)
+                .containsExactly(new JobId("nlp", "x"));
     }
 
     @Test
@@ -59,7 +65,8 @@ class NodeUsageReadingsTest {
         String moreMeasured = GOOD.replace("\"measuredSeconds\":630.0", "\"measuredSeconds\":631.0");
         String missing = GOOD.replace("\"presentSeconds\":630.0,", "");
 
-        assertThat(read(report(String.join(",", negative, badTime, moreMeasured, missing)))).isEmpty();
+        assertThat(read(report(String.join(",", negative, badTime, moreMeasured, missing))))
+                .isEmpty();
         assertThat(read(report(String.join(",", negative, GOOD)))).hasSize(1);
     }
 
@@ -69,7 +76,9 @@ class NodeUsageReadingsTest {
                 {"ready":true,"reason":"","updatedAt":"2026-11-23T12:00:30Z","driverVersion":"550.54.15","gpus":[]}
                 """).orElseThrow();
 
-        assertThat(NodeUsageReadings.of("node-a", old, pod -> Optional.of(NOTEBOOK))).isEmpty();
-        assertThat(old.readyAt(Instant.parse("2026-11-23T12:00:40Z"), Duration.ofSeconds(60))).isTrue();
+        assertThat(NodeUsageReadings.of("node-a", old, pod -> Optional.of(NOTEBOOK)))
+                .isEmpty();
+        assertThat(old.readyAt(Instant.parse("2026-11-23T12:00:40Z"), Duration.ofSeconds(60)))
+                .isTrue();
     }
 }

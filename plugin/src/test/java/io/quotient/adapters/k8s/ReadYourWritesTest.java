@@ -1,33 +1,35 @@
 package io.quotient.adapters.k8s;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
-import org.junit.jupiter.api.Test;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class ReadYourWritesTest {
 
     private final Map<String, V1Pod> cache = new HashMap<>();
     private Instant now = Instant.parse("2024-01-01T00:00:00Z");
-    private final ReadYourWrites<V1Pod> view = new ReadYourWrites<>(cache::get, () -> new ArrayList<>(cache.values()),
+    private final ReadYourWrites<V1Pod> view = new ReadYourWrites<>(
+            cache::get,
+            () -> new ArrayList<>(cache.values()),
             new Clock() {
                 @Override
-                public java.time.ZoneId getZone() {
+                public ZoneId getZone() {
                     return ZoneOffset.UTC;
                 }
 
                 @Override
-                public Clock withZone(java.time.ZoneId zone) {
+                public Clock withZone(ZoneId zone) {
                     return this;
                 }
 
@@ -35,10 +37,12 @@ class ReadYourWritesTest {
                 public Instant instant() {
                     return now;
                 }
-            }, Duration.ofMinutes(5));
+            },
+            Duration.ofMinutes(5));
 
     private static V1Pod pod(String name, String version, String marker) {
-        return new V1Pod().metadata(new V1ObjectMeta().name(name).resourceVersion(version).putLabelsItem("m", marker));
+        return new V1Pod()
+                .metadata(new V1ObjectMeta().name(name).resourceVersion(version).putLabelsItem("m", marker));
     }
 
     @Test
@@ -99,7 +103,10 @@ class ReadYourWritesTest {
         view.written(pod("c", "3", "c"));
         view.deleted("b", "2");
 
-        List<String> names = view.list().stream().map(p -> p.getMetadata().getName()).sorted().toList();
+        List<String> names = view.list().stream()
+                .map(p -> p.getMetadata().getName())
+                .sorted()
+                .toList();
 
         assertThat(names).containsExactly("a", "c");
     }

@@ -1,24 +1,24 @@
 package io.quotient.adapters.k8s;
 
+import static io.quotient.adapters.k8s.K8sFixtures.job;
+import static io.quotient.adapters.k8s.K8sFixtures.jobPod;
+import static io.quotient.adapters.k8s.K8sFixtures.terminating;
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.google.gson.JsonParser;
 import io.kubernetes.client.openapi.models.V1Job;
+import io.kubernetes.client.openapi.models.V1JobSpec;
 import io.kubernetes.client.openapi.models.V1OwnerReference;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.WorkloadPhase;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-
-import static io.quotient.adapters.k8s.K8sFixtures.job;
-import static io.quotient.adapters.k8s.K8sFixtures.jobPod;
-import static io.quotient.adapters.k8s.K8sFixtures.terminating;
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class WorkloadPhasesTest {
 
@@ -33,13 +33,15 @@ class WorkloadPhasesTest {
     }
 
     /** As the observer gathers them: every object by the job its labels name. */
-    private static Map<JobId, WorkloadPhase> phases(List<V1Job> jobs, List<DynamicKubernetesObject> trainingJobs,
-                                                    List<V1Pod> pods) {
+    private static Map<JobId, WorkloadPhase> phases(
+            List<V1Job> jobs, List<DynamicKubernetesObject> trainingJobs, List<V1Pod> pods) {
         Map<JobId, List<WorkloadObject>> objects = new HashMap<>();
-        jobs.forEach(job -> objects.computeIfAbsent(WorkloadPhases.jobId(job.getMetadata()).orElseThrow(),
-                id -> new ArrayList<>()).add(WorkloadObject.of(job)));
-        trainingJobs.forEach(job -> objects.computeIfAbsent(WorkloadPhases.jobId(job.getMetadata()).orElseThrow(),
-                id -> new ArrayList<>()).add(WorkloadObject.ofTrainingJob(job)));
+        jobs.forEach(job -> objects.computeIfAbsent(
+                        WorkloadPhases.jobId(job.getMetadata()).orElseThrow(), id -> new ArrayList<>())
+                .add(WorkloadObject.of(job)));
+        trainingJobs.forEach(job -> objects.computeIfAbsent(
+                        WorkloadPhases.jobId(job.getMetadata()).orElseThrow(), id -> new ArrayList<>())
+                .add(WorkloadObject.ofTrainingJob(job)));
         return WorkloadPhases.of(objects, pods);
     }
 
@@ -66,19 +68,23 @@ class WorkloadPhasesTest {
 
         assertThat(phase(List.of(single), List.of(podOf("uid-1", "Succeeded")))).isEqualTo(WorkloadPhase.SUCCEEDED);
         assertThat(phase(List.of(single), List.of(podOf("uid-1", "Succeeded"), podOf("uid-1", "Running"))))
-                .as("a pod still running").isEqualTo(WorkloadPhase.RUNNING);
+                .as("a pod still running")
+                .isEqualTo(WorkloadPhase.RUNNING);
         var three = ownedBy(job("t", "a", null), "uid-3", 3);
         assertThat(phase(List.of(three), List.of(podOf("uid-3", "Succeeded"), podOf("uid-3", "Succeeded"))))
-                .as("two of three completions").isEqualTo(WorkloadPhase.STARTING);
+                .as("two of three completions")
+                .isEqualTo(WorkloadPhase.STARTING);
         assertThat(phase(List.of(single), List.of(podOf("uid-old", "Succeeded"))))
-                .as("a pod of an earlier Job of that name").isEqualTo(WorkloadPhase.STARTING);
+                .as("a pod of an earlier Job of that name")
+                .isEqualTo(WorkloadPhase.STARTING);
         assertThat(phase(List.of(single), List.of(podOf("uid-1", "Failed"))))
-                .as("a failed pod may be retried: the Job's condition decides").isEqualTo(WorkloadPhase.STARTING);
+                .as("a failed pod may be retried: the Job's condition decides")
+                .isEqualTo(WorkloadPhase.STARTING);
     }
 
     private static V1Job ownedBy(V1Job job, String uid, Integer completions) {
         job.getMetadata().uid(uid);
-        job.spec(new io.kubernetes.client.openapi.models.V1JobSpec().completions(completions));
+        job.spec(new V1JobSpec().completions(completions));
         return job;
     }
 
@@ -88,25 +94,35 @@ class WorkloadPhasesTest {
 
     private static V1Pod podOf(String ownerKind, String ownerUid, String phase) {
         var pod = jobPod("t", "a", phase);
-        pod.getMetadata().addOwnerReferencesItem(new V1OwnerReference().kind(ownerKind).uid(ownerUid).name("t.a")
-                .apiVersion("v1"));
+        pod.getMetadata()
+                .addOwnerReferencesItem(new V1OwnerReference()
+                        .kind(ownerKind)
+                        .uid(ownerUid)
+                        .name("t.a")
+                        .apiVersion("v1"));
         return pod;
     }
 
     /** A PyTorchJob of job t/a with a Master and {@code workers} Workers, and the given final condition if any. */
     private static DynamicKubernetesObject pytorchJob(String uid, int workers, String condition) {
-        return trainingJob("PyTorchJob", uid, "\"pytorchReplicaSpecs\": {\"Master\": {\"replicas\": 1}, "
-                + "\"Worker\": {\"replicas\": " + workers + "}}", condition);
+        return trainingJob(
+                "PyTorchJob",
+                uid,
+                "\"pytorchReplicaSpecs\": {\"Master\": {\"replicas\": 1}, " + "\"Worker\": {\"replicas\": " + workers
+                        + "}}",
+                condition);
     }
 
     private static DynamicKubernetesObject trainingJob(String kind, String uid, String spec, String condition) {
-        String status = condition == null ? "{}"
+        String status = condition == null
+                ? "{}"
                 : "{\"conditions\": [{\"type\": \"Created\", \"status\": \"True\"}, {\"type\": \"" + condition
-                + "\", \"status\": \"True\"}]}";
+                        + "\", \"status\": \"True\"}]}";
         return new DynamicKubernetesObject(JsonParser.parseString("{\"kind\": \"" + kind + "\", \"metadata\": "
-                + "{\"name\": \"t.a\", \"namespace\": \"ns\", \"uid\": \"" + uid + "\", \"labels\": "
-                + "{\"quotient.io/team\": \"t\", \"quotient.io/job\": \"a\"}}, \"spec\": {" + spec + "}, "
-                + "\"status\": " + status + "}").getAsJsonObject());
+                        + "{\"name\": \"t.a\", \"namespace\": \"ns\", \"uid\": \"" + uid + "\", \"labels\": "
+                        + "{\"quotient.io/team\": \"t\", \"quotient.io/job\": \"a\"}}, \"spec\": {" + spec + "}, "
+                        + "\"status\": " + status + "}")
+                .getAsJsonObject());
     }
 
     /**
@@ -124,8 +140,12 @@ class WorkloadPhasesTest {
         assertThat(phaseOfTraining(replaced, List.of(podOf("PyTorchJob", "uid-old", "Running"))))
                 .as("a live pod of the earlier object holds its GPU but does not make the new one run")
                 .isEqualTo(WorkloadPhase.STARTING);
-        assertThat(phaseOfTraining(replaced, List.of(podOf("PyTorchJob", "uid-old", "Succeeded"),
-                podOf("PyTorchJob", "uid-new", "Running")))).isEqualTo(WorkloadPhase.RUNNING);
+        assertThat(phaseOfTraining(
+                        replaced,
+                        List.of(
+                                podOf("PyTorchJob", "uid-old", "Succeeded"),
+                                podOf("PyTorchJob", "uid-new", "Running"))))
+                .isEqualTo(WorkloadPhase.RUNNING);
     }
 
     @Test
@@ -133,18 +153,22 @@ class WorkloadPhasesTest {
         var gang = pytorchJob("uid-1", 1, null);
         var master = podOf("PyTorchJob", "uid-1", "Succeeded");
 
-        assertThat(phaseOfTraining(gang, List.of(master))).as("the worker's pod has not existed yet")
+        assertThat(phaseOfTraining(gang, List.of(master)))
+                .as("the worker's pod has not existed yet")
                 .isEqualTo(WorkloadPhase.STARTING);
         assertThat(phaseOfTraining(gang, List.of(master, podOf("PyTorchJob", "uid-1", "Succeeded"))))
                 .isEqualTo(WorkloadPhase.SUCCEEDED);
         assertThat(phaseOfTraining(gang, List.of(master, podOf("PyTorchJob", "uid-1", "Failed"))))
-                .as("a failed replica fails a training job").isEqualTo(WorkloadPhase.FAILED);
+                .as("a failed replica fails a training job")
+                .isEqualTo(WorkloadPhase.FAILED);
         assertThat(phaseOfTraining(pytorchJob("uid-1", 1, "Succeeded"), List.of()))
-                .as("the operator's condition, its pods cleaned up").isEqualTo(WorkloadPhase.SUCCEEDED);
+                .as("the operator's condition, its pods cleaned up")
+                .isEqualTo(WorkloadPhase.SUCCEEDED);
         assertThat(phaseOfTraining(pytorchJob("uid-1", 1, "Failed"), List.of(master)))
                 .isEqualTo(WorkloadPhase.FAILED);
-        assertThat(phaseOfTraining(trainingJob("TrainJob", "uid-2", "\"trainer\": {\"numNodes\": 2}", "Complete"),
-                List.of())).isEqualTo(WorkloadPhase.SUCCEEDED);
+        assertThat(phaseOfTraining(
+                        trainingJob("TrainJob", "uid-2", "\"trainer\": {\"numNodes\": 2}", "Complete"), List.of()))
+                .isEqualTo(WorkloadPhase.SUCCEEDED);
     }
 
     @Test
@@ -154,7 +178,8 @@ class WorkloadPhasesTest {
         assertThat(phaseOfTraining(trainJob, List.of(podOf("Job", "uid-of-a-jobset-job", "Running"))))
                 .isEqualTo(WorkloadPhase.RUNNING);
         assertThat(phaseOfTraining(trainJob, List.of(podOf("Job", "uid-of-a-jobset-job", "Succeeded"))))
-                .as("done only by the trainer's condition").isEqualTo(WorkloadPhase.STARTING);
+                .as("done only by the trainer's condition")
+                .isEqualTo(WorkloadPhase.STARTING);
     }
 
     @Test

@@ -1,13 +1,12 @@
 package io.quotient.adapters.memory;
 
-import io.quotient.adapters.quota.ConfigFileException;
-import io.quotient.core.cluster.NodeSpec;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quotient.adapters.quota.ConfigFileException;
+import io.quotient.core.cluster.NodeSpec;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class EmbeddedClusterFileParserTest {
 
@@ -38,8 +37,9 @@ class EmbeddedClusterFileParserTest {
                     assertThat(e.reason()).contains("needs 'gpuMemoryMib'");
                 });
         assertThatThrownBy(() -> EmbeddedClusterFileParser.parse(
-                "nodes:\n  - {name: b, gpus: many, gpuModel: A100, gpuMemoryMib: 1}\n", "c"))
-                .hasMessageContaining("c:2").hasMessageContaining("gpus must be a whole number");
+                        "nodes:\n  - {name: b, gpus: many, gpuModel: A100, gpuMemoryMib: 1}\n", "c"))
+                .hasMessageContaining("c:2")
+                .hasMessageContaining("gpus must be a whole number");
         assertThatThrownBy(() -> EmbeddedClusterFileParser.parse("nodes: []\n", "c"))
                 .hasMessageContaining("at least one node");
     }
@@ -48,7 +48,9 @@ class EmbeddedClusterFileParserTest {
     void theBuiltInClusterIsFourNodesOfTenGpus() throws Exception {
         try (var in = getClass().getClassLoader().getResourceAsStream("quotient/embedded/cluster.yaml")) {
             List<NodeSpec> nodes = EmbeddedClusterFileParser.parse(new String(in.readAllBytes()), "built-in");
-            assertThat(nodes).hasSize(4).allSatisfy(n -> assertThat(n.gpuCount()).isEqualTo(10));
+            assertThat(nodes)
+                    .hasSize(4)
+                    .allSatisfy(n -> assertThat(n.gpuCount()).isEqualTo(10));
         }
     }
 }

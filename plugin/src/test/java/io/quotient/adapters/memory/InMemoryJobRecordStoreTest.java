@@ -1,5 +1,8 @@
 package io.quotient.adapters.memory;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.QuotaState;
 import io.quotient.deploy.JobFixtures;
@@ -9,13 +12,9 @@ import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.StaleRecordException;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class InMemoryJobRecordStoreTest {
 
@@ -28,9 +27,11 @@ class InMemoryJobRecordStoreTest {
         assertThat(created.version()).isNotNull();
 
         assertThatThrownBy(() -> store.create(JobFixtures.pendingRecord("team-a", "train", 4, now)))
-                .isInstanceOf(JobAlreadyExistsException.class).hasMessageContaining("already exists");
-        assertThat(store.find(new JobId("team-a", "train"))).hasValueSatisfying(r ->
-                assertThat(r.submission().request().gpuCount()).isEqualTo(2));
+                .isInstanceOf(JobAlreadyExistsException.class)
+                .hasMessageContaining("already exists");
+        assertThat(store.find(new JobId("team-a", "train")))
+                .hasValueSatisfying(
+                        r -> assertThat(r.submission().request().gpuCount()).isEqualTo(2));
         store.create(JobFixtures.pendingRecord("team-b", "train", 1, now));
         assertThat(store.list("team-a")).extracting(JobRecord::id).containsExactly(new JobId("team-a", "train"));
         assertThat(store.listAll()).hasSize(2);
@@ -52,6 +53,7 @@ class InMemoryJobRecordStoreTest {
         assertThat(store.delete(read.id())).isTrue();
         assertThat(store.delete(read.id())).isFalse();
         assertThatThrownBy(() -> store.updateStatus(updated, JobStatus.pending("gone")))
-                .isInstanceOf(StaleRecordException.class).hasMessageContaining("deleted");
+                .isInstanceOf(StaleRecordException.class)
+                .hasMessageContaining("deleted");
     }
 }

@@ -1,18 +1,17 @@
 package io.quotient.adapters.metrics;
 
-import io.quotient.testing.DebianTools;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.testing.DebianTools;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The recording rules shipped in {@code deploy/prometheus/quotient-rules.yaml}, checked by Debian's
@@ -47,7 +46,8 @@ class RecordingRulesTest {
         try (InputStream test = getClass().getResourceAsStream("/prometheus/quotient-rules-test.yaml")) {
             Files.copy(test, dir.resolve("quotient-rules-test.yaml"));
         }
-        String out = promtool("test", "rules", dir.resolve("quotient-rules-test.yaml").toString());
+        String out = promtool(
+                "test", "rules", dir.resolve("quotient-rules-test.yaml").toString());
         assertThat(out).contains("SUCCESS").doesNotContain("FAILED");
     }
 
@@ -59,7 +59,9 @@ class RecordingRulesTest {
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as("promtool finished").isTrue();
-        assertThat(p.exitValue()).as("promtool %s:\n%s", String.join(" ", args), out).isZero();
+        assertThat(p.exitValue())
+                .as("promtool %s:\n%s", String.join(" ", args), out)
+                .isZero();
         return out;
     }
 }

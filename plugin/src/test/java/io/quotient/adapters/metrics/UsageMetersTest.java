@@ -1,19 +1,18 @@
 package io.quotient.adapters.metrics;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.usage.JobUsageRecord;
 import io.quotient.core.usage.UsageCounters;
-import org.junit.jupiter.api.Test;
-
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class UsageMetersTest {
 
@@ -26,20 +25,27 @@ class UsageMetersTest {
     private static JobUsageRecord record(double inQuota, double borrowed, double busy) {
         Instant at = Instant.parse("2026-12-01T00:00:00Z");
         double allocated = inQuota + borrowed;
-        return new JobUsageRecord(new JobId("vision", "train"), at, at,
-                Map.of(DAY, new UsageCounters(inQuota, borrowed, allocated, 0, busy, allocated, allocated, 0)), Map.of());
+        return new JobUsageRecord(
+                new JobId("vision", "train"),
+                at,
+                at,
+                Map.of(DAY, new UsageCounters(inQuota, borrowed, allocated, 0, busy, allocated, allocated, 0)),
+                Map.of());
     }
 
     private double value(String name, String state) {
-        FunctionCounter counter = registry.find(name).tags("team", "vision", "department", "research",
-                "quota_state", state).functionCounter();
+        FunctionCounter counter = registry.find(name)
+                .tags("team", "vision", "department", "research", "quota_state", state)
+                .functionCounter();
         assertThat(counter).as(name + "{" + state + "}").isNotNull();
         return counter.count();
     }
 
     @Test
     void publishesTheRecordsTotalsPerQuotaStateAndNeverLessThanBefore() {
-        assertThat(registry.find("quotient.gpu.allocated.seconds").functionCounter()).as("no records, no series").isNull();
+        assertThat(registry.find("quotient.gpu.allocated.seconds").functionCounter())
+                .as("no records, no series")
+                .isNull();
 
         records.set(List.of(record(300, 100, 200)));
         meters.refresh();
@@ -53,6 +59,8 @@ class UsageMetersTest {
         meters.refresh();
         assertThat(value("quotient.gpu.allocated.seconds", "in_quota")).isEqualTo(400);
         assertThat(value("quotient.gpu.used.seconds", "in_quota")).isEqualTo(160);
-        assertThat(value("quotient.gpu.used.seconds", "borrowed")).as("a counter never goes down").isEqualTo(50);
+        assertThat(value("quotient.gpu.used.seconds", "borrowed"))
+                .as("a counter never goes down")
+                .isEqualTo(50);
     }
 }

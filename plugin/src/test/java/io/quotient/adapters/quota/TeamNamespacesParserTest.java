@@ -1,12 +1,11 @@
 package io.quotient.adapters.quota;
 
-import io.quotient.core.tenancy.TeamNamespaces;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quotient.core.tenancy.TeamNamespaces;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 class TeamNamespacesParserTest {
 
@@ -52,8 +51,10 @@ class TeamNamespacesParserTest {
         assertThat(namespaces.namespacesOf("nlp")).containsExactly("nlp");
         assertThat(namespaces.namespacesOf("ops")).containsExactly("ops");
         assertThat(TeamsFileParser.parse(text, "teams.yaml")).containsOnlyKeys("ops", "vision", "nlp");
-        assertThatThrownBy(() -> TeamNamespacesParser.parse(text.replace("[kubeflow-vision]", "[ops]"),
-                "teams.yaml", null)).hasMessageContaining("teams.yaml:").hasMessageContaining("ops");
+        assertThatThrownBy(() ->
+                        TeamNamespacesParser.parse(text.replace("[kubeflow-vision]", "[ops]"), "teams.yaml", null))
+                .hasMessageContaining("teams.yaml:")
+                .hasMessageContaining("ops");
     }
 
     @Test
@@ -85,10 +86,10 @@ class TeamNamespacesParserTest {
     @Test
     void badNamesAndEmptyListsAreRefused() {
         assertThatThrownBy(() -> TeamNamespacesParser.parse(
-                "teams:\n  - name: a\n    guaranteedGpus: 1\n    namespaces: [Bad_Name]\n", "t.yaml", null))
+                        "teams:\n  - name: a\n    guaranteedGpus: 1\n    namespaces: [Bad_Name]\n", "t.yaml", null))
                 .hasMessageStartingWith("t.yaml:4: namespace 'Bad_Name' of team a is not a valid namespace name");
         assertThatThrownBy(() -> TeamNamespacesParser.parse(
-                "teams:\n  - name: a\n    guaranteedGpus: 1\n    namespaces: []\n", "t.yaml", null))
+                        "teams:\n  - name: a\n    guaranteedGpus: 1\n    namespaces: []\n", "t.yaml", null))
                 .hasMessageStartingWith("t.yaml:4: namespaces of team a must be a non-empty list");
     }
 

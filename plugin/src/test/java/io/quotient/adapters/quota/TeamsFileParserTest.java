@@ -1,15 +1,14 @@
 package io.quotient.adapters.quota;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.quotient.core.scheduling.Department;
 import io.quotient.core.scheduling.Team;
 import io.quotient.core.scheduling.WithinTeamPreemption;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class TeamsFileParserTest {
 
@@ -64,10 +63,12 @@ class TeamsFileParserTest {
     @Test
     void rejectsMisspeltFieldsDuplicatesAndBadNames() {
         assertThatThrownBy(() -> TeamsFileParser.parse("teams:\n  - name: a\n    guaranteedGpu: 1\n", "f"))
-                .hasMessageContaining("f:3").hasMessageContaining("unknown field 'guaranteedGpu'");
+                .hasMessageContaining("f:3")
+                .hasMessageContaining("unknown field 'guaranteedGpu'");
         assertThatThrownBy(() -> TeamsFileParser.parse(
-                "teams:\n  - {name: a, guaranteedGpus: 1}\n  - {name: a, guaranteedGpus: 2}\n", "f"))
-                .hasMessageContaining("f:3").hasMessageContaining("defined twice");
+                        "teams:\n  - {name: a, guaranteedGpus: 1}\n  - {name: a, guaranteedGpus: 2}\n", "f"))
+                .hasMessageContaining("f:3")
+                .hasMessageContaining("defined twice");
         assertThatThrownBy(() -> TeamsFileParser.parse("teams:\n  - {name: Team_A, guaranteedGpus: 1}\n", "f"))
                 .hasMessageContaining("DNS label");
         assertThatThrownBy(() -> TeamsFileParser.parse("teams:\n  - {name: a, guaranteedGpus: -1}\n", "f"))
@@ -82,7 +83,8 @@ class TeamsFileParserTest {
                     assertThat(e.reason()).startsWith("not valid YAML");
                 });
         assertThatThrownBy(() -> TeamsFileParser.parse("", "f")).hasMessageContaining("empty");
-        assertThatThrownBy(() -> TeamsFileParser.parse("other: 1\n", "f")).hasMessageContaining("unknown field 'other'");
+        assertThatThrownBy(() -> TeamsFileParser.parse("other: 1\n", "f"))
+                .hasMessageContaining("unknown field 'other'");
     }
 
     /** Issue 31: a team may lower the cluster's maximum minimum runtime for its jobs. */
@@ -95,10 +97,12 @@ class TeamsFileParserTest {
                 """, "f");
         assertThat(teams.get("a").maxMinRuntime()).isEqualTo(Duration.ofMinutes(10));
         assertThat(teams.get("b").maxMinRuntime()).isNull();
-        assertThatThrownBy(() -> TeamsFileParser.parse("teams:\n  - {name: a, guaranteedGpus: 1,"
-                + " maxMinRuntimeSeconds: -1}\n", "f")).hasMessageContaining("maxMinRuntimeSeconds must be >= 0");
-        assertThatThrownBy(() -> TeamsFileParser.parse("teams:\n  - {name: a, guaranteedGpus: 1,"
-                + " maxMinRuntimeSeconds: 1h}\n", "f")).hasMessageContaining("maxMinRuntimeSeconds must be a whole number");
+        assertThatThrownBy(() -> TeamsFileParser.parse(
+                        "teams:\n  - {name: a, guaranteedGpus: 1," + " maxMinRuntimeSeconds: -1}\n", "f"))
+                .hasMessageContaining("maxMinRuntimeSeconds must be >= 0");
+        assertThatThrownBy(() -> TeamsFileParser.parse(
+                        "teams:\n  - {name: a, guaranteedGpus: 1," + " maxMinRuntimeSeconds: 1h}\n", "f"))
+                .hasMessageContaining("maxMinRuntimeSeconds must be a whole number");
     }
 
     @Test
@@ -123,9 +127,10 @@ class TeamsFileParserTest {
 
         Department research = new Department("research", 16_000, 24_000, 2.0);
         assertThat(teams).containsOnlyKeys("ops", "vision", "nlp");
-        assertThat(teams.get("ops")).isEqualTo(new Team("ops", 2000, Team.UNLIMITED, 1.0, 0,
-                WithinTeamPreemption.NEVER, false, null));
-        assertThat(teams.get("vision")).isEqualTo(new Team("vision", 8000, Team.UNLIMITED, 1.0, 0).withDepartment(research));
+        assertThat(teams.get("ops"))
+                .isEqualTo(new Team("ops", 2000, Team.UNLIMITED, 1.0, 0, WithinTeamPreemption.NEVER, false, null));
+        assertThat(teams.get("vision"))
+                .isEqualTo(new Team("vision", 8000, Team.UNLIMITED, 1.0, 0).withDepartment(research));
         assertThat(teams.get("nlp").department()).isEqualTo(research);
     }
 
@@ -141,17 +146,21 @@ class TeamsFileParserTest {
                     guaranteedGpus: 4
                     teams:
                       - {name: a, guaranteedGpus: 1}
-                """, "f")).hasMessageContaining("f:9").hasMessageContaining("team 'a' is defined twice");
+                """, "f"))
+                .hasMessageContaining("f:9")
+                .hasMessageContaining("team 'a' is defined twice");
         assertThatThrownBy(() -> TeamsFileParser.parse("departments:\n  - {name: d, guaranteedGpus: 4}\n", "f"))
-                .hasMessageContaining("f:2").hasMessageContaining("needs 'name', 'guaranteedGpus' and 'teams'");
+                .hasMessageContaining("f:2")
+                .hasMessageContaining("needs 'name', 'guaranteedGpus' and 'teams'");
         assertThatThrownBy(() -> TeamsFileParser.parse(
-                "departments:\n  - {name: d, guaranteedGpus: 4, maxGpus: 2, teams: []}\n", "f"))
+                        "departments:\n  - {name: d, guaranteedGpus: 4, maxGpus: 2, teams: []}\n", "f"))
                 .hasMessageContaining("department d: maxGpus (2.0) is below guaranteedGpus (4.0)");
         assertThatThrownBy(() -> TeamsFileParser.parse(
-                "teams:\n  - {name: a, guaranteedGpus: 1, preemptWithinTeam: Sometimes}\n", "f"))
-                .hasMessageContaining("f:2").hasMessageContaining("use Never or LowerPriority");
-        assertThatThrownBy(() -> TeamsFileParser.parse(
-                "teams:\n  - {name: a, guaranteedGpus: 1, fairShareReclaim: yes}\n", "f"))
+                        "teams:\n  - {name: a, guaranteedGpus: 1, preemptWithinTeam: Sometimes}\n", "f"))
+                .hasMessageContaining("f:2")
+                .hasMessageContaining("use Never or LowerPriority");
+        assertThatThrownBy(() ->
+                        TeamsFileParser.parse("teams:\n  - {name: a, guaranteedGpus: 1, fairShareReclaim: yes}\n", "f"))
                 .hasMessageContaining("fairShareReclaim must be true or false");
     }
 }

@@ -1,16 +1,15 @@
 package io.quotient.adapters.quota;
 
-import io.quotient.deploy.MutableClock;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotient.deploy.MutableClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TeamsFileSourceTest {
 
@@ -60,7 +59,8 @@ class TeamsFileSourceTest {
 
         assertThat(source.reloadIfChanged()).isFalse();
         assertThat(source.teams()).containsOnlyKeys("team-a");
-        assertThat(source.lastError()).hasValueSatisfying(e -> assertThat(e.reason()).contains("cannot read"));
+        assertThat(source.lastError())
+                .hasValueSatisfying(e -> assertThat(e.reason()).contains("cannot read"));
     }
 
     @Test
@@ -68,7 +68,8 @@ class TeamsFileSourceTest {
         Path file = write("teams:\n  - {name: team-a}\n");
         assertThatThrownBy(() -> new TeamsFileSource(file, Duration.ofSeconds(1), clock))
                 .isInstanceOf(ConfigFileException.class)
-                .hasMessageContaining(file + ":2").hasMessageContaining("needs 'name' and 'guaranteedGpus'");
+                .hasMessageContaining(file + ":2")
+                .hasMessageContaining("needs 'name' and 'guaranteedGpus'");
     }
 
     private Path write(String content) throws IOException {

@@ -1,26 +1,24 @@
 package io.quotient.adapters.rest;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quotient.access.AccessChecks;
 import io.quotient.access.Caller;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockFilterChain;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
-
-import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The filter in front of every path: 401 without a valid token, the caller attached otherwise, probes open. */
 class AccessFilterTest {
 
     private static final Caller ALICE = new Caller("system:serviceaccount:team-a:alice", "u1", List.of(), Map.of());
     private final AccessChecks checks = new AccessChecks(
-            token -> token.equals("alice-token") ? Optional.of(ALICE) : Optional.empty(),
-            (caller, request) -> {
+            token -> token.equals("alice-token") ? Optional.of(ALICE) : Optional.empty(), (caller, request) -> {
                 throw new AssertionError("the filter only authenticates; " + request.describe() + " was asked");
             });
     private final AccessFilter filter = new AccessFilter(checks, new JsonRefusal(new ObjectMapper()));
@@ -43,7 +41,9 @@ class AccessFilterTest {
         MockFilterChain chain = new MockFilterChain();
         filter.doFilter(request, response, chain);
         assertThat(response.getStatus()).isEqualTo(200);
-        assertThat(chain.getRequest()).as("passed on to the route, where team-b is authorised").isNotNull();
+        assertThat(chain.getRequest())
+                .as("passed on to the route, where team-b is authorised")
+                .isNotNull();
         assertThat(request.getAttribute(AccessFilter.CALLER_ATTRIBUTE)).isEqualTo(ALICE);
     }
 

@@ -1,17 +1,16 @@
 package io.quotient.adapters.rest;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletRequestWrapper;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.springframework.mock.web.MockHttpServletRequest;
 import org.springframework.mock.web.MockHttpServletResponse;
-
-import java.nio.charset.StandardCharsets;
-import java.util.concurrent.atomic.AtomicReference;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The body size limit: a declared length is answered at once, a chunked body is counted as it is read. */
 class BodySizeFilterTest {
@@ -27,7 +26,9 @@ class BodySizeFilterTest {
         });
         assertThat(response.getStatus()).isEqualTo(413);
         assertThat(response.getContentType()).isEqualTo("application/json");
-        assertThat(response.getContentAsString()).contains("\"error\":\"request too large\"").contains("100 bytes");
+        assertThat(response.getContentAsString())
+                .contains("\"error\":\"request too large\"")
+                .contains("100 bytes");
     }
 
     @Test
@@ -45,11 +46,12 @@ class BodySizeFilterTest {
         };
         AtomicReference<Long> readBeforeFailure = new AtomicReference<>(0L);
         assertThatThrownBy(() -> filter.doFilter(chunked, new MockHttpServletResponse(), (req, res) -> {
-            var in = req.getInputStream();
-            while (in.read() >= 0) {
-                readBeforeFailure.set(readBeforeFailure.get() + 1);
-            }
-        })).isInstanceOf(BodyTooLargeException.class);
+                    var in = req.getInputStream();
+                    while (in.read() >= 0) {
+                        readBeforeFailure.set(readBeforeFailure.get() + 1);
+                    }
+                }))
+                .isInstanceOf(BodyTooLargeException.class);
         assertThat(readBeforeFailure.get()).isEqualTo(100L);
     }
 
@@ -57,7 +59,9 @@ class BodySizeFilterTest {
     void aBodyWithinTheLimitIsReadWhole() throws Exception {
         MockHttpServletRequest request = post("z".repeat(100));
         AtomicReference<String> read = new AtomicReference<>();
-        filter.doFilter(request, new MockHttpServletResponse(),
+        filter.doFilter(
+                request,
+                new MockHttpServletResponse(),
                 (req, res) -> read.set(new String(req.getInputStream().readAllBytes(), StandardCharsets.UTF_8)));
         assertThat(read.get()).hasSize(100);
     }

@@ -1,5 +1,7 @@
 package io.quotient.adapters.rest;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quotient.access.AccessChecks;
 import io.quotient.access.AccessDecision;
@@ -7,18 +9,15 @@ import io.quotient.access.Caller;
 import io.quotient.core.scheduling.Team;
 import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.deploy.port.TeamsSource;
-import org.junit.jupiter.api.Test;
-import org.springframework.mock.web.MockHttpServletRequest;
-import org.springframework.mock.web.MockHttpServletResponse;
-import org.springframework.web.servlet.HandlerMapping;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.springframework.mock.web.MockHttpServletRequest;
+import org.springframework.mock.web.MockHttpServletResponse;
+import org.springframework.web.servlet.HandlerMapping;
 
 /**
  * Authorization on the resolved route: the decoded path variables decide, an unknown team is asked about as a team of
@@ -41,19 +40,23 @@ class TeamAccessInterceptorTest {
     };
     private final AccessChecks checks = new AccessChecks(token -> Optional.empty(), (caller, request) -> {
         asked.add(request.verb() + " " + request.namespace());
-        return request.namespace().equals("ns-a") ? AccessDecision.ALLOWED
+        return request.namespace().equals("ns-a")
+                ? AccessDecision.ALLOWED
                 : new AccessDecision(false, "no RBAC binding");
     });
-    private final TeamAccessInterceptor interceptor = new TeamAccessInterceptor(checks, teams,
-            job -> Optional.of("ns-a"), new JsonRefusal(new ObjectMapper()));
+    private final TeamAccessInterceptor interceptor =
+            new TeamAccessInterceptor(checks, teams, job -> Optional.of("ns-a"), new JsonRefusal(new ObjectMapper()));
 
     @Test
     void aTeamMemberMayDeployForItsTeamButNotForAnother() throws Exception {
         assertThat(call("POST", "team-a", null, ALICE).getStatus()).isEqualTo(200);
         MockHttpServletResponse refused = call("POST", "team-b", null, ALICE);
         assertThat(refused.getStatus()).isEqualTo(403);
-        assertThat(refused.getContentAsString()).contains("system:serviceaccount:team-a:alice may not create"
-                + " gpujobs.quotient.io in namespace ns-b", "no RBAC binding", "quotient-team-member");
+        assertThat(refused.getContentAsString())
+                .contains(
+                        "system:serviceaccount:team-a:alice may not create" + " gpujobs.quotient.io in namespace ns-b",
+                        "no RBAC binding",
+                        "quotient-team-member");
         assertThat(call("DELETE", "team-a", "x", ALICE).getStatus()).isEqualTo(200);
         assertThat(asked).containsExactly("create ns-a", "create ns-b", "delete ns-a");
     }
@@ -83,11 +86,13 @@ class TeamAccessInterceptorTest {
     @Test
     void routesWithoutATeamAndOpenAccessPass() throws Exception {
         MockHttpServletRequest request = new MockHttpServletRequest("GET", "/api/v1/cluster");
-        assertThat(interceptor.preHandle(request, new MockHttpServletResponse(), new Object())).isTrue();
-        TeamAccessInterceptor open = new TeamAccessInterceptor(AccessChecks.open(), teams, job -> Optional.empty(),
-                new JsonRefusal(new ObjectMapper()));
+        assertThat(interceptor.preHandle(request, new MockHttpServletResponse(), new Object()))
+                .isTrue();
+        TeamAccessInterceptor open = new TeamAccessInterceptor(
+                AccessChecks.open(), teams, job -> Optional.empty(), new JsonRefusal(new ObjectMapper()));
         MockHttpServletRequest teamB = route("POST", "team-b", null, null);
-        assertThat(open.preHandle(teamB, new MockHttpServletResponse(), new Object())).isTrue();
+        assertThat(open.preHandle(teamB, new MockHttpServletResponse(), new Object()))
+                .isTrue();
         assertThat(asked).isEmpty();
     }
 

@@ -1,7 +1,16 @@
 package io.quotient.adapters.rest;
 
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.nullValue;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
 import io.quotient.adapters.memory.InMemoryJobRecordStore;
 import io.quotient.adapters.memory.InMemoryUsageRecordStore;
+import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.scheduling.Department;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.Team;
@@ -13,10 +22,6 @@ import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.WorkloadPhase;
 import io.quotient.usage.UsageRecorder;
-import org.junit.jupiter.api.Test;
-import org.springframework.test.web.servlet.MockMvc;
-import org.springframework.test.web.servlet.setup.MockMvcBuilders;
-
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -26,14 +31,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-
-import static org.hamcrest.Matchers.hasSize;
-import static org.hamcrest.Matchers.nullValue;
-import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
-import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+import org.junit.jupiter.api.Test;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.setup.MockMvcBuilders;
 
 /** Showback over stored usage records: groupings, day ranges, CSV, and requests refused with the field named. */
 class UsageControllerTest {
@@ -47,20 +47,35 @@ class UsageControllerTest {
 
     UsageControllerTest() {
         store.save(List.of(
-                record(new JobId("vision", "notebook"), Map.of(LocalDate.parse("2026-12-01"), DAY,
-                        LocalDate.parse("2026-12-02"), DAY)),
+                record(
+                        new JobId("vision", "notebook"),
+                        Map.of(LocalDate.parse("2026-12-01"), DAY, LocalDate.parse("2026-12-02"), DAY)),
                 record(new JobId("vision", "trainer"), Map.of(LocalDate.parse("2026-12-02"), DAY)),
                 record(new JobId("nlp", "bert"), Map.of(LocalDate.parse("2026-11-20"), DAY))));
         // a replica that does not lead answers from the store
-        UsageRecorder recorder = new UsageRecorder(new InMemoryJobRecordStore(), new NoCluster(), store, () -> false,
-                CLOCK, new UsageRecorder.Settings(new UsageAccumulator.Settings(Duration.ofMinutes(5)),
-                Duration.ofMinutes(1)));
+        UsageRecorder recorder = new UsageRecorder(
+                new InMemoryJobRecordStore(),
+                new NoCluster(),
+                store,
+                () -> false,
+                CLOCK,
+                new UsageRecorder.Settings(
+                        new UsageAccumulator.Settings(Duration.ofMinutes(5)), Duration.ofMinutes(1)));
         Map<String, Team> teams = Map.of(
-                "vision", new Team("vision", 2000, Team.UNLIMITED, 1, 0, WithinTeamPreemption.LOWER_PRIORITY, true,
-                        RESEARCH),
+                "vision",
+                        new Team(
+                                "vision",
+                                2000,
+                                Team.UNLIMITED,
+                                1,
+                                0,
+                                WithinTeamPreemption.LOWER_PRIORITY,
+                                true,
+                                RESEARCH),
                 "nlp", new Team("nlp", 1000, Team.UNLIMITED, 1, 0));
         mvc = MockMvcBuilders.standaloneSetup(new UsageController(recorder, () -> teams, CLOCK))
-                .setControllerAdvice(new RestErrors()).build();
+                .setControllerAdvice(new RestErrors())
+                .build();
     }
 
     private static JobUsageRecord record(JobId job, Map<LocalDate, UsageCounters> days) {
@@ -87,7 +102,10 @@ class UsageControllerTest {
 
     @Test
     void perJobAndPerDepartmentOverAChosenRange() throws Exception {
-        mvc.perform(get("/api/v1/usage").param("from", "2026-11-01").param("to", "2026-12-01").param("groupBy", "job"))
+        mvc.perform(get("/api/v1/usage")
+                        .param("from", "2026-11-01")
+                        .param("to", "2026-12-01")
+                        .param("groupBy", "job"))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$", hasSize(2)))
                 .andExpect(jsonPath("$[0].team").value("nlp"))
@@ -106,33 +124,41 @@ class UsageControllerTest {
         mvc.perform(get("/api/v1/usage").param("groupBy", "job").header("Accept", "text/csv"))
                 .andExpect(status().isOk())
                 .andExpect(header().string("Content-Type", "text/csv;charset=UTF-8"))
-                .andExpect(header().string("Content-Disposition",
-                        "attachment; filename=\"quotient-usage-2026-11-27-2026-12-03.csv\""))
-                .andExpect(content().string(String.join("\r\n",
-                        String.join(",", UsageView.COLUMNS),
-                        "research,vision,notebook,6.0000,2.0000,4.0000,3.0000,3.0000,0.0000,0.5000,0.0000,2.0000",
-                        "research,vision,trainer,3.0000,1.0000,2.0000,1.5000,1.5000,0.0000,0.5000,0.0000,1.0000",
-                        "")));
+                .andExpect(header().string(
+                                "Content-Disposition",
+                                "attachment; filename=\"quotient-usage-2026-11-27-2026-12-03.csv\""))
+                .andExpect(content()
+                        .string(String.join(
+                                "\r\n",
+                                String.join(",", UsageView.COLUMNS),
+                                "research,vision,notebook,6.0000,2.0000,4.0000,3.0000,3.0000,0.0000,0.5000,0.0000,2.0000",
+                                "research,vision,trainer,3.0000,1.0000,2.0000,1.5000,1.5000,0.0000,0.5000,0.0000,1.0000",
+                                "")));
     }
 
     @Test
     void badRequestsNameTheirField() throws Exception {
         mvc.perform(get("/api/v1/usage").param("from", "yesterday"))
-                .andExpect(status().isBadRequest()).andExpect(jsonPath("$.field").value("from"));
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("from"));
         mvc.perform(get("/api/v1/usage").param("to", "2026-13-01"))
-                .andExpect(status().isBadRequest()).andExpect(jsonPath("$.field").value("to"));
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("to"));
         mvc.perform(get("/api/v1/usage").param("from", "2026-12-03").param("to", "2026-12-01"))
-                .andExpect(status().isBadRequest()).andExpect(jsonPath("$.field").value("from"));
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("from"));
         mvc.perform(get("/api/v1/usage").param("from", "2024-01-01").param("to", "2026-12-01"))
-                .andExpect(status().isBadRequest()).andExpect(jsonPath("$.field").value("from"));
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("from"));
         mvc.perform(get("/api/v1/usage").param("groupBy", "node"))
-                .andExpect(status().isBadRequest()).andExpect(jsonPath("$.field").value("groupBy"));
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("groupBy"));
     }
 
     /** A cluster with nothing in it (the controller never asks it; the recorder only does on the leader). */
     private static final class NoCluster implements ClusterObserver {
         @Override
-        public List<io.quotient.core.cluster.NodeSpec> nodes() {
+        public List<NodeSpec> nodes() {
             return List.of();
         }
 

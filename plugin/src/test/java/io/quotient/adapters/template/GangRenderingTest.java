@@ -1,14 +1,13 @@
 package io.quotient.adapters.template;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-
 import static io.quotient.adapters.template.RenderFixtures.*;
 import static io.quotient.adapters.template.TreePaths.at;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** A gang of 4 replicas × 8 GPUs renders as Master + 3 Workers, 8 GPUs each, one per chosen node. */
 class GangRenderingTest {
@@ -32,20 +31,26 @@ class GangRenderingTest {
             assertThat((TreePaths.<Map<String, Object>>at(container, "resources.limits")))
                     .containsEntry("nvidia.com/gpu", "8");
             assertThat((String) at(container, "resources.requests.cpu")).isEqualTo("4000m");
-            Map<String, Object> expression = at(job.body(), replica + ".template.spec.affinity.nodeAffinity"
-                    + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]");
+            Map<String, Object> expression = at(
+                    job.body(),
+                    replica + ".template.spec.affinity.nodeAffinity"
+                            + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]");
             assertThat(expression).containsEntry("values", NODES);
-            Map<String, Object> apart = at(job.body(), replica + ".template.spec.affinity.podAntiAffinity"
-                    + ".requiredDuringSchedulingIgnoredDuringExecution[0]");
+            Map<String, Object> apart = at(
+                    job.body(),
+                    replica + ".template.spec.affinity.podAntiAffinity"
+                            + ".requiredDuringSchedulingIgnoredDuringExecution[0]");
             assertThat(apart).containsEntry("topologyKey", "kubernetes.io/hostname");
             assertThat((TreePaths.<Map<String, Object>>at(apart, "labelSelector.matchLabels")))
-                    .containsEntry("quotient.io/job", "train-1").containsEntry("quotient.io/team", "team-a");
+                    .containsEntry("quotient.io/job", "train-1")
+                    .containsEntry("quotient.io/team", "team-a");
         }
     }
 
     @Test
     void aTemplateOfOnePodRefusesAGang() {
         assertThatThrownBy(() -> builtInRenderer().render(gang("job")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("PyTorchJob");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("PyTorchJob");
     }
 }

@@ -1,14 +1,13 @@
 package io.quotient.adapters.template;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-
 import static io.quotient.adapters.template.RenderFixtures.*;
 import static io.quotient.adapters.template.TreePaths.at;
 import static io.quotient.adapters.template.TreePaths.env;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** The PyTorchJob rule: one node for all replicas; whole GPUs one per replica (Master + count-1 Workers). */
 class PyTorchJobRenderingTest {
@@ -27,11 +26,14 @@ class PyTorchJobRenderingTest {
         assertThat((Object) at(job.body(), WORKER + ".replicas")).isEqualTo(3);
         for (String replica : List.of(MASTER, WORKER)) {
             Map<String, Object> container = at(job.body(), replica + ".template.spec.containers[0]");
-            assertThat((TreePaths.<Map<String, Object>>at(container, "resources.limits"))).containsEntry("nvidia.com/gpu", "1");
+            assertThat((TreePaths.<Map<String, Object>>at(container, "resources.limits")))
+                    .containsEntry("nvidia.com/gpu", "1");
             assertThat((String) at(container, "resources.requests.cpu")).isEqualTo("1000m");
             assertThat(container).containsEntry("image", "registry.example/train:1.0");
-            Map<String, Object> expression = at(job.body(), replica + ".template.spec.affinity.nodeAffinity"
-                    + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]");
+            Map<String, Object> expression = at(
+                    job.body(),
+                    replica + ".template.spec.affinity.nodeAffinity"
+                            + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]");
             assertThat(expression).containsEntry("values", List.of(NODE));
             assertThat((TreePaths.<Map<String, Object>>at(job.body(), replica + ".template.metadata.labels")))
                     .containsEntry("quotient.io/job", "train-1");
@@ -42,8 +44,10 @@ class PyTorchJobRenderingTest {
     void oneGpuRunsTheMasterAlone() {
         RenderedWorkload job = renderer.render(whole("pytorchjob", 1));
 
-        assertThat((TreePaths.<Map<String, Object>>at(job.body(), "spec.pytorchReplicaSpecs"))).containsOnlyKeys("Master");
-        assertThat((TreePaths.<Map<String, Object>>at(job.body(), MASTER + ".template.spec.containers[0].resources.limits")))
+        assertThat((TreePaths.<Map<String, Object>>at(job.body(), "spec.pytorchReplicaSpecs")))
+                .containsOnlyKeys("Master");
+        assertThat((TreePaths.<Map<String, Object>>at(
+                        job.body(), MASTER + ".template.spec.containers[0].resources.limits")))
                 .containsEntry("nvidia.com/gpu", "1");
     }
 
@@ -51,7 +55,8 @@ class PyTorchJobRenderingTest {
     void fractionRunsTheMasterAloneWithTheFractionEnv() {
         RenderedWorkload job = renderer.render(fraction("pytorchjob", 400, 400, "GPU-pt"));
 
-        assertThat((TreePaths.<Map<String, Object>>at(job.body(), "spec.pytorchReplicaSpecs"))).containsOnlyKeys("Master");
+        assertThat((TreePaths.<Map<String, Object>>at(job.body(), "spec.pytorchReplicaSpecs")))
+                .containsOnlyKeys("Master");
         Map<String, Object> container = at(job.body(), MASTER + ".template.spec.containers[0]");
         assertThat(env(container, "NVIDIA_VISIBLE_DEVICES")).isEqualTo("GPU-pt");
         assertThat((TreePaths.<Map<String, Object>>at(job.body(), MASTER + ".template.metadata.annotations")))

@@ -11,9 +11,9 @@ import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.JobSubmission;
-
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -27,19 +27,22 @@ final class RenderFixtures {
     static final long GPU_MEMORY_MIB = 81920;
     static final Instant NOW = Instant.parse("2024-05-01T10:00:00Z");
 
-    private RenderFixtures() {
-    }
+    private RenderFixtures() {}
 
-    static JobSubmission submission(String template, String image, List<String> command, Map<String, String> labels,
-                                    Map<String, String> env) {
-        JobRequestInput input = new JobRequestInput("team-a", "train-1", null, null, null, null, null, null,
-                null, null, null, null, null, Set.of());
+    static JobSubmission submission(
+            String template, String image, List<String> command, Map<String, String> labels, Map<String, String> env) {
+        JobRequestInput input = new JobRequestInput(
+                "team-a", "train-1", null, null, null, null, null, null, null, null, null, null, null, Set.of());
         return new JobSubmission(input, template, image, command, List.of("--epochs", "3"), labels, env);
     }
 
     static JobSubmission submission(String template) {
-        return submission(template, "registry.example/train:1.0", List.of("python", "train.py"),
-                Map.of("owner", "alice"), Map.of("LEARNING_RATE", "0.01"));
+        return submission(
+                template,
+                "registry.example/train:1.0",
+                List.of("python", "train.py"),
+                Map.of("owner", "alice"),
+                Map.of("LEARNING_RATE", "0.01"));
     }
 
     static JobSpec spec(GpuRequest gpu) {
@@ -56,7 +59,7 @@ final class RenderFixtures {
     }
 
     static RenderRequest whole(String template, int count) {
-        List<GpuBinding> gpus = new java.util.ArrayList<>();
+        List<GpuBinding> gpus = new ArrayList<>();
         for (int i = 0; i < count; i++) {
             gpus.add(new GpuBinding(i, null, 1.0));
         }
@@ -64,7 +67,7 @@ final class RenderFixtures {
     }
 
     static RenderRequest fraction(String template, int milli, int limitMilli, String... uuids) {
-        List<GpuBinding> gpus = new java.util.ArrayList<>();
+        List<GpuBinding> gpus = new ArrayList<>();
         for (int i = 0; i < uuids.length; i++) {
             gpus.add(new GpuBinding(i + 3, uuids[i], milli / 1000.0));
         }
@@ -73,13 +76,30 @@ final class RenderFixtures {
 
     /** A gang of {@code nodes.size()} replicas × 8 whole GPUs (4 CPUs, 16 GiB each), one replica per node. */
     static RenderRequest gang(String template, List<String> nodes) {
-        JobSpec spec = new JobSpec(new JobId("team-a", "train-1"), new GpuRequest.WholeGpus(8), 4000, 16384, Set.of(),
-                0, true, Duration.ZERO, Gang.of(nodes.size()));
+        JobSpec spec = new JobSpec(
+                new JobId("team-a", "train-1"),
+                new GpuRequest.WholeGpus(8),
+                4000,
+                16384,
+                Set.of(),
+                0,
+                true,
+                Duration.ZERO,
+                Gang.of(nodes.size()));
         List<Integer> all = IntStream.range(0, 8).boxed().toList();
-        PlacedJob placed = new PlacedJob(spec, nodes.get(0), all, 1000, QuotaState.IN_QUOTA, NOW,
-                nodes.subList(1, nodes.size()).stream().map(n -> new PlacedJob.Replica(n, all)).toList());
+        PlacedJob placed = new PlacedJob(
+                spec,
+                nodes.get(0),
+                all,
+                1000,
+                QuotaState.IN_QUOTA,
+                NOW,
+                nodes.subList(1, nodes.size()).stream()
+                        .map(n -> new PlacedJob.Replica(n, all))
+                        .toList());
         JobRecord record = new JobRecord(submission(template), spec, JobStatus.pending("new"), NOW, "1");
-        List<GpuBinding> gpus = all.stream().map(i -> new GpuBinding(i, null, 1.0)).toList();
+        List<GpuBinding> gpus =
+                all.stream().map(i -> new GpuBinding(i, null, 1.0)).toList();
         return new RenderRequest(NAMESPACE, "team-a.train-1", record, placed, gpus, GPU_MEMORY_MIB);
     }
 

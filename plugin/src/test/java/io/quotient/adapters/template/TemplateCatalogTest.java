@@ -1,16 +1,15 @@
 package io.quotient.adapters.template;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TemplateCatalogTest {
 
@@ -47,7 +46,8 @@ class TemplateCatalogTest {
         assertThat(catalog.find("notebook").orElseThrow().kind()).isEqualTo(WorkloadKind.POD);
         assertThat(catalog.find("pytorchjob").orElseThrow().kind()).isEqualTo(WorkloadKind.PYTORCH_JOB);
         assertThat(catalog.find("trainjob").orElseThrow().kind()).isEqualTo(WorkloadKind.TRAIN_JOB);
-        assertThat(catalog.find("notebook").orElseThrow().preemptibleByDefault()).contains(false);
+        assertThat(catalog.find("notebook").orElseThrow().preemptibleByDefault())
+                .contains(false);
         assertThat(catalog.find("job").orElseThrow().preemptibleByDefault()).isEmpty();
     }
 
@@ -65,8 +65,9 @@ class TemplateCatalogTest {
 
     @Test
     void datesAndVersionLikeValuesStayStrings() throws IOException {
-        Files.writeString(dir.resolve("dated.yaml"), GOOD_JOB.replace("custom:2", "custom")
-                + "metadata:\n  labels:\n    release: 2024-07-29\n");
+        Files.writeString(
+                dir.resolve("dated.yaml"),
+                GOOD_JOB.replace("custom:2", "custom") + "metadata:\n  labels:\n    release: 2024-07-29\n");
 
         TemplateCatalog catalog = TemplateCatalog.load(Optional.of(dir));
 
@@ -80,7 +81,9 @@ class TemplateCatalogTest {
         write("two-docs.yaml", GOOD_JOB + "---\n" + GOOD_JOB);
         write("empty.yaml", "");
         write("scalar.yaml", "just a string\n");
-        write("deployment.yaml", GOOD_JOB.replace("kind: Job", "kind: Deployment").replace("batch/v1", "apps/v1"));
+        write(
+                "deployment.yaml",
+                GOOD_JOB.replace("kind: Job", "kind: Deployment").replace("batch/v1", "apps/v1"));
         write("no-containers.yaml", "apiVersion: batch/v1\nkind: Job\nspec:\n  template:\n    spec: {}\n");
         write("no-image.yaml", GOOD_JOB.replace("      image: custom:2\n", ""));
         write("duplicate.yaml", GOOD_JOB + "kind: Job\n");
@@ -96,11 +99,14 @@ class TemplateCatalogTest {
                           containers: [{name: pytorch, image: p}]
                 """);
         write("bad-gpu-container.yaml", GOOD_JOB.replace("  template:\n", LOADER_IN_INIT_CONTAINER));
-        write("bad-preemptible.yaml", GOOD_JOB.replace("kind: Job\n",
-                "kind: Job\nmetadata:\n  annotations:\n    quotient.io/preemptible: sometimes\n"));
+        write(
+                "bad-preemptible.yaml",
+                GOOD_JOB.replace(
+                        "kind: Job\n",
+                        "kind: Job\nmetadata:\n  annotations:\n    quotient.io/preemptible: sometimes\n"));
 
-        TemplateException e = catchThrowableOfType(() -> TemplateCatalog.load(Optional.of(dir)),
-                TemplateException.class);
+        TemplateException e =
+                catchThrowableOfType(() -> TemplateCatalog.load(Optional.of(dir)), TemplateException.class);
 
         assertThat(e.problems()).hasSize(12);
         assertProblem(e, "syntax.yaml:4: not valid YAML", "flow sequence");
@@ -122,13 +128,17 @@ class TemplateCatalogTest {
     void missingFolderIsReported() {
         Path missing = dir.resolve("nope");
 
-        assertThatThrownBy(() -> TemplateCatalog.load(Optional.of(missing))).isInstanceOf(TemplateException.class)
-                .hasMessageContaining(missing.toString()).hasMessageContaining("does not exist");
+        assertThatThrownBy(() -> TemplateCatalog.load(Optional.of(missing)))
+                .isInstanceOf(TemplateException.class)
+                .hasMessageContaining(missing.toString())
+                .hasMessageContaining("does not exist");
     }
 
     @Test
     void namedGpuContainerThatExistsIsAccepted() throws IOException {
-        write("loader.yaml", GOOD_JOB.replace("  template:\n", LOADER_IN_INIT_CONTAINER).replace("restartPolicy: Never", """
+        write(
+                "loader.yaml",
+                GOOD_JOB.replace("  template:\n", LOADER_IN_INIT_CONTAINER).replace("restartPolicy: Never", """
                 restartPolicy: Never
                       initContainers:
                         - name: loader

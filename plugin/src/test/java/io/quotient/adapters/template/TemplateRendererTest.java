@@ -1,17 +1,20 @@
 package io.quotient.adapters.template;
 
-import io.quotient.core.scheduling.GpuRequest;
-import io.quotient.deploy.port.GpuBinding;
-import org.junit.jupiter.api.Test;
-
-import java.util.List;
-import java.util.Map;
-
 import static io.quotient.adapters.template.RenderFixtures.*;
 import static io.quotient.adapters.template.TreePaths.at;
 import static io.quotient.adapters.template.TreePaths.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quotient.core.scheduling.GpuRequest;
+import io.quotient.deploy.port.GpuBinding;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TemplateRendererTest {
 
@@ -28,14 +31,17 @@ class TemplateRendererTest {
         assertThat((String) at(job.body(), "metadata.namespace")).isEqualTo(NAMESPACE);
         for (String labels : List.of("metadata.labels", "spec.template.metadata.labels")) {
             Map<String, Object> l = at(job.body(), labels);
-            assertThat(l).containsEntry("quotient.io/team", "team-a").containsEntry("quotient.io/job", "train-1")
+            assertThat(l)
+                    .containsEntry("quotient.io/team", "team-a")
+                    .containsEntry("quotient.io/job", "train-1")
                     .containsEntry("quotient.io/quota-state", "OverQuota")
                     .containsEntry("app.kubernetes.io/managed-by", "quotient")
                     .containsEntry("owner", "alice")
                     .containsEntry("app.kubernetes.io/component", "batch-job");
         }
         Map<String, Object> main = at(job.body(), "spec.template.spec.containers[0]");
-        assertThat(main).containsEntry("image", "registry.example/train:1.0")
+        assertThat(main)
+                .containsEntry("image", "registry.example/train:1.0")
                 .containsEntry("command", List.of("python", "train.py"))
                 .containsEntry("args", List.of("--epochs", "3"));
         assertThat(env(main, "LEARNING_RATE")).isEqualTo("0.01");
@@ -49,8 +55,10 @@ class TemplateRendererTest {
         RenderedWorkload job = renderer.render(whole("job", 3));
 
         Map<String, Object> main = at(job.body(), "spec.template.spec.containers[0]");
-        assertThat((TreePaths.<Map<String, Object>>at(main, "resources.limits"))).containsEntry("nvidia.com/gpu", "3");
-        assertThat((TreePaths.<Map<String, Object>>at(main, "resources.requests"))).containsEntry("nvidia.com/gpu", "3");
+        assertThat((TreePaths.<Map<String, Object>>at(main, "resources.limits")))
+                .containsEntry("nvidia.com/gpu", "3");
+        assertThat((TreePaths.<Map<String, Object>>at(main, "resources.requests")))
+                .containsEntry("nvidia.com/gpu", "3");
         assertThat(env(main, "NVIDIA_VISIBLE_DEVICES")).isNull();
         Map<String, Object> annotations = at(job.body(), "spec.template.metadata.annotations");
         assertThat(annotations == null ? Map.of() : annotations).doesNotContainKeys("gpu-fraction", "gpu-memory");
@@ -60,9 +68,13 @@ class TemplateRendererTest {
     void everyPodIsPinnedToThePlannedNodeByRequiredHostnameAffinity() {
         RenderedWorkload job = renderer.render(whole("job", 1));
 
-        Map<String, Object> expression = at(job.body(), "spec.template.spec.affinity.nodeAffinity"
-                + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]");
-        assertThat(expression).containsEntry("key", "kubernetes.io/hostname").containsEntry("operator", "In")
+        Map<String, Object> expression = at(
+                job.body(),
+                "spec.template.spec.affinity.nodeAffinity"
+                        + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]");
+        assertThat(expression)
+                .containsEntry("key", "kubernetes.io/hostname")
+                .containsEntry("operator", "In")
                 .containsEntry("values", List.of(NODE));
     }
 
@@ -71,8 +83,11 @@ class TemplateRendererTest {
         RenderedWorkload job = renderer.render(fraction("job", 300, 500, "GPU-1111"));
 
         Map<String, Object> annotations = at(job.body(), "spec.template.metadata.annotations");
-        assertThat(annotations).containsEntry("gpu-fraction", "0.3").containsEntry("gpu-fraction-limit", "0.5")
-                .containsEntry("gpu-fraction-num-devices", "1").doesNotContainKey("gpu-memory");
+        assertThat(annotations)
+                .containsEntry("gpu-fraction", "0.3")
+                .containsEntry("gpu-fraction-limit", "0.5")
+                .containsEntry("gpu-fraction-num-devices", "1")
+                .doesNotContainKey("gpu-memory");
         Map<String, Object> main = at(job.body(), "spec.template.spec.containers[0]");
         long gpuBytes = GPU_MEMORY_MIB * 1024 * 1024;
         assertThat(env(main, "NVIDIA_VISIBLE_DEVICES")).isEqualTo("GPU-1111");
@@ -86,13 +101,15 @@ class TemplateRendererTest {
 
     @Test
     void memoryRequestGetsMibAnnotationsAndExactByteEnv() {
-        RenderRequest request = RenderFixtures.request(submission("job"), new GpuRequest.Memory(2000, 4000, 1),
-                List.of(new GpuBinding(0, "GPU-2222", 0.025)));
+        RenderRequest request = RenderFixtures.request(
+                submission("job"), new GpuRequest.Memory(2000, 4000, 1), List.of(new GpuBinding(0, "GPU-2222", 0.025)));
 
         RenderedWorkload job = renderer.render(request);
 
         Map<String, Object> annotations = at(job.body(), "spec.template.metadata.annotations");
-        assertThat(annotations).containsEntry("gpu-memory", "2000").containsEntry("gpu-memory-limit", "4000")
+        assertThat(annotations)
+                .containsEntry("gpu-memory", "2000")
+                .containsEntry("gpu-memory-limit", "4000")
                 .doesNotContainKey("gpu-fraction");
         Map<String, Object> main = at(job.body(), "spec.template.spec.containers[0]");
         assertThat(env(main, "GPU_MEMORY_REQUEST")).isEqualTo(Long.toString(2000L * 1024 * 1024));
@@ -111,29 +128,37 @@ class TemplateRendererTest {
 
     @Test
     void fractionWithoutReservedGpuUuidIsRefused() {
-        RenderRequest request = RenderFixtures.request(submission("job"), new GpuRequest.Fraction(300, 300, 1),
-                List.of(new GpuBinding(0, null, 0.3)));
+        RenderRequest request = RenderFixtures.request(
+                submission("job"), new GpuRequest.Fraction(300, 300, 1), List.of(new GpuBinding(0, null, 0.3)));
 
-        assertThatThrownBy(() -> renderer.render(request)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> renderer.render(request))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no UUID yet");
     }
 
     @Test
     void fractionOnANodeWithoutGpuMemoryFactsIsRefused() {
         RenderRequest withMemory = fraction("job", 300, 300, "GPU-1");
-        RenderRequest request = new RenderRequest(withMemory.namespace(), withMemory.objectName(),
-                withMemory.record(), withMemory.placement(), withMemory.gpus(), 0);
+        RenderRequest request = new RenderRequest(
+                withMemory.namespace(),
+                withMemory.objectName(),
+                withMemory.record(),
+                withMemory.placement(),
+                withMemory.gpus(),
+                0);
 
         assertThatThrownBy(() -> renderer.render(request)).hasMessageContaining("nvidia.com/gpu.memory");
     }
 
     @Test
     void unknownTemplateIsRefusedNamingTheKnownOnes() {
-        RenderRequest request = RenderFixtures.request(submission("does-not-exist"), new GpuRequest.WholeGpus(1),
-                List.of(new GpuBinding(0, null, 1)));
+        RenderRequest request = RenderFixtures.request(
+                submission("does-not-exist"), new GpuRequest.WholeGpus(1), List.of(new GpuBinding(0, null, 1)));
 
-        assertThatThrownBy(() -> renderer.render(request)).hasMessageContaining("does-not-exist")
-                .hasMessageContaining("job").hasMessageContaining("notebook");
+        assertThatThrownBy(() -> renderer.render(request))
+                .hasMessageContaining("does-not-exist")
+                .hasMessageContaining("job")
+                .hasMessageContaining("notebook");
     }
 
     @Test
@@ -152,14 +177,17 @@ class TemplateRendererTest {
     void renderingLeavesTheLoadedTemplateUntouched() {
         renderer.render(whole("job", 2));
 
-        RenderedWorkload cpuOnly = renderer.render(RenderFixtures.request(submission("job"), new GpuRequest.None(),
-                List.of()));
+        RenderedWorkload cpuOnly =
+                renderer.render(RenderFixtures.request(submission("job"), new GpuRequest.None(), List.of()));
 
         Map<String, Object> main = at(cpuOnly.body(), "spec.template.spec.containers[0]");
-        assertThat((TreePaths.<Map<String, Object>>at(main, "resources.requests"))).doesNotContainKey("nvidia.com/gpu");
+        assertThat((TreePaths.<Map<String, Object>>at(main, "resources.requests")))
+                .doesNotContainKey("nvidia.com/gpu");
         assertThat((Object) at(main, "resources.limits")).isNull();
-        List<?> terms = at(cpuOnly.body(), "spec.template.spec.affinity.nodeAffinity"
-                + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms");
+        List<?> terms = at(
+                cpuOnly.body(),
+                "spec.template.spec.affinity.nodeAffinity"
+                        + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms");
         assertThat(terms).hasSize(1);
     }
 
@@ -169,7 +197,8 @@ class TemplateRendererTest {
 
         assertThat(pod.kind()).isEqualTo(WorkloadKind.POD);
         assertThat((String) at(pod.body(), "metadata.name")).isEqualTo("team-a.train-1");
-        assertThat((TreePaths.<Map<String, Object>>at(pod.body(), "metadata.annotations"))).containsEntry("gpu-fraction", "0.5")
+        assertThat((TreePaths.<Map<String, Object>>at(pod.body(), "metadata.annotations")))
+                .containsEntry("gpu-fraction", "0.5")
                 .containsEntry("gpu-fraction-limit", "1");
         Map<String, Object> main = at(pod.body(), "spec.containers[0]");
         assertThat(main).containsEntry("name", "notebook");
@@ -177,22 +206,29 @@ class TemplateRendererTest {
         assertThat((Object) at(pod.body(), "spec.affinity.nodeAffinity")).isNotNull();
         assertThat((Object) at(main, "ports[0].containerPort")).isEqualTo(8888);
     }
+
     @Test
     void quotientsOwnLabelsWinOverUserLabelsOfTheSameKey() {
-        RenderRequest request = RenderFixtures.request(submission("job", "img:1", List.of(),
-                Map.of("quotient.io/team", "someone-else", "quotient.io/quota-state", "InQuota"), Map.of()),
-                new GpuRequest.WholeGpus(1), List.of(new GpuBinding(0, null, 1)));
+        RenderRequest request = RenderFixtures.request(
+                submission(
+                        "job",
+                        "img:1",
+                        List.of(),
+                        Map.of("quotient.io/team", "someone-else", "quotient.io/quota-state", "InQuota"),
+                        Map.of()),
+                new GpuRequest.WholeGpus(1),
+                List.of(new GpuBinding(0, null, 1)));
 
         RenderedWorkload job = renderer.render(request);
 
         assertThat(TreePaths.<Map<String, Object>>at(job.body(), "spec.template.metadata.labels"))
-                .containsEntry("quotient.io/team", "team-a").containsEntry("quotient.io/quota-state", "OverQuota");
+                .containsEntry("quotient.io/team", "team-a")
+                .containsEntry("quotient.io/quota-state", "OverQuota");
     }
 
     @Test
-    void fractionGoesToTheContainerTheTemplateNamesEvenAnInitContainer(@org.junit.jupiter.api.io.TempDir
-                                                                        java.nio.file.Path dir) throws Exception {
-        java.nio.file.Files.writeString(dir.resolve("loader.yaml"), """
+    void fractionGoesToTheContainerTheTemplateNamesEvenAnInitContainer(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("loader.yaml"), """
                 apiVersion: batch/v1
                 kind: Job
                 spec:
@@ -210,7 +246,7 @@ class TemplateRendererTest {
                         - name: main
                           image: main:1
                 """);
-        TemplateRenderer custom = new TemplateRenderer(TemplateCatalog.load(java.util.Optional.of(dir)));
+        TemplateRenderer custom = new TemplateRenderer(TemplateCatalog.load(Optional.of(dir)));
 
         RenderedWorkload job = custom.render(fraction("loader", 200, 200, "GPU-init"));
 
@@ -223,9 +259,8 @@ class TemplateRendererTest {
     }
 
     @Test
-    void templateRequiredAffinityTermsKeepTheirConstraintsAndGainTheNode(@org.junit.jupiter.api.io.TempDir
-                                                                         java.nio.file.Path dir) throws Exception {
-        java.nio.file.Files.writeString(dir.resolve("zoned.yaml"), """
+    void templateRequiredAffinityTermsKeepTheirConstraintsAndGainTheNode(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("zoned.yaml"), """
                 apiVersion: v1
                 kind: Pod
                 spec:
@@ -239,13 +274,18 @@ class TemplateRendererTest {
                     - name: main
                       image: main:1
                 """);
-        TemplateRenderer custom = new TemplateRenderer(TemplateCatalog.load(java.util.Optional.of(dir)));
+        TemplateRenderer custom = new TemplateRenderer(TemplateCatalog.load(Optional.of(dir)));
 
         RenderedWorkload pod = custom.render(whole("zoned", 1));
 
-        List<Map<String, Object>> terms = at(pod.body(),
+        List<Map<String, Object>> terms = at(
+                pod.body(),
                 "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms");
-        assertThat(terms).hasSize(2).allSatisfy(term -> assertThat((List<?>) term.get("matchExpressions")).hasSize(2)
-                .last().isEqualTo(Map.of("key", "kubernetes.io/hostname", "operator", "In", "values", List.of(NODE))));
+        assertThat(terms)
+                .hasSize(2)
+                .allSatisfy(term -> assertThat((List<?>) term.get("matchExpressions"))
+                        .hasSize(2)
+                        .last()
+                        .isEqualTo(Map.of("key", "kubernetes.io/hostname", "operator", "In", "values", List.of(NODE))));
     }
 }

@@ -1,15 +1,14 @@
 package io.quotient.adapters.template;
 
-import org.junit.jupiter.api.Test;
+import static io.quotient.adapters.template.TreePaths.at;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static io.quotient.adapters.template.TreePaths.at;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** Quotient's {@code runtimePatches} entry of a TrainJob: what it pins, and that other managers' entries stay. */
 class TrainJobRuntimePatchTest {
@@ -20,18 +19,24 @@ class TrainJobRuntimePatchTest {
 
     @Test
     void aGangEntryPinsTheNodePodsToTheChosenNodesOnePerNode() {
-        Map<String, Object> entry = TrainJobRuntimePatch.onNodes(NODES).withPodLabels(LABELS).entry();
+        Map<String, Object> entry =
+                TrainJobRuntimePatch.onNodes(NODES).withPodLabels(LABELS).entry();
 
         assertThat(entry).containsEntry("manager", "quotient.io/scheduler");
-        assertThat((String) at(entry, "trainingRuntimeSpec.template.spec.replicatedJobs[0].name")).isEqualTo("node");
+        assertThat((String) at(entry, "trainingRuntimeSpec.template.spec.replicatedJobs[0].name"))
+                .isEqualTo("node");
         Map<String, Object> pod = at(entry, NODE_POD);
         assertThat((Map<String, Object>) at(pod, "metadata.labels")).isEqualTo(Map.copyOf(LABELS));
-        Map<String, Object> expression = at(pod, "spec.affinity.nodeAffinity"
-                + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]");
-        assertThat(expression).containsEntry("key", "kubernetes.io/hostname").containsEntry("operator", "In")
+        Map<String, Object> expression = at(
+                pod,
+                "spec.affinity.nodeAffinity"
+                        + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0]");
+        assertThat(expression)
+                .containsEntry("key", "kubernetes.io/hostname")
+                .containsEntry("operator", "In")
                 .containsEntry("values", NODES);
-        Map<String, Object> apart = at(pod, "spec.affinity.podAntiAffinity"
-                + ".requiredDuringSchedulingIgnoredDuringExecution[0]");
+        Map<String, Object> apart =
+                at(pod, "spec.affinity.podAntiAffinity" + ".requiredDuringSchedulingIgnoredDuringExecution[0]");
         assertThat(apart).containsEntry("topologyKey", "kubernetes.io/hostname");
         assertThat((Map<String, Object>) at(apart, "labelSelector.matchLabels")).isEqualTo(Map.copyOf(LABELS));
         assertThat(((Map<String, Object>) at(pod, "spec")).keySet()).containsExactly("affinity");
@@ -39,16 +44,21 @@ class TrainJobRuntimePatchTest {
 
     @Test
     void aSingleNodeEntryHasNoAntiAffinityAndCarriesTolerations() {
-        Map<String, Object> toleration = Map.of("key", "pool", "operator", "Equal", "value", "a100",
-                "effect", "NoSchedule");
+        Map<String, Object> toleration =
+                Map.of("key", "pool", "operator", "Equal", "value", "a100", "effect", "NoSchedule");
 
-        Map<String, Object> entry = TrainJobRuntimePatch.onNodes(List.of("gpu-node-2")).withPodLabels(LABELS)
-                .withTolerations(List.of(toleration)).entry();
+        Map<String, Object> entry = TrainJobRuntimePatch.onNodes(List.of("gpu-node-2"))
+                .withPodLabels(LABELS)
+                .withTolerations(List.of(toleration))
+                .entry();
 
         Map<String, Object> pod = at(entry, NODE_POD);
         assertThat((Object) at(pod, "spec.affinity.podAntiAffinity")).isNull();
-        assertThat((List<Object>) at(pod, "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
-                + ".nodeSelectorTerms[0].matchExpressions[0].values")).containsExactly("gpu-node-2");
+        assertThat((List<Object>) at(
+                        pod,
+                        "spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution"
+                                + ".nodeSelectorTerms[0].matchExpressions[0].values"))
+                .containsExactly("gpu-node-2");
         assertThat((List<Object>) at(pod, "spec.tolerations")).containsExactly(toleration);
     }
 
@@ -66,8 +76,12 @@ class TrainJobRuntimePatchTest {
         assertThat(patches.get(0)).isEqualTo(patch("kueue.x-k8s.io/manager", "pool", "spot"));
         assertThat(patches.get(2)).isEqualTo(patch("example.io/platform-team", "node-type", "training"));
         assertThat((Object) at(patches.get(1), NODE_POD + ".spec.nodeSelector")).isNull();
-        assertThat((List<Object>) at(patches.get(1), NODE_POD + ".spec.affinity.nodeAffinity"
-                + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values"))
+        assertThat(
+                        (List<Object>)
+                                at(
+                                        patches.get(1),
+                                        NODE_POD + ".spec.affinity.nodeAffinity"
+                                                + ".requiredDuringSchedulingIgnoredDuringExecution.nodeSelectorTerms[0].matchExpressions[0].values"))
                 .containsExactly("gpu-node-2", "gpu-node-5");
     }
 
@@ -79,17 +93,20 @@ class TrainJobRuntimePatchTest {
         trainer.put("env", new ArrayList<>(List.of(env("EPOCHS", "3"), env("NVIDIA_VISIBLE_DEVICES", "stale"))));
         ((Map<String, Object>) trainJob.get("spec")).put("trainer", trainer);
 
-        TrainJobRuntimePatch placement = TrainJobRuntimePatch.onNodes(List.of("gpu-node-2")).withPodLabels(LABELS)
+        TrainJobRuntimePatch placement = TrainJobRuntimePatch.onNodes(List.of("gpu-node-2"))
+                .withPodLabels(LABELS)
                 .withEnv(Map.of("NVIDIA_VISIBLE_DEVICES", "GPU-1234", "GPU_MEMORY_LIMIT", "42"));
         placement.applyTo(trainJob);
 
         List<Map<String, Object>> patches = at(trainJob, "spec.runtimePatches");
-        assertThat(patches).extracting(p -> p.get("manager"))
+        assertThat(patches)
+                .extracting(p -> p.get("manager"))
                 .containsExactly("kueue.x-k8s.io/manager", TrainJobRuntimePatch.MANAGER);
-        assertThat((List<Object>) at(trainJob, "spec.trainer.env")).containsExactly(env("EPOCHS", "3"),
-                env("NVIDIA_VISIBLE_DEVICES", "GPU-1234"), env("GPU_MEMORY_LIMIT", "42"));
-        assertThat(placement.trainerEnv()).containsExactly(env("GPU_MEMORY_LIMIT", "42"),
-                env("NVIDIA_VISIBLE_DEVICES", "GPU-1234"));
+        assertThat((List<Object>) at(trainJob, "spec.trainer.env"))
+                .containsExactly(
+                        env("EPOCHS", "3"), env("NVIDIA_VISIBLE_DEVICES", "GPU-1234"), env("GPU_MEMORY_LIMIT", "42"));
+        assertThat(placement.trainerEnv())
+                .containsExactly(env("GPU_MEMORY_LIMIT", "42"), env("NVIDIA_VISIBLE_DEVICES", "GPU-1234"));
         // the env is the trainer's: Trainer forbids container env for the node container in a runtime patch
         assertThat((Object) at(patches.get(1), NODE_POD + ".spec.containers")).isNull();
     }
@@ -111,11 +128,14 @@ class TrainJobRuntimePatchTest {
     @Test
     void aPlacementWithoutNodesOrWithANodeTwiceIsRefused() {
         assertThatThrownBy(() -> TrainJobRuntimePatch.onNodes(List.of()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at least one node");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at least one node");
         assertThatThrownBy(() -> TrainJobRuntimePatch.onNodes(List.of("n1", "n2", "n1")))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("names a node twice");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("names a node twice");
         assertThatThrownBy(() -> TrainJobRuntimePatch.onNodes(NODES).entry())
-                .isInstanceOf(IllegalStateException.class).hasMessageContaining("withPodLabels");
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("withPodLabels");
     }
 
     @Test
@@ -139,10 +159,16 @@ class TrainJobRuntimePatchTest {
 
     /** Another manager's entry: a nodeSelector on the node pods. */
     private static Map<String, Object> patch(String manager, String key, String value) {
-        Map<String, Object> nodeJob = Map.of("name", "node", "template", Map.of("spec", Map.of("template",
-                Map.of("spec", Map.of("nodeSelector", Map.of(key, value))))));
-        return Trees.deepCopy(Map.of("manager", manager, "trainingRuntimeSpec", Map.of("template",
-                Map.of("spec", Map.of("replicatedJobs", List.of(nodeJob))))));
+        Map<String, Object> nodeJob = Map.of(
+                "name",
+                "node",
+                "template",
+                Map.of("spec", Map.of("template", Map.of("spec", Map.of("nodeSelector", Map.of(key, value))))));
+        return Trees.deepCopy(Map.of(
+                "manager",
+                manager,
+                "trainingRuntimeSpec",
+                Map.of("template", Map.of("spec", Map.of("replicatedJobs", List.of(nodeJob))))));
     }
 
     private static Map<String, Object> env(String name, String value) {

@@ -6,8 +6,7 @@ import java.util.Map;
 /** Reads paths like {@code spec.template.spec.containers[0].image} from a rendered tree, for assertions. */
 final class TreePaths {
 
-    private TreePaths() {
-    }
+    private TreePaths() {}
 
     @SuppressWarnings("unchecked")
     static <T> T at(Object tree, String path) {

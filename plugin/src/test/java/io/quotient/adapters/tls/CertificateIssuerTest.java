@@ -1,14 +1,13 @@
 package io.quotient.adapters.tls;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class CertificateIssuerTest {
 
@@ -20,8 +19,8 @@ class CertificateIssuerTest {
         ServingCertificate issued = CertificateIssuer.standard().issue("test-ca", NAMES, NOW);
 
         X509Certificate certificate = issued.certificate();
-        assertThat(SubjectNames.of(certificate)).containsExactly("quotient.quotient-system.svc", "127.0.0.1",
-                "0:0:0:0:0:0:0:1");
+        assertThat(SubjectNames.of(certificate))
+                .containsExactly("quotient.quotient-system.svc", "127.0.0.1", "0:0:0:0:0:0:0:1");
         assertThat(certificate.getSubjectX500Principal().getName()).isEqualTo("CN=quotient.quotient-system.svc");
         assertThat(certificate.getExtendedKeyUsage()).containsExactly("1.3.6.1.5.5.7.3.1"); // serverAuth
         assertThat(certificate.getBasicConstraints()).isEqualTo(-1); // not a CA
@@ -43,12 +42,12 @@ class CertificateIssuerTest {
                 .hasValueSatisfying(reason -> assertThat(reason).contains("does not name [b.example]"));
         assertThat(issued.unusableBecause(List.of("a.example"), NOW.plus(Duration.ofDays(340)), Duration.ofDays(30)))
                 .hasValueSatisfying(reason -> assertThat(reason).contains("expires at 2027-11-25"));
-        ServingCertificate foreignKey = new ServingCertificate(issued.caBundlePem(), issued.certificatePem(),
-                other.privateKeyPem());
+        ServingCertificate foreignKey =
+                new ServingCertificate(issued.caBundlePem(), issued.certificatePem(), other.privateKeyPem());
         assertThat(foreignKey.unusableBecause(List.of("a.example"), NOW, Duration.ofDays(30)))
                 .hasValue("its private key does not belong to it");
-        ServingCertificate foreignCa = new ServingCertificate(other.caBundlePem(), issued.certificatePem(),
-                issued.privateKeyPem());
+        ServingCertificate foreignCa =
+                new ServingCertificate(other.caBundlePem(), issued.certificatePem(), issued.privateKeyPem());
         assertThat(foreignCa.unusableBecause(List.of("a.example"), NOW, Duration.ofDays(30)))
                 .hasValueSatisfying(reason -> assertThat(reason).startsWith("it cannot be read or verified"));
         ServingCertificate garbage = new ServingCertificate("not pem", "not pem", "not pem");
@@ -62,13 +61,16 @@ class CertificateIssuerTest {
         ServingCertificate renewed = CertificateIssuer.standard().issue("new-ca", List.of("a.example"), NOW);
 
         ServingCertificate both = renewed.trustingAlso(old.authorities(), NOW);
-        assertThat(both.authorities()).extracting(c -> c.getSubjectX500Principal().getName())
+        assertThat(both.authorities())
+                .extracting(c -> c.getSubjectX500Principal().getName())
                 .containsExactly("CN=new-ca", "CN=old-ca");
-        assertThat(both.unusableBecause(List.of("a.example"), NOW, Duration.ofDays(30))).isEmpty();
+        assertThat(both.unusableBecause(List.of("a.example"), NOW, Duration.ofDays(30)))
+                .isEmpty();
         assertThat(both.trustingAlso(old.authorities(), NOW).authorities()).hasSize(2); // not added twice
 
         Instant afterOldCa = NOW.plus(Duration.ofDays(3651));
-        assertThat(renewed.trustingAlso(old.authorities(), afterOldCa).authorities()).hasSize(1);
+        assertThat(renewed.trustingAlso(old.authorities(), afterOldCa).authorities())
+                .hasSize(1);
     }
 
     @Test

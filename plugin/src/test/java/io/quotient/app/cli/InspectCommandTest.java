@@ -1,15 +1,14 @@
 package io.quotient.app.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 class InspectCommandTest {
 
@@ -53,11 +52,13 @@ class InspectCommandTest {
     void rendersTeamsWithFairShareTheGpuMapSharesPendingReasonsAndEvents() throws Exception {
         String text = InspectReport.render(json.readTree(DASHBOARD));
 
-        assertThat(text).containsPattern("team-a\\s+20\\s+24.5\\s+-\\s+1.0\\s+20\\s+1\\s+4\\s+1\\s+2.5")
+        assertThat(text)
+                .containsPattern("team-a\\s+20\\s+24.5\\s+-\\s+1.0\\s+20\\s+1\\s+4\\s+1\\s+2.5")
                 .containsPattern("team-b\\s+20\\s+-\\s+30\\s+2.0\\s+0.3\\s+0\\s+0\\s+0\\s+-")
                 .contains("A team-a, B team-b")
                 .containsPattern("gpu-node-1\\s+A100\\s+0.7\\s+0.15\\s+ready\\s+\\[A A\\*b \\]")
-                .containsPattern("gpu-node-1\\s+2\\s+0.7\\s+GPU-1\\s+team-b/nb \\(0.3, 24576 MiB, up to 0.5: 16384 MiB loaned\\)")
+                .containsPattern(
+                        "gpu-node-1\\s+2\\s+0.7\\s+GPU-1\\s+team-b/nb \\(0.3, 24576 MiB, up to 0.5: 16384 MiB loaned\\)")
                 .containsPattern("team-a\\s+wait\\s+4\\s+Pending\\s+team-a is at its maxGpus 24")
                 .containsPattern("05:59:02\\s+Preempted\\s+team-a/old\\s+Preempted by team-b reclaiming")
                 .doesNotContain("no room")
@@ -67,22 +68,30 @@ class InspectCommandTest {
     @Test
     void explainsWhenTheServiceIsNotReachable() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new InspectCommand(new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true,
-                StandardCharsets.UTF_8)).run(new String[]{"--url=http://127.0.0.1:9"});
+        int code = new InspectCommand(
+                        new PrintStream(new ByteArrayOutputStream()),
+                        new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(new String[] {"--url=http://127.0.0.1:9"});
 
         assertThat(code).isEqualTo(1);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("cannot reach the Quotient service at http://127.0.0.1:9");
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("cannot reach the Quotient service at http://127.0.0.1:9");
     }
 
     @Test
     void asksTheDashboardViewWithTheTokenAndPrintsIt() throws Exception {
         String url = serve(200, DASHBOARD);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        int code = new InspectCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(new ByteArrayOutputStream()), "from-env", 1).run(new String[]{"--url", url + "/"});
+        int code = new InspectCommand(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(new ByteArrayOutputStream()),
+                        "from-env",
+                        1)
+                .run(new String[] {"--url", url + "/"});
 
         assertThat(code).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8)).contains("TEAMS", "GPU MAP", "PENDING", "RECENT EVENTS")
+        assertThat(out.toString(StandardCharsets.UTF_8))
+                .contains("TEAMS", "GPU MAP", "PENDING", "RECENT EVENTS")
                 .contains("CLUSTER  3 GPUs, 0.7 free (0 whole GPUs, 0 whole nodes free)");
         assertThat(authorizations()).containsExactly("Bearer from-env");
     }
@@ -91,49 +100,64 @@ class InspectCommandTest {
     void watchRedrawsAndJsonPrintsOneDocumentPerRefresh() throws Exception {
         String url = serve(200, DASHBOARD);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        InspectCommand command = new InspectCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(new ByteArrayOutputStream()), null, 3);
+        InspectCommand command = new InspectCommand(
+                new PrintStream(out, true, StandardCharsets.UTF_8),
+                new PrintStream(new ByteArrayOutputStream()),
+                null,
+                3);
 
-        assertThat(command.run(new String[]{"--url=" + url, "--watch=0.1", "-o", "json", "--token=abc"})).isZero();
+        assertThat(command.run(new String[] {"--url=" + url, "--watch=0.1", "-o", "json", "--token=abc"}))
+                .isZero();
 
         List<String> lines = out.toString(StandardCharsets.UTF_8).lines().toList();
         assertThat(lines).hasSize(3);
         for (String line : lines) {
-            assertThat(json.readTree(line).path("teams").get(0).path("fairShareGpus").asDouble()).isEqualTo(24.5);
+            assertThat(json.readTree(line)
+                            .path("teams")
+                            .get(0)
+                            .path("fairShareGpus")
+                            .asDouble())
+                    .isEqualTo(24.5);
         }
         assertThat(authorizations()).containsOnly("Bearer abc").hasSize(3);
 
         out.reset();
-        assertThat(command.run(new String[]{"--url=" + url, "--watch=0.1"})).isZero();
-        assertThat(out.toString(StandardCharsets.UTF_8).split("\033\\[H\033\\[2J", -1)).hasSize(4);
+        assertThat(command.run(new String[] {"--url=" + url, "--watch=0.1"})).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8).split("\033\\[H\033\\[2J", -1))
+                .hasSize(4);
     }
 
     @Test
     void refusalsSayWhatToDo() throws Exception {
         String url = serve(401, "{}");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = new InspectCommand(new PrintStream(new ByteArrayOutputStream()),
-                new PrintStream(err, true, StandardCharsets.UTF_8)).run(new String[]{"--url=" + url});
+        int code = new InspectCommand(
+                        new PrintStream(new ByteArrayOutputStream()),
+                        new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(new String[] {"--url=" + url});
 
         assertThat(code).isEqualTo(1);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("asks for authentication (401)",
-                "pass --token=TOKEN or set QUOTIENT_TOKEN");
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains("asks for authentication (401)", "pass --token=TOKEN or set QUOTIENT_TOKEN");
     }
 
     @Test
     void printsHelpAndRejectsBadOptions() {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        InspectCommand command = new InspectCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+        InspectCommand command = new InspectCommand(
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
 
-        assertThat(command.run(new String[]{"--help"})).isZero();
+        assertThat(command.run(new String[] {"--help"})).isZero();
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("--url=URL", "--watch[=SECONDS]", "-o, --output");
-        assertThat(command.run(new String[]{"--bogus"})).isEqualTo(2);
-        assertThat(command.run(new String[]{"--watch=0"})).isEqualTo(2);
-        assertThat(command.run(new String[]{"-o", "yaml"})).isEqualTo(2);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("unknown option '--bogus'",
-                "--watch takes seconds between 0.1 and 3600, was '0'", "-o takes table or json, was 'yaml'");
+        assertThat(command.run(new String[] {"--bogus"})).isEqualTo(2);
+        assertThat(command.run(new String[] {"--watch=0"})).isEqualTo(2);
+        assertThat(command.run(new String[] {"-o", "yaml"})).isEqualTo(2);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .contains(
+                        "unknown option '--bogus'",
+                        "--watch takes seconds between 0.1 and 3600, was '0'",
+                        "-o takes table or json, was 'yaml'");
     }
 
     private String serve(int status, String body) throws Exception {
@@ -142,6 +166,9 @@ class InspectCommandTest {
     }
 
     private List<String> authorizations() {
-        return server.requests().stream().map(StubService.Request::authorization).filter(a -> a != null).toList();
+        return server.requests().stream()
+                .map(StubService.Request::authorization)
+                .filter(a -> a != null)
+                .toList();
     }
 }

@@ -1,26 +1,37 @@
 package io.quotient.app.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
-
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** {@code replay} end to end on a small trace: options, the teams file, the JSON fields and the table. */
 class ReplayCommandTest {
 
-    private static final List<String> FIELDS = List.of("policy", "jobs", "gpuAllocationPctWhileWaiting",
-            "queueDelaySeconds", "jctSeconds", "timeToGuaranteeSeconds", "guaranteeDeficitGpuHours", "preemptions",
-            "lostGpuHours", "deliveredGpuHours", "fragmentationDelayJobHours", "jainFairness", "decisionsPerSecond",
+    private static final List<String> FIELDS = List.of(
+            "policy",
+            "jobs",
+            "gpuAllocationPctWhileWaiting",
+            "queueDelaySeconds",
+            "jctSeconds",
+            "timeToGuaranteeSeconds",
+            "guaranteeDeficitGpuHours",
+            "preemptions",
+            "lostGpuHours",
+            "deliveredGpuHours",
+            "fragmentationDelayJobHours",
+            "jainFairness",
+            "decisionsPerSecond",
             "teams");
 
     @TempDir
@@ -30,16 +41,24 @@ class ReplayCommandTest {
     private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
     private int run(String... args) {
-        return new ReplayCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
-                new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
+        return new ReplayCommand(
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8))
+                .run(args);
     }
 
     private Path trace() throws IOException {
         Path jobs = dir.resolve("jobs.csv");
         StringBuilder sb = new StringBuilder("submit,duration,team,gpus\n");
         for (int i = 0; i < 30; i++) {
-            sb.append(i * 120).append(',').append(1800 + i * 60).append(',').append(i % 3 == 0 ? "a" : "b").append(',')
-                    .append(1 + i % 4).append('\n');
+            sb.append(i * 120)
+                    .append(',')
+                    .append(1800 + i * 60)
+                    .append(',')
+                    .append(i % 3 == 0 ? "a" : "b")
+                    .append(',')
+                    .append(1 + i % 4)
+                    .append('\n');
         }
         Files.writeString(jobs, sb.toString());
         return jobs;
@@ -49,8 +68,18 @@ class ReplayCommandTest {
     void everyPolicyReportsTheFieldsTheResultsAreReadBy() throws IOException {
         Path teams = dir.resolve("teams.yaml");
         Files.writeString(teams, "teams:\n  - name: a\n    guaranteedGpus: 6\n  - name: b\n    guaranteedGpus: 2\n");
-        int code = run("--jobs", trace().toString(), "--teams", teams.toString(), "--nodes", "2",
-                "--gpus-per-node", "4", "--policy", "all", "--json");
+        int code = run(
+                "--jobs",
+                trace().toString(),
+                "--teams",
+                teams.toString(),
+                "--nodes",
+                "2",
+                "--gpus-per-node",
+                "4",
+                "--policy",
+                "all",
+                "--json");
         assertThat(code).as(err.toString()).isZero();
         JsonNode results = new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8));
         assertThat(results).hasSize(6);
@@ -88,7 +117,7 @@ class ReplayCommandTest {
         assertThat(charts.resolve("queue-delay.png")).exists();
         for (String policy : List.of("quotient", "static", "borrow", "fifo", "kueue-like", "kai-like")) {
             Path png = charts.resolve("gpus-per-team-" + policy + ".png");
-            byte[] head = java.util.Arrays.copyOf(Files.readAllBytes(png), 4);
+            byte[] head = Arrays.copyOf(Files.readAllBytes(png), 4);
             assertThat(head).containsExactly(0x89, 'P', 'N', 'G');
         }
     }
@@ -98,12 +127,14 @@ class ReplayCommandTest {
         assertThat(run("--jobs", trace().toString())).isEqualTo(2);
         assertThat(err.toString()).contains("--nodes FILE").contains("--load X");
         err.reset();
-        assertThat(run("--jobs", trace().toString(), "--nodes", "2", "--policy", "slurm")).isEqualTo(2);
+        assertThat(run("--jobs", trace().toString(), "--nodes", "2", "--policy", "slurm"))
+                .isEqualTo(2);
         assertThat(err.toString()).contains("unknown replay policy 'slurm'").contains("kai-like");
         err.reset();
         Path teams = dir.resolve("partial.yaml");
         Files.writeString(teams, "teams:\n  - name: a\n    guaranteedGpus: 1\n");
-        assertThat(run("--jobs", trace().toString(), "--teams", teams.toString(), "--nodes", "2")).isEqualTo(1);
+        assertThat(run("--jobs", trace().toString(), "--teams", teams.toString(), "--nodes", "2"))
+                .isEqualTo(1);
         assertThat(err.toString()).contains("team b").contains("teams file does not define");
         assertThat(out.toString()).isEmpty();
     }

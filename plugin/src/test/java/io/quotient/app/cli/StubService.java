@@ -1,7 +1,6 @@
 package io.quotient.app.cli;
 
 import com.sun.net.httpserver.HttpServer;
-
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
@@ -12,8 +11,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 final class StubService implements AutoCloseable {
 
     /** What one request sent: its raw query (null without one) and its Authorization header (null without one). */
-    record Request(String query, String authorization) {
-    }
+    record Request(String query, String authorization) {}
 
     private final HttpServer server;
     private final List<Request> requests = new CopyOnWriteArrayList<>();
@@ -25,7 +23,8 @@ final class StubService implements AutoCloseable {
     static StubService answering(String path, int status, String body) throws IOException {
         StubService stub = new StubService(HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0));
         stub.server.createContext(path, exchange -> {
-            stub.requests.add(new Request(exchange.getRequestURI().getRawQuery(),
+            stub.requests.add(new Request(
+                    exchange.getRequestURI().getRawQuery(),
                     exchange.getRequestHeaders().getFirst("Authorization")));
             byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().add("Content-Type", "application/json");

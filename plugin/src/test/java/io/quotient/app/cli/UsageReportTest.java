@@ -1,14 +1,13 @@
 package io.quotient.app.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
 
 /** {@code inspect usage}: the showback rows of {@code GET /api/v1/usage} as a table, and the query it sends. */
 class UsageReportTest {
@@ -36,7 +35,8 @@ class UsageReportTest {
     void rendersOneLinePerGroupWithTheGpuHours() throws Exception {
         String text = UsageReport.render(new ObjectMapper().readTree(USAGE));
 
-        assertThat(text).containsPattern("DEPARTMENT\\s+TEAM\\s+ALLOCATED\\s+IN QUOTA\\s+BORROWED\\s+USED\\s+IDLE"
+        assertThat(text)
+                .containsPattern("DEPARTMENT\\s+TEAM\\s+ALLOCATED\\s+IN QUOTA\\s+BORROWED\\s+USED\\s+IDLE"
                         + "\\s+UNMEASURED\\s+UTILIZATION")
                 .containsPattern("research\\s+vision\\s+48.00\\s+40.00\\s+8.00\\s+12.00\\s+36.00\\s+0.00\\s+25.0 %")
                 .containsPattern("-\\s+nlp\\s+2.50\\s+2.50\\s+0.00\\s+0.00\\s+0.00\\s+2.50\\s+-")
@@ -49,11 +49,12 @@ class UsageReportTest {
         String url = serve(200, USAGE);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         int code = new InspectCommand(new PrintStream(out, true, StandardCharsets.UTF_8), System.err)
-                .run(new String[]{"usage", "--url=" + url, "--from=2026-12-01", "--to", "2026-12-02",
-                        "--group-by=team"});
+                .run(new String[] {"usage", "--url=" + url, "--from=2026-12-01", "--to", "2026-12-02", "--group-by=team"
+                });
 
         assertThat(code).isZero();
-        assertThat(server.requests().stream().map(StubService.Request::query)).containsExactly("from=2026-12-01&to=2026-12-02&groupBy=team");
+        assertThat(server.requests().stream().map(StubService.Request::query))
+                .containsExactly("from=2026-12-01&to=2026-12-02&groupBy=team");
         assertThat(out.toString(StandardCharsets.UTF_8)).contains("GPU USAGE").containsPattern("vision\\s+48.00");
     }
 
@@ -61,12 +62,14 @@ class UsageReportTest {
     void reportsTheServicesRefusalAndRejectsUsageOptionsOnTheDashboard() throws Exception {
         String url = serve(400, "{\"error\":\"invalid request\",\"field\":\"groupBy\"}");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        InspectCommand command = new InspectCommand(new PrintStream(new ByteArrayOutputStream()),
-                new PrintStream(err, true, StandardCharsets.UTF_8));
+        InspectCommand command = new InspectCommand(
+                new PrintStream(new ByteArrayOutputStream()), new PrintStream(err, true, StandardCharsets.UTF_8));
 
-        assertThat(command.run(new String[]{"usage", "--url=" + url, "--group-by=node"})).isEqualTo(1);
+        assertThat(command.run(new String[] {"usage", "--url=" + url, "--group-by=node"}))
+                .isEqualTo(1);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("answered 400", "\"field\":\"groupBy\"");
-        assertThat(command.run(new String[]{"--url=" + url, "--from=2026-12-01"})).as("the dashboard has no days")
+        assertThat(command.run(new String[] {"--url=" + url, "--from=2026-12-01"}))
+                .as("the dashboard has no days")
                 .isEqualTo(2);
     }
 

@@ -1,17 +1,18 @@
 package io.quotient.app.dashboard;
 
 import io.quotient.testing.DebianTools;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
  * Debian's headless Chromium driven through Debian's ChromeDriver: installed with apt-get by
@@ -37,11 +38,22 @@ final class ChromiumBrowser implements AutoCloseable {
         Path profile = Files.createTempDirectory("quotient-chromium-");
         ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile());
         // as root Chromium needs --no-sandbox; the network flags keep it from calling out of this closed machine
-        options.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--user-data-dir=" + profile, "--window-size=" + width + "," + height);
+        options.addArguments(
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--disable-dev-shm-usage",
+                "--user-data-dir=" + profile,
+                "--window-size=" + width + "," + height);
         ChromeDriverService service = new ChromeDriverService.Builder()
-                .usingDriverExecutable(CHROMEDRIVER.toFile()).usingAnyFreePort().build();
+                .usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort()
+                .build();
         return new ChromiumBrowser(profile, new ChromeDriver(service, options));
     }
 
@@ -53,14 +65,14 @@ final class ChromiumBrowser implements AutoCloseable {
     void screenshot(Path file) throws IOException {
         Files.createDirectories(file.toAbsolutePath().getParent());
         File png = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
-        Files.copy(png.toPath(), file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.copy(png.toPath(), file, StandardCopyOption.REPLACE_EXISTING);
     }
 
     @Override
     public void close() {
         driver.quit();
         try (var files = Files.walk(profile)) {
-            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+            files.sorted(Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

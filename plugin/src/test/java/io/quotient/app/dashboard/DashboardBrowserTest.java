@@ -1,8 +1,22 @@
 package io.quotient.app.dashboard;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.app.QuotientApplication;
+import jakarta.servlet.FilterChain;
+import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -20,19 +34,6 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.web.filter.OncePerRequestFilter;
 
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * The dashboard in Debian's headless Chromium while the README's three problems are played through REST on the
  * embedded 4 × 10-GPU cluster: after each step the page, updated by its own polling (no reload), must show the
@@ -40,8 +41,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * in {@code target/dashboard-failure-*.png}; the final state is written to {@code target/dashboard.png} and, when
  * {@code -Ddashboard.screenshot=PATH} is given, to PATH (how README's docs/dashboard.png is made).
  */
-@SpringBootTest(classes = {QuotientApplication.class, DashboardBrowserTest.TokenCheck.class},
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "quotient.cluster.mode=embedded")
+@SpringBootTest(
+        classes = {QuotientApplication.class, DashboardBrowserTest.TokenCheck.class},
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = "quotient.cluster.mode=embedded")
 class DashboardBrowserTest {
 
     private static final Duration PAGE_UPDATE = Duration.ofSeconds(15);
@@ -82,8 +85,9 @@ class DashboardBrowserTest {
             deploy("team-a", "{\"name\": \"a-" + i + "\", \"gpu\": {\"count\": 3}, \"preemptible\": true}", 201);
         }
         deploy("team-b", "{\"name\": \"b-big\", \"gpu\": {\"count\": 8}, \"preemptible\": true}", 201);
-        await("six team-a jobs and b-big", d -> figure("team-a", "data-in-quota") == 18
-                && figure("team-b", "data-in-quota") == 8);
+        await(
+                "six team-a jobs and b-big",
+                d -> figure("team-a", "data-in-quota") == 18 && figure("team-b", "data-in-quota") == 8);
         assertThat(nodesHolding("team-a/a-")).hasSize(2);
         String bigNode = nodesHolding("team-b/b-big").get(0);
         assertThat(page.findElements(By.cssSelector("[data-node='" + bigNode + "'] .share[data-job='team-b/b-big']")))
@@ -97,35 +101,50 @@ class DashboardBrowserTest {
         // in quota: the fewest jobs that cover team-a's guarantee of 20 (seven 3-GPU jobs); the other two borrow
         await("team-a borrowing 6 GPUs", d -> figure("team-a", "data-borrowed") == 6);
         assertThat(figure("team-a", "data-in-quota")).isEqualTo(21);
-        assertThat(page.findElement(By.cssSelector("[data-team='team-a'] .seg.inquota")).getSize().getWidth())
-                .as("the bars' inline widths apply under the Content-Security-Policy").isPositive();
+        assertThat(page.findElement(By.cssSelector("[data-team='team-a'] .seg.inquota"))
+                        .getSize()
+                        .getWidth())
+                .as("the bars' inline widths apply under the Content-Security-Policy")
+                .isPositive();
         assertThat(page.findElements(By.cssSelector(".share.borrowed"))).hasSize(6);
-        assertThat(page.findElements(By.cssSelector(".share.borrowed[data-job^='team-a/a-']"))).hasSize(6);
+        assertThat(page.findElements(By.cssSelector(".share.borrowed[data-job^='team-a/a-']")))
+                .hasSize(6);
 
         // 3. greedy team: team-b takes its guarantee back; the borrowed jobs wait with the reason, in the history
         deploy("team-b", "{\"name\": \"b-train\", \"gpu\": {\"count\": 8}, \"preemptible\": true}", 201);
-        await("team-a's borrowed jobs preempted", d -> figure("team-a", "data-pending") == 9
-                && figure("team-a", "data-borrowed") == 0 && figure("team-b", "data-in-quota") == 16);
+        await(
+                "team-a's borrowed jobs preempted",
+                d -> figure("team-a", "data-pending") == 9
+                        && figure("team-a", "data-borrowed") == 0
+                        && figure("team-b", "data-in-quota") == 16);
         assertThat(page.findElements(By.cssSelector(".share.borrowed"))).isEmpty();
-        assertThat(page.findElements(By.cssSelector(".share[data-job='team-b/b-train']"))).hasSize(8);
+        assertThat(page.findElements(By.cssSelector(".share[data-job='team-b/b-train']")))
+                .hasSize(8);
         List<WebElement> pending = page.findElements(By.cssSelector("#pending tbody tr[data-job]"));
-        assertThat(pending).extracting(r -> r.getAttribute("data-job"))
+        assertThat(pending)
+                .extracting(r -> r.getAttribute("data-job"))
                 .containsExactlyInAnyOrder("team-a/a-7", "team-a/a-8", "team-a/a-9");
-        assertThat(pending).allSatisfy(r -> assertThat(r.getText())
-                .contains("Preempted by team-b reclaiming its guarantee for team-b/b-train"));
+        assertThat(pending)
+                .allSatisfy(r -> assertThat(r.getText())
+                        .contains("Preempted by team-b reclaiming its guarantee for team-b/b-train"));
         assertThat(page.findElements(By.cssSelector("#history li[data-reason='Preempted']")))
                 .extracting(e -> e.getAttribute("data-job"))
                 .containsExactlyInAnyOrder("team-a/a-7", "team-a/a-8", "team-a/a-9");
 
         // a fraction: a quarter of one GPU with a burst limit, the rest of that GPU marked as fragmented
-        deploy("team-b", "{\"name\": \"notebook\", \"template\": \"notebook\","
-                + " \"gpu\": {\"fraction\": 0.25, \"fractionLimit\": 0.5}}", 201);
-        await("the notebook's quarter GPU", d -> !page.findElements(
-                By.cssSelector(".gpu.part .share[data-job='team-b/notebook']")).isEmpty());
+        deploy(
+                "team-b",
+                "{\"name\": \"notebook\", \"template\": \"notebook\","
+                        + " \"gpu\": {\"fraction\": 0.25, \"fractionLimit\": 0.5}}",
+                201);
+        await(
+                "the notebook's quarter GPU",
+                d -> !page.findElements(By.cssSelector(".gpu.part .share[data-job='team-b/notebook']"))
+                        .isEmpty());
         WebElement shared = page.findElement(By.cssSelector(".gpu.part:has(.share[data-job='team-b/notebook'])"));
         assertThat(Double.parseDouble(shared.getAttribute("data-free"))).isEqualTo(0.75);
-        assertThat(shared.getAttribute("title")).contains("team-b/notebook 0.25 (20480 MiB reserved",
-                "may burst to 0.5: 20480 MiB loaned");
+        assertThat(shared.getAttribute("title"))
+                .contains("team-b/notebook 0.25 (20480 MiB reserved", "may burst to 0.5: 20480 MiB loaned");
         assertThat(shared.findElements(By.cssSelector(".loan"))).hasSize(1);
 
         browser.screenshot(Path.of("target/dashboard.png"));
@@ -146,15 +165,19 @@ class DashboardBrowserTest {
 
         page.findElement(By.id("token")).sendKeys("good-token");
         page.findElement(By.cssSelector("#token-form button[type=submit]")).click();
-        await("the page with the accepted token", d -> !d.findElement(By.id("error")).isDisplayed()
-                && "Bearer good-token".equals(lastAuthorization.get()));
+        await(
+                "the page with the accepted token",
+                d -> !d.findElement(By.id("error")).isDisplayed()
+                        && "Bearer good-token".equals(lastAuthorization.get()));
         page.findElement(By.id("token-forget")).click();
     }
 
     private void deploy(String team, String body, int expected) throws IOException, InterruptedException {
-        HttpResponse<String> answer = http.send(HttpRequest.newBuilder(
-                        URI.create(base() + "/api/v1/teams/" + team + "/jobs"))
-                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse<String> answer = http.send(
+                HttpRequest.newBuilder(URI.create(base() + "/api/v1/teams/" + team + "/jobs"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(expected);
     }
@@ -164,8 +187,10 @@ class DashboardBrowserTest {
     }
 
     private void await(String what, Function<WebDriver, Boolean> condition) {
-        new WebDriverWait(browser.driver(), PAGE_UPDATE).withMessage("the page never showed " + what)
-                .ignoring(RuntimeException.class).until(condition::apply);
+        new WebDriverWait(browser.driver(), PAGE_UPDATE)
+                .withMessage("the page never showed " + what)
+                .ignoring(RuntimeException.class)
+                .until(condition::apply);
     }
 
     private WebElement team(String name) {
@@ -183,13 +208,18 @@ class DashboardBrowserTest {
 
     /** The nodes whose GPU map shows a share of a job whose key starts with the prefix. */
     private List<String> nodesHolding(String jobPrefix) {
-        return browser.driver().findElements(By.cssSelector(".node:has(.share[data-job^='" + jobPrefix + "'])"))
-                .stream().map(n -> n.getAttribute("data-node")).toList();
+        return browser
+                .driver()
+                .findElements(By.cssSelector(".node:has(.share[data-job^='" + jobPrefix + "'])"))
+                .stream()
+                .map(n -> n.getAttribute("data-node"))
+                .toList();
     }
 
     private void screenshotOnFailure(ExtensionContext context) throws IOException {
         if (context.getExecutionException().isPresent() && browser != null) {
-            browser.screenshot(Path.of("target/dashboard-failure-" + context.getRequiredTestMethod().getName() + ".png"));
+            browser.screenshot(Path.of("target/dashboard-failure-"
+                    + context.getRequiredTestMethod().getName() + ".png"));
         }
     }
 
@@ -202,20 +232,21 @@ class DashboardBrowserTest {
 
         @Bean
         FilterRegistrationBean<OncePerRequestFilter> tokenRecorder() {
-            FilterRegistrationBean<OncePerRequestFilter> bean = new FilterRegistrationBean<>(new OncePerRequestFilter() {
-                @Override
-                protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response,
-                                                jakarta.servlet.FilterChain chain)
-                        throws jakarta.servlet.ServletException, IOException {
-                    String header = request.getHeader("Authorization");
-                    lastAuthorization.set(header);
-                    if (("Bearer " + REFUSED_TOKEN).equals(header)) {
-                        response.sendError(401);
-                        return;
-                    }
-                    chain.doFilter(request, response);
-                }
-            });
+            FilterRegistrationBean<OncePerRequestFilter> bean =
+                    new FilterRegistrationBean<>(new OncePerRequestFilter() {
+                        @Override
+                        protected void doFilterInternal(
+                                HttpServletRequest request, HttpServletResponse response, FilterChain chain)
+                                throws ServletException, IOException {
+                            String header = request.getHeader("Authorization");
+                            lastAuthorization.set(header);
+                            if (("Bearer " + REFUSED_TOKEN).equals(header)) {
+                                response.sendError(401);
+                                return;
+                            }
+                            chain.doFilter(request, response);
+                        }
+                    });
             bean.addUrlPatterns("/api/v1/dashboard");
             return bean;
         }

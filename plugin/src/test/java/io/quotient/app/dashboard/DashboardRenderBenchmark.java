@@ -1,13 +1,9 @@
 package io.quotient.app.dashboard;
 
-import io.quotient.app.QuotientApplication;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quotient.app.QuotientApplication;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -16,12 +12,19 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * How long the dashboard takes at 500 nodes × 8 GPUs (4,000 GPUs, about 1,600 jobs of eight teams, whole GPUs and
@@ -31,9 +34,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code mvn -B -Pbenchmarks -pl plugin test -Dtest=DashboardRenderBenchmark -Dsurefire.failIfNoSpecifiedTests=false}
  */
 @Tag("benchmark")
-@SpringBootTest(classes = QuotientApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"quotient.cluster.mode=embedded", "quotient.schedules.requeue-interval=1h",
-                "quotient.schedules.reclaim-interval=1h"})
+@SpringBootTest(
+        classes = QuotientApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "quotient.cluster.mode=embedded",
+            "quotient.schedules.requeue-interval=1h",
+            "quotient.schedules.reclaim-interval=1h"
+        })
 class DashboardRenderBenchmark {
 
     private static final int NODES = 500;
@@ -48,15 +56,22 @@ class DashboardRenderBenchmark {
 
     @DynamicPropertySource
     static void files(DynamicPropertyRegistry registry) throws IOException {
-        Files.writeString(DIR.resolve("cluster.yaml"), "nodes:\n  - name: node\n    count: " + NODES + "\n    gpus: " + GPUS
-                + "\n    gpuModel: H100-80GB\n    gpuMemoryMib: 81920\n    cpuMilli: 256000\n    memoryMib: 2097152\n");
+        Files.writeString(
+                DIR.resolve("cluster.yaml"),
+                "nodes:\n  - name: node\n    count: " + NODES + "\n    gpus: " + GPUS
+                        + "\n    gpuModel: H100-80GB\n    gpuMemoryMib: 81920\n    cpuMilli: 256000\n    memoryMib: 2097152\n");
         StringBuilder teams = new StringBuilder("teams:\n");
         for (int t = 0; t < TEAMS; t++) {
-            teams.append("  - name: team-").append(t).append("\n    guaranteedGpus: ").append(NODES * GPUS / TEAMS)
+            teams.append("  - name: team-")
+                    .append(t)
+                    .append("\n    guaranteedGpus: ")
+                    .append(NODES * GPUS / TEAMS)
                     .append("\n    overQuotaWeight: 1\n");
         }
         Files.writeString(DIR.resolve("teams.yaml"), teams);
-        registry.add("quotient.embedded.cluster-file", () -> DIR.resolve("cluster.yaml").toString());
+        registry.add(
+                "quotient.embedded.cluster-file",
+                () -> DIR.resolve("cluster.yaml").toString());
         registry.add("quotient.teams-file", () -> DIR.resolve("teams.yaml").toString());
     }
 
@@ -73,7 +88,7 @@ class DashboardRenderBenchmark {
         try (ChromiumBrowser browser = ChromiumBrowser.start(1600, 1200)) {
             var page = browser.driver();
             page.get("http://localhost:" + port + "/");
-            page.manage().timeouts().scriptTimeout(java.time.Duration.ofSeconds(120));
+            page.manage().timeouts().scriptTimeout(Duration.ofSeconds(120));
             Object result = page.executeAsyncScript("""
                     const done = arguments[arguments.length - 1];
                     window.quotientDashboard.stop();
@@ -88,17 +103,28 @@ class DashboardRenderBenchmark {
                       requestAnimationFrame(() => done({parse, draw, cells: document.querySelectorAll('.gpu').length}));
                     });
                     """);
-            @SuppressWarnings("unchecked") var figures = (java.util.Map<String, Object>) result;
+            @SuppressWarnings("unchecked")
+            var figures = (Map<String, Object>) result;
             assertThat(((Number) figures.get("cells")).intValue()).isEqualTo(NODES * GPUS);
             browser.screenshot(Path.of("target/dashboard-500-nodes.png"));
-            System.out.printf(Locale.ROOT, "%nDashboard at %d nodes x %d GPUs, %s, answer %d KiB%n"
+            System.out.printf(
+                    Locale.ROOT,
+                    "%nDashboard at %d nodes x %d GPUs, %s, answer %d KiB%n"
                             + "  GET /api/v1/dashboard (service, 20 calls after warm-up): median %.1f ms, max %.1f ms%n"
                             + "  JSON.parse in Chromium (15 runs): median %.1f ms, max %.1f ms%n"
                             + "  render, layout included (15 runs; the first is cold): first %.1f ms, median %.1f ms,"
                             + " max %.1f ms%n",
-                    NODES, GPUS, jobsSummary(body), body.length() / 1024, median(server) / 1e6, max(server) / 1e6,
-                    median(millis(figures.get("parse"))), max(millis(figures.get("parse"))),
-                    millis(figures.get("draw"))[0], median(millis(figures.get("draw"))), max(millis(figures.get("draw"))));
+                    NODES,
+                    GPUS,
+                    jobsSummary(body),
+                    body.length() / 1024,
+                    median(server) / 1e6,
+                    max(server) / 1e6,
+                    median(millis(figures.get("parse"))),
+                    max(millis(figures.get("parse"))),
+                    millis(figures.get("draw"))[0],
+                    median(millis(figures.get("draw"))),
+                    max(millis(figures.get("draw"))));
         }
     }
 
@@ -111,28 +137,39 @@ class DashboardRenderBenchmark {
         double asked = 0;
         for (int i = 0; asked < NODES * GPUS * 0.95; i++) {
             boolean fraction = random.nextInt(4) == 0;
-            double share = fraction ? fractions[random.nextInt(fractions.length)] : wholes[random.nextInt(wholes.length)];
+            double share =
+                    fraction ? fractions[random.nextInt(fractions.length)] : wholes[random.nextInt(wholes.length)];
             asked += share;
-            bodies.add("team-" + random.nextInt(TEAMS) + "|{\"name\": \"job-" + i + "\", \"preemptible\": true, \"gpu\": "
-                    + (fraction ? "{\"fraction\": " + share + ", \"fractionLimit\": 1.0}" : "{\"count\": " + (int) share + "}")
-                    + "}");
+            bodies.add(
+                    "team-" + random.nextInt(TEAMS) + "|{\"name\": \"job-" + i + "\", \"preemptible\": true, \"gpu\": "
+                            + (fraction
+                                    ? "{\"fraction\": " + share + ", \"fractionLimit\": 1.0}"
+                                    : "{\"count\": " + (int) share + "}")
+                            + "}");
         }
         for (String b : bodies) {
             String[] parts = b.split("\\|", 2);
-            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port
-                            + "/api/v1/teams/" + parts[0] + "/jobs")).header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(parts[1])).build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> answer = http.send(
+                    HttpRequest.newBuilder(
+                                    URI.create("http://localhost:" + port + "/api/v1/teams/" + parts[0] + "/jobs"))
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(parts[1]))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             assertThat(answer.statusCode()).as(answer.body()).isIn(201, 202);
         }
     }
 
     private String get(String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://localhost:" + port + path)).build(),
-                HttpResponse.BodyHandlers.ofString()).body();
+        return http.send(
+                        HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString())
+                .body();
     }
 
     private static String jobsSummary(String body) throws IOException {
-        var view = new com.fasterxml.jackson.databind.ObjectMapper().readTree(body);
+        var view = new ObjectMapper().readTree(body);
         int shares = 0;
         for (var node : view.path("cluster").path("nodes")) {
             for (var gpu : node.path("gpus")) {
@@ -140,29 +177,31 @@ class DashboardRenderBenchmark {
             }
         }
         return view.path("placed").size() + " placed jobs holding " + shares + " GPU shares, "
-                + view.path("pending").size() + " pending jobs, " + view.path("recent").size() + " events";
+                + view.path("pending").size() + " pending jobs, "
+                + view.path("recent").size() + " events";
     }
 
     private static double[] millis(Object list) {
-        return ((List<?>) list).stream().mapToDouble(v -> ((Number) v).doubleValue()).toArray();
+        return ((List<?>) list)
+                .stream().mapToDouble(v -> ((Number) v).doubleValue()).toArray();
     }
 
     private static double median(long[] values) {
-        return median(java.util.Arrays.stream(values).asDoubleStream().toArray());
+        return median(Arrays.stream(values).asDoubleStream().toArray());
     }
 
     private static double median(double[] values) {
         double[] sorted = values.clone();
-        java.util.Arrays.sort(sorted);
+        Arrays.sort(sorted);
         return sorted[sorted.length / 2];
     }
 
     private static double max(long[] values) {
-        return java.util.Arrays.stream(values).max().orElse(0);
+        return Arrays.stream(values).max().orElse(0);
     }
 
     private static double max(double[] values) {
-        return java.util.Arrays.stream(values).max().orElse(0);
+        return Arrays.stream(values).max().orElse(0);
     }
 
     private static Path tempDir() {

@@ -1,12 +1,11 @@
 package io.quotient.core.cluster;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** What {@link ClusterState} records beyond free capacity: allocation kinds, GPU copies, versions. */
 class ClusterStateKindsTest {

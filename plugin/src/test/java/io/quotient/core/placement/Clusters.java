@@ -4,7 +4,6 @@ import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -12,8 +11,7 @@ import java.util.Set;
 /** Small hand-built clusters and demands for placement tests. */
 final class Clusters {
 
-    private Clusters() {
-    }
+    private Clusters() {}
 
     static NodeSpec node(String name, int gpus, String model) {
         return new NodeSpec(name, 64_000, 256_000, gpus, model, 16_384);

@@ -1,12 +1,11 @@
 package io.quotient.core.placement;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
 
 /** The two forms of {@link CpuShortfall}: the mix's CPU per GPU where CPU is spare, class by class where it is short. */
 class CpuShortfallTest {
@@ -62,16 +61,22 @@ class CpuShortfallTest {
     void whereCpuIsShortTheFractionsCountAsOneClassWithTheirMixedCpu() {
         // 250-milli jobs with 8 CPUs (32 per GPU) and 810-milli jobs with 3 (3.7 per GPU), equally often: they share
         // GPUs, so a GPU filled by them brings 11,000 CPU milli per 1,060 GPU milli, 10.38 per GPU milli
-        CpuShortfall fractions = new CpuShortfall(List.of(new TargetWorkload.Shape(8_000, 1, 250, Set.of(), 1),
-                new TargetWorkload.Shape(3_000, 1, 810, Set.of(), 1)), 1);
+        CpuShortfall fractions = new CpuShortfall(
+                List.of(
+                        new TargetWorkload.Shape(8_000, 1, 250, Set.of(), 1),
+                        new TargetWorkload.Shape(3_000, 1, 810, Set.of(), 1)),
+                1);
         double pooled = 11_000 / 1_060.0 + 1;
         // 20 CPUs for one idle GPU: enough for the mix, though not for a GPU of 250s alone
         assertThat(fractions.of(1000, 0, 20_000)).isZero();
         assertThat(fractions.of(1000, 0, 5_000)).isCloseTo(1000 - 5_000 / pooled, within(1e-9));
         // whole-GPU jobs stay classes of their own beside the pooled fractions
-        CpuShortfall mixed = new CpuShortfall(List.of(new TargetWorkload.Shape(8_000, 1, 250, Set.of(), 4),
-                new TargetWorkload.Shape(3_000, 1, 810, Set.of(), 4 * 250 / 810.0),
-                new TargetWorkload.Shape(30_000, 1, 1000, Set.of(), 2)), 1);
+        CpuShortfall mixed = new CpuShortfall(
+                List.of(
+                        new TargetWorkload.Shape(8_000, 1, 250, Set.of(), 4),
+                        new TargetWorkload.Shape(3_000, 1, 810, Set.of(), 4 * 250 / 810.0),
+                        new TargetWorkload.Shape(30_000, 1, 1000, Set.of(), 2)),
+                1);
         // fractions: 1,000 + 1,000 milli with 32,000 + 3,704 CPU milli, 18.9 per milli with the excess; whole jobs 31
         assertThat(mixed.of(1000, 0, 25_000)).isCloseTo(0.5 * (1000 - 25_000 / 31.0), within(1e-9));
     }

@@ -1,18 +1,18 @@
 package io.quotient.core.placement;
 
-import io.quotient.core.cluster.ClusterState;
-import org.junit.jupiter.api.Test;
-
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Random;
-import java.util.Set;
-
 import static io.quotient.core.placement.Clusters.cluster;
 import static io.quotient.core.placement.Clusters.node;
 import static io.quotient.core.placement.Clusters.use;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
+
+import io.quotient.core.cluster.ClusterState;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
 
 /** F_n(M) of docs/research/packing.md on hand-computed nodes. */
 class FragmentationMeasureTest {
@@ -38,16 +38,16 @@ class FragmentationMeasureTest {
 
     @Test
     void strandsEverythingForAShapeWithTooFewLargeEnoughGpus() {
-        FragmentationMeasure twoWhole = new FragmentationMeasure(new TargetWorkload(List.of(
-                new TargetWorkload.Shape(1_000, 2, 1000, Set.of(), 1.0))));
+        FragmentationMeasure twoWhole = new FragmentationMeasure(
+                new TargetWorkload(List.of(new TargetWorkload.Shape(1_000, 2, 1000, Set.of(), 1.0))));
         assertThat(twoWhole.of("T4", 10_000, new int[] {1000, 900}, 2)).isEqualTo(1900);
         assertThat(twoWhole.of("T4", 10_000, new int[] {1000, 1000, 900}, 3)).isEqualTo(900);
     }
 
     @Test
     void strandsEverythingOnANodeOfAModelTheShapeDoesNotAllow() {
-        FragmentationMeasure onlyV100 = new FragmentationMeasure(new TargetWorkload(List.of(
-                new TargetWorkload.Shape(1_000, 1, 500, Set.of("V100"), 1.0))));
+        FragmentationMeasure onlyV100 = new FragmentationMeasure(
+                new TargetWorkload(List.of(new TargetWorkload.Shape(1_000, 1, 500, Set.of("V100"), 1.0))));
         assertThat(onlyV100.of("T4", 10_000, new int[] {1000, 200}, 2)).isEqualTo(1200);
         assertThat(onlyV100.of("V100", 10_000, new int[] {1000, 200}, 2)).isEqualTo(200);
     }
@@ -102,17 +102,18 @@ class FragmentationMeasureTest {
             String model = models[random.nextInt(3)];
             long cpu = 1_000L * random.nextInt(12);
             assertThat(measure.of(model, cpu, free, gpuCount))
-                    .as("trial %d", trial).isCloseTo(byDefinition(shapes, model, cpu, free), within(1e-9));
+                    .as("trial %d", trial)
+                    .isCloseTo(byDefinition(shapes, model, cpu, free), within(1e-9));
         }
     }
 
     /** docs/research/packing.md's F_n(M), one shape at a time. */
     private static double byDefinition(List<TargetWorkload.Shape> shapes, String model, long cpu, int[] free) {
-        long idle = java.util.Arrays.stream(free).sum();
+        long idle = Arrays.stream(free).sum();
         double stranded = 0;
         for (TargetWorkload.Shape s : shapes) {
-            long large = java.util.Arrays.stream(free).filter(g -> g >= s.gpuMilli()).count();
-            long small = java.util.Arrays.stream(free).filter(g -> g < s.gpuMilli()).sum();
+            long large = Arrays.stream(free).filter(g -> g >= s.gpuMilli()).count();
+            long small = Arrays.stream(free).filter(g -> g < s.gpuMilli()).sum();
             boolean hostable = !s.cpuOnly() && s.allowsModel(model) && cpu >= s.cpuMilli() && large >= s.gpuCount();
             stranded += s.probability() * (hostable ? small : idle);
         }

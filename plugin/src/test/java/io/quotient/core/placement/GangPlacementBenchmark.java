@@ -1,19 +1,18 @@
 package io.quotient.core.placement;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * Decision latency of gang placement, one thread: 500 nodes × 8 GPUs (two models), a third of the GPUs taken by
@@ -54,9 +53,16 @@ class GangPlacementBenchmark {
             }
         }
         Arrays.sort(nanos);
-        System.out.printf(Locale.ROOT, "gang decisions (4 x 8 GPUs) on %d nodes: p50 %.2f ms, p99 %.2f ms, max %.2f ms;"
-                        + " %d of %d gangs placed%n", nodes.size(), nanos[49] / 1e6, nanos[98] / 1e6,
-                nanos[99] / 1e6, placed, nanos.length);
+        System.out.printf(
+                Locale.ROOT,
+                "gang decisions (4 x 8 GPUs) on %d nodes: p50 %.2f ms, p99 %.2f ms, max %.2f ms;"
+                        + " %d of %d gangs placed%n",
+                nodes.size(),
+                nanos[49] / 1e6,
+                nanos[98] / 1e6,
+                nanos[99] / 1e6,
+                placed,
+                nanos.length);
         assertThat(placed).isPositive();
     }
 }

@@ -11,11 +11,10 @@ import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.PlacementPolicy.NodeFilter;
-import org.junit.jupiter.api.Test;
-
 import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 
 class GangPlacerTest {
 
@@ -50,8 +49,12 @@ class GangPlacerTest {
 
     @Test
     void allReplicasShareOneModelAndTheTightestPoolThatHoldsTheGangIsUsed() {
-        ClusterState state = cluster(node("a0", 8, "A100"), node("a1", 8, "A100"), node("a2", 8, "A100"),
-                node("h0", 8, "H100"), node("h1", 8, "H100"));
+        ClusterState state = cluster(
+                node("a0", 8, "A100"),
+                node("a1", 8, "A100"),
+                node("a2", 8, "A100"),
+                node("h0", 8, "H100"),
+                node("h1", 8, "H100"));
 
         assertThat(models(state, placed(placer.place(state, GangDemand.of(whole(8), 2), NodeFilter.ANY))))
                 .containsExactly("H100");
@@ -64,8 +67,12 @@ class GangPlacerTest {
 
     @Test
     void aGangThatMayMixModelsUsesThemAll() {
-        ClusterState state = cluster(node("a0", 8, "A100"), node("a1", 8, "A100"), node("a2", 8, "A100"),
-                node("h0", 8, "H100"), node("h1", 8, "H100"));
+        ClusterState state = cluster(
+                node("a0", 8, "A100"),
+                node("a1", 8, "A100"),
+                node("a2", 8, "A100"),
+                node("h0", 8, "H100"),
+                node("h1", 8, "H100"));
 
         List<Allocation> replicas = placed(placer.place(state, new GangDemand(whole(8), 5, 5, true), NodeFilter.ANY));
 
@@ -88,7 +95,8 @@ class GangPlacerTest {
     void anElasticGangStartsWithWhatFitsAboveItsMinimum() {
         ClusterState state = Clusters.uniform(3, 8);
 
-        assertThat(placed(placer.place(state, new GangDemand(whole(8), 4, 2, false), NodeFilter.ANY))).hasSize(3);
+        assertThat(placed(placer.place(state, new GangDemand(whole(8), 4, 2, false), NodeFilter.ANY)))
+                .hasSize(3);
         GangOutcome tooFew = placer.place(state, new GangDemand(whole(8), 6, 4, false), NodeFilter.ANY);
         assertThat(((GangOutcome.Waiting) tooFew).shortfall().describe())
                 .isEqualTo("needs 4 nodes with 8 free A100 GPUs each, 3 have them");
@@ -121,10 +129,12 @@ class GangPlacerTest {
             assertThat(a.milliPerGpu()).isEqualTo(500);
             assertThat(a.gpuIndices()).hasSize(2);
         });
-        Allocation onFirst = replicas.stream().filter(a -> a.nodeIndex() == 0).findFirst().orElseThrow();
+        Allocation onFirst =
+                replicas.stream().filter(a -> a.nodeIndex() == 0).findFirst().orElseThrow();
         assertThat(onFirst.gpuIndices()).doesNotContain(0);
-        assertThat(((GangOutcome.Waiting) placer.place(state, GangDemand.of(Clusters.fraction(500), 3),
-                NodeFilter.ANY)).shortfall().describe())
+        assertThat(((GangOutcome.Waiting) placer.place(state, GangDemand.of(Clusters.fraction(500), 3), NodeFilter.ANY))
+                        .shortfall()
+                        .describe())
                 .isEqualTo("needs 3 nodes with 1 free A100 GPU of 0.5, 2 have them");
     }
 
@@ -142,7 +152,8 @@ class GangPlacerTest {
     @Test
     void invalidGangsAreRefused() {
         assertThatThrownBy(() -> GangDemand.of(whole(8), 0)).hasMessageContaining("at least one replica");
-        assertThatThrownBy(() -> new GangDemand(whole(8), 2, 3, false)).hasMessageContaining("minReplicas must be in 1..2");
+        assertThatThrownBy(() -> new GangDemand(whole(8), 2, 3, false))
+                .hasMessageContaining("minReplicas must be in 1..2");
     }
 
     private static List<Allocation> placed(GangOutcome outcome) {

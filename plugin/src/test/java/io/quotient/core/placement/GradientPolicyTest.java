@@ -1,12 +1,12 @@
 package io.quotient.core.placement;
 
-import io.quotient.core.cluster.ClusterState;
-import io.quotient.core.cluster.ResourceDemand;
-import org.junit.jupiter.api.Test;
-
 import static io.quotient.core.placement.Clusters.cluster;
 import static io.quotient.core.placement.Clusters.node;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.ResourceDemand;
+import org.junit.jupiter.api.Test;
 
 /**
  * Which measure a gradient policy scores a demand with (GPU demands one, CPU-only demands the other when given), and
@@ -31,9 +31,13 @@ class GradientPolicyTest {
         PlacementPolicy policy = new TwoMeasurePolicy(cpuTakenOn("V100"), cpuTakenOn("T4"));
 
         assertThat(policy.place(state, Clusters.fraction(500)).orElseThrow().nodeIndex())
-                .as("a GPU demand avoids the V100 node").isZero();
-        assertThat(policy.place(state, ResourceDemand.cpuOnly(4_000, 1_024)).orElseThrow().nodeIndex())
-                .as("a CPU-only demand avoids the T4 node").isEqualTo(1);
+                .as("a GPU demand avoids the V100 node")
+                .isZero();
+        assertThat(policy.place(state, ResourceDemand.cpuOnly(4_000, 1_024))
+                        .orElseThrow()
+                        .nodeIndex())
+                .as("a CPU-only demand avoids the T4 node")
+                .isEqualTo(1);
     }
 
     @Test
@@ -66,6 +70,9 @@ class GradientPolicyTest {
         ClusterState state = cluster(node("t4", 1, "T4"), node("v100", 1, "V100"));
         PlacementPolicy policy = new TwoMeasurePolicy(cpuTakenOn("V100"), cpuTakenOn("V100"));
 
-        assertThat(policy.place(state, ResourceDemand.cpuOnly(4_000, 1_024)).orElseThrow().nodeIndex()).isZero();
+        assertThat(policy.place(state, ResourceDemand.cpuOnly(4_000, 1_024))
+                        .orElseThrow()
+                        .nodeIndex())
+                .isZero();
     }
 }

@@ -1,17 +1,16 @@
 package io.quotient.core.placement;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
 
 /** {@link ModelReserve}: which models the jobs free to go anywhere should leave to the constrained ones. */
 class ModelReserveTest {
@@ -58,7 +57,9 @@ class ModelReserveTest {
         }
         assertThat(reserve(workload(0, 0, 1), state)).containsOnly(0.0);
         assertThat(new ModelReserve(workload(0, 0, 1), state.nodes()).steers()).isFalse();
-        assertThat(new ModelReserve(workload(1, 0, 0), state.nodes()).steers()).as("nobody to steer").isFalse();
+        assertThat(new ModelReserve(workload(1, 0, 0), state.nodes()).steers())
+                .as("nobody to steer")
+                .isFalse();
     }
 
     @Test
@@ -78,8 +79,11 @@ class ModelReserveTest {
         ClusterState state = new ClusterState(nodes());
         PlacementPolicy quotient = PlacementPolicies.create("quotient", 42, workload(0.4, 0, 0.6));
         for (int i = 0; i < 8; i++) {
-            Allocation a = quotient.place(state, ResourceDemand.gpus(4_000, 1_024, 1, 1000, Set.of())).orElseThrow();
-            assertThat(state.node(a.nodeIndex()).gpuModel()).as("placement %d", i).isEqualTo("G2");
+            Allocation a = quotient.place(state, ResourceDemand.gpus(4_000, 1_024, 1, 1000, Set.of()))
+                    .orElseThrow();
+            assertThat(state.node(a.nodeIndex()).gpuModel())
+                    .as("placement %d", i)
+                    .isEqualTo("G2");
             state.allocate(a);
         }
     }

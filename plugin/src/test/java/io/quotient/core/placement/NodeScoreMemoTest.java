@@ -1,12 +1,11 @@
 package io.quotient.core.placement;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
-import org.junit.jupiter.api.Test;
-
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The score memo: a result per node state and demand shape, never another node's or another shape's. */
 class NodeScoreMemoTest {
@@ -34,8 +33,11 @@ class NodeScoreMemoTest {
         assertThat(memo.lookup(state, 0, whole)).isTrue();
         assertThat(memo.score()).isEqualTo(50);
         assertThat(memo.lookup(state, 2, half)).as("another node").isFalse();
-        assertThat(memo.lookup(state, 0, Clusters.fraction(250))).as("another share").isFalse();
-        assertThat(memo.lookup(state, 0, ResourceDemand.gpus(3_000, 4_000, 1, 500, Set.of()))).as("another CPU")
+        assertThat(memo.lookup(state, 0, Clusters.fraction(250)))
+                .as("another share")
+                .isFalse();
+        assertThat(memo.lookup(state, 0, ResourceDemand.gpus(3_000, 4_000, 1, 500, Set.of())))
+                .as("another CPU")
                 .isFalse();
 
         Clusters.use(state, 0, 0, 100);
@@ -46,6 +48,7 @@ class NodeScoreMemoTest {
     @Test
     void startsEmptyForAnotherClusterState() {
         memo.store(state, 0, Clusters.fraction(500), 1, 51, 500, 0);
-        assertThat(memo.lookup(Clusters.uniform(3, 8), 0, Clusters.fraction(500))).isFalse();
+        assertThat(memo.lookup(Clusters.uniform(3, 8), 0, Clusters.fraction(500)))
+                .isFalse();
     }
 }

@@ -1,16 +1,5 @@
 package io.quotient.core.placement;
 
-import io.quotient.core.cluster.Allocation;
-import io.quotient.core.cluster.ClusterState;
-import io.quotient.core.cluster.ResourceDemand;
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.MethodSource;
-
-import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-
 import static io.quotient.core.placement.Clusters.cluster;
 import static io.quotient.core.placement.Clusters.fraction;
 import static io.quotient.core.placement.Clusters.node;
@@ -18,6 +7,16 @@ import static io.quotient.core.placement.Clusters.use;
 import static io.quotient.core.placement.Clusters.whole;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.quotient.core.cluster.Allocation;
+import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.ResourceDemand;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** Behaviour every policy shares: fits, filters, models, MiB conversion, GPU choice, determinism. */
 class PlacementPoliciesTest {
@@ -33,19 +32,23 @@ class PlacementPoliciesTest {
     @Test
     void namesListsTheReferencePoliciesAndQuotient() {
         assertThat(PlacementPolicies.names())
-                .containsExactly("random", "leastallocated", "dotprod", "clustering", "packing", "bestfit", "fgd", "quotient");
+                .containsExactly(
+                        "random", "leastallocated", "dotprod", "clustering", "packing", "bestfit", "fgd", "quotient");
     }
 
     @Test
     void unknownNameIsRejectedWithTheKnownOnes() {
         assertThatThrownBy(() -> PlacementPolicies.create("tetris", 1, TargetWorkload.typical()))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("tetris").hasMessageContaining("bestfit, fgd, quotient");
+                .hasMessageContaining("tetris")
+                .hasMessageContaining("bestfit, fgd, quotient");
     }
 
     @Test
     void namesAreCaseInsensitive() {
-        assertThat(PlacementPolicies.create(" FGD ", 1, TargetWorkload.typical()).name()).isEqualTo("fgd");
+        assertThat(PlacementPolicies.create(" FGD ", 1, TargetWorkload.typical())
+                        .name())
+                .isEqualTo("fgd");
     }
 
     @ParameterizedTest
@@ -120,10 +123,14 @@ class PlacementPoliciesTest {
     @MethodSource("policies")
     void placesCpuOnlyDemandsWithoutGpus(String name) {
         ClusterState state = cluster(node("a", 2, "T4"), node("b", 2, "T4"));
-        Allocation a = policy(name).place(state, ResourceDemand.cpuOnly(60_000, 1_000)).orElseThrow();
+        Allocation a =
+                policy(name).place(state, ResourceDemand.cpuOnly(60_000, 1_000)).orElseThrow();
         assertThat(a.gpuIndices()).isEmpty();
         state.allocate(a);
-        assertThat(policy(name).place(state, ResourceDemand.cpuOnly(60_000, 1_000)).orElseThrow().nodeIndex())
+        assertThat(policy(name)
+                        .place(state, ResourceDemand.cpuOnly(60_000, 1_000))
+                        .orElseThrow()
+                        .nodeIndex())
                 .isNotEqualTo(a.nodeIndex());
     }
 
@@ -137,12 +144,21 @@ class PlacementPoliciesTest {
     private static List<Integer> sequence(String name) {
         ClusterState state = Clusters.uniform(20, 8);
         PlacementPolicy p = PlacementPolicies.create(name, 99, TargetWorkload.typical());
-        List<ResourceDemand> demands = List.of(fraction(300), whole(1), fraction(700), whole(2), fraction(500),
-                ResourceDemand.cpuOnly(8_000, 1_000), whole(4), fraction(250));
-        return demands.stream().map(d -> {
-            Optional<Allocation> a = p.place(state, d);
-            a.ifPresent(state::allocate);
-            return a.map(Allocation::nodeIndex).orElse(-1);
-        }).toList();
+        List<ResourceDemand> demands = List.of(
+                fraction(300),
+                whole(1),
+                fraction(700),
+                whole(2),
+                fraction(500),
+                ResourceDemand.cpuOnly(8_000, 1_000),
+                whole(4),
+                fraction(250));
+        return demands.stream()
+                .map(d -> {
+                    Optional<Allocation> a = p.place(state, d);
+                    a.ifPresent(state::allocate);
+                    return a.map(Allocation::nodeIndex).orElse(-1);
+                })
+                .toList();
     }
 }

@@ -1,19 +1,19 @@
 package io.quotient.core.placement;
 
-import io.quotient.core.cluster.ClusterState;
-import io.quotient.core.cluster.ResourceDemand;
-import org.junit.jupiter.api.Test;
-
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-
 import static io.quotient.core.placement.Clusters.cluster;
 import static io.quotient.core.placement.Clusters.fraction;
 import static io.quotient.core.placement.Clusters.node;
 import static io.quotient.core.placement.Clusters.use;
 import static io.quotient.core.placement.Clusters.whole;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quotient.core.cluster.Allocation;
+import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.ResourceDemand;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
 
 /** The scoring rules of the FGD simulator's policies, on small clusters. */
 class ReferencePoliciesTest {
@@ -45,7 +45,8 @@ class ReferencePoliciesTest {
 
     @Test
     void fgdChoosesTheGpuThatKeepsAWholeGpuForWholeGpuShapes() {
-        TargetWorkload m = new TargetWorkload(List.of(new TargetWorkload.Shape(1_000, 1, 1000, Set.of(), 0.5),
+        TargetWorkload m = new TargetWorkload(List.of(
+                new TargetWorkload.Shape(1_000, 1, 1000, Set.of(), 0.5),
                 new TargetWorkload.Shape(1_000, 1, 500, Set.of(), 0.5)));
         ClusterState state = cluster(node("a", 2, "A100"));
         use(state, 0, 1, 500);
@@ -63,16 +64,18 @@ class ReferencePoliciesTest {
         assertThat(packing.score(state, 2, fraction(300))).isEqualTo(100 - 60 / 10);
         assertThat(packing.score(state, 1, fraction(300))).isEqualTo(49);
         assertThat(packing.score(state, 0, fraction(300))).isEqualTo(31);
-        assertThat(packing.place(state, fraction(300)).orElseThrow().nodeIndex()).isEqualTo(2);
+        assertThat(packing.place(state, fraction(300)).orElseThrow().nodeIndex())
+                .isEqualTo(2);
     }
 
     @Test
     void clusteringKeepsJobsOfOneKindTogether() {
         ClusterState state = cluster(node("fractions", 4, "A100"), node("wholes", 4, "A100"), node("empty", 4, "A100"));
         use(state, 0, 0, 300);
-        state.allocate(new io.quotient.core.cluster.Allocation(1, new int[] {0}, 1000, 0, 0));
+        state.allocate(new Allocation(1, new int[] {0}, 1000, 0, 0));
         ClusteringPolicy clustering = new ClusteringPolicy(1);
-        assertThat(clustering.place(state, fraction(500)).orElseThrow().nodeIndex()).isEqualTo(0);
+        assertThat(clustering.place(state, fraction(500)).orElseThrow().nodeIndex())
+                .isEqualTo(0);
         assertThat(clustering.place(state, whole(1)).orElseThrow().nodeIndex()).isEqualTo(1);
         assertThat(clustering.place(state, whole(2)).orElseThrow().nodeIndex()).isEqualTo(2);
     }
@@ -81,9 +84,10 @@ class ReferencePoliciesTest {
     void dotProductPrefersTheNodeLeastAlignedWithTheDemand() {
         ClusterState state = cluster(node("empty", 8, "A100"), node("busy", 8, "A100"));
         for (int g = 0; g < 6; g++) {
-            state.allocate(new io.quotient.core.cluster.Allocation(1, new int[] {g}, 1000, 0, 0));
+            state.allocate(new Allocation(1, new int[] {g}, 1000, 0, 0));
         }
-        assertThat(new DotProductPolicy(1).place(state, whole(1)).orElseThrow().nodeIndex()).isEqualTo(1);
+        assertThat(new DotProductPolicy(1).place(state, whole(1)).orElseThrow().nodeIndex())
+                .isEqualTo(1);
     }
 
     @Test
@@ -92,7 +96,9 @@ class ReferencePoliciesTest {
         RandomPolicy random = new RandomPolicy(3);
         Set<Integer> used = new HashSet<>();
         for (int i = 0; i < 30; i++) {
-            used.add(random.place(state, ResourceDemand.cpuOnly(100, 100)).orElseThrow().nodeIndex());
+            used.add(random.place(state, ResourceDemand.cpuOnly(100, 100))
+                    .orElseThrow()
+                    .nodeIndex());
         }
         assertThat(used.size()).isGreaterThan(5);
     }
@@ -117,8 +123,10 @@ class ReferencePoliciesTest {
         // one GPU shape that small CPU-only pods never stop fitting: every node scores the same at every decision
         TargetWorkload oneShape = new TargetWorkload(List.of(new TargetWorkload.Shape(4_000, 1, 1000, Set.of(), 1.0)));
         assertThat(nodesUsed(new FgdPolicy(5, oneShape))).hasSize(1);
-        // the other tie rule: a draw at every decision (upstream kube-scheduler's), which the published figures do not use
-        assertThat(nodesUsed(new FgdPolicy(5, oneShape).withTies(TieBreak.RANDOM))).hasSizeGreaterThan(1);
+        // the other tie rule: a draw at every decision (upstream kube-scheduler's), which the published figures do not
+        // use
+        assertThat(nodesUsed(new FgdPolicy(5, oneShape).withTies(TieBreak.RANDOM)))
+                .hasSizeGreaterThan(1);
     }
 
     private static Set<Integer> nodesUsed(ScoringPolicy policy) {

@@ -1,12 +1,11 @@
 package io.quotient.core.placement;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
 
 class ShapeGroupsTest {
 
@@ -16,8 +15,11 @@ class ShapeGroupsTest {
 
     // two groups: 1 x 500 (CPU 2, 4, 4, 8 cores) and 2 x 1000 (CPU 6 cores)
     private final ShapeGroups groups = new ShapeGroups(List.of(
-            shape(4_000, 1, 500, 0.1), shape(6_000, 2, 1000, 0.3), shape(2_000, 1, 500, 0.2),
-            shape(8_000, 1, 500, 0.15), shape(4_000, 1, 500, 0.25)));
+            shape(4_000, 1, 500, 0.1),
+            shape(6_000, 2, 1000, 0.3),
+            shape(2_000, 1, 500, 0.2),
+            shape(8_000, 1, 500, 0.15),
+            shape(4_000, 1, 500, 0.25)));
 
     @Test
     void groupsShapesByWhatTheyAskOfTheGpusInOrderOfFirstAppearance() {

@@ -1,16 +1,15 @@
 package io.quotient.core.placement;
 
-import io.quotient.core.cluster.ResourceDemand;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
+import io.quotient.core.cluster.ResourceDemand;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
+import org.junit.jupiter.api.Test;
 
 class TargetWorkloadTest {
 
@@ -33,7 +32,8 @@ class TargetWorkloadTest {
         TargetWorkload m = TargetWorkload.fromDemands(trace);
 
         assertThat(m.shapes()).extracting(TargetWorkload.Shape::gpuCount).containsExactly(1, 1, 0);
-        assertThat(m.shapes()).extracting(TargetWorkload.Shape::probability)
+        assertThat(m.shapes())
+                .extracting(TargetWorkload.Shape::probability)
                 .containsExactly(60 / 96.0, 30 / 96.0, 6 / 96.0);
     }
 
@@ -54,13 +54,14 @@ class TargetWorkloadTest {
         assertThatThrownBy(() -> TargetWorkload.fromDemands(List.of())).isInstanceOf(IllegalArgumentException.class);
         ResourceDemand mib = new ResourceDemand(1_000, 1_000, 1, 0, 4_000, Set.of());
         assertThatThrownBy(() -> TargetWorkload.fromDemands(List.of(mib)))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("MiB");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("MiB");
     }
 
     @Test
     void normalisesProbabilities() {
-        TargetWorkload m = new TargetWorkload(List.of(new TargetWorkload.Shape(1, 1, 100, Set.of(), 3),
-                new TargetWorkload.Shape(1, 0, 0, Set.of(), 1)));
+        TargetWorkload m = new TargetWorkload(List.of(
+                new TargetWorkload.Shape(1, 1, 100, Set.of(), 3), new TargetWorkload.Shape(1, 0, 0, Set.of(), 1)));
         assertThat(m.shapes()).extracting(TargetWorkload.Shape::probability).containsExactly(0.75, 0.25);
         assertThatThrownBy(() -> new TargetWorkload(List.of())).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> new TargetWorkload.Shape(1, 1, 0, Set.of(), 1))
@@ -70,9 +71,12 @@ class TargetWorkloadTest {
     @Test
     void typicalWorkloadMixesFractionsWholeGpusMultiGpuAndCpuOnly() {
         TargetWorkload typical = TargetWorkload.typical();
-        assertThat(typical.shapes().stream().mapToDouble(TargetWorkload.Shape::probability).sum())
+        assertThat(typical.shapes().stream()
+                        .mapToDouble(TargetWorkload.Shape::probability)
+                        .sum())
                 .isCloseTo(1.0, within(1e-9));
-        assertThat(typical.shapes()).anyMatch(TargetWorkload.Shape::cpuOnly)
+        assertThat(typical.shapes())
+                .anyMatch(TargetWorkload.Shape::cpuOnly)
                 .anyMatch(s -> s.gpuCount() == 1 && s.gpuMilli() < 1000)
                 .anyMatch(s -> s.gpuCount() == 8);
     }

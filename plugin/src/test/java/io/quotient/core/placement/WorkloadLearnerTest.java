@@ -1,16 +1,16 @@
 package io.quotient.core.placement;
 
-import io.quotient.core.cluster.ResourceDemand;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotient.core.cluster.ResourceDemand;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.assertj.core.api.Assertions;
+import org.junit.jupiter.api.Test;
 
 class WorkloadLearnerTest {
 
@@ -37,13 +37,14 @@ class WorkloadLearnerTest {
         assertThat(learner.current().shapes()).anySatisfy(s -> {
             assertThat(s.allowedModels()).containsExactly("T4");
             assertThat(s.gpuMilli()).isEqualTo(500);
-            assertThat(s.probability()).isEqualTo(0.3, org.assertj.core.api.Assertions.within(1e-9));
+            assertThat(s.probability()).isEqualTo(0.3, Assertions.within(1e-9));
         });
     }
 
     @Test
     void onlyTheLastWindowOfJobsCounts() {
-        WorkloadLearner learner = new WorkloadLearner(TargetWorkload.typical(), new WorkloadLearner.Settings(20, 10, 1));
+        WorkloadLearner learner =
+                new WorkloadLearner(TargetWorkload.typical(), new WorkloadLearner.Settings(20, 10, 1));
         for (int i = 0; i < 20; i++) {
             learner.observe(WHOLE);
         }
@@ -56,7 +57,8 @@ class WorkloadLearnerTest {
 
     @Test
     void refittedOnlyEveryIntervalSoTheSameInstanceServesInBetween() {
-        WorkloadLearner learner = new WorkloadLearner(TargetWorkload.typical(), new WorkloadLearner.Settings(100, 10, 5));
+        WorkloadLearner learner =
+                new WorkloadLearner(TargetWorkload.typical(), new WorkloadLearner.Settings(100, 10, 5));
         for (int i = 0; i < 10; i++) {
             learner.observe(WHOLE);
         }
@@ -66,14 +68,16 @@ class WorkloadLearnerTest {
             assertThat(learner.current()).isSameAs(first);
         }
         learner.observe(HALF_ON_T4);
-        assertThat(learner.current()).isNotSameAs(first)
-                .isEqualTo(TargetWorkload.fromDemands(concat(Collections.nCopies(10, WHOLE),
-                        Collections.nCopies(5, HALF_ON_T4))));
+        assertThat(learner.current())
+                .isNotSameAs(first)
+                .isEqualTo(TargetWorkload.fromDemands(
+                        concat(Collections.nCopies(10, WHOLE), Collections.nCopies(5, HALF_ON_T4))));
     }
 
     @Test
     void aYoungSampleIsRefittedEachTimeItGrewByHalfThenAtTheSteadyInterval() {
-        WorkloadLearner learner = new WorkloadLearner(TargetWorkload.typical(), new WorkloadLearner.Settings(1000, 10, 20));
+        WorkloadLearner learner =
+                new WorkloadLearner(TargetWorkload.typical(), new WorkloadLearner.Settings(1000, 10, 20));
         List<Integer> fittedAt = new ArrayList<>();
         TargetWorkload last = learner.current();
         for (int seen = 1; seen <= 120; seen++) {
@@ -92,8 +96,12 @@ class WorkloadLearnerTest {
         Random random = new Random(7);
         List<ResourceDemand> jobs = new ArrayList<>();
         for (int i = 0; i < 1_000; i++) {
-            jobs.add(ResourceDemand.gpus(1_000 * (1 + random.nextInt(8)), 1024, 1 + random.nextInt(2),
-                    100 * (1 + random.nextInt(10)), random.nextBoolean() ? Set.of() : Set.of("T4", "G2")));
+            jobs.add(ResourceDemand.gpus(
+                    1_000 * (1 + random.nextInt(8)),
+                    1024,
+                    1 + random.nextInt(2),
+                    100 * (1 + random.nextInt(10)),
+                    random.nextBoolean() ? Set.of() : Set.of("T4", "G2")));
         }
         WorkloadLearner a = new WorkloadLearner(TargetWorkload.typical());
         WorkloadLearner b = new WorkloadLearner(TargetWorkload.typical());
@@ -104,13 +112,17 @@ class WorkloadLearnerTest {
 
     @Test
     void badSettingsAndMibSharesAreRefusedWithTheReason() {
-        assertThatThrownBy(() -> new WorkloadLearner.Settings(10, 20, 1)).isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("minimumSeen=20").hasMessageContaining("window=10");
-        assertThatThrownBy(() -> new WorkloadLearner(null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new WorkloadLearner.Settings(10, 20, 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("minimumSeen=20")
+                .hasMessageContaining("window=10");
+        assertThatThrownBy(() -> new WorkloadLearner(null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("fallback");
         WorkloadLearner learner = new WorkloadLearner(TargetWorkload.typical());
         assertThatThrownBy(() -> learner.observe(new ResourceDemand(1000, 1024, 1, 0, 4096, Set.of())))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("MiB");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("MiB");
         assertThat(learner.seen()).isZero();
     }
 

@@ -3,7 +3,6 @@ package io.quotient.core.scheduling;
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,19 +52,34 @@ final class ClusterRun {
     }
 
     static JobSpec job(String team, String name, int gpus) {
-        return new JobSpec(new JobId(team, name), new GpuRequest.WholeGpus(gpus), 1000, 1024, Set.of(), 0, true,
-                Duration.ZERO);
+        return new JobSpec(
+                new JobId(team, name), new GpuRequest.WholeGpus(gpus), 1000, 1024, Set.of(), 0, true, Duration.ZERO);
     }
 
     /** {@code replicas} × {@code gpus} whole GPUs, one replica per node, all or nothing. */
     static JobSpec gang(String team, String name, int replicas, int minReplicas, int gpus) {
-        return new JobSpec(new JobId(team, name), new GpuRequest.WholeGpus(gpus), 1000, 1024, Set.of(), 0, true,
-                Duration.ZERO, new Gang(replicas, minReplicas));
+        return new JobSpec(
+                new JobId(team, name),
+                new GpuRequest.WholeGpus(gpus),
+                1000,
+                1024,
+                Set.of(),
+                0,
+                true,
+                Duration.ZERO,
+                new Gang(replicas, minReplicas));
     }
 
     static JobSpec fraction(String team, String name, int milli) {
-        return new JobSpec(new JobId(team, name), new GpuRequest.Fraction(milli, milli, 1), 500, 512, Set.of(), 0,
-                true, Duration.ZERO);
+        return new JobSpec(
+                new JobId(team, name),
+                new GpuRequest.Fraction(milli, milli, 1),
+                500,
+                512,
+                Set.of(),
+                0,
+                true,
+                Duration.ZERO);
     }
 
     ClusterRun team(String name, int guaranteedGpus) {
@@ -85,8 +99,14 @@ final class ClusterRun {
     Map<String, Double> pastBorrowed = Map.of();
 
     SchedulingSnapshot snapshot() {
-        lastSnapshot = new SchedulingSnapshot(nodes, fractionReady, List.copyOf(placed.values()),
-                List.copyOf(pending.values()), teams, now, pastBorrowed);
+        lastSnapshot = new SchedulingSnapshot(
+                nodes,
+                fractionReady,
+                List.copyOf(placed.values()),
+                List.copyOf(pending.values()),
+                teams,
+                now,
+                pastBorrowed);
         return lastSnapshot;
     }
 
@@ -155,22 +175,34 @@ final class ClusterRun {
         for (PlacedJob j : placed.values()) {
             for (PlacedJob.Replica replica : j.replicas()) {
                 int node = state.indexOf(replica.node());
-                state.allocate(new Allocation(node, replica.gpuIndices().stream().mapToInt(Integer::intValue).toArray(),
-                        j.milliPerGpu(), j.spec().cpuMilli(), j.spec().memoryMib()));
+                state.allocate(new Allocation(
+                        node,
+                        replica.gpuIndices().stream()
+                                .mapToInt(Integer::intValue)
+                                .toArray(),
+                        j.milliPerGpu(),
+                        j.spec().cpuMilli(),
+                        j.spec().memoryMib()));
             }
         }
     }
 
     /** GPUs the team holds (fractions count). */
     double held(String team) {
-        return placed.values().stream().filter(j -> j.spec().team().equals(team)).mapToLong(PlacedJob::gpuMilli)
-                .sum() / 1000.0;
+        return placed.values().stream()
+                        .filter(j -> j.spec().team().equals(team))
+                        .mapToLong(PlacedJob::gpuMilli)
+                        .sum()
+                / 1000.0;
     }
 
     /** GPUs the team holds in the given state, as the states are now (recomputed from what the team holds). */
     double held(String team, QuotaState state) {
-        return QuotaStates.current(List.copyOf(placed.values()), teams).stream().filter(j -> j.spec().team().equals(team) && j.quotaState() == state)
-                .mapToLong(PlacedJob::gpuMilli).sum() / 1000.0;
+        return QuotaStates.current(List.copyOf(placed.values()), teams).stream()
+                        .filter(j -> j.spec().team().equals(team) && j.quotaState() == state)
+                        .mapToLong(PlacedJob::gpuMilli)
+                        .sum()
+                / 1000.0;
     }
 
     boolean isPlaced(String team, String name) {

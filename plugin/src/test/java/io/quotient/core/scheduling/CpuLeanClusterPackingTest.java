@@ -1,15 +1,14 @@
 package io.quotient.core.scheduling;
 
-import io.quotient.core.cluster.NodeSpec;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.cluster.NodeSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The problem statement's packing case (six 3-GPU jobs of team A, then an 8-GPU job of team B) on GPU nodes with
@@ -28,23 +27,32 @@ class CpuLeanClusterPackingTest {
     }
 
     private static JobSpec job(String team, String name, int gpus, long cpuMilli) {
-        return new JobSpec(new JobId(team, name), new GpuRequest.WholeGpus(gpus), cpuMilli, 4_096, Set.of(), 0, true,
+        return new JobSpec(
+                new JobId(team, name),
+                new GpuRequest.WholeGpus(gpus),
+                cpuMilli,
+                4_096,
+                Set.of(),
+                0,
+                true,
                 Duration.ZERO);
     }
 
     @ParameterizedTest(name = "{0} milli CPU per node, {2} milli CPU per job")
     @CsvSource({
-            "16000, 65536, 100",
-            "16000, 65536, 1000",
-            "16000, 65536, 2000",
-            "32000, 65536, 1000",
-            "64000, 65536, 1000",
-            "64000, 65536, 2000",
-            "128000, 1048576, 1000",
-            "128000, 1048576, 2000"})
+        "16000, 65536, 100",
+        "16000, 65536, 1000",
+        "16000, 65536, 2000",
+        "32000, 65536, 1000",
+        "64000, 65536, 1000",
+        "64000, 65536, 2000",
+        "128000, 1048576, 1000",
+        "128000, 1048576, 2000"
+    })
     void sixThreeGpuJobsShareTwoNodesAndLeaveAWholeNodeForEightGpus(long nodeCpu, long nodeMemory, long jobCpu) {
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), nodes(nodeCpu, nodeMemory))
-                .team("team-a", 20).team("team-b", 20);
+                .team("team-a", 20)
+                .team("team-b", 20);
         for (int i = 1; i <= 6; i++) {
             run.deploy(job("team-a", "a" + i, 3, jobCpu));
         }

@@ -1,12 +1,11 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * Elastic gangs (issue 12: "placed with at least min, grown when capacity frees"): a gang started with fewer replicas
@@ -17,11 +16,14 @@ class ElasticGrowthTest {
     /** team-a's elastic 4 x 8 gang started on the two free nodes of four while team-b's two jobs held the others. */
     private static ClusterRun startedShort(int guaranteeA) {
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(4, 8))
-                .team("team-a", guaranteeA).team("team-b", 16);
+                .team("team-a", guaranteeA)
+                .team("team-b", 16);
         run.deploy(ClusterRun.job("team-b", "b-1", 8));
         run.deploy(ClusterRun.job("team-b", "b-2", 8));
         run.deploy(ClusterRun.gang("team-a", "elastic", 4, 2, 8));
-        assertThat(run.placement("team-a", "elastic").replicas()).as("started with its minimum").hasSize(2);
+        assertThat(run.placement("team-a", "elastic").replicas())
+                .as("started with its minimum")
+                .hasSize(2);
         return run;
     }
 
@@ -57,43 +59,63 @@ class ElasticGrowthTest {
         run.finish("team-b", "b-1");
         run.deploy(ClusterRun.gang("team-b", "needs-two-nodes", 2, 2, 8)); // one node is free: it waits
 
-        assertThat(run.grow().actions()).as("a job waits: growth beyond the guarantee would take the node it needs")
+        assertThat(run.grow().actions())
+                .as("a job waits: growth beyond the guarantee would take the node it needs")
                 .isEmpty();
 
         run.finish("team-b", "b-2");
         run.requeue();
-        assertThat(run.isPlaced("team-b", "needs-two-nodes")).as("the queue is served first").isTrue();
+        assertThat(run.isPlaced("team-b", "needs-two-nodes"))
+                .as("the queue is served first")
+                .isTrue();
         assertThat(run.grow().actions()).as("no node left").isEmpty();
 
         run.finish("team-b", "needs-two-nodes");
         Plan borrowed = run.grow();
-        assertThat(borrowed.actionsOf(PlanAction.Grow.class)).as("nothing waits: it may borrow").hasSize(1);
+        assertThat(borrowed.actionsOf(PlanAction.Grow.class))
+                .as("nothing waits: it may borrow")
+                .hasSize(1);
         assertThat(run.placement("team-a", "elastic").replicas()).hasSize(4);
-        assertThat(run.placement("team-a", "elastic").quotaState()).as("borrowed: reclaimable like any borrower")
+        assertThat(run.placement("team-a", "elastic").quotaState())
+                .as("borrowed: reclaimable like any borrower")
                 .isEqualTo(QuotaState.OVER_QUOTA);
     }
 
     @Test
     void respectsTheTeamsMaximumAndTheMinimumRuntime() {
         ClusterRun capped = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(4, 8))
-                .team(new Team("team-a", 16_000, 24_000, 1.0, 0)).team("team-b", 16);
+                .team(new Team("team-a", 16_000, 24_000, 1.0, 0))
+                .team("team-b", 16);
         capped.deploy(ClusterRun.job("team-b", "b-1", 8));
         capped.deploy(ClusterRun.job("team-b", "b-2", 8));
         capped.deploy(ClusterRun.gang("team-a", "elastic", 4, 2, 8));
         capped.finish("team-b", "b-1");
         capped.finish("team-b", "b-2");
         capped.grow();
-        assertThat(capped.placement("team-a", "elastic").replicas()).as("max 24 GPUs: three replicas of 8").hasSize(3);
+        assertThat(capped.placement("team-a", "elastic").replicas())
+                .as("max 24 GPUs: three replicas of 8")
+                .hasSize(3);
 
         ClusterRun young = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(4, 8))
-                .team("team-a", 32).team("team-b", 16);
+                .team("team-a", 32)
+                .team("team-b", 16);
         young.deploy(ClusterRun.job("team-b", "b-1", 8));
         young.deploy(ClusterRun.job("team-b", "b-2", 8));
         JobSpec checkpointing = ClusterRun.gang("team-a", "elastic", 4, 2, 8);
-        young.deploy(new JobSpec(checkpointing.id(), checkpointing.gpu(), 1000, 1024, Set.of(), 0, true,
-                Duration.ofMinutes(30), checkpointing.gang()));
+        young.deploy(new JobSpec(
+                checkpointing.id(),
+                checkpointing.gpu(),
+                1000,
+                1024,
+                Set.of(),
+                0,
+                true,
+                Duration.ofMinutes(30),
+                checkpointing.gang()));
         young.finish("team-b", "b-1");
-        assertThat(young.grow().actions()).as("growing restarts it: not before its minimum runtime").isEmpty();
+        assertThat(young.grow().actions())
+                .as("growing restarts it: not before its minimum runtime")
+                .isEmpty();
         young.advance(Duration.ofMinutes(31));
         assertThat(young.grow().actionsOf(PlanAction.Grow.class)).hasSize(1);
     }

@@ -1,15 +1,15 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.List;
-
 import static io.quotient.core.scheduling.KaiScenarios.evictions;
 import static io.quotient.core.scheduling.KaiScenarios.state;
 import static io.quotient.core.scheduling.Scenario.gpus;
 import static io.quotient.core.scheduling.Scenario.job;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /**
  * Who goes first, and who gives back, across teams (issue 35): (a) the order in which waiting jobs of several teams
@@ -31,9 +31,15 @@ class FairOrderScenariosTest {
 
     /** A whole-GPU job started {@code minutesAgo} minutes ago on the given GPUs of a node. */
     private static void runningSince(Scenario s, String team, String name, int minutesAgo, String node, int... gpus) {
-        KaiScenarios.put(s, new PlacedJob(job(team, name, gpus.length, 0), node,
-                java.util.Arrays.stream(gpus).boxed().toList(), 1000, QuotaState.OVER_QUOTA,
-                s.run.now.minus(Duration.ofMinutes(minutesAgo))));
+        KaiScenarios.put(
+                s,
+                new PlacedJob(
+                        job(team, name, gpus.length, 0),
+                        node,
+                        Arrays.stream(gpus).boxed().toList(),
+                        1000,
+                        QuotaState.OVER_QUOTA,
+                        s.run.now.minus(Duration.ofMinutes(minutesAgo))));
     }
 
     @Test
@@ -95,14 +101,17 @@ class FairOrderScenariosTest {
         // (b) 4 GPUs; c (guarantee 2) wants 1; hi (team priority 1, no guarantee) borrows 1 GPU, at its fair share,
         // started 10 minutes ago; lo (priority 0) borrows 3, an hour old. Fair shares: c 1, hi 1, lo 2. Before: the
         // least work lost decided, and hi's newer job was evicted.
-        Scenario s = Scenario.nodes(4).team("c", 2, 1).team(new Team("hi", 0, Team.UNLIMITED, 1, 1))
+        Scenario s = Scenario.nodes(4)
+                .team("c", 2, 1)
+                .team(new Team("hi", 0, Team.UNLIMITED, 1, 1))
                 .team(new Team("lo", 0, Team.UNLIMITED, 1, 0));
         runningSince(s, "hi", "h1", 10, "node-0", 0);
         runningSince(s, "lo", "l1", 60, "node-0", 1);
         runningSince(s, "lo", "l2", 60, "node-0", 2);
         runningSince(s, "lo", "l3", 60, "node-0", 3);
         s.deploy(job("c", "c1", 1, 0));
-        List<String> evicted = evictions(s).stream().map(e -> e.job().toString()).toList();
+        List<String> evicted =
+                evictions(s).stream().map(e -> e.job().toString()).toList();
         assertThat(evicted).as(() -> state(s)).hasSize(1).allMatch(j -> j.startsWith("lo/"));
         assertThat(s.running()).contains("c/c1", "hi/h1");
     }
@@ -117,7 +126,8 @@ class FairOrderScenariosTest {
         runningSince(s, "x", "x2", 60, "node-0", 2);
         runningSince(s, "x", "x3", 60, "node-0", 3);
         s.deploy(job("c", "c1", 1, 0));
-        List<String> evicted = evictions(s).stream().map(e -> e.job().toString()).toList();
+        List<String> evicted =
+                evictions(s).stream().map(e -> e.job().toString()).toList();
         assertThat(evicted).as(() -> state(s)).hasSize(1).allMatch(j -> j.startsWith("x/"));
         assertThat(s.running()).contains("c/c1", "y/y1");
     }
@@ -128,7 +138,8 @@ class FairOrderScenariosTest {
         // reclaim). h runs one 4-GPU job, x another; c wants 4. Fair shares in milli: c 4000, h 3998, x 2 (the
         // weights' rounding). Before: h, 0.002 GPU above its share, lost its whole job to "fair share, within one
         // job", leaving h as far below its share as c had been.
-        Scenario s = Scenario.nodes(4, 4).team(new Team("c", 0, Team.UNLIMITED, 2.0 * BIG_WEIGHT, 0))
+        Scenario s = Scenario.nodes(4, 4)
+                .team(new Team("c", 0, Team.UNLIMITED, 2.0 * BIG_WEIGHT, 0))
                 .team(new Team("h", 0, Team.UNLIMITED, BIG_WEIGHT, 0))
                 .team(new Team("x", 0, Team.UNLIMITED, 1, 0).withFairShareReclaim(false));
         s.running("h", "h1", "node-0", 0, gpus(0, 4)).running("x", "x1", "node-1", 0, gpus(0, 4));
@@ -140,7 +151,9 @@ class FairOrderScenariosTest {
 
     /** 8 + 4 GPUs; c, h, x of weight 1 without guarantees; x takes no part in fair-share reclaim. */
     private static Scenario claimantVictimAndBystander() {
-        return Scenario.nodes(8, 4).team("c", 0, 1).team("h", 0, 1)
+        return Scenario.nodes(8, 4)
+                .team("c", 0, 1)
+                .team("h", 0, 1)
                 .team(new Team("x", 0, Team.UNLIMITED, 1, 0).withFairShareReclaim(false));
     }
 
@@ -150,7 +163,8 @@ class FairOrderScenariosTest {
         // job (1 above its share of 4), x runs 7; c (share 4, holds 0) wants 4. Evicting h's job would leave h 4
         // below its share, as far as c is now: the largest shortfall would not shrink. Before, it was evicted.
         Scenario s = claimantVictimAndBystander();
-        s.running("h", "h1", "node-0", 0, gpus(0, 5)).running("x", "x1", "node-0", 0, gpus(5, 3))
+        s.running("h", "h1", "node-0", 0, gpus(0, 5))
+                .running("x", "x1", "node-0", 0, gpus(5, 3))
                 .running("x", "x2", "node-1", 0, gpus(0, 4));
         s.deploy(job("c", "c1", 4, 0));
         s.settle(3);
@@ -163,7 +177,8 @@ class FairOrderScenariosTest {
         // (c) the control: as above, but h's job has 3 GPUs and h 4 more on node-1 (h holds 7, share 4): evicting
         // the 3-GPU job leaves h at its share, within the rule; c gets its 3 GPUs.
         Scenario s = claimantVictimAndBystander();
-        s.running("h", "h1", "node-0", 0, gpus(0, 3)).running("x", "x1", "node-0", 0, gpus(3, 5))
+        s.running("h", "h1", "node-0", 0, gpus(0, 3))
+                .running("x", "x1", "node-0", 0, gpus(3, 5))
                 .running("h", "h2", "node-1", 0, gpus(0, 4));
         s.deploy(job("c", "c1", 3, 0));
         assertThat(s.running()).as(() -> state(s)).contains("c/c1");

@@ -1,11 +1,10 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 class FairShareTest {
 
@@ -21,7 +20,8 @@ class FairShareTest {
     void guaranteesFirstThenTheRestByWeight() {
         Map<String, Long> share = FairShare.of(
                 teams(new Team("a", 10_000, Team.UNLIMITED, 1, 0), new Team("b", 10_000, Team.UNLIMITED, 3, 0)),
-                Map.of("a", 40_000L, "b", 40_000L), 40_000);
+                Map.of("a", 40_000L, "b", 40_000L),
+                40_000);
         assertThat(share).containsEntry("a", 15_000L).containsEntry("b", 25_000L);
     }
 
@@ -29,7 +29,8 @@ class FairShareTest {
     void whatATeamCannotUseGoesToTheOthers() {
         Map<String, Long> share = FairShare.of(
                 teams(new Team("a", 0, Team.UNLIMITED, 1, 0), new Team("b", 0, Team.UNLIMITED, 1, 0)),
-                Map.of("a", 4_000L, "b", 40_000L), 40_000);
+                Map.of("a", 4_000L, "b", 40_000L),
+                40_000);
         assertThat(share).containsEntry("a", 4_000L).containsEntry("b", 36_000L);
     }
 
@@ -37,14 +38,15 @@ class FairShareTest {
     void maximumsAndPrioritiesBound() {
         Map<String, Long> share = FairShare.of(
                 teams(new Team("low", 0, Team.UNLIMITED, 5, 0), new Team("high", 0, 30_000, 1, 1)),
-                Map.of("low", 40_000L, "high", 40_000L), 40_000);
+                Map.of("low", 40_000L, "high", 40_000L),
+                40_000);
         assertThat(share).containsEntry("high", 30_000L).containsEntry("low", 10_000L);
     }
 
     @Test
     void aTeamWithoutDemandGetsNothing() {
-        Map<String, Long> share = FairShare.of(teams(Team.of("idle", 20), Team.of("busy", 20)),
-                Map.of("busy", 30_000L), 40_000);
+        Map<String, Long> share =
+                FairShare.of(teams(Team.of("idle", 20), Team.of("busy", 20)), Map.of("busy", 30_000L), 40_000);
         assertThat(share).containsEntry("idle", 0L).containsEntry("busy", 30_000L);
     }
 }

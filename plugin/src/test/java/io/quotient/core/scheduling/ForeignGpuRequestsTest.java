@@ -1,16 +1,15 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.CsvSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class ForeignGpuRequestsTest {
 
@@ -39,8 +38,10 @@ class ForeignGpuRequestsTest {
     @Test
     void fractionWithLimitAndDevicesAsRunAiUsersWriteThem() {
         assertThat(parse(Map.of("gpu-fraction", "0.5"), Map.of())).contains(new GpuRequest.Fraction(500, 500, 1));
-        assertThat(parse(Map.of("gpu-fraction", "0.25", "gpu-fraction-limit", "0.8", "gpu-fraction-num-devices", "4"),
-                Map.of())).contains(new GpuRequest.Fraction(250, 800, 4));
+        assertThat(parse(
+                        Map.of("gpu-fraction", "0.25", "gpu-fraction-limit", "0.8", "gpu-fraction-num-devices", "4"),
+                        Map.of()))
+                .contains(new GpuRequest.Fraction(250, 800, 4));
         assertThat(parse(Map.of("gpu-fraction", "0.5", "gpu-fraction-limit", "1"), Map.of()))
                 .contains(new GpuRequest.Fraction(500, 1000, 1));
     }
@@ -48,8 +49,10 @@ class ForeignGpuRequestsTest {
     @Test
     void memoryInMibWithLimit() {
         assertThat(parse(Map.of("gpu-memory", "2000"), Map.of())).contains(new GpuRequest.Memory(2000, 2000, 1));
-        assertThat(parse(Map.of("gpu-memory", "2000", "gpu-memory-limit", "4000", "gpu-fraction-num-devices", "2"),
-                Map.of())).contains(new GpuRequest.Memory(2000, 4000, 2));
+        assertThat(parse(
+                        Map.of("gpu-memory", "2000", "gpu-memory-limit", "4000", "gpu-fraction-num-devices", "2"),
+                        Map.of()))
+                .contains(new GpuRequest.Memory(2000, 4000, 2));
     }
 
     @Test
@@ -77,16 +80,19 @@ class ForeignGpuRequestsTest {
     }
 
     @ParameterizedTest
-    @CsvSource(delimiter = '|', value = {
-        "gpu-fraction|1|gpu-fraction",
-        "gpu-fraction|0|gpu-fraction",
-        "gpu-fraction|half|gpu-fraction",
-        "gpu-fraction|0.0001|gpu-fraction",
-        "gpu-memory|2Gi|gpu-memory",
-        "gpu-memory|0|gpu-memory",
-        "gpu-fraction-limit|0.9|gpu-fraction-limit",
-        "gpu-memory-limit|4000|gpu-memory-limit",
-        "gpu-fraction-num-devices|2|gpu-fraction-num-devices"})
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "gpu-fraction|1|gpu-fraction",
+                "gpu-fraction|0|gpu-fraction",
+                "gpu-fraction|half|gpu-fraction",
+                "gpu-fraction|0.0001|gpu-fraction",
+                "gpu-memory|2Gi|gpu-memory",
+                "gpu-memory|0|gpu-memory",
+                "gpu-fraction-limit|0.9|gpu-fraction-limit",
+                "gpu-memory-limit|4000|gpu-memory-limit",
+                "gpu-fraction-num-devices|2|gpu-fraction-num-devices"
+            })
     void badAnnotationsAreRefusedNamingTheAnnotation(String annotation, String value, String field) {
         assertThatThrownBy(() -> parse(Map.of(annotation, value), Map.of()))
                 .isInstanceOf(RequestException.class)
@@ -106,15 +112,19 @@ class ForeignGpuRequestsTest {
     }
 
     private static ReplicaGroup group(String name, int replicas, String gpus) {
-        return new ReplicaGroup(name + ".replicas", replicas, new PodGpuAsk(name + ".annotations", Map.of(),
-                gpus == null ? Map.of() : Map.of(name + ".limit", gpus)));
+        return new ReplicaGroup(
+                name + ".replicas",
+                replicas,
+                new PodGpuAsk(
+                        name + ".annotations", Map.of(), gpus == null ? Map.of() : Map.of(name + ".limit", gpus)));
     }
 
     @Test
     void replicaGroupsWithTheSameWholeGpusFormAGang() {
         assertThat(ForeignGpuRequests.demand(List.of(group("Master", 1, "8"), group("Worker", 3, "8"))))
                 .contains(new ForeignDemand(new GpuRequest.WholeGpus(8), 4));
-        assertThat(ForeignGpuRequests.demand(List.of(group("Master", 1, null), group("Worker", 3, null)))).isEmpty();
+        assertThat(ForeignGpuRequests.demand(List.of(group("Master", 1, null), group("Worker", 3, null))))
+                .isEmpty();
         assertThat(ForeignGpuRequests.demand(List.of(group("Master", 1, "8"), group("Worker", 0, null))))
                 .contains(new ForeignDemand(new GpuRequest.WholeGpus(8), 1));
     }
@@ -125,7 +135,9 @@ class ForeignGpuRequestsTest {
                 .hasMessageStartingWith("Worker.replicas: these replicas ask for other GPUs than Master.replicas");
         assertThatThrownBy(() -> ForeignGpuRequests.demand(List.of(group("Master", 1, null), group("Worker", 3, "4"))))
                 .hasMessageStartingWith("Worker.replicas: some replicas of this job ask for GPUs and others do not");
-        ReplicaGroup shared = new ReplicaGroup("spec.trainer.numNodes", 2,
+        ReplicaGroup shared = new ReplicaGroup(
+                "spec.trainer.numNodes",
+                2,
                 new PodGpuAsk("metadata.annotations", Map.of("gpu-fraction", "0.5"), Map.of()));
         assertThatThrownBy(() -> ForeignGpuRequests.demand(List.of(shared)))
                 .hasMessageStartingWith("spec.trainer.numNodes: 2 replicas ask for a share of a GPU");

@@ -1,5 +1,12 @@
 package io.quotient.core.scheduling;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -7,14 +14,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
-
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Gangs under a random stream of deploys, finishes and re-queues, with two teams reclaiming from each other: a gang
@@ -25,15 +24,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 class GangPropertiesTest {
 
     /** deploy (kind 0: single job, 1: rigid gang, 2: elastic gang), finish (3) or re-queue (4). */
-    record Step(int kind, int team, int size, int gpus) {
-    }
+    record Step(int kind, int team, int size, int gpus) {}
 
     @Property(tries = 80)
-    void neverAPartialGangBookedOrEvicted(@ForAll @IntRange(min = 2, max = 6) int nodes,
-                                          @ForAll @IntRange(min = 0, max = 4) int guaranteeA,
-                                          @ForAll("streams") List<Step> stream) {
+    void neverAPartialGangBookedOrEvicted(
+            @ForAll @IntRange(min = 2, max = 6) int nodes,
+            @ForAll @IntRange(min = 0, max = 4) int guaranteeA,
+            @ForAll("streams") List<Step> stream) {
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(nodes, 4))
-                .team("a", guaranteeA * 4).team("b", (nodes - guaranteeA > 0 ? nodes - guaranteeA : 0) * 4);
+                .team("a", guaranteeA * 4)
+                .team("b", (nodes - guaranteeA > 0 ? nodes - guaranteeA : 0) * 4);
         int serial = 0;
         for (Step step : stream) {
             String team = step.team() == 0 ? "a" : "b";
@@ -57,26 +57,37 @@ class GangPropertiesTest {
                 assertThat(run.placed).as("an evicted job holds nothing").doesNotContainKey(evict.job());
             }
             if (!plan.actionsOf(PlanAction.Evict.class).isEmpty()) {
-                assertThat(plan.actionsOf(PlanAction.Place.class)).as("nothing is evicted for a claimant that then"
-                        + " still waits (a gang claimant included)").isNotEmpty();
+                assertThat(plan.actionsOf(PlanAction.Place.class))
+                        .as("nothing is evicted for a claimant that then" + " still waits (a gang claimant included)")
+                        .isNotEmpty();
             }
             for (PlacedJob job : run.placed.values()) {
                 Gang gang = job.spec().gang();
                 int devices = job.spec().gpu().devices();
-                assertThat(job.replicas().size()).as("replicas of %s", job.id())
+                assertThat(job.replicas().size())
+                        .as("replicas of %s", job.id())
                         .isBetween(gang.minReplicas(), gang.replicas());
                 Set<String> distinct = new HashSet<>();
                 job.replicas().forEach(r -> distinct.add(r.node()));
-                assertThat(distinct).as("one replica per node").hasSize(job.replicas().size());
-                assertThat(job.replicas()).allSatisfy(r -> assertThat(r.gpuIndices()).hasSize(devices));
+                assertThat(distinct)
+                        .as("one replica per node")
+                        .hasSize(job.replicas().size());
+                assertThat(job.replicas())
+                        .allSatisfy(r -> assertThat(r.gpuIndices()).hasSize(devices));
             }
         }
     }
 
     @Provide
     Arbitrary<List<Step>> streams() {
-        return Combinators.combine(Arbitraries.integers().between(0, 4), Arbitraries.integers().between(0, 1),
-                        Arbitraries.integers().between(1, 4), Arbitraries.integers().between(1, 4))
-                .as(Step::new).list().ofMinSize(1).ofMaxSize(30);
+        return Combinators.combine(
+                        Arbitraries.integers().between(0, 4),
+                        Arbitraries.integers().between(0, 1),
+                        Arbitraries.integers().between(1, 4),
+                        Arbitraries.integers().between(1, 4))
+                .as(Step::new)
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(30);
     }
 }

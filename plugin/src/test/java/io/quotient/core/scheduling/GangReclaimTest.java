@@ -1,17 +1,16 @@
 package io.quotient.core.scheduling;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.TargetWorkload;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * A waiting gang as the claimant of a reclaim (issue 12): within its team's guarantee it evicts borrowed jobs of
@@ -24,12 +23,22 @@ class GangReclaimTest {
     /** An observed job on {@code count} GPUs of a node, started an hour ago. */
     private static void put(ClusterRun run, String team, String name, String node, int firstGpu, int count) {
         JobSpec spec = ClusterRun.job(team, name, count);
-        run.placed.put(spec.id(), new PlacedJob(spec, node, IntStream.range(firstGpu, firstGpu + count).boxed()
-                .toList(), 1000, QuotaState.OVER_QUOTA, run.now.minus(RAN)));
+        run.placed.put(
+                spec.id(),
+                new PlacedJob(
+                        spec,
+                        node,
+                        IntStream.range(firstGpu, firstGpu + count).boxed().toList(),
+                        1000,
+                        QuotaState.OVER_QUOTA,
+                        run.now.minus(RAN)));
     }
 
     private static List<String> evicted(Plan plan) {
-        return plan.actionsOf(PlanAction.Evict.class).stream().map(e -> e.job().name()).sorted().toList();
+        return plan.actionsOf(PlanAction.Evict.class).stream()
+                .map(e -> e.job().name())
+                .sorted()
+                .toList();
     }
 
     private static Set<String> nodesOf(PlacedJob job) {
@@ -39,7 +48,8 @@ class GangReclaimTest {
     @Test
     void aGangWithinItsGuaranteeEvictsTheCheapestBorrowedJobsThatFreeWholeNodes() {
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(4, 8))
-                .team("team-a", 0).team("team-b", 16);
+                .team("team-a", 0)
+                .team("team-b", 16);
         put(run, "team-a", "big-1", "node-1", 0, 8);
         put(run, "team-a", "big-2", "node-2", 0, 8);
         for (int n = 3; n <= 4; n++) {
@@ -54,24 +64,28 @@ class GangReclaimTest {
         assertThat(nodesOf(run.placement("team-b", "train"))).containsExactlyInAnyOrder("node-1", "node-2");
         assertThat(run.placement("team-b", "train").quotaState()).isEqualTo(QuotaState.IN_QUOTA);
         assertThat(run.held("team-a")).isEqualTo(16.0);
-        assertThat(plan.actionsOf(PlanAction.Evict.class)).extracting(PlanAction.Evict::reason).containsOnly(
-                "Preempted by team-b reclaiming its guarantee for team-b/train; this job ran on borrowed GPUs (team-a"
-                        + " held 32 GPUs with a guarantee of 0) and is re-queued");
+        assertThat(plan.actionsOf(PlanAction.Evict.class))
+                .extracting(PlanAction.Evict::reason)
+                .containsOnly(
+                        "Preempted by team-b reclaiming its guarantee for team-b/train; this job ran on borrowed GPUs (team-a"
+                                + " held 32 GPUs with a guarantee of 0) and is re-queued");
         run.checkNothingOverAllocated();
     }
 
     @Test
     void aGangThatWouldStillNotFitEvictsNothing() {
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(4, 8))
-                .team("team-a", 16).team("team-b", 24);
+                .team("team-a", 16)
+                .team("team-b", 24);
         for (int n = 2; n <= 4; n++) {
             put(run, "team-a", "a-" + n, "node-" + n, 0, 8);
         }
 
         Plan plan = run.deploy(ClusterRun.gang("team-b", "train", 3, 3, 8));
 
-        assertThat(plan.actionsOf(PlanAction.Evict.class)).as("only one of team-a's 24 GPUs is borrowed: one node"
-                + " could be freed, the gang needs two more").isEmpty();
+        assertThat(plan.actionsOf(PlanAction.Evict.class))
+                .as("only one of team-a's 24 GPUs is borrowed: one node" + " could be freed, the gang needs two more")
+                .isEmpty();
         assertThat(run.isPlaced("team-b", "train")).isFalse();
         assertThat(run.held("team-a")).isEqualTo(24.0);
         assertThat(run.reason("team-b", "train")).contains("needs 3 nodes with 8 free");
@@ -80,7 +94,8 @@ class GangReclaimTest {
     @Test
     void aGangBeyondItsTeamsGuaranteeWaitsWithoutEvicting() {
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(2, 8))
-                .team("team-a", 0).team("team-b", 8);
+                .team("team-a", 0)
+                .team("team-b", 8);
         put(run, "team-a", "a-1", "node-1", 0, 8);
         put(run, "team-a", "a-2", "node-2", 0, 8);
 
@@ -94,13 +109,16 @@ class GangReclaimTest {
     @Test
     void theVictimTeamsAllowanceHoldsForTheWholeGangNotPerNode() {
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(4, 8))
-                .team("team-a", 8).team("team-b", 32);
+                .team("team-a", 8)
+                .team("team-b", 32);
         for (int n = 1; n <= 4; n++) {
             put(run, "team-a", "a-" + n, "node-" + n, 0, 8);
         }
 
         Plan tooMany = run.deploy(ClusterRun.gang("team-b", "all", 4, 4, 8));
-        assertThat(plan(tooMany)).as("freeing 4 nodes would take team-a below its guarantee of 8").isEmpty();
+        assertThat(plan(tooMany))
+                .as("freeing 4 nodes would take team-a below its guarantee of 8")
+                .isEmpty();
         assertThat(run.held("team-a")).isEqualTo(32.0);
 
         Plan three = run.deploy(ClusterRun.gang("team-b", "three", 3, 3, 8));
@@ -113,11 +131,21 @@ class GangReclaimTest {
     @Test
     void evictingABorrowedGangFreesAllItsNodesAtOnce() {
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(3, 8))
-                .team("team-a", 0).team("team-b", 16);
+                .team("team-a", 0)
+                .team("team-b", 16);
         run.deploy(ClusterRun.gang("team-a", "borrower", 2, 2, 8));
-        put(run, "team-a", "single", run.nodes.stream().map(NodeSpec::name)
-                .filter(n -> !nodesOf(run.placement("team-a", "borrower")).contains(n)).findFirst().orElseThrow(),
-                0, 8);
+        put(
+                run,
+                "team-a",
+                "single",
+                run.nodes.stream()
+                        .map(NodeSpec::name)
+                        .filter(n ->
+                                !nodesOf(run.placement("team-a", "borrower")).contains(n))
+                        .findFirst()
+                        .orElseThrow(),
+                0,
+                8);
         run.advance(RAN);
 
         Plan plan = run.deploy(ClusterRun.gang("team-b", "train", 2, 2, 8));
@@ -142,8 +170,15 @@ class GangReclaimTest {
     void theGangsNodesAreFreedInOneGpuModel() {
         List<NodeSpec> nodes = twoA100sAndTwoH100s();
         // without moves: the borrowed jobs on the H100 nodes are evicted
-        ClusterRun run = new ClusterRun(new QuotaScheduler(QuotaScheduler.DEFAULT_POLICY, 42,
-                new ClusterFittedWorkload(TargetWorkload.typical()), new ReclaimSettings(1000, 0)), nodes).team("team-a", 0).team("team-b", 16)
+        ClusterRun run = new ClusterRun(
+                        new QuotaScheduler(
+                                QuotaScheduler.DEFAULT_POLICY,
+                                42,
+                                new ClusterFittedWorkload(TargetWorkload.typical()),
+                                new ReclaimSettings(1000, 0)),
+                        nodes)
+                .team("team-a", 0)
+                .team("team-b", 16)
                 .team("team-c", 8);
         put(run, "team-c", "kept", "a100-2", 0, 8); // team-c's guarantee: never evicted
         put(run, "team-a", "h-1", "h100-1", 0, 4);
@@ -151,7 +186,9 @@ class GangReclaimTest {
 
         Plan plan = run.deploy(ClusterRun.gang("team-b", "train", 2, 2, 8));
 
-        assertThat(evicted(plan)).as("a100-1 is free but a100-2 cannot be freed").containsExactly("h-1", "h-2");
+        assertThat(evicted(plan))
+                .as("a100-1 is free but a100-2 cannot be freed")
+                .containsExactly("h-1", "h-2");
         assertThat(nodesOf(run.placement("team-b", "train"))).containsExactlyInAnyOrder("h100-1", "h100-2");
         assertThat(run.isPlaced("team-c", "kept")).isTrue();
     }
@@ -159,7 +196,9 @@ class GangReclaimTest {
     @Test
     void withMovesTheGangsNodesAreFreedByMovingWhatFitsElsewhere() {
         List<NodeSpec> nodes = twoA100sAndTwoH100s();
-        ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), nodes).team("team-a", 0).team("team-b", 16)
+        ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), nodes)
+                .team("team-a", 0)
+                .team("team-b", 16)
                 .team("team-c", 8);
         put(run, "team-c", "kept", "a100-2", 0, 8);
         put(run, "team-a", "h-1", "h100-1", 0, 4);
@@ -167,9 +206,11 @@ class GangReclaimTest {
 
         Plan plan = run.deploy(ClusterRun.gang("team-b", "train", 2, 2, 8));
 
-        assertThat(evicted(plan)).as("a move keeps a job running: cheaper than an eviction, as for a single job")
+        assertThat(evicted(plan))
+                .as("a move keeps a job running: cheaper than an eviction, as for a single job")
                 .isEmpty();
-        assertThat(plan.actionsOf(PlanAction.Move.class)).extracting(m -> m.to().node())
+        assertThat(plan.actionsOf(PlanAction.Move.class))
+                .extracting(m -> m.to().node())
                 .containsExactly("a100-1", "a100-1");
         assertThat(nodesOf(run.placement("team-b", "train"))).containsExactlyInAnyOrder("h100-1", "h100-2");
         assertThat(run.isPlaced("team-a", "h-1")).isTrue();

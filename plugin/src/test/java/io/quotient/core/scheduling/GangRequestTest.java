@@ -1,11 +1,10 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.Map;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /** {@code replicas} and {@code minReplicas} of a request (issue 12). */
 class GangRequestTest {
@@ -14,8 +13,23 @@ class GangRequestTest {
     private final JobSpecValidator validator = new JobSpecValidator();
 
     private static JobRequestInput request(Integer gpus, Integer replicas, Integer minReplicas) {
-        return new JobRequestInput("team-a", "train", gpus, null, null, null, null, null, null, null, null, null, null,
-                null, replicas, minReplicas);
+        return new JobRequestInput(
+                "team-a",
+                "train",
+                gpus,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                replicas,
+                minReplicas);
     }
 
     @Test
@@ -28,18 +42,22 @@ class GangRequestTest {
     @Test
     void badGangsAreRefusedNamingTheField() {
         assertThatThrownBy(() -> validator.validate(request(8, 0, null), TEAMS))
-                .isInstanceOfSatisfying(RequestException.class, e -> assertThat(e.field()).isEqualTo("replicas"))
+                .isInstanceOfSatisfying(
+                        RequestException.class, e -> assertThat(e.field()).isEqualTo("replicas"))
                 .hasMessageContaining("one replica per node");
         assertThatThrownBy(() -> validator.validate(request(8, 4, 5), TEAMS))
-                .isInstanceOfSatisfying(RequestException.class, e -> assertThat(e.field()).isEqualTo("minReplicas"))
+                .isInstanceOfSatisfying(
+                        RequestException.class, e -> assertThat(e.field()).isEqualTo("minReplicas"))
                 .hasMessageContaining("use 1 to replicas (4)");
         assertThatThrownBy(() -> validator.validate(request(null, 4, null), TEAMS))
-                .isInstanceOfSatisfying(RequestException.class, e -> assertThat(e.field()).isEqualTo("replicas"))
+                .isInstanceOfSatisfying(
+                        RequestException.class, e -> assertThat(e.field()).isEqualTo("replicas"))
                 .hasMessageContaining("ask for gpu.count");
-        JobRequestInput fractions = new JobRequestInput("team-a", "train", null, 0.5, 0.5, null, null, null, null,
-                null, null, null, null, null, 2, null);
+        JobRequestInput fractions = new JobRequestInput(
+                "team-a", "train", null, 0.5, 0.5, null, null, null, null, null, null, null, null, null, 2, null);
         assertThatThrownBy(() -> validator.validate(fractions, TEAMS))
-                .isInstanceOfSatisfying(RequestException.class, e -> assertThat(e.field()).isEqualTo("replicas"))
+                .isInstanceOfSatisfying(
+                        RequestException.class, e -> assertThat(e.field()).isEqualTo("replicas"))
                 .hasMessageContaining("shares");
     }
 }

@@ -1,10 +1,5 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.Set;
-
 import static io.quotient.core.scheduling.KaiScenarios.BUILD;
 import static io.quotient.core.scheduling.KaiScenarios.INTERACTIVE_PREEMPTIBLE;
 import static io.quotient.core.scheduling.KaiScenarios.TRAIN;
@@ -16,6 +11,10 @@ import static io.quotient.core.scheduling.KaiScenarios.state;
 import static io.quotient.core.scheduling.KaiScenarios.whole;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
 /**
  * Gangs go through the rules single jobs go through (issue 31, findings 12 and 14): on-demand consolidation by moves
  * (KAI-Scheduler's consolidation action moves running pods so that a pending gang fits), in-team priority
@@ -26,8 +25,16 @@ class GangRulesScenariosTest {
 
     /** A wide gang of {@code replicas} × {@code gpus} whole GPUs, one replica per node, all or nothing. */
     private static JobSpec wideGang(String team, String name, int replicas, int gpus, int priority) {
-        return new JobSpec(new JobId(team, name), new GpuRequest.WholeGpus(gpus), 1000, 1024, Set.of(), priority,
-                priority < BUILD, Duration.ZERO, Gang.of(replicas));
+        return new JobSpec(
+                new JobId(team, name),
+                new GpuRequest.WholeGpus(gpus),
+                1000,
+                1024,
+                Set.of(),
+                priority,
+                priority < BUILD,
+                Duration.ZERO,
+                Gang.of(replicas));
     }
 
     @Test
@@ -38,11 +45,13 @@ class GangRulesScenariosTest {
         s.running("queue0", "small-0", "node-0", TRAIN, 0);
         s.running("queue0", "small-1", "node-0", TRAIN, 1);
         s.deploy(wideGang("queue1", "gang", 2, 3, TRAIN));
-        assertThat(s.running()).as(() -> state(s))
+        assertThat(s.running())
+                .as(() -> state(s))
                 .containsExactlyInAnyOrder("queue0/small-0", "queue0/small-1", "queue1/gang");
         assertThat(evictions(s)).as("moved, not evicted").isEmpty();
         assertThat(moves(s)).hasSize(1);
-        assertThat(s.run.placement("queue1", "gang").replicas()).extracting(PlacedJob.Replica::node)
+        assertThat(s.run.placement("queue1", "gang").replicas())
+                .extracting(PlacedJob.Replica::node)
                 .containsExactlyInAnyOrder("node-0", "node-1");
     }
 
@@ -87,8 +96,9 @@ class GangRulesScenariosTest {
         s.deploy(wideGang("queue0", "gang", 2, 2, INTERACTIVE_PREEMPTIBLE));
         assertThat(s.running()).as(() -> state(s)).containsExactly("queue0/gang");
         assertThat(s.pending()).containsExactlyInAnyOrder("queue0/train-0", "queue0/train-1");
-        assertThat(evictions(s)).extracting(PlanAction.Evict::reason).allSatisfy(r -> assertThat(r)
-                .startsWith("Preempted by queue0/gang (priority 75) of the same team"));
+        assertThat(evictions(s))
+                .extracting(PlanAction.Evict::reason)
+                .allSatisfy(r -> assertThat(r).startsWith("Preempted by queue0/gang (priority 75) of the same team"));
     }
 
     @Test
@@ -123,12 +133,17 @@ class GangRulesScenariosTest {
         runningWideGang(s, "queue0", "gang", 4, TRAIN, "node-0", "node-1");
         s.deploy(whole("queue0", "build", 4, BUILD));
         assertThat(s.running()).as(() -> state(s)).containsExactly("queue0/build");
-        assertThat(evictions(s)).singleElement().extracting(PlanAction.Evict::reason).satisfies(r -> {
-            assertThat(r).doesNotContain("borrowed");
-            assertThat(r).isEqualTo("Preempted by queue0/build, which is not preemptible and has first claim on"
-                    + " queue0's guarantee (queue0 held 8 GPUs with a guarantee of 8); a preemptible job holds the"
-                    + " guarantee only while the team's non-preemptible jobs leave it free; this job is re-queued");
-        });
+        assertThat(evictions(s))
+                .singleElement()
+                .extracting(PlanAction.Evict::reason)
+                .satisfies(r -> {
+                    assertThat(r).doesNotContain("borrowed");
+                    assertThat(r)
+                            .isEqualTo(
+                                    "Preempted by queue0/build, which is not preemptible and has first claim on"
+                                            + " queue0's guarantee (queue0 held 8 GPUs with a guarantee of 8); a preemptible job holds the"
+                                            + " guarantee only while the team's non-preemptible jobs leave it free; this job is re-queued");
+                });
     }
 
     @Test
@@ -136,8 +151,11 @@ class GangRulesScenariosTest {
         Scenario s = Scenario.nodes(4, 4).team(queue("queue0", 6, 1));
         runningWideGang(s, "queue0", "gang", 4, TRAIN, "node-0", "node-1");
         s.deploy(whole("queue0", "build", 4, BUILD));
-        assertThat(evictions(s)).singleElement().extracting(PlanAction.Evict::reason).isEqualTo("Preempted by"
-                + " queue0/build, which runs within queue0's guarantee; this job ran on borrowed GPUs (queue0 held 8"
-                + " GPUs with a guarantee of 6) and is re-queued");
+        assertThat(evictions(s))
+                .singleElement()
+                .extracting(PlanAction.Evict::reason)
+                .isEqualTo("Preempted by"
+                        + " queue0/build, which runs within queue0's guarantee; this job ran on borrowed GPUs (queue0 held 8"
+                        + " GPUs with a guarantee of 6) and is re-queued");
     }
 }

@@ -1,16 +1,15 @@
 package io.quotient.core.scheduling;
 
-import io.quotient.core.cluster.NodeSpec;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.ArrayList;
+import io.quotient.core.cluster.NodeSpec;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Random;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 
 /**
  * Decision latency of the whole scheduler for gangs (quotas, placement, booking; the snapshot built per decision
@@ -24,7 +23,9 @@ class GangSchedulingBenchmark {
     @Test
     void hundredGangsOfFourTimesEightOnFiveHundredNodes() {
         List<NodeSpec> nodes = ClusterRun.nodes(500, 8);
-        ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), nodes).team("a", 2000).team("b", 2000);
+        ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), nodes)
+                .team("a", 2000)
+                .team("b", 2000);
         Random random = new Random(42);
         for (int i = 0; i < 530; i++) {
             run.deploy(ClusterRun.job(i % 2 == 0 ? "a" : "b", "single-" + i, 1 + random.nextInt(4)));
@@ -40,12 +41,14 @@ class GangSchedulingBenchmark {
     @Test
     void hundredGangsReclaimingNodesFromABorrowingTeam() {
         List<NodeSpec> nodes = ClusterRun.nodes(500, 8);
-        ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), nodes).team("a", 4000).team("b", 0);
+        ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), nodes)
+                .team("a", 4000)
+                .team("b", 0);
         Random random = new Random(42);
         for (int i = 0; run.held("b") < 3990 && i < 4000; i++) {
             run.deploy(ClusterRun.job("b", "borrowed-" + i, 1 + random.nextInt(4)));
         }
-        run.advance(java.time.Duration.ofHours(1));
+        run.advance(Duration.ofHours(1));
         int placed = timeGangs(run, "a", "a", "gang reclaim decisions (4 x 8 GPUs, evicting borrowed jobs)");
         assertThat(placed).isEqualTo(100);
     }
@@ -68,9 +71,17 @@ class GangSchedulingBenchmark {
             placed += run.isPlaced(gang.team(), gang.id().name()) ? 1 : 0;
         }
         Arrays.sort(nanos);
-        System.out.printf(Locale.ROOT, "%s on %d nodes, %d jobs running: p50 %.2f ms, p99 %.2f ms, max %.2f ms;"
-                        + " %d of %d gangs placed%n", what, run.nodes.size(), run.placed.size(),
-                nanos[49] / 1e6, nanos[98] / 1e6, nanos[99] / 1e6, placed, nanos.length);
+        System.out.printf(
+                Locale.ROOT,
+                "%s on %d nodes, %d jobs running: p50 %.2f ms, p99 %.2f ms, max %.2f ms;" + " %d of %d gangs placed%n",
+                what,
+                run.nodes.size(),
+                run.placed.size(),
+                nanos[49] / 1e6,
+                nanos[98] / 1e6,
+                nanos[99] / 1e6,
+                placed,
+                nanos.length);
         return placed;
     }
 }

@@ -1,12 +1,11 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** Gangs (issue 12): one unit for placement, quotas, eviction and re-queue. */
 class GangSchedulingTest {
@@ -21,7 +20,9 @@ class GangSchedulingTest {
         Plan plan = run.deploy(ClusterRun.gang("a", "train", 4, 4, 8));
         assertThat(plan.actionsOf(PlanAction.Place.class)).hasSize(1);
         PlacedJob job = run.placement("a", "train");
-        assertThat(job.replicas()).hasSize(4).allSatisfy(r -> assertThat(r.gpuIndices()).hasSize(8));
+        assertThat(job.replicas())
+                .hasSize(4)
+                .allSatisfy(r -> assertThat(r.gpuIndices()).hasSize(8));
         assertThat(nodesOf(job)).hasSize(4);
         assertThat(run.held("a")).isEqualTo(32.0);
     }
@@ -64,13 +65,25 @@ class GangSchedulingTest {
         run.deploy(ClusterRun.job("a", "low", 4));
         run.advance(Duration.ofHours(1));
         JobSpec plain = ClusterRun.gang("a", "train", 2, 2, 4);
-        JobSpec urgent = new JobSpec(plain.id(), plain.gpu(), plain.cpuMilli(), plain.memoryMib(),
-                plain.allowedModels(), 5, true, Duration.ZERO, plain.gang());
+        JobSpec urgent = new JobSpec(
+                plain.id(),
+                plain.gpu(),
+                plain.cpuMilli(),
+                plain.memoryMib(),
+                plain.allowedModels(),
+                5,
+                true,
+                Duration.ZERO,
+                plain.gang());
         Plan plan = run.deploy(urgent);
-        assertThat(plan.actionsOf(PlanAction.Evict.class)).extracting(e -> e.job().name()).containsExactly("low");
+        assertThat(plan.actionsOf(PlanAction.Evict.class))
+                .extracting(e -> e.job().name())
+                .containsExactly("low");
         assertThat(plan.actionsOf(PlanAction.Place.class)).singleElement().satisfies(place -> {
             assertThat(place.placement().spec().id().name()).isEqualTo("train");
-            assertThat(place.placement().otherReplicas()).as("both replicas placed").hasSize(1);
+            assertThat(place.placement().otherReplicas())
+                    .as("both replicas placed")
+                    .hasSize(1);
         });
         assertThat(run.held("a")).isEqualTo(8.0);
     }
@@ -78,12 +91,14 @@ class GangSchedulingTest {
     @Test
     void reclaimEvictsTheWholeGangAndRequeuesIt() {
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(4, 8))
-                .team("a", 0).team("b", 32);
+                .team("a", 0)
+                .team("b", 32);
         run.deploy(ClusterRun.gang("a", "train", 4, 4, 8));
         assertThat(run.held("a")).isEqualTo(32.0);
         run.advance(Duration.ofHours(1));
         Plan plan = run.deploy(ClusterRun.job("b", "claim", 8));
-        assertThat(plan.actionsOf(PlanAction.Evict.class)).extracting(PlanAction.Evict::job)
+        assertThat(plan.actionsOf(PlanAction.Evict.class))
+                .extracting(PlanAction.Evict::job)
                 .containsExactly(new JobId("a", "train"));
         assertThat(run.isPlaced("b", "claim")).isTrue();
         assertThat(run.held("a")).isZero();
@@ -109,7 +124,8 @@ class GangSchedulingTest {
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(4, 8)).team("a", 32);
         run.deploy(ClusterRun.gang("a", "train", 2, 2, 3));
         Plan plan = run.rebalance(1.0);
-        assertThat(plan.actionsOf(PlanAction.Move.class)).extracting(PlanAction.Move::job)
+        assertThat(plan.actionsOf(PlanAction.Move.class))
+                .extracting(PlanAction.Move::job)
                 .doesNotContain(new JobId("a", "train"));
         assertThat(List.copyOf(run.placement("a", "train").replicas())).hasSize(2);
     }

@@ -1,9 +1,7 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
-import org.junit.jupiter.params.provider.MethodSource;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.util.Arrays;
@@ -11,9 +9,10 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Stream;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class JobSpecValidatorTest {
 
@@ -21,61 +20,203 @@ class JobSpecValidatorTest {
     private final JobSpecValidator validator = new JobSpecValidator();
 
     /** A request builder: every field null except team and name, overridden per test. */
-    private record In(String team, String name, Integer count, Double fraction, Double fractionLimit, Long mib,
-                      Long mibLimit, Integer devices, Long cpu, Long memory, Integer priority, Boolean preemptible,
-                      Long minRuntime, Set<String> models) {
+    private record In(
+            String team,
+            String name,
+            Integer count,
+            Double fraction,
+            Double fractionLimit,
+            Long mib,
+            Long mibLimit,
+            Integer devices,
+            Long cpu,
+            Long memory,
+            Integer priority,
+            Boolean preemptible,
+            Long minRuntime,
+            Set<String> models) {
         static In of() {
             return new In("team-a", "train-1", null, null, null, null, null, null, null, null, null, null, null, null);
         }
 
         In count(Integer c) {
-            return new In(team, name, c, fraction, fractionLimit, mib, mibLimit, devices, cpu, memory, priority,
-                    preemptible, minRuntime, models);
+            return new In(
+                    team,
+                    name,
+                    c,
+                    fraction,
+                    fractionLimit,
+                    mib,
+                    mibLimit,
+                    devices,
+                    cpu,
+                    memory,
+                    priority,
+                    preemptible,
+                    minRuntime,
+                    models);
         }
 
         In fraction(Double f, Double limit) {
-            return new In(team, name, count, f, limit, mib, mibLimit, devices, cpu, memory, priority, preemptible,
-                    minRuntime, models);
+            return new In(
+                    team,
+                    name,
+                    count,
+                    f,
+                    limit,
+                    mib,
+                    mibLimit,
+                    devices,
+                    cpu,
+                    memory,
+                    priority,
+                    preemptible,
+                    minRuntime,
+                    models);
         }
 
         In memory(Long m, Long limit) {
-            return new In(team, name, count, fraction, fractionLimit, m, limit, devices, cpu, memory, priority,
-                    preemptible, minRuntime, models);
+            return new In(
+                    team,
+                    name,
+                    count,
+                    fraction,
+                    fractionLimit,
+                    m,
+                    limit,
+                    devices,
+                    cpu,
+                    memory,
+                    priority,
+                    preemptible,
+                    minRuntime,
+                    models);
         }
 
         In devices(Integer d) {
-            return new In(team, name, count, fraction, fractionLimit, mib, mibLimit, d, cpu, memory, priority,
-                    preemptible, minRuntime, models);
+            return new In(
+                    team,
+                    name,
+                    count,
+                    fraction,
+                    fractionLimit,
+                    mib,
+                    mibLimit,
+                    d,
+                    cpu,
+                    memory,
+                    priority,
+                    preemptible,
+                    minRuntime,
+                    models);
         }
 
         In name(String n) {
-            return new In(team, n, count, fraction, fractionLimit, mib, mibLimit, devices, cpu, memory, priority,
-                    preemptible, minRuntime, models);
+            return new In(
+                    team,
+                    n,
+                    count,
+                    fraction,
+                    fractionLimit,
+                    mib,
+                    mibLimit,
+                    devices,
+                    cpu,
+                    memory,
+                    priority,
+                    preemptible,
+                    minRuntime,
+                    models);
         }
 
         In team(String t) {
-            return new In(t, name, count, fraction, fractionLimit, mib, mibLimit, devices, cpu, memory, priority,
-                    preemptible, minRuntime, models);
+            return new In(
+                    t,
+                    name,
+                    count,
+                    fraction,
+                    fractionLimit,
+                    mib,
+                    mibLimit,
+                    devices,
+                    cpu,
+                    memory,
+                    priority,
+                    preemptible,
+                    minRuntime,
+                    models);
         }
 
         In resources(Long c, Long m) {
-            return new In(team, name, count, fraction, fractionLimit, mib, mibLimit, devices, c, m, priority,
-                    preemptible, minRuntime, models);
+            return new In(
+                    team,
+                    name,
+                    count,
+                    fraction,
+                    fractionLimit,
+                    mib,
+                    mibLimit,
+                    devices,
+                    c,
+                    m,
+                    priority,
+                    preemptible,
+                    minRuntime,
+                    models);
         }
 
         In scheduling(Integer p, Boolean pre, Long min) {
-            return new In(team, name, count, fraction, fractionLimit, mib, mibLimit, devices, cpu, memory, p, pre, min,
+            return new In(
+                    team,
+                    name,
+                    count,
+                    fraction,
+                    fractionLimit,
+                    mib,
+                    mibLimit,
+                    devices,
+                    cpu,
+                    memory,
+                    p,
+                    pre,
+                    min,
                     models);
         }
 
         In models(Set<String> m) {
-            return new In(team, name, count, fraction, fractionLimit, mib, mibLimit, devices, cpu, memory, priority,
-                    preemptible, minRuntime, m);
+            return new In(
+                    team,
+                    name,
+                    count,
+                    fraction,
+                    fractionLimit,
+                    mib,
+                    mibLimit,
+                    devices,
+                    cpu,
+                    memory,
+                    priority,
+                    preemptible,
+                    minRuntime,
+                    m);
         }
 
         JobRequestInput input() {
-            return new JobRequestInput(team, name, count, fraction, fractionLimit, mib, mibLimit, devices, cpu, memory,
-                    priority, preemptible, minRuntime, models);
+            return new JobRequestInput(
+                    team,
+                    name,
+                    count,
+                    fraction,
+                    fractionLimit,
+                    mib,
+                    mibLimit,
+                    devices,
+                    cpu,
+                    memory,
+                    priority,
+                    preemptible,
+                    minRuntime,
+                    models);
         }
     }
 
@@ -98,16 +239,20 @@ class JobSpecValidatorTest {
                 Arguments.of(In.of().fraction(0.5, 0.4), "gpu.fractionLimit", "must not be below gpu.fraction"),
                 Arguments.of(In.of().fraction(0.5, 1.5), "gpu.fractionLimit", "at most 1"),
                 Arguments.of(In.of().fraction(null, 0.5), "gpu.fractionLimit", "needs gpu.fraction"),
-                Arguments.of(In.of().fraction(0.5, null).memory(2000L, null), "gpu.memoryMib",
+                Arguments.of(
+                        In.of().fraction(0.5, null).memory(2000L, null),
+                        "gpu.memoryMib",
                         "cannot be combined with gpu.fraction"),
                 Arguments.of(In.of().count(1).fraction(0.5, null), "gpu.count", "cannot be combined"),
                 Arguments.of(In.of().count(1).memory(2000L, null), "gpu.count", "cannot be combined"),
                 Arguments.of(In.of().memory(0L, null), "gpu.memoryMib", "must be from 1 to 1048576 MiB"),
                 Arguments.of(In.of().memory(Long.MAX_VALUE, null), "gpu.memoryMib", "must be from 1 to 1048576 MiB"),
-                Arguments.of(In.of().memory(2000L, Long.MAX_VALUE), "gpu.memoryLimitMib",
-                        "must be from 1 to 1048576 MiB"),
+                Arguments.of(
+                        In.of().memory(2000L, Long.MAX_VALUE), "gpu.memoryLimitMib", "must be from 1 to 1048576 MiB"),
                 Arguments.of(In.of().count(1_000_000), "gpu.count", "at most 1024 GPUs per replica"),
-                Arguments.of(In.of().scheduling(null, null, 3601L), "minRuntimeSeconds",
+                Arguments.of(
+                        In.of().scheduling(null, null, 3601L),
+                        "minRuntimeSeconds",
                         "at most 3600 seconds are allowed on this cluster"),
                 Arguments.of(In.of().scheduling(null, null, Long.MAX_VALUE), "minRuntimeSeconds", "at most 3600"),
                 Arguments.of(In.of().count(1).models(Set.of("A100\u0000")), "gpuModels", "control characters"),
@@ -122,20 +267,27 @@ class JobSpecValidatorTest {
                 Arguments.of(In.of().scheduling(-1001, null, null), "priority", "between -1000 and 1000"),
                 Arguments.of(In.of().scheduling(null, null, -5L), "minRuntimeSeconds", "must not be negative"),
                 Arguments.of(In.of().models(Set.of("A100")), "gpuModels", "only to jobs that request GPUs"),
-                Arguments.of(In.of().count(1).models(new HashSet<>(Arrays.asList("A100", " "))), "gpuModels",
+                Arguments.of(
+                        In.of().count(1).models(new HashSet<>(Arrays.asList("A100", " "))),
+                        "gpuModels",
                         "empty model names"));
     }
 
     /** Issue 31: the cluster bounds minRuntimeSeconds, one hour unless configured, for new and stored jobs alike. */
     @Test
     void minimumRuntimeIsBoundedByTheClustersMaximum() {
-        assertThat(validator.validate(In.of().scheduling(null, null, 3600L).input(), TEAMS).minRuntime())
+        assertThat(validator
+                        .validate(In.of().scheduling(null, null, 3600L).input(), TEAMS)
+                        .minRuntime())
                 .isEqualTo(Duration.ofHours(1));
         JobSpecValidator twoHours = new JobSpecValidator(Duration.ofHours(2));
-        assertThat(twoHours.validate(In.of().scheduling(null, null, 7200L).input(), TEAMS).minRuntime())
+        assertThat(twoHours.validate(In.of().scheduling(null, null, 7200L).input(), TEAMS)
+                        .minRuntime())
                 .isEqualTo(Duration.ofHours(2));
-        assertThatThrownBy(() -> twoHours.validateRequest(In.of().scheduling(null, null, 7201L).input()))
-                .isInstanceOfSatisfying(RequestException.class, e -> assertThat(e.field()).isEqualTo("minRuntimeSeconds"))
+        assertThatThrownBy(() -> twoHours.validateRequest(
+                        In.of().scheduling(null, null, 7201L).input()))
+                .isInstanceOfSatisfying(
+                        RequestException.class, e -> assertThat(e.field()).isEqualTo("minRuntimeSeconds"))
                 .hasMessageContaining("at most 7200 seconds are allowed on this cluster");
     }
 
@@ -151,7 +303,8 @@ class JobSpecValidatorTest {
 
     @Test
     void refusesAnUnknownTeamWithItsOwnErrorListingTheKnownOnes() {
-        assertThatThrownBy(() -> validator.validate(In.of().team("team-x").count(1).input(), TEAMS))
+        assertThatThrownBy(
+                        () -> validator.validate(In.of().team("team-x").count(1).input(), TEAMS))
                 .isInstanceOfSatisfying(UnknownTeamException.class, e -> {
                     assertThat(e.team()).isEqualTo("team-x");
                     assertThat(e.getMessage()).contains("team-a");
@@ -166,7 +319,8 @@ class JobSpecValidatorTest {
 
     @Test
     void aRefusedEmptyRequestNamesTheBody() {
-        assertThatThrownBy(() -> validator.validate(null, TEAMS)).isInstanceOf(RequestException.class)
+        assertThatThrownBy(() -> validator.validate(null, TEAMS))
+                .isInstanceOf(RequestException.class)
                 .hasMessageStartingWith("body:");
     }
 
@@ -189,7 +343,9 @@ class JobSpecValidatorTest {
 
     @Test
     void aFractionWithoutLimitHasItsRequestAsLimitAndMayBurstToAWholeGpu() {
-        assertThat(validator.validate(In.of().fraction(0.5, null).input(), TEAMS).gpu())
+        assertThat(validator
+                        .validate(In.of().fraction(0.5, null).input(), TEAMS)
+                        .gpu())
                 .isEqualTo(new GpuRequest.Fraction(500, 500, 1));
         assertThat(validator.validate(In.of().fraction(0.5, 1.0).input(), TEAMS).gpu())
                 .isEqualTo(new GpuRequest.Fraction(500, 1000, 1));
@@ -203,7 +359,8 @@ class JobSpecValidatorTest {
 
     @Test
     void noGpuIsACpuOnlyJobAndSchedulingFieldsAreKept() {
-        JobSpec spec = validator.validate(In.of().resources(2000L, 4096L).scheduling(5, false, 600L).input(), TEAMS);
+        JobSpec spec = validator.validate(
+                In.of().resources(2000L, 4096L).scheduling(5, false, 600L).input(), TEAMS);
         assertThat(spec.gpu()).isInstanceOf(GpuRequest.None.class);
         assertThat(spec.cpuMilli()).isEqualTo(2000);
         assertThat(spec.memoryMib()).isEqualTo(4096);
@@ -214,13 +371,18 @@ class JobSpecValidatorTest {
 
     @Test
     void allowedModelsAreTrimmed() {
-        JobSpec spec = validator.validate(In.of().count(1).models(Set.of(" H100 ", "A100")).input(), TEAMS);
+        JobSpec spec = validator.validate(
+                In.of().count(1).models(Set.of(" H100 ", "A100")).input(), TEAMS);
         assertThat(spec.allowedModels()).containsExactlyInAnyOrder("H100", "A100");
     }
 
     @Test
     void aNameOfExactly63CharactersIsAccepted() {
         String name = "a".repeat(63);
-        assertThat(validator.validate(In.of().name(name).count(1).input(), TEAMS).id().name()).isEqualTo(name);
+        assertThat(validator
+                        .validate(In.of().name(name).count(1).input(), TEAMS)
+                        .id()
+                        .name())
+                .isEqualTo(name);
     }
 }

@@ -1,7 +1,5 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-
 import static io.quotient.core.scheduling.KaiScenarios.BUILD;
 import static io.quotient.core.scheduling.KaiScenarios.INFERENCE;
 import static io.quotient.core.scheduling.KaiScenarios.TRAIN;
@@ -12,6 +10,8 @@ import static io.quotient.core.scheduling.KaiScenarios.running;
 import static io.quotient.core.scheduling.KaiScenarios.state;
 import static io.quotient.core.scheduling.KaiScenarios.whole;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 /**
  * KAI-Scheduler's department reclaim scenarios ({@code pkg/scheduler/actions/reclaim/reclaimDepartments_test.go}),
@@ -30,8 +30,9 @@ class KaiDepartmentScenariosTest {
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0);
         running(s, "queue0", "running_job1", "node-0", BUILD, 1);
         s.deploy(whole("queue1", "pending_job0", 1, TRAIN));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/running_job1",
-                "queue1/pending_job0");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/running_job1", "queue1/pending_job0");
         assertThat(s.pending()).containsExactly("queue0/running_job0");
     }
 
@@ -45,8 +46,9 @@ class KaiDepartmentScenariosTest {
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0);
         running(s, "queue0", "running_job1", "node-0", BUILD, 1);
         s.deploy(whole("queue1", "pending_job0", 1, BUILD));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/running_job1",
-                "queue1/pending_job0");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/running_job1", "queue1/pending_job0");
         assertThat(s.pending()).containsExactly("queue0/running_job0");
     }
 
@@ -57,13 +59,16 @@ class KaiDepartmentScenariosTest {
         // KAI: nothing changes.
         Department d1 = department("d1", 2);
         Department d2 = department("d2", 2);
-        Scenario s = Scenario.nodes(4).team(queue("queue0", 1, 1, d1)).team(queue("queue1", 1, 1, d2))
+        Scenario s = Scenario.nodes(4)
+                .team(queue("queue0", 1, 1, d1))
+                .team(queue("queue1", 1, 1, d2))
                 .team(queue("queue2", 1, 1, d2));
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0, 1, 2);
         running(s, "queue1", "running_job1", "node-0", BUILD, 3);
         s.deploy(whole("queue1", "pending_job0", 2, TRAIN));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/running_job0",
-                "queue1/running_job1");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/running_job0", "queue1/running_job1");
         assertThat(s.pending()).containsExactly("queue1/pending_job0");
     }
 
@@ -78,8 +83,9 @@ class KaiDepartmentScenariosTest {
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0, 1, 2, 3);
         running(s, "queue0", "running_job1", "node-0", TRAIN, 4);
         s.deploy(whole("queue1", "pending_job0", 4, TRAIN));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/running_job0",
-                "queue1/pending_job0");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/running_job0", "queue1/pending_job0");
         assertThat(s.pending()).containsExactly("queue0/running_job1");
     }
 
@@ -94,7 +100,9 @@ class KaiDepartmentScenariosTest {
         // (DepartmentLimits); before, it could take nothing from them and queue2 waited at 0 of 4.
         Department d1 = department("d1", 0);
         Department d2 = department("d2", 4);
-        Scenario s = Scenario.nodes(4).team(queue("queue0", 1, 1, d1)).team(queue("queue1", 0, 0, d2))
+        Scenario s = Scenario.nodes(4)
+                .team(queue("queue0", 1, 1, d1))
+                .team(queue("queue1", 0, 0, d2))
                 .team(queue("queue2", 4, 4, d2));
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0, 1);
         running(s, "queue1", "running_job1", "node-0", TRAIN, 2, 3);
@@ -113,8 +121,9 @@ class KaiDepartmentScenariosTest {
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0, 1);
         running(s, "queue1", "running_job1", "node-0", TRAIN, 2, 3);
         s.deploy(whole("queue0", "pending_job0", 1, TRAIN));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/running_job0",
-                "queue1/running_job1");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/running_job0", "queue1/running_job1");
         assertThat(s.pending()).containsExactly("queue0/pending_job0");
     }
 
@@ -129,8 +138,9 @@ class KaiDepartmentScenariosTest {
         running(s, "queue0", "running_job0", "node-0", BUILD, 0);
         running(s, "queue1", "running_job1", "node-0", TRAIN, 1, 2, 3);
         s.deploy(whole("queue0", "pending_job0", 1, BUILD));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/running_job0",
-                "queue1/running_job1");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/running_job0", "queue1/running_job1");
         assertThat(s.pending()).containsExactly("queue0/pending_job0");
     }
 
@@ -152,8 +162,9 @@ class KaiDepartmentScenariosTest {
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0);
         running(s, "queue1", "running_job1", "node-0", TRAIN, 1, 2, 3);
         s.deploy(whole("queue0", "pending_job0", 1, TRAIN));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/running_job0",
-                "queue1/running_job1");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/running_job0", "queue1/running_job1");
         assertThat(s.pending()).containsExactly("queue0/pending_job0");
         assertThat(evictions(s)).isEmpty();
     }
@@ -174,8 +185,11 @@ class KaiDepartmentScenariosTest {
         Department d2 = department("d2", 4);
         Department d3 = department("d3", 4);
         Department d4 = department("d4", 4);
-        Scenario s = Scenario.nodes(16).team(queue("d1_project1", 3, 3, d1)).team(queue("d1_project2", 1, 1, d1))
-                .team(queue("d2_project1", 4, 4, d2)).team(queue("d3_project1", 4, 4, d3))
+        Scenario s = Scenario.nodes(16)
+                .team(queue("d1_project1", 3, 3, d1))
+                .team(queue("d1_project2", 1, 1, d1))
+                .team(queue("d2_project1", 4, 4, d2))
+                .team(queue("d3_project1", 4, 4, d3))
                 .team(queue("d4_project1", 4, 4, d4));
         int gpu = 0;
         for (int j = 1; j <= 4; j++) {
@@ -190,7 +204,9 @@ class KaiDepartmentScenariosTest {
         s.deploy(whole("d4_project1", "d4_job1", 5, TRAIN));
         s.deploy(whole("d1_project1", "d1_p1_pending_job", 1, INFERENCE));
         assertThat(s.running()).as(() -> state(s)).contains("d1_project1/d1_p1_pending_job");
-        assertThat(evictions(s)).as(() -> state(s)).singleElement()
+        assertThat(evictions(s))
+                .as(() -> state(s))
+                .singleElement()
                 .satisfies(e -> assertThat(e.job().team()).isEqualTo("d1_project2"));
         assertThat(s.run.held("d2_project1")).isEqualTo(8);
         assertThat(s.pending()).contains("d4_project1/d4_job1");

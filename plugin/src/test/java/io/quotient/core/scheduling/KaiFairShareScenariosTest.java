@@ -1,7 +1,5 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-
 import static io.quotient.core.scheduling.KaiScenarios.TRAIN;
 import static io.quotient.core.scheduling.KaiScenarios.department;
 import static io.quotient.core.scheduling.KaiScenarios.evictions;
@@ -17,6 +15,8 @@ import static io.quotient.core.scheduling.KaiScenarios.whole;
 import static io.quotient.core.scheduling.Scenario.gpus;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import org.junit.jupiter.api.Test;
+
 /**
  * KAI-Scheduler's reclaim scenarios about fair shares, consolidation and releasing capacity
  * ({@code pkg/scheduler/actions/reclaim/reclaim_test.go}), translated one for one ({@link KaiScenarios} says how).
@@ -30,7 +30,9 @@ class KaiFairShareScenariosTest {
         // department d1 (deserved 1). KAI: q0_running_job2 and q1_running_job2 (the lower priority) are evicted,
         // the reclaimer is pipelined. (KAI's 2-task reclaimer on the single node is one 2-GPU job here.)
         Department d1 = department("d1", 1);
-        Scenario s = Scenario.nodes(6).team(queue("queue0", 1, 1, d1)).team(queue("queue1", 1, 1, d1))
+        Scenario s = Scenario.nodes(6)
+                .team(queue("queue0", 1, 1, d1))
+                .team(queue("queue1", 1, 1, d1))
                 .team(queue("reclaimer_queue", 2, 0, d1));
         running(s, "queue0", "q0_running_job0", "node-0", TRAIN, 0);
         running(s, "queue0", "q0_running_job1", "node-0", TRAIN, 1);
@@ -39,11 +41,17 @@ class KaiFairShareScenariosTest {
         running(s, "queue1", "q1_running_job1", "node-0", TRAIN, 4);
         running(s, "queue1", "q1_running_job2", "node-0", TRAIN - 1, 5);
         s.deploy(whole("reclaimer_queue", "reclaimer", 2, TRAIN));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/q0_running_job0",
-                "queue0/q0_running_job1", "queue1/q1_running_job0", "queue1/q1_running_job1",
-                "reclaimer_queue/reclaimer");
-        assertThat(s.pending()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/q0_running_job2",
-                "queue1/q1_running_job2");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder(
+                        "queue0/q0_running_job0",
+                        "queue0/q0_running_job1",
+                        "queue1/q1_running_job0",
+                        "queue1/q1_running_job1",
+                        "reclaimer_queue/reclaimer");
+        assertThat(s.pending())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/q0_running_job2", "queue1/q1_running_job2");
     }
 
     @Test
@@ -84,8 +92,9 @@ class KaiFairShareScenariosTest {
         running(s, "queue0", "q1_job0", "node-3", TRAIN, 0);
         s.deploy(gang("queue1", "q1_job1", 4, TRAIN));
         assertThat(s.running()).as(() -> state(s)).containsExactly("queue1/q1_job1");
-        assertThat(s.pending()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/q0_job0", "queue0/q0_job1",
-                "queue0/q0_job2", "queue0/q1_job0");
+        assertThat(s.pending())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/q0_job0", "queue0/q0_job1", "queue0/q0_job2", "queue0/q1_job0");
     }
 
     @Test
@@ -109,7 +118,9 @@ class KaiFairShareScenariosTest {
         // KAI "Verify inactive queues don't affect the reclaimable deserved calculation": 4 GPUs; queue0 (deserved
         // 1) runs 3, queue1 (deserved 1) runs 1 and wants 1 more, queue2 (deserved 1) is idle. KAI: one queue0 job
         // (running_job2) is evicted and queue1's job is pipelined.
-        Scenario s = Scenario.nodes(4).team(queue("queue0", 1, 1)).team(queue("queue1", 1, 1))
+        Scenario s = Scenario.nodes(4)
+                .team(queue("queue0", 1, 1))
+                .team(queue("queue1", 1, 1))
                 .team(queue("queue2", 1, 1));
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0);
         running(s, "queue0", "running_job1", "node-0", TRAIN, 1);
@@ -128,7 +139,8 @@ class KaiFairShareScenariosTest {
         // evicted (queue0 ends at 0, below its deserved 2) and queue1's 6 are pipelined.
         //
         // Quotient agrees since 2026-11-27 ("fair share, within one job"): queue0 may end as far below its share as
-        // queue1 is below its own (6), and below its guarantee as far as queue1 is below its own (2); before, a victim was
+        // queue1 is below its own (6), and below its guarantee as far as queue1 is below its own (2); before, a victim
+        // was
         // protected down to its share and a single large job could not be reclaimed at all.
         Scenario s = Scenario.nodes(10).team(queue("queue0", 2, 1)).team(queue("queue1", 2, 2));
         running(s, "queue0", "running_job0", "node-0", TRAIN, gpus(0, 8));
@@ -172,8 +184,9 @@ class KaiFairShareScenariosTest {
         running(s, "queue0", "q0_job0", "node-0", TRAIN, 0, 1);
         running(s, "queue0", "q0_job1", "node-1", TRAIN, 0);
         s.deploy(whole("queue1", "q1_job0", 2, TRAIN));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/q0_job0", "queue0/q0_job1",
-                "queue1/q1_job0");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/q0_job0", "queue0/q0_job1", "queue1/q1_job0");
         assertThat(s.run.placement("queue0", "q0_job1").node()).isEqualTo("node-0");
         assertThat(s.run.placement("queue1", "q1_job0").node()).isEqualTo("node-1");
         assertThat(evictions(s)).isEmpty();
@@ -189,8 +202,9 @@ class KaiFairShareScenariosTest {
         running(s, "queue0", "q0_job0", "node-0", TRAIN, 0, 1);
         running(s, "queue0", "q0_job1", "node-1", TRAIN, 0);
         s.deploy(whole("queue1", "q1_job0", 2, TRAIN));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/q0_job0", "queue0/q0_job1",
-                "queue1/q1_job0");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/q0_job0", "queue0/q0_job1", "queue1/q1_job0");
         assertThat(s.run.placement("queue0", "q0_job1").node()).isEqualTo("node-0");
         assertThat(s.run.placement("queue1", "q1_job0").node()).isEqualTo("node-1");
         assertThat(evictions(s)).isEmpty();
@@ -201,13 +215,16 @@ class KaiFairShareScenariosTest {
         // KAI "Reclaim based on releasing resources with consolidation": 2 nodes x 1 GPU; queue0 and queue1
         // (deserved 0) run a 0.5 fraction each, one per node; queue2 (deserved 2) wants a whole GPU. KAI: one
         // fraction (running-job1) is re-placed next to the other, the whole GPU goes to the emptied node.
-        Scenario s = Scenario.nodes(1, 1).team(queue("queue0", 0, 0)).team(queue("queue1", 0, 0))
+        Scenario s = Scenario.nodes(1, 1)
+                .team(queue("queue0", 0, 0))
+                .team(queue("queue1", 0, 0))
                 .team(queue("queue2", 2, 0));
         runningFraction(s, "queue0", "running-job0", "node-0", 500, 0);
         runningFraction(s, "queue1", "running-job1", "node-1", 500, 0);
         s.deploy(whole("queue2", "pending-job", 1, TRAIN));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/running-job0",
-                "queue1/running-job1", "queue2/pending-job");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/running-job0", "queue1/running-job1", "queue2/pending-job");
         assertThat(s.run.placement("queue0", "running-job0").node())
                 .isEqualTo(s.run.placement("queue1", "running-job1").node())
                 .isNotEqualTo(s.run.placement("queue2", "pending-job").node());
@@ -218,12 +235,17 @@ class KaiFairShareScenariosTest {
     void reclaimBasedOnReleasingResourcesWithoutConsolidation() {
         // KAI "Reclaim based on releasing resources without consolidation": as above with 0.7 fractions, which
         // cannot share a GPU. KAI: one fraction (running-job1) is evicted and the whole GPU goes to its node.
-        Scenario s = Scenario.nodes(1, 1).team(queue("queue0", 0, 0)).team(queue("queue1", 0, 0))
+        Scenario s = Scenario.nodes(1, 1)
+                .team(queue("queue0", 0, 0))
+                .team(queue("queue1", 0, 0))
                 .team(queue("queue2", 2, 0));
         runningFraction(s, "queue0", "running-job0", "node-0", 700, 0);
         runningFraction(s, "queue1", "running-job1", "node-1", 700, 0);
         s.deploy(whole("queue2", "pending-job", 1, TRAIN));
-        assertThat(s.running()).as(() -> state(s)).contains("queue2/pending-job").hasSize(2);
+        assertThat(s.running())
+                .as(() -> state(s))
+                .contains("queue2/pending-job")
+                .hasSize(2);
         assertThat(evictions(s)).hasSize(1);
     }
 

@@ -1,13 +1,10 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-
 import static io.quotient.core.scheduling.KaiScenarios.BUILD;
 import static io.quotient.core.scheduling.KaiScenarios.INFERENCE;
 import static io.quotient.core.scheduling.KaiScenarios.INTERACTIVE_PREEMPTIBLE;
 import static io.quotient.core.scheduling.KaiScenarios.TRAIN;
 import static io.quotient.core.scheduling.KaiScenarios.evictions;
-import static io.quotient.core.scheduling.KaiScenarios.gang;
 import static io.quotient.core.scheduling.KaiScenarios.queue;
 import static io.quotient.core.scheduling.KaiScenarios.running;
 import static io.quotient.core.scheduling.KaiScenarios.runningFraction;
@@ -16,6 +13,8 @@ import static io.quotient.core.scheduling.KaiScenarios.state;
 import static io.quotient.core.scheduling.KaiScenarios.whole;
 import static io.quotient.core.scheduling.Scenario.gpus;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 /**
  * KAI-Scheduler's gang reclaim scenarios ({@code pkg/scheduler/actions/reclaim/reclaimGang_test.go}) and its
@@ -94,8 +93,9 @@ class KaiGangAndPriorityScenariosTest {
         running(s, "queue0", "running_job1", "node-0", TRAIN, 1);
         runningFraction(s, "queue0", "running_job2", "node-0", 500, 0);
         s.deploy(whole("queue0", "pending_job0", 1, BUILD));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/running_job0",
-                "queue0/running_job2", "queue0/pending_job0");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/running_job0", "queue0/running_job2", "queue0/pending_job0");
         assertThat(s.pending()).containsExactly("queue0/running_job1");
     }
 
@@ -152,8 +152,9 @@ class KaiGangAndPriorityScenariosTest {
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0, 1);
         running(s, "queue1", "running_job1", "node-0", TRAIN, 2, 3);
         s.deploy(whole("queue0", "pending_job0", 2, BUILD));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue1/running_job1",
-                "queue0/pending_job0");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue1/running_job1", "queue0/pending_job0");
         assertThat(s.pending()).containsExactly("queue0/running_job0");
     }
 
@@ -166,8 +167,9 @@ class KaiGangAndPriorityScenariosTest {
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0);
         running(s, "queue1", "running_job1", "node-0", TRAIN, 1, 2);
         s.deploy(whole("queue0", "pending_job0", 2, BUILD));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue1/running_job1",
-                "queue0/pending_job0");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue1/running_job1", "queue0/pending_job0");
         assertThat(s.pending()).containsExactly("queue0/running_job0");
     }
 
@@ -179,8 +181,9 @@ class KaiGangAndPriorityScenariosTest {
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0);
         running(s, "queue0", "running_job1", "node-0", INTERACTIVE_PREEMPTIBLE, 1);
         s.deploy(whole("queue0", "pending_job0", 1, BUILD));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/running_job1",
-                "queue0/pending_job0");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/running_job1", "queue0/pending_job0");
         assertThat(s.pending()).containsExactly("queue0/running_job0");
     }
 
@@ -192,7 +195,10 @@ class KaiGangAndPriorityScenariosTest {
         running(s, "queue0", "running_job0", "node-0", INTERACTIVE_PREEMPTIBLE, 0);
         running(s, "queue0", "running_job1", "node-0", INTERACTIVE_PREEMPTIBLE, 1);
         s.deploy(whole("queue0", "pending_job0", 1, BUILD));
-        assertThat(s.running()).as(() -> state(s)).contains("queue0/pending_job0").hasSize(2);
+        assertThat(s.running())
+                .as(() -> state(s))
+                .contains("queue0/pending_job0")
+                .hasSize(2);
         assertThat(evictions(s)).hasSize(1);
     }
 

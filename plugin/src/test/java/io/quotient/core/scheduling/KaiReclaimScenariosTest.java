@@ -1,7 +1,5 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-
 import static io.quotient.core.scheduling.KaiScenarios.BUILD;
 import static io.quotient.core.scheduling.KaiScenarios.INFERENCE;
 import static io.quotient.core.scheduling.KaiScenarios.INTERACTIVE_PREEMPTIBLE;
@@ -13,6 +11,8 @@ import static io.quotient.core.scheduling.KaiScenarios.runningWideGang;
 import static io.quotient.core.scheduling.KaiScenarios.state;
 import static io.quotient.core.scheduling.KaiScenarios.whole;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 /**
  * KAI-Scheduler's reclaim scenarios about deserved quota and job kinds ({@code pkg/scheduler/actions/reclaim/reclaim_test.go}:
@@ -43,18 +43,20 @@ class KaiReclaimScenariosTest {
         // 6 nodes x 3 GPUs; queue0 (deserved 2) runs six 2-GPU jobs (one per node) and has three more pending;
         // queue1 (deserved 2) wants one 2-GPU job. KAI: one of queue0's running jobs (q0_running_job5) is evicted,
         // queue1's job is pipelined there, queue0's pending jobs stay pending.
-        Scenario s = Scenario.nodes(3, 3, 3, 3, 3, 3).team(queue("queue0", 2, 1)).team(queue("queue1", 2, 1));
+        Scenario s =
+                Scenario.nodes(3, 3, 3, 3, 3, 3).team(queue("queue0", 2, 1)).team(queue("queue1", 2, 1));
         for (int i = 0; i < 6; i++) {
             running(s, "queue0", "q0_running_job" + i, "node-" + i, TRAIN, 0, 1);
         }
-        s.deploy(whole("queue0", "q0_pending_job6", 2, TRAIN), whole("queue0", "q0_pending_job7", 2, TRAIN),
+        s.deploy(
+                whole("queue0", "q0_pending_job6", 2, TRAIN),
+                whole("queue0", "q0_pending_job7", 2, TRAIN),
                 whole("queue0", "q0_pending_job8", 2, TRAIN));
         s.deploy(whole("queue1", "q1_pending_job0", 2, TRAIN));
         assertThat(s.running()).as(() -> state(s)).contains("queue1/q1_pending_job0");
         assertThat(evictions(s)).as(() -> state(s)).hasSize(1);
         assertThat(s.run.held("queue0")).isEqualTo(10);
-        assertThat(s.pending()).contains("queue0/q0_pending_job6", "queue0/q0_pending_job7",
-                "queue0/q0_pending_job8");
+        assertThat(s.pending()).contains("queue0/q0_pending_job6", "queue0/q0_pending_job7", "queue0/q0_pending_job8");
     }
 
     @Test
@@ -81,8 +83,9 @@ class KaiReclaimScenariosTest {
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0);
         running(s, "queue1", "running_job1", "node-0", TRAIN, 1);
         s.deploy(whole("queue0", "pending_job0", 1, TRAIN), whole("queue1", "pending_job1", 1, TRAIN));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/running_job0",
-                "queue1/running_job1");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/running_job0", "queue1/running_job1");
         assertThat(evictions(s)).isEmpty();
     }
 
@@ -95,10 +98,12 @@ class KaiReclaimScenariosTest {
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0);
         running(s, "queue0", "running_job1", "node-0", BUILD, 1);
         s.deploy(whole("queue1", "pending_job0", 1, TRAIN), whole("queue1", "pending_job1", 1, TRAIN));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/running_job1",
-                "queue1/pending_job0");
-        assertThat(s.pending()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/running_job0",
-                "queue1/pending_job1");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/running_job1", "queue1/pending_job0");
+        assertThat(s.pending())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/running_job0", "queue1/pending_job1");
     }
 
     @Test
@@ -110,8 +115,9 @@ class KaiReclaimScenariosTest {
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0);
         running(s, "queue0", "running_job1", "node-0", TRAIN, 1);
         s.deploy(whole("queue1", "pending_job0", 1, TRAIN), whole("queue1", "pending_job1", 1, TRAIN));
-        assertThat(s.pending()).as(() -> state(s)).containsExactlyInAnyOrder("queue1/pending_job0",
-                "queue1/pending_job1");
+        assertThat(s.pending())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue1/pending_job0", "queue1/pending_job1");
         assertThat(evictions(s)).isEmpty();
     }
 
@@ -136,16 +142,19 @@ class KaiReclaimScenariosTest {
         // from queue1 - reclaim": as above, but pending_job1 is a build job. KAI: queue0's job is evicted and the
         // build job (higher priority) is pipelined; the train job stays pending.
         //
-        // DIFFERENCE: since 2026-11-27 a non-preemptible claimant within its guarantee has the within-one-job right too,
-        // so queue0's job is evicted and the build job placed as KAI does; Quotient then also places the train job on the
+        // DIFFERENCE: since 2026-11-27 a non-preemptible claimant within its guarantee has the within-one-job right
+        // too,
+        // so queue0's job is evicted and the build job placed as KAI does; Quotient then also places the train job on
+        // the
         // GPU left idle (queue1 borrows it) where KAI's reclaim-only test leaves it pending.
         Scenario s = Scenario.nodes(2).team(queue("queue0", 1, 1)).team(queue("queue1", 1, 1));
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0, 1);
         s.deploy(whole("queue1", "pending_job0", 1, TRAIN), whole("queue1", "pending_job1", 1, BUILD));
         s.run.requeue();
         assertThat(s.pending()).as(() -> state(s)).containsExactly("queue0/running_job0");
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue1/pending_job0",
-                "queue1/pending_job1");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue1/pending_job0", "queue1/pending_job1");
     }
 
     @Test
@@ -169,8 +178,9 @@ class KaiReclaimScenariosTest {
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0);
         running(s, "queue0", "running_job1", "node-0", INTERACTIVE_PREEMPTIBLE, 1);
         s.deploy(whole("queue1", "pending_job0", 1, TRAIN));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/running_job1",
-                "queue1/pending_job0");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/running_job1", "queue1/pending_job0");
         assertThat(s.pending()).containsExactly("queue0/running_job0");
     }
 
@@ -208,8 +218,9 @@ class KaiReclaimScenariosTest {
         running(s, "queue0", "running_job0", "node-0", BUILD, 0);
         running(s, "queue1", "running_job1", "node-0", TRAIN, 1, 2, 3);
         s.deploy(whole("queue0", "pending_job0", 1, BUILD));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/running_job0",
-                "queue1/running_job1");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/running_job0", "queue1/running_job1");
         assertThat(s.pending()).containsExactly("queue0/pending_job0");
     }
 
@@ -222,8 +233,9 @@ class KaiReclaimScenariosTest {
         running(s, "queue0", "q0_job0", "node-0", TRAIN, 0, 1);
         running(s, "queue0", "q0_job1", "node-1", TRAIN, 0);
         s.deploy(whole("queue1", "q1_job0", 2, TRAIN), whole("queue1", "q1_job1", 2, TRAIN));
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("queue0/q0_job0", "queue0/q0_job1",
-                "queue1/q1_job0");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("queue0/q0_job0", "queue0/q0_job1", "queue1/q1_job0");
         assertThat(s.pending()).containsExactly("queue1/q1_job1");
         assertThat(s.run.placement("queue1", "q1_job0").node()).isEqualTo("node-1");
         assertThat(evictions(s)).isEmpty();

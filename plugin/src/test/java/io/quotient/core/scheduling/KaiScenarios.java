@@ -1,12 +1,12 @@
 package io.quotient.core.scheduling;
 
+import static io.quotient.core.scheduling.Scenario.gpus;
+
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
-
-import static io.quotient.core.scheduling.Scenario.gpus;
 
 /**
  * How the scenario tests of the peer scheduler KAI-Scheduler are translated, one for one, and the pieces they
@@ -41,8 +41,7 @@ final class KaiScenarios {
     static final int BUILD = 100;
     static final int INFERENCE = 125;
 
-    private KaiScenarios() {
-    }
+    private KaiScenarios() {}
 
     static Team queue(String name, double deserved, double weight) {
         return new Team(name, Math.round(deserved * 1000), Team.UNLIMITED, weight, 0);
@@ -58,8 +57,7 @@ final class KaiScenarios {
 
     /** A KAI job: non-preemptible from priority 100 (build, inference) on, as in KAI. */
     static JobSpec kai(String team, String name, GpuRequest gpu, int priority) {
-        return new JobSpec(new JobId(team, name), gpu, 1000, 1024, Set.of(), priority, priority < BUILD,
-                Duration.ZERO);
+        return new JobSpec(new JobId(team, name), gpu, 1000, 1024, Set.of(), priority, priority < BUILD, Duration.ZERO);
     }
 
     static JobSpec whole(String team, String name, int gpus, int priority) {
@@ -72,19 +70,41 @@ final class KaiScenarios {
 
     /** A KAI job of {@code replicas} one-GPU tasks that must be on different nodes, all or nothing. */
     static JobSpec gang(String team, String name, int replicas, int priority) {
-        return new JobSpec(new JobId(team, name), new GpuRequest.WholeGpus(1), 1000, 1024, Set.of(), priority,
-                priority < BUILD, Duration.ZERO, Gang.of(replicas));
+        return new JobSpec(
+                new JobId(team, name),
+                new GpuRequest.WholeGpus(1),
+                1000,
+                1024,
+                Set.of(),
+                priority,
+                priority < BUILD,
+                Duration.ZERO,
+                Gang.of(replicas));
     }
 
     /** A whole-GPU job running on the given GPUs of a node for an hour. */
     static void running(Scenario s, String team, String name, String node, int priority, int... gpus) {
-        put(s, new PlacedJob(whole(team, name, gpus.length, priority), node, Arrays.stream(gpus).boxed().toList(),
-                1000, QuotaState.OVER_QUOTA, s.run.now.minus(Duration.ofHours(1))));
+        put(
+                s,
+                new PlacedJob(
+                        whole(team, name, gpus.length, priority),
+                        node,
+                        Arrays.stream(gpus).boxed().toList(),
+                        1000,
+                        QuotaState.OVER_QUOTA,
+                        s.run.now.minus(Duration.ofHours(1))));
     }
 
     static void runningFraction(Scenario s, String team, String name, String node, int milli, int gpu) {
-        put(s, new PlacedJob(fraction(team, name, milli, TRAIN), node, List.of(gpu), milli, QuotaState.OVER_QUOTA,
-                s.run.now.minus(Duration.ofHours(1))));
+        put(
+                s,
+                new PlacedJob(
+                        fraction(team, name, milli, TRAIN),
+                        node,
+                        List.of(gpu),
+                        milli,
+                        QuotaState.OVER_QUOTA,
+                        s.run.now.minus(Duration.ofHours(1))));
     }
 
     /** A rigid gang running with one replica on GPU 0 of each of the given nodes. */
@@ -93,21 +113,45 @@ final class KaiScenarios {
         for (int i = 1; i < nodes.length; i++) {
             others.add(new PlacedJob.Replica(nodes[i], List.of(0)));
         }
-        put(s, new PlacedJob(gang(team, name, nodes.length, priority), nodes[0], List.of(0), 1000,
-                QuotaState.OVER_QUOTA, s.run.now.minus(Duration.ofHours(1)), others));
+        put(
+                s,
+                new PlacedJob(
+                        gang(team, name, nodes.length, priority),
+                        nodes[0],
+                        List.of(0),
+                        1000,
+                        QuotaState.OVER_QUOTA,
+                        s.run.now.minus(Duration.ofHours(1)),
+                        others));
     }
 
     /** A multi-GPU gang running with one replica of {@code gpus} GPUs (indices 0..gpus-1) on each node. */
-    static void runningWideGang(Scenario s, String team, String name, int gpus, int priority,
-                                        String... nodes) {
+    static void runningWideGang(Scenario s, String team, String name, int gpus, int priority, String... nodes) {
         List<PlacedJob.Replica> others = new ArrayList<>();
         for (int i = 1; i < nodes.length; i++) {
-            others.add(new PlacedJob.Replica(nodes[i], Arrays.stream(gpus(0, gpus)).boxed().toList()));
+            others.add(new PlacedJob.Replica(
+                    nodes[i], Arrays.stream(gpus(0, gpus)).boxed().toList()));
         }
-        JobSpec spec = new JobSpec(new JobId(team, name), new GpuRequest.WholeGpus(gpus), 1000, 1024, Set.of(),
-                priority, priority < BUILD, Duration.ZERO, Gang.of(nodes.length));
-        put(s, new PlacedJob(spec, nodes[0], Arrays.stream(gpus(0, gpus)).boxed().toList(), 1000,
-                QuotaState.OVER_QUOTA, s.run.now.minus(Duration.ofHours(1)), others));
+        JobSpec spec = new JobSpec(
+                new JobId(team, name),
+                new GpuRequest.WholeGpus(gpus),
+                1000,
+                1024,
+                Set.of(),
+                priority,
+                priority < BUILD,
+                Duration.ZERO,
+                Gang.of(nodes.length));
+        put(
+                s,
+                new PlacedJob(
+                        spec,
+                        nodes[0],
+                        Arrays.stream(gpus(0, gpus)).boxed().toList(),
+                        1000,
+                        QuotaState.OVER_QUOTA,
+                        s.run.now.minus(Duration.ofHours(1)),
+                        others));
     }
 
     static void put(Scenario s, PlacedJob job) {
@@ -115,28 +159,46 @@ final class KaiScenarios {
     }
 
     static List<PlanAction.Evict> evictions(Scenario s) {
-        return s.run.plans.stream().flatMap(p -> p.actionsOf(PlanAction.Evict.class).stream()).toList();
+        return s.run.plans.stream()
+                .flatMap(p -> p.actionsOf(PlanAction.Evict.class).stream())
+                .toList();
     }
 
     static List<PlanAction.Move> moves(Scenario s) {
-        return s.run.plans.stream().flatMap(p -> p.actionsOf(PlanAction.Move.class).stream()).toList();
+        return s.run.plans.stream()
+                .flatMap(p -> p.actionsOf(PlanAction.Move.class).stream())
+                .toList();
     }
 
     /** Running and pending sets and every plan's actions, for failure messages. */
     static String state(Scenario s) {
-        StringBuilder b = new StringBuilder("running=").append(s.running()).append(" pending=").append(s.pending())
+        StringBuilder b = new StringBuilder("running=")
+                .append(s.running())
+                .append(" pending=")
+                .append(s.pending())
                 .append(" actions=[");
         for (Plan p : s.run.plans) {
             for (PlanAction a : p.actions()) {
                 if (a instanceof PlanAction.Place pl) {
-                    b.append(" place ").append(a.job()).append('@').append(pl.placement().node());
+                    b.append(" place ")
+                            .append(a.job())
+                            .append('@')
+                            .append(pl.placement().node());
                 } else if (a instanceof PlanAction.Evict) {
                     b.append(" evict ").append(a.job());
                 } else if (a instanceof PlanAction.Move m) {
-                    b.append(" move ").append(a.job()).append(' ').append(m.from().node()).append("->")
+                    b.append(" move ")
+                            .append(a.job())
+                            .append(' ')
+                            .append(m.from().node())
+                            .append("->")
                             .append(m.to().node());
                 } else if (a instanceof PlanAction.KeepPending k) {
-                    b.append(" pending ").append(a.job()).append(" (").append(k.reason()).append(')');
+                    b.append(" pending ")
+                            .append(a.job())
+                            .append(" (")
+                            .append(k.reason())
+                            .append(')');
                 }
                 b.append(';');
             }

@@ -1,7 +1,5 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-
 import static io.quotient.core.scheduling.KueueScenarios.admitted;
 import static io.quotient.core.scheduling.KueueScenarios.cohort;
 import static io.quotient.core.scheduling.KueueScenarios.cq;
@@ -11,6 +9,8 @@ import static io.quotient.core.scheduling.KueueScenarios.units;
 import static io.quotient.core.scheduling.KueueScenarios.waits;
 import static io.quotient.core.scheduling.KueueScenarios.wl;
 import static io.quotient.core.scheduling.WithinTeamPreemption.LOWER_PRIORITY;
+
+import org.junit.jupiter.api.Test;
 
 /**
  * Kueue's preemption cases with cohorts that have quota of their own
@@ -63,7 +63,9 @@ class KueueCohortScenariosTest {
         // Quotient agrees since 2026-11-27 (the department guarantee right, ReclaimRules.departmentGuarantee): a
         // team may reclaim its department's guarantee from teams outside the department, fair-share reclaim or not.
         Department c = cohort("c", 2, 1);
-        Scenario s = Scenario.nodes(4).team(cq("q", 0, c)).team(loose("q_borrowing", 0))
+        Scenario s = Scenario.nodes(4)
+                .team(cq("q", 0, c))
+                .team(loose("q_borrowing", 0))
                 .team(loose("q_nominal", 2));
         admitted(s, "q_nominal", "admitted1", 2, -10);
         admitted(s, "q_borrowing", "admitted2", 2, 0);
@@ -108,7 +110,9 @@ class KueueCohortScenariosTest {
         // (0)}: department c is guaranteed 6; q_borrowing runs admitted_borrowing (10, 3), q_same_cohort
         // admitted_same_cohort (10, 3); incoming (0, 4) to q. Kueue: both are preempted.
         Department c = cohort("c", 6, 1);
-        Scenario s = Scenario.nodes(6).team(cq("q", 4, c)).team(cq("q_same_cohort", 0, c))
+        Scenario s = Scenario.nodes(6)
+                .team(cq("q", 4, c))
+                .team(cq("q_same_cohort", 0, c))
                 .team(loose("q_borrowing", 0));
         admitted(s, "q_borrowing", "admitted_borrowing", 3, 10);
         admitted(s, "q_same_cohort", "admitted_same_cohort", 3, 10);
@@ -129,7 +133,9 @@ class KueueCohortScenariosTest {
         // takes both of q_borrowing's jobs, admitted_borrowing_not_preemptible too, and q's own job keeps running;
         // department c ends at 4 of its 4, q_borrowing at 0 of its 0 either way.
         Department c = cohort("c", 4, 1);
-        Scenario s = Scenario.nodes(5).team(cq("q", 0, c)).team(cq("q_same_cohort", 0, c))
+        Scenario s = Scenario.nodes(5)
+                .team(cq("q", 0, c))
+                .team(cq("q_same_cohort", 0, c))
                 .team(loose("q_borrowing", 0));
         admitted(s, "q_borrowing", "admitted_borrowing", 2, -1);
         admitted(s, "q", "admitted_same_queue_preemptible", 1, -1);
@@ -147,7 +153,9 @@ class KueueCohortScenariosTest {
         // Quotient agrees since 2026-11-27 (the department guarantee right, ReclaimRules.departmentGuarantee): a
         // team may reclaim its department's guarantee from teams outside the department, fair-share reclaim or not.
         Department c = cohort("c", 3, 1);
-        Scenario s = Scenario.nodes(5).team(cq("q", 0, c)).team(loose("q_borrowing", 0))
+        Scenario s = Scenario.nodes(5)
+                .team(cq("q", 0, c))
+                .team(loose("q_borrowing", 0))
                 .team(loose("q_nominal", 2));
         admitted(s, "q_borrowing", "admitted_borrowing_prio_8", 1, 8);
         admitted(s, "q_borrowing", "admitted_borrowing_prio_9", 1, 9);
@@ -165,7 +173,9 @@ class KueueCohortScenariosTest {
         // q_same_cohort's job is not of lower priority).
         Department c = cohort("c", 2, 1);
         Department other = cohort("c_other", 2, 1);
-        Scenario s = Scenario.nodes(4).team(cq("q", 0, c)).team(cq("q_same_cohort", 0, c))
+        Scenario s = Scenario.nodes(4)
+                .team(cq("q", 0, c))
+                .team(cq("q_same_cohort", 0, c))
                 .team(cq("q_other", 0, other));
         admitted(s, "q_other", "admitted_other_1", 1, -10);
         admitted(s, "q_other", "admitted_other_2", 1, -10);
@@ -180,7 +190,8 @@ class KueueCohortScenariosTest {
         // right-cohort (1, weight 0) {right-cq (0, weight 0)}}; right-cq runs right-1 (1); left-1 (1) to left-cq.
         // Kueue: none.
         Department right = cohort("right-cohort", 1, 0);
-        Scenario s = Scenario.nodes(1).team(fairCq("left-cq", 0, 1))
+        Scenario s = Scenario.nodes(1)
+                .team(fairCq("left-cq", 0, 1))
                 .team(fairCq("right-cq", 0, 0).withDepartment(right));
         units(s, "right-cq", "right-", 1);
         s.deploy(wl("left-cq", "left-1", 1, 0));
@@ -193,7 +204,9 @@ class KueueCohortScenariosTest {
         // RIGHT (1, weight 0.1) {b (0, weight 0.1)}}; a runs a1..a3 (-1, 1 each), b runs b1 (-1, 1); incoming (0,
         // 5) to a. Kueue: a1, a2, a3 are preempted (in ClusterQueue); RIGHT is within its quota.
         Department right = cohort("RIGHT", 1, 0.1);
-        Scenario s = Scenario.nodes(6).team(fairCq("a", 5, 10)).team(fairCq("b", 0, 0.1).withDepartment(right));
+        Scenario s = Scenario.nodes(6)
+                .team(fairCq("a", 5, 10))
+                .team(fairCq("b", 0, 0.1).withDepartment(right));
         for (int i = 1; i <= 3; i++) {
             admitted(s, "a", "a" + i, 1, -1);
         }
@@ -208,7 +221,9 @@ class KueueCohortScenariosTest {
         // important": ROOT {a (5, weight 10, reclaim LowerPriority), RIGHT (3, weight 0.1) {b (0, weight 0.1)}}; a
         // runs a1..a3 (-1, 1 each), b runs b1 (100, 4); incoming (0, 4) to a. Kueue: a1, a2, a3 are preempted.
         Department right = cohort("RIGHT", 3, 0.1);
-        Scenario s = Scenario.nodes(8).team(fairCq("a", 5, 10)).team(fairCq("b", 0, 0.1).withDepartment(right));
+        Scenario s = Scenario.nodes(8)
+                .team(fairCq("a", 5, 10))
+                .team(fairCq("b", 0, 0.1).withDepartment(right));
         for (int i = 1; i <= 3; i++) {
             admitted(s, "a", "a" + i, 1, -1);
         }
@@ -246,9 +261,12 @@ class KueueCohortScenariosTest {
         // (a 5, b 4, c 2, d 4, e 5), five one-GPU jobs as Kueue.
         Department left = cohort("LEFT", 7, 2);
         Department right = cohort("RIGHT", 7, 1);
-        Scenario s = Scenario.nodes(20).team(fairCq("a", 1, 2).withDepartment(left))
-                .team(fairCq("b", 1, 1).withDepartment(left)).team(fairCq("c", 1, 1))
-                .team(fairCq("d", 1, 1).withDepartment(right)).team(fairCq("e", 1, 0.99).withDepartment(right));
+        Scenario s = Scenario.nodes(20)
+                .team(fairCq("a", 1, 2).withDepartment(left))
+                .team(fairCq("b", 1, 1).withDepartment(left))
+                .team(fairCq("c", 1, 1))
+                .team(fairCq("d", 1, 1).withDepartment(right))
+                .team(fairCq("e", 1, 0.99).withDepartment(right));
         for (String team : new String[] {"b", "c", "d", "e"}) {
             for (int i = 1; i <= 5; i++) {
                 admitted(s, team, team + i, 1, i);

@@ -1,13 +1,13 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-
 import static io.quotient.core.scheduling.KueueScenarios.admitted;
 import static io.quotient.core.scheduling.KueueScenarios.fairCq;
 import static io.quotient.core.scheduling.KueueScenarios.preempts;
 import static io.quotient.core.scheduling.KueueScenarios.units;
 import static io.quotient.core.scheduling.KueueScenarios.waits;
 import static io.quotient.core.scheduling.KueueScenarios.wl;
+
+import org.junit.jupiter.api.Test;
 
 /**
  * Kueue's {@code TestFairPreemptions} ({@code pkg/scheduler/preemption/preemption_test.go}, fair sharing enabled
@@ -25,7 +25,10 @@ import static io.quotient.core.scheduling.KueueScenarios.wl;
 class KueueFairSharingScenariosTest {
 
     private static Scenario all() {
-        return Scenario.nodes(9).team(fairCq("a", 3, 1)).team(fairCq("b", 3, 1)).team(fairCq("c", 3, 1))
+        return Scenario.nodes(9)
+                .team(fairCq("a", 3, 1))
+                .team(fairCq("b", 3, 1))
+                .team(fairCq("c", 3, 1))
                 .team(fairCq("preemptible", 0, 1));
     }
 
@@ -129,7 +132,8 @@ class KueueFairSharingScenariosTest {
         // units; a_incoming (2). Kueue: a_low (in ClusterQueue) and b1 (fair sharing) are preempted: a ends at 4,
         // b at 5.
         //
-        // OPEN DIVERGENCE (asserted as Quotient behaves today, so that a change shows; docs/user-guide.md, "Team quotas"): Quotient keeps a_incoming pending and evicts nothing: a stays at 3 (its fair share is 4.5)
+        // OPEN DIVERGENCE (asserted as Quotient behaves today, so that a change shows; docs/user-guide.md, "Team
+        // quotas"): Quotient keeps a_incoming pending and evicts nothing: a stays at 3 (its fair share is 4.5)
         // while b holds 6 (fair share 4.5). The fair-share right needs the job to fit the share beside everything
         // the team holds now (3 + 2 > 4.5); the priority right frees only a_low (1 of 2); no rule frees the team's
         // own lower-priority jobs to bring the job within its share and takes the rest from a team above its share.
@@ -236,7 +240,10 @@ class KueueFairSharingScenariosTest {
     void clusterQueueWithHigherWeightCanPreemptMore() {
         // Kueue "CQ with higher weight can preempt more": a (weight 2), b, c (no preemptible queue); a runs 3 units,
         // b 6; a_incoming (2). Kueue: b1 and b2 are preempted. Quotient: fair shares a 5, b 4.
-        Scenario s = Scenario.nodes(9).team(fairCq("a", 3, 2)).team(fairCq("b", 3, 1)).team(fairCq("c", 3, 1));
+        Scenario s = Scenario.nodes(9)
+                .team(fairCq("a", 3, 2))
+                .team(fairCq("b", 3, 1))
+                .team(fairCq("c", 3, 1));
         units(s, "a", "a", 3);
         units(s, "b", "b", 6);
         s.deploy(wl("a", "a_incoming", 2, 0));
@@ -247,7 +254,10 @@ class KueueFairSharingScenariosTest {
     void canPreemptAnythingBorrowingFromClusterQueueWithZeroWeight() {
         // Kueue "can preempt anything borrowing from CQ with 0 weight": b has weight 0; a runs 3 units, b 6;
         // a_incoming (3). Kueue: b1, b2, b3 are preempted.
-        Scenario s = Scenario.nodes(9).team(fairCq("a", 3, 1)).team(fairCq("b", 3, 0)).team(fairCq("c", 3, 1));
+        Scenario s = Scenario.nodes(9)
+                .team(fairCq("a", 3, 1))
+                .team(fairCq("b", 3, 0))
+                .team(fairCq("c", 3, 1));
         units(s, "a", "a", 3);
         units(s, "b", "b", 6);
         s.deploy(wl("a", "a_incoming", 3, 0));

@@ -1,7 +1,5 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-
 import static io.quotient.core.scheduling.KueueScenarios.admitted;
 import static io.quotient.core.scheduling.KueueScenarios.cq;
 import static io.quotient.core.scheduling.KueueScenarios.preempts;
@@ -9,6 +7,8 @@ import static io.quotient.core.scheduling.KueueScenarios.waits;
 import static io.quotient.core.scheduling.KueueScenarios.wl;
 import static io.quotient.core.scheduling.WithinTeamPreemption.LOWER_PRIORITY;
 import static io.quotient.core.scheduling.WithinTeamPreemption.NEVER;
+
+import org.junit.jupiter.api.Test;
 
 /**
  * Kueue's {@code TestPreemption} ({@code pkg/scheduler/preemption/preemption_test.go}, fair sharing disabled),
@@ -44,14 +44,19 @@ class KueuePreemptionScenariosTest {
 
     /** Cohort {@code cohort-three}: a, b, c of 2 each on 6 GPUs. */
     private static Scenario cohortThree() {
-        return Scenario.nodes(6).team(cq("a", 2, null, LOWER_PRIORITY)).team(cq("b", 2, null, NEVER))
+        return Scenario.nodes(6)
+                .team(cq("a", 2, null, LOWER_PRIORITY))
+                .team(cq("b", 2, null, NEVER))
                 .team(cq("c", 2, null, NEVER));
     }
 
     /** Cohort {@code with_shared_cq} on 13 GPUs. */
     private static Scenario withSharedCq() {
-        return Scenario.nodes(13).team(cq("a-standard", 1, 12, NEVER)).team(cq("b-standard", 1, 12, LOWER_PRIORITY))
-                .team(cq("a-best-effort", 1, 12, NEVER)).team(cq("b-best-effort", 0, 13, NEVER))
+        return Scenario.nodes(13)
+                .team(cq("a-standard", 1, 12, NEVER))
+                .team(cq("b-standard", 1, 12, LOWER_PRIORITY))
+                .team(cq("a-best-effort", 1, 12, NEVER))
+                .team(cq("b-best-effort", 0, 13, NEVER))
                 .team(cq("shared", 10, null, NEVER));
     }
 
@@ -231,7 +236,8 @@ class KueuePreemptionScenariosTest {
         // runs c2-low (-1, 3) and c2-mid (0, 4): 1 borrowed; in (0, 4) to c1. Kueue: c1-low (in ClusterQueue) and
         // c2-low (reclamation) are preempted; c1 ends at its nominal 6.
         //
-        // OPEN DIVERGENCE (asserted as Quotient behaves today, so that a change shows; docs/user-guide.md, "Team quotas"): Quotient keeps in pending and evicts nothing, so c1 stays at 5 of its 6 while c2 borrows.
+        // OPEN DIVERGENCE (asserted as Quotient behaves today, so that a change shows; docs/user-guide.md, "Team
+        // quotas"): Quotient keeps in pending and evicts nothing, so c1 stays at 5 of its 6 while c2 borrows.
         // The guarantee right needs the job to fit the guarantee beside everything the team holds now (5 + 4 > 6),
         // and the priority right may take only the team's own jobs (c1-low frees 3, 4 are needed); no rule
         // combines the two (evict the team's own lower-priority jobs until the job fits its guarantee, then

@@ -1,7 +1,8 @@
 package io.quotient.core.scheduling;
 
-import io.quotient.core.cluster.NodeSpec;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.cluster.NodeSpec;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -9,8 +10,6 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * How the preemption tests of the peer scheduler Kueue ({@code pkg/scheduler/preemption/preemption_test.go}:
@@ -40,8 +39,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 final class KueueScenarios {
 
-    private KueueScenarios() {
-    }
+    private KueueScenarios() {}
 
     /** A ClusterQueue of the classic tests (fair sharing off); {@code borrowingLimit} null: unlimited. */
     static Team cq(String name, int nominal, Integer borrowingLimit, WithinTeamPreemption within) {
@@ -55,8 +53,8 @@ final class KueueScenarios {
 
     /** A ClusterQueue of {@code TestFairPreemptions}: fair-share reclaim on (Quotient's default). */
     static Team fairCq(String name, int nominal, double weight) {
-        return new Team(name, nominal * 1000L, Team.UNLIMITED, weight, 0, WithinTeamPreemption.LOWER_PRIORITY, true,
-                null);
+        return new Team(
+                name, nominal * 1000L, Team.UNLIMITED, weight, 0, WithinTeamPreemption.LOWER_PRIORITY, true, null);
     }
 
     /** A cohort with quota of its own: guarantee = its subtree quota. */
@@ -72,12 +70,23 @@ final class KueueScenarios {
     static void admitted(Scenario s, String team, String name, int gpus, int priority) {
         for (NodeSpec n : s.run.nodes) {
             Set<Integer> used = new HashSet<>();
-            s.run.placed.values().forEach(p -> p.replicas().stream().filter(r -> r.node().equals(n.name()))
-                    .forEach(r -> used.addAll(r.gpuIndices())));
-            List<Integer> free = IntStream.range(0, n.gpuCount()).filter(g -> !used.contains(g)).boxed().toList();
+            s.run.placed
+                    .values()
+                    .forEach(p -> p.replicas().stream()
+                            .filter(r -> r.node().equals(n.name()))
+                            .forEach(r -> used.addAll(r.gpuIndices())));
+            List<Integer> free = IntStream.range(0, n.gpuCount())
+                    .filter(g -> !used.contains(g))
+                    .boxed()
+                    .toList();
             if (free.size() >= gpus) {
-                PlacedJob job = new PlacedJob(wl(team, name, gpus, priority), n.name(), free.subList(0, gpus), 1000,
-                        QuotaState.OVER_QUOTA, s.run.now.minus(Duration.ofHours(1)));
+                PlacedJob job = new PlacedJob(
+                        wl(team, name, gpus, priority),
+                        n.name(),
+                        free.subList(0, gpus),
+                        1000,
+                        QuotaState.OVER_QUOTA,
+                        s.run.now.minus(Duration.ofHours(1)));
                 s.run.placed.put(job.id(), job);
                 return;
             }
@@ -94,8 +103,10 @@ final class KueueScenarios {
 
     /** "team/name" of every job any plan evicted. */
     static Set<String> evicted(Scenario s) {
-        return s.run.plans.stream().flatMap(p -> p.actionsOf(PlanAction.Evict.class).stream())
-                .map(e -> e.job().toString()).collect(Collectors.toCollection(TreeSet::new));
+        return s.run.plans.stream()
+                .flatMap(p -> p.actionsOf(PlanAction.Evict.class).stream())
+                .map(e -> e.job().toString())
+                .collect(Collectors.toCollection(TreeSet::new));
     }
 
     /** Kueue preempts exactly these for the incoming job, which then runs. */

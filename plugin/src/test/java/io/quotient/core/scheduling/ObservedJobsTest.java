@@ -1,15 +1,14 @@
 package io.quotient.core.scheduling;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.placement.WorkloadLearner;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 /** The scheduler learns its workload from the jobs of its snapshots, each counted once. */
 class ObservedJobsTest {
@@ -17,13 +16,24 @@ class ObservedJobsTest {
     private static final WorkloadLearner.Settings QUICK = new WorkloadLearner.Settings(1_000, 4, 1);
 
     private static QuotaScheduler learning(WorkloadLearner learner) {
-        return new QuotaScheduler("quotient", 42, ClusterFittedWorkload.following(learner::current),
-                ReclaimSettings.DEFAULTS, new ObservedJobs(learner));
+        return new QuotaScheduler(
+                "quotient",
+                42,
+                ClusterFittedWorkload.following(learner::current),
+                ReclaimSettings.DEFAULTS,
+                new ObservedJobs(learner));
     }
 
     private static JobSpec onModel(String name, int milli, String model) {
-        return new JobSpec(new JobId("team-a", name), new GpuRequest.Fraction(milli, milli, 1), 500, 512,
-                Set.of(model), 0, true, Duration.ZERO);
+        return new JobSpec(
+                new JobId("team-a", name),
+                new GpuRequest.Fraction(milli, milli, 1),
+                500,
+                512,
+                Set.of(model),
+                0,
+                true,
+                Duration.ZERO);
     }
 
     @Test
@@ -57,7 +67,8 @@ class ObservedJobsTest {
         QuotaScheduler restarted = learning(learner);
         restarted.schedulePending(run.snapshot());
         assertThat(learner.seen()).isEqualTo(5);
-        assertThat(learner.current().shapes()).singleElement()
+        assertThat(learner.current().shapes())
+                .singleElement()
                 .satisfies(s -> assertThat(s.gpuMilli()).isEqualTo(300));
         restarted.schedulePending(run.snapshot());
         assertThat(learner.seen()).isEqualTo(5);
@@ -67,14 +78,24 @@ class ObservedJobsTest {
     void aShareInMibIsCountedInMilliOfTheGpusItCanUse() {
         WorkloadLearner learner = new WorkloadLearner(TargetWorkload.typical(), new WorkloadLearner.Settings(10, 1, 1));
         ClusterRun run = new ClusterRun(learning(learner), ClusterRun.nodes(1, 8)).team("team-a", 8);
-        run.deploy(new JobSpec(new JobId("team-a", "mib"), new GpuRequest.Memory(ClusterRun.GPU_MIB / 4,
-                ClusterRun.GPU_MIB / 4, 1), 500, 512, Set.of(), 0, true, Duration.ZERO));
-        assertThat(learner.current().shapes()).singleElement().satisfies(s -> assertThat(s.gpuMilli()).isEqualTo(250));
+        run.deploy(new JobSpec(
+                new JobId("team-a", "mib"),
+                new GpuRequest.Memory(ClusterRun.GPU_MIB / 4, ClusterRun.GPU_MIB / 4, 1),
+                500,
+                512,
+                Set.of(),
+                0,
+                true,
+                Duration.ZERO));
+        assertThat(learner.current().shapes())
+                .singleElement()
+                .satisfies(s -> assertThat(s.gpuMilli()).isEqualTo(250));
     }
 
     @Test
     void needsALearner() {
-        assertThatThrownBy(() -> new ObservedJobs(null)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> new ObservedJobs(null))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("learner");
     }
 }

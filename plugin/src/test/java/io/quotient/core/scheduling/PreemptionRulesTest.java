@@ -1,15 +1,14 @@
 package io.quotient.core.scheduling;
 
-import io.quotient.core.cluster.NodeSpec;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.cluster.NodeSpec;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
 import java.util.stream.IntStream;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The preemption planner's rules (issue 2), each on a hand-built cluster so the victims are known. */
 class PreemptionRulesTest {
@@ -17,18 +16,43 @@ class PreemptionRulesTest {
     private final ClusterRun run = ClusterRun.fourByTen().team("team-a", 20).team("team-b", 20);
 
     /** Puts a job on the given GPUs of a node, as observed. */
-    private static PlacedJob put(ClusterRun run, String team, String name, String node, int firstGpu, int count,
-                                 QuotaState state, int priority, Instant startedAt, Duration minRuntime) {
+    private static PlacedJob put(
+            ClusterRun run,
+            String team,
+            String name,
+            String node,
+            int firstGpu,
+            int count,
+            QuotaState state,
+            int priority,
+            Instant startedAt,
+            Duration minRuntime) {
         return put(run, team, name, node, firstGpu, count, state, priority, startedAt, minRuntime, true);
     }
 
-    private static PlacedJob put(ClusterRun run, String team, String name, String node, int firstGpu, int count,
-                                 QuotaState state, int priority, Instant startedAt, Duration minRuntime,
-                                 boolean preemptible) {
-        JobSpec spec = new JobSpec(new JobId(team, name), new GpuRequest.WholeGpus(count), 1000, 1024, Set.of(),
-                priority, preemptible, minRuntime);
-        PlacedJob job = new PlacedJob(spec, node, IntStream.range(firstGpu, firstGpu + count).boxed().toList(), 1000,
-                state, startedAt);
+    private static PlacedJob put(
+            ClusterRun run,
+            String team,
+            String name,
+            String node,
+            int firstGpu,
+            int count,
+            QuotaState state,
+            int priority,
+            Instant startedAt,
+            Duration minRuntime,
+            boolean preemptible) {
+        JobSpec spec = new JobSpec(
+                new JobId(team, name),
+                new GpuRequest.WholeGpus(count),
+                1000,
+                1024,
+                Set.of(),
+                priority,
+                preemptible,
+                minRuntime);
+        PlacedJob job = new PlacedJob(
+                spec, node, IntStream.range(firstGpu, firstGpu + count).boxed().toList(), 1000, state, startedAt);
         run.placed.put(job.id(), job);
         return job;
     }
@@ -55,11 +79,14 @@ class PreemptionRulesTest {
         Plan plan = run.deploy(ClusterRun.job("team-b", "b1", 4));
         assertThat(plan.actionsOf(PlanAction.Evict.class)).hasSize(2);
         PlacedJob placed = run.placement("team-b", "b1");
-        assertThat(plan.actionsOf(PlanAction.Evict.class)).allSatisfy(e -> assertThat(e.job().name())
-                .startsWith("over-" + placed.node().substring("node-".length())));
-        assertThat(plan.actionsOf(PlanAction.Evict.class)).extracting(PlanAction.Evict::reason).containsOnly(
-                "Preempted by team-b reclaiming its guarantee for team-b/b1; this job ran on borrowed GPUs (team-a held"
-                        + " 40 GPUs with a guarantee of 20) and is re-queued");
+        assertThat(plan.actionsOf(PlanAction.Evict.class))
+                .allSatisfy(e -> assertThat(e.job().name())
+                        .startsWith("over-" + placed.node().substring("node-".length())));
+        assertThat(plan.actionsOf(PlanAction.Evict.class))
+                .extracting(PlanAction.Evict::reason)
+                .containsOnly(
+                        "Preempted by team-b reclaiming its guarantee for team-b/b1; this job ran on borrowed GPUs (team-a held"
+                                + " 40 GPUs with a guarantee of 20) and is re-queued");
     }
 
     @Test
@@ -73,7 +100,9 @@ class PreemptionRulesTest {
         put("team-a", "large", "node-4", 0, 4, QuotaState.OVER_QUOTA);
         put("team-a", "rest-4", "node-4", 4, 6, QuotaState.OVER_QUOTA);
         Plan plan = run.deploy(ClusterRun.job("team-b", "b1", 4));
-        assertThat(plan.actionsOf(PlanAction.Evict.class)).extracting(e -> e.job().name()).containsExactly("large");
+        assertThat(plan.actionsOf(PlanAction.Evict.class))
+                .extracting(e -> e.job().name())
+                .containsExactly("large");
     }
 
     @Test
@@ -90,30 +119,37 @@ class PreemptionRulesTest {
 
         Plan plan = run.deploy(ClusterRun.job("team-b", "b-train", 8));
 
-        assertThat(plan.actionsOf(PlanAction.Evict.class)).extracting(e -> e.job().name())
+        assertThat(plan.actionsOf(PlanAction.Evict.class))
+                .extracting(e -> e.job().name())
                 .containsExactlyInAnyOrder("a-7", "a-8", "a-9");
-        assertThat(plan.actionsOf(PlanAction.Evict.class)).allSatisfy(e -> assertThat(e.reason())
-                .startsWith("Preempted by team-b reclaiming its guarantee for team-b/b-train (team-b held 8 of 20"));
+        assertThat(plan.actionsOf(PlanAction.Evict.class))
+                .allSatisfy(
+                        e -> assertThat(e.reason())
+                                .startsWith(
+                                        "Preempted by team-b reclaiming its guarantee for team-b/b-train (team-b held 8 of 20"));
         assertThat(run.isPlaced("team-b", "b-train")).isTrue();
     }
 
     @Test
     void neverEvictsAnotherTeamsInQuotaJob() {
         ClusterRun small = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(2, 10))
-                .team("team-a", 15).team("team-b", 15);
+                .team("team-a", 15)
+                .team("team-b", 15);
         put(small, "team-a", "a1", "node-1", 0, 10, QuotaState.IN_QUOTA, 0, small.now.minusSeconds(60), Duration.ZERO);
         put(small, "team-a", "a2", "node-2", 0, 5, QuotaState.IN_QUOTA, 0, small.now.minusSeconds(60), Duration.ZERO);
         Plan plan = small.deploy(ClusterRun.job("team-b", "b1", 10));
         assertThat(plan.actionsOf(PlanAction.Evict.class)).isEmpty();
-        assertThat(plan.actionsOf(PlanAction.KeepPending.class)).singleElement().satisfies(k ->
-                assertThat(k.reason()).contains("no borrowed GPUs could be taken back"));
+        assertThat(plan.actionsOf(PlanAction.KeepPending.class))
+                .singleElement()
+                .satisfies(k -> assertThat(k.reason()).contains("no borrowed GPUs could be taken back"));
     }
 
     @Test
     void aRecordedOverQuotaJobThatNowFitsItsTeamsGuaranteeIsProtected() {
         // team A's in-quota work finished: its "borrowed" job is inside the guarantee now
         ClusterRun small = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(1, 10))
-                .team("team-a", 5).team("team-b", 5);
+                .team("team-a", 5)
+                .team("team-b", 5);
         put(small, "team-a", "a1", "node-1", 0, 5, QuotaState.OVER_QUOTA, 0, small.now.minusSeconds(60), Duration.ZERO);
         put(small, "team-b", "b0", "node-1", 5, 5, QuotaState.IN_QUOTA, 0, small.now.minusSeconds(60), Duration.ZERO);
         Plan plan = small.deploy(ClusterRun.job("team-b", "b1", 1));
@@ -127,29 +163,68 @@ class PreemptionRulesTest {
         // one would leave it two whole jobs (10) below its guarantee, more than the within-one-job rule allows
         ClusterRun run = ClusterRun.fourByTen().team("team-a", 35).team("team-b", 10);
         for (int n = 1; n <= 4; n++) {
-            put(run, "team-a", "in-" + n, "node-" + n, 0, 5, QuotaState.IN_QUOTA, 0, run.now.minusSeconds(60),
+            put(
+                    run,
+                    "team-a",
+                    "in-" + n,
+                    "node-" + n,
+                    0,
+                    5,
+                    QuotaState.IN_QUOTA,
+                    0,
+                    run.now.minusSeconds(60),
                     Duration.ZERO);
-            put(run, "team-a", "over-" + n, "node-" + n, 5, 5, QuotaState.OVER_QUOTA, 0, run.now.minusSeconds(60),
+            put(
+                    run,
+                    "team-a",
+                    "over-" + n,
+                    "node-" + n,
+                    5,
+                    5,
+                    QuotaState.OVER_QUOTA,
+                    0,
+                    run.now.minusSeconds(60),
                     Duration.ZERO);
         }
         Plan plan = run.deploy(ClusterRun.job("team-b", "whole-node", 10));
         assertThat(plan.actionsOf(PlanAction.Evict.class)).isEmpty();
         assertThat(run.placed).hasSize(8);
-        assertThat(run.reason("team-b", "whole-node")).startsWith("every GPU is in use; team-b is within its guarantee");
+        assertThat(run.reason("team-b", "whole-node"))
+                .startsWith("every GPU is in use; team-b is within its guarantee");
     }
 
     /** Issue 31: a minimum runtime of 2^63-1 seconds overflowed the instant arithmetic, and every reclaim failed. */
     @Test
     void theLongestMinimumRuntimeSaturatesInsteadOfFailingTheReclaim() {
         for (int n = 1; n <= 2; n++) {
-            put(run, "team-a", "in-" + n, "node-" + n, 0, 10, QuotaState.IN_QUOTA, 0, run.now.minusSeconds(600),
-                    Duration.ZERO, false);
+            put(
+                    run,
+                    "team-a",
+                    "in-" + n,
+                    "node-" + n,
+                    0,
+                    10,
+                    QuotaState.IN_QUOTA,
+                    0,
+                    run.now.minusSeconds(600),
+                    Duration.ZERO,
+                    false);
         }
         for (int n = 3; n <= 4; n++) {
-            put(run, "team-a", "forever-" + n, "node-" + n, 0, 10, QuotaState.OVER_QUOTA, 0,
-                    run.now.minusSeconds(600), Duration.ofSeconds(Long.MAX_VALUE));
+            put(
+                    run,
+                    "team-a",
+                    "forever-" + n,
+                    "node-" + n,
+                    0,
+                    10,
+                    QuotaState.OVER_QUOTA,
+                    0,
+                    run.now.minusSeconds(600),
+                    Duration.ofSeconds(Long.MAX_VALUE));
         }
-        assertThat(run.placed.get(new JobId("team-a", "forever-3")).protectedUntil()).isEqualTo(Instant.MAX);
+        assertThat(run.placed.get(new JobId("team-a", "forever-3")).protectedUntil())
+                .isEqualTo(Instant.MAX);
 
         Plan plan = run.deploy(ClusterRun.job("team-b", "b1", 10));
         assertThat(plan.actionsOf(PlanAction.Evict.class)).isEmpty();
@@ -161,17 +236,37 @@ class PreemptionRulesTest {
     @Test
     void neverEvictsAJobInsideItsMinimumRuntimeAndDoesOnceItHasPassed() {
         for (int n = 1; n <= 2; n++) {
-            put(run, "team-a", "in-" + n, "node-" + n, 0, 10, QuotaState.IN_QUOTA, 0, run.now.minusSeconds(600),
-                    Duration.ZERO, false);
+            put(
+                    run,
+                    "team-a",
+                    "in-" + n,
+                    "node-" + n,
+                    0,
+                    10,
+                    QuotaState.IN_QUOTA,
+                    0,
+                    run.now.minusSeconds(600),
+                    Duration.ZERO,
+                    false);
         }
         for (int n = 3; n <= 4; n++) {
-            put(run, "team-a", "young-" + n, "node-" + n, 0, 10, QuotaState.OVER_QUOTA, 0, run.now.minusSeconds(600),
+            put(
+                    run,
+                    "team-a",
+                    "young-" + n,
+                    "node-" + n,
+                    0,
+                    10,
+                    QuotaState.OVER_QUOTA,
+                    0,
+                    run.now.minusSeconds(600),
                     Duration.ofHours(1));
         }
         Plan plan = run.deploy(ClusterRun.job("team-b", "b1", 10));
         assertThat(plan.actionsOf(PlanAction.Evict.class)).isEmpty();
-        assertThat(run.reason("team-b", "b1")).endsWith("borrowed jobs inside their minimum runtime may be preempted"
-                + " from " + run.now.plus(Duration.ofMinutes(50)));
+        assertThat(run.reason("team-b", "b1"))
+                .endsWith("borrowed jobs inside their minimum runtime may be preempted" + " from "
+                        + run.now.plus(Duration.ofMinutes(50)));
 
         run.advance(Duration.ofMinutes(50));
         Plan later = run.requeue();
@@ -181,7 +276,8 @@ class PreemptionRulesTest {
 
     @Test
     void teamsFurthestAboveTheirFairShareLoseFirst() {
-        ClusterRun three = ClusterRun.fourByTen().team("team-a", 10).team("team-b", 10).team("team-c", 20);
+        ClusterRun three =
+                ClusterRun.fourByTen().team("team-a", 10).team("team-b", 10).team("team-c", 20);
         // A holds 24 (14 borrowed), B holds 16 (6 borrowed): A is further above its fair share
         int job = 0;
         for (int n = 1; n <= 4; n++) {
@@ -192,7 +288,8 @@ class PreemptionRulesTest {
             }
         }
         Plan plan = three.deploy(ClusterRun.job("team-c", "c1", 2));
-        assertThat(plan.actionsOf(PlanAction.Evict.class)).singleElement()
+        assertThat(plan.actionsOf(PlanAction.Evict.class))
+                .singleElement()
                 .satisfies(e -> assertThat(e.job().team()).isEqualTo("team-a"));
     }
 
@@ -205,7 +302,9 @@ class PreemptionRulesTest {
         put(run, "team-a", "important", "node-3", 0, 10, QuotaState.OVER_QUOTA, 5, started, Duration.ZERO);
         put(run, "team-a", "casual", "node-4", 0, 10, QuotaState.OVER_QUOTA, 0, started, Duration.ZERO);
         Plan plan = run.deploy(ClusterRun.job("team-b", "b1", 10));
-        assertThat(plan.actionsOf(PlanAction.Evict.class)).extracting(e -> e.job().name()).containsExactly("casual");
+        assertThat(plan.actionsOf(PlanAction.Evict.class))
+                .extracting(e -> e.job().name())
+                .containsExactly("casual");
     }
 
     @Test
@@ -213,12 +312,32 @@ class PreemptionRulesTest {
         for (int n = 1; n <= 2; n++) {
             put("team-a", "in-" + n, "node-" + n, 0, 10, QuotaState.IN_QUOTA);
         }
-        put(run, "team-a", "old", "node-3", 0, 10, QuotaState.OVER_QUOTA, 0, run.now.minus(Duration.ofHours(5)),
+        put(
+                run,
+                "team-a",
+                "old",
+                "node-3",
+                0,
+                10,
+                QuotaState.OVER_QUOTA,
+                0,
+                run.now.minus(Duration.ofHours(5)),
                 Duration.ZERO);
-        put(run, "team-a", "new", "node-4", 0, 10, QuotaState.OVER_QUOTA, 0, run.now.minus(Duration.ofMinutes(5)),
+        put(
+                run,
+                "team-a",
+                "new",
+                "node-4",
+                0,
+                10,
+                QuotaState.OVER_QUOTA,
+                0,
+                run.now.minus(Duration.ofMinutes(5)),
                 Duration.ZERO);
         Plan plan = run.deploy(ClusterRun.job("team-b", "b1", 10));
-        assertThat(plan.actionsOf(PlanAction.Evict.class)).extracting(e -> e.job().name()).containsExactly("new");
+        assertThat(plan.actionsOf(PlanAction.Evict.class))
+                .extracting(e -> e.job().name())
+                .containsExactly("new");
         assertThat(plan.actions()).last().isInstanceOf(PlanAction.Place.class);
     }
 
@@ -227,20 +346,29 @@ class PreemptionRulesTest {
         teamAHoldsEverything();
         Plan plan = run.deploy(ClusterRun.job("team-a", "more", 2));
         assertThat(plan.actionsOf(PlanAction.Evict.class)).isEmpty();
-        assertThat(run.reason("team-a", "more")).startsWith("team-a has used its guarantee (40 of 20 GPUs)"
-                + " and borrows only idle GPUs");
+        assertThat(run.reason("team-a", "more"))
+                .startsWith("team-a has used its guarantee (40 of 20 GPUs)" + " and borrows only idle GPUs");
     }
 
     @Test
     void aTeamsOwnBorrowedJobMakesRoomForItsInQuotaJob() {
-        ClusterRun one = new ClusterRun(QuotaScheduler.withDefaults(), List.of(
-                new NodeSpec("node-1", 128_000, 1_048_576, 10, ClusterRun.MODEL, ClusterRun.GPU_MIB)))
-                .team("team-a", 6).team("team-b", 4);
+        ClusterRun one = new ClusterRun(
+                        QuotaScheduler.withDefaults(),
+                        List.of(new NodeSpec("node-1", 128_000, 1_048_576, 10, ClusterRun.MODEL, ClusterRun.GPU_MIB)))
+                .team("team-a", 6)
+                .team("team-b", 4);
         put(one, "team-a", "a-in", "node-1", 0, 4, QuotaState.IN_QUOTA, 0, one.now.minusSeconds(60), Duration.ZERO);
         put(one, "team-a", "a-over", "node-1", 4, 6, QuotaState.OVER_QUOTA, 0, one.now.minusSeconds(60), Duration.ZERO);
         // a notebook runs only within the guarantee; the team's own preemptible jobs beyond it make way
-        Plan plan = one.deploy(new JobSpec(new JobId("team-a", "a-next"), new GpuRequest.WholeGpus(2), 1000, 1024,
-                Set.of(), 0, false, Duration.ZERO));
+        Plan plan = one.deploy(new JobSpec(
+                new JobId("team-a", "a-next"),
+                new GpuRequest.WholeGpus(2),
+                1000,
+                1024,
+                Set.of(),
+                0,
+                false,
+                Duration.ZERO));
         assertThat(plan.actionsOf(PlanAction.Evict.class)).singleElement().satisfies(e -> {
             assertThat(e.job().name()).isEqualTo("a-over");
             assertThat(e.reason()).startsWith("Preempted by team-a/a-next, which runs within team-a's guarantee");

@@ -1,10 +1,9 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The three problems Quotient exists for (issue 2), with their numbers: 4 nodes × 10 GPUs, teams A and B
@@ -23,17 +22,21 @@ class ProblemStatementTest {
         assertThat(run.held("team-a")).isEqualTo(30);
         assertThat(run.held("team-a", QuotaState.OVER_QUOTA)).isEqualTo(10);
 
-        Plan plan = run.deployAll(ClusterRun.job("team-b", "b1", 5), ClusterRun.job("team-b", "b2", 5),
-                ClusterRun.job("team-b", "b3", 5), ClusterRun.job("team-b", "b4", 5));
+        Plan plan = run.deployAll(
+                ClusterRun.job("team-b", "b1", 5),
+                ClusterRun.job("team-b", "b2", 5),
+                ClusterRun.job("team-b", "b3", 5),
+                ClusterRun.job("team-b", "b4", 5));
 
         assertThat(run.held("team-b")).isEqualTo(20);
         assertThat(run.held("team-b", QuotaState.IN_QUOTA)).isEqualTo(20);
         assertThat(run.held("team-a")).isEqualTo(20);
         // which two of A's 5-GPU jobs are borrowed is decided by what A holds now, not by arrival: any two
-        assertThat(plan.actionsOf(PlanAction.Evict.class)).hasSize(2)
+        assertThat(plan.actionsOf(PlanAction.Evict.class))
+                .hasSize(2)
                 .allSatisfy(e -> assertThat(e.job().team()).isEqualTo("team-a"));
-        assertThat(plan.actionsOf(PlanAction.Evict.class)).allSatisfy(e ->
-                assertThat(e.reason()).startsWith("Preempted by team-b reclaiming its guarantee"));
+        assertThat(plan.actionsOf(PlanAction.Evict.class))
+                .allSatisfy(e -> assertThat(e.reason()).startsWith("Preempted by team-b reclaiming its guarantee"));
     }
 
     @Test
@@ -76,7 +79,9 @@ class ProblemStatementTest {
         }
         assertThat(run.held("team-a")).isEqualTo(40);
         List<JobId> inQuotaBefore = run.placed.values().stream()
-                .filter(j -> j.quotaState() == QuotaState.IN_QUOTA).map(PlacedJob::id).toList();
+                .filter(j -> j.quotaState() == QuotaState.IN_QUOTA)
+                .map(PlacedJob::id)
+                .toList();
         assertThat(inQuotaBefore).hasSize(4);
 
         // B asks for 10: exactly 10 of A's borrowed GPUs are preempted and B runs
@@ -88,6 +93,7 @@ class ProblemStatementTest {
         assertThat(run.held("team-a")).isEqualTo(30);
         assertThat(inQuotaBefore).allSatisfy(id -> assertThat(run.placed).containsKey(id));
         assertThat(plan.actions().get(plan.actions().size() - 1)).isInstanceOf(PlanAction.Place.class);
-        assertThat(run.pending).containsKeys(evicted.get(0).job(), evicted.get(1).job());
+        assertThat(run.pending)
+                .containsKeys(evicted.get(0).job(), evicted.get(1).job());
     }
 }

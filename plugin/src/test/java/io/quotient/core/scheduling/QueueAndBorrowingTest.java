@@ -1,18 +1,17 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /** The re-queue: queue order, lending idle capacity by weight (weighted max-min), maximums, non-preemptible jobs. */
 class QueueAndBorrowingTest {
 
     private static JobSpec job(String team, String name, int gpus, int priority) {
-        return new JobSpec(new JobId(team, name), new GpuRequest.WholeGpus(gpus), 0, 0, Set.of(), priority, true,
-                Duration.ZERO);
+        return new JobSpec(
+                new JobId(team, name), new GpuRequest.WholeGpus(gpus), 0, 0, Set.of(), priority, true, Duration.ZERO);
     }
 
     private static void queue(ClusterRun run, JobSpec job) {
@@ -88,29 +87,40 @@ class QueueAndBorrowingTest {
 
     @Test
     void aTeamStopsAtItsMaximum() {
-        ClusterRun run = ClusterRun.fourByTen().team(new Team("team-a", 20_000, 30_000, 1, 0)).team("team-b", 10);
+        ClusterRun run = ClusterRun.fourByTen()
+                .team(new Team("team-a", 20_000, 30_000, 1, 0))
+                .team("team-b", 10);
         for (int i = 0; i < 40; i++) {
             queue(run, job("team-a", "a" + i, 1, 0));
         }
         run.requeue();
         assertThat(run.held("team-a")).isEqualTo(30);
-        assertThat(run.reason("team-a", "a39")).isEqualTo("team-a is at its maxGpus 30 (holds 30 GPUs, this job needs 1)");
+        assertThat(run.reason("team-a", "a39"))
+                .isEqualTo("team-a is at its maxGpus 30 (holds 30 GPUs, this job needs 1)");
     }
 
     @Test
     void nonPreemptibleJobsRunOnlyWithinTheGuarantee() {
         ClusterRun run = ClusterRun.fourByTen().team("team-a", 4).team("team-b", 20);
-        JobSpec notebook = new JobSpec(new JobId("team-a", "notebook"), new GpuRequest.WholeGpus(3), 0, 0, Set.of(), 0,
-                false, Duration.ZERO);
-        JobSpec second = new JobSpec(new JobId("team-a", "notebook-2"), new GpuRequest.WholeGpus(3), 0, 0, Set.of(), 0,
-                false, Duration.ZERO);
+        JobSpec notebook = new JobSpec(
+                new JobId("team-a", "notebook"), new GpuRequest.WholeGpus(3), 0, 0, Set.of(), 0, false, Duration.ZERO);
+        JobSpec second = new JobSpec(
+                new JobId("team-a", "notebook-2"),
+                new GpuRequest.WholeGpus(3),
+                0,
+                0,
+                Set.of(),
+                0,
+                false,
+                Duration.ZERO);
         run.deploy(notebook);
         run.deploy(second);
         assertThat(run.placement("team-a", "notebook").quotaState()).isEqualTo(QuotaState.IN_QUOTA);
         assertThat(run.isPlaced("team-a", "notebook-2")).isFalse();
-        assertThat(run.reason("team-a", "notebook-2")).isEqualTo("team-a's in-quota jobs hold 3 of its 4 guaranteed"
-                + " GPUs and this job needs 3; non-preemptible jobs run only within the guarantee (wait for the team's"
-                + " jobs to finish, or deploy it with preemptible: true to borrow idle GPUs)");
+        assertThat(run.reason("team-a", "notebook-2"))
+                .isEqualTo("team-a's in-quota jobs hold 3 of its 4 guaranteed"
+                        + " GPUs and this job needs 3; non-preemptible jobs run only within the guarantee (wait for the team's"
+                        + " jobs to finish, or deploy it with preemptible: true to borrow idle GPUs)");
     }
 
     @Test

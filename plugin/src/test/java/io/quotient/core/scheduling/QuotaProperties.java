@@ -1,9 +1,19 @@
 package io.quotient.core.scheduling;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.ToIntFunction;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -14,15 +24,6 @@ import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
 import net.jqwik.api.statistics.Statistics;
 
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /**
  * The quota rules of issue 13 as properties: guarantees are held after a re-queue, reclaim never evicts more than
  * an optimal plan (brute force over at most 8 jobs), and fair shares converge (no eviction cycles).
@@ -32,13 +33,14 @@ class QuotaProperties {
     private static final List<String> TEAMS = List.of("a", "b", "c");
 
     /** One step of a stream: deploy a 1-GPU job for a team, or finish a running job. */
-    record Step(boolean finish, int team, int pick) {
-    }
+    record Step(boolean finish, int team, int pick) {}
 
     @Property(tries = 60)
     void everyTeamWithDemandHoldsAtLeastMinOfGuaranteeAndDemandAfterARequeue(
-            @ForAll @IntRange(min = 1, max = 4) int nodes, @ForAll @Size(3) List<@IntRange(min = 0, max = 100) Integer> parts,
-            @ForAll @Size(3) List<@IntRange(min = 0, max = 3) Integer> weights, @ForAll("streams") List<Step> stream) {
+            @ForAll @IntRange(min = 1, max = 4) int nodes,
+            @ForAll @Size(3) List<@IntRange(min = 0, max = 100) Integer> parts,
+            @ForAll @Size(3) List<@IntRange(min = 0, max = 3) Integer> weights,
+            @ForAll("streams") List<Step> stream) {
         int capacity = nodes * 4;
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(nodes, 4));
         int total = Math.max(1, parts.stream().mapToInt(Integer::intValue).sum());
@@ -49,23 +51,27 @@ class QuotaProperties {
         play(run, stream);
         run.requeue();
         for (String team : TEAMS) {
-            double demand = run.held(team) + run.pending.values().stream()
-                    .filter(p -> p.spec().team().equals(team)).count();
+            double demand = run.held(team)
+                    + run.pending.values().stream()
+                            .filter(p -> p.spec().team().equals(team))
+                            .count();
             double guarantee = run.teams.get(team).guaranteedMilli() / 1000.0;
-            assertThat(run.held(team)).as("%s holds at least min(guarantee %s, demand %s)", team, guarantee, demand)
+            assertThat(run.held(team))
+                    .as("%s holds at least min(guarantee %s, demand %s)", team, guarantee, demand)
                     .isGreaterThanOrEqualTo(Math.min(guarantee, demand));
         }
     }
 
     @Property(tries = 60)
-    void fairSharesConvergeWithoutEvictionCycles(@ForAll @IntRange(min = 1, max = 3) int nodes,
-                                                 @ForAll @Size(3) List<@IntRange(min = 0, max = 3) Integer> guarantees,
-                                                 @ForAll @Size(3) List<@IntRange(min = 1, max = 3) Integer> weights,
-                                                 @ForAll("streams") List<Step> stream) {
+    void fairSharesConvergeWithoutEvictionCycles(
+            @ForAll @IntRange(min = 1, max = 3) int nodes,
+            @ForAll @Size(3) List<@IntRange(min = 0, max = 3) Integer> guarantees,
+            @ForAll @Size(3) List<@IntRange(min = 1, max = 3) Integer> weights,
+            @ForAll("streams") List<Step> stream) {
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(nodes, 4));
         for (int t = 0; t < 3; t++) {
-            run.team(new Team(TEAMS.get(t), Math.min(guarantees.get(t), nodes) * 1000L, Team.UNLIMITED,
-                    weights.get(t), 0));
+            run.team(new Team(
+                    TEAMS.get(t), Math.min(guarantees.get(t), nodes) * 1000L, Team.UNLIMITED, weights.get(t), 0));
         }
         play(run, stream);
         assertComesToRest(run);
@@ -76,14 +82,15 @@ class QuotaProperties {
      * within-one-job rules (guarantee and fair share) take it below its level: they too must come to rest.
      */
     @Property(tries = 60)
-    void reclaimOfJobsLargerThanTheExcessComesToRest(@ForAll @IntRange(min = 1, max = 3) int nodes,
-                                                     @ForAll @Size(3) List<@IntRange(min = 0, max = 6) Integer> guarantees,
-                                                     @ForAll @Size(3) List<@IntRange(min = 0, max = 3) Integer> weights,
-                                                     @ForAll("streams") List<Step> stream) {
+    void reclaimOfJobsLargerThanTheExcessComesToRest(
+            @ForAll @IntRange(min = 1, max = 3) int nodes,
+            @ForAll @Size(3) List<@IntRange(min = 0, max = 6) Integer> guarantees,
+            @ForAll @Size(3) List<@IntRange(min = 0, max = 3) Integer> weights,
+            @ForAll("streams") List<Step> stream) {
         ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(nodes, 4));
         for (int t = 0; t < 3; t++) {
-            run.team(new Team(TEAMS.get(t), Math.min(guarantees.get(t), nodes * 4) * 1000L, Team.UNLIMITED,
-                    weights.get(t), 0));
+            run.team(new Team(
+                    TEAMS.get(t), Math.min(guarantees.get(t), nodes * 4) * 1000L, Team.UNLIMITED, weights.get(t), 0));
         }
         play(run, stream, step -> 1 + step.pick() % 4);
         assertComesToRest(run);
@@ -96,7 +103,8 @@ class QuotaProperties {
             run.advance(Duration.ofMinutes(1));
             evictions.add(run.requeue().actionsOf(PlanAction.Evict.class).size());
         }
-        assertThat(evictions.subList(4, 8)).as("evictions per re-queue once deploys stop: %s", evictions)
+        assertThat(evictions.subList(4, 8))
+                .as("evictions per re-queue once deploys stop: %s", evictions)
                 .containsOnly(0);
     }
 
@@ -114,12 +122,16 @@ class QuotaProperties {
         Plan plan = run.deploy(claim);
 
         Map<String, Long> lost = new HashMap<>();
-        plan.actionsOf(PlanAction.Evict.class).forEach(e -> instance.jobs().stream()
-                .filter(j -> j.id().equals(e.job())).findFirst()
-                .ifPresent(j -> lost.merge(j.spec().team(), j.gpuMilli(), Long::sum)));
+        plan.actionsOf(PlanAction.Evict.class)
+                .forEach(e -> instance.jobs().stream()
+                        .filter(j -> j.id().equals(e.job()))
+                        .findFirst()
+                        .ifPresent(j -> lost.merge(j.spec().team(), j.gpuMilli(), Long::sum)));
         Statistics.label("an optimal plan evicts").collect(optimal > 0);
         if (optimal >= 0) {
-            assertThat(run.isPlaced("c", "claim")).as("an allowed plan exists (%s)", optimal).isTrue();
+            assertThat(run.isPlaced("c", "claim"))
+                    .as("an allowed plan exists (%s)", optimal)
+                    .isTrue();
             assertThat(planKey(instance, shares, lost)).isLessThanOrEqualTo(optimal);
         }
     }
@@ -149,7 +161,10 @@ class QuotaProperties {
         run.team(new Team("a", instance.guaranteeA() * 1000L, Team.UNLIMITED, 1, 0));
         run.team(new Team("b", instance.guaranteeB() * 1000L, Team.UNLIMITED, 1, 0));
         JobSpec claim = ClusterRun.job("c", "claim", instance.claimGpus());
-        long optimal = bruteForce(instance, run.teams, Demands.of(claim),
+        long optimal = bruteForce(
+                instance,
+                run.teams,
+                Demands.of(claim),
                 TeamShares.fairShares(run.teams, instance.jobs(), List.of(claim), instance.nodes()));
         Statistics.label("evicts").collect(optimal > 0);
         Statistics.label("evicts").coverage(c -> c.check(true).percentage(p -> p >= 10));
@@ -159,8 +174,8 @@ class QuotaProperties {
      * The least {@link #planKey} of an eviction that lets the demand fit one node, keeping every victim team at its
      * guarantee; -1 when none does.
      */
-    private static long bruteForce(Instance instance, Map<String, Team> teams, ResourceDemand demand,
-                                   Map<String, Long> shares) {
+    private static long bruteForce(
+            Instance instance, Map<String, Team> teams, ResourceDemand demand, Map<String, Long> shares) {
         List<PlacedJob> jobs = instance.jobs();
         Map<String, Long> held = new HashMap<>();
         jobs.forEach(j -> held.merge(j.spec().team(), j.gpuMilli(), Long::sum));
@@ -176,8 +191,9 @@ class QuotaProperties {
                     state.allocate(allocation(state, j));
                 }
             }
-            boolean allowed = lost.entrySet().stream().allMatch(e -> held.get(e.getKey()) - e.getValue()
-                    >= teams.get(e.getKey()).guaranteedMilli());
+            boolean allowed = lost.entrySet().stream()
+                    .allMatch(e -> held.get(e.getKey()) - e.getValue()
+                            >= teams.get(e.getKey()).guaranteedMilli());
             boolean fits = false;
             for (int n = 0; n < state.nodeCount() && !fits; n++) {
                 fits = state.fits(n, demand);
@@ -191,15 +207,19 @@ class QuotaProperties {
     }
 
     private static Allocation allocation(ClusterState state, PlacedJob j) {
-        return new Allocation(state.indexOf(j.node()), j.gpuIndices().stream().mapToInt(Integer::intValue).toArray(),
-                j.milliPerGpu(), j.spec().cpuMilli(), j.spec().memoryMib());
+        return new Allocation(
+                state.indexOf(j.node()),
+                j.gpuIndices().stream().mapToInt(Integer::intValue).toArray(),
+                j.milliPerGpu(),
+                j.spec().cpuMilli(),
+                j.spec().memoryMib());
     }
 
     private static void play(ClusterRun run, List<Step> stream) {
         play(run, stream, step -> 1);
     }
 
-    private static void play(ClusterRun run, List<Step> stream, java.util.function.ToIntFunction<Step> gpus) {
+    private static void play(ClusterRun run, List<Step> stream, ToIntFunction<Step> gpus) {
         int counter = 0;
         for (Step step : stream) {
             if (step.finish()) {
@@ -217,30 +237,42 @@ class QuotaProperties {
 
     @Provide
     Arbitrary<List<Step>> streams() {
-        return Combinators.combine(Arbitraries.of(false, false, false, true), Arbitraries.integers().between(0, 2),
-                Arbitraries.integers().between(0, 100)).as(Step::new).list().ofMinSize(1).ofMaxSize(40);
+        return Combinators.combine(
+                        Arbitraries.of(false, false, false, true),
+                        Arbitraries.integers().between(0, 2),
+                        Arbitraries.integers().between(0, 100))
+                .as(Step::new)
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(40);
     }
 
     /** Two teams' jobs (at most 8) packed first-fit on one or two 4-GPU nodes; team c asks for 1 to 4 GPUs. */
-    record Instance(List<NodeSpec> nodes, List<PlacedJob> jobs, int guaranteeA, int guaranteeB, int claimGpus) {
-    }
+    record Instance(List<NodeSpec> nodes, List<PlacedJob> jobs, int guaranteeA, int guaranteeB, int claimGpus) {}
 
     @Provide
     Arbitrary<Instance> smallClusters() {
-        Arbitrary<List<int[]>> jobs = Combinators.combine(Arbitraries.integers().between(0, 1),
-                Arbitraries.of(250, 500, 1000, 2000, 3000)).as((team, milli) -> new int[] {team, milli})
-                .list().ofMinSize(4).ofMaxSize(8);
-        return Combinators.combine(Arbitraries.integers().between(1, 2), jobs, Arbitraries.integers().between(0, 4),
-                Arbitraries.integers().between(0, 4), Arbitraries.integers().between(1, 4)).as((nodes, shapes, ga, gb,
-                                                                                                 claim) -> {
-            List<NodeSpec> specs = ClusterRun.nodes(nodes, 4);
-            ClusterState state = new ClusterState(specs);
-            List<PlacedJob> placed = new ArrayList<>();
-            for (int[] shape : shapes) {
-                pack(state, specs, shape, placed);
-            }
-            return new Instance(specs, placed, ga, gb, claim);
-        });
+        Arbitrary<List<int[]>> jobs = Combinators.combine(
+                        Arbitraries.integers().between(0, 1), Arbitraries.of(250, 500, 1000, 2000, 3000))
+                .as((team, milli) -> new int[] {team, milli})
+                .list()
+                .ofMinSize(4)
+                .ofMaxSize(8);
+        return Combinators.combine(
+                        Arbitraries.integers().between(1, 2),
+                        jobs,
+                        Arbitraries.integers().between(0, 4),
+                        Arbitraries.integers().between(0, 4),
+                        Arbitraries.integers().between(1, 4))
+                .as((nodes, shapes, ga, gb, claim) -> {
+                    List<NodeSpec> specs = ClusterRun.nodes(nodes, 4);
+                    ClusterState state = new ClusterState(specs);
+                    List<PlacedJob> placed = new ArrayList<>();
+                    for (int[] shape : shapes) {
+                        pack(state, specs, shape, placed);
+                    }
+                    return new Instance(specs, placed, ga, gb, claim);
+                });
     }
 
     /** First fit: whole GPUs on free GPUs, fractions on the first GPU with room. Jobs that fit nowhere are dropped. */
@@ -249,8 +281,15 @@ class QuotaProperties {
         int count = milli >= 1000 ? milli / 1000 : 1;
         int per = Math.min(milli, 1000);
         GpuRequest gpu = milli >= 1000 ? new GpuRequest.WholeGpus(count) : new GpuRequest.Fraction(per, per, 1);
-        JobSpec spec = new JobSpec(new JobId(shape[0] == 0 ? "a" : "b", "j" + placed.size()), gpu, 100, 100, Set.of(), 0,
-                true, Duration.ZERO);
+        JobSpec spec = new JobSpec(
+                new JobId(shape[0] == 0 ? "a" : "b", "j" + placed.size()),
+                gpu,
+                100,
+                100,
+                Set.of(),
+                0,
+                true,
+                Duration.ZERO);
         for (int n = 0; n < nodes.size(); n++) {
             List<Integer> gpus = new ArrayList<>();
             for (int g = 0; g < 4 && gpus.size() < count; g++) {
@@ -259,10 +298,16 @@ class QuotaProperties {
                 }
             }
             if (gpus.size() == count) {
-                Allocation a = new Allocation(n, gpus.stream().mapToInt(Integer::intValue).toArray(), per, 100, 100);
+                Allocation a = new Allocation(
+                        n, gpus.stream().mapToInt(Integer::intValue).toArray(), per, 100, 100);
                 state.allocate(a);
-                placed.add(new PlacedJob(spec, nodes.get(n).name(), gpus, per, QuotaState.OVER_QUOTA,
-                        java.time.Instant.parse("2026-01-01T00:00:00Z").minus(Duration.ofHours(1))));
+                placed.add(new PlacedJob(
+                        spec,
+                        nodes.get(n).name(),
+                        gpus,
+                        per,
+                        QuotaState.OVER_QUOTA,
+                        Instant.parse("2026-01-01T00:00:00Z").minus(Duration.ofHours(1))));
                 return;
             }
         }

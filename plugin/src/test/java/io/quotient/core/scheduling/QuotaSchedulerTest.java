@@ -1,19 +1,21 @@
 package io.quotient.core.scheduling;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.TargetWorkload;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class QuotaSchedulerTest {
 
     @Test
     void anUnknownPolicyIsRefusedWithTheKnownNames() {
         assertThatThrownBy(() -> new QuotaScheduler("tetris", 42, TargetWorkload.typical()))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("tetris")
-                .hasMessageContaining("quotient").hasMessageContaining("fgd");
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("tetris")
+                .hasMessageContaining("quotient")
+                .hasMessageContaining("fgd");
     }
 
     @Test
@@ -32,8 +34,9 @@ class QuotaSchedulerTest {
     @Test
     void everyPolicyServesTheScheduler() {
         for (String policy : PlacementPolicies.names()) {
-            ClusterRun run = new ClusterRun(new QuotaScheduler(policy, 7, TargetWorkload.typical()),
-                    ClusterRun.nodes(2, 8)).team("team-a", 16);
+            ClusterRun run = new ClusterRun(
+                            new QuotaScheduler(policy, 7, TargetWorkload.typical()), ClusterRun.nodes(2, 8))
+                    .team("team-a", 16);
             run.deploy(ClusterRun.job("team-a", "whole", 3));
             run.deploy(ClusterRun.fraction("team-a", "part", 500));
             assertThat(run.placed).as(policy).hasSize(2);

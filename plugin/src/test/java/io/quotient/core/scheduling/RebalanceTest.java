@@ -1,13 +1,13 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.Set;
-import java.util.stream.IntStream;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
 
 /** Consolidation moves: free whole nodes, only when every moved job has a new place, within the moved share. */
 class RebalanceTest {
@@ -15,10 +15,24 @@ class RebalanceTest {
     private final ClusterRun run = ClusterRun.fourByTen().team("team-a", 40);
 
     private void put(String name, String node, int firstGpu, int count, boolean preemptible, Duration minRuntime) {
-        JobSpec spec = new JobSpec(new JobId("team-a", name), new GpuRequest.WholeGpus(count), 1000, 1024, Set.of(), 0,
-                preemptible, minRuntime);
-        run.placed.put(spec.id(), new PlacedJob(spec, node, IntStream.range(firstGpu, firstGpu + count).boxed().toList(),
-                1000, QuotaState.IN_QUOTA, run.now.minus(Duration.ofHours(1))));
+        JobSpec spec = new JobSpec(
+                new JobId("team-a", name),
+                new GpuRequest.WholeGpus(count),
+                1000,
+                1024,
+                Set.of(),
+                0,
+                preemptible,
+                minRuntime);
+        run.placed.put(
+                spec.id(),
+                new PlacedJob(
+                        spec,
+                        node,
+                        IntStream.range(firstGpu, firstGpu + count).boxed().toList(),
+                        1000,
+                        QuotaState.IN_QUOTA,
+                        run.now.minus(Duration.ofHours(1))));
     }
 
     private void put(String name, String node, int firstGpu, int count) {
@@ -65,7 +79,8 @@ class RebalanceTest {
         put("notebook", "node-2", 0, 1, false, Duration.ZERO);
         put("train", "node-2", 1, 1);
         Plan plan = run.rebalance(1.0);
-        assertThat(plan.actionsOf(PlanAction.Move.class)).singleElement()
+        assertThat(plan.actionsOf(PlanAction.Move.class))
+                .singleElement()
                 .satisfies(m -> assertThat(m.to().node()).isEqualTo("node-2"));
         assertThat(run.nodesOf("team-a")).containsExactly("node-2");
     }
@@ -86,10 +101,13 @@ class RebalanceTest {
         fraction("tenth", "node-1", 8, 100);
         Plan plan = run.rebalance(1.0);
         // the 0.1 and the 0.25 join the 0.5: GPUs 6 and 8 become whole again
-        assertThat(plan.actionsOf(PlanAction.Move.class)).extracting(m -> m.job().name())
+        assertThat(plan.actionsOf(PlanAction.Move.class))
+                .extracting(m -> m.job().name())
                 .containsExactlyInAnyOrder("tenth", "quarter");
-        assertThat(run.placed.values().stream().filter(j -> j.milliPerGpu() < 1000)
-                .map(j -> j.node() + "/" + j.gpuIndices())).containsOnly("node-1/[7]");
+        assertThat(run.placed.values().stream()
+                        .filter(j -> j.milliPerGpu() < 1000)
+                        .map(j -> j.node() + "/" + j.gpuIndices()))
+                .containsOnly("node-1/[7]");
     }
 
     @Test
@@ -101,15 +119,25 @@ class RebalanceTest {
     }
 
     private void fraction(String name, String node, int gpu, int milli) {
-        JobSpec spec = new JobSpec(new JobId("team-a", name), new GpuRequest.Fraction(milli, milli, 1), 100, 100,
-                Set.of(), 0, true, Duration.ZERO);
-        run.placed.put(spec.id(), new PlacedJob(spec, node, java.util.List.of(gpu), milli, QuotaState.IN_QUOTA,
-                run.now.minus(Duration.ofHours(1))));
+        JobSpec spec = new JobSpec(
+                new JobId("team-a", name),
+                new GpuRequest.Fraction(milli, milli, 1),
+                100,
+                100,
+                Set.of(),
+                0,
+                true,
+                Duration.ZERO);
+        run.placed.put(
+                spec.id(),
+                new PlacedJob(
+                        spec, node, List.of(gpu), milli, QuotaState.IN_QUOTA, run.now.minus(Duration.ofHours(1))));
     }
 
     @Test
     void refusesAShareOutsideZeroToOne() {
-        assertThatThrownBy(() -> run.rebalance(1.5)).isInstanceOf(IllegalArgumentException.class)
+        assertThatThrownBy(() -> run.rebalance(1.5))
+                .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("maxMovedShare");
     }
 }

@@ -1,7 +1,6 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.NodeSpec;
-
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -52,7 +51,12 @@ final class Scenario {
     }
 
     private Scenario put(JobSpec spec, String node, int milli, int... gpus) {
-        PlacedJob job = new PlacedJob(spec, node, Arrays.stream(gpus).boxed().toList(), milli, QuotaState.OVER_QUOTA,
+        PlacedJob job = new PlacedJob(
+                spec,
+                node,
+                Arrays.stream(gpus).boxed().toList(),
+                milli,
+                QuotaState.OVER_QUOTA,
                 run.now.minus(Duration.ofHours(1)));
         run.placed.put(job.id(), job);
         return this;
@@ -82,7 +86,8 @@ final class Scenario {
             run.advance(Duration.ofMinutes(1));
             Plan plan = run.requeue();
             evictions += plan.actionsOf(PlanAction.Evict.class).size();
-            if (plan.actionsOf(PlanAction.Place.class).isEmpty() && plan.actionsOf(PlanAction.Evict.class).isEmpty()) {
+            if (plan.actionsOf(PlanAction.Place.class).isEmpty()
+                    && plan.actionsOf(PlanAction.Evict.class).isEmpty()) {
                 break;
             }
         }

@@ -1,5 +1,7 @@
 package io.quotient.core.scheduling;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
@@ -8,14 +10,11 @@ import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.PlacementPolicy;
 import io.quotient.core.placement.TargetWorkload;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * The service places a job where the policy that the simulator measures places it: the number users get is the number
@@ -45,7 +44,8 @@ class ServicePlacesAsSimulatedTest {
         for (long seed = 1; seed <= 5; seed++) {
             freshWhileSharedHadRoom += deployRandomFractions(seed);
         }
-        assertThat(freshWhileSharedHadRoom).as("decisions that open a fresh GPU although a shared one has room")
+        assertThat(freshWhileSharedHadRoom)
+                .as("decisions that open a fresh GPU although a shared one has room")
                 .isPositive();
     }
 
@@ -68,7 +68,8 @@ class ServicePlacesAsSimulatedTest {
             run.deploy(job);
 
             PlacedJob placed = run.placement("team-a", "f" + i);
-            assertThat(placed.node()).as("seed %d: node of f%d", seed, i)
+            assertThat(placed.node())
+                    .as("seed %d: node of f%d", seed, i)
                     .isEqualTo(nodes.get(expected.nodeIndex()).name());
             assertThat(placed.gpuIndices()).as("seed %d: GPU of f%d", seed, i).containsExactly(expectedGpu);
             if (state.gpuFree(expected.nodeIndex(), expectedGpu) == ResourceDemand.WHOLE

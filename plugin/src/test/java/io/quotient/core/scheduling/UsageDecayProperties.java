@@ -1,6 +1,11 @@
 package io.quotient.core.scheduling;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import io.quotient.deploy.MutableClock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Combinators;
@@ -10,23 +15,22 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.LongRange;
 
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-
 /** Properties of the decayed usage behind fair shares with memory ({@link UsageHistory}). */
 class UsageDecayProperties {
 
     /** One step of a history: for so many minutes, team a borrows so much and team b so much. */
-    record Step(int minutes, long a, long b) {
-    }
+    record Step(int minutes, long a, long b) {}
 
     @Provide
     Arbitrary<List<Step>> histories() {
-        return Combinators.combine(Arbitraries.integers().between(1, 600), Arbitraries.longs().between(0, 16_000),
-                Arbitraries.longs().between(0, 16_000)).as(Step::new).list().ofMinSize(1).ofMaxSize(30);
+        return Combinators.combine(
+                        Arbitraries.integers().between(1, 600),
+                        Arbitraries.longs().between(0, 16_000),
+                        Arbitraries.longs().between(0, 16_000))
+                .as(Step::new)
+                .list()
+                .ofMinSize(1)
+                .ofMaxSize(30);
     }
 
     /**
@@ -34,12 +38,13 @@ class UsageDecayProperties {
      * exceeds the most they borrowed at once.
      */
     @Property(tries = 200)
-    void usageDecaysMonotonically(@ForAll("histories") List<Step> history,
-                                  @ForAll @IntRange(min = 1, max = 48) int halfLifeHours,
-                                  @ForAll @IntRange(min = 1, max = 14) int windowDays) {
+    void usageDecaysMonotonically(
+            @ForAll("histories") List<Step> history,
+            @ForAll @IntRange(min = 1, max = 48) int halfLifeHours,
+            @ForAll @IntRange(min = 1, max = 14) int windowDays) {
         MutableClock clock = new MutableClock();
-        UsageHistory usage = new UsageHistory(new FairShareSettings(Duration.ofHours(halfLifeHours),
-                Duration.ofDays(windowDays)), clock);
+        UsageHistory usage = new UsageHistory(
+                new FairShareSettings(Duration.ofHours(halfLifeHours), Duration.ofDays(windowDays)), clock);
         long most = 0;
         for (Step step : history) {
             usage.record(Map.of("a", step.a(), "b", step.b()));
@@ -66,11 +71,12 @@ class UsageDecayProperties {
 
     /** A team that borrowed the same all window long has that as its decayed usage. */
     @Property(tries = 50)
-    void constantBorrowingOverTheWholeWindowIsItself(@ForAll @LongRange(min = 0, max = 16_000) long milli,
-                                                    @ForAll @IntRange(min = 1, max = 48) int halfLifeHours) {
+    void constantBorrowingOverTheWholeWindowIsItself(
+            @ForAll @LongRange(min = 0, max = 16_000) long milli,
+            @ForAll @IntRange(min = 1, max = 48) int halfLifeHours) {
         MutableClock clock = new MutableClock();
-        UsageHistory usage = new UsageHistory(new FairShareSettings(Duration.ofHours(halfLifeHours),
-                Duration.ofDays(2)), clock);
+        UsageHistory usage =
+                new UsageHistory(new FairShareSettings(Duration.ofHours(halfLifeHours), Duration.ofDays(2)), clock);
         for (int hour = 0; hour < 60; hour++) {
             usage.record(Map.of("a", milli));
             clock.advance(Duration.ofHours(1));

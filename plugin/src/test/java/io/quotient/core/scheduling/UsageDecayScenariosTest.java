@@ -1,16 +1,15 @@
 package io.quotient.core.scheduling;
 
-import io.quotient.deploy.MutableClock;
-import org.junit.jupiter.api.Test;
-
-import java.time.Duration;
-import java.util.List;
-import java.util.Map;
-
 import static io.quotient.core.scheduling.KaiScenarios.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
+
+import io.quotient.deploy.MutableClock;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
 
 /**
  * Usage-decayed fair share (issue 35): a team's decayed past borrowing ({@link UsageHistory}) lowers its part of
@@ -47,8 +46,12 @@ class UsageDecayScenariosTest {
 
     /** Every team's fair share as the scheduler computes it now, with the past given. */
     private static Map<String, Long> fairShares(Scenario s, Map<String, Double> past) {
-        return TeamShares.fairShares(s.run.teams, s.run.placed.values(),
-                s.run.pending.values().stream().map(PendingJob::spec).toList(), s.run.nodes, past);
+        return TeamShares.fairShares(
+                s.run.teams,
+                s.run.placed.values(),
+                s.run.pending.values().stream().map(PendingJob::spec).toList(),
+                s.run.nodes,
+                past);
     }
 
     /** Re-queues once and checks what each team then holds. */
@@ -119,8 +122,8 @@ class UsageDecayScenariosTest {
         clock.advance(Duration.ofHours(3));
         UsageHistory restored = UsageHistory.restore(DECAY, clock, history.toRecord());
         assertThat(restored.decayedMilli()).isEqualTo(history.decayedMilli());
-        UsageHistory otherWidth = UsageHistory.restore(new FairShareSettings(Duration.ofHours(12),
-                Duration.ofDays(1)), clock, history.toRecord());
+        UsageHistory otherWidth = UsageHistory.restore(
+                new FairShareSettings(Duration.ofHours(12), Duration.ofDays(1)), clock, history.toRecord());
         assertThat(otherWidth.decayedMilli()).isEmpty();
     }
 

@@ -1,7 +1,5 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-
 import static io.quotient.core.scheduling.VolcanoScenarios.NO_CAP;
 import static io.quotient.core.scheduling.VolcanoScenarios.evicted;
 import static io.quotient.core.scheduling.VolcanoScenarios.pod;
@@ -10,6 +8,8 @@ import static io.quotient.core.scheduling.VolcanoScenarios.running;
 import static io.quotient.core.scheduling.VolcanoScenarios.state;
 import static io.quotient.core.scheduling.VolcanoScenarios.waiting;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 /**
  * Volcano's capacity-plugin cases without queue hierarchy ({@code pkg/scheduler/plugins/capacity/capacity_test.go},
@@ -50,7 +50,9 @@ class VolcanoCapacityScenariosTest {
         // are placed": nodes n5, n6 of 2; q7 (priority 5), q8 (priority 1), q9 (priority 10), each capability 2 and
         // no deserved; q7 runs p13 (2) on n5; p14 (2) of q8 and p15 (2) of q9 are both pending. Volcano: p15 (the
         // higher queue priority) is bound to n6, p14 waits.
-        Scenario s = Scenario.nodes(2, 2).team(queue("q7", 5, 0, 2)).team(queue("q8", 1, 0, 2))
+        Scenario s = Scenario.nodes(2, 2)
+                .team(queue("q7", 5, 0, 2))
+                .team(queue("q8", 1, 0, 2))
                 .team(queue("q9", 10, 0, 2));
         running(s, pod("q7", "p13", 2), "node-0", 0, 1);
         waiting(s, pod("q8", "p14", 2), pod("q9", "p15", 2));

@@ -1,9 +1,5 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-
-import java.util.Arrays;
-
 import static io.quotient.core.scheduling.VolcanoScenarios.NO_CAP;
 import static io.quotient.core.scheduling.VolcanoScenarios.child;
 import static io.quotient.core.scheduling.VolcanoScenarios.evicted;
@@ -14,6 +10,9 @@ import static io.quotient.core.scheduling.VolcanoScenarios.running;
 import static io.quotient.core.scheduling.VolcanoScenarios.state;
 import static io.quotient.core.scheduling.VolcanoScenarios.waiting;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
 
 /**
  * Volcano's capacity-plugin cases with hierarchical queues ({@code pkg/scheduler/plugins/capacity/capacity_test.go},
@@ -33,7 +32,9 @@ class VolcanoHierarchyScenariosTest {
         // Both pods land on the one node: one job of 4 GPUs, beyond q31's guarantee of 2 (it borrows q32's idle 2
         // inside department q3, within both maxGpus).
         Department q3 = parent("q3", 4, 4);
-        Scenario s = Scenario.nodes(8).team(child(q3, "q31", 2, 4)).team(child(q3, "q32", 2, 4))
+        Scenario s = Scenario.nodes(8)
+                .team(child(q3, "q31", 2, 4))
+                .team(child(q3, "q32", 2, 4))
                 .team(queue("q4", 2, 4));
         s.deploy(pod("q31", "pg3", 4));
         assertThat(s.running()).as(() -> state(s)).containsExactly("q31/pg3");
@@ -47,7 +48,8 @@ class VolcanoHierarchyScenariosTest {
         // is pending. Volcano: p7 (q31, the sibling over its deserved) is evicted, not q4's p5 (q4 is over its
         // deserved too), and p8 is pipelined on n1.
         //
-        // Quotient agrees since 2026-11-29: q32 is within its guarantee (0 + 2 of 2), so the guarantee rule lets it take
+        // Quotient agrees since 2026-11-29: q32 is within its guarantee (0 + 2 of 2), so the guarantee rule lets it
+        // take
         // from teams above theirs, and the department, at its maxGpus 4, must free inside itself what the job brings
         // beyond it (DepartmentLimits): q31's borrowed p7. Until then the department's maximum was checked before any
         // rule and p8 waited "q32's department q3 is at its maxGpus 4" for as long as p7 ran.
@@ -77,7 +79,9 @@ class VolcanoHierarchyScenariosTest {
                 running(s, pod("q31", "p" + n, 1), "node-" + n, 0);
             }
             s.deploy(KaiScenarios.gang("q32", "g", 2, KaiScenarios.TRAIN));
-            assertThat(evicted(s)).as(() -> idle + " idle: " + state(s)).hasSize(2)
+            assertThat(evicted(s))
+                    .as(() -> idle + " idle: " + state(s))
+                    .hasSize(2)
                     .allMatch(job -> job.startsWith("q31/"));
             assertThat(s.running()).as(() -> state(s)).contains("q32/g");
             assertThat(s.run.held("q31")).isEqualTo(2);
@@ -87,7 +91,8 @@ class VolcanoHierarchyScenariosTest {
 
     @Test
     void aTeamBeyondItsGuaranteeStillWaitsAtItsDepartmentsMaximum() {
-        // The maximum still binds borrowing: q32 already at its guarantee asks for 2 more while q31 borrows q3's last 2;
+        // The maximum still binds borrowing: q32 already at its guarantee asks for 2 more while q31 borrows q3's last
+        // 2;
         // no rule lets a team beyond its guarantee evict a sibling, so the job waits and nothing is evicted.
         Department q3 = parent("q3", 4, 4);
         Scenario s = Scenario.nodes(8, 8).team(child(q3, "q31", 0, 4)).team(child(q3, "q32", 2, 4));
@@ -104,7 +109,9 @@ class VolcanoHierarchyScenariosTest {
         // {q31 (2, 4), q32 (2, 4), q33 (0, 4)}}; q31 runs p6 (2, not preemptable), q32 runs p9 (2); p10 (3) of q33 is
         // pending; n1 has 4 idle. Volcano: no bind and nothing evicted (q3 would hold 7 of its capability 4).
         Department q3 = parent("q3", 4, 4);
-        Scenario s = Scenario.nodes(8).team(child(q3, "q31", 2, 4)).team(child(q3, "q32", 2, 4))
+        Scenario s = Scenario.nodes(8)
+                .team(child(q3, "q31", 2, 4))
+                .team(child(q3, "q32", 2, 4))
                 .team(child(q3, "q33", 0, 4));
         running(s, pod("q31", "p6", 2, 0, false), "node-0", 0, 1);
         running(s, pod("q32", "p9", 2), "node-0", 2, 3);
@@ -134,14 +141,16 @@ class VolcanoHierarchyScenariosTest {
         // (deserved 2 a100), case12_queue12 (none)}}; queue12 runs p17 (2 a100) and p18 (2 a100, not preemptable);
         // p16 (2 a100) of queue11 is pending, 1 GPU idle. Volcano: p17 is evicted and p16 pipelined on n3.
         Department q1 = parent("case12-queue1", 2, NO_CAP);
-        Scenario s = Scenario.nodes(5).team(child(q1, "case12-queue11", 2, NO_CAP))
+        Scenario s = Scenario.nodes(5)
+                .team(child(q1, "case12-queue11", 2, NO_CAP))
                 .team(child(q1, "case12-queue12", 0, NO_CAP));
         running(s, pod("case12-queue12", "p17", 2), "node-0", 0, 1);
         running(s, pod("case12-queue12", "p18", 2, 0, false), "node-0", 2, 3);
         s.deploy(pod("case12-queue11", "p16", 2));
         assertThat(evicted(s)).as(() -> state(s)).containsExactly("case12-queue12/p17");
-        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("case12-queue11/p16",
-                "case12-queue12/p18");
+        assertThat(s.running())
+                .as(() -> state(s))
+                .containsExactlyInAnyOrder("case12-queue11/p16", "case12-queue12/p18");
     }
 
     @Test
@@ -177,7 +186,8 @@ class VolcanoHierarchyScenariosTest {
      */
     private static Scenario case3(Scenario nodes) {
         Department q3 = parent("q3", 4, 4);
-        Scenario s = nodes.team(child(q3, "q31", 2, 4)).team(child(q3, "q32", 2, 4)).team(queue("q4", 2, 4));
+        Scenario s =
+                nodes.team(child(q3, "q31", 2, 4)).team(child(q3, "q32", 2, 4)).team(queue("q4", 2, 4));
         running(s, pod("q4", "p5", 4), "node-0", 0, 1, 2, 3);
         running(s, pod("q31", "p6", 2, 0, false), "node-0", 4, 5);
         running(s, pod("q31", "p7", 2), "node-0", 6, 7);
@@ -193,7 +203,8 @@ class VolcanoHierarchyScenariosTest {
      */
     private static Scenario fullNodeOfCase13(String claimant, int guarantee, String podGroup) {
         Department q1 = parent("case13-queue1", 10, NO_CAP);
-        Scenario s = Scenario.nodes(5).team(child(q1, claimant, guarantee, NO_CAP))
+        Scenario s = Scenario.nodes(5)
+                .team(child(q1, claimant, guarantee, NO_CAP))
                 .team(child(q1, "case13-queue12", 5, NO_CAP));
         running(s, pod("case13-queue12", "p20", 5), "node-0", Scenario.gpus(0, 5));
         s.deploy(pod(claimant, podGroup, 5));

@@ -1,7 +1,5 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-
 import static io.quotient.core.scheduling.VolcanoScenarios.HIGH;
 import static io.quotient.core.scheduling.VolcanoScenarios.LOW;
 import static io.quotient.core.scheduling.VolcanoScenarios.MID;
@@ -11,6 +9,8 @@ import static io.quotient.core.scheduling.VolcanoScenarios.running;
 import static io.quotient.core.scheduling.VolcanoScenarios.state;
 import static io.quotient.core.scheduling.VolcanoScenarios.weighted;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 /**
  * Volcano's reclaim-action cases ({@code pkg/scheduler/actions/reclaim/reclaim_test.go}, {@code TestReclaim}, the
@@ -46,7 +46,9 @@ class VolcanoReclaimScenariosTest {
         //
         // Quotient: q3's fair share is 1, q1's and q2's 1.5 each; no plan keeps a victim at its share, so "fair share,
         // within one job" lets one end half a GPU below it, and the cheapest plan evicts the lowest priority.
-        Scenario s = Scenario.nodes(4).team(weighted("q1", 1, 0)).team(weighted("q2", 1, 0))
+        Scenario s = Scenario.nodes(4)
+                .team(weighted("q1", 1, 0))
+                .team(weighted("q2", 1, 0))
                 .team(weighted("q3", 1, 0));
         running(s, pod("q1", "preemptee1-1", 1, MID, true), "node-0", 0);
         running(s, pod("q1", "preemptee1-2", 1, MID, true), "node-0", 1);
@@ -69,7 +71,9 @@ class VolcanoReclaimScenariosTest {
         // idle capacity goes to higher priorities first", and the fair share is "weighted max-min, higher team priority
         // first". q2 (10) and q1 (5) each have a share of their 2 GPUs, q3 (1) a share of 0, so q3 has no right to
         // reclaim (it is guaranteed nothing and at its fair share) and preemptor1 waits; nothing is evicted.
-        Scenario s = Scenario.nodes(4).team(weighted("q1", 1, 5)).team(weighted("q2", 1, 10))
+        Scenario s = Scenario.nodes(4)
+                .team(weighted("q1", 1, 5))
+                .team(weighted("q2", 1, 10))
                 .team(weighted("q3", 1, 1));
         running(s, pod("q1", "preemptee1-1", 1, MID, true), "node-0", 0);
         running(s, pod("q1", "preemptee1-2", 1, MID, false), "node-0", 1);

@@ -56,14 +56,14 @@ final class VolcanoScenarios {
 
     /** Priority classes of reclaim_test.go. */
     static final int LOW = 100;
+
     static final int MID = 500;
     static final int HIGH = 1000;
 
     /** A queue without a capability. */
     static final double NO_CAP = -1;
 
-    private VolcanoScenarios() {
-    }
+    private VolcanoScenarios() {}
 
     private static long milli(double gpus) {
         return Math.round(gpus * 1000);
@@ -75,14 +75,13 @@ final class VolcanoScenarios {
 
     /** A queue of the capacity plugin: deserved and capability, reclaim toward deserved only. */
     static Team queue(String name, double deserved, double capability) {
-        return new Team(name, milli(deserved), cap(capability), 1, 0, WithinTeamPreemption.LOWER_PRIORITY, false,
-                null);
+        return new Team(name, milli(deserved), cap(capability), 1, 0, WithinTeamPreemption.LOWER_PRIORITY, false, null);
     }
 
     /** A queue of the capacity plugin with a queue priority. */
     static Team queue(String name, int priority, double deserved, double capability) {
-        return new Team(name, milli(deserved), cap(capability), 1, priority, WithinTeamPreemption.LOWER_PRIORITY,
-                false, null);
+        return new Team(
+                name, milli(deserved), cap(capability), 1, priority, WithinTeamPreemption.LOWER_PRIORITY, false, null);
     }
 
     /** A parent queue of the hierarchical capacity plugin. */
@@ -101,8 +100,15 @@ final class VolcanoScenarios {
     }
 
     static JobSpec pod(String team, String name, int gpus, int priority, boolean preemptible) {
-        return new JobSpec(new JobId(team, name), new GpuRequest.WholeGpus(gpus), 1000, 1024, Set.of(), priority,
-                preemptible, Duration.ZERO);
+        return new JobSpec(
+                new JobId(team, name),
+                new GpuRequest.WholeGpus(gpus),
+                1000,
+                1024,
+                Set.of(),
+                priority,
+                preemptible,
+                Duration.ZERO);
     }
 
     /** A preemptible pod of priority 0. */
@@ -112,8 +118,15 @@ final class VolcanoScenarios {
 
     /** A pod running on the given GPUs of a node for an hour. */
     static void running(Scenario s, JobSpec pod, String node, int... gpus) {
-        KaiScenarios.put(s, new PlacedJob(pod, node, Arrays.stream(gpus).boxed().toList(), 1000,
-                QuotaState.OVER_QUOTA, s.run.now.minus(Duration.ofHours(1))));
+        KaiScenarios.put(
+                s,
+                new PlacedJob(
+                        pod,
+                        node,
+                        Arrays.stream(gpus).boxed().toList(),
+                        1000,
+                        QuotaState.OVER_QUOTA,
+                        s.run.now.minus(Duration.ofHours(1))));
     }
 
     /** Pods pending when the session opens (queued in the order given), decided together by one re-queue. */

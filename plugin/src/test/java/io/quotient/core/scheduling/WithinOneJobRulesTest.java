@@ -1,10 +1,10 @@
 package io.quotient.core.scheduling;
 
-import org.junit.jupiter.api.Test;
-
 import static io.quotient.core.scheduling.Scenario.gpus;
 import static io.quotient.core.scheduling.Scenario.job;
 import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
 
 /**
  * How far the within-one-job fallbacks ({@link ReclaimRules#guaranteeWithinOneJob},
@@ -15,13 +15,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 class WithinOneJobRulesTest {
 
     private static long evictions(Scenario s) {
-        return s.run.plans.stream().mapToLong(p -> p.actionsOf(PlanAction.Evict.class).size()).sum();
+        return s.run.plans.stream()
+                .mapToLong(p -> p.actionsOf(PlanAction.Evict.class).size())
+                .sum();
     }
 
     @Test
     void aVictimMayEndAsFarBelowItsGuaranteeAsTheClaimantIs() {
         // team-a (guarantee 2) holds 4 in one job; team-b (guarantee 2) holds nothing and asks 2: team-a ends 2 below
-        Scenario s = Scenario.nodes(4).team("team-a", 2, 1).team("team-b", 2, 1)
+        Scenario s = Scenario.nodes(4)
+                .team("team-a", 2, 1)
+                .team("team-b", 2, 1)
                 .running("team-a", "a4", "node-0", 0, gpus(0, 4))
                 .deploy(job("team-b", "b2", 2, 0));
         assertThat(s.running()).containsExactly("team-b/b2");
@@ -32,7 +36,9 @@ class WithinOneJobRulesTest {
     void aVictimIsNotTakenFurtherBelowItsGuaranteeThanTheClaimantIs() {
         // team-a (guarantee 3) holds 4 in one job; team-b is 1 below its guarantee of 1: evicting the job would leave
         // team-a 3 below its own, so team-b waits for the job to end (or for capacity) instead
-        Scenario s = Scenario.nodes(4).team("team-a", 3, 1).team("team-b", 1, 1)
+        Scenario s = Scenario.nodes(4)
+                .team("team-a", 3, 1)
+                .team("team-b", 1, 1)
                 .running("team-a", "a4", "node-0", 0, gpus(0, 4))
                 .deploy(job("team-b", "b1", 1, 0));
         assertThat(s.pending()).containsExactly("team-b/b1");
@@ -43,7 +49,9 @@ class WithinOneJobRulesTest {
     void forFairShareAVictimIsNotTakenFurtherBelowItsShareThanTheClaimantIs() {
         // shares of 10 GPUs by demand, weights 1:1: team-a 7, team-b 3; team-a holds 8 in one job, team-b asks 3 and
         // is 3 below its share: evicting would leave team-a 7 below its own
-        Scenario s = Scenario.nodes(10).team("team-a", 0, 1).team("team-b", 0, 1)
+        Scenario s = Scenario.nodes(10)
+                .team("team-a", 0, 1)
+                .team("team-b", 0, 1)
                 .running("team-a", "a8", "node-0", 0, gpus(0, 8))
                 .deploy(job("team-b", "b3", 3, 0));
         assertThat(s.pending()).containsExactly("team-b/b3");
@@ -54,7 +62,9 @@ class WithinOneJobRulesTest {
     void forFairShareAVictimIsNotTakenBelowItsGuaranteeFurtherThanTheClaimantIsBelowItsOwn() {
         // team-a (guarantee 3, weight 1) holds 8 in one job of 10 GPUs; team-b (no guarantee, weight 3) asks 5 of its
         // share of 5.25: evicting would leave team-a 3 below its guarantee while team-b is not below its own
-        Scenario s = Scenario.nodes(10).team("team-a", 3, 1).team("team-b", 0, 3)
+        Scenario s = Scenario.nodes(10)
+                .team("team-a", 3, 1)
+                .team("team-b", 0, 3)
                 .running("team-a", "a8", "node-0", 0, gpus(0, 8))
                 .deploy(job("team-b", "b5", 5, 0));
         assertThat(s.pending()).containsExactly("team-b/b5");
@@ -64,7 +74,9 @@ class WithinOneJobRulesTest {
     @Test
     void forFairShareAVictimMayEndAsFarBelowItsShareAsTheClaimantIs() {
         // team-a (weight 1) holds 8 in one job of 10 GPUs; team-b (weight 2) asks 6, its share (team-a's is 4)
-        Scenario s = Scenario.nodes(10).team("team-a", 0, 1).team("team-b", 0, 2)
+        Scenario s = Scenario.nodes(10)
+                .team("team-a", 0, 1)
+                .team("team-b", 0, 2)
                 .running("team-a", "a8", "node-0", 0, gpus(0, 8))
                 .deploy(job("team-b", "b6", 6, 0));
         assertThat(s.running()).containsExactly("team-b/b6");

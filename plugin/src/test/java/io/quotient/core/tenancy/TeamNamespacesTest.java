@@ -1,13 +1,12 @@
 package io.quotient.core.tenancy;
 
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import org.junit.jupiter.api.Test;
 
 class TeamNamespacesTest {
 
@@ -30,6 +29,7 @@ class TeamNamespacesTest {
         assertThatThrownBy(() -> TeamNamespaces.of(byTeam, "quotient-system"))
                 .hasMessage("namespace ml is given to team d but already belongs to team a; a namespace belongs to at"
                         + " most one team");
-        assertThatThrownBy(() -> TeamNamespaces.of(Map.of("e", List.of()), null)).hasMessageContaining("empty list");
+        assertThatThrownBy(() -> TeamNamespaces.of(Map.of("e", List.of()), null))
+                .hasMessageContaining("empty list");
     }
 }

@@ -5,13 +5,12 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.QuotaState;
-import org.junit.jupiter.api.Test;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 
 /**
  * The accumulator against a scripted scenario whose ground truth is known: a node enforcer that reports every
@@ -58,7 +57,11 @@ class UsageAccumulatorTest {
         void publish() {
             List<PodCounterReading> readings = new ArrayList<>();
             for (int gpu = 0; gpu < gpus; gpu++) {
-                readings.add(new PodCounterReading("node-a", podUid, "GPU-" + gpu, job,
+                readings.add(new PodCounterReading(
+                        "node-a",
+                        podUid,
+                        "GPU-" + gpu,
+                        job,
                         new PodCounters(countingSince, present, present, busy, memory)));
             }
             published = readings;
@@ -147,7 +150,8 @@ class UsageAccumulatorTest {
 
         UsageCounters usage = total(current, TRAINER);
 
-        assertThat(usage.allocatedBorrowedGpuSeconds()).as("2 GPUs x 900 s, the 70 s silence included")
+        assertThat(usage.allocatedBorrowedGpuSeconds())
+                .as("2 GPUs x 900 s, the 70 s silence included")
                 .isCloseTo(1800, within(1e-6));
         assertThat(usage.busyGpuSeconds()).as("1.5 GPUs busy x 900 s").isCloseTo(1350, within(1e-6));
         assertThat(usage.usedGpuSeconds()).isCloseTo(1350, within(1e-6));
@@ -186,8 +190,8 @@ class UsageAccumulatorTest {
 
         accumulator.observe(at(30), List.of(whole), List.of(first));
         accumulator.observe(at(60), List.of(whole), List.of(first));
-        accumulator.observe(at(90), List.of(whole), List.of(new PodCounterReading("node-a", "pod-1", "GPU-0",
-                NOTEBOOK, at90)));
+        accumulator.observe(
+                at(90), List.of(whole), List.of(new PodCounterReading("node-a", "pod-1", "GPU-0", NOTEBOOK, at90)));
 
         assertThat(total(accumulator, NOTEBOOK).busyGpuSeconds()).isCloseTo(50, within(1e-9));
         assertThat(total(accumulator, NOTEBOOK).allocatedGpuSeconds()).isCloseTo(90, within(1e-9));
@@ -199,12 +203,17 @@ class UsageAccumulatorTest {
         JobAllocation whole = new JobAllocation(NOTEBOOK, 1, 1, QuotaState.IN_QUOTA, 0);
         PodCounters old = new PodCounters(at(-3600), 3600, 3600, 3000, 0);
 
-        accumulator.observe(at(0), List.of(whole), List.of(new PodCounterReading("node-a", "pod-1", "GPU-0",
-                NOTEBOOK, old)));
-        accumulator.observe(at(10), List.of(whole), List.of(new PodCounterReading("node-a", "pod-1", "GPU-0",
-                NOTEBOOK, new PodCounters(at(-3600), 3610, 3610, 3004, 0))));
+        accumulator.observe(
+                at(0), List.of(whole), List.of(new PodCounterReading("node-a", "pod-1", "GPU-0", NOTEBOOK, old)));
+        accumulator.observe(
+                at(10),
+                List.of(whole),
+                List.of(new PodCounterReading(
+                        "node-a", "pod-1", "GPU-0", NOTEBOOK, new PodCounters(at(-3600), 3610, 3610, 3004, 0))));
 
-        assertThat(total(accumulator, NOTEBOOK).busyGpuSeconds()).as("only the 10 s seen").isCloseTo(4, within(1e-9));
+        assertThat(total(accumulator, NOTEBOOK).busyGpuSeconds())
+                .as("only the 10 s seen")
+                .isCloseTo(4, within(1e-9));
     }
 
     @Test
@@ -218,18 +227,24 @@ class UsageAccumulatorTest {
 
         JobUsageRecord record = accumulator.record(TRAINER).orElseThrow();
 
-        assertThat(record.days().get(LocalDate.parse("2026-12-01")).allocatedGpuSeconds()).isCloseTo(60, within(1e-9));
+        assertThat(record.days().get(LocalDate.parse("2026-12-01")).allocatedGpuSeconds())
+                .isCloseTo(60, within(1e-9));
         assertThat(record.days().get(LocalDate.parse("2026-12-02")).allocatedGpuSeconds())
-                .as("60 s after midnight, then only max-gap of the hour").isCloseTo(60 + 120, within(1e-9));
-        assertThat(record.between(LocalDate.parse("2026-12-02"), LocalDate.parse("2026-12-02")).allocatedGpuSeconds())
+                .as("60 s after midnight, then only max-gap of the hour")
+                .isCloseTo(60 + 120, within(1e-9));
+        assertThat(record.between(LocalDate.parse("2026-12-02"), LocalDate.parse("2026-12-02"))
+                        .allocatedGpuSeconds())
                 .isCloseTo(180, within(1e-9));
     }
 
     @Test
     void aPodOfAnUnknownJobIsNotAccounted() {
         UsageAccumulator accumulator = new UsageAccumulator(SETTINGS, List.of());
-        List<JobUsageRecord> changed = accumulator.observe(at(0), List.of(), List.of(new PodCounterReading("node-a",
-                "pod-9", "GPU-0", new JobId("other", "x"), new PodCounters(at(0), 10, 10, 10, 0))));
+        List<JobUsageRecord> changed = accumulator.observe(
+                at(0),
+                List.of(),
+                List.of(new PodCounterReading(
+                        "node-a", "pod-9", "GPU-0", new JobId("other", "x"), new PodCounters(at(0), 10, 10, 10, 0))));
 
         assertThat(changed).isEmpty();
         assertThat(accumulator.records()).isEmpty();
@@ -247,7 +262,9 @@ class UsageAccumulatorTest {
         assertThat(halfMeasured.measuredGpuSeconds()).isEqualTo(50);
         assertThat(halfMeasured.usedGpuSeconds()).isEqualTo(30);
         assertThat(halfMeasured.idleGpuSeconds()).isEqualTo(20);
-        assertThat(enforcerDied.measuredGpuSeconds()).as("not idle after its reports stopped").isEqualTo(40);
+        assertThat(enforcerDied.measuredGpuSeconds())
+                .as("not idle after its reports stopped")
+                .isEqualTo(40);
         assertThat(enforcerDied.unmeasuredGpuSeconds()).isEqualTo(60);
     }
 

@@ -1,15 +1,14 @@
 package io.quotient.core.usage;
 
-import io.quotient.core.scheduling.JobId;
-import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.offset;
 
+import io.quotient.core.scheduling.JobId;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.offset;
+import org.junit.jupiter.api.Test;
 
 class UsageTotalsTest {
 
@@ -36,18 +35,23 @@ class UsageTotalsTest {
 
         Map<UsageTotals.Key, UsageTotals.Seconds> totals = UsageTotals.of(records, Map.of("vision", "research"));
 
-        UsageTotals.Seconds visionIn = totals.get(new UsageTotals.Key("research", "vision", UsageTotals.QuotaState.IN_QUOTA));
-        UsageTotals.Seconds visionOut = totals.get(new UsageTotals.Key("research", "vision", UsageTotals.QuotaState.BORROWED));
+        UsageTotals.Seconds visionIn =
+                totals.get(new UsageTotals.Key("research", "vision", UsageTotals.QuotaState.IN_QUOTA));
+        UsageTotals.Seconds visionOut =
+                totals.get(new UsageTotals.Key("research", "vision", UsageTotals.QuotaState.BORROWED));
         assertThat(visionIn.allocated()).isEqualTo(4600);
         assertThat(visionOut.allocated()).isEqualTo(3000);
         // day 1: 1800 used, all in quota; day 2: 2000 used, a quarter in quota
         assertThat(visionIn.used()).isCloseTo(1800 + 500, offset(1e-9));
         assertThat(visionOut.used()).isCloseTo(1500, offset(1e-9));
 
-        UsageTotals.Seconds nlpOut = totals.get(new UsageTotals.Key(UsageSummary.NO_DEPARTMENT, "nlp",
-                UsageTotals.QuotaState.BORROWED));
-        assertThat(nlpOut.used()).as("busy beyond the allocation is capped at it").isEqualTo(7200);
-        assertThat(totals.get(new UsageTotals.Key(UsageSummary.NO_DEPARTMENT, "nlp",
-                UsageTotals.QuotaState.IN_QUOTA)).allocated()).isZero();
+        UsageTotals.Seconds nlpOut =
+                totals.get(new UsageTotals.Key(UsageSummary.NO_DEPARTMENT, "nlp", UsageTotals.QuotaState.BORROWED));
+        assertThat(nlpOut.used())
+                .as("busy beyond the allocation is capped at it")
+                .isEqualTo(7200);
+        assertThat(totals.get(new UsageTotals.Key(UsageSummary.NO_DEPARTMENT, "nlp", UsageTotals.QuotaState.IN_QUOTA))
+                        .allocated())
+                .isZero();
     }
 }

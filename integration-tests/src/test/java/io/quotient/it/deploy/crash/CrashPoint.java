@@ -4,17 +4,16 @@ import io.quotient.adapters.k8s.KubernetesWorkloadGateway;
 import io.quotient.app.kubernetes.WorkloadGatewayInterceptor;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.deploy.port.ForwardingWorkloadGateway;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobRecord;
-import io.quotient.deploy.port.ForwardingWorkloadGateway;
 import io.quotient.deploy.port.WorkloadGateway;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Crash testing only ({@code quotient.kubernetes.testing-crash-at}): the process SIGKILLs itself at a chosen point of
@@ -35,8 +34,10 @@ enum CrashPoint implements WorkloadGatewayInterceptor {
         try {
             return valueOf(value.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("quotient.kubernetes.testing-crash-at is '" + value
-                    + "'; use after-workload-created or before-eviction-stop, or leave it unset (production)", e);
+            throw new IllegalArgumentException(
+                    "quotient.kubernetes.testing-crash-at is '" + value
+                            + "'; use after-workload-created or before-eviction-stop, or leave it unset (production)",
+                    e);
         }
     }
 
@@ -50,7 +51,10 @@ enum CrashPoint implements WorkloadGatewayInterceptor {
         long pid = ProcessHandle.current().pid();
         LOG.warn("crash point {} reached ({}): process {} kills itself with SIGKILL", this, where, pid);
         try {
-            new ProcessBuilder("kill", "-KILL", Long.toString(pid)).inheritIO().start().waitFor();
+            new ProcessBuilder("kill", "-KILL", Long.toString(pid))
+                    .inheritIO()
+                    .start()
+                    .waitFor();
         } catch (IOException e) {
             LOG.warn("kill -KILL {} could not run ({}); halting instead", pid, e.toString());
         } catch (InterruptedException e) {

@@ -19,9 +19,6 @@ import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.WorkloadGateway;
 import io.quotient.deploy.port.WorkloadRef;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -30,6 +27,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.function.ToLongFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The gateway for jobs that govern an existing workload ({@link WorkloadRef}): a placement patches the workload
@@ -48,7 +47,7 @@ import java.util.function.ToLongFunction;
  */
 public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
 
-    private static final Logger log = LoggerFactory.getLogger(AdoptedWorkloadGateway.class);
+    private static final Logger LOG = LoggerFactory.getLogger(AdoptedWorkloadGateway.class);
     private static final int NOT_FOUND = 404;
 
     private final Map<ForeignWorkloadKind, DynamicKubernetesApi> apis = new EnumMap<>(ForeignWorkloadKind.class);
@@ -61,8 +60,11 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
      * @param records     the job's record (a stop names the job only)
      * @param gpuMemoryOf a node's GPU memory in MiB (0 unknown): a share's memory limits are computed from it
      */
-    public AdoptedWorkloadGateway(WorkloadGateway rendering, ApiClient client,
-                                  Function<JobId, Optional<JobRecord>> records, ToLongFunction<String> gpuMemoryOf) {
+    public AdoptedWorkloadGateway(
+            WorkloadGateway rendering,
+            ApiClient client,
+            Function<JobId, Optional<JobRecord>> records,
+            ToLongFunction<String> gpuMemoryOf) {
         super(rendering);
         this.records = records;
         this.gpuMemoryOf = gpuMemoryOf;
@@ -80,32 +82,51 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
             return;
         }
         if (record.submission().workload().isPod()) {
-            retry.nudge(record.submission().pod().namespace(), record.submission().workload().name(), record.id());
+            retry.nudge(
+                    record.submission().pod().namespace(),
+                    record.submission().workload().name(),
+                    record.id());
             return;
         }
-        List<String> nodes = placement.replicas().stream().map(PlacedJob.Replica::node).toList();
-        Map<String, String> shareBinding = DeferredGpuBinding.appliesTo(record.spec().gpu())
-                ? DeferredGpuBinding.annotations(record.spec().gpu(), gpus, gpuMemoryOf.applyAsLong(placement.node()),
-                placement.node()) : Map.of();
-        patch(record, (kind, workload) -> {
-            if (kind.suspended(workload) && hasPods(record)) {
-                // pods left from an earlier placement (their controller never saw a suspension that was soon undone)
-                // would keep running where the job no longer is, on GPUs booked for others: they go first
-                super.stop(record.id(), null);
-            }
-            return List.of(PlacementPatch.place(kind, workload, labels(record.id()), nodes,
-                    record.spec().gang().spansNodes(), shareBinding));
-        }, "placed on " + String.join(", ", nodes) + " and unsuspended");
+        List<String> nodes =
+                placement.replicas().stream().map(PlacedJob.Replica::node).toList();
+        Map<String, String> shareBinding =
+                DeferredGpuBinding.appliesTo(record.spec().gpu())
+                        ? DeferredGpuBinding.annotations(
+                                record.spec().gpu(), gpus, gpuMemoryOf.applyAsLong(placement.node()), placement.node())
+                        : Map.of();
+        patch(
+                record,
+                (kind, workload) -> {
+                    if (kind.suspended(workload) && hasPods(record)) {
+                        // pods left from an earlier placement (their controller never saw a suspension that was soon
+                        // undone)
+                        // would keep running where the job no longer is, on GPUs booked for others: they go first
+                        super.stop(record.id(), null);
+                    }
+                    return List.of(PlacementPatch.place(
+                            kind,
+                            workload,
+                            labels(record.id()),
+                            nodes,
+                            record.spec().gang().spansNodes(),
+                            shareBinding));
+                },
+                "placed on " + String.join(", ", nodes) + " and unsuspended");
     }
 
     @Override
     public void stop(JobId job, Duration grace) {
         Optional<JobRecord> record = records.apply(job);
-        if (record.isEmpty() || !record.get().submission().adopted() || record.get().submission().workload().isPod()) {
+        if (record.isEmpty()
+                || !record.get().submission().adopted()
+                || record.get().submission().workload().isPod()) {
             super.stop(job, grace);
             return;
         }
-        patch(record.get(), (kind, workload) -> PlacementPatch.takeBack(kind, workload, labels(job)),
+        patch(
+                record.get(),
+                (kind, workload) -> PlacementPatch.takeBack(kind, workload, labels(job)),
                 "suspended again, its placement taken back");
         // its pods go now, by the job's labels, as a REST job's do: the GPUs are free when the stop returns, and the
         // controller's deleting them on suspension is not relied on (it may miss a suspension undone a moment later)
@@ -119,20 +140,29 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
 
     private void patch(JobRecord record, PatchOf patchOf, String done) {
         WorkloadRef ref = record.submission().workload();
-        ForeignWorkloadKind kind = ForeignWorkloadKind.of(ref).orElseThrow(() -> new IllegalStateException(
-                "job " + record.id() + " governs " + ref + " of " + ref.apiVersion() + ", a kind Quotient does not adopt"));
+        ForeignWorkloadKind kind = ForeignWorkloadKind.of(ref)
+                .orElseThrow(() -> new IllegalStateException("job " + record.id() + " governs " + ref + " of "
+                        + ref.apiVersion() + ", a kind Quotient does not adopt"));
         String namespace = record.submission().pod().namespace();
         DynamicKubernetesApi api = apis.get(kind);
         KubernetesApiResponse<DynamicKubernetesObject> current = api.get(namespace, ref.name());
-        if (!current.isSuccess() || !ref.uid().equals(current.getObject().getMetadata().getUid())) {
+        if (!current.isSuccess()
+                || !ref.uid().equals(current.getObject().getMetadata().getUid())) {
             // deleted: the garbage collector removes the record it owns, and the reconciliation ends the job
-            log.info("{} {}/{} of job {} of team {} is gone (HTTP {}); nothing to patch", kind.kind(), namespace,
-                    ref.name(), record.id().name(), record.id().team(), current.getHttpStatusCode());
+            LOG.info(
+                    "{} {}/{} of job {} of team {} is gone (HTTP {}); nothing to patch",
+                    kind.kind(),
+                    namespace,
+                    ref.name(),
+                    record.id().name(),
+                    record.id().team(),
+                    current.getHttpStatusCode());
             if (current.isSuccess() || current.getHttpStatusCode() == NOT_FOUND) {
                 return;
             }
-            throw new KubernetesCallException("reading " + ref + " in " + namespace + " failed: HTTP "
-                    + current.getHttpStatusCode(), current.getHttpStatusCode());
+            throw new KubernetesCallException(
+                    "reading " + ref + " in " + namespace + " failed: HTTP " + current.getHttpStatusCode(),
+                    current.getHttpStatusCode());
         }
         JsonObject stored = current.getObject().getRaw();
         int sent = 0;
@@ -141,33 +171,56 @@ public final class AdoptedWorkloadGateway extends ForwardingWorkloadGateway {
                 continue; // the stored object carries it already: a write would change nothing
             }
             sent++;
-            KubernetesApiResponse<DynamicKubernetesObject> patched = api.patch(namespace, ref.name(),
-                    V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch(patch.toString()));
+            KubernetesApiResponse<DynamicKubernetesObject> patched = api.patch(
+                    namespace, ref.name(), V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch(patch.toString()));
             if (!patched.isSuccess()) {
-                throw new KubernetesCallException("patching " + ref + " in " + namespace + " for job " + record.id()
-                        + " failed: HTTP " + patched.getHttpStatusCode() + " " + (patched.getStatus() == null ? ""
-                        : patched.getStatus().getMessage()), patched.getHttpStatusCode());
+                throw new KubernetesCallException(
+                        "patching " + ref + " in " + namespace + " for job " + record.id()
+                                + " failed: HTTP " + patched.getHttpStatusCode() + " "
+                                + (patched.getStatus() == null
+                                        ? ""
+                                        : patched.getStatus().getMessage()),
+                        patched.getHttpStatusCode());
             }
         }
         if (sent == 0) {
-            log.debug("{} {}/{} of job {} of team {}: already {}; nothing written", kind.kind(), namespace,
-                    ref.name(), record.id().name(), record.id().team(), done);
+            LOG.debug(
+                    "{} {}/{} of job {} of team {}: already {}; nothing written",
+                    kind.kind(),
+                    namespace,
+                    ref.name(),
+                    record.id().name(),
+                    record.id().team(),
+                    done);
             return;
         }
-        log.info("{} {}/{} of job {} of team {}: {}", kind.kind(), namespace, ref.name(), record.id().name(),
-                record.id().team(), done);
+        LOG.info(
+                "{} {}/{} of job {} of team {}: {}",
+                kind.kind(),
+                namespace,
+                ref.name(),
+                record.id().name(),
+                record.id().team(),
+                done);
     }
 
     /** Whether any pod of the job's workload exists in its namespace (read from the API server, not a cache). */
     private boolean hasPods(JobRecord record) {
         String namespace = record.submission().pod().namespace();
-        String selector = TemplateRenderer.TEAM_LABEL + "=" + KubernetesNames.labelValue(record.id().team()) + ","
-                + TemplateRenderer.JOB_LABEL + "=" + KubernetesNames.labelValue(record.id().name());
+        String selector = TemplateRenderer.TEAM_LABEL + "="
+                + KubernetesNames.labelValue(record.id().team()) + "," + TemplateRenderer.JOB_LABEL + "="
+                + KubernetesNames.labelValue(record.id().name());
         try {
-            return !pods.listNamespacedPod(namespace).labelSelector(selector).limit(1).execute().getItems().isEmpty();
+            return !pods.listNamespacedPod(namespace)
+                    .labelSelector(selector)
+                    .limit(1)
+                    .execute()
+                    .getItems()
+                    .isEmpty();
         } catch (ApiException e) {
-            throw new KubernetesCallException("listing the pods of job " + record.id() + " in " + namespace
-                    + " failed: HTTP " + e.getCode(), e.getCode());
+            throw new KubernetesCallException(
+                    "listing the pods of job " + record.id() + " in " + namespace + " failed: HTTP " + e.getCode(),
+                    e.getCode());
         }
     }
 

@@ -12,8 +12,8 @@ public final class AdoptionLabels {
      * quotient-system out on every version: they never carry it.
      */
     public static final String NAMESPACE_OPT_IN = "quotient.io/admission";
+
     public static final String NAMESPACE_OPT_IN_VALUE = "enabled";
 
-    private AdoptionLabels() {
-    }
+    private AdoptionLabels() {}
 }

@@ -7,10 +7,9 @@ import io.quotient.core.scheduling.ForeignDemand;
 import io.quotient.core.scheduling.ForeignGpuRequests;
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.PodGpuAsk;
+import io.quotient.core.scheduling.ReplicaGroup;
 import io.quotient.core.scheduling.RequestException;
 import io.quotient.deploy.port.WorkloadRef;
-import io.quotient.core.scheduling.ReplicaGroup;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,8 +36,8 @@ public enum ForeignWorkloadKind {
             int completions = JsonTree.integer(spec, "completions", parallelism);
             // a negative count is refused by name below (ForeignGpuRequests), so only a smaller completions counts
             int atOnce = completions >= 0 && completions < parallelism ? completions : parallelism;
-            return List.of(new ReplicaGroup("spec.parallelism", atOnce,
-                    podTemplateAsk("spec.template", JsonTree.object(spec, "template"))));
+            return List.of(new ReplicaGroup(
+                    "spec.parallelism", atOnce, podTemplateAsk("spec.template", JsonTree.object(spec, "template"))));
         }
     },
 
@@ -55,7 +54,9 @@ public enum ForeignWorkloadKind {
                     }
                     JsonObject spec = replica.getValue().getAsJsonObject();
                     String field = "spec.pytorchReplicaSpecs." + replica.getKey();
-                    groups.add(new ReplicaGroup(field + ".replicas", JsonTree.integer(spec, "replicas", 1),
+                    groups.add(new ReplicaGroup(
+                            field + ".replicas",
+                            JsonTree.integer(spec, "replicas", 1),
                             podTemplateAsk(field + ".template", JsonTree.object(spec, "template"))));
                 }
             }
@@ -77,8 +78,10 @@ public enum ForeignWorkloadKind {
             if (gpus != null) {
                 limits.put("spec.trainer.resourcesPerNode.limits[" + GPU_RESOURCE + "]", gpus);
             }
-            PodGpuAsk ask = new PodGpuAsk("metadata.annotations",
-                    JsonTree.strings(JsonTree.object(workload, "metadata", "annotations")), limits);
+            PodGpuAsk ask = new PodGpuAsk(
+                    "metadata.annotations",
+                    JsonTree.strings(JsonTree.object(workload, "metadata", "annotations")),
+                    limits);
             return List.of(new ReplicaGroup("spec.trainer.numNodes", JsonTree.integer(trainer, "numNodes", 1), ask));
         }
     };
@@ -103,7 +106,8 @@ public enum ForeignWorkloadKind {
     /** The kind of an admission request's {@code kind} (group, version, kind), or empty for any other. */
     public static Optional<ForeignWorkloadKind> of(String group, String version, String kind) {
         for (ForeignWorkloadKind candidate : values()) {
-            if (candidate.group.equals(group == null ? "" : group) && candidate.version.equals(version)
+            if (candidate.group.equals(group == null ? "" : group)
+                    && candidate.version.equals(version)
                     && candidate.kind.equals(kind)) {
                 return Optional.of(candidate);
             }
@@ -114,7 +118,8 @@ public enum ForeignWorkloadKind {
     /** The kind of the workload a job governs. */
     public static Optional<ForeignWorkloadKind> of(WorkloadRef ref) {
         int slash = ref.apiVersion().indexOf('/');
-        return slash < 0 ? of("", ref.apiVersion(), ref.kind())
+        return slash < 0
+                ? of("", ref.apiVersion(), ref.kind())
                 : of(ref.apiVersion().substring(0, slash), ref.apiVersion().substring(slash + 1), ref.kind());
     }
 
@@ -131,9 +136,11 @@ public enum ForeignWorkloadKind {
     public Optional<ForeignDemand> demand(JsonObject workload) {
         Optional<ForeignDemand> demand = ForeignGpuRequests.demand(replicaGroups(workload));
         if (demand.isPresent() && this == TRAIN_JOB && !(demand.get().perReplica() instanceof GpuRequest.WholeGpus)) {
-            throw new RequestException(SHARE_ANNOTATIONS, "shares of a GPU are not supported for a TrainJob (its"
-                    + " trainer's pods come from the training runtime, which Quotient does not change); ask for whole"
-                    + " GPUs in trainer.resourcesPerNode, or run the share as a batch Job or a PyTorchJob");
+            throw new RequestException(
+                    SHARE_ANNOTATIONS,
+                    "shares of a GPU are not supported for a TrainJob (its"
+                            + " trainer's pods come from the training runtime, which Quotient does not change); ask for whole"
+                            + " GPUs in trainer.resourcesPerNode, or run the share as a batch Job or a PyTorchJob");
         }
         return demand;
     }
@@ -150,7 +157,8 @@ public enum ForeignWorkloadKind {
         if (this == PYTORCH_JOB) {
             JsonObject specs = JsonTree.object(workload, "spec", "pytorchReplicaSpecs");
             if (specs != null) {
-                specs.keySet().forEach(replica -> paths.add(List.of("spec", "pytorchReplicaSpecs", replica, "template")));
+                specs.keySet()
+                        .forEach(replica -> paths.add(List.of("spec", "pytorchReplicaSpecs", replica, "template")));
             }
         }
         return paths;
@@ -158,7 +166,8 @@ public enum ForeignWorkloadKind {
 
     /** Whether the stored workload is suspended. */
     boolean suspended(JsonObject workload) {
-        JsonObject parent = JsonTree.object(workload, suspendPath.subList(0, suspendPath.size() - 1).toArray(String[]::new));
+        JsonObject parent = JsonTree.object(
+                workload, suspendPath.subList(0, suspendPath.size() - 1).toArray(String[]::new));
         return "true".equals(JsonTree.text(parent, suspendPath.get(suspendPath.size() - 1)));
     }
 
@@ -206,7 +215,9 @@ public enum ForeignWorkloadKind {
                 }
             }
         }
-        return new PodGpuAsk(prefix + "metadata.annotations",
-                JsonTree.strings(JsonTree.object(template, "metadata", "annotations")), limits);
+        return new PodGpuAsk(
+                prefix + "metadata.annotations",
+                JsonTree.strings(JsonTree.object(template, "metadata", "annotations")),
+                limits);
     }
 }

@@ -2,15 +2,13 @@ package io.quotient.adapters.k8s.adoption;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Reading a workload as the API server sent it (Gson tree): absent members and JSON null read as absent. */
 final class JsonTree {
 
-    private JsonTree() {
-    }
+    private JsonTree() {}
 
     /** The object at {@code path} below {@code root}, or null when any step is missing or not an object. */
     static JsonObject object(JsonObject root, String... path) {

@@ -10,18 +10,17 @@ import io.kubernetes.client.util.generic.options.ListOptions;
 import io.quotient.adapters.k8s.TenantScope;
 import io.quotient.core.scheduling.ForeignDemand;
 import io.quotient.core.scheduling.RequestException;
+import io.quotient.deploy.LogValues;
 import io.quotient.deploy.port.AdoptableWorkloads;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.WorkloadRef;
-import io.quotient.deploy.LogValues;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Lists the workloads the webhook labelled for adoption (one list call per kind, all namespaces) and turns each that
@@ -30,7 +29,7 @@ import java.util.Optional;
  */
 public final class KubernetesAdoptableWorkloads implements AdoptableWorkloads {
 
-    private static final Logger log = LoggerFactory.getLogger(KubernetesAdoptableWorkloads.class);
+    private static final Logger LOG = LoggerFactory.getLogger(KubernetesAdoptableWorkloads.class);
     private static final int NOT_FOUND = 404;
 
     private final Map<ForeignWorkloadKind, DynamicKubernetesApi> apis = new EnumMap<>(ForeignWorkloadKind.class);
@@ -50,11 +49,15 @@ public final class KubernetesAdoptableWorkloads implements AdoptableWorkloads {
         ListOptions labelled = new ListOptions();
         labelled.setLabelSelector(AdoptionLabels.ADOPTED + "=true");
         for (Map.Entry<ForeignWorkloadKind, DynamicKubernetesApi> entry : apis.entrySet()) {
-            KubernetesApiResponse<DynamicKubernetesListObject> listed = entry.getValue().list(labelled);
+            KubernetesApiResponse<DynamicKubernetesListObject> listed =
+                    entry.getValue().list(labelled);
             if (!listed.isSuccess()) {
                 if (listed.getHttpStatusCode() != NOT_FOUND) {
-                    log.warn("listing {}s for adoption failed: HTTP {} {}", entry.getKey().kind(),
-                            listed.getHttpStatusCode(), listed.getStatus() == null ? "" : listed.getStatus().getMessage());
+                    LOG.warn(
+                            "listing {}s for adoption failed: HTTP {} {}",
+                            entry.getKey().kind(),
+                            listed.getHttpStatusCode(),
+                            listed.getStatus() == null ? "" : listed.getStatus().getMessage());
                 }
                 continue;
             }
@@ -65,7 +68,8 @@ public final class KubernetesAdoptableWorkloads implements AdoptableWorkloads {
         return result;
     }
 
-    private static Optional<JobSubmission> submission(ForeignWorkloadKind kind, JsonObject workload, TenantScope.View view) {
+    private static Optional<JobSubmission> submission(
+            ForeignWorkloadKind kind, JsonObject workload, TenantScope.View view) {
         JsonObject metadata = JsonTree.object(workload, "metadata");
         String namespace = JsonTree.text(metadata, "namespace");
         String name = JsonTree.text(metadata, "name");
@@ -75,11 +79,18 @@ public final class KubernetesAdoptableWorkloads implements AdoptableWorkloads {
         }
         try {
             Optional<ForeignDemand> demand = kind.demand(workload);
-            return demand.map(d -> JobSubmission.governing(d.request(team.get(), name), namespace,
+            return demand.map(d -> JobSubmission.governing(
+                    d.request(team.get(), name),
+                    namespace,
                     new WorkloadRef(kind.apiVersion(), kind.kind(), name, JsonTree.text(metadata, "uid"))));
         } catch (RequestException e) {
-            log.warn("{} {}/{} of team {} cannot be adopted: {}; it stays suspended", kind.kind(), namespace, name,
-                    team.get(), LogValues.escape(e.getMessage()));
+            LOG.warn(
+                    "{} {}/{} of team {} cannot be adopted: {}; it stays suspended",
+                    kind.kind(),
+                    namespace,
+                    name,
+                    team.get(),
+                    LogValues.escape(e.getMessage()));
             return Optional.empty();
         }
     }

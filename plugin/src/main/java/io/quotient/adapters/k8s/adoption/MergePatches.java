@@ -2,7 +2,6 @@ package io.quotient.adapters.k8s.adoption;
 
 import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
-
 import java.util.Map;
 
 /**
@@ -12,8 +11,7 @@ import java.util.Map;
  */
 final class MergePatches {
 
-    private MergePatches() {
-    }
+    private MergePatches() {}
 
     /** Whether applying {@code patch} to {@code target} would give anything but {@code target}. */
     static boolean changes(JsonObject target, JsonObject patch) {

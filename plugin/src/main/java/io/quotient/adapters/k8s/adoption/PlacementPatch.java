@@ -11,7 +11,7 @@ import io.quotient.adapters.template.DeferredGpuBinding;
 import io.quotient.adapters.template.NodePinning;
 import io.quotient.adapters.template.TemplateRenderer;
 import io.quotient.adapters.template.TrainJobRuntimePatch;
-
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,17 +27,23 @@ import java.util.Map;
  */
 final class PlacementPatch {
 
-    private static final Gson GSON = new GsonBuilder().setObjectToNumberStrategy(ToNumberPolicy.LONG_OR_DOUBLE).create();
+    private static final Gson GSON = new GsonBuilder()
+            .setObjectToNumberStrategy(ToNumberPolicy.LONG_OR_DOUBLE)
+            .create();
 
-    private PlacementPatch() {
-    }
+    private PlacementPatch() {}
 
     /**
      * Pinned to {@code nodes} (one replica per node when {@code gang}), labelled, unsuspended; a share's pod templates
      * also get {@code shareAnnotations}, the values of the env their GPU container reads ({@link ShareEnvPatch}).
      */
-    static JsonObject place(ForeignWorkloadKind kind, JsonObject workload, Map<String, String> jobLabels,
-                            List<String> nodes, boolean gang, Map<String, String> shareAnnotations) {
+    static JsonObject place(
+            ForeignWorkloadKind kind,
+            JsonObject workload,
+            Map<String, String> jobLabels,
+            List<String> nodes,
+            boolean gang,
+            Map<String, String> shareAnnotations) {
         JsonObject patch = suspendSwitch(kind, false);
         if (kind == ForeignWorkloadKind.TRAIN_JOB) {
             // the pods come from the runtime: the placement is Quotient's own runtimePatches entry, others kept
@@ -104,13 +110,13 @@ final class PlacementPatch {
     }
 
     private static String[] concat(List<String> path, String... more) {
-        List<String> all = new java.util.ArrayList<>(path);
+        List<String> all = new ArrayList<>(path);
         all.addAll(List.of(more));
         return all.toArray(String[]::new);
     }
 
     private static Map<String, Object> plain(JsonObject workload) {
-        return GSON.fromJson(workload, new TypeToken<LinkedHashMap<String, Object>>() { }.getType());
+        return GSON.fromJson(workload, new TypeToken<LinkedHashMap<String, Object>>() {}.getType());
     }
 
     /** The whole list (a merge patch replaces lists), or null to remove it when no entry is left. */
@@ -133,7 +139,7 @@ final class PlacementPatch {
         if (spec == null || !spec.isJsonObject()) {
             return new LinkedHashMap<>();
         }
-        return GSON.fromJson(spec, new TypeToken<LinkedHashMap<String, Object>>() { }.getType());
+        return GSON.fromJson(spec, new TypeToken<LinkedHashMap<String, Object>>() {}.getType());
     }
 
     /** The object at {@code path} in {@code root}, made where missing. */

@@ -14,17 +14,16 @@ import io.quotient.core.scheduling.ForeignGpuRequests;
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.JobRequestInput;
 import io.quotient.core.scheduling.RequestException;
+import io.quotient.deploy.LogValues;
 import io.quotient.deploy.PodAdmissions;
 import io.quotient.deploy.PodVerdict;
-import io.quotient.deploy.LogValues;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The admission of pods that ask for GPUs in a team's namespace (a Notebook's StatefulSet pod, a bare GPU pod): a pod
@@ -37,14 +36,19 @@ import java.util.Optional;
 final class PodAdmission {
 
     static final String PREEMPTIBLE_ANNOTATION = "quotient.io/preemptible";
-    private static final Logger log = LoggerFactory.getLogger(PodAdmission.class);
-    private static final Gson GSON = new GsonBuilder().setObjectToNumberStrategy(ToNumberPolicy.LONG_OR_DOUBLE).create();
+    private static final Logger LOG = LoggerFactory.getLogger(PodAdmission.class);
+    private static final Gson GSON = new GsonBuilder()
+            .setObjectToNumberStrategy(ToNumberPolicy.LONG_OR_DOUBLE)
+            .create();
     private static final String STATEFUL_SET = "StatefulSet";
     /** The label Kubeflow's notebook controller puts on a Notebook's pods. */
     private static final String NOTEBOOK_LABEL = "notebook-name";
     /** Where the JSONPatch replaces what {@link AdmittedPod} changed. */
-    private static final List<List<String>> CHANGED = List.of(List.of("metadata", "labels"),
-            List.of("metadata", "annotations"), List.of("spec", "affinity"), List.of("spec", "containers"),
+    private static final List<List<String>> CHANGED = List.of(
+            List.of("metadata", "labels"),
+            List.of("metadata", "annotations"),
+            List.of("spec", "affinity"),
+            List.of("spec", "containers"),
             List.of("spec", "initContainers"));
 
     private final PodAdmissions admissions;
@@ -63,7 +67,11 @@ final class PodAdmission {
         try {
             gpu = ForeignGpuRequests.parse(ForeignWorkloadKind.podTemplateAsk("", pod));
         } catch (RequestException e) {
-            log.info("pod {}/{} of team {} refused at admission: {}", namespace, JsonTree.text(metadata, "name"), team,
+            LOG.info(
+                    "pod {}/{} of team {} refused at admission: {}",
+                    namespace,
+                    JsonTree.text(metadata, "name"),
+                    team,
                     LogValues.escape(e.getMessage()));
             return AdmissionReviews.refused(request, e.getMessage());
         }
@@ -72,44 +80,58 @@ final class PodAdmission {
         }
         String name = JsonTree.text(metadata, "name");
         if (name == null || name.isBlank()) {
-            return AdmissionReviews.refused(request, "metadata.name: a pod that asks for GPUs in team " + team + "'s"
-                    + " namespace needs a name (it names its job); generateName alone is not enough. Run it as a"
-                    + " StatefulSet (a Notebook), a Job or a PyTorchJob, or give the pod a name");
+            return AdmissionReviews.refused(
+                    request,
+                    "metadata.name: a pod that asks for GPUs in team " + team + "'s"
+                            + " namespace needs a name (it names its job); generateName alone is not enough. Run it as a"
+                            + " StatefulSet (a Notebook), a Job or a PyTorchJob, or give the pod a name");
         }
         String what = (labelled(metadata, NOTEBOOK_LABEL) ? "notebook pod " : "pod ") + name + " of team " + team;
-        boolean preemptible = "true".equals(JsonTree.text(JsonTree.object(metadata, "annotations"),
-                PREEMPTIBLE_ANNOTATION));
-        JobRequestInput ask = new ForeignDemand(gpu.get(), 1).request(team, name).withPreemptible(preemptible);
+        boolean preemptible =
+                "true".equals(JsonTree.text(JsonTree.object(metadata, "annotations"), PREEMPTIBLE_ANNOTATION));
+        JobRequestInput ask =
+                new ForeignDemand(gpu.get(), 1).request(team, name).withPreemptible(preemptible);
         boolean dryRun = "true".equals(AdmissionReviews.text(request, "dryRun"));
         PodVerdict verdict = admissions.admit(namespace, ask, dryRun);
         if (verdict instanceof PodVerdict.Admit admit) {
             return admitted(request, pod, gpu.get(), admit, what);
         }
         if (verdict instanceof PodVerdict.Wait wait) {
-            String retry = controlledBy(metadata, STATEFUL_SET) ? "the StatefulSet controller retries"
+            String retry = controlledBy(metadata, STATEFUL_SET)
+                    ? "the StatefulSet controller retries"
                     : "create the pod again once its GpuJob " + name + " is Placed (kubectl get gpujob " + name + ")";
-            log.info("{} waits at admission: {}", what, wait.reason());
+            LOG.info("{} waits at admission: {}", what, wait.reason());
             return AdmissionReviews.refused(request, what + " waits: " + wait.reason() + "; " + retry);
         }
         String reason = ((PodVerdict.Refuse) verdict).reason();
-        log.info("{} refused at admission: {}", what, reason);
+        LOG.info("{} refused at admission: {}", what, reason);
         return AdmissionReviews.refused(request, what + " is refused: " + reason);
     }
 
-    private static String admitted(JsonObject request, JsonObject pod, GpuRequest gpu, PodVerdict.Admit admit,
-                                   String what) {
+    private static String admitted(
+            JsonObject request, JsonObject pod, GpuRequest gpu, PodVerdict.Admit admit, String what) {
         Map<String, Object> before = plain(pod);
         Map<String, Object> after = plain(pod);
         String node = admit.record().status().node();
         try {
-            AdmittedPod.place(after, gpu, admit.gpus(), admit.gpuMemoryMib(), node,
+            AdmittedPod.place(
+                    after,
+                    gpu,
+                    admit.gpus(),
+                    admit.gpuMemoryMib(),
+                    node,
                     AdoptedWorkloadGateway.labels(admit.record().id()));
         } catch (IllegalArgumentException e) {
-            log.warn("{} cannot be placed on node {}: {}", what, node, e.getMessage());
+            LOG.warn("{} cannot be placed on node {}: {}", what, node, e.getMessage());
             return AdmissionReviews.refused(request, what + " is refused: " + e.getMessage());
         }
-        log.info("{} admitted on node {} (job {} of team {}, GPUs {})", what, node, admit.record().id().name(),
-                admit.record().id().team(), admit.gpus());
+        LOG.info(
+                "{} admitted on node {} (job {} of team {}, GPUs {})",
+                what,
+                node,
+                admit.record().id().name(),
+                admit.record().id().team(),
+                admit.gpus());
         return AdmissionReviews.patched(request, patch(before, after));
     }
 
@@ -139,7 +161,7 @@ final class PodAdmission {
     }
 
     private static Map<String, Object> plain(JsonObject pod) {
-        return GSON.fromJson(pod, new TypeToken<LinkedHashMap<String, Object>>() { }.getType());
+        return GSON.fromJson(pod, new TypeToken<LinkedHashMap<String, Object>>() {}.getType());
     }
 
     private static boolean labelled(JsonObject metadata, String label) {

@@ -7,7 +7,6 @@ import com.google.gson.JsonObject;
 import com.google.gson.reflect.TypeToken;
 import io.quotient.adapters.template.DeferredGpuBinding;
 import io.quotient.core.scheduling.RequestException;
-
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +22,7 @@ final class ShareEnvPatch {
 
     private static final Gson GSON = new Gson();
 
-    private ShareEnvPatch() {
-    }
+    private ShareEnvPatch() {}
 
     /**
      * RFC 6902 operations adding the references.
@@ -42,14 +40,16 @@ final class ShareEnvPatch {
             } catch (IllegalArgumentException e) {
                 throw new RequestException(field + ".metadata.annotations", e.getMessage());
             }
-            JsonObject container = template.getAsJsonObject("spec").getAsJsonArray(at.list()).get(at.index())
+            JsonObject container = template.getAsJsonObject("spec")
+                    .getAsJsonArray(at.list())
+                    .get(at.index())
                     .getAsJsonObject();
             String pointer = "/" + String.join("/", path) + "/spec/" + at.list() + "/" + at.index() + "/env";
             JsonElement env = container.get("env");
             if (env == null || !env.isJsonArray()) {
                 JsonArray references = new JsonArray();
-                DeferredGpuBinding.variables().forEach(v -> references.add(GSON.toJsonTree(
-                        DeferredGpuBinding.envReference(v))));
+                DeferredGpuBinding.variables()
+                        .forEach(v -> references.add(GSON.toJsonTree(DeferredGpuBinding.envReference(v))));
                 operations.add(add(pointer, references));
                 continue;
             }
@@ -57,11 +57,12 @@ final class ShareEnvPatch {
                 JsonObject existing = named(env.getAsJsonArray(), variable);
                 if (existing == null) {
                     operations.add(add(pointer + "/-", GSON.toJsonTree(DeferredGpuBinding.envReference(variable))));
-                } else if (!DeferredGpuBinding.fieldPath(variable).equals(
-                        JsonTree.text(JsonTree.object(existing, "valueFrom", "fieldRef"), "fieldPath"))) {
-                    throw new RequestException(field + ".spec." + at.list() + "[" + at.index() + "].env[" + variable
-                            + "]", "is set by Quotient for a share of a GPU (the reserved GPU and its memory limits);"
-                            + " remove it from the container");
+                } else if (!DeferredGpuBinding.fieldPath(variable)
+                        .equals(JsonTree.text(JsonTree.object(existing, "valueFrom", "fieldRef"), "fieldPath"))) {
+                    throw new RequestException(
+                            field + ".spec." + at.list() + "[" + at.index() + "].env[" + variable + "]",
+                            "is set by Quotient for a share of a GPU (the reserved GPU and its memory limits);"
+                                    + " remove it from the container");
                 }
             }
         }
@@ -86,7 +87,8 @@ final class ShareEnvPatch {
     }
 
     private static Map<String, Object> plain(JsonObject template) {
-        return template == null ? new LinkedHashMap<>()
-                : GSON.fromJson(template, new TypeToken<LinkedHashMap<String, Object>>() { }.getType());
+        return template == null
+                ? new LinkedHashMap<>()
+                : GSON.fromJson(template, new TypeToken<LinkedHashMap<String, Object>>() {}.getType());
     }
 }

@@ -7,13 +7,12 @@ import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.quotient.core.scheduling.JobId;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.time.Clock;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Asks the StatefulSet of a pod refused at admission to create it again now: its controller retries a failed create
@@ -26,7 +25,7 @@ final class StatefulSetRetry {
 
     static final String ANNOTATION = "quotient.io/placed-at";
     private static final Pattern ORDINAL = Pattern.compile("(.+)-(\\d+)");
-    private static final Logger log = LoggerFactory.getLogger(StatefulSetRetry.class);
+    private static final Logger LOG = LoggerFactory.getLogger(StatefulSetRetry.class);
     private static final int NOT_FOUND = 404;
 
     private final DynamicKubernetesApi statefulSets;
@@ -60,14 +59,28 @@ final class StatefulSetRetry {
         if (set.isEmpty()) {
             return;
         }
-        KubernetesApiResponse<DynamicKubernetesObject> patched = statefulSets.patch(namespace, set.get(),
-                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch(patch(clock.instant().toString()).toString()));
+        KubernetesApiResponse<DynamicKubernetesObject> patched = statefulSets.patch(
+                namespace,
+                set.get(),
+                V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
+                new V1Patch(patch(clock.instant().toString()).toString()));
         if (patched.isSuccess()) {
-            log.info("job {} of team {} placed: StatefulSet {}/{} asked to create pod {} now", job.name(), job.team(),
-                    namespace, set.get(), podName);
+            LOG.info(
+                    "job {} of team {} placed: StatefulSet {}/{} asked to create pod {} now",
+                    job.name(),
+                    job.team(),
+                    namespace,
+                    set.get(),
+                    podName);
         } else if (patched.getHttpStatusCode() != NOT_FOUND) {
-            log.warn("job {} of team {} placed, but asking StatefulSet {}/{} to retry pod {} failed: HTTP {}; its"
-                    + " controller retries after its back-off", job.name(), job.team(), namespace, set.get(), podName,
+            LOG.warn(
+                    "job {} of team {} placed, but asking StatefulSet {}/{} to retry pod {} failed: HTTP {}; its"
+                            + " controller retries after its back-off",
+                    job.name(),
+                    job.team(),
+                    namespace,
+                    set.get(),
+                    podName,
                     patched.getHttpStatusCode());
         }
     }

@@ -10,15 +10,14 @@ import io.quotient.core.scheduling.ForeignDemand;
 import io.quotient.core.scheduling.GpuRequest;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.scheduling.RequestException;
+import io.quotient.deploy.LogValues;
 import io.quotient.deploy.PodAdmissions;
 import io.quotient.deploy.port.JobRecord;
-import io.quotient.deploy.LogValues;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The admission webhook of workloads created outside Quotient (batch Jobs, PyTorchJobs, TrainJobs): in a team's
@@ -32,7 +31,7 @@ import java.util.function.Function;
  */
 public final class WorkloadAdmission {
 
-    private static final Logger log = LoggerFactory.getLogger(WorkloadAdmission.class);
+    private static final Logger LOG = LoggerFactory.getLogger(WorkloadAdmission.class);
 
     private final TenantScope scope;
     private final Function<JobId, Optional<JobRecord>> records;
@@ -66,18 +65,29 @@ public final class WorkloadAdmission {
     private String review(String reviewJson, boolean mutate) {
         JsonObject request = AdmissionReviews.request(reviewJson);
         JsonObject kindOfRequest = request.getAsJsonObject("kind");
-        Optional<ForeignWorkloadKind> kind = ForeignWorkloadKind.of(AdmissionReviews.text(kindOfRequest, "group"),
-                AdmissionReviews.text(kindOfRequest, "version"), AdmissionReviews.text(kindOfRequest, "kind"));
+        Optional<ForeignWorkloadKind> kind = ForeignWorkloadKind.of(
+                AdmissionReviews.text(kindOfRequest, "group"),
+                AdmissionReviews.text(kindOfRequest, "version"),
+                AdmissionReviews.text(kindOfRequest, "kind"));
         JsonElement object = request.get("object");
         String namespace = AdmissionReviews.text(request, "namespace");
         String operation = AdmissionReviews.text(request, "operation");
-        if (isPod(kindOfRequest) && mutate && pods.isPresent() && "CREATE".equals(operation) && namespace != null
-                && object != null && object.isJsonObject()) {
+        if (isPod(kindOfRequest)
+                && mutate
+                && pods.isPresent()
+                && "CREATE".equals(operation)
+                && namespace != null
+                && object != null
+                && object.isJsonObject()) {
             Optional<String> team = scope.now().ownerOf(namespace);
-            return team.isEmpty() ? AdmissionReviews.allowed(request)
+            return team.isEmpty()
+                    ? AdmissionReviews.allowed(request)
                     : pods.get().review(request, team.get(), namespace, object.getAsJsonObject());
         }
-        if (kind.isEmpty() || object == null || !object.isJsonObject() || namespace == null
+        if (kind.isEmpty()
+                || object == null
+                || !object.isJsonObject()
+                || namespace == null
                 || !scope.now().managed(namespace)) {
             return AdmissionReviews.allowed(request);
         }
@@ -102,15 +112,24 @@ public final class WorkloadAdmission {
                 shareEnv = ShareEnvPatch.operations(kind.get(), workload);
             }
         } catch (RequestException e) {
-            log.info("{} {}/{} refused at admission: {}", kind.get().kind(), namespace, name,
+            LOG.info(
+                    "{} {}/{} refused at admission: {}",
+                    kind.get().kind(),
+                    namespace,
+                    name,
                     LogValues.escape(e.getMessage()));
             return AdmissionReviews.refused(request, e.getMessage());
         }
         if (demand.isEmpty() || !mutate) {
             return AdmissionReviews.allowed(request);
         }
-        log.info("{} {}/{} asks for {} x {}: suspended until Quotient places it", kind.get().kind(), namespace, name,
-                demand.get().replicas(), demand.get().perReplica());
+        LOG.info(
+                "{} {}/{} asks for {} x {}: suspended until Quotient places it",
+                kind.get().kind(),
+                namespace,
+                name,
+                demand.get().replicas(),
+                demand.get().perReplica());
         JsonArray patch = suspendAndLabel(kind.get(), workload);
         patch.addAll(shareEnv);
         return AdmissionReviews.patched(request, patch);
@@ -129,21 +148,26 @@ public final class WorkloadAdmission {
         String name = JsonTree.text(metadata, "name");
         Optional<String> team = scope.now().ownerOf(namespace);
         Optional<JobRecord> record = team.flatMap(t -> records.apply(new JobId(t, name)));
-        boolean placed = record.isPresent() && record.get().phase().holdsCapacity() && record.get().submission().adopted()
+        boolean placed = record.isPresent()
+                && record.get().phase().holdsCapacity()
+                && record.get().submission().adopted()
                 && record.get().submission().workload().uid().equals(JsonTree.text(metadata, "uid"));
         if (placed) {
             return null;
         }
-        String why = record.map(r -> "job " + name + " of team " + r.id().team() + " is " + r.phase().wireName()
-                + (r.status().reason() == null ? "" : ": " + r.status().reason())).orElse("it has no job record yet");
-        log.info("{} {}/{}: unsuspending refused, {}", kind.kind(), namespace, name, why);
+        String why = record.map(r -> "job " + name + " of team " + r.id().team() + " is "
+                        + r.phase().wireName()
+                        + (r.status().reason() == null ? "" : ": " + r.status().reason()))
+                .orElse("it has no job record yet");
+        LOG.info("{} {}/{}: unsuspending refused, {}", kind.kind(), namespace, name, why);
         return String.join(".", kind.suspendPath()) + ": Quotient unsuspends this " + kind.kind() + " when it places"
                 + " it (" + why + "); do not unsuspend it yourself. Delete it to give up the job";
     }
 
     private static boolean isPod(JsonObject kindOfRequest) {
         String group = AdmissionReviews.text(kindOfRequest, "group");
-        return (group == null || group.isEmpty()) && "v1".equals(AdmissionReviews.text(kindOfRequest, "version"))
+        return (group == null || group.isEmpty())
+                && "v1".equals(AdmissionReviews.text(kindOfRequest, "version"))
                 && "Pod".equals(AdmissionReviews.text(kindOfRequest, "kind"));
     }
 
@@ -153,7 +177,8 @@ public final class WorkloadAdmission {
 
     /** Jobs of a JobSet, an Argo workflow or any controller but a CronJob are governed through their owner, or not. */
     private static boolean ownedByAnotherController(JsonObject workload) {
-        return PodAdmission.controller(JsonTree.object(workload, "metadata")).filter(kind -> !"CronJob".equals(kind))
+        return PodAdmission.controller(JsonTree.object(workload, "metadata"))
+                .filter(kind -> !"CronJob".equals(kind))
                 .isPresent();
     }
 
@@ -161,8 +186,8 @@ public final class WorkloadAdmission {
     static JsonArray suspendAndLabel(ForeignWorkloadKind kind, JsonObject workload) {
         JsonArray patch = new JsonArray();
         patch.add(addOperation(workload, kind.suspendPath(), new JsonPrimitive(true)));
-        patch.add(addOperation(workload, List.of("metadata", "labels", AdoptionLabels.ADOPTED),
-                new JsonPrimitive("true")));
+        patch.add(addOperation(
+                workload, List.of("metadata", "labels", AdoptionLabels.ADOPTED), new JsonPrimitive("true")));
         return patch;
     }
 
@@ -170,7 +195,9 @@ public final class WorkloadAdmission {
     private static JsonObject addOperation(JsonObject root, List<String> path, JsonElement value) {
         JsonObject current = root;
         int depth = 0;
-        while (depth < path.size() - 1 && current.has(path.get(depth)) && current.get(path.get(depth)).isJsonObject()) {
+        while (depth < path.size() - 1
+                && current.has(path.get(depth))
+                && current.get(path.get(depth)).isJsonObject()) {
             current = current.getAsJsonObject(path.get(depth));
             depth++;
         }

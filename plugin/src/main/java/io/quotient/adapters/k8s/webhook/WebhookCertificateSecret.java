@@ -7,16 +7,16 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Secret;
 import io.quotient.adapters.k8s.KubernetesCallException;
 import io.quotient.adapters.tls.ServingCertificate;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
-
 import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The admission webhook's certificate, shared by every replica through one TLS Secret: the first replica to start
@@ -49,14 +49,18 @@ public final class WebhookCertificateSecret {
      * The stored certificate when it serves {@code subjectNames} for at least {@code renewBefore}; otherwise one from
      * {@code issue}, stored first.
      */
-    public ServingCertificate obtain(List<String> subjectNames, Duration renewBefore, Supplier<ServingCertificate> issue) {
+    public ServingCertificate obtain(
+            List<String> subjectNames, Duration renewBefore, Supplier<ServingCertificate> issue) {
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             Optional<V1Secret> secret = read();
             if (secret.isEmpty()) {
                 ServingCertificate issued = issue.get();
                 if (create(issued)) {
-                    LOG.info("admission webhook: issued a certificate for {} and stored it in Secret {}/{}",
-                            subjectNames, namespace, name);
+                    LOG.info(
+                            "admission webhook: issued a certificate for {} and stored it in Secret {}/{}",
+                            subjectNames,
+                            namespace,
+                            name);
                     return issued;
                 }
                 continue; // another replica created it first: use theirs
@@ -69,10 +73,14 @@ public final class WebhookCertificateSecret {
                 LOG.info("admission webhook: using the certificate stored in Secret {}/{}", namespace, name);
                 return stored.get();
             }
-            ServingCertificate renewed = stored.map(old -> issue.get().trustingAlso(authoritiesOf(old), clock.instant()))
+            ServingCertificate renewed = stored.map(
+                            old -> issue.get().trustingAlso(authoritiesOf(old), clock.instant()))
                     .orElseGet(issue);
             if (replace(secret.get(), renewed)) {
-                LOG.info("admission webhook: renewed the certificate in Secret {}/{} because {}", namespace, name,
+                LOG.info(
+                        "admission webhook: renewed the certificate in Secret {}/{} because {}",
+                        namespace,
+                        name,
                         unusable.get());
                 return renewed;
             }
@@ -95,11 +103,16 @@ public final class WebhookCertificateSecret {
 
     /** Creates the Secret; false when it exists already. */
     private boolean create(ServingCertificate certificate) {
-        V1Secret secret = new V1Secret().type("kubernetes.io/tls").metadata(new V1ObjectMeta().name(name)
-                .namespace(namespace).labels(Map.of("app.kubernetes.io/name", "quotient",
-                        "app.kubernetes.io/managed-by", "quotient")));
+        V1Secret secret = new V1Secret()
+                .type("kubernetes.io/tls")
+                .metadata(new V1ObjectMeta()
+                        .name(name)
+                        .namespace(namespace)
+                        .labels(Map.of(
+                                "app.kubernetes.io/name", "quotient", "app.kubernetes.io/managed-by", "quotient")));
         try {
-            core.createNamespacedSecret(namespace, withData(secret, certificate)).execute();
+            core.createNamespacedSecret(namespace, withData(secret, certificate))
+                    .execute();
             return true;
         } catch (ApiException e) {
             if (e.getCode() == 409) {
@@ -112,7 +125,8 @@ public final class WebhookCertificateSecret {
     /** Replaces the Secret's data if nobody changed it since it was read; false when somebody did. */
     private boolean replace(V1Secret read, ServingCertificate certificate) {
         try {
-            core.replaceNamespacedSecret(name, namespace, withData(read, certificate)).execute();
+            core.replaceNamespacedSecret(name, namespace, withData(read, certificate))
+                    .execute();
             return true;
         } catch (ApiException e) {
             if (e.getCode() == 409) {
@@ -123,8 +137,13 @@ public final class WebhookCertificateSecret {
     }
 
     private static V1Secret withData(V1Secret secret, ServingCertificate certificate) {
-        return secret.data(Map.of(CA_BUNDLE, bytes(certificate.caBundlePem()),
-                CERTIFICATE, bytes(certificate.certificatePem()), PRIVATE_KEY, bytes(certificate.privateKeyPem())));
+        return secret.data(Map.of(
+                CA_BUNDLE,
+                bytes(certificate.caBundlePem()),
+                CERTIFICATE,
+                bytes(certificate.certificatePem()),
+                PRIVATE_KEY,
+                bytes(certificate.privateKeyPem())));
     }
 
     private static Optional<ServingCertificate> certificateIn(V1Secret secret) {
@@ -132,11 +151,11 @@ public final class WebhookCertificateSecret {
         if (!data.containsKey(CA_BUNDLE) || !data.containsKey(CERTIFICATE) || !data.containsKey(PRIVATE_KEY)) {
             return Optional.empty();
         }
-        return Optional.of(new ServingCertificate(text(data.get(CA_BUNDLE)), text(data.get(CERTIFICATE)),
-                text(data.get(PRIVATE_KEY))));
+        return Optional.of(new ServingCertificate(
+                text(data.get(CA_BUNDLE)), text(data.get(CERTIFICATE)), text(data.get(PRIVATE_KEY))));
     }
 
-    private static List<java.security.cert.X509Certificate> authoritiesOf(ServingCertificate old) {
+    private static List<X509Certificate> authoritiesOf(ServingCertificate old) {
         try {
             return old.authorities();
         } catch (IllegalArgumentException unreadable) {
@@ -145,9 +164,12 @@ public final class WebhookCertificateSecret {
     }
 
     private KubernetesCallException failure(String what, ApiException e) {
-        return new KubernetesCallException(what + " the admission webhook's certificate Secret " + namespace + "/"
-                + name + " failed: HTTP " + e.getCode() + " " + e.getResponseBody() + "; the service account needs get,"
-                + " create and update on secrets in " + namespace + " (deploy/20-rbac.yaml)", e.getCode());
+        return new KubernetesCallException(
+                what + " the admission webhook's certificate Secret " + namespace + "/"
+                        + name + " failed: HTTP " + e.getCode() + " " + e.getResponseBody()
+                        + "; the service account needs get,"
+                        + " create and update on secrets in " + namespace + " (deploy/20-rbac.yaml)",
+                e.getCode());
     }
 
     private static byte[] bytes(String text) {

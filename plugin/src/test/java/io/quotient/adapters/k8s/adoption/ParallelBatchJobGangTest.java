@@ -1,5 +1,7 @@
 package io.quotient.adapters.k8s.adoption;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.google.gson.JsonParser;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.placement.TargetWorkload;
@@ -15,13 +17,10 @@ import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.WorkloadRef;
-import org.junit.jupiter.api.Test;
-
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-
-import static org.assertj.core.api.Assertions.assertThat;
+import org.junit.jupiter.api.Test;
 
 /**
  * A batch/v1 Job with {@code parallelism} > 1 asking for GPUs per pod is governed as a gang of its parallel pods
@@ -36,9 +35,12 @@ class ParallelBatchJobGangTest {
             new NodeSpec("gpu-node-3", 64_000, 512_000, 4, "A100", 81_920));
 
     private final JobSpecValidator validator = new JobSpecValidator();
-    private final ServiceHarness h = new ServiceHarness(new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
-            (input, teams) -> validator.validateRequest(input), THREE_NODES,
-            Map.of("team-a", Team.of("team-a", 0), "team-b", Team.of("team-b", 4)), gateway -> gateway,
+    private final ServiceHarness h = new ServiceHarness(
+            new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
+            (input, teams) -> validator.validateRequest(input),
+            THREE_NODES,
+            Map.of("team-a", Team.of("team-a", 0), "team-b", Team.of("team-b", 4)),
+            gateway -> gateway,
             LeadershipGate.ALWAYS);
     private final List<JobSubmission> seen = new ArrayList<>();
     private final Adoption adoption = new Adoption(() -> List.copyOf(seen), h.store, h.deployments, () -> true);
@@ -49,9 +51,11 @@ class ParallelBatchJobGangTest {
                 + " \"spec\": {\"suspend\": true, \"parallelism\": " + parallelism + ", \"template\": {\"spec\":"
                 + " {\"restartPolicy\": \"Never\", \"containers\": [{\"name\": \"main\", \"image\": \"t\","
                 + " \"resources\": {\"limits\": {\"nvidia.com/gpu\": \"" + gpus + "\"}}}]}}}}";
-        var demand = ForeignWorkloadKind.BATCH_JOB.demand(JsonParser.parseString(job).getAsJsonObject()).orElseThrow();
-        return JobSubmission.governing(demand.request(team, name), team,
-                new WorkloadRef("batch/v1", "Job", name, "uid-" + name));
+        var demand = ForeignWorkloadKind.BATCH_JOB
+                .demand(JsonParser.parseString(job).getAsJsonObject())
+                .orElseThrow();
+        return JobSubmission.governing(
+                demand.request(team, name), team, new WorkloadRef("batch/v1", "Job", name, "uid-" + name));
     }
 
     private JobRecord record(String team, String name) {
@@ -69,7 +73,9 @@ class ParallelBatchJobGangTest {
         List<String> nodes = new ArrayList<>(List.of(sweep.status().node()));
         sweep.status().otherReplicas().forEach(r -> nodes.add(r.node()));
         assertThat(nodes).doesNotHaveDuplicates().hasSize(2);
-        assertThat(h.reports.teams()).filteredOn(t -> t.team().name().equals("team-a")).singleElement()
+        assertThat(h.reports.teams())
+                .filteredOn(t -> t.team().name().equals("team-a"))
+                .singleElement()
                 .satisfies(t -> assertThat(t.allocatedMilli()).isEqualTo(8_000));
     }
 
@@ -81,7 +87,8 @@ class ParallelBatchJobGangTest {
         adoption.adoptNew();
 
         JobRecord sweep = record("team-a", "sweep");
-        assertThat(sweep.phase()).as("two free nodes do not hold three pods: none is placed")
+        assertThat(sweep.phase())
+                .as("two free nodes do not hold three pods: none is placed")
                 .isEqualTo(JobPhase.PENDING);
         assertThat(sweep.status().reason()).contains("gang of 3 replicas");
     }
@@ -94,7 +101,9 @@ class ParallelBatchJobGangTest {
 
         h.deployments.deploy(JobFixtures.wholeGpus("team-b", "b-1", 4));
 
-        assertThat(record("team-a", "sweep").phase()).as("re-queued whole, not one pod").isEqualTo(JobPhase.PENDING);
+        assertThat(record("team-a", "sweep").phase())
+                .as("re-queued whole, not one pod")
+                .isEqualTo(JobPhase.PENDING);
         assertThat(record("team-b", "b-1").phase()).isEqualTo(JobPhase.PLACED);
     }
 }

@@ -1,9 +1,9 @@
 package io.quotient.adapters.k8s.adoption;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.google.gson.JsonParser;
 import org.junit.jupiter.api.Test;
-
-import static org.assertj.core.api.Assertions.assertThat;
 
 /** The StatefulSet of a waiting pod is found by the pod's name and nudged on its own metadata, never its template. */
 class StatefulSetRetryTest {
