@@ -1,6 +1,6 @@
 package io.quotient.adapters.rest;
 
-import io.quotient.core.scheduling.RequestException;
+import io.quotient.core.request.RequestException;
 import io.quotient.deploy.JobNotFoundException;
 import io.quotient.deploy.LogValues;
 import io.quotient.deploy.TeamNotFoundException;
