@@ -1,5 +1,6 @@
 package io.quotient.core.model;
 
+import io.quotient.core.request.ForeignGpuRequests;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

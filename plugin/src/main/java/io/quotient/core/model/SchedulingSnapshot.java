@@ -1,6 +1,8 @@
 package io.quotient.core.model;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.scheduling.Plan;
+import io.quotient.core.scheduling.UsageHistory;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,6 @@
 package io.quotient.core.model;
 
+import io.quotient.core.scheduling.UsageHistory;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;

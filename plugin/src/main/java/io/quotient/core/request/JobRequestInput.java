@@ -1,5 +1,6 @@
 package io.quotient.core.request;
 
+import io.quotient.core.model.JobSpec;
 import java.util.Set;
 
 /**

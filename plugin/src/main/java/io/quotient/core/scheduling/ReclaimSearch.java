@@ -5,6 +5,7 @@ import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.model.Demands;
 import io.quotient.core.model.Department;
+import io.quotient.core.model.DepartmentLimits;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.placement.PlacementPolicy;

@@ -1,6 +1,7 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.model.Department;
+import io.quotient.core.model.DepartmentLimits;
 import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;

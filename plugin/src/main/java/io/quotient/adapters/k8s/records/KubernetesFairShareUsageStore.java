@@ -7,6 +7,7 @@ import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.util.generic.GenericKubernetesApi;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.quotient.adapters.k8s.ApiCalls;
+import io.quotient.adapters.k8s.KubernetesCallException;
 import io.quotient.core.model.UsageRecord;
 import io.quotient.deploy.port.FairShareUsageStore;
 import java.util.Map;
