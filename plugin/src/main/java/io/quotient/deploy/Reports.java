@@ -6,6 +6,7 @@ import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.ModelGroupUsage;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
 import io.quotient.core.model.Team;
@@ -57,7 +58,8 @@ public final class Reports {
             long overQuotaMilli,
             long fairShareMilli,
             int pendingJobs,
-            long decayedUsageMilli) {}
+            long decayedUsageMilli,
+            List<ModelGroupUsage> modelGroups) {}
 
     /** A job's share of one GPU. */
     public record GpuShare(JobId job, int milli) {}
@@ -117,7 +119,9 @@ public final class Reports {
             }
         }
         Map<String, long[]> held = new LinkedHashMap<>();
-        for (PlacedJob p : QuotaStates.current(placed, configured)) {
+        Map<String, String> nodeModels = nodeModels(cluster.nodes());
+        List<PlacedJob> current = QuotaStates.current(placed, configured, nodeModels);
+        for (PlacedJob p : current) {
             long[] sums = held.computeIfAbsent(p.spec().team(), t -> new long[2]);
             sums[p.quotaState() == QuotaState.IN_QUOTA ? 0 : 1] += p.gpuMilli();
         }
@@ -133,7 +137,8 @@ public final class Reports {
                             sums[1],
                             fair.getOrDefault(t.name(), 0L),
                             pending.getOrDefault(t.name(), 0),
-                            Math.round(past.getOrDefault(t.name(), 0.0)));
+                            Math.round(past.getOrDefault(t.name(), 0.0)),
+                            QuotaStates.byGroup(t, current, nodeModels));
                 })
                 .toList();
     }
@@ -150,10 +155,17 @@ public final class Reports {
             }
         }
         Map<JobId, QuotaState> states = new HashMap<>();
-        for (PlacedJob p : QuotaStates.current(placed, teams.teams())) {
+        for (PlacedJob p : QuotaStates.current(placed, teams.teams(), nodeModels(cluster.nodes()))) {
             states.put(p.id(), p.quotaState());
         }
         return states;
+    }
+
+    /** Per node name, its GPU model (which model group a job counts against). */
+    private static Map<String, String> nodeModels(List<NodeSpec> nodes) {
+        Map<String, String> models = new HashMap<>();
+        nodes.forEach(n -> models.putIfAbsent(n.name(), n.gpuModel()));
+        return models;
     }
 
     public ClusterUsage cluster() {

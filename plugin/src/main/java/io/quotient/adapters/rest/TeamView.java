@@ -1,6 +1,8 @@
 package io.quotient.adapters.rest;
 
+import io.quotient.core.model.ModelGroupUsage;
 import io.quotient.deploy.Reports;
+import java.util.List;
 
 /**
  * A team's quota and use, in GPUs (fractions count).
@@ -9,6 +11,7 @@ import io.quotient.deploy.Reports;
  * @param fairShareGpus  its guarantee as far as it has demand plus its weighted share of idle GPUs
  * @param department     null for a team outside any department
  * @param decayedUsageGpus its decayed past borrowing (docs/fairness.md); 0 when fair shares have no memory
+ * @param modelGroups    per model group of its guarantees, in the teams file's order (empty for "any model")
  */
 public record TeamView(
         String name,
@@ -24,7 +27,35 @@ public record TeamView(
         String preemptWithinTeam,
         boolean fairShareReclaim,
         String department,
-        double decayedUsageGpus) {
+        double decayedUsageGpus,
+        List<ModelGroupView> modelGroups) {
+
+    /**
+     * One model group of the team: its guarantee and maximum there, what it holds on nodes of those models and how
+     * much of that is borrowed.
+     *
+     * @param maxGpus null when the group has no ceiling
+     */
+    public record ModelGroupView(
+            String name,
+            List<String> models,
+            double guaranteedGpus,
+            Double maxGpus,
+            double heldGpus,
+            double inQuotaGpus,
+            double borrowedGpus) {
+
+        static ModelGroupView of(ModelGroupUsage u) {
+            return new ModelGroupView(
+                    u.guarantee().group().name(),
+                    u.guarantee().group().models().stream().sorted().toList(),
+                    gpus(u.guarantee().guaranteedMilli()),
+                    u.guarantee().hasMax() ? gpus(u.guarantee().maxMilli()) : null,
+                    gpus(u.heldMilli()),
+                    gpus(u.inQuotaMilli()),
+                    gpus(u.borrowedMilli()));
+        }
+    }
 
     public static TeamView of(Reports.TeamUsage usage) {
         var t = usage.team();
@@ -42,7 +73,8 @@ public record TeamView(
                 t.preemptWithinTeam().wireName(),
                 t.fairShareReclaim(),
                 t.department() == null ? null : t.department().name(),
-                gpus(usage.decayedUsageMilli()));
+                gpus(usage.decayedUsageMilli()),
+                usage.modelGroups().stream().map(ModelGroupView::of).toList());
     }
 
     static double gpus(long milli) {

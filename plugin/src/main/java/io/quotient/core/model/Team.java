@@ -16,6 +16,7 @@ import java.util.Optional;
  * @param department        the department the team belongs to, or null for a team outside any department
  * @param maxMinRuntime     the longest minimum runtime the team's new jobs may ask for; it only lowers the cluster's
  *                          maximum, which applies to every job; null: the cluster's maximum
+ * @param modelGuarantees   guarantees and maxima per GPU model group; {@link ModelGuarantees#NONE}: any model
  */
 public record Team(
         String name,
@@ -26,7 +27,8 @@ public record Team(
         WithinTeamPreemption preemptWithinTeam,
         boolean fairShareReclaim,
         Department department,
-        Duration maxMinRuntime) {
+        Duration maxMinRuntime,
+        ModelGuarantees modelGuarantees) {
 
     public static final long UNLIMITED = Long.MAX_VALUE;
 
@@ -37,6 +39,49 @@ public record Team(
         if (maxMinRuntime != null && maxMinRuntime.isNegative()) {
             throw new IllegalArgumentException("team " + name + ": maxMinRuntimeSeconds must not be negative");
         }
+        modelGuarantees = modelGuarantees == null ? ModelGuarantees.NONE : modelGuarantees;
+        checkSplit("team " + name, guaranteedMilli, modelGuarantees);
+    }
+
+    /** A team whose quota is "any model". */
+    public Team(
+            String name,
+            long guaranteedMilli,
+            long maxMilli,
+            double overQuotaWeight,
+            int priority,
+            WithinTeamPreemption preemptWithinTeam,
+            boolean fairShareReclaim,
+            Department department,
+            Duration maxMinRuntime) {
+        this(
+                name,
+                guaranteedMilli,
+                maxMilli,
+                overQuotaWeight,
+                priority,
+                preemptWithinTeam,
+                fairShareReclaim,
+                department,
+                maxMinRuntime,
+                ModelGuarantees.NONE);
+    }
+
+    /**
+     * A guarantee split by model group is the sum of the groups' guarantees: {@code guaranteedGpus} must equal it
+     * (the teams file fills it in when omitted), so that every rule stated on the whole guarantee still holds.
+     */
+    static void checkSplit(String who, long guaranteedMilli, ModelGuarantees groups) {
+        if (groups.splitsGuarantee() && groups.guaranteedMilli() != guaranteedMilli) {
+            throw new IllegalArgumentException(who + ": guaranteedGpus (" + guaranteedMilli / 1000.0
+                    + ") must equal the sum of guarantees[].gpus (" + groups.guaranteedMilli() / 1000.0
+                    + "), or be left out");
+        }
+    }
+
+    /** Whether the team's guarantee is split by model group. */
+    public boolean splitsGuarantee() {
+        return modelGuarantees.splitsGuarantee();
     }
 
     /** A team whose jobs may ask for minimum runtimes up to the cluster's maximum. */
@@ -110,7 +155,8 @@ public record Team(
                 preemptWithinTeam,
                 fairShareReclaim,
                 d,
-                maxMinRuntime);
+                maxMinRuntime,
+                modelGuarantees);
     }
 
     public Team withPreemptWithinTeam(WithinTeamPreemption p) {
@@ -123,7 +169,8 @@ public record Team(
                 p,
                 fairShareReclaim,
                 department,
-                maxMinRuntime);
+                maxMinRuntime,
+                modelGuarantees);
     }
 
     public Team withMaxMinRuntime(Duration limit) {
@@ -136,7 +183,8 @@ public record Team(
                 preemptWithinTeam,
                 fairShareReclaim,
                 department,
-                limit);
+                limit,
+                modelGuarantees);
     }
 
     public Team withFairShareReclaim(boolean on) {
@@ -149,6 +197,21 @@ public record Team(
                 preemptWithinTeam,
                 on,
                 department,
-                maxMinRuntime);
+                maxMinRuntime,
+                modelGuarantees);
+    }
+
+    public Team withModelGuarantees(ModelGuarantees groups) {
+        return new Team(
+                name,
+                guaranteedMilli,
+                maxMilli,
+                overQuotaWeight,
+                priority,
+                preemptWithinTeam,
+                fairShareReclaim,
+                department,
+                maxMinRuntime,
+                groups);
     }
 }

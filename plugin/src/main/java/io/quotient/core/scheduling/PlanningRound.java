@@ -38,7 +38,16 @@ final class PlanningRound {
     private final boolean[] fractionReady;
 
     private final Instant now;
-    private final ReclaimRules rules;
+    /** The rules as the decision under way sees them (one model group's while a job tries that group). */
+    private ReclaimRules rules;
+
+    private final ReclaimRules wholeRules;
+    private final ReclaimSettings settings;
+    /** The GPU models of the cluster's nodes (where an unpinned job may go). */
+    private final Set<String> clusterModels = new HashSet<>();
+    /** The job as asked while a restricted copy of it is decided (placements book the job as asked). */
+    private JobSpec asked;
+
     private final PreemptionPlanner preemption;
     private final GangReclaim gangReclaim;
     private final List<PlanAction> actions = new ArrayList<>();
@@ -67,6 +76,9 @@ final class PlanningRound {
         this.now = snapshot.now();
         this.past = snapshot.pastBorrowedMilli();
         this.rules = new ReclaimRules(ws.ledger(), fairShares(waiting), settings);
+        this.wholeRules = rules;
+        this.settings = settings;
+        snapshot.nodes().stream().filter(n -> n.gpuCount() > 0).forEach(n -> clusterModels.add(n.gpuModel()));
         ReclaimSearch search = new ReclaimSearch(
                 ws,
                 now,
@@ -86,13 +98,106 @@ final class PlanningRound {
         if (known != null) {
             return keepPending(job, known);
         }
-        if (decideAfresh(job)) {
+        if (GroupTargets.applies(team(job.team())) ? decideByGroup(job) : decideAfresh(job)) {
             return true;
         }
         if (ws.state().changes() == changes && actions.get(actions.size() - 1) instanceof PlanAction.KeepPending k) {
             refusals.refused(job, k.reason(), changes);
         }
         return false;
+    }
+
+    /**
+     * A job of a team with GPU model groups: only on models the group maxima allow; when the team's guarantee is split,
+     * first on idle GPUs of a group with room in its guarantee, then by reclaim in such a group (each in the team's
+     * declared order, under the rules as the group sees them), and only then borrowing anywhere the maxima allow,
+     * with the team guaranteed nothing ({@link QuotaLedger#borrowing}).
+     */
+    private boolean decideByGroup(JobSpec job) {
+        QuotaLedger whole = ws.ledger();
+        long least = Demands.leastMilli(job, ws.state().nodes());
+        GroupTargets where = GroupTargets.of(job, whole, clusterModels, least);
+        if (where.capped() != null) {
+            return keepPending(job, where.capped());
+        }
+        boolean withinMax = !whole.exceedsMax(job.team(), least) && !whole.exceedsDepartmentMax(job.team(), least);
+        List<String> notes = new ArrayList<>();
+        List<GroupTargets.Target> withRoom = new ArrayList<>();
+        for (GroupTargets.Target t : withinMax ? where.targets() : List.<GroupTargets.Target>of()) {
+            QuotaLedger view = whole.inGroup(t.group());
+            if (hasRoom(view, job, t)) {
+                withRoom.add(t);
+            } else {
+                notes.add(GroupTargets.noRoom(t, view.total(job.team())));
+            }
+        }
+        for (boolean idleOnly : new boolean[] {true, false}) {
+            for (GroupTargets.Target t : withRoom) {
+                if (inView(job, whole.inGroup(t.group()), rulesIn(whole.inGroup(t.group())), t.job(), idleOnly)) {
+                    return true;
+                }
+                if (!idleOnly) {
+                    notes.add(t.group().name() + ": " + lastReason());
+                    actions.remove(actions.size() - 1);
+                }
+            }
+        }
+        QuotaLedger borrowing = team(job.team()).splitsGuarantee() ? whole.borrowing(job.team()) : whole;
+        ReclaimRules borrowRules = borrowing == whole ? wholeRules : rulesIn(borrowing);
+        if (inView(job, borrowing, borrowRules, where.allowed(), false)) {
+            return true;
+        }
+        if (!notes.isEmpty()) {
+            String reason = "waits for " + String.join("; ", notes) + "; to borrow: " + lastReason();
+            actions.set(actions.size() - 1, new PlanAction.KeepPending(job.id(), reason));
+        }
+        return false;
+    }
+
+    /** Whether the job fits the team's guarantee in the target's group. */
+    private boolean hasRoom(QuotaLedger view, JobSpec job, GroupTargets.Target t) {
+        long milli = Demands.leastMilli(t.job(), ws.state().nodes());
+        return job.preemptible()
+                ? view.fitsGuarantee(job.team(), milli)
+                : view.fitsGuaranteeNonPreemptible(job.team(), milli);
+    }
+
+    /** Decides {@code restricted} (a copy of {@code job}) with the ledger and rules shown as {@code view} sees them. */
+    private boolean inView(JobSpec job, QuotaLedger view, ReclaimRules viewRules, JobSpec restricted, boolean idle) {
+        ws.view(view);
+        rules = viewRules;
+        asked = job;
+        try {
+            return idle ? placeOnIdle(restricted) : decideAfresh(restricted);
+        } finally {
+            ws.wholeView();
+            rules = wholeRules;
+            asked = null;
+        }
+    }
+
+    /** The rules on a view of the ledger; fair share is the whole cluster's, so it is no rule inside a view. */
+    private ReclaimRules rulesIn(QuotaLedger view) {
+        return new ReclaimRules(view, Map.of(), settings);
+    }
+
+    private String lastReason() {
+        return ((PlanAction.KeepPending) actions.get(actions.size() - 1)).reason();
+    }
+
+    /** Places a single-node job on idle GPUs only, if quota allows it there; records nothing otherwise. */
+    private boolean placeOnIdle(JobSpec job) {
+        Team team = ws.ledger().team(job.team());
+        long least = Demands.leastMilli(job, ws.state().nodes());
+        if (job.gang().spansNodes() || quotaBlock(job, team, least) != null) {
+            return false;
+        }
+        var allocation = policy.place(ws.state(), Demands.of(job), filterFor(job));
+        if (allocation.isEmpty()) {
+            return false;
+        }
+        long milli = allocation.get().totalGpuMilli();
+        return (milli == least || quotaBlock(job, team, milli) == null) && place(job, allocation.get());
     }
 
     private boolean decideAfresh(JobSpec job) {
@@ -246,7 +351,8 @@ final class PlanningRound {
             return keepPending(job, exact);
         }
         boolean inQuota = !job.preemptible() || ws.ledger().fitsGuarantee(job.team(), milli);
-        PlacedJob placed = ws.placement(job, replicas, inQuota ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA, now);
+        PlacedJob placed =
+                ws.placement(asAsked(job), replicas, inQuota ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA, now);
         ws.add(placed, replicas);
         actions.add(new PlanAction.Place(placed));
         placedThisRound.add(placed.id());
@@ -293,8 +399,13 @@ final class PlanningRound {
 
     /** Whether the job would run within its team's guarantee if it were placed now. */
     boolean wouldBeInQuota(JobSpec job) {
-        return ws.ledger()
-                .fitsGuarantee(job.team(), Demands.leastMilli(job, ws.state().nodes()));
+        QuotaLedger ledger = ws.ledger();
+        long least = Demands.leastMilli(job, ws.state().nodes());
+        if (ledger.team(job.team()).splitsGuarantee()) {
+            return GroupTargets.of(job, ledger, clusterModels, least).targets().stream()
+                    .anyMatch(t -> hasRoom(ledger.inGroup(t.group()), job, t));
+        }
+        return ledger.fitsGuarantee(job.team(), least);
     }
 
     /** The team's fair-share position now, as the borrowing order reads it ({@link QueueOrder#borrowing}). */
@@ -413,11 +524,17 @@ final class PlanningRound {
 
     private boolean place(JobSpec job, Allocation allocation) {
         boolean inQuota = !job.preemptible() || ws.ledger().fitsGuarantee(job.team(), allocation.totalGpuMilli());
-        PlacedJob placed = ws.placement(job, allocation, inQuota ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA, now);
+        PlacedJob placed =
+                ws.placement(asAsked(job), allocation, inQuota ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA, now);
         ws.add(placed, allocation);
         actions.add(new PlanAction.Place(placed));
         placedThisRound.add(placed.id());
         return true;
+    }
+
+    /** The job as its owner asked it (not the copy restricted to a model group's models). */
+    private JobSpec asAsked(JobSpec job) {
+        return asked != null ? asked : job;
     }
 
     private boolean keepPending(JobSpec job, String reason) {

@@ -167,6 +167,14 @@ final class ReclaimSearch {
     private record NodeCandidates(int node, List<PlacedJob> jobs, ReclaimCost bound, long potential) {}
 
     /** @param mostFree the most GPU milli free on any node: a job larger than that has nowhere to move */
+    /**
+     * Another team's job inside its team's guarantee of its model group stays, whichever rule reclaims: a team whose
+     * guarantee is split keeps every group's guarantee ({@link QuotaLedger#protectedInGroup}).
+     */
+    private boolean keptForItsGroup(PlacedJob job, ReclaimRights rights) {
+        return !job.spec().team().equals(rights.claimantTeam()) && ws.ledger().protectedInGroup(job);
+    }
+
     private NodeCandidates candidates(int node, ResourceDemand demand, ReclaimRights rights, long mostFree) {
         ClusterState state = ws.state();
         List<PlacedJob> jobs = new ArrayList<>();
@@ -178,7 +186,7 @@ final class ReclaimSearch {
             if (ws.allocationOn(j.id(), node).isEmpty() || !movableOrEvictable(j)) {
                 continue;
             }
-            boolean evict = rights.mayEvict(j);
+            boolean evict = rights.mayEvict(j) && !keptForItsGroup(j, rights);
             boolean movable = !j.spec().gang().spansNodes() && j.gpuMilli() <= mostFree;
             if (evict || (rights.moves() && maxMoves > 0 && movable)) {
                 jobs.add(j);
@@ -314,7 +322,7 @@ final class ReclaimSearch {
             state.release(held);
             ResourceDemand moving = Demands.of(job.spec());
             PlacementPolicy.NodeFilter targets = moveTargets.apply(job);
-            PlacementPolicy.NodeFilter quota = Workspace.countsNoMore(job);
+            PlacementPolicy.NodeFilter quota = ws.countsNoMore(job);
             Optional<Allocation> to = Destinations.bestFit(
                     state,
                     moving,
@@ -342,7 +350,7 @@ final class ReclaimSearch {
         }
 
         private boolean mayTake(PlacedJob job) {
-            if (!rights.mayEvict(job)) {
+            if (!rights.mayEvict(job) || keptForItsGroup(job, rights)) {
                 return false;
             }
             String team = job.spec().team();
