@@ -48,6 +48,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
 class DashboardBrowserTest {
 
     private static final Duration PAGE_UPDATE = Duration.ofSeconds(15);
+    /** The usage accounting observes, and the panel reads it, every 10 s. */
+    private static final Duration USAGE_UPDATE = Duration.ofSeconds(40);
+
     private static final String REFUSED_TOKEN = "refused-token";
     private static final AtomicReference<String> lastAuthorization = new AtomicReference<>();
     private static ChromiumBrowser browser;
@@ -79,6 +82,10 @@ class DashboardBrowserTest {
         await("the empty cluster", d -> cells().size() == 40 && team("team-a") != null);
         assertThat(page.findElements(By.cssSelector(".gpu.idle"))).hasSize(40);
         assertThat(page.findElement(By.cssSelector("#pending tbody")).getText()).contains("nothing waits");
+        assertThat(page.findElement(By.cssSelector(".team[data-team='team-a'] .fairness"))
+                        .getText())
+                .as("the fair-share column at half-life 0")
+                .isEqualTo("fair share: instantaneous");
 
         // 1. fragmentation: six 3-GPU jobs packed onto two nodes, so team-b's 8-GPU job finds a whole node
         for (int i = 1; i <= 6; i++) {
@@ -147,6 +154,17 @@ class DashboardBrowserTest {
                 .contains("team-b/notebook 0.25 (20480 MiB reserved", "may burst to 0.5: 20480 MiB loaned");
         assertThat(shared.findElements(By.cssSelector(".loan"))).hasSize(1);
 
+        // the usage panel: the jobs' allocation, none of it measured (the embedded cluster has no enforcer)
+        new WebDriverWait(page, USAGE_UPDATE)
+                .withMessage("the usage panel never showed team-b's allocation")
+                .ignoring(RuntimeException.class)
+                .until(d -> figure(usageRow("team-b"), "data-allocated") > 0);
+        assertThat(figure(usageRow("team-b"), "data-unmeasured"))
+                .isEqualTo(figure(usageRow("team-b"), "data-allocated"));
+        assertThat(figure(usageRow("team-b"), "data-used")).isZero();
+        assertThat(page.findElement(By.id("usage-section")).getAttribute("data-window"))
+                .isEqualTo("24h");
+
         browser.screenshot(Path.of("target/dashboard.png"));
         String docs = System.getProperty("dashboard.screenshot");
         if (docs != null && !docs.isBlank()) {
@@ -199,7 +217,15 @@ class DashboardBrowserTest {
     }
 
     private double figure(String team, String attribute) {
-        return Double.parseDouble(team(team).getAttribute(attribute));
+        return figure(team(team), attribute);
+    }
+
+    private static double figure(WebElement element, String attribute) {
+        return Double.parseDouble(element.getAttribute(attribute));
+    }
+
+    private WebElement usageRow(String team) {
+        return browser.driver().findElement(By.cssSelector("#usage-teams .uteam[data-team='" + team + "']"));
     }
 
     private List<WebElement> cells() {
