@@ -122,7 +122,7 @@
     const box = $('usage-chart');
     const width = Math.max(480, box.clientWidth || 960); // drawn at the box's width: text keeps its size
     const height = 170;
-    const left = 48;
+    const left = 72;
     const bottom = 18;
     const plot = height - bottom - 6;
     const step = (width - left) / buckets.length;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quotient.adapters.memory.InMemoryUsageRecordStore;
+import io.quotient.app.QuotaReclaimApiTest;
 import io.quotient.app.QuotientApplication;
 import io.quotient.core.scheduling.JobId;
 import io.quotient.core.usage.JobUsageRecord;
@@ -14,12 +14,6 @@ import io.quotient.deploy.MutableClock;
 import io.quotient.deploy.port.UsageRecordStore;
 import io.quotient.usage.UsageRecorder;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,12 +28,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
@@ -48,7 +40,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Primary;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import org.yaml.snakeyaml.Yaml;
 
 /**
  * The dashboard's usage panel and fair-share column in Debian's headless Chromium, on the embedded service (one
@@ -80,16 +71,13 @@ class UsagePanelBrowserTest {
     private static ChromiumBrowser browser;
 
     @RegisterExtension
-    final AfterTestExecutionCallback screenshotOnFailure = this::screenshotOnFailure;
+    final AfterTestExecutionCallback screenshotOnFailure = c -> DashboardPage.screenshotOnFailure(browser, c);
 
     @LocalServerPort
     private int port;
 
     @Autowired
     private UsageRecorder recorder;
-
-    private final HttpClient http = HttpClient.newHttpClient();
-    private final ObjectMapper json = new ObjectMapper();
 
     @TestConfiguration
     static class Scripted {
@@ -131,20 +119,12 @@ class UsagePanelBrowserTest {
 
     @DynamicPropertySource
     static void files(DynamicPropertyRegistry registry) {
-        Map<String, Object> node = new LinkedHashMap<>();
-        node.put("name", "gpu-node");
-        node.put("count", 1);
-        node.put("gpus", 8);
-        node.put("gpuModel", "A100-SXM4-80GB");
-        node.put("gpuMemoryMib", 81920);
-        node.put("cpuMilli", 128000);
-        node.put("memoryMib", 1048576);
-        List<Map<String, Object>> teams = List.of(
-                Map.of("name", "a", "guaranteedGpus", 0),
-                Map.of("name", "b", "guaranteedGpus", 0),
-                Map.of("name", "c", "guaranteedGpus", 2));
-        registry.add("quotient.embedded.cluster-file", () -> yamlFile(Map.of("nodes", List.of(node))));
-        registry.add("quotient.teams-file", () -> yamlFile(Map.of("teams", teams)));
+        QuotaReclaimApiTest.embeddedFiles(
+                registry,
+                List.of(
+                        Map.of("name", "a", "guaranteedGpus", 0),
+                        Map.of("name", "b", "guaranteedGpus", 0),
+                        Map.of("name", "c", "guaranteedGpus", 2)));
     }
 
     @BeforeAll
@@ -169,7 +149,7 @@ class UsagePanelBrowserTest {
         deploy("b", "b8", 8, 202); // b wants the node: 8 GPUs divided by past + share per weight: a 3, b 5
 
         WebDriver page = browser.driver();
-        page.get(base() + "/");
+        page.get(service().base() + "/");
 
         // the fair-share column: a's decayed usage and the over-quota share it leaves, as GET /api/v1/teams says
         await("a's decayed usage", d -> Double.parseDouble(fairness("a").getAttribute("data-decayed-usage")) == 2.0);
@@ -301,48 +281,22 @@ class UsagePanelBrowserTest {
     }
 
     private JsonNode get(String path) throws IOException, InterruptedException {
-        HttpResponse<String> answer = http.send(
-                HttpRequest.newBuilder(URI.create(base() + path)).GET().build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
-        return json.readTree(answer.body());
+        return service().get(path);
     }
 
     private void deploy(String team, String name, int gpus, int expected) throws IOException, InterruptedException {
-        HttpResponse<String> answer = http.send(
-                HttpRequest.newBuilder(URI.create(base() + "/api/v1/teams/" + team + "/jobs"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"name\": \"" + name + "\", \"gpu\": {\"count\": "
-                                + gpus + "}, \"preemptible\": true}"))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(expected);
-    }
-
-    private String base() {
-        return "http://localhost:" + port;
+        service()
+                .deploy(
+                        team,
+                        "{\"name\": \"" + name + "\", \"gpu\": {\"count\": " + gpus + "}, \"preemptible\": true}",
+                        expected);
     }
 
     private void await(String what, Function<WebDriver, Boolean> condition) {
-        new WebDriverWait(browser.driver(), PAGE_UPDATE)
-                .withMessage("the page never showed " + what)
-                .ignoring(RuntimeException.class)
-                .until(condition::apply);
+        service().await(what, PAGE_UPDATE, condition);
     }
 
-    private static String yamlFile(Object content) {
-        try {
-            Path file = Files.createTempFile("quotient-usage-panel", ".yaml");
-            file.toFile().deleteOnExit();
-            return Files.writeString(file, new Yaml().dump(content)).toString();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private void screenshotOnFailure(ExtensionContext context) throws IOException {
-        if (context.getExecutionException().isPresent() && browser != null) {
-            browser.screenshot(Path.of("target/dashboard-failure-"
-                    + context.getRequiredTestMethod().getName() + ".png"));
-        }
+    private DashboardPage service() {
+        return new DashboardPage(browser, port);
     }
 }
