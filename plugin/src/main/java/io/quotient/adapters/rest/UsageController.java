@@ -1,6 +1,6 @@
 package io.quotient.adapters.rest;
 
-import io.quotient.core.scheduling.RequestException;
+import io.quotient.core.request.RequestException;
 import io.quotient.core.usage.JobUsageRecord;
 import io.quotient.core.usage.UsageBucket;
 import io.quotient.core.usage.UsageGrouping;

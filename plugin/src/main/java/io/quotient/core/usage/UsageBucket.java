@@ -1,6 +1,6 @@
 package io.quotient.core.usage;
 
-import io.quotient.core.scheduling.RequestException;
+import io.quotient.core.request.RequestException;
 import java.time.Duration;
 
 /** How showback over time is cut: one row per group and UTC hour, or per group and UTC day. */

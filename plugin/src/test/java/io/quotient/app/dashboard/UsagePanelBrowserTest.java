@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.quotient.adapters.memory.InMemoryUsageRecordStore;
 import io.quotient.app.QuotaReclaimApiTest;
 import io.quotient.app.QuotientApplication;
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import io.quotient.core.usage.JobUsageRecord;
 import io.quotient.core.usage.UsageCounters;
 import io.quotient.deploy.MutableClock;
