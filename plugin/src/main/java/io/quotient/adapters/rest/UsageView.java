@@ -13,8 +13,8 @@ import java.util.Locale;
  * @param job         null unless grouped by job
  * @param department  null for teams outside any department
  * @param utilization used over measured GPU-hours, 0..1; null when nothing was measured
- * @param bucket      the start of the UTC hour or day the row is of (ISO-8601), when the request asked for a {@code bucket};
- *                    left out otherwise
+ * @param bucket      the start of the UTC hour or day the row is of (ISO-8601), when the request asked for a
+ *                    {@code bucket}; left out otherwise
  */
 public record UsageView(
         String department,

@@ -1,22 +1,11 @@
 package io.quotient.core.usage;
 
 import io.quotient.core.request.RequestException;
-import java.time.Duration;
 
 /** How showback over time is cut: one row per group and UTC hour, or per group and UTC day. */
 public enum UsageBucket {
-    HOUR(Duration.ofHours(1)),
-    DAY(Duration.ofDays(1));
-
-    private final Duration length;
-
-    UsageBucket(Duration length) {
-        this.length = length;
-    }
-
-    public Duration length() {
-        return length;
-    }
+    HOUR,
+    DAY;
 
     /** The bucket named in a request ({@code hour} or {@code day}, any case). */
     public static UsageBucket parse(String value) {

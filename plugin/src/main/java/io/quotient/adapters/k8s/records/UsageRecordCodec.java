@@ -13,8 +13,8 @@ import java.util.Map;
 
 /**
  * A {@link JobUsageRecord} as the JSON kept in its ConfigMap (one object: per-day and per-hour counters, asOf,
- * baselines), built
- * as a tree and serialised, never pasted. Reading is strict: a record that does not parse is reported, not guessed.
+ * baselines), built as a tree and serialised, never pasted. Reading is strict: a record that does not parse is
+ * reported, not guessed; only {@code hours} may be missing (a record stored before hours were kept).
  */
 final class UsageRecordCodec {
 
