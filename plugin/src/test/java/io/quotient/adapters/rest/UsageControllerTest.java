@@ -218,7 +218,7 @@ class UsageControllerTest {
         mvc.perform(get("/api/v1/usage").param("bucket", "week"))
                 .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.field").value("bucket"))
-                .andExpect(jsonPath("$.reason").value(containsString("'week' is not a bucket; use hour or day")));
+                .andExpect(jsonPath("$.reason").value(containsString("'week' is not a bucket; use one of hour, day")));
         mvc.perform(get("/api/v1/usage").param("bucket", ""))
                 .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.field").value("bucket"));
