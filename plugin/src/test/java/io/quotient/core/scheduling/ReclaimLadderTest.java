@@ -43,6 +43,12 @@ class ReclaimLadderTest {
         return s;
     }
 
+    /** The claimant runs beside two of team-a's four jobs; both evicted ones say the reason. */
+    private static void twoEvictedFor(Scenario s, String claimant, String reason) {
+        assertThat(s.running()).contains(claimant).hasSize(3);
+        assertThat(evictionReasons(s)).containsExactly(reason, reason);
+    }
+
     @Test
     void theLadderNamesItsStepsOnceInTheirOrder() {
         assertThat(ReclaimLadder.STEPS.stream().map(ReclaimStep::name))
@@ -61,22 +67,17 @@ class ReclaimLadderTest {
     void guaranteeTakesBorrowedGpusDownToTheVictimsGuarantee() {
         Scenario s = borrowedNode(Scenario.nodes(4).team("team-a", 0, 1).team("team-b", 2, 1))
                 .deploy(job("team-b", "b2", 2, 0));
-        assertThat(s.running()).contains("team-b/b2").hasSize(3);
-        assertThat(evictionReasons(s))
-                .hasSize(2)
-                .allSatisfy(r -> assertThat(r)
-                        .startsWith("Preempted by team-b reclaiming its guarantee for team-b/b2; this job ran on"
-                                + " borrowed GPUs (team-a held 4 GPUs with a guarantee of 0)"));
+        twoEvictedFor(
+                s,
+                "team-b/b2",
+                "Preempted by team-b reclaiming its guarantee for team-b/b2; this job ran on"
+                        + " borrowed GPUs (team-a held 4 GPUs with a guarantee of 0) and is re-queued");
     }
 
     @Test
     void guaranteeWithinOneJobTakesAJobLargerThanTheVictimsExcess() {
         // team-a is 2 above its guarantee in one 4-GPU job: no plan keeps it at its guarantee
-        Scenario s = Scenario.nodes(4)
-                .team("team-a", 2, 1)
-                .team("team-b", 2, 1)
-                .running("team-a", "a4", "node-0", 0, gpus(0, 4))
-                .deploy(job("team-b", "b2", 2, 0));
+        Scenario s = WithinOneJobRulesTest.oneJobAboveItsGuarantee();
         assertThat(s.running()).containsExactly("team-b/b2");
         assertThat(evictionReasons(s))
                 .containsExactly("Preempted by team-b reclaiming its guarantee for team-b/b2 (team-b held 0 of 2"
@@ -105,22 +106,17 @@ class ReclaimLadderTest {
         // no guarantees; by demand (4 and 2) and equal weights the shares of 4 GPUs are 2 and 2
         Scenario s = borrowedNode(Scenario.nodes(4).team("team-a", 0, 1).team("team-b", 0, 1))
                 .deploy(job("team-b", "b2", 2, 0));
-        assertThat(s.running()).contains("team-b/b2").hasSize(3);
-        assertThat(evictionReasons(s))
-                .hasSize(2)
-                .allSatisfy(r -> assertThat(r)
-                        .isEqualTo("Preempted by team-b reclaiming its fair share of 2 GPUs for team-b/b2; team-a"
-                                + " held 4 GPUs with a guarantee of 0 and a fair share of 2; this job is re-queued"));
+        twoEvictedFor(
+                s,
+                "team-b/b2",
+                "Preempted by team-b reclaiming its fair share of 2 GPUs for team-b/b2; team-a"
+                        + " held 4 GPUs with a guarantee of 0 and a fair share of 2; this job is re-queued");
     }
 
     @Test
     void fairShareWithinOneJobTakesAJobLargerThanTheVictimsExcess() {
-        // weights 1:2 on 10 GPUs: shares 4 and 6; team-a holds 8 in one job
-        Scenario s = Scenario.nodes(10)
-                .team("team-a", 0, 1)
-                .team("team-b", 0, 2)
-                .running("team-a", "a8", "node-0", 0, gpus(0, 8))
-                .deploy(job("team-b", "b6", 6, 0));
+        // shares 4 and 6; team-a holds 8 in one job: no plan keeps it at its share
+        Scenario s = WithinOneJobRulesTest.oneJobAboveItsShare();
         assertThat(s.running()).containsExactly("team-b/b6");
         assertThat(evictionReasons(s))
                 .singleElement()
@@ -133,12 +129,11 @@ class ReclaimLadderTest {
     void priorityTakesTheTeamsOwnLowerPriorityJobs() {
         Scenario s =
                 borrowedNode(Scenario.nodes(4).team(lowerPriority("team-a", 0))).deploy(job("team-a", "urgent", 2, 10));
-        assertThat(s.running()).contains("team-a/urgent").hasSize(3);
-        assertThat(evictionReasons(s))
-                .hasSize(2)
-                .allSatisfy(r -> assertThat(r)
-                        .isEqualTo("Preempted by team-a/urgent (priority 10) of the same team; this job has"
-                                + " priority 0 and is re-queued"));
+        twoEvictedFor(
+                s,
+                "team-a/urgent",
+                "Preempted by team-a/urgent (priority 10) of the same team; this job has"
+                        + " priority 0 and is re-queued");
     }
 
     @Test
