@@ -15,6 +15,7 @@ import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.request.JobRequestInput;
+import io.quotient.core.request.GpuAsk;
 import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
@@ -86,13 +87,11 @@ final class AdapterFixture implements AutoCloseable {
     }
 
     static JobRecord wholeGpuRecord(String team, String name, int gpus) {
-        return record(new JobRequestInput(
-                team, name, gpus, null, null, null, null, null, null, null, null, null, null, null));
+        return record(JobRequestInput.of(team, name).with(GpuAsk.whole(gpus)));
     }
 
     static JobRecord fractionRecord(String team, String name, double fraction) {
-        return record(new JobRequestInput(
-                team, name, null, fraction, fraction, null, null, 1, null, null, null, null, null, null));
+        return record(JobRequestInput.of(team, name).with(new GpuAsk(null, fraction, fraction, null, null, 1, null)));
     }
 
     private static JobRecord record(JobRequestInput input) {

@@ -1,7 +1,11 @@
 package io.quotient.adapters.rest;
 
+import io.quotient.core.request.GangAsk;
+import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
 import io.quotient.core.request.RequestException;
+import io.quotient.core.request.Resources;
+import io.quotient.core.request.RuntimeOptions;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.VolumeRequest;
@@ -98,23 +102,18 @@ public record JobRequestBody(
                             + " gpu out for a job without GPUs");
         }
         GpuBody g = gpu == null ? GpuBody.NONE : gpu;
-        JobRequestInput input = new JobRequestInput(
-                team,
-                name,
-                g.count(),
-                g.fraction(),
-                g.fractionLimit(),
-                g.memoryMib(),
-                g.memoryLimitMib(),
-                gpuDevices,
-                cpuMilli,
-                memoryMib,
-                priority,
-                preemptible,
-                minRuntimeSeconds,
-                gpuModels,
-                replicas,
-                minReplicas);
+        JobRequestInput input = JobRequestInput.of(team, name)
+                .with(new GpuAsk(
+                        g.count(),
+                        g.fraction(),
+                        g.fractionLimit(),
+                        g.memoryMib(),
+                        g.memoryLimitMib(),
+                        gpuDevices,
+                        gpuModels))
+                .with(new Resources(cpuMilli, memoryMib))
+                .with(new RuntimeOptions(priority, preemptible, minRuntimeSeconds))
+                .with(new GangAsk(replicas, minReplicas));
         // the namespace is the service's choice (the team's primary one), not the body's
         return JobSubmission.onRuntime(
                 input,
