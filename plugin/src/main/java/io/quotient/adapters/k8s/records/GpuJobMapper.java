@@ -63,8 +63,7 @@ public final class GpuJobMapper {
                 .labels(labels)
                 .annotations(Map.of(CREATED_AT_ANNOTATION, record.createdAt().toString()));
         GpuAsk ask = r.gpu();
-        GpuJobSpec.Gpu gpu = new GpuJobSpec.Gpu(
-                ask.count(), ask.fraction(), ask.fractionLimit(), ask.memoryMib(), ask.memoryLimitMib());
+        GpuJobSpec.Gpu gpu = GpuJobSpec.Gpu.of(ask);
         List<String> models = ask.models() == null ? null : new ArrayList<>(new TreeSet<>(ask.models()));
         GpuJobSpec spec = new GpuJobSpec(
                 r.team(),
@@ -113,17 +112,10 @@ public final class GpuJobMapper {
     public JobRecord toRecord(GpuJobResource resource, TenantScope.View scope) {
         GpuJobSpec s = resource.getSpec();
         V1ObjectMeta metadata = resource.getMetadata();
-        GpuJobSpec.Gpu gpu = s.gpu() == null ? new GpuJobSpec.Gpu(null, null, null, null, null) : s.gpu();
+        GpuJobSpec.Gpu gpu = s.gpu() == null ? GpuJobSpec.Gpu.NONE : s.gpu();
         Set<String> models = s.gpuModels() == null ? null : Set.copyOf(s.gpuModels());
         JobRequestInput request = JobRequestInput.of(team(s, metadata, scope), jobName(s, metadata, scope))
-                .with(new GpuAsk(
-                        gpu.count(),
-                        gpu.fraction(),
-                        gpu.fractionLimit(),
-                        gpu.memoryMib(),
-                        gpu.memoryLimitMib(),
-                        s.gpuDevices(),
-                        models))
+                .with(gpu.ask(s.gpuDevices(), models))
                 .with(new Resources(s.cpuMilli(), s.memoryMib()))
                 .with(new RuntimeOptions(s.priority(), s.preemptible(), s.minRuntimeSeconds()))
                 .with(new GangAsk(s.replicas(), s.minReplicas()));
