@@ -11,6 +11,10 @@ import java.util.List;
  * @param fairShareGpus  its guarantee as far as it has demand plus its weighted share of idle GPUs
  * @param department     null for a team outside any department
  * @param decayedUsageGpus its decayed past borrowing (docs/fairness.md); 0 when fair shares have no memory
+ * @param overQuotaShareGpus the part of its fair share beyond its guarantee: its entitlement to idle GPUs, after its
+ *                         decayed usage when fair shares remember (docs/fairness.md)
+ * @param usageHalfLife    the fair-share half-life (ISO-8601, e.g. {@code PT12H}) behind {@code decayedUsageGpus};
+ *                         null when fair shares have no memory (instantaneous)
  * @param modelGroups    per model group of its guarantees, in the teams file's order (empty for "any model")
  */
 public record TeamView(
@@ -28,6 +32,8 @@ public record TeamView(
         boolean fairShareReclaim,
         String department,
         double decayedUsageGpus,
+        double overQuotaShareGpus,
+        String usageHalfLife,
         List<ModelGroupView> modelGroups) {
 
     /**
@@ -74,6 +80,8 @@ public record TeamView(
                 t.fairShareReclaim(),
                 t.department() == null ? null : t.department().name(),
                 gpus(usage.decayedUsageMilli()),
+                gpus(Math.max(0, usage.fairShareMilli() - t.guaranteedMilli())),
+                usage.usageHalfLife().isZero() ? null : usage.usageHalfLife().toString(),
                 usage.modelGroups().stream().map(ModelGroupView::of).toList());
     }
 

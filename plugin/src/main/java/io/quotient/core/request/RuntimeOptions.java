@@ -1,0 +1,21 @@
+package io.quotient.core.request;
+
+/**
+ * How a request wants to be treated once queued, as written; null leaves each to its default.
+ *
+ * @param priority          priority within the team, higher runs first and is preempted last ({@code priority});
+ *                          null means 0
+ * @param preemptible       may borrow idle GPUs beyond the team's guarantee and be preempted ({@code preemptible});
+ *                          null leaves it to the template, then true
+ * @param minRuntimeSeconds not preempted before it ran this long ({@code minRuntimeSeconds}); null means 0
+ */
+public record RuntimeOptions(Integer priority, Boolean preemptible, Long minRuntimeSeconds) {
+
+    /** Every option left to its default. */
+    public static final RuntimeOptions DEFAULTS = new RuntimeOptions(null, null, null);
+
+    /** The same options with the preemptible flag set. */
+    public RuntimeOptions withPreemptible(Boolean value) {
+        return new RuntimeOptions(priority, value, minRuntimeSeconds);
+    }
+}
