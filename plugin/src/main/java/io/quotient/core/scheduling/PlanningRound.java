@@ -42,8 +42,8 @@ final class PlanningRound {
 
     private final ReclaimRules wholeRules;
     private final ReclaimSettings settings;
-    /** The GPU models of the cluster's nodes (where an unpinned job may go). */
-    private final Set<String> clusterModels = new HashSet<>();
+    /** How jobs of teams with GPU model groups are decided. */
+    private final GroupDecision groups;
     /** The job as asked while a restricted copy of it is decided (placements book the job as asked). */
     private JobSpec asked;
 
@@ -77,7 +77,9 @@ final class PlanningRound {
         this.rules = new ReclaimRules(ws.ledger(), fairShares(waiting), settings);
         this.wholeRules = rules;
         this.settings = settings;
+        Set<String> clusterModels = new HashSet<>();
         snapshot.nodes().stream().filter(n -> n.gpuCount() > 0).forEach(n -> clusterModels.add(n.gpuModel()));
+        this.groups = new GroupDecision(this::decideIn, ws, actions, clusterModels);
         ReclaimSearch search = new ReclaimSearch(
                 ws,
                 now,
@@ -97,7 +99,7 @@ final class PlanningRound {
         if (known != null) {
             return keepPending(job, known);
         }
-        if (GroupTargets.applies(team(job.team())) ? decideByGroup(job) : decideAfresh(job)) {
+        if (GroupTargets.applies(team(job.team())) ? groups.decide(job) : decideAfresh(job)) {
             return true;
         }
         if (ws.state().changes() == changes && actions.get(actions.size() - 1) instanceof PlanAction.KeepPending k) {
@@ -107,81 +109,21 @@ final class PlanningRound {
     }
 
     /**
-     * A job of a team with GPU model groups: only on models the group maxima allow; when the team's guarantee is split,
-     * first on idle GPUs of a group with room in its guarantee, then by reclaim in such a group (each in the team's
-     * declared order, under the rules as the group sees them), and only then borrowing anywhere the maxima allow,
-     * with the team guaranteed nothing ({@link QuotaLedger#borrowing}).
+     * Decides {@code restricted} (a copy of {@code job}) with the ledger shown as {@code view} sees it, booking the job
+     * as asked ({@link GroupDecision.Round}).
      */
-    private boolean decideByGroup(JobSpec job) {
-        QuotaLedger whole = ws.ledger();
-        long least = Demands.leastMilli(job, ws.state().nodes());
-        GroupTargets where = GroupTargets.of(job, whole, clusterModels, least);
-        if (where.capped() != null) {
-            return keepPending(job, where.capped());
-        }
-        boolean withinMax = !whole.exceedsMax(job.team(), least) && !whole.exceedsDepartmentMax(job.team(), least);
-        List<String> notes = new ArrayList<>();
-        List<GroupTargets.Target> withRoom = new ArrayList<>();
-        for (GroupTargets.Target t : withinMax ? where.targets() : List.<GroupTargets.Target>of()) {
-            QuotaLedger view = whole.inGroup(t.group());
-            if (hasRoom(view, job, t)) {
-                withRoom.add(t);
-            } else {
-                notes.add(GroupTargets.noRoom(t, view.total(job.team())));
-            }
-        }
-        for (boolean idleOnly : new boolean[] {true, false}) {
-            for (GroupTargets.Target t : withRoom) {
-                if (inView(job, whole.inGroup(t.group()), rulesIn(whole.inGroup(t.group())), t.job(), idleOnly)) {
-                    return true;
-                }
-                if (!idleOnly) {
-                    notes.add(t.group().name() + ": " + lastReason());
-                    actions.remove(actions.size() - 1);
-                }
-            }
-        }
-        QuotaLedger borrowing = team(job.team()).splitsGuarantee() ? whole.borrowing(job.team()) : whole;
-        ReclaimRules borrowRules = borrowing == whole ? wholeRules : rulesIn(borrowing);
-        if (inView(job, borrowing, borrowRules, where.allowed(), false)) {
-            return true;
-        }
-        if (!notes.isEmpty()) {
-            String reason = "waits for " + String.join("; ", notes) + "; to borrow: " + lastReason();
-            actions.set(actions.size() - 1, new PlanAction.KeepPending(job.id(), reason));
-        }
-        return false;
-    }
-
-    /** Whether the job fits the team's guarantee in the target's group. */
-    private boolean hasRoom(QuotaLedger view, JobSpec job, GroupTargets.Target t) {
-        long milli = Demands.leastMilli(t.job(), ws.state().nodes());
-        return job.preemptible()
-                ? view.fitsGuarantee(job.team(), milli)
-                : view.fitsGuaranteeNonPreemptible(job.team(), milli);
-    }
-
-    /** Decides {@code restricted} (a copy of {@code job}) with the ledger and rules shown as {@code view} sees them. */
-    private boolean inView(JobSpec job, QuotaLedger view, ReclaimRules viewRules, JobSpec restricted, boolean idle) {
+    private boolean decideIn(JobSpec job, QuotaLedger view, JobSpec restricted, boolean idleOnly) {
+        // fair share is the whole cluster's: inside a group's view it is no rule (an empty map grants none)
+        rules = view == ws.ledger() ? wholeRules : new ReclaimRules(view, Map.of(), settings);
         ws.view(view);
-        rules = viewRules;
         asked = job;
         try {
-            return idle ? placeOnIdle(restricted) : decideAfresh(restricted);
+            return idleOnly ? placeOnIdle(restricted) : decideAfresh(restricted);
         } finally {
             ws.wholeView();
             rules = wholeRules;
             asked = null;
         }
-    }
-
-    /** The rules on a view of the ledger; fair share is the whole cluster's, so it is no rule inside a view. */
-    private ReclaimRules rulesIn(QuotaLedger view) {
-        return new ReclaimRules(view, Map.of(), settings);
-    }
-
-    private String lastReason() {
-        return ((PlanAction.KeepPending) actions.get(actions.size() - 1)).reason();
     }
 
     /** Places a single-node job on idle GPUs only, if quota allows it there; records nothing otherwise. */
@@ -374,13 +316,7 @@ final class PlanningRound {
 
     /** Whether the job would run within its team's guarantee if it were placed now. */
     boolean wouldBeInQuota(JobSpec job) {
-        QuotaLedger ledger = ws.ledger();
-        long least = Demands.leastMilli(job, ws.state().nodes());
-        if (ledger.team(job.team()).splitsGuarantee()) {
-            return GroupTargets.of(job, ledger, clusterModels, least).targets().stream()
-                    .anyMatch(t -> hasRoom(ledger.inGroup(t.group()), job, t));
-        }
-        return ledger.fitsGuarantee(job.team(), least);
+        return groups.wouldBeInQuota(job);
     }
 
     /** The team's fair-share position now, as the borrowing order reads it ({@link QueueOrder#borrowing}). */
