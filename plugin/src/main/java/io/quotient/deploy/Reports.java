@@ -123,7 +123,7 @@ public final class Reports {
             }
         }
         Map<String, long[]> held = new LinkedHashMap<>();
-        Map<String, String> nodeModels = nodeModels(cluster.nodes());
+        Map<String, String> nodeModels = QuotaStates.nodeModels(cluster.nodes());
         List<PlacedJob> current = QuotaStates.current(placed, configured, nodeModels);
         for (PlacedJob p : current) {
             long[] sums = held.computeIfAbsent(p.spec().team(), t -> new long[2]);
@@ -161,17 +161,10 @@ public final class Reports {
             }
         }
         Map<JobId, QuotaState> states = new HashMap<>();
-        for (PlacedJob p : QuotaStates.current(placed, teams.teams(), nodeModels(cluster.nodes()))) {
+        for (PlacedJob p : QuotaStates.current(placed, teams.teams(), QuotaStates.nodeModels(cluster.nodes()))) {
             states.put(p.id(), p.quotaState());
         }
         return states;
-    }
-
-    /** Per node name, its GPU model (which model group a job counts against). */
-    private static Map<String, String> nodeModels(List<NodeSpec> nodes) {
-        Map<String, String> models = new HashMap<>();
-        nodes.forEach(n -> models.putIfAbsent(n.name(), n.gpuModel()));
-        return models;
     }
 
     public ClusterUsage cluster() {

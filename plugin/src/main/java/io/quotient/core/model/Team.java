@@ -201,6 +201,24 @@ public record Team(
                 modelGuarantees);
     }
 
+    /**
+     * The team with other limits and no model groups: how one model group's view of the books shows it (the limits
+     * are the group's already).
+     */
+    public Team withQuota(long guaranteed, long max, Department d) {
+        return new Team(
+                name,
+                guaranteed,
+                max,
+                overQuotaWeight,
+                priority,
+                preemptWithinTeam,
+                fairShareReclaim,
+                d,
+                maxMinRuntime,
+                ModelGuarantees.NONE);
+    }
+
     public Team withModelGuarantees(ModelGuarantees groups) {
         return new Team(
                 name,

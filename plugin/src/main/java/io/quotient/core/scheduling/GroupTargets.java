@@ -4,12 +4,15 @@ import io.quotient.core.model.Department;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.ModelGroup;
 import io.quotient.core.model.ModelGuarantee;
+import io.quotient.core.model.ModelGuarantees;
 import io.quotient.core.model.Team;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.ToLongFunction;
 
 /**
  * Where a job of a team with GPU model groups may go, as quotas see it: the models its team's and department's
@@ -74,30 +77,30 @@ record GroupTargets(JobSpec allowed, List<Target> targets, String capped) {
 
     /** Why {@code least} more on nodes of the model would take the team or its department beyond a group maximum. */
     private static String atMax(Team team, QuotaLedger ledger, String model, long least) {
-        var own = team.modelGuarantees().forModel(model).filter(ModelGuarantee::hasMax);
-        if (own.isPresent()
-                && ledger.heldIn(team.name(), own.get().group()) + least
-                        > own.get().maxMilli()) {
-            return "team " + team.name() + " at its maximum for "
-                    + own.get().group().name() + " ("
-                    + WaitReasons.gpus(ledger.heldIn(team.name(), own.get().group())) + " of "
-                    + WaitReasons.gpus(own.get().maxMilli()) + " GPUs)";
-        }
+        String own =
+                beyond("team " + team.name(), team.modelGuarantees(), model, g -> ledger.heldIn(team.name(), g), least);
         Department d = team.department();
-        if (d == null) {
+        return own != null || d == null
+                ? own
+                : beyond(
+                        "department " + d.name(),
+                        d.modelGuarantees(),
+                        model,
+                        g -> ledger.departmentHeldIn(d.name(), g),
+                        least);
+    }
+
+    /** "team t at its maximum for H100-80GB (2 of 2 GPUs)" when {@code least} more would pass it, else null. */
+    private static String beyond(
+            String owner, ModelGuarantees groups, String model, ToLongFunction<ModelGroup> held, long least) {
+        Optional<ModelGuarantee> g = groups.forModel(model).filter(ModelGuarantee::hasMax);
+        if (g.isEmpty() || held.applyAsLong(g.get().group()) + least <= g.get().maxMilli()) {
             return null;
         }
-        var dept = d.modelGuarantees().forModel(model).filter(ModelGuarantee::hasMax);
-        if (dept.isPresent()
-                && ledger.departmentHeldIn(d.name(), dept.get().group()) + least
-                        > dept.get().maxMilli()) {
-            return "department " + d.name() + " at its maximum for "
-                    + dept.get().group().name() + " ("
-                    + WaitReasons.gpus(
-                            ledger.departmentHeldIn(d.name(), dept.get().group())) + " of "
-                    + WaitReasons.gpus(dept.get().maxMilli()) + " GPUs)";
-        }
-        return null;
+        return owner + " at its maximum for " + g.get().group().name() + " ("
+                + WaitReasons.gpus(held.applyAsLong(g.get().group())) + " of "
+                + WaitReasons.gpus(g.get().maxMilli())
+                + " GPUs)";
     }
 
     /** Why the group has no room for the job in the team's guarantee: "H100-80GB: group guarantee 4, holds 4". */

@@ -133,17 +133,7 @@ final class QuotaLedger {
 
     private Team viewed(Team t) {
         if (t.name().equals(borrower)) {
-            return new Team(
-                    t.name(),
-                    0,
-                    t.maxMilli(),
-                    t.overQuotaWeight(),
-                    t.priority(),
-                    t.preemptWithinTeam(),
-                    t.fairShareReclaim(),
-                    t.department(),
-                    t.maxMinRuntime(),
-                    ModelGuarantees.NONE);
+            return t.withQuota(0, t.maxMilli(), t.department());
         }
         if (group == null) {
             return t;
@@ -152,31 +142,21 @@ final class QuotaLedger {
         if (!t.splitsGuarantee()) {
             return d == t.department() ? t : t.withDepartment(d);
         }
-        Optional<ModelGuarantee> g = t.modelGuarantees().overlapping(group);
-        return new Team(
-                t.name(),
-                g.map(ModelGuarantee::guaranteedMilli).orElse(0L),
-                g.map(ModelGuarantee::maxMilli).orElse(Team.UNLIMITED),
-                t.overQuotaWeight(),
-                t.priority(),
-                t.preemptWithinTeam(),
-                t.fairShareReclaim(),
-                d,
-                t.maxMinRuntime(),
-                ModelGuarantees.NONE);
+        ModelGuarantee g = inViewedGroup(t.modelGuarantees());
+        return t.withQuota(g.guaranteedMilli(), g.maxMilli(), d);
     }
 
     private Department viewed(Department d) {
         if (!d.modelGuarantees().splitsGuarantee()) {
             return d;
         }
-        Optional<ModelGuarantee> g = d.modelGuarantees().overlapping(group);
-        return new Department(
-                d.name(),
-                g.map(ModelGuarantee::guaranteedMilli).orElse(0L),
-                g.map(ModelGuarantee::maxMilli).orElse(Team.UNLIMITED),
-                d.overQuotaWeight(),
-                ModelGuarantees.NONE);
+        ModelGuarantee g = inViewedGroup(d.modelGuarantees());
+        return new Department(d.name(), g.guaranteedMilli(), g.maxMilli(), d.overQuotaWeight(), ModelGuarantees.NONE);
+    }
+
+    /** The owner's guarantee and maximum in the viewed group: none guaranteed and no maximum when it lacks the group. */
+    private ModelGuarantee inViewedGroup(ModelGuarantees groups) {
+        return groups.overlapping(group).orElseGet(() -> new ModelGuarantee(group, 0, Team.UNLIMITED));
     }
 
     /** Every configured team as this view shows it. */

@@ -1,5 +1,6 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.ModelGroupUsage;
 import io.quotient.core.model.ModelGuarantee;
@@ -92,6 +93,13 @@ public final class QuotaStates {
             }
         }
         return stale;
+    }
+
+    /** Per node name, its GPU model: which model group a job on it counts against. */
+    public static Map<String, String> nodeModels(List<NodeSpec> nodes) {
+        Map<String, String> models = new HashMap<>();
+        nodes.forEach(n -> models.putIfAbsent(n.name(), n.gpuModel()));
+        return models;
     }
 
     /** A split team's jobs inside the guarantees of their groups; jobs outside every group are borrowed. */

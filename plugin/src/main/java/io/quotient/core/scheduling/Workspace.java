@@ -56,11 +56,9 @@ final class Workspace {
         view = ledger;
     }
 
-    /** Per node name, its GPU model. */
+    /** Per node name, its GPU model ({@link QuotaStates#nodeModels}). */
     static Map<String, String> nodeModels(List<NodeSpec> nodes) {
-        Map<String, String> models = new HashMap<>();
-        nodes.forEach(n -> models.putIfAbsent(n.name(), n.gpuModel()));
-        return models;
+        return QuotaStates.nodeModels(nodes);
     }
 
     static Workspace of(SchedulingSnapshot snapshot) {
