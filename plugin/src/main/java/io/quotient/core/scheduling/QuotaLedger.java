@@ -252,11 +252,12 @@ final class QuotaLedger {
     }
 
     /**
-     * Whether another team's reclaim must leave the job alone: it runs inside its team's guarantee in its model group
-     * (a team whose guarantee is split keeps each group's guarantee, whichever rule reclaims).
+     * Whether the claimant team's reclaim must leave another team's job alone: it runs inside its team's guarantee in
+     * its model group (a team whose guarantee is split keeps each group's guarantee, whichever rule reclaims).
      */
-    boolean protectedInGroup(PlacedJob job) {
-        return job.quotaState() == QuotaState.IN_QUOTA
+    boolean keptInGroup(PlacedJob job, String claimant) {
+        return !job.spec().team().equals(claimant)
+                && job.quotaState() == QuotaState.IN_QUOTA
                 && configured(job.spec().team()).splitsGuarantee();
     }
 

@@ -167,14 +167,6 @@ final class ReclaimSearch {
     private record NodeCandidates(int node, List<PlacedJob> jobs, ReclaimCost bound, long potential) {}
 
     /** @param mostFree the most GPU milli free on any node: a job larger than that has nowhere to move */
-    /**
-     * Another team's job inside its team's guarantee of its model group stays, whichever rule reclaims: a team whose
-     * guarantee is split keeps every group's guarantee ({@link QuotaLedger#protectedInGroup}).
-     */
-    private boolean keptForItsGroup(PlacedJob job, ReclaimRights rights) {
-        return !job.spec().team().equals(rights.claimantTeam()) && ws.ledger().protectedInGroup(job);
-    }
-
     private NodeCandidates candidates(int node, ResourceDemand demand, ReclaimRights rights, long mostFree) {
         ClusterState state = ws.state();
         List<PlacedJob> jobs = new ArrayList<>();
@@ -186,7 +178,7 @@ final class ReclaimSearch {
             if (ws.allocationOn(j.id(), node).isEmpty() || !movableOrEvictable(j)) {
                 continue;
             }
-            boolean evict = rights.mayEvict(j) && !keptForItsGroup(j, rights);
+            boolean evict = rights.mayEvict(j) && !ws.ledger().keptInGroup(j, rights.claimantTeam());
             boolean movable = !j.spec().gang().spansNodes() && j.gpuMilli() <= mostFree;
             if (evict || (rights.moves() && maxMoves > 0 && movable)) {
                 jobs.add(j);
@@ -350,7 +342,7 @@ final class ReclaimSearch {
         }
 
         private boolean mayTake(PlacedJob job) {
-            if (!rights.mayEvict(job) || keptForItsGroup(job, rights)) {
+            if (!rights.mayEvict(job) || ws.ledger().keptInGroup(job, rights.claimantTeam())) {
                 return false;
             }
             String team = job.spec().team();
