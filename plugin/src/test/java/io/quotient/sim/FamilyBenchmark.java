@@ -205,4 +205,18 @@ public final class FamilyBenchmark {
         grid.add(new Family("default", new TraceFamily(null, null, 0.35, 0.30)));
         return grid;
     }
+
+    /**
+     * Families pinned to GPU models by the cluster's mix (each pinned pod's models drawn with weights by the
+     * cluster's GPUs per model, among the models with a node that holds it), for a cluster other than openb's: none,
+     * half and all of the GPU pods pinned, the latter also with fractions and with multi-GPU jobs.
+     */
+    public static List<Family> pinned() {
+        return List.of(
+                new Family("default", new TraceFamily(0.0, null, null, null)),
+                new Family("default", new TraceFamily(0.50, null, null, null)),
+                new Family("default", new TraceFamily(1.0, null, null, null)),
+                new Family("default", new TraceFamily(1.0, 0.60, null, null)),
+                new Family("default", new TraceFamily(1.0, null, 0.35, null)));
+    }
 }

@@ -58,7 +58,7 @@ final class QuotientPolicy extends GradientPolicy {
             this.workload = workload;
             this.rareSizeShare = settings.rareSizeShare();
             this.fragmentationWeight = settings.fragmentationWeight();
-            this.fragmentation = new FragmentationMeasure(workload);
+            this.fragmentation = FragmentationMeasure.withinModelsMix(workload);
             this.forecast = WasteForecast.forWorkload(workload, rareSizeShare);
         }
 
