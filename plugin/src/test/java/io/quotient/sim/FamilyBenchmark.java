@@ -208,15 +208,19 @@ public final class FamilyBenchmark {
 
     /**
      * Families pinned to GPU models by the cluster's mix (each pinned pod's models drawn with weights by the
-     * cluster's GPUs per model, among the models with a node that holds it), for a cluster other than openb's: none,
-     * half and all of the GPU pods pinned, the latter also with fractions and with multi-GPU jobs.
+     * cluster's GPUs per model, among the models with a node that holds it), for a cluster other than openb's, each
+     * next to its unpinned form: the {@code default} mix with none, half and all of the GPU pods pinned, with 60 %
+     * of the GPU demand fractional, with 35 % multi-GPU, and fractions only.
      */
     public static List<Family> pinned() {
-        return List.of(
-                new Family("default", new TraceFamily(0.0, null, null, null)),
-                new Family("default", new TraceFamily(0.50, null, null, null)),
-                new Family("default", new TraceFamily(1.0, null, null, null)),
-                new Family("default", new TraceFamily(1.0, 0.60, null, null)),
-                new Family("default", new TraceFamily(1.0, null, 0.35, null)));
+        List<Family> families = new ArrayList<>();
+        families.add(new Family("default", new TraceFamily(0.50, null, null, null)));
+        for (double spec : new double[] {0, 1}) {
+            families.add(new Family("default", new TraceFamily(spec, null, null, null)));
+            families.add(new Family("default", new TraceFamily(spec, 0.60, null, null)));
+            families.add(new Family("default", new TraceFamily(spec, null, 0.35, null)));
+            families.add(new Family("default", new TraceFamily(spec, 1.0, 0.0, null)));
+        }
+        return families;
     }
 }
