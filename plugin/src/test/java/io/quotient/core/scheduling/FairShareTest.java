@@ -2,6 +2,7 @@ package io.quotient.core.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.model.Team;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
