@@ -13,8 +13,8 @@ import java.util.List;
  * combinations that fill a GPU well), it does not count on rare pod sizes to fill gaps, and it sees GPUs
  * losing the CPU their future jobs need. FGD's own fragmentation is added with a small weight
  * ({@link QuotientSettings#fragmentationWeight()}), measured against the jobs that can land on the node's model
- * ({@link FragmentationMeasure#withinModelsMix}, so that jobs pinned to other models do not thin it out): it asks shape by shape whether a node still has the CPU and the
- * GPU share together, which the forecast, seeing CPU as an average per GPU, cannot (without it, fraction-only
+ * ({@link FragmentationMeasure#withinModelsMix}, so that jobs pinned to other models do not thin it out): it
+ * asks shape by shape whether a node still has the CPU and the GPU share together, which the forecast, seeing CPU as an average per GPU, cannot (without it, fraction-only
  * traces whose CPU-hungry fractions can pair only on CPU-rich nodes split into a good and a bad mode above FGD;
  * docs/research/packing.md, "Fractions only").
  * CPU-only pods are scored by the forecast alone (see {@link ClusterForecast#withoutFragmentation}).
