@@ -88,7 +88,7 @@ final class ScriptedEnforcer implements AutoCloseable {
     private void publish() {
         Instant windowStart;
         Instant now = Instant.now();
-        List<NodeUsageReports.GpuCounters> counters = new ArrayList<>();
+        List<NodeReports.GpuCounters> counters = new ArrayList<>();
         double busyTotal;
         double presentNow;
         synchronized (this) {
@@ -97,18 +97,18 @@ final class ScriptedEnforcer implements AutoCloseable {
             busyTotal = 0;
             for (int i = 0; i < gpus.size(); i++) {
                 double windowSeconds = Duration.between(windowStart, now).toNanos() / 1e9;
-                counters.add(new NodeUsageReports.GpuCounters(
+                counters.add(new NodeReports.GpuCounters(
                         gpus.get(i), countingSince, windowSeconds, percent[i], present, busy[i], MEMORY_MIB));
                 busyTotal += busy[i];
             }
             presentNow = present;
         }
-        NodeUsageReports.write(
+        NodeReports.writeUsage(
                 client,
                 node,
                 windowStart,
                 now,
-                List.of(NodeUsageReports.pod(
+                List.of(NodeReports.pod(
                         pod.getMetadata().getNamespace(),
                         pod.getMetadata().getName(),
                         pod.getMetadata().getUid(),

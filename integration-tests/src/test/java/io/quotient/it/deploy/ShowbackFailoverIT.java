@@ -74,8 +74,8 @@ class ShowbackFailoverIT {
     private static final Duration TICK_LATENESS = Duration.ofSeconds(1);
     /** An observation reads its clock a moment before it reads the job records. */
     private static final double CLOCK_BEFORE_READ_SECONDS = 0.5;
-    /** The API rounds GPU-hours to 4 decimals: ±0.18 GPU-seconds per row. */
-    private static final double API_ROUNDING_SECONDS = 0.18;
+    /** The API rounds GPU-hours to 4 decimals: at most 0.18 GPU-seconds off per row (and a hair for the doubles). */
+    private static final double API_ROUNDING_SECONDS = 0.18 + 1e-6;
 
     /** The rules' lag behind the API: one scrape and one evaluation interval. */
     private static final Duration PROMETHEUS_LAG = Duration.ofSeconds(2);

@@ -119,16 +119,16 @@ class UsageObservationIT {
     }
 
     private JsonObject podUsage(String name, String uid, String gpu, String since, double seconds, double busy) {
-        return NodeUsageReports.pod(
+        return NodeReports.pod(
                 namespace.name(),
                 name,
                 uid,
-                List.of(new NodeUsageReports.GpuCounters(gpu, Instant.parse(since), 30.0, 40.0, seconds, busy, 1024)));
+                List.of(new NodeReports.GpuCounters(gpu, Instant.parse(since), 30.0, 40.0, seconds, busy, 1024)));
     }
 
     /** Adds a usage object to the node's report, as its enforcer would (the fake kubelet keeps it fresh). */
     private void report(String nodeName, List<JsonObject> pods) {
-        NodeUsageReports.write(
+        NodeReports.writeUsage(
                 client, nodeName, Instant.parse("2026-12-01T10:09:30Z"), Instant.parse("2026-12-01T10:10:00Z"), pods);
     }
 }

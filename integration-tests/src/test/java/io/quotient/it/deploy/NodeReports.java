@@ -12,17 +12,18 @@ import io.quotient.it.harness.KubeCalls;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
- * Writes the {@code usage} object of a node's {@code quotient.io/gpu-report} as the node enforcer publishes it
- * (docs/usage.md, section 2), so that tests can play the enforcer: the rest of the report (the fake node's GPUs) is
- * kept, {@code updatedAt} is set to now as a fresh publication has it.
+ * Edits a node's {@code quotient.io/gpu-report} as its node enforcer would publish it, so that tests can play the
+ * enforcer: a report marked not ready, or its {@code usage} object (docs/usage.md, section 2) with the rest of the
+ * report (the fake node's GPUs) kept.
  */
-final class NodeUsageReports {
+final class NodeReports {
 
     private static final String REPORT = "quotient.io/gpu-report";
 
-    private NodeUsageReports() {}
+    private NodeReports() {}
 
     /**
      * One GPU of a pod: its cumulative counters since {@code countingSince} (every second measured), and the
@@ -66,15 +67,13 @@ final class NodeUsageReports {
         return pod;
     }
 
-    /** Replaces the usage object of the node's report (a conflicting write is read again and retried). */
-    static void write(
+    /**
+     * Replaces the usage object of the node's report, and sets {@code updatedAt} to now as a fresh publication has
+     * it (which also keeps the fake kubelet from refreshing the report from its older cached copy).
+     */
+    static void writeUsage(
             ApiClient client, String nodeName, Instant windowStart, Instant windowEnd, List<JsonObject> pods) {
-        CoreV1Api core = new CoreV1Api(client);
-        KubeCalls.retryOnConflict("adding usage to the report of " + nodeName, () -> {
-            V1Node node = core.readNode(nodeName).execute();
-            JsonObject report = JsonParser.parseString(
-                            node.getMetadata().getAnnotations().get(REPORT))
-                    .getAsJsonObject();
+        edit(client, nodeName, "adding usage to the report of " + nodeName, report -> {
             JsonArray podArray = new JsonArray();
             pods.forEach(podArray::add);
             JsonObject usage = new JsonObject();
@@ -83,9 +82,23 @@ final class NodeUsageReports {
             usage.addProperty("samples", 60);
             usage.add("pods", podArray);
             report.add("usage", usage);
-            // a fresh updatedAt keeps the fake kubelet from refreshing the report from its (older) cached copy
             report.addProperty(
                     "updatedAt", Instant.now().truncatedTo(ChronoUnit.SECONDS).toString());
+        });
+    }
+
+    /**
+     * Reads the node's report, lets {@code change} edit it and writes it back; the resourceVersion makes the merge
+     * patch conditional, so a concurrent refresh is retried, not lost.
+     */
+    static void edit(ApiClient client, String nodeName, String what, Consumer<JsonObject> change) {
+        CoreV1Api core = new CoreV1Api(client);
+        KubeCalls.retryOnConflict(what, () -> {
+            V1Node node = core.readNode(nodeName).execute();
+            JsonObject report = JsonParser.parseString(
+                            node.getMetadata().getAnnotations().get(REPORT))
+                    .getAsJsonObject();
+            change.accept(report);
             JsonObject annotations = new JsonObject();
             annotations.addProperty(REPORT, report.toString());
             JsonObject metadata = new JsonObject();
