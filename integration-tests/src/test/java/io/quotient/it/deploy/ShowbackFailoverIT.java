@@ -65,7 +65,10 @@ class ShowbackFailoverIT {
     private static final String TEAM = "team-a";
     private static final String JOB = "notebook";
     private static final int GPUS = 2;
-    /** The smallest settings the service accepts that keep the test short (max-gap stays 5 min). */
+    /**
+     * Short usage settings, so that the run takes minutes (any positive value is accepted; max-gap stays 5 min, far
+     * above persist-interval + interval and the failover's silence).
+     */
     private static final Duration INTERVAL = Duration.ofSeconds(2);
 
     private static final Duration PERSIST = Duration.ofSeconds(4);
