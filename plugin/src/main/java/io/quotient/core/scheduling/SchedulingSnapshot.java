@@ -2,13 +2,17 @@ package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.NodeSpec;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Everything a decision needs, observed at one instant. Immutable: planners never change it, they
- * return a {@link Plan} that the adapters apply.
+ * return a {@link Plan} that the adapters apply. Its teams, past borrowing and fraction-ready nodes iterate in name
+ * order, so a decision never depends on the order the caller's collections happened to have.
  *
  * @param fractionReadyNodes nodes whose node enforcer is ready; only these receive new fractional jobs
  * @param pastBorrowedMilli  per team, its decayed past borrowing in milli ({@link UsageHistory}); empty when fair
@@ -25,11 +29,13 @@ public record SchedulingSnapshot(
 
     public SchedulingSnapshot {
         nodes = List.copyOf(nodes);
-        fractionReadyNodes = Set.copyOf(fractionReadyNodes);
+        // in name order, not Map.copyOf's: its iteration order is salted per JVM, and an order that reaches a
+        // decision (a tie, a rounding) made the same input decide differently in two runs
+        fractionReadyNodes = Collections.unmodifiableSortedSet(new TreeSet<>(fractionReadyNodes));
         placed = List.copyOf(placed);
         pending = List.copyOf(pending);
-        teams = Map.copyOf(teams);
-        pastBorrowedMilli = Map.copyOf(pastBorrowedMilli);
+        teams = Collections.unmodifiableSortedMap(new TreeMap<>(teams));
+        pastBorrowedMilli = Collections.unmodifiableSortedMap(new TreeMap<>(pastBorrowedMilli));
     }
 
     /** A snapshot without past usage (fair shares without memory). */
