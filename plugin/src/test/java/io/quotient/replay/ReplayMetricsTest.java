@@ -98,4 +98,61 @@ class ReplayMetricsTest {
         assertThat(ClusterSize.meanOfferedGpus(jobs, ClusterSize.uniform(1, 8))).isCloseTo(1.2, within(1e-9));
         assertThat(ClusterSize.forLoad(jobs, 0.1, 4)).hasSize(3);
     }
+
+    @Test
+    void aJobLargerThanItsTeamsGuaranteeLeavesTheTeamAtItsWholeJobTarget() {
+        // a is guaranteed 3 of 8 GPUs and asks 4 at once while b borrows all 8: no placement within 3 GPUs exists
+        List<ReplayJob> jobs = List.of(job("borrower", "b", T0, 4 * HOUR, 8), job("large", "a", T0 + HOUR, HOUR, 4));
+        Map<String, Team> teams = new LinkedHashMap<>();
+        teams.put("a", Team.of("a", 3));
+        teams.put("b", Team.of("b", 5));
+        ReplayResult r = Replay.run(Baselines.named("borrow"), ClusterSize.uniform(1, 8), teams, jobs);
+
+        assertThat(r.teams().get("a").queueDelaySeconds().p50()).isEqualTo(3 * 3600.0);
+        assertThat(r.overall().guaranteeDeficitGpuHours()).isZero();
+        assertThat(r.overall().timeToGuaranteeSeconds().p99()).isNaN();
+    }
+
+    @Test
+    void aDeficitOnlyAMinimumRuntimeCausesIsReportedApart() {
+        // b borrows the GPU a is guaranteed with a job protected for its first 2 hours; a asks for it after 1 hour
+        ReplayJob protectedJob = new ReplayJob(
+                "protected",
+                "b",
+                T0,
+                3 * HOUR,
+                new GpuRequest.WholeGpus(1),
+                0,
+                0,
+                Set.of(),
+                1,
+                JobKind.TRAIN,
+                0,
+                true,
+                ReplayJob.DEFAULT_CHECKPOINT_MS,
+                Duration.ofHours(2));
+        List<ReplayJob> jobs = List.of(protectedJob, job("owner", "a", T0 + HOUR, HOUR, 1));
+        Map<String, Team> teams = new LinkedHashMap<>();
+        teams.put("a", Team.of("a", 1));
+        teams.put("b", Team.of("b", 0));
+        ReplayResult r = Replay.run(Baselines.named("quotient"), ClusterSize.uniform(1, 1), teams, jobs);
+
+        // reclaimed at the first pass after the minimum runtime (a tick of at most 5 s)
+        assertThat(r.overall().preemptions()).isEqualTo(1);
+        assertThat(r.overall().guaranteeDeficitGpuHours()).isCloseTo(1.0, within(0.01));
+        assertThat(r.overall().guaranteeDeficitBlockedGpuHours()).isCloseTo(1.0, within(1e-6));
+        assertThat(r.teams().get("a").guaranteeDeficitBlockedGpuHours()).isCloseTo(1.0, within(1e-6));
+    }
+
+    @Test
+    void aDeficitAPreemptibleBorrowerCausesIsNotBlocked() {
+        List<ReplayJob> jobs = List.of(job("borrower", "b", T0, 2 * HOUR, 1), job("owner", "a", T0 + HOUR, HOUR, 1));
+        Map<String, Team> teams = new LinkedHashMap<>();
+        teams.put("a", Team.of("a", 1));
+        teams.put("b", Team.of("b", 0));
+        ReplayResult r = Replay.run(Baselines.named("borrow"), ClusterSize.uniform(1, 1), teams, jobs);
+
+        assertThat(r.overall().guaranteeDeficitGpuHours()).isCloseTo(1.0, within(1e-6));
+        assertThat(r.overall().guaranteeDeficitBlockedGpuHours()).isZero();
+    }
 }
