@@ -49,6 +49,75 @@ class ArchitectureTest {
     }
 
     @Test
+    void theModelDependsOnNothingAboveIt() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.quotient.core.model..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.quotient.core.scheduling..",
+                        "io.quotient.core.request..",
+                        "io.quotient.core.placement..",
+                        "io.quotient.core.tenancy..",
+                        "io.quotient.core.usage..")
+                .because("ids, jobs, teams and demands are the vocabulary every other part speaks (docs/design.md)")
+                .check(classes);
+    }
+
+    @Test
+    void requestValidationKnowsOnlyTheModel() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.quotient.core.request..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.quotient.core.scheduling..", "io.quotient.core.placement..", "io.quotient.core.usage..")
+                .because("a request is checked against the model alone, before any decision is made")
+                .check(classes);
+    }
+
+    @Test
+    void theEngineDoesNotReachBackIntoRequestParsing() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.quotient.core.scheduling..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.quotient.core.request..")
+                .because("the engine decides on validated jobs (JobSpec), never on raw requests")
+                .check(classes);
+    }
+
+    @Test
+    void kubernetesRecordsAndLeadershipAreLeaves() {
+        noClasses()
+                .that()
+                .resideInAnyPackage("io.quotient.adapters.k8s.records..", "io.quotient.adapters.k8s.leadership..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage(
+                        "io.quotient.adapters.k8s.workloads..",
+                        "io.quotient.adapters.k8s.observation..",
+                        "io.quotient.adapters.k8s.events..")
+                .because("the job records and the leader lease are what the other roles build on (docs/design.md)")
+                .check(classes);
+    }
+
+    @Test
+    void kubernetesEventsOnlyKnowTheRecordsTheyAreAbout() {
+        noClasses()
+                .that()
+                .resideInAPackage("io.quotient.adapters.k8s.events..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("io.quotient.adapters.k8s.workloads..", "io.quotient.adapters.k8s.observation..")
+                .because("an Event is written about a job's record, not about how its workload runs")
+                .check(classes);
+    }
+
+    @Test
     void theReplayImportsNoFrameworkNorTheServicesWiring() {
         noClasses()
                 .that()

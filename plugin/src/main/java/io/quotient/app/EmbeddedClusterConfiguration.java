@@ -7,7 +7,7 @@ import io.quotient.adapters.quota.ConfigFileException;
 import io.quotient.adapters.quota.TeamsFileParser;
 import io.quotient.adapters.template.TemplateCatalog;
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.Team;
+import io.quotient.core.model.Team;
 import io.quotient.deploy.port.LeadershipGate;
 import java.io.IOException;
 import java.io.InputStream;

@@ -3,7 +3,7 @@ package io.quotient.app;
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.placement.WorkloadLearner;
-import io.quotient.core.scheduling.JobSpecValidator;
+import io.quotient.core.request.JobSpecValidator;
 import io.quotient.core.scheduling.ObservedJobs;
 import io.quotient.core.scheduling.QuotaScheduler;
 import io.quotient.core.scheduling.ReclaimSettings;

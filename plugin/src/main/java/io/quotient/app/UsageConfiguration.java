@@ -2,8 +2,8 @@ package io.quotient.app;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quotient.adapters.k8s.KubernetesFairShareUsageStore;
-import io.quotient.adapters.k8s.KubernetesUsageRecordStore;
+import io.quotient.adapters.k8s.records.KubernetesFairShareUsageStore;
+import io.quotient.adapters.k8s.records.KubernetesUsageRecordStore;
 import io.quotient.adapters.memory.InMemoryFairShareUsageStore;
 import io.quotient.adapters.memory.InMemoryUsageRecordStore;
 import io.quotient.adapters.metrics.UsageMeters;

@@ -1,6 +1,6 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;

@@ -1,7 +1,7 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.RequestException;
+import io.quotient.core.model.JobId;
+import io.quotient.core.request.RequestException;
 import io.quotient.deploy.port.AdoptableWorkloads;
 import io.quotient.deploy.port.JobAlreadyExistsException;
 import io.quotient.deploy.port.JobRecord;

@@ -1,7 +1,7 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.PlacedJob;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;

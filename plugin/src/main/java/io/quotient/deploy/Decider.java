@@ -1,11 +1,11 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.SchedulingSnapshot;
 import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.PlanAction;
 import io.quotient.core.scheduling.Scheduler;
-import io.quotient.core.scheduling.SchedulingSnapshot;
 import io.quotient.deploy.port.JobAlreadyExistsException;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;

@@ -1,8 +1,8 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.JobSpec;
-import io.quotient.core.scheduling.Team;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.Team;
 import io.quotient.deploy.port.DeploymentMetrics;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
@@ -62,7 +62,7 @@ public final class DeploymentService {
      * Deploys a job: returns its record, Placed (with node, GPUs and quota state) or Pending (with the reason).
      *
      * @throws TeamNotFoundException when the team is not configured; nothing is recorded
-     * @throws io.quotient.core.scheduling.RequestException naming the bad field; nothing is recorded
+     * @throws io.quotient.core.request.RequestException naming the bad field; nothing is recorded
      * @throws io.quotient.deploy.port.JobAlreadyExistsException when the name is taken; nothing is changed
      */
     public JobRecord deploy(JobSubmission asWritten) {

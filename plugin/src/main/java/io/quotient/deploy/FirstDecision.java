@@ -1,6 +1,6 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.model.PlacedJob;
 
 /**
  * What the first decision on a job not yet recorded says its record should be created with: placed (the placement

@@ -1,6 +1,6 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 
 /** No job of that name in that team (REST: 404). */
 public final class JobNotFoundException extends RuntimeException {

@@ -1,6 +1,6 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 
 /**
  * A decision write was fenced: right before it, this replica could no longer show a Lease renewal recent enough to

@@ -1,8 +1,8 @@
 package io.quotient.deploy;
 
 import io.quotient.core.cluster.ResourceDemand;
-import io.quotient.core.scheduling.PlacedJob;
-import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobRecord;

@@ -1,9 +1,9 @@
 package io.quotient.deploy;
 
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.JobRequestInput;
-import io.quotient.core.scheduling.RequestException;
+import io.quotient.core.model.JobId;
+import io.quotient.core.request.JobRequestInput;
+import io.quotient.core.request.RequestException;
 import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.GpuSlot;

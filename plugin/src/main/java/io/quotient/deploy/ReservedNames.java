@@ -1,6 +1,6 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.RequestException;
+import io.quotient.core.request.RequestException;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;

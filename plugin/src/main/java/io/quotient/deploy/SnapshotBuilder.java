@@ -1,10 +1,10 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.PendingJob;
-import io.quotient.core.scheduling.PlacedJob;
-import io.quotient.core.scheduling.SchedulingSnapshot;
-import io.quotient.core.scheduling.Team;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.PendingJob;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.SchedulingSnapshot;
+import io.quotient.core.model.Team;
 import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.TeamsSource;

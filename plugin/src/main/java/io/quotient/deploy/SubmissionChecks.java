@@ -1,6 +1,6 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.RequestException;
+import io.quotient.core.request.RequestException;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.TemplateTraits;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.GpuRequest;
-import io.quotient.core.scheduling.JobSpec;
-import io.quotient.core.scheduling.JobSpecValidator;
-import io.quotient.core.scheduling.RequestException;
-import io.quotient.core.scheduling.Team;
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.Team;
+import io.quotient.core.request.JobSpecValidator;
+import io.quotient.core.request.RequestException;
 
 /**
  * The team's own limits on a new job: no more GPUs than the team may ever hold ({@code maxGpus}; such a job would wait

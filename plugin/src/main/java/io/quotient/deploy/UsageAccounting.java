@@ -1,8 +1,8 @@
 package io.quotient.deploy;
 
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.Team;
 import io.quotient.core.scheduling.FairShareSettings;
-import io.quotient.core.scheduling.PlacedJob;
-import io.quotient.core.scheduling.Team;
 import io.quotient.core.scheduling.UsageHistory;
 import io.quotient.deploy.port.FairShareUsageStore;
 import io.quotient.deploy.port.LeadershipGate;

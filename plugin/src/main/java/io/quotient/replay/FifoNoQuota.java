@@ -1,8 +1,8 @@
 package io.quotient.replay;
 
+import io.quotient.core.model.Team;
+import io.quotient.core.model.WithinTeamPreemption;
 import io.quotient.core.scheduling.Scheduler;
-import io.quotient.core.scheduling.Team;
-import io.quotient.core.scheduling.WithinTeamPreemption;
 import java.util.Map;
 
 /**

@@ -1,7 +1,7 @@
 package io.quotient.replay;
 
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.GpuRequest;
+import io.quotient.core.model.GpuRequest;
 import java.util.List;
 
 /**

@@ -1,6 +1,6 @@
 package io.quotient.replay;
 
-import io.quotient.core.scheduling.GpuRequest;
+import io.quotient.core.model.GpuRequest;
 import io.quotient.sim.TraceReader;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package io.quotient.replay;
 
-import io.quotient.core.scheduling.JobSpec;
-import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PlacedJob;
 
 /**
  * One job's life in a replay: waiting, running a segment, stopped (preempted or moved) and resumed from its last

@@ -1,8 +1,8 @@
 package io.quotient.replay;
 
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.PlacedJob;
-import io.quotient.core.scheduling.Team;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.Team;
 import io.quotient.core.scheduling.TeamShares;
 import java.time.Instant;
 import java.util.ArrayList;

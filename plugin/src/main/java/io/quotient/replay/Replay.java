@@ -1,7 +1,7 @@
 package io.quotient.replay;
 
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.Team;
+import io.quotient.core.model.Team;
 import java.util.List;
 import java.util.Map;
 

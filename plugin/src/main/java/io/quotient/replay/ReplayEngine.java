@@ -1,15 +1,15 @@
 package io.quotient.replay;
 
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.JobSpec;
-import io.quotient.core.scheduling.PendingJob;
-import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PendingJob;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.SchedulingSnapshot;
+import io.quotient.core.model.Team;
 import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.PlanAction;
 import io.quotient.core.scheduling.Scheduler;
-import io.quotient.core.scheduling.SchedulingSnapshot;
-import io.quotient.core.scheduling.Team;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

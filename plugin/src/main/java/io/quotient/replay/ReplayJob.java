@@ -1,10 +1,10 @@
 package io.quotient.replay;
 
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.Gang;
-import io.quotient.core.scheduling.GpuRequest;
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.JobSpec;
+import io.quotient.core.model.Gang;
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;

@@ -1,6 +1,6 @@
 package io.quotient.replay;
 
-import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.model.PlacedJob;
 
 /**
  * Follows a replay as it goes: the metrics and the tests' invariants are listeners. Between two calls the state is

@@ -1,7 +1,7 @@
 package io.quotient.replay;
 
+import io.quotient.core.model.Team;
 import io.quotient.core.scheduling.Scheduler;
-import io.quotient.core.scheduling.Team;
 import java.util.Map;
 
 /**

@@ -1,7 +1,7 @@
 package io.quotient.usage;
 
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import io.quotient.core.usage.JobAllocation;
 import io.quotient.core.usage.JobUsageRecord;
 import io.quotient.core.usage.UsageAccumulator;

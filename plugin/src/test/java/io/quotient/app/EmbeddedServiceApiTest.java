@@ -19,7 +19,7 @@ import io.quotient.adapters.hook.DeployHook;
 import io.quotient.adapters.hook.DeployOutcome;
 import io.quotient.adapters.hook.HookDecision;
 import io.quotient.adapters.hook.HookRequest;
-import io.quotient.core.scheduling.RequestException;
+import io.quotient.core.request.RequestException;
 import io.quotient.deploy.port.JobSubmission;
 import java.io.IOException;
 import java.io.UncheckedIOException;

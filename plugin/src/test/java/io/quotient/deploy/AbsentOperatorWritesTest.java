@@ -3,12 +3,12 @@ package io.quotient.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.Team;
 import io.quotient.core.placement.TargetWorkload;
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.JobRequestInput;
-import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.request.JobRequestInput;
 import io.quotient.core.scheduling.QuotaScheduler;
-import io.quotient.core.scheduling.Team;
 import io.quotient.deploy.port.ForwardingWorkloadGateway;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobPhase;

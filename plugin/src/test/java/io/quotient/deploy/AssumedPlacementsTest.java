@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.Team;
 import io.quotient.core.placement.TargetWorkload;
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.QuotaScheduler;
-import io.quotient.core.scheduling.Team;
 import io.quotient.deploy.port.JobAlreadyExistsException;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;

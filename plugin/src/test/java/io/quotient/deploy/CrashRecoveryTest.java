@@ -2,11 +2,11 @@ package io.quotient.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
 import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.PlanAction;
-import io.quotient.core.scheduling.QuotaState;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobPhase;

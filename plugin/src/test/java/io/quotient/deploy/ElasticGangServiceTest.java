@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.adapters.memory.EmbeddedCluster;
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.Team;
 import io.quotient.core.placement.TargetWorkload;
-import io.quotient.core.scheduling.JobRequestInput;
-import io.quotient.core.scheduling.JobSpecValidator;
+import io.quotient.core.request.JobRequestInput;
+import io.quotient.core.request.JobSpecValidator;
 import io.quotient.core.scheduling.QuotaScheduler;
-import io.quotient.core.scheduling.Team;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobSubmission;

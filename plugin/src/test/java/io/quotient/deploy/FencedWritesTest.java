@@ -3,10 +3,10 @@ package io.quotient.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.adapters.memory.EmbeddedCluster;
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.QuotaState;
 import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.PlanAction;
-import io.quotient.core.scheduling.QuotaState;
 import io.quotient.deploy.port.ForwardingWorkloadGateway;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;

@@ -1,6 +1,6 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.JobStatus;

@@ -1,9 +1,9 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.GpuRequest;
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.JobRequestInput;
-import io.quotient.core.scheduling.JobSpec;
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.request.JobRequestInput;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.JobSubmission;

@@ -2,9 +2,9 @@ package io.quotient.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.model.QuotaState;
 import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.PlanAction;
-import io.quotient.core.scheduling.QuotaState;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;

@@ -2,7 +2,7 @@ package io.quotient.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

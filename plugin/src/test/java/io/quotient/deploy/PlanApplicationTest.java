@@ -2,13 +2,13 @@ package io.quotient.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.JobSpec;
-import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
+import io.quotient.core.model.SchedulingSnapshot;
 import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.PlanAction;
-import io.quotient.core.scheduling.QuotaState;
-import io.quotient.core.scheduling.SchedulingSnapshot;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;

@@ -2,9 +2,9 @@ package io.quotient.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.model.QuotaState;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.scheduling.QuotaScheduler;
-import io.quotient.core.scheduling.QuotaState;
 import io.quotient.deploy.port.JobRecord;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;

@@ -3,13 +3,13 @@ package io.quotient.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
+import io.quotient.core.model.Team;
 import io.quotient.core.placement.TargetWorkload;
-import io.quotient.core.scheduling.PlacedJob;
 import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.PlanAction;
 import io.quotient.core.scheduling.QuotaScheduler;
-import io.quotient.core.scheduling.QuotaState;
-import io.quotient.core.scheduling.Team;
 import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;

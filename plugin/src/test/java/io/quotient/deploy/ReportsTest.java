@@ -3,10 +3,10 @@ package io.quotient.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
 import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.PlanAction;
-import io.quotient.core.scheduling.QuotaState;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

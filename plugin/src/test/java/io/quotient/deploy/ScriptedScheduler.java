@@ -1,13 +1,13 @@
 package io.quotient.deploy;
 
-import io.quotient.core.scheduling.GpuRequest;
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.JobSpec;
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.QuotaState;
+import io.quotient.core.model.SchedulingSnapshot;
 import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.PlanAction;
-import io.quotient.core.scheduling.QuotaState;
 import io.quotient.core.scheduling.Scheduler;
-import io.quotient.core.scheduling.SchedulingSnapshot;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

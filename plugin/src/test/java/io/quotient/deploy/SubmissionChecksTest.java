@@ -3,8 +3,8 @@ package io.quotient.deploy;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quotient.core.scheduling.JobRequestInput;
-import io.quotient.core.scheduling.RequestException;
+import io.quotient.core.request.JobRequestInput;
+import io.quotient.core.request.RequestException;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.TemplateTraits;
 import io.quotient.deploy.port.WorkloadRef;

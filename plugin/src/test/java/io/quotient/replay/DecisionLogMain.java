@@ -1,9 +1,9 @@
 package io.quotient.replay;
 
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.GpuRequest;
-import io.quotient.core.scheduling.PlacedJob;
-import io.quotient.core.scheduling.Team;
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.Team;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

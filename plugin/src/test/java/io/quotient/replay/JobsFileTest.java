@@ -3,7 +3,7 @@ package io.quotient.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quotient.core.scheduling.GpuRequest;
+import io.quotient.core.model.GpuRequest;
 import io.quotient.sim.TraceFormatException;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -3,8 +3,8 @@ package io.quotient.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.PlacedJob;
-import io.quotient.core.scheduling.Team;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.Team;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;

@@ -3,8 +3,8 @@ package io.quotient.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.quotient.core.scheduling.GpuRequest;
-import io.quotient.core.scheduling.Team;
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.Team;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,8 +1,8 @@
 package io.quotient.replay;
 
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.GpuRequest;
-import io.quotient.core.scheduling.Team;
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.Team;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;

@@ -3,7 +3,7 @@ package io.quotient.it.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.ApiClient;
-import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.model.QuotaState;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobStatus;

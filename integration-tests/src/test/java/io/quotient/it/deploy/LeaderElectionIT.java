@@ -3,7 +3,7 @@ package io.quotient.it.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.ApiClient;
-import io.quotient.adapters.k8s.KubernetesLeadershipGate;
+import io.quotient.adapters.k8s.leadership.KubernetesLeadershipGate;
 import io.quotient.it.harness.Await;
 import io.quotient.it.harness.ControlPlane;
 import io.quotient.it.harness.RealKubernetes;

@@ -1,6 +1,6 @@
 package io.quotient.it.deploy;
 
-import io.quotient.adapters.k8s.KubernetesLeadershipGate;
+import io.quotient.adapters.k8s.leadership.KubernetesLeadershipGate;
 import io.quotient.app.QuotientApplication;
 import io.quotient.it.harness.Await;
 import io.quotient.it.harness.ControlPlane;

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.kubernetes.client.openapi.ApiClient;
-import io.quotient.adapters.k8s.KubernetesUsageRecordStore;
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.QuotaState;
+import io.quotient.adapters.k8s.records.KubernetesUsageRecordStore;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.QuotaState;
 import io.quotient.core.usage.JobAllocation;
 import io.quotient.core.usage.JobUsageRecord;
 import io.quotient.core.usage.PodCounterReading;

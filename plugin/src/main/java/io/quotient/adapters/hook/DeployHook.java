@@ -1,6 +1,6 @@
 package io.quotient.adapters.hook;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import io.quotient.deploy.port.JobSubmission;
 
 /**
@@ -33,7 +33,7 @@ public interface DeployHook {
      * Before the control service considers the job deployed: validates, records and places it, exactly as
      * {@code POST /api/v1/teams/{team}/jobs}.
      *
-     * @throws io.quotient.core.scheduling.RequestException naming the bad field (REST 400); nothing is created
+     * @throws io.quotient.core.request.RequestException naming the bad field (REST 400); nothing is created
      * @throws io.quotient.deploy.TeamNotFoundException for a team not configured (REST 404)
      * @throws io.quotient.deploy.port.JobAlreadyExistsException when the name is taken (REST 409)
      */

@@ -1,6 +1,6 @@
 package io.quotient.adapters.hook;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;

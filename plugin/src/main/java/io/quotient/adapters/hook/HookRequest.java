@@ -1,6 +1,6 @@
 package io.quotient.adapters.hook;
 
-import io.quotient.core.scheduling.JobRequestInput;
+import io.quotient.core.request.JobRequestInput;
 import io.quotient.deploy.port.JobSubmission;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -7,10 +7,10 @@ import java.time.Duration;
 import java.util.function.Supplier;
 
 /** Small helpers around client-java's generic API responses: status codes and errors that say what failed. */
-final class ApiCalls {
+public final class ApiCalls {
 
-    static final int NOT_FOUND = 404;
-    static final int CONFLICT = 409;
+    public static final int NOT_FOUND = 404;
+    public static final int CONFLICT = 409;
 
     private ApiCalls() {}
 
@@ -18,7 +18,7 @@ final class ApiCalls {
      * Runs a call and returns its response, turning a transport failure (API server unreachable) into a
      * {@link KubernetesUnreachableException} that names what was attempted.
      */
-    static <T extends KubernetesType> KubernetesApiResponse<T> call(
+    public static <T extends KubernetesType> KubernetesApiResponse<T> call(
             String what, Supplier<KubernetesApiResponse<T>> call) {
         try {
             return call.get();
@@ -29,7 +29,7 @@ final class ApiCalls {
     }
 
     /** The response's object; fails with the API server's reason when the call did not succeed. */
-    static <T extends KubernetesType> T expect(KubernetesApiResponse<T> response, String what) {
+    public static <T extends KubernetesType> T expect(KubernetesApiResponse<T> response, String what) {
         if (response.isSuccess() && response.getObject() != null) {
             return response.getObject();
         }
@@ -43,7 +43,7 @@ final class ApiCalls {
         throw failure(response, what);
     }
 
-    static KubernetesCallException failure(KubernetesApiResponse<?> response, String what) {
+    public static KubernetesCallException failure(KubernetesApiResponse<?> response, String what) {
         String reason = response.getStatus() == null
                 ? "no reason given"
                 : response.getStatus().getMessage();
@@ -52,7 +52,7 @@ final class ApiCalls {
     }
 
     /** Delete options: dependents are removed in the background; pods get {@code grace} to exit (null: default). */
-    static DeleteOptions background(Duration grace) {
+    public static DeleteOptions background(Duration grace) {
         DeleteOptions options = new DeleteOptions();
         options.setPropagationPolicy("Background");
         if (grace != null) {

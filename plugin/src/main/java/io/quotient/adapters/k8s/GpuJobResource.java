@@ -2,6 +2,8 @@ package io.quotient.adapters.k8s;
 
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
+import io.quotient.adapters.k8s.records.GpuJobSpec;
+import io.quotient.adapters.k8s.records.GpuJobStatus;
 
 /**
  * The {@code GpuJob} custom resource ({@code quotient.io/v1alpha1}, see deploy/10-gpujobs-crd.yaml) as

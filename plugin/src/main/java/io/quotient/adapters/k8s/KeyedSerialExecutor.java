@@ -10,11 +10,11 @@ import java.util.concurrent.TimeUnit;
  * Runs tasks in the background, in submission order per key and in parallel across keys: tasks of one key go to
  * one of a few single-thread lanes. A job's workload writes (create, then stop) thus never overtake each other.
  */
-final class KeyedSerialExecutor implements AutoCloseable {
+public final class KeyedSerialExecutor implements AutoCloseable {
 
     private final ExecutorService[] lanes;
 
-    KeyedSerialExecutor(int lanes, String name) {
+    public KeyedSerialExecutor(int lanes, String name) {
         this.lanes = new ExecutorService[lanes];
         for (int i = 0; i < lanes; i++) {
             String threadName = name + "-" + i;
@@ -27,12 +27,12 @@ final class KeyedSerialExecutor implements AutoCloseable {
     }
 
     /** Queues the task behind the earlier tasks of its key. */
-    CompletableFuture<Void> submit(Object key, Runnable task) {
+    public CompletableFuture<Void> submit(Object key, Runnable task) {
         return CompletableFuture.runAsync(task, lanes[Math.floorMod(key.hashCode(), lanes.length)]);
     }
 
     /** Queues the task behind the earlier tasks of its key and waits for it; its exception is rethrown. */
-    void run(Object key, Runnable task) {
+    public void run(Object key, Runnable task) {
         try {
             submit(key, task).join();
         } catch (CompletionException e) {
@@ -44,7 +44,7 @@ final class KeyedSerialExecutor implements AutoCloseable {
     }
 
     /** Waits until every task queued so far has run. */
-    void drain() {
+    public void drain() {
         CompletableFuture<?>[] marks = new CompletableFuture<?>[lanes.length];
         for (int i = 0; i < lanes.length; i++) {
             marks[i] = CompletableFuture.runAsync(() -> {}, lanes[i]);

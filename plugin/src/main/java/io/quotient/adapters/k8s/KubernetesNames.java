@@ -1,6 +1,6 @@
 package io.quotient.adapters.k8s;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import io.quotient.deploy.port.GpuSlot;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -23,10 +23,10 @@ import java.util.function.Supplier;
  *
  * @param <T> the resource type
  */
-final class ReadYourWrites<T extends KubernetesObject> {
+public final class ReadYourWrites<T extends KubernetesObject> {
 
     private record Entry<T>(T object, String resourceVersion, Instant at) {
-        boolean deleted() {
+        public boolean deleted() {
             return object == null;
         }
     }
@@ -37,7 +37,7 @@ final class ReadYourWrites<T extends KubernetesObject> {
     private final Duration maxAge;
     private final Map<String, Entry<T>> overlay = new ConcurrentHashMap<>();
 
-    ReadYourWrites(Function<String, T> cacheByName, Supplier<List<T>> cacheList, Clock clock, Duration maxAge) {
+    public ReadYourWrites(Function<String, T> cacheByName, Supplier<List<T>> cacheList, Clock clock, Duration maxAge) {
         this.cacheByName = cacheByName;
         this.cacheList = cacheList;
         this.clock = clock;
@@ -45,7 +45,7 @@ final class ReadYourWrites<T extends KubernetesObject> {
     }
 
     /** The cache key of an object: {@code namespace/name}, or the name of a cluster-scoped one (the informers' keys). */
-    static String keyOf(KubernetesObject object) {
+    public static String keyOf(KubernetesObject object) {
         String namespace = object.getMetadata().getNamespace();
         return namespace == null || namespace.isEmpty()
                 ? object.getMetadata().getName()
@@ -53,28 +53,28 @@ final class ReadYourWrites<T extends KubernetesObject> {
     }
 
     /** Remembers an object this process has just written (the API server's answer). */
-    void written(T object) {
+    public void written(T object) {
         overlay.put(keyOf(object), new Entry<>(object, object.getMetadata().getResourceVersion(), clock.instant()));
     }
 
     /** Remembers that this process has just deleted the object (by key) that had {@code resourceVersion}. */
-    void deleted(String name, String resourceVersion) {
+    public void deleted(String name, String resourceVersion) {
         overlay.put(name, new Entry<>(null, resourceVersion, clock.instant()));
     }
 
     /** The informer has seen the deletion of this object: a pending tombstone or write is settled. */
-    void cacheDeleted(T object) {
+    public void cacheDeleted(T object) {
         String name = keyOf(object);
         overlay.computeIfPresent(
                 name, (n, e) -> atLeast(object.getMetadata().getResourceVersion(), e.resourceVersion) ? null : e);
     }
 
     /** The object as this process last knew it: its own newer write, or the cache; null when absent or deleted. */
-    T get(String name) {
+    public T get(String name) {
         return resolve(name, cacheByName.apply(name));
     }
 
-    List<T> list() {
+    public List<T> list() {
         Map<String, T> cached = new LinkedHashMap<>();
         for (T object : cacheList.get()) {
             cached.put(keyOf(object), object);

@@ -1,6 +1,6 @@
 package io.quotient.adapters.k8s;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import io.quotient.core.tenancy.TeamNamespaces;
 import java.util.ArrayList;
 import java.util.List;
@@ -85,7 +85,7 @@ public final class TenantScope {
 
     /** A GpuJob's namespace and name. */
     public record Location(String namespace, String name) {
-        String key() {
+        public String key() {
             return namespace + "/" + name;
         }
     }

@@ -1,8 +1,8 @@
 package io.quotient.adapters.memory;
 
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.PlacedJob;
 import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.EventHistory;
 import io.quotient.deploy.port.GpuBinding;

@@ -1,6 +1,6 @@
 package io.quotient.adapters.memory;
 
-import io.quotient.core.scheduling.UsageRecord;
+import io.quotient.core.model.UsageRecord;
 import io.quotient.deploy.port.FairShareUsageStore;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;

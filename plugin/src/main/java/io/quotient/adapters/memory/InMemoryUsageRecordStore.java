@@ -1,6 +1,6 @@
 package io.quotient.adapters.memory;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import io.quotient.core.usage.JobUsageRecord;
 import io.quotient.deploy.port.UsageRecordStore;
 import java.util.Collection;

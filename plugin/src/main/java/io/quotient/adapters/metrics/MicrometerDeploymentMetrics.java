@@ -3,7 +3,7 @@ package io.quotient.adapters.metrics;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import io.quotient.deploy.port.DeploymentMetrics;
 import io.quotient.deploy.port.JobPhase;
 import java.time.Duration;

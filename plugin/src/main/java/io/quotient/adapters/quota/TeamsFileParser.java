@@ -1,8 +1,8 @@
 package io.quotient.adapters.quota;
 
-import io.quotient.core.scheduling.Department;
-import io.quotient.core.scheduling.Team;
-import io.quotient.core.scheduling.WithinTeamPreemption;
+import io.quotient.core.model.Department;
+import io.quotient.core.model.Team;
+import io.quotient.core.model.WithinTeamPreemption;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;

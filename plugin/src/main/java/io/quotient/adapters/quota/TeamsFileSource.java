@@ -1,6 +1,6 @@
 package io.quotient.adapters.quota;
 
-import io.quotient.core.scheduling.Team;
+import io.quotient.core.model.Team;
 import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.deploy.port.TeamsSource;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package io.quotient.adapters.rest;
 
-import io.quotient.core.scheduling.JobRequestInput;
-import io.quotient.core.scheduling.RequestException;
+import io.quotient.core.request.JobRequestInput;
+import io.quotient.core.request.RequestException;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.VolumeRequest;

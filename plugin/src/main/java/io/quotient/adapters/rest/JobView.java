@@ -1,7 +1,7 @@
 package io.quotient.adapters.rest;
 
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.QuotaState;
 import io.quotient.core.scheduling.WaitReasons;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobPhase;

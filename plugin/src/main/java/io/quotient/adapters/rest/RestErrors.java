@@ -1,6 +1,6 @@
 package io.quotient.adapters.rest;
 
-import io.quotient.core.scheduling.RequestException;
+import io.quotient.core.request.RequestException;
 import io.quotient.deploy.JobNotFoundException;
 import io.quotient.deploy.LogValues;
 import io.quotient.deploy.TeamNotFoundException;
@@ -153,13 +153,10 @@ public class RestErrors {
                 new ErrorBody("unsupported media type", null, e.getMessage(), "send Content-Type: application/json"));
     }
 
-    /** A path the API does not serve: JSON like every other answer, not the servlet container's page. */
+    /** A path the API does not serve: the same JSON answer as a path the servlet container refuses itself. */
     @ExceptionHandler(NoResourceFoundException.class)
     ResponseEntity<ErrorBody> noSuchPath(NoResourceFoundException e) {
-        return answer(
-                HttpStatus.NOT_FOUND,
-                new ErrorBody(
-                        "not found", null, "nothing is served at this path", "/v3/api-docs lists the API's paths"));
+        return answer(HttpStatus.NOT_FOUND, StatusErrors.of(HttpStatus.NOT_FOUND.value()));
     }
 
     /** A status a handler or Spring itself chose: kept, with its standard words instead of the exception's. */

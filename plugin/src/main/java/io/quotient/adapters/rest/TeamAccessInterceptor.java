@@ -6,7 +6,7 @@ import io.quotient.access.AccessDecision;
 import io.quotient.access.AccessRequest;
 import io.quotient.access.Caller;
 import io.quotient.access.JobAccess;
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import io.quotient.deploy.LogValues;
 import io.quotient.deploy.port.TeamsSource;
 import jakarta.servlet.http.HttpServletRequest;

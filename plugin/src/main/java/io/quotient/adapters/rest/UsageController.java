@@ -1,6 +1,6 @@
 package io.quotient.adapters.rest;
 
-import io.quotient.core.scheduling.RequestException;
+import io.quotient.core.request.RequestException;
 import io.quotient.core.usage.UsageGrouping;
 import io.quotient.core.usage.UsageSummary;
 import io.quotient.deploy.port.TeamsSource;

@@ -1,6 +1,6 @@
 package io.quotient.adapters.template;
 
-import io.quotient.core.scheduling.GpuRequest;
+import io.quotient.core.model.GpuRequest;
 import io.quotient.deploy.port.GpuBinding;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;

@@ -1,6 +1,6 @@
 package io.quotient.adapters.template;
 
-import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.model.PlacedJob;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobRecord;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.quotient.adapters.template;
 
-import io.quotient.core.scheduling.JobSpec;
+import io.quotient.core.model.JobSpec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,8 +1,8 @@
 package io.quotient.adapters.template;
 
-import io.quotient.core.scheduling.GpuRequest;
-import io.quotient.core.scheduling.JobSpec;
-import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PlacedJob;
 import io.quotient.deploy.port.JobSubmission;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,6 +1,6 @@
 package io.quotient.adapters.template;
 
-import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.model.PlacedJob;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

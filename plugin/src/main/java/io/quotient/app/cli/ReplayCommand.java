@@ -3,7 +3,7 @@ package io.quotient.app.cli;
 import io.quotient.adapters.quota.ConfigFileException;
 import io.quotient.adapters.quota.TeamsFileParser;
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.Team;
+import io.quotient.core.model.Team;
 import io.quotient.replay.Baselines;
 import io.quotient.replay.ClusterSize;
 import io.quotient.replay.Gangs;

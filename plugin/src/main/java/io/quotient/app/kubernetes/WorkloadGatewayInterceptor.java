@@ -1,6 +1,6 @@
 package io.quotient.app.kubernetes;
 
-import io.quotient.adapters.k8s.KubernetesWorkloadGateway;
+import io.quotient.adapters.k8s.workloads.KubernetesWorkloadGateway;
 import io.quotient.deploy.port.WorkloadGateway;
 
 /**

@@ -1,5 +1,8 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.model.Department;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PlacedJob;
 import java.util.List;
 
 /** Why a job is evicted: which rule let the claimant take its capacity, with what its team held. */

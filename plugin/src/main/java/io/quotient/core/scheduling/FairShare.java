@@ -1,5 +1,7 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.model.Department;
+import io.quotient.core.model.Team;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

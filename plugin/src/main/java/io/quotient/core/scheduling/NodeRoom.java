@@ -3,6 +3,7 @@ package io.quotient.core.scheduling;
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.model.PlacedJob;
 import java.util.Arrays;
 import java.util.List;
 

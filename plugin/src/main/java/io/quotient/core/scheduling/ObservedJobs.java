@@ -2,6 +2,12 @@ package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.model.Demands;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PendingJob;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.SchedulingSnapshot;
 import io.quotient.core.placement.WorkloadLearner;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,5 +1,8 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.PlacedJob;
+
 /** One step of a plan, applied by the adapters in the order given (evictions before the placements they make room for). */
 public sealed interface PlanAction {
 

@@ -2,6 +2,14 @@ package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.model.Demands;
+import io.quotient.core.model.Gang;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
+import io.quotient.core.model.SchedulingSnapshot;
+import io.quotient.core.model.Team;
 import io.quotient.core.placement.GangDemand;
 import io.quotient.core.placement.GangOutcome;
 import io.quotient.core.placement.GangPlacer;

@@ -2,6 +2,7 @@ package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.model.PlacedJob;
 import io.quotient.core.placement.PlacementPolicy;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,5 +1,7 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.model.PendingJob;
+import io.quotient.core.model.Team;
 import java.util.Comparator;
 import java.util.Map;
 import java.util.function.Function;

@@ -1,5 +1,8 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.model.Department;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.Team;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

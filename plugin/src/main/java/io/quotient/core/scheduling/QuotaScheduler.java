@@ -1,5 +1,8 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PendingJob;
+import io.quotient.core.model.SchedulingSnapshot;
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.PlacementPolicy;

@@ -1,5 +1,9 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
+import io.quotient.core.model.Team;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;

@@ -2,6 +2,10 @@ package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.model.Demands;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.SchedulingSnapshot;
 import io.quotient.core.placement.PlacementPolicy;
 import java.time.Instant;
 import java.util.ArrayList;

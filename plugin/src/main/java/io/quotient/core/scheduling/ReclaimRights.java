@@ -1,5 +1,7 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.model.DepartmentLimits;
+import io.quotient.core.model.PlacedJob;
 import java.util.Map;
 import java.util.function.Predicate;
 

@@ -1,5 +1,11 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.model.Department;
+import io.quotient.core.model.DepartmentLimits;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.Team;
+import io.quotient.core.model.WithinTeamPreemption;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,6 +1,9 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.model.Demands;
+import io.quotient.core.model.Gang;
+import io.quotient.core.model.JobSpec;
 import java.util.HashMap;
 import java.util.Map;
 

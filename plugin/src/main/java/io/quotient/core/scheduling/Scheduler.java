@@ -1,5 +1,8 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.SchedulingSnapshot;
+
 /**
  * The scheduling core's entry points: pure functions from a snapshot to a plan.
  * Nothing here touches Kubernetes; the adapters observe the snapshot and apply the plan.

@@ -1,6 +1,10 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.Demands;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.Team;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;

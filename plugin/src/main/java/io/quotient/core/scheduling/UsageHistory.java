@@ -1,5 +1,6 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.model.UsageRecord;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;

@@ -1,5 +1,6 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.model.PlacedJob;
 import java.util.function.ToLongFunction;
 
 /**

@@ -3,6 +3,8 @@ package io.quotient.core.scheduling;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.model.Department;
+import io.quotient.core.model.Team;
 import io.quotient.core.placement.PlacementPolicy;
 import java.math.BigDecimal;
 import java.time.Instant;

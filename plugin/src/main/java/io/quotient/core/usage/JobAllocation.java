@@ -1,9 +1,9 @@
 package io.quotient.core.usage;
 
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.PlacedJob;
-import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
 import java.util.Map;
 import java.util.Objects;
 

@@ -1,6 +1,6 @@
 package io.quotient.core.usage;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.Map;

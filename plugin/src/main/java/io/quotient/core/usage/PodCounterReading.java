@@ -1,6 +1,6 @@
 package io.quotient.core.usage;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import java.util.Objects;
 
 /** One pod's totals on one GPU as one node's latest report gives them, with the job the pod belongs to. */

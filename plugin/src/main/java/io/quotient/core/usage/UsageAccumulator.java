@@ -1,7 +1,7 @@
 package io.quotient.core.usage;
 
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.QuotaState;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;

@@ -1,6 +1,6 @@
 package io.quotient.core.usage;
 
-import io.quotient.core.scheduling.RequestException;
+import io.quotient.core.request.RequestException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;

@@ -1,7 +1,7 @@
 package io.quotient.core.usage;
 
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.Team;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.Team;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Collection;

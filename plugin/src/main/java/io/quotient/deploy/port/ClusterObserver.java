@@ -1,7 +1,7 @@
 package io.quotient.deploy.port;
 
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import io.quotient.core.usage.PodCounterReading;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.quotient.deploy.port;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import java.time.Duration;
 
 /** What the use cases report for monitoring (Prometheus in the service); {@link #NONE} ignores everything. */

@@ -1,6 +1,6 @@
 package io.quotient.deploy.port;
 
-import io.quotient.core.scheduling.UsageRecord;
+import io.quotient.core.model.UsageRecord;
 import java.util.Optional;
 
 /**

@@ -1,7 +1,7 @@
 package io.quotient.deploy.port;
 
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.PlacedJob;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package io.quotient.deploy.port;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 
 /** A record with this team and name exists already; nothing was created (REST: 409). */
 public final class JobAlreadyExistsException extends RuntimeException {

@@ -1,7 +1,7 @@
 package io.quotient.deploy.port;
 
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.JobSpec;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
 import java.time.Instant;
 import java.util.Objects;
 

@@ -1,7 +1,7 @@
 package io.quotient.deploy.port;
 
-import io.quotient.core.scheduling.PlacedJob;
-import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;

@@ -1,7 +1,7 @@
 package io.quotient.deploy.port;
 
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.JobRequestInput;
+import io.quotient.core.model.JobId;
+import io.quotient.core.request.JobRequestInput;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;

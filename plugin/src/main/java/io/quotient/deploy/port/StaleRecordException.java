@@ -1,6 +1,6 @@
 package io.quotient.deploy.port;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 
 /**
  * The record changed (or vanished) since it was read: the write was refused so that no decision is based on a

@@ -1,6 +1,6 @@
 package io.quotient.deploy.port;
 
-import io.quotient.core.scheduling.Team;
+import io.quotient.core.model.Team;
 import io.quotient.core.tenancy.TeamNamespaces;
 import java.util.Map;
 

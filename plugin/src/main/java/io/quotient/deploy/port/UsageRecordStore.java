@@ -1,6 +1,6 @@
 package io.quotient.deploy.port;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import io.quotient.core.usage.JobUsageRecord;
 import java.util.Collection;
 import java.util.List;

@@ -10,16 +10,17 @@ import io.kubernetes.client.openapi.models.V1NodeStatus;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodStatus;
+import io.quotient.adapters.k8s.observation.NodeFacts;
 import java.time.OffsetDateTime;
 import java.util.List;
 import java.util.Map;
 
 /** Kubernetes objects as the informers would hold them, for the adapter tests. */
-final class K8sFixtures {
+public final class K8sFixtures {
 
     private K8sFixtures() {}
 
-    static V1Node gpuNode(String name, int gpus, String ready) {
+    public static V1Node gpuNode(String name, int gpus, String ready) {
         return new V1Node()
                 .metadata(new V1ObjectMeta()
                         .name(name)
@@ -39,18 +40,18 @@ final class K8sFixtures {
                         .conditions(List.of(new V1NodeCondition().type("Ready").status(ready))));
     }
 
-    static V1Pod jobPod(String team, String job, String phase) {
+    public static V1Pod jobPod(String team, String job, String phase) {
         return new V1Pod()
                 .metadata(new V1ObjectMeta().name(team + "." + job + "-x").labels(labels(team, job)))
                 .status(new V1PodStatus().phase(phase));
     }
 
-    static V1Pod terminating(V1Pod pod) {
+    public static V1Pod terminating(V1Pod pod) {
         pod.getMetadata().deletionTimestamp(OffsetDateTime.now());
         return pod;
     }
 
-    static V1Job job(String team, String job, String conditionType) {
+    public static V1Job job(String team, String job, String conditionType) {
         V1Job j = new V1Job().metadata(new V1ObjectMeta().name(team + "." + job).labels(labels(team, job)));
         if (conditionType != null) {
             j.status(new V1JobStatus()

@@ -2,7 +2,7 @@ package io.quotient.adapters.k8s;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import io.quotient.deploy.port.GpuSlot;
 import org.junit.jupiter.api.Test;
 

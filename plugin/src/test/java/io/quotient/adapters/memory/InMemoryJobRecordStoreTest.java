@@ -3,8 +3,8 @@ package io.quotient.adapters.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.QuotaState;
 import io.quotient.deploy.JobFixtures;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobAlreadyExistsException;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import io.quotient.core.usage.JobUsageRecord;
 import io.quotient.core.usage.UsageCounters;
 import java.time.Instant;

@@ -3,9 +3,9 @@ package io.quotient.adapters.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quotient.core.scheduling.Department;
-import io.quotient.core.scheduling.Team;
-import io.quotient.core.scheduling.WithinTeamPreemption;
+import io.quotient.core.model.Department;
+import io.quotient.core.model.Team;
+import io.quotient.core.model.WithinTeamPreemption;
 import java.time.Duration;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quotient.access.AccessChecks;
 import io.quotient.access.AccessDecision;
 import io.quotient.access.Caller;
-import io.quotient.core.scheduling.Team;
+import io.quotient.core.model.Team;
 import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.deploy.port.TeamsSource;
 import java.util.ArrayList;

@@ -11,10 +11,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import io.quotient.adapters.memory.InMemoryJobRecordStore;
 import io.quotient.adapters.memory.InMemoryUsageRecordStore;
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.Department;
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.Team;
-import io.quotient.core.scheduling.WithinTeamPreemption;
+import io.quotient.core.model.Department;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.Team;
+import io.quotient.core.model.WithinTeamPreemption;
 import io.quotient.core.usage.JobUsageRecord;
 import io.quotient.core.usage.UsageAccumulator;
 import io.quotient.core.usage.UsageCounters;

@@ -6,7 +6,7 @@ import static io.quotient.adapters.template.RenderFixtures.submission;
 import static io.quotient.adapters.template.TreePaths.at;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotient.core.scheduling.GpuRequest;
+import io.quotient.core.model.GpuRequest;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.PodOptions;

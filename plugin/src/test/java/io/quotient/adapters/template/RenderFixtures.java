@@ -1,12 +1,12 @@
 package io.quotient.adapters.template;
 
-import io.quotient.core.scheduling.Gang;
-import io.quotient.core.scheduling.GpuRequest;
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.JobRequestInput;
-import io.quotient.core.scheduling.JobSpec;
-import io.quotient.core.scheduling.PlacedJob;
-import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.model.Gang;
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
+import io.quotient.core.request.JobRequestInput;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;

@@ -6,7 +6,7 @@ import static io.quotient.adapters.template.TreePaths.env;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quotient.core.scheduling.GpuRequest;
+import io.quotient.core.model.GpuRequest;
 import io.quotient.deploy.port.GpuBinding;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -6,7 +6,7 @@ import static io.quotient.adapters.template.TreePaths.env;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.Gson;
-import io.quotient.core.scheduling.GpuRequest;
+import io.quotient.core.model.GpuRequest;
 import io.quotient.deploy.port.GpuBinding;
 import java.util.List;
 import java.util.Map;

@@ -3,6 +3,9 @@ package io.quotient.core.scheduling;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,12 @@ import static io.quotient.core.scheduling.Scenario.gpus;
 import static io.quotient.core.scheduling.Scenario.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PendingJob;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
+import io.quotient.core.model.Team;
+import io.quotient.core.model.WithinTeamPreemption;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

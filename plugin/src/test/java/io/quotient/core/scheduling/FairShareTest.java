@@ -2,6 +2,8 @@ package io.quotient.core.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.model.SchedulingSnapshot;
+import io.quotient.core.model.Team;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;

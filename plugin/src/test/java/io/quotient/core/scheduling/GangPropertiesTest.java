@@ -2,6 +2,9 @@ package io.quotient.core.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.model.Gang;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.PlacedJob;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;

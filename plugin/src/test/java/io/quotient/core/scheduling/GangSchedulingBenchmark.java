@@ -3,6 +3,9 @@ package io.quotient.core.scheduling;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PendingJob;
+import io.quotient.core.model.SchedulingSnapshot;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;

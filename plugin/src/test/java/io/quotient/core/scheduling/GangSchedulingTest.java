@@ -2,6 +2,10 @@ package io.quotient.core.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.Team;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;

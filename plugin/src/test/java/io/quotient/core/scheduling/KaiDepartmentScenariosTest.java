@@ -11,6 +11,7 @@ import static io.quotient.core.scheduling.KaiScenarios.state;
 import static io.quotient.core.scheduling.KaiScenarios.whole;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.model.Department;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -15,6 +15,7 @@ import static io.quotient.core.scheduling.KaiScenarios.whole;
 import static io.quotient.core.scheduling.Scenario.gpus;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.model.Department;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -2,6 +2,14 @@ package io.quotient.core.scheduling;
 
 import static io.quotient.core.scheduling.Scenario.gpus;
 
+import io.quotient.core.model.Department;
+import io.quotient.core.model.Gang;
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
+import io.quotient.core.model.Team;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,5 +1,6 @@
 package io.quotient.core.scheduling;
 
+import static io.quotient.core.model.WithinTeamPreemption.LOWER_PRIORITY;
 import static io.quotient.core.scheduling.KueueScenarios.admitted;
 import static io.quotient.core.scheduling.KueueScenarios.cohort;
 import static io.quotient.core.scheduling.KueueScenarios.cq;
@@ -8,8 +9,9 @@ import static io.quotient.core.scheduling.KueueScenarios.preempts;
 import static io.quotient.core.scheduling.KueueScenarios.units;
 import static io.quotient.core.scheduling.KueueScenarios.waits;
 import static io.quotient.core.scheduling.KueueScenarios.wl;
-import static io.quotient.core.scheduling.WithinTeamPreemption.LOWER_PRIORITY;
 
+import io.quotient.core.model.Department;
+import io.quotient.core.model.Team;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -1,12 +1,12 @@
 package io.quotient.core.scheduling;
 
+import static io.quotient.core.model.WithinTeamPreemption.LOWER_PRIORITY;
+import static io.quotient.core.model.WithinTeamPreemption.NEVER;
 import static io.quotient.core.scheduling.KueueScenarios.admitted;
 import static io.quotient.core.scheduling.KueueScenarios.cq;
 import static io.quotient.core.scheduling.KueueScenarios.preempts;
 import static io.quotient.core.scheduling.KueueScenarios.waits;
 import static io.quotient.core.scheduling.KueueScenarios.wl;
-import static io.quotient.core.scheduling.WithinTeamPreemption.LOWER_PRIORITY;
-import static io.quotient.core.scheduling.WithinTeamPreemption.NEVER;
 
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,12 @@ package io.quotient.core.scheduling;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.Department;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
+import io.quotient.core.model.Team;
+import io.quotient.core.model.WithinTeamPreemption;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;

@@ -2,6 +2,9 @@ package io.quotient.core.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -2,6 +2,12 @@ package io.quotient.core.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PendingJob;
+import io.quotient.core.model.QuotaState;
+import io.quotient.core.model.Team;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.Test;

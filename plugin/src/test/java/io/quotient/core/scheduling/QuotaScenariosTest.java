@@ -4,6 +4,11 @@ import static io.quotient.core.scheduling.Scenario.gpus;
 import static io.quotient.core.scheduling.Scenario.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.model.Department;
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.QuotaState;
+import io.quotient.core.model.Team;
+import io.quotient.core.model.WithinTeamPreemption;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 

@@ -3,6 +3,8 @@ package io.quotient.core.scheduling;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.SchedulingSnapshot;
 import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.TargetWorkload;
 import org.junit.jupiter.api.Test;

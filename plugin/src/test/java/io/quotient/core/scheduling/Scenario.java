@@ -1,6 +1,12 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
+import io.quotient.core.model.Team;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

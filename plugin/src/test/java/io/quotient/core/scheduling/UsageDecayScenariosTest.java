@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PendingJob;
 import io.quotient.deploy.MutableClock;
 import java.time.Duration;
 import java.util.List;

@@ -11,6 +11,7 @@ import static io.quotient.core.scheduling.VolcanoScenarios.state;
 import static io.quotient.core.scheduling.VolcanoScenarios.waiting;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.model.Department;
 import java.util.Arrays;
 import org.junit.jupiter.api.Test;
 

@@ -1,5 +1,15 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.model.Department;
+import io.quotient.core.model.DepartmentLimits;
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PendingJob;
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
+import io.quotient.core.model.Team;
+import io.quotient.core.model.WithinTeamPreemption;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.Set;

@@ -3,8 +3,8 @@ package io.quotient.core.usage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.QuotaState;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.QuotaState;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;

@@ -3,7 +3,7 @@ package io.quotient.core.usage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.offset;
 
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.util.List;

@@ -1,9 +1,9 @@
 package io.quotient.it.deploy.crash;
 
-import io.quotient.adapters.k8s.KubernetesWorkloadGateway;
+import io.quotient.adapters.k8s.workloads.KubernetesWorkloadGateway;
 import io.quotient.app.kubernetes.WorkloadGatewayInterceptor;
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.PlacedJob;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.PlacedJob;
 import io.quotient.deploy.port.ForwardingWorkloadGateway;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobRecord;

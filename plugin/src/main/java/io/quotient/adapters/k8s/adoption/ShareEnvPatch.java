@@ -6,7 +6,7 @@ import com.google.gson.JsonElement;
 import com.google.gson.JsonObject;
 import com.google.gson.reflect.TypeToken;
 import io.quotient.adapters.template.DeferredGpuBinding;
-import io.quotient.core.scheduling.RequestException;
+import io.quotient.core.request.RequestException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -6,7 +6,7 @@ import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.regex.Matcher;

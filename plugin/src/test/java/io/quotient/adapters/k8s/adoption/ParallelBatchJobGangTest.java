@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonParser;
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.Team;
 import io.quotient.core.placement.TargetWorkload;
-import io.quotient.core.scheduling.JobId;
-import io.quotient.core.scheduling.JobSpecValidator;
+import io.quotient.core.request.JobSpecValidator;
 import io.quotient.core.scheduling.QuotaScheduler;
-import io.quotient.core.scheduling.Team;
 import io.quotient.deploy.Adoption;
 import io.quotient.deploy.JobFixtures;
 import io.quotient.deploy.ServiceHarness;

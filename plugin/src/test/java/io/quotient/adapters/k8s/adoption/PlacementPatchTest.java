@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
 import com.google.gson.JsonParser;
-import io.quotient.core.scheduling.JobId;
+import io.quotient.core.model.JobId;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

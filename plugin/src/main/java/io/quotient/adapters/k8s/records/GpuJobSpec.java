@@ -1,0 +1,42 @@
+package io.quotient.adapters.k8s.records;
+
+import io.quotient.deploy.port.VolumeRequest;
+import io.quotient.deploy.port.WorkloadRef;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A GpuJob's spec: the request as the user wrote it (field names of the REST API and docs/design.md, "Conventions").
+ * Every field may be null (absent in the resource); {@code team} and {@code name} are left out by a user who applies
+ * a GpuJob with kubectl (the namespace gives the team, metadata.name the job). {@code workloadRef} is set by the
+ * service only, on the record of a workload it adopted (a PyTorchJob created with kubectl, say).
+ */
+public record GpuJobSpec(
+        String team,
+        String name,
+        String template,
+        String image,
+        List<String> command,
+        List<String> args,
+        Gpu gpu,
+        Integer gpuDevices,
+        List<String> gpuModels,
+        Long cpuMilli,
+        Long memoryMib,
+        Integer priority,
+        Boolean preemptible,
+        Long minRuntimeSeconds,
+        Map<String, String> labels,
+        Map<String, String> env,
+        Map<String, String> annotations,
+        String serviceAccountName,
+        List<VolumeRequest> volumes,
+        List<String> imagePullSecrets,
+        Integer replicas,
+        Integer minReplicas,
+        String runtime,
+        WorkloadRef workloadRef) {
+
+    /** {@code spec.gpu}: whole GPUs, or a fraction with its limit, or MiB with its limit. */
+    public record Gpu(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {}
+}

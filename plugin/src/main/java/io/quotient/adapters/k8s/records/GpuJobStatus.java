@@ -1,0 +1,25 @@
+package io.quotient.adapters.k8s.records;
+
+import java.util.List;
+
+/**
+ * A GpuJob's status, written by the leader (with the record on create, then by update). Fields may be null.
+ * {@code leaderTerm} names the leader term that wrote it last (each new leader rewrites every live record first, see
+ * {@link io.quotient.deploy.port.JobRecordStore#claimForTerm}).
+ */
+public record GpuJobStatus(
+        String phase,
+        String node,
+        List<Gpu> gpus,
+        String quotaState,
+        String reason,
+        String placedAt,
+        List<Replica> replicas,
+        String leaderTerm) {
+
+    /** A gang's further replica: its node and the indices of its whole GPUs there. */
+    public record Replica(String node, List<Integer> gpus) {}
+
+    /** One GPU the job uses: its index on the node, its UUID for fractions, its share. */
+    public record Gpu(Integer index, String uuid, Double fraction) {}
+}

@@ -1,0 +1,60 @@
+package io.quotient.core.model;
+
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.cluster.ResourceDemand;
+import java.util.Collection;
+
+/** What a job needs from one node, in the placement policies' terms. */
+public final class Demands {
+
+    private Demands() {}
+
+    public static ResourceDemand of(JobSpec job) {
+        GpuRequest gpu = job.gpu();
+        if (gpu instanceof GpuRequest.WholeGpus w) {
+            return ResourceDemand.gpus(
+                    job.cpuMilli(), job.memoryMib(), w.count(), ResourceDemand.WHOLE, job.allowedModels());
+        }
+        if (gpu instanceof GpuRequest.Fraction f) {
+            return ResourceDemand.gpus(job.cpuMilli(), job.memoryMib(), f.devices(), f.milli(), job.allowedModels());
+        }
+        if (gpu instanceof GpuRequest.Memory m) {
+            return new ResourceDemand(job.cpuMilli(), job.memoryMib(), m.devices(), 0, m.mib(), job.allowedModels());
+        }
+        return ResourceDemand.cpuOnly(job.cpuMilli(), job.memoryMib());
+    }
+
+    /** Fractions and MiB share a GPU with other jobs, so they need a node whose enforcer is ready. */
+    public static boolean sharesGpu(JobSpec job) {
+        return job.gpu() instanceof GpuRequest.Fraction || job.gpu() instanceof GpuRequest.Memory;
+    }
+
+    /**
+     * The GPU milli the job would hold at least, over the nodes given (MiB requests depend on the node's GPU memory);
+     * used for quota checks before a node is chosen. A MiB request no node can hold counts as its device count
+     * of whole GPUs.
+     */
+    public static long leastMilli(JobSpec job, Collection<NodeSpec> nodes) {
+        // a gang counts whole for quotas: every replica it needs at least
+        return job.gang().minReplicas() * leastMilliPerReplica(job, nodes);
+    }
+
+    private static long leastMilliPerReplica(JobSpec job, Collection<NodeSpec> nodes) {
+        ResourceDemand demand = of(job);
+        if (!demand.needsGpu()) {
+            return 0;
+        }
+        if (demand.gpuMemoryMib() <= 0) {
+            return (long) demand.gpuCount() * demand.gpuMilli();
+        }
+        long least = (long) demand.gpuCount() * ResourceDemand.WHOLE;
+        for (NodeSpec node : nodes) {
+            if (node.gpuCount() > 0
+                    && demand.allowsModel(node.gpuModel())
+                    && demand.milliOn(node) <= ResourceDemand.WHOLE) {
+                least = Math.min(least, demand.totalMilliOn(node));
+            }
+        }
+        return least;
+    }
+}

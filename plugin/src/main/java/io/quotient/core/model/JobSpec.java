@@ -1,0 +1,50 @@
+package io.quotient.core.model;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * A validated job request (built by JobSpecValidator from user input). Immutable.
+ *
+ * @param priority    order within the team: higher runs first and is preempted last
+ * @param preemptible only preemptible jobs may borrow beyond the team's guarantee
+ * @param minRuntime  a placed job is not preempted before it has run this long
+ * @param gang        how many replicas run together, one per node; the GPU, CPU and memory requests are per replica
+ */
+public record JobSpec(
+        JobId id,
+        GpuRequest gpu,
+        long cpuMilli,
+        long memoryMib,
+        Set<String> allowedModels,
+        int priority,
+        boolean preemptible,
+        Duration minRuntime,
+        Gang gang) {
+
+    /** A single-node job. */
+    public JobSpec(
+            JobId id,
+            GpuRequest gpu,
+            long cpuMilli,
+            long memoryMib,
+            Set<String> allowedModels,
+            int priority,
+            boolean preemptible,
+            Duration minRuntime) {
+        this(id, gpu, cpuMilli, memoryMib, allowedModels, priority, preemptible, minRuntime, Gang.SINGLE);
+    }
+
+    public JobSpec {
+        Objects.requireNonNull(id, "id");
+        Objects.requireNonNull(gpu, "gpu");
+        allowedModels = allowedModels == null ? Set.of() : Set.copyOf(allowedModels);
+        minRuntime = minRuntime == null ? Duration.ZERO : minRuntime;
+        gang = gang == null ? Gang.SINGLE : gang;
+    }
+
+    public String team() {
+        return id.team();
+    }
+}
