@@ -5,8 +5,10 @@ import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.UsageHistory;
 import java.time.Instant;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
@@ -36,8 +38,8 @@ public record SchedulingSnapshot(
         fractionReadyNodes = Collections.unmodifiableSortedSet(new TreeSet<>(fractionReadyNodes));
         placed = List.copyOf(placed);
         pending = List.copyOf(pending);
-        teams = Collections.unmodifiableSortedMap(new TreeMap<>(teams));
-        pastBorrowedMilli = Collections.unmodifiableSortedMap(new TreeMap<>(pastBorrowedMilli));
+        teams = inNameOrder(teams);
+        pastBorrowedMilli = inNameOrder(pastBorrowedMilli);
     }
 
     /** A snapshot without past usage (fair shares without memory). */
@@ -54,5 +56,12 @@ public record SchedulingSnapshot(
     /** The same snapshot with the teams' decayed past borrowing. */
     public SchedulingSnapshot withPastBorrowed(Map<String, Double> past) {
         return new SchedulingSnapshot(nodes, fractionReadyNodes, placed, pending, teams, now, past);
+    }
+
+    /** The map iterating in key order, with hashed lookups (the queue order reads a team per comparison). */
+    private static <V> Map<String, V> inNameOrder(Map<String, V> map) {
+        Map<String, V> sorted = new LinkedHashMap<>();
+        new TreeMap<>(map).forEach((k, v) -> sorted.put(k, Objects.requireNonNull(v, k)));
+        return Collections.unmodifiableMap(sorted);
     }
 }
