@@ -9,8 +9,12 @@ package io.quotient.replay;
  *                                     team: its own GPUs while one of its jobs waited)
  * @param queueDelaySeconds            submission to first start, over the jobs that started
  * @param jctSeconds                   submission to finish, over the jobs that finished (p99 also kept)
- * @param timeToGuaranteeSeconds       lengths of the stretches a team held less than min(guarantee, demand)
- * @param guaranteeDeficitGpuHours     the integral of min(guarantee, demand) − held over those stretches
+ * @param timeToGuaranteeSeconds       lengths of the stretches a team held less than its target: the most it can hold
+ *                                     within min(guarantee, demand) in whole jobs of its own
+ * @param guaranteeDeficitGpuHours     the integral of target − held over those stretches
+ * @param guaranteeDeficitBlockedGpuHours the part of that deficit no scheduler could have covered: beyond the free
+ *                                     GPUs and other teams' jobs that may be preempted (non-preemptible jobs and jobs
+ *                                     within their minimum runtime hold the rest)
  * @param fragmentationDelayJobHours   job-hours waited while the cluster had enough free GPUs in total for the job
  * @param jainFairness                 mean hourly Jain index of allocation over entitlement (cluster only; NaN for a team)
  */
@@ -22,6 +26,7 @@ public record Metrics(
         Quantiles jctSeconds,
         Quantiles timeToGuaranteeSeconds,
         double guaranteeDeficitGpuHours,
+        double guaranteeDeficitBlockedGpuHours,
         long preemptions,
         long moves,
         double lostGpuHours,

@@ -4,6 +4,7 @@ import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.Team;
 import io.quotient.core.scheduling.TeamShares;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -38,11 +39,13 @@ public final class MetricsRecorder implements ReplayListener {
     public void interval(long fromMs, long toMs, ReplayState state) {
         long dt = toMs - fromMs;
         long free = state.capacityMilli() - heldMilli;
-        cluster.integrate(fromMs, dt, free);
+        cluster.integrate(fromMs, dt, free, () -> 0);
         long[] held = new long[names.size()];
+        Takeable takeable = new Takeable(state, fromMs, free);
         for (int i = 0; i < names.size(); i++) {
-            TeamTally t = tallies.get(names.get(i));
-            t.integrate(fromMs, dt, free);
+            String name = names.get(i);
+            TeamTally t = tallies.get(name);
+            t.integrate(fromMs, dt, free, () -> takeable.byOthersThan(name));
             held[i] = t.heldMilli();
         }
         fairness.integrate(fromMs, toMs, held, shares(state));
@@ -65,6 +68,7 @@ public final class MetricsRecorder implements ReplayListener {
 
     @Override
     public void arrived(JobRun run, long nowMs) {
+        tallies.get(run.job().team()).arrives(run.demandMilli());
         waits(run);
     }
 
@@ -88,6 +92,7 @@ public final class MetricsRecorder implements ReplayListener {
     @Override
     public void finished(JobRun run, PlacedJob from, long nowMs) {
         hold(run, -from.gpuMilli());
+        tallies.get(run.job().team()).finishes(run.demandMilli());
     }
 
     @Override
@@ -100,12 +105,14 @@ public final class MetricsRecorder implements ReplayListener {
     public ReplayResult result(ReplayOutcome outcome, List<NodeSpec> nodes) {
         List<Long> allTimes = new ArrayList<>();
         double deficit = 0;
+        double blocked = 0;
         for (TeamTally t : tallies.values()) {
             allTimes.addAll(t.timesToGuaranteeMs());
             deficit += t.deficitGpuHours();
+            blocked += t.blockedDeficitGpuHours();
         }
         long capacity = nodes.stream().mapToLong(n -> n.gpuCount() * 1000L).sum();
-        Metrics overall = metrics(outcome.runs(), cluster, capacity, allTimes, deficit, fairness.meanIndex());
+        Metrics overall = metrics(outcome.runs(), cluster, capacity, allTimes, deficit, blocked, fairness.meanIndex());
         Map<String, Metrics> perTeam = new LinkedHashMap<>();
         Map<String, Long> guarantees = new LinkedHashMap<>();
         for (String name : names) {
@@ -113,7 +120,16 @@ public final class MetricsRecorder implements ReplayListener {
             List<JobRun> runs = outcome.runs().stream()
                     .filter(r -> r.job().team().equals(name))
                     .toList();
-            perTeam.put(name, metrics(runs, t, capacity, t.timesToGuaranteeMs(), t.deficitGpuHours(), Double.NaN));
+            perTeam.put(
+                    name,
+                    metrics(
+                            runs,
+                            t,
+                            capacity,
+                            t.timesToGuaranteeMs(),
+                            t.deficitGpuHours(),
+                            t.blockedDeficitGpuHours(),
+                            Double.NaN));
             guarantees.put(name, teams.get(name).guaranteedMilli());
         }
         List<Double> delays = outcome.runs().stream()
@@ -141,6 +157,7 @@ public final class MetricsRecorder implements ReplayListener {
             long capacity,
             List<Long> timesToGuarantee,
             double deficitGpuHours,
+            double blockedDeficitGpuHours,
             double jain) {
         List<Long> delays = new ArrayList<>();
         List<Long> completions = new ArrayList<>();
@@ -171,6 +188,7 @@ public final class MetricsRecorder implements ReplayListener {
                 Quantiles.ofMillis(completions),
                 Quantiles.ofMillis(timesToGuarantee),
                 deficitGpuHours,
+                blockedDeficitGpuHours,
                 preemptions,
                 moves,
                 lost / gpuHour,
@@ -188,5 +206,38 @@ public final class MetricsRecorder implements ReplayListener {
     private void waits(JobRun run) {
         tallies.get(run.job().team()).waits(run.demandMilli());
         cluster.waits(run.demandMilli());
+    }
+
+    /**
+     * What a team below its target could get at most at one instant: the free GPUs and what the other teams hold in
+     * jobs that may be preempted now (preemptible, past their minimum runtime). Counted once per interval, and only
+     * when some team asks.
+     */
+    private final class Takeable {
+        private final ReplayState state;
+        private final Instant now;
+        private final long free;
+        private Map<String, Long> byTeam;
+        private long total;
+
+        Takeable(ReplayState state, long nowMs, long free) {
+            this.state = state;
+            this.now = Instant.ofEpochMilli(nowMs);
+            this.free = free;
+        }
+
+        long byOthersThan(String team) {
+            if (byTeam == null) {
+                byTeam = new HashMap<>();
+                for (JobRun r : state.running()) {
+                    PlacedJob p = r.placement();
+                    if (r.spec().preemptible() && !now.isBefore(p.protectedUntil())) {
+                        byTeam.merge(r.job().team(), p.gpuMilli(), Long::sum);
+                        total += p.gpuMilli();
+                    }
+                }
+            }
+            return free + total - byTeam.getOrDefault(team, 0L);
+        }
     }
 }

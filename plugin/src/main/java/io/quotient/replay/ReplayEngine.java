@@ -210,6 +210,10 @@ public final class ReplayEngine {
         private boolean apply(Plan plan) {
             boolean any = false;
             for (PlanAction action : plan.actions()) {
+                if (action instanceof PlanAction.KeepPending) {
+                    // most actions of a pass over a long queue: nothing to apply
+                    continue;
+                }
                 JobRun run = byId.get(action.job());
                 if (action instanceof PlanAction.Place p && waiting.remove(p.job()) != null) {
                     start(run, p.placement(), false);

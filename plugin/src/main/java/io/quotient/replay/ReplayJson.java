@@ -55,6 +55,7 @@ public final class ReplayJson {
         o.put("jctSeconds", quantiles(m.jctSeconds(), true, false));
         o.put("timeToGuaranteeSeconds", quantiles(m.timeToGuaranteeSeconds(), false, true));
         o.put("guaranteeDeficitGpuHours", round(m.guaranteeDeficitGpuHours()));
+        o.put("guaranteeDeficitBlockedGpuHours", round(m.guaranteeDeficitBlockedGpuHours()));
         o.put("preemptions", m.preemptions());
         o.put("moves", m.moves());
         o.put("lostGpuHours", round(m.lostGpuHours()));

@@ -4,10 +4,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.LongSupplier;
 
 /**
  * The time integrals of one team (or, with no guarantee, of the whole cluster) over a replay: what it holds and
- * waits for, kept up to date from the replay's events and integrated over each interval of constant state.
+ * waits for, kept up to date from the replay's events and integrated over each interval of constant state. The team
+ * is below its guarantee while it holds less than its target: the most it can hold within min(guarantee, demand) in
+ * whole jobs of its own ({@link WholeJobTarget}).
  */
 final class TeamTally {
 
@@ -21,13 +24,24 @@ final class TeamTally {
     private long waitingMs;
     private double allocatedWhileWaitingMilliMs;
     private double fragmentationJobMs;
+    private final WholeJobTarget target = new WholeJobTarget();
     private double deficitMilliMs;
+    private double blockedDeficitMilliMs;
     private long deficitSinceMs = -1;
     private final List<Long> timesToGuaranteeMs = new ArrayList<>();
 
     /** @param guaranteeMilli the team's guarantee; {@link Long#MIN_VALUE} for the cluster (no guarantee tracked) */
     TeamTally(long guaranteeMilli) {
         this.guaranteeMilli = guaranteeMilli;
+    }
+
+    /** A job of the team arrived: it counts toward the team's whole-job target until it finishes. */
+    void arrives(long milli) {
+        target.add(milli);
+    }
+
+    void finishes(long milli) {
+        target.remove(milli);
     }
 
     void waits(long milli) {
@@ -54,8 +68,12 @@ final class TeamTally {
         return heldMilli + waitingDemandMilli;
     }
 
-    /** The state held from {@code fromMs} for {@code dt} ms, with {@code freeMilli} GPU milli free in the cluster. */
-    void integrate(long fromMs, long dt, long freeMilli) {
+    /**
+     * The state held from {@code fromMs} for {@code dt} ms, with {@code freeMilli} GPU milli free in the cluster;
+     * {@code takeable}: the free milli plus what other teams hold in jobs that may be preempted now (asked only when
+     * the team is below its target).
+     */
+    void integrate(long fromMs, long dt, long freeMilli, LongSupplier takeable) {
         if (waitingJobs > 0) {
             waitingMs += dt;
             allocatedWhileWaitingMilliMs += (double) heldMilli * dt;
@@ -69,9 +87,13 @@ final class TeamTally {
         if (guaranteeMilli == Long.MIN_VALUE) {
             return;
         }
-        long target = Math.min(guaranteeMilli, demandMilli());
-        if (heldMilli < target) {
-            deficitMilliMs += (double) (target - heldMilli) * dt;
+        long bound = Math.min(guaranteeMilli, demandMilli());
+        // the whole-job target is needed only below the bound (it never exceeds it)
+        long goal = heldMilli < bound ? target.within(bound) : bound;
+        if (heldMilli < goal) {
+            long deficit = goal - heldMilli;
+            deficitMilliMs += (double) deficit * dt;
+            blockedDeficitMilliMs += (double) Math.max(0, deficit - takeable.getAsLong()) * dt;
             if (deficitSinceMs < 0) {
                 deficitSinceMs = fromMs;
             }
@@ -101,6 +123,10 @@ final class TeamTally {
 
     double deficitGpuHours() {
         return deficitMilliMs / 1000.0 / 3_600_000.0;
+    }
+
+    double blockedDeficitGpuHours() {
+        return blockedDeficitMilliMs / 1000.0 / 3_600_000.0;
     }
 
     List<Long> timesToGuaranteeMs() {

@@ -36,6 +36,14 @@ class ReplayMetricsTest {
                 Duration.ZERO);
     }
 
+    /** Teams a and b, in that order, guaranteed so many GPUs. */
+    private static Map<String, Team> teams(int a, int b) {
+        Map<String, Team> teams = new LinkedHashMap<>();
+        teams.put("a", Team.of("a", a));
+        teams.put("b", Team.of("b", b));
+        return teams;
+    }
+
     @Test
     void aSecondJobWaitingForTheOnlyGpuWaitsAnHourAtFullAllocation() {
         List<ReplayJob> jobs = List.of(job("first", "a", T0, HOUR, 1), job("second", "a", T0, HOUR, 1));
@@ -58,9 +66,7 @@ class ReplayMetricsTest {
         // b borrows the GPU a is guaranteed; a's job arrives 45 minutes later and takes it back at once
         List<ReplayJob> jobs =
                 List.of(job("borrower", "b", T0, 2 * HOUR, 1), job("owner", "a", T0 + 45 * 60_000, HOUR, 1));
-        Map<String, Team> teams = new LinkedHashMap<>();
-        teams.put("a", Team.of("a", 1));
-        teams.put("b", Team.of("b", 0));
+        Map<String, Team> teams = teams(1, 0);
         ReplayResult r = Replay.run(Baselines.named("quotient"), ClusterSize.uniform(1, 1), teams, jobs);
         Metrics m = r.overall();
         assertThat(m.preemptions()).isEqualTo(1);
@@ -97,5 +103,56 @@ class ReplayMetricsTest {
                 job("last", "a", T0 + 10 * HOUR, HOUR, 4));
         assertThat(ClusterSize.meanOfferedGpus(jobs, ClusterSize.uniform(1, 8))).isCloseTo(1.2, within(1e-9));
         assertThat(ClusterSize.forLoad(jobs, 0.1, 4)).hasSize(3);
+    }
+
+    @Test
+    void aJobLargerThanItsTeamsGuaranteeLeavesTheTeamAtItsWholeJobTarget() {
+        // a is guaranteed 3 of 8 GPUs and asks 4 at once while b borrows all 8: no placement within 3 GPUs exists
+        List<ReplayJob> jobs = List.of(job("borrower", "b", T0, 4 * HOUR, 8), job("large", "a", T0 + HOUR, HOUR, 4));
+        Map<String, Team> teams = teams(3, 5);
+        ReplayResult r = Replay.run(Baselines.named("borrow"), ClusterSize.uniform(1, 8), teams, jobs);
+
+        assertThat(r.teams().get("a").queueDelaySeconds().p50()).isEqualTo(3 * 3600.0);
+        assertThat(r.overall().guaranteeDeficitGpuHours()).isZero();
+        assertThat(r.overall().timeToGuaranteeSeconds().p99()).isNaN();
+    }
+
+    @Test
+    void aDeficitOnlyAMinimumRuntimeCausesIsReportedApart() {
+        // b borrows the GPU a is guaranteed with a job protected for its first 2 hours; a asks for it after 1 hour
+        ReplayJob protectedJob = new ReplayJob(
+                "protected",
+                "b",
+                T0,
+                3 * HOUR,
+                new GpuRequest.WholeGpus(1),
+                0,
+                0,
+                Set.of(),
+                1,
+                JobKind.TRAIN,
+                0,
+                true,
+                ReplayJob.DEFAULT_CHECKPOINT_MS,
+                Duration.ofHours(2));
+        List<ReplayJob> jobs = List.of(protectedJob, job("owner", "a", T0 + HOUR, HOUR, 1));
+        Map<String, Team> teams = teams(1, 0);
+        ReplayResult r = Replay.run(Baselines.named("quotient"), ClusterSize.uniform(1, 1), teams, jobs);
+
+        // reclaimed at the first pass after the minimum runtime (a tick of at most 5 s)
+        assertThat(r.overall().preemptions()).isEqualTo(1);
+        assertThat(r.overall().guaranteeDeficitGpuHours()).isCloseTo(1.0, within(0.01));
+        assertThat(r.overall().guaranteeDeficitBlockedGpuHours()).isCloseTo(1.0, within(1e-6));
+        assertThat(r.teams().get("a").guaranteeDeficitBlockedGpuHours()).isCloseTo(1.0, within(1e-6));
+    }
+
+    @Test
+    void aDeficitAPreemptibleBorrowerCausesIsNotBlocked() {
+        List<ReplayJob> jobs = List.of(job("borrower", "b", T0, 2 * HOUR, 1), job("owner", "a", T0 + HOUR, HOUR, 1));
+        Map<String, Team> teams = teams(1, 0);
+        ReplayResult r = Replay.run(Baselines.named("borrow"), ClusterSize.uniform(1, 1), teams, jobs);
+
+        assertThat(r.overall().guaranteeDeficitGpuHours()).isCloseTo(1.0, within(1e-6));
+        assertThat(r.overall().guaranteeDeficitBlockedGpuHours()).isZero();
     }
 }

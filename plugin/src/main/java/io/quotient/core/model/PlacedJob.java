@@ -60,8 +60,16 @@ public record PlacedJob(
      * than overflowing, so that no stored minimum runtime, however long, can make a reclaim fail.
      */
     public Instant protectedUntil() {
-        Duration left = Duration.between(startedAt, Instant.MAX);
-        return spec.minRuntime().compareTo(left) >= 0 ? Instant.MAX : startedAt.plus(spec.minRuntime());
+        Duration min = spec.minRuntime();
+        if (min.isZero()) {
+            return startedAt;
+        }
+        // the time left until Instant.MAX, exactly, without Duration.between: for a span that long it overflows
+        // nanoseconds and throws and catches an exception inside, and a reclaim search asks this of every job
+        Duration left = Duration.ofSeconds(
+                Instant.MAX.getEpochSecond() - startedAt.getEpochSecond(),
+                (long) Instant.MAX.getNano() - startedAt.getNano());
+        return min.compareTo(left) >= 0 ? Instant.MAX : startedAt.plus(min);
     }
 
     /** Every replica, the master first. */

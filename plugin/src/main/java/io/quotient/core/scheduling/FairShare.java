@@ -114,8 +114,15 @@ final class FairShare {
         return "department/" + department;
     }
 
-    /** Guarantees (as far as demanded) first, then what is left by priority tier and weight. */
-    private static Map<String, Long> divide(List<Claim> claims, long capacity) {
+    /**
+     * Guarantees (as far as demanded) first, then what is left by priority tier and weight. The claims are taken in
+     * name order, never in the order of the caller's map: the milli left by rounding go to the first claims of a
+     * tier, and a map's order may differ between JVM runs (Map.copyOf's is salted per JVM), which made the same
+     * input give different shares, and so different reclaims, in two runs.
+     */
+    private static Map<String, Long> divide(List<Claim> unordered, long capacity) {
+        List<Claim> claims =
+                unordered.stream().sorted(Comparator.comparing(Claim::name)).toList();
         Map<String, Long> share = new HashMap<>();
         long left = capacity;
         for (Claim c : claims) {

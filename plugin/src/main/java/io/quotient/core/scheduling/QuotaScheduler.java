@@ -11,6 +11,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -116,12 +117,21 @@ public final class QuotaScheduler implements Scheduler {
                 borrowers.computeIfAbsent(job.team(), t -> new ArrayDeque<>()).add(p);
             }
         }
-        Comparator<PendingJob> next = QueueOrder.borrowing(snapshot.teams(), round::sharePosition);
+        // a team's position changes only when a job is decided: read once per team per choice, not per comparison
+        Map<String, SharePosition> positions = new HashMap<>();
+        Comparator<PendingJob> next =
+                QueueOrder.borrowing(snapshot.teams(), team -> positions.computeIfAbsent(team, round::sharePosition));
         while (!borrowers.isEmpty()) {
-            PendingJob first =
-                    borrowers.values().stream().map(Deque::peek).min(next).orElseThrow();
+            PendingJob first = null;
+            for (Deque<PendingJob> jobs : borrowers.values()) {
+                PendingJob head = jobs.peek();
+                if (first == null || next.compare(head, first) < 0) {
+                    first = head;
+                }
+            }
             Deque<PendingJob> jobs = borrowers.get(first.spec().team());
             round.decide(jobs.poll().spec());
+            positions.clear();
             if (jobs.isEmpty()) {
                 borrowers.remove(first.spec().team());
             }

@@ -169,18 +169,24 @@ final class ReclaimSearch {
     /** @param mostFree the most GPU milli free on any node: a job larger than that has nowhere to move */
     private NodeCandidates candidates(int node, ResourceDemand demand, ReclaimRights rights, long mostFree) {
         ClusterState state = ws.state();
+        if (state.fits(node, demand)
+                && rights.ownMustFree() == 0
+                && rights.departments().ownDepartmentOverMax() == 0) {
+            return new NodeCandidates(node, List.of(), ReclaimCost.NONE, Long.MAX_VALUE);
+        }
+        boolean mayMove = rights.moves() && maxMoves > 0;
         List<PlacedJob> jobs = new ArrayList<>();
         int lowestPriority = Integer.MAX_VALUE;
         int lowestTeamPriority = Integer.MAX_VALUE;
         long leastBelowShare = Long.MAX_VALUE;
         long shortestRun = Long.MAX_VALUE;
         for (PlacedJob j : ws.jobsOn(node)) {
-            if (ws.allocationOn(j.id(), node).isEmpty() || !movableOrEvictable(j)) {
-                continue;
-            }
             boolean evict = rights.mayEvict(j) && !ws.ledger().keptInGroup(j, rights.claimantTeam());
-            boolean movable = !j.spec().gang().spansNodes() && j.gpuMilli() <= mostFree;
-            if (evict || (rights.moves() && maxMoves > 0 && movable)) {
+            boolean movable = mayMove && !j.spec().gang().spansNodes() && j.gpuMilli() <= mostFree;
+            // the cheap tests first: on a full cluster most jobs are neither evictable under the rights nor movable
+            if ((evict || movable)
+                    && movableOrEvictable(j)
+                    && ws.allocationOn(j.id(), node).isPresent()) {
                 jobs.add(j);
                 if (evict) {
                     lowestPriority = Math.min(lowestPriority, j.spec().priority());
@@ -190,11 +196,6 @@ final class ReclaimSearch {
                     shortestRun = Math.min(shortestRun, work(j) / Math.max(1, j.gpuMilli()));
                 }
             }
-        }
-        if (state.fits(node, demand)
-                && rights.ownMustFree() == 0
-                && rights.departments().ownDepartmentOverMax() == 0) {
-            return new NodeCandidates(node, List.of(), ReclaimCost.NONE, Long.MAX_VALUE);
         }
         if (jobs.isEmpty()) {
             return null;

@@ -16,6 +16,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -138,7 +139,13 @@ final class Workspace {
 
     /** The jobs on the node, in the order they were observed or placed. */
     List<PlacedJob> jobsOn(int node) {
-        return byNode.get(node).stream().map(placed::get).toList();
+        // a loop, not a stream: a reclaim search asks this of every node for every job it decides
+        Set<JobId> ids = byNode.get(node);
+        List<PlacedJob> jobs = new ArrayList<>(ids.size());
+        for (JobId id : ids) {
+            jobs.add(placed.get(id));
+        }
+        return Collections.unmodifiableList(jobs);
     }
 
     /** Frees what the job holds; returns it so the step can be undone with {@link #add}. */
@@ -216,9 +223,12 @@ final class Workspace {
 
     /** What the job holds on that node (for a gang, its replica there). */
     Optional<Allocation> allocationOn(JobId id, int node) {
-        return allocations.getOrDefault(id, List.of()).stream()
-                .filter(a -> a.nodeIndex() == node)
-                .findFirst();
+        for (Allocation a : allocations.getOrDefault(id, List.of())) {
+            if (a.nodeIndex() == node) {
+                return Optional.of(a);
+            }
+        }
+        return Optional.empty();
     }
 
     /** What the job holds on every node. */

@@ -2,9 +2,13 @@ package io.quotient.core.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.model.SchedulingSnapshot;
 import io.quotient.core.model.Team;
+import java.time.Instant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class FairShareTest {
@@ -49,5 +53,32 @@ class FairShareTest {
         Map<String, Long> share =
                 FairShare.of(teams(Team.of("idle", 20), Team.of("busy", 20)), Map.of("busy", 30_000L), 40_000);
         assertThat(share).containsEntry("idle", 0L).containsEntry("busy", 30_000L);
+    }
+
+    @Test
+    void theSharesDoNotDependOnTheOrderOfTheTeamsMap() {
+        // 10,000 milli over three equal claims: the milli left by rounding must go to the same team in any order
+        Team a = new Team("a", 0, Team.UNLIMITED, 1, 0);
+        Team b = new Team("b", 0, Team.UNLIMITED, 1, 0);
+        Team c = new Team("c", 0, Team.UNLIMITED, 1, 0);
+        Map<String, Long> demand = Map.of("a", 9_000L, "b", 9_000L, "c", 9_000L);
+
+        Map<String, Long> forward = FairShare.of(teams(a, b, c), demand, 10_000);
+        Map<String, Long> backward = FairShare.of(teams(c, b, a), demand, 10_000);
+
+        assertThat(forward.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(10_000L);
+        assertThat(backward).isEqualTo(forward);
+    }
+
+    @Test
+    void aSnapshotIteratesItsTeamsInNameOrder() {
+        Map<String, Team> teams = new LinkedHashMap<>();
+        for (String name : List.of("m", "c", "x", "a", "q", "f", "z", "b")) {
+            teams.put(name, Team.of(name, 1));
+        }
+        SchedulingSnapshot snapshot =
+                new SchedulingSnapshot(List.of(), Set.of(), List.of(), List.of(), teams, Instant.EPOCH);
+
+        assertThat(snapshot.teams().keySet()).containsExactly("a", "b", "c", "f", "m", "q", "x", "z");
     }
 }
