@@ -1,6 +1,7 @@
 package io.quotient.adapters.quota;
 
 import io.quotient.core.model.Department;
+import io.quotient.core.model.IdlePolicy;
 import io.quotient.core.model.Team;
 import io.quotient.core.model.WithinTeamPreemption;
 import java.time.Duration;
@@ -25,6 +26,7 @@ import org.yaml.snakeyaml.nodes.Node;
  *     preemptWithinTeam: LowerPriority   # optional, or Never: may a job preempt the team's lower-priority jobs
  *     fairShareReclaim: true  # optional: take part in reclaim toward the weighted fair share
  *     maxMinRuntimeSeconds: 600  # optional: lowers the cluster's maximum minRuntimeSeconds for the team's jobs
+ *     idle: {kinds: [notebook], after: 30m, warnAfter: 20m, threshold: 5%}  # optional, IdlePolicyParser
  * departments:                # optional level above teams; teams borrow inside their department first
  *   - name: research
  *     guaranteedGpus: 16
@@ -51,7 +53,8 @@ public final class TeamsFileParser {
             "preemptWithinTeam",
             "fairShareReclaim",
             "namespaces",
-            "maxMinRuntimeSeconds");
+            "maxMinRuntimeSeconds",
+            "idle");
     private static final Set<String> DEPARTMENT_FIELDS =
             Set.of("name", "guaranteedGpus", "maxGpus", "overQuotaWeight", "teams");
 
@@ -154,8 +157,10 @@ public final class TeamsFileParser {
         Duration maxMinRuntime = f.containsKey("maxMinRuntimeSeconds")
                 ? Duration.ofSeconds(yaml.integer(f.get("maxMinRuntimeSeconds"), "maxMinRuntimeSeconds", 0))
                 : null;
+        IdlePolicy idle = f.containsKey("idle") ? IdlePolicyParser.parse(yaml, f.get("idle")) : IdlePolicy.OFF;
         try {
-            return new Team(name, l.guaranteed(), l.max(), l.weight(), priority, within, fair, null, maxMinRuntime);
+            return new Team(
+                    name, l.guaranteed(), l.max(), l.weight(), priority, within, fair, null, maxMinRuntime, idle);
         } catch (IllegalArgumentException e) {
             throw yaml.error(entry, e.getMessage());
         }

@@ -76,7 +76,12 @@ public record JobRequestBody(
                 description = "trainjob templates: the Kubeflow Trainer ClusterTrainingRuntime to run; default the"
                         + " template's",
                 example = "torch-distributed")
-        String runtime) {
+        String runtime,
+
+        @Schema(
+                description = "train (default), notebook or inference: what the team's idle policy watches",
+                example = "train")
+        String kind) {
 
     /** The GPU part of a request; exactly one style (count, fraction or memory). */
     public record GpuBody(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {
@@ -114,7 +119,8 @@ public record JobRequestBody(
                 minRuntimeSeconds,
                 gpuModels,
                 replicas,
-                minReplicas);
+                minReplicas,
+                kind);
         // the namespace is the service's choice (the team's primary one), not the body's
         return JobSubmission.onRuntime(
                 input,

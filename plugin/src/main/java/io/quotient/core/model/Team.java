@@ -16,6 +16,7 @@ import java.util.Optional;
  * @param department        the department the team belongs to, or null for a team outside any department
  * @param maxMinRuntime     the longest minimum runtime the team's new jobs may ask for; it only lowers the cluster's
  *                          maximum, which applies to every job; null: the cluster's maximum
+ * @param idle              when the team's idle jobs give their GPUs back ({@link IdlePolicy#OFF}: never)
  */
 public record Team(
         String name,
@@ -26,17 +27,43 @@ public record Team(
         WithinTeamPreemption preemptWithinTeam,
         boolean fairShareReclaim,
         Department department,
-        Duration maxMinRuntime) {
+        Duration maxMinRuntime,
+        IdlePolicy idle) {
 
     public static final long UNLIMITED = Long.MAX_VALUE;
 
     public Team {
         Objects.requireNonNull(name, "team name");
+        idle = idle == null ? IdlePolicy.OFF : idle;
         Objects.requireNonNull(preemptWithinTeam, "preemptWithinTeam");
         checkLimits("team " + name, guaranteedMilli, maxMilli, overQuotaWeight);
         if (maxMinRuntime != null && maxMinRuntime.isNegative()) {
             throw new IllegalArgumentException("team " + name + ": maxMinRuntimeSeconds must not be negative");
         }
+    }
+
+    /** A team without an idle policy. */
+    public Team(
+            String name,
+            long guaranteedMilli,
+            long maxMilli,
+            double overQuotaWeight,
+            int priority,
+            WithinTeamPreemption preemptWithinTeam,
+            boolean fairShareReclaim,
+            Department department,
+            Duration maxMinRuntime) {
+        this(
+                name,
+                guaranteedMilli,
+                maxMilli,
+                overQuotaWeight,
+                priority,
+                preemptWithinTeam,
+                fairShareReclaim,
+                department,
+                maxMinRuntime,
+                IdlePolicy.OFF);
     }
 
     /** A team whose jobs may ask for minimum runtimes up to the cluster's maximum. */
@@ -110,7 +137,8 @@ public record Team(
                 preemptWithinTeam,
                 fairShareReclaim,
                 d,
-                maxMinRuntime);
+                maxMinRuntime,
+                idle);
     }
 
     public Team withPreemptWithinTeam(WithinTeamPreemption p) {
@@ -123,7 +151,8 @@ public record Team(
                 p,
                 fairShareReclaim,
                 department,
-                maxMinRuntime);
+                maxMinRuntime,
+                idle);
     }
 
     public Team withMaxMinRuntime(Duration limit) {
@@ -136,7 +165,8 @@ public record Team(
                 preemptWithinTeam,
                 fairShareReclaim,
                 department,
-                limit);
+                limit,
+                idle);
     }
 
     public Team withFairShareReclaim(boolean on) {
@@ -149,6 +179,21 @@ public record Team(
                 preemptWithinTeam,
                 on,
                 department,
-                maxMinRuntime);
+                maxMinRuntime,
+                idle);
+    }
+
+    public Team withIdle(IdlePolicy policy) {
+        return new Team(
+                name,
+                guaranteedMilli,
+                maxMilli,
+                overQuotaWeight,
+                priority,
+                preemptWithinTeam,
+                fairShareReclaim,
+                department,
+                maxMinRuntime,
+                policy);
     }
 }

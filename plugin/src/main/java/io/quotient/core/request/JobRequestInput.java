@@ -18,6 +18,8 @@ import java.util.Set;
  * @param replicas       distributed training: this many replicas, one per node, each with the GPUs asked
  *                       ({@code replicas}); null means one
  * @param minReplicas    an elastic gang starts with at least this many ({@code minReplicas}); null means all
+ * @param kind           {@code train} (null: the default), {@code notebook} or {@code inference} ({@code kind}): what
+ *                       a team's idle policy watches
  */
 public record JobRequestInput(
         String team,
@@ -35,7 +37,46 @@ public record JobRequestInput(
         Long minRuntimeSeconds,
         Set<String> gpuModels,
         Integer replicas,
-        Integer minReplicas) {
+        Integer minReplicas,
+        String kind) {
+
+    /** A request that leaves its kind open (a training job). */
+    public JobRequestInput(
+            String team,
+            String name,
+            Integer gpuCount,
+            Double fraction,
+            Double fractionLimit,
+            Long gpuMemoryMib,
+            Long gpuMemoryLimitMib,
+            Integer gpuDevices,
+            Long cpuMilli,
+            Long memoryMib,
+            Integer priority,
+            Boolean preemptible,
+            Long minRuntimeSeconds,
+            Set<String> gpuModels,
+            Integer replicas,
+            Integer minReplicas) {
+        this(
+                team,
+                name,
+                gpuCount,
+                fraction,
+                fractionLimit,
+                gpuMemoryMib,
+                gpuMemoryLimitMib,
+                gpuDevices,
+                cpuMilli,
+                memoryMib,
+                priority,
+                preemptible,
+                minRuntimeSeconds,
+                gpuModels,
+                replicas,
+                minReplicas,
+                null);
+    }
 
     /** A single-node request. */
     public JobRequestInput(
@@ -90,6 +131,29 @@ public record JobRequestInput(
                 minRuntimeSeconds,
                 gpuModels,
                 replicas,
-                minReplicas);
+                minReplicas,
+                kind);
+    }
+
+    /** The same request of another kind (a Notebook's pod is adopted as a notebook). */
+    public JobRequestInput withKind(String value) {
+        return new JobRequestInput(
+                team,
+                name,
+                gpuCount,
+                fraction,
+                fractionLimit,
+                gpuMemoryMib,
+                gpuMemoryLimitMib,
+                gpuDevices,
+                cpuMilli,
+                memoryMib,
+                priority,
+                preemptible,
+                minRuntimeSeconds,
+                gpuModels,
+                replicas,
+                minReplicas,
+                value);
     }
 }

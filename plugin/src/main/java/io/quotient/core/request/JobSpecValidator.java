@@ -3,6 +3,7 @@ package io.quotient.core.request;
 import io.quotient.core.model.Gang;
 import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobKind;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.Team;
 import java.time.Duration;
@@ -103,7 +104,27 @@ public final class JobSpecValidator {
         boolean preemptible = input.preemptible() == null || input.preemptible();
         Duration minRuntime = Duration.ofSeconds(nonNegative("minRuntimeSeconds", input.minRuntimeSeconds()));
         return new JobSpec(
-                new JobId(team, name), gpu, cpu, memory, models, priority, preemptible, minRuntime, gang(input, gpu));
+                new JobId(team, name),
+                gpu,
+                cpu,
+                memory,
+                models,
+                priority,
+                preemptible,
+                minRuntime,
+                gang(input, gpu),
+                kind(input.kind()));
+    }
+
+    private static JobKind kind(String kind) {
+        if (kind == null) {
+            return JobKind.TRAIN;
+        }
+        try {
+            return JobKind.fromWireName(kind);
+        } catch (IllegalArgumentException e) {
+            throw new RequestException("kind", e.getMessage());
+        }
     }
 
     /** Replicas run one per node, so each must ask for GPUs: a CPU-only gang has nothing for Quotient to place. */

@@ -12,12 +12,14 @@ import io.quotient.core.model.QuotaState;
 import io.quotient.core.request.JobRequestInput;
 import io.quotient.core.request.RequestException;
 import io.quotient.deploy.port.GpuBinding;
+import io.quotient.deploy.port.IdleCondition;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.PodOptions;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -85,7 +87,8 @@ public final class GpuJobMapper {
                 r.replicas(),
                 r.minReplicas(),
                 s.runtime(),
-                s.workload());
+                s.workload(),
+                r.kind());
         if (s.workload() != null
                 && !s.workload().uid().isEmpty()
                 && location.namespace().equals(s.pod().namespace())) {
@@ -126,7 +129,8 @@ public final class GpuJobMapper {
                 s.minRuntimeSeconds(),
                 models,
                 s.replicas(),
-                s.minReplicas());
+                s.minReplicas(),
+                s.kind());
         JobSubmission submission = new JobSubmission(
                 request,
                 s.template(),
@@ -207,7 +211,39 @@ public final class GpuJobMapper {
                         : status.otherReplicas().stream()
                                 .map(r -> new GpuJobStatus.Replica(r.node(), r.gpuIndices()))
                                 .toList(),
-                leaderTerm);
+                leaderTerm,
+                status.idle() == null ? null : List.of(condition(status.idle())));
+    }
+
+    private static GpuJobStatus.Condition condition(IdleCondition idle) {
+        return new GpuJobStatus.Condition(
+                IdleCondition.TYPE,
+                "True",
+                idle.reason(),
+                idle.message(),
+                idle.since().toString());
+    }
+
+    /** The {@code Idle} condition among those stored, if it is there and true (a malformed one is not). */
+    private static IdleCondition idle(List<GpuJobStatus.Condition> conditions) {
+        if (conditions == null) {
+            return null;
+        }
+        for (GpuJobStatus.Condition c : conditions) {
+            if (c != null
+                    && IdleCondition.TYPE.equals(c.type())
+                    && "True".equals(c.status())
+                    && c.reason() != null
+                    && c.message() != null
+                    && c.lastTransitionTime() != null) {
+                try {
+                    return new IdleCondition(c.reason(), c.message(), Instant.parse(c.lastTransitionTime()));
+                } catch (DateTimeParseException e) {
+                    return null;
+                }
+            }
+        }
+        return null;
     }
 
     static JobStatus fromStatus(GpuJobStatus status) {
@@ -231,7 +267,8 @@ public final class GpuJobMapper {
                         ? List.of()
                         : status.replicas().stream()
                                 .map(r -> new PlacedJob.Replica(r.node(), r.gpus() == null ? List.of() : r.gpus()))
-                                .toList());
+                                .toList(),
+                idle(status.conditions()));
     }
 
     private static Instant createdAt(V1ObjectMeta metadata) {

@@ -265,6 +265,7 @@ class GpuJobMapperTest {
                         null,
                         null,
                         null,
+                        null,
                         null),
                 null);
 
@@ -279,7 +280,7 @@ class GpuJobMapperTest {
     void aGpuJobCannotClaimAnotherTeamOrLiveOutsideTheTeamsNamespaces() {
         GpuJobSpec claimsTeamB = new GpuJobSpec(
                 "team-b", null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null);
         assertThatThrownBy(() -> mapper.toRecord(
                         new GpuJobResource(new V1ObjectMeta().namespace("ml-a").name("x"), claimsTeamB, null),
                         scope.now()))
