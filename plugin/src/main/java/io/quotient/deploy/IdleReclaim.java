@@ -88,9 +88,15 @@ public final class IdleReclaim {
             notes.clear();
             return Pass.NONE;
         }
-        List<IdleVerdict> verdicts = decider.decide(snapshot, detector);
         Map<JobId, JobRecord> byId =
                 records.stream().collect(Collectors.toMap(JobRecord::id, r -> r, (a, b) -> a, HashMap::new));
+        List<IdleVerdict> verdicts = decider.decide(snapshot, detector, job -> {
+            JobRecord record = byId.get(job);
+            Team team = snapshot.teams().get(job.team());
+            return record != null
+                    && team != null
+                    && IdleRelease.requeues(record, team.idle().action());
+        });
         Map<JobId, String> waiting = new LinkedHashMap<>();
         boolean freed = false;
         for (IdleVerdict verdict : verdicts) {

@@ -134,6 +134,11 @@ public final class IdleRelease {
         return true;
     }
 
+    /** Whether releasing the job puts it back in the queue: a preempted job, not a stopped one or a Notebook. */
+    static boolean requeues(JobRecord record, IdleAction action) {
+        return action == IdleAction.PREEMPT && !(record.spec().kind() == JobKind.NOTEBOOK && governsPod(record));
+    }
+
     private static boolean governsPod(JobRecord record) {
         return record.submission().adopted() && record.submission().workload().isPod();
     }

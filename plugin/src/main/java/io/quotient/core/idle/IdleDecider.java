@@ -14,22 +14,24 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * Decides, for every placed job its team's idle policy watches, whether it is busy, warned or released
  * ({@link IdleState}). Whether someone waits for the GPUs a job would free is the engine's own decision: the
- * scheduler is asked to place each waiting job on the snapshot without the idle job, and a waiter counts when it
- * would be placed there without evicting anyone, but not on the snapshot as it is. Jobs idle longest go first; a
+ * scheduler's queue pass runs on the snapshot without the idle job (with it back in the queue when releasing
+ * re-queues it: a preempted job in its team's guarantee would be placed again first, so nobody waits for it), and a
+ * waiting job counts when that pass places it but the pass on the snapshot as it is does not. Jobs idle longest go
+ * first; a
  * job released frees its GPUs and takes its waiter out of the queue for the jobs after it, so two idle notebooks
  * are not both released for one waiter. Pure: the service applies the verdicts.
  */
 public final class IdleDecider {
-
-    /** At most this many waiting jobs (in queue order) are tried per idle job: each try is two scheduling runs. */
-    static final int MAX_WAITERS_TRIED = 32;
 
     private final Scheduler scheduler;
 
@@ -37,7 +39,11 @@ public final class IdleDecider {
         this.scheduler = scheduler;
     }
 
-    public List<IdleVerdict> decide(SchedulingSnapshot snapshot, IdleDetector detector) {
+    /**
+     * @param requeued whether releasing the job puts it back in the queue (preempted), rather than ending it (a
+     *                 stopped job, a stopped Notebook)
+     */
+    public List<IdleVerdict> decide(SchedulingSnapshot snapshot, IdleDetector detector, Predicate<JobId> requeued) {
         Instant now = snapshot.now();
         List<PlacedJob> placed = new ArrayList<>(snapshot.placed());
         List<PendingJob> pending = new ArrayList<>(snapshot.pending());
@@ -63,7 +69,9 @@ public final class IdleDecider {
         for (PlacedJob job : candidates) {
             IdlePolicy policy = policy(snapshot, job);
             IdleDetector.Idleness idle = detector.idleness(job.id()).orElseThrow();
-            Optional<PendingJob> waiter = waiter(snapshot, placed, pending, job);
+            Optional<PendingJob> waiter = pending.isEmpty()
+                    ? Optional.empty()
+                    : waiter(snapshot, placed, pending, job, requeued.test(job.id()));
             boolean due = idleFor(idle, now).compareTo(policy.after()) >= 0;
             IdleVerdict verdict = due && (waiter.isPresent() || !policy.onlyWhenOthersWait())
                     ? IdleExplanations.release(job, policy, idle, now, waiter)
@@ -99,32 +107,31 @@ public final class IdleDecider {
                 policy.action());
     }
 
-    /** The first waiting job the GPUs of {@code job} would place, that cannot be placed while it holds them. */
+    /** The first waiting job (in queue order) the queue would place once {@code job} is released, but not now. */
     private Optional<PendingJob> waiter(
-            SchedulingSnapshot snapshot, List<PlacedJob> placed, List<PendingJob> pending, PlacedJob job) {
+            SchedulingSnapshot snapshot,
+            List<PlacedJob> placed,
+            List<PendingJob> pending,
+            PlacedJob job,
+            boolean requeued) {
+        Set<JobId> now = placedBy(scheduler.schedulePending(with(snapshot, placed, pending)));
         List<PlacedJob> without = new ArrayList<>(placed);
         without.remove(job);
-        int tried = 0;
-        for (PendingJob candidate : pending) {
-            if (tried++ >= MAX_WAITERS_TRIED) {
-                break;
-            }
-            List<PendingJob> others = new ArrayList<>(pending);
-            others.remove(candidate);
-            if (placesCleanly(with(snapshot, without, others), candidate.spec().id(), candidate)
-                    && !placesCleanly(
-                            with(snapshot, placed, others), candidate.spec().id(), candidate)) {
-                return Optional.of(candidate);
-            }
+        List<PendingJob> queue = new ArrayList<>(pending);
+        if (requeued) {
+            queue.add(new PendingJob(job.spec(), snapshot.now()));
         }
-        return Optional.empty();
+        Set<JobId> after = placedBy(scheduler.schedulePending(with(snapshot, without, queue)));
+        return pending.stream()
+                .filter(w ->
+                        after.contains(w.spec().id()) && !now.contains(w.spec().id()))
+                .findFirst();
     }
 
-    private boolean placesCleanly(SchedulingSnapshot snapshot, JobId id, PendingJob job) {
-        Plan plan = scheduler.schedule(snapshot, job.spec());
-        return plan.actionsOf(PlanAction.Evict.class).isEmpty()
-                && plan.actionsOf(PlanAction.Place.class).stream()
-                        .anyMatch(p -> p.job().equals(id));
+    private static Set<JobId> placedBy(Plan plan) {
+        Set<JobId> placed = new HashSet<>();
+        plan.actionsOf(PlanAction.Place.class).forEach(p -> placed.add(p.job()));
+        return placed;
     }
 
     private static SchedulingSnapshot with(

@@ -18,6 +18,7 @@ import io.quotient.core.scheduling.QuotaScheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +43,8 @@ class IdleDeciderTest {
     private final List<PlacedJob> placed = new ArrayList<>();
     private final List<PendingJob> pending = new ArrayList<>();
     private final Map<String, Team> teams = new LinkedHashMap<>();
+    /** The jobs a release re-queues (preempted); the others end (a stopped Notebook). */
+    private final Set<JobId> requeued = new HashSet<>();
 
     IdleDeciderTest() {
         lab(NOTEBOOKS);
@@ -91,7 +94,7 @@ class IdleDeciderTest {
 
     private List<IdleVerdict> decide() {
         SchedulingSnapshot snapshot = new SchedulingSnapshot(List.of(NODE), Set.of(), placed, pending, teams, NOW);
-        return decider.decide(snapshot, detector);
+        return decider.decide(snapshot, detector, requeued::contains);
     }
 
     private Optional<IdleVerdict> verdict(String name) {
@@ -229,6 +232,20 @@ class IdleDeciderTest {
 
         assertThat(verdict("nb").orElseThrow().state()).isEqualTo(IdleState.BUSY);
         assertThat(detector.idleness(new JobId("lab", "nb"))).isEmpty();
+    }
+
+    @Test
+    void anIdleJobThatWouldBeReplacedFirstOnItsReturnToTheQueueIsNotReleased() {
+        placed.add(placed("lab", "nb", JobKind.NOTEBOOK, 0));
+        waiting();
+        used("lab", "nb", 0.0, 45);
+        requeued.add(new JobId("lab", "nb"));
+
+        IdleVerdict v = verdict("nb").orElseThrow();
+        assertThat(v.state())
+                .as("preempted, it is in its team's guarantee and placed again before the borrowing waiter")
+                .isEqualTo(IdleState.WARNED);
+        assertThat(v.waiter()).isEmpty();
     }
 
     @Test
