@@ -59,6 +59,24 @@
     return key ? team[key] : null;
   }
 
+  /** "PT1H30M" as "1h30m": the fair-share half-life as the settings write it. */
+  function duration(iso) {
+    return String(iso).replace(/^PT?/, '').replace(/([HMS])/g, (u) => u.toLowerCase()).replace(/(\d+)D/, '$1d');
+  }
+
+  /** The fair-share column: the decayed usage and the over-quota share it leaves, or "instantaneous". */
+  function fairness(t) {
+    if (t.usageHalfLife == null) {
+      return '<span class="fairness" data-fairness="instantaneous" title="fair shares have no memory' +
+        ' (usage half-life 0)">fair share: instantaneous</span>';
+    }
+    return '<span class="fairness" data-fairness="decayed" data-decayed-usage="' + t.decayedUsageGpus +
+      '" data-over-quota-share="' + t.overQuotaShareGpus + '" title="decayed past borrowing (half-life ' +
+      esc(duration(t.usageHalfLife)) + ') and the share of idle GPUs beyond the guarantee it leaves">decayed usage ' +
+      num(t.decayedUsageGpus) + ' → over-quota share ' + num(t.overQuotaShareGpus) + ' <small>(half-life ' +
+      esc(duration(t.usageHalfLife)) + ')</small></span>';
+  }
+
   /* ---------- sections ---------- */
 
   function renderTeams(d, colour) {
@@ -86,7 +104,7 @@
         '</div><span class="figures">guaranteed ' + num(t.guaranteedGpus) +
         (fair == null ? '' : ' · fair share ' + num(fair)) + ' · in quota ' + num(t.inQuotaGpus) +
         ' · borrowed ' + num(t.overQuotaGpus) + ' · pending ' + num(pending) + ' (' + t.pendingJobs + ' jobs)' +
-        (t.maxGpus == null ? '' : ' · max ' + num(t.maxGpus)) + '</span></div>';
+        (t.maxGpus == null ? '' : ' · max ' + num(t.maxGpus)) + '</span>' + fairness(t) + '</div>';
     });
     $('teams').innerHTML = html.join('') || '<p class="empty">no teams configured</p>';
   }
@@ -204,6 +222,9 @@
         $('status').textContent = 'updated ' + time(data.at) + ' · drawn in ' + Math.round(ms) + ' ms · every ' +
           POLL_MS / 1000 + ' s';
         document.body.dataset.updated = data.at;
+        if (window.quotientUsagePanel) {
+          window.quotientUsagePanel.refresh(data.at, headers, palette(data.teams));
+        }
       }
     } catch (e) {
       showError('Cannot reach the Quotient service (' + e.message + '); retrying every ' + POLL_MS / 1000 + ' s.');

@@ -89,7 +89,7 @@ public final class DeploymentService {
      * back later (a restart, the other replica) gives the same answer even if the template changes.
      */
     private JobSubmission withTemplateDefaults(JobSubmission submission) {
-        if (submission.request().preemptible() != null) {
+        if (submission.request().runtime().preemptible() != null) {
             return submission;
         }
         return Optional.ofNullable(gateway.templates().get(submission.template()))

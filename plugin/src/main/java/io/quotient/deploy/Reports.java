@@ -19,6 +19,7 @@ import io.quotient.deploy.port.GpuSlot;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
 import io.quotient.deploy.port.TeamsSource;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -49,6 +50,8 @@ public final class Reports {
      * @param overQuotaMilli what the rest holds: borrowed, preemptible by teams below their guarantee or fair share
      * @param fairShareMilli its guarantee as far as it has demand, plus its weighted share of idle capacity
      * @param decayedUsageMilli its decayed past borrowing (docs/fairness.md); 0 when fair shares have no memory
+     * @param usageHalfLife     the cluster's fair-share half-life behind {@code decayedUsageMilli}; zero when fair
+     *                          shares have no memory (instantaneous)
      */
     public record TeamUsage(
             Team team,
@@ -57,7 +60,8 @@ public final class Reports {
             long overQuotaMilli,
             long fairShareMilli,
             int pendingJobs,
-            long decayedUsageMilli) {}
+            long decayedUsageMilli,
+            Duration usageHalfLife) {}
 
     /** A job's share of one GPU. */
     public record GpuShare(JobId job, int milli) {}
@@ -122,6 +126,7 @@ public final class Reports {
             sums[p.quotaState() == QuotaState.IN_QUOTA ? 0 : 1] += p.gpuMilli();
         }
         Map<String, Double> past = usage == null ? Map.of() : usage.decayed();
+        Duration halfLife = usage == null ? Duration.ZERO : usage.settings().usageHalfLife();
         Map<String, Long> fair = TeamShares.fairShares(configured, placed, waiting, cluster.nodes(), past);
         return configured.values().stream()
                 .map(t -> {
@@ -133,7 +138,8 @@ public final class Reports {
                             sums[1],
                             fair.getOrDefault(t.name(), 0L),
                             pending.getOrDefault(t.name(), 0),
-                            Math.round(past.getOrDefault(t.name(), 0.0)));
+                            Math.round(past.getOrDefault(t.name(), 0.0)),
+                            halfLife);
                 })
                 .toList();
     }

@@ -100,7 +100,7 @@ public final class SubmissionChecks {
                             + String.join(
                                     ", ", templates.keySet().stream().sorted().toList()));
         }
-        Integer replicas = submission.request().replicas();
+        Integer replicas = submission.request().gang().replicas();
         if (replicas != null && replicas > 1 && !traits.spansNodes()) {
             throw new RequestException(
                     "replicas",

@@ -110,6 +110,11 @@ public final class UsageAccounting {
         }
     }
 
+    /** How fair shares remember past borrowing: the half-life and window this history keeps. */
+    public FairShareSettings settings() {
+        return settings;
+    }
+
     /** Each team's decayed past borrowing in milli now, for reports. */
     public Map<String, Double> decayed() {
         return history.decayedMilli();

@@ -86,6 +86,16 @@ class EmbeddedUsageApiTest {
     }
 
     @Test
+    void aBadBucketIsA400NamingItAsJsonAndCsvAlike() throws Exception {
+        mvc.perform(get("/api/v1/usage").param("bucket", "week"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("bucket"));
+        mvc.perform(get("/api/v1/usage").param("bucket", "week").header("Accept", "text/csv"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("bucket"));
+    }
+
+    @Test
     void thePrometheusCountersCarryTheRecordsTotalsPerTeamAndQuotaState() throws Exception {
         mvc.perform(post("/api/v1/teams/showback/jobs")
                         .contentType(MediaType.APPLICATION_JSON)

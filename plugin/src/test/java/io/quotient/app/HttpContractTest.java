@@ -3,6 +3,7 @@ package io.quotient.app;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.adapters.rest.SecurityHeadersFilter;
+import io.quotient.adapters.rest.StatusErrors;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -76,6 +77,18 @@ class HttpContractTest {
                         .doesNotContain("Whitelabel", "Tomcat", "java.", "Exception", "<html");
             }
         }
+    }
+
+    @Test
+    void aPathNoHandlerServesAnswersTheOneNotFoundBody() throws IOException {
+        RawHttp http = new RawHttp(port);
+        RawHttp.Response answer = http.send("GET", "/api/v1/no-such-resource", Map.of(), null);
+        assertThat(answer.status()).isEqualTo(404);
+        assertThat(answer.body())
+                .contains(
+                        "\"error\":\"not found\"",
+                        "\"field\":\"path\"",
+                        StatusErrors.of(404).reason());
     }
 
     @Test

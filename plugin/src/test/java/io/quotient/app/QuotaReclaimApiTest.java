@@ -35,7 +35,7 @@ import org.yaml.snakeyaml.Yaml;
  */
 @SpringBootTest(classes = QuotientApplication.class, properties = "quotient.cluster.mode=embedded")
 @AutoConfigureMockMvc
-class QuotaReclaimApiTest {
+public class QuotaReclaimApiTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -53,7 +53,7 @@ class QuotaReclaimApiTest {
     }
 
     /** The embedded service's cluster (one 8-GPU node) and teams files, written aside and set as its properties. */
-    static void embeddedFiles(DynamicPropertyRegistry registry, List<Map<String, Object>> teams) {
+    public static void embeddedFiles(DynamicPropertyRegistry registry, List<Map<String, Object>> teams) {
         Path cluster = yamlFile("quotient-cluster", Map.of("nodes", List.of(node())));
         Path teamsFile = yamlFile("quotient-teams", Map.of("teams", teams));
         registry.add("quotient.embedded.cluster-file", cluster::toString);

@@ -75,6 +75,10 @@ class UsageDecayApiTest {
         mvc.perform(get("/api/v1/teams"))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$[?(@.name == 'a')].fairShareGpus").value(3.0))
-                .andExpect(jsonPath("$[?(@.name == 'b')].fairShareGpus").value(5.0));
+                .andExpect(jsonPath("$[?(@.name == 'b')].fairShareGpus").value(5.0))
+                // the over-quota share is the fair share beyond the guarantee (0 here), with the half-life behind it
+                .andExpect(jsonPath("$[?(@.name == 'a')].overQuotaShareGpus").value(3.0))
+                .andExpect(jsonPath("$[?(@.name == 'b')].overQuotaShareGpus").value(5.0))
+                .andExpect(jsonPath("$[?(@.name == 'a')].usageHalfLife").value("PT1H"));
     }
 }

@@ -7,6 +7,7 @@ import io.quotient.core.model.JobId;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.Team;
 import io.quotient.core.placement.TargetWorkload;
+import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
 import io.quotient.core.scheduling.QuotaScheduler;
 import io.quotient.deploy.port.ForwardingWorkloadGateway;
@@ -63,8 +64,7 @@ class AbsentOperatorWritesTest {
 
     private void adoptTrainJob() {
         JobSubmission trainJob = JobSubmission.governing(
-                new JobRequestInput(
-                        "team-a", "llm", 2, null, null, null, null, null, null, null, null, null, null, null),
+                JobRequestInput.of("team-a", "llm").with(GpuAsk.whole(2)),
                 "team-a",
                 new WorkloadRef("trainer.kubeflow.org/v1alpha1", "TrainJob", "llm", "u-1"));
         new Adoption(() -> List.of(trainJob), h.store, h.deployments, () -> true).adoptNew();

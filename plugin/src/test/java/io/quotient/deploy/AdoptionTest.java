@@ -6,6 +6,7 @@ import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.Team;
 import io.quotient.core.placement.TargetWorkload;
+import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
 import io.quotient.core.scheduling.QuotaScheduler;
 import io.quotient.deploy.port.JobPhase;
@@ -34,8 +35,7 @@ class AdoptionTest {
 
     private static JobSubmission workload(String name, String uid, int gpus) {
         return JobSubmission.governing(
-                new JobRequestInput(
-                        "team-a", name, gpus, null, null, null, null, null, null, null, null, null, null, null),
+                JobRequestInput.of("team-a", name).with(GpuAsk.whole(gpus)),
                 "team-a",
                 new WorkloadRef("batch/v1", "Job", name, uid));
     }

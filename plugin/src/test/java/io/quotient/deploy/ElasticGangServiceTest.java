@@ -6,6 +6,8 @@ import io.quotient.adapters.memory.EmbeddedCluster;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.Team;
 import io.quotient.core.placement.TargetWorkload;
+import io.quotient.core.request.GangAsk;
+import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
 import io.quotient.core.request.JobSpecValidator;
 import io.quotient.core.scheduling.QuotaScheduler;
@@ -78,23 +80,8 @@ class ElasticGangServiceTest {
     }
 
     private static JobSubmission elasticGang(String name, int replicas, int minReplicas) {
-        JobRequestInput request = new JobRequestInput(
-                "team-a",
-                name,
-                8,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                replicas,
-                minReplicas);
+        JobRequestInput request =
+                JobRequestInput.of("team-a", name).with(GpuAsk.whole(8)).with(new GangAsk(replicas, minReplicas));
         return new JobSubmission(request, "pytorchjob", "img", List.of(), List.of(), Map.of(), Map.of());
     }
 }

@@ -3,7 +3,9 @@ package io.quotient.deploy;
 import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
+import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
+import io.quotient.core.request.RuntimeOptions;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.JobSubmission;
@@ -20,20 +22,21 @@ public final class JobFixtures {
 
     /** A preemptible request for whole GPUs. */
     public static JobSubmission wholeGpus(String team, String name, int gpus) {
-        return submission(new JobRequestInput(
-                team, name, gpus, null, null, null, null, null, null, null, null, true, null, null));
+        return submission(
+                JobRequestInput.of(team, name).with(GpuAsk.whole(gpus)).with(new RuntimeOptions(null, true, null)));
     }
 
     /** A request that must stay within the team's guarantee (not preemptible). */
     public static JobSubmission inQuotaOnly(String team, String name, int gpus) {
-        return submission(new JobRequestInput(
-                team, name, gpus, null, null, null, null, null, null, null, null, false, null, null));
+        return submission(
+                JobRequestInput.of(team, name).with(GpuAsk.whole(gpus)).with(new RuntimeOptions(null, false, null)));
     }
 
     /** A preemptible request for a fraction of one GPU. */
     public static JobSubmission fraction(String team, String name, double fraction) {
-        return submission(new JobRequestInput(
-                team, name, null, fraction, null, null, null, null, null, null, null, true, null, null));
+        return submission(JobRequestInput.of(team, name)
+                .with(new GpuAsk(null, fraction, null, null, null, null, null))
+                .with(new RuntimeOptions(null, true, null)));
     }
 
     public static JobSubmission submission(JobRequestInput input) {

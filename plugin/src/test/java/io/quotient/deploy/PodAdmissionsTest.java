@@ -7,8 +7,10 @@ import io.quotient.core.model.JobId;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.Team;
 import io.quotient.core.placement.TargetWorkload;
+import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
 import io.quotient.core.request.JobSpecValidator;
+import io.quotient.core.request.RuntimeOptions;
 import io.quotient.core.scheduling.QuotaScheduler;
 import io.quotient.deploy.port.ForwardingWorkloadGateway;
 import io.quotient.deploy.port.GpuBinding;
@@ -54,21 +56,9 @@ class PodAdmissionsTest {
     }
 
     private static JobRequestInput pod(String name, Integer gpus, Double fraction) {
-        return new JobRequestInput(
-                "team-a",
-                name,
-                gpus,
-                fraction,
-                fraction,
-                null,
-                null,
-                fraction == null ? null : 1,
-                null,
-                null,
-                null,
-                false,
-                null,
-                null);
+        return JobRequestInput.of("team-a", name)
+                .with(new GpuAsk(gpus, fraction, fraction, null, null, fraction == null ? null : 1, null))
+                .with(new RuntimeOptions(null, false, null));
     }
 
     /** The pod, admitted, is created by its controller: the cluster shows it running. */
@@ -171,8 +161,8 @@ class PodAdmissionsTest {
 
     @Test
     void anUnknownTeamIsRefusedAndNothingIsRecorded() {
-        JobRequestInput other = new JobRequestInput(
-                "team-x", "nb-0", 1, null, null, null, null, null, null, null, null, false, null, null);
+        JobRequestInput other =
+                JobRequestInput.of("team-x", "nb-0").with(GpuAsk.whole(1)).with(new RuntimeOptions(null, false, null));
 
         assertThat(h.pods.admit("ml-x", other))
                 .isInstanceOfSatisfying(
@@ -228,8 +218,8 @@ class PodAdmissionsTest {
 
     @Test
     void aPreemptedPodJobHasItsPodDeletedAndItsNextCreateWaitsWithThePreemption() {
-        JobRequestInput borrowing = new JobRequestInput(
-                "team-b", "nb-0", 2, null, null, null, null, null, null, null, null, true, null, null);
+        JobRequestInput borrowing =
+                JobRequestInput.of("team-b", "nb-0").with(GpuAsk.whole(2)).with(new RuntimeOptions(null, true, null));
         assertThat(h.pods.admit("ml-b", borrowing)).isInstanceOf(PodVerdict.Admit.class);
         JobId borrowed = new JobId("team-b", "nb-0");
         podRuns(borrowed);

@@ -35,11 +35,13 @@ final class ScriptedScheduler implements Scheduler {
 
     /** Whole GPUs or a fraction, as written; enough validation for scripted plans. */
     static final RequestValidator SIMPLE_VALIDATOR = (input, teams) -> {
-        GpuRequest gpu = input.gpuCount() != null
-                ? new GpuRequest.WholeGpus(input.gpuCount())
-                : input.fraction() != null
+        GpuRequest gpu = input.gpu().count() != null
+                ? new GpuRequest.WholeGpus(input.gpu().count())
+                : input.gpu().fraction() != null
                         ? new GpuRequest.Fraction(
-                                (int) Math.round(input.fraction() * 1000), (int) Math.round(input.fraction() * 1000), 1)
+                                (int) Math.round(input.gpu().fraction() * 1000),
+                                (int) Math.round(input.gpu().fraction() * 1000),
+                                1)
                         : new GpuRequest.None();
         return new JobSpec(
                 new JobId(input.team(), input.name()),
@@ -48,7 +50,7 @@ final class ScriptedScheduler implements Scheduler {
                 0,
                 null,
                 0,
-                !Boolean.FALSE.equals(input.preemptible()),
+                !Boolean.FALSE.equals(input.runtime().preemptible()),
                 Duration.ZERO);
     };
 

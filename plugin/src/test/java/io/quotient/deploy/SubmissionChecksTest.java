@@ -3,6 +3,8 @@ package io.quotient.deploy;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.quotient.core.request.GangAsk;
+import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
 import io.quotient.core.request.RequestException;
 import io.quotient.deploy.port.JobSubmission;
@@ -131,23 +133,9 @@ class SubmissionChecksTest {
 
     private static JobRequestInput gang(int replicas) {
         JobRequestInput one = JobFixtures.wholeGpus("team-a", "j", 8).request();
-        return new JobRequestInput(
-                one.team(),
-                one.name(),
-                one.gpuCount(),
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                replicas,
-                null);
+        return JobRequestInput.of(one.team(), one.name())
+                .with(GpuAsk.NONE.withCount(one.gpu().count()))
+                .with(new GangAsk(replicas, null));
     }
 
     private static JobSubmission with(Map<String, String> labels, Map<String, String> env) {

@@ -205,4 +205,22 @@ public final class FamilyBenchmark {
         grid.add(new Family("default", new TraceFamily(null, null, 0.35, 0.30)));
         return grid;
     }
+
+    /**
+     * Families pinned to GPU models by the cluster's mix (each pinned pod's models drawn with weights by the
+     * cluster's GPUs per model, among the models with a node that holds it), for a cluster other than openb's, each
+     * next to its unpinned form: the {@code default} mix with none, half and all of the GPU pods pinned, with 60 %
+     * of the GPU demand fractional, with 35 % multi-GPU, and fractions only.
+     */
+    public static List<Family> pinned() {
+        List<Family> families = new ArrayList<>();
+        families.add(new Family("default", new TraceFamily(0.50, null, null, null)));
+        for (double spec : new double[] {0, 1}) {
+            families.add(new Family("default", new TraceFamily(spec, null, null, null)));
+            families.add(new Family("default", new TraceFamily(spec, 0.60, null, null)));
+            families.add(new Family("default", new TraceFamily(spec, null, 0.35, null)));
+            families.add(new Family("default", new TraceFamily(spec, 1.0, 0.0, null)));
+        }
+        return families;
+    }
 }

@@ -43,7 +43,11 @@ class RobustnessBenchmark {
 
     private static List<FamilyBenchmark.Row> run(
             List<Placement> placements, List<Long> seeds, List<FamilyBenchmark.Family> families) {
-        List<NodeSpec> nodes = TraceReader.readNodes(DATA.resolve("openb_node_list_gpu_node.csv"));
+        return run(TraceReader.readNodes(DATA.resolve("openb_node_list_gpu_node.csv")), placements, seeds, families);
+    }
+
+    private static List<FamilyBenchmark.Row> run(
+            List<NodeSpec> nodes, List<Placement> placements, List<Long> seeds, List<FamilyBenchmark.Family> families) {
         ExecutorService pool = Executors.newFixedThreadPool(Integer.getInteger("benchmark.threads", 1));
         try {
             FamilyBenchmark benchmark = new FamilyBenchmark(nodes, RobustnessBenchmark::base, placements, seeds, pool);
@@ -85,6 +89,23 @@ class RobustnessBenchmark {
                 Placement.policy("quotient", TieBreak.FIXED_ORDER),
                 Placement.service("quotient", Placement.ServiceWorkload.TRACE, TieBreak.FIXED_ORDER),
                 Placement.service("quotient", Placement.ServiceWorkload.LEARNED, TieBreak.FIXED_ORDER));
+    }
+
+    /**
+     * The same placements on the model-pinned families ({@link FamilyBenchmark#pinned()}) generated on the nodes of
+     * {@code -Dbenchmark.nodes=FILE}, a node list in the openb format such as the Alibaba PAI 2020 machines
+     * ({@code pai2020_node_list_gpu_node.csv}, docs/research/packing.md, "Model pins on small machines"); the pods are
+     * drawn from the shipped openb variants, their pins by that cluster's GPUs per model.
+     */
+    @Test
+    void quotientAgainstFgdOnModelPinnedFamilies() throws IOException {
+        String file = System.getProperty("benchmark.nodes");
+        if (file == null) {
+            throw new IllegalArgumentException("pass the cluster to pin on as -Dbenchmark.nodes=FILE (a node list "
+                    + "sn,cpu_milli,memory_mib,gpu,model such as the PAI 2020 machines)");
+        }
+        List<NodeSpec> nodes = TraceReader.readNodes(Path.of(file));
+        report("robustness-pinned", run(nodes, gridPlacements(), SEEDS, FamilyBenchmark.pinned()));
     }
 
     /**

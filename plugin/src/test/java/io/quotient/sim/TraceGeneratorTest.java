@@ -9,6 +9,7 @@ import io.quotient.core.cluster.ResourceDemand;
 import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
@@ -95,6 +96,76 @@ class TraceGeneratorTest {
         // the cluster has 71 % of its GPUs in G2 and 14 % in T4; gpuspec05's constraints are mostly T4-only
         assertThat(onlyModel(byCluster, "G2")).isGreaterThan(onlyModel(byCluster, "T4") * 3);
         assertThat(onlyModel(byTrace, "T4")).isGreaterThan(onlyModel(byTrace, "G2") * 2);
+    }
+
+    /**
+     * A cluster in the PAI 2020 mix at 1/20 scale (docs/research/packing.md, "Model pins on small machines"): two
+     * 2-GPU models on 65 machines, three 8-GPU models on 26.
+     */
+    private static List<NodeSpec> paiLikeCluster() {
+        List<NodeSpec> nodes = new ArrayList<>();
+        record Kind(String model, int machines, int gpus, long cpuMilli, long memoryMib) {}
+        for (Kind k : List.of(
+                new Kind("P100", 40, 2, 64_000, 524_288),
+                new Kind("T4", 25, 2, 96_000, 524_288),
+                new Kind("MISC", 14, 8, 96_000, 524_288),
+                new Kind("V100", 5, 8, 96_000, 393_216),
+                new Kind("V100M32", 7, 8, 96_000, 393_216))) {
+            for (int i = 0; i < k.machines(); i++) {
+                nodes.add(new NodeSpec(k.model() + "-" + i, k.cpuMilli(), k.memoryMib(), k.gpus(), k.model(), 0));
+            }
+        }
+        return nodes;
+    }
+
+    @Test
+    void pinsEveryGpuPodInProportionToTheFleetsGpusPerModel() {
+        List<NodeSpec> cluster = paiLikeCluster();
+        double gpus = cluster.stream().mapToInt(NodeSpec::gpuCount).sum();
+        List<TracePod> pinned =
+                new TraceGenerator(DEFAULT, cluster).generate(new TraceFamily(1.0, null, null, null), 42);
+        List<TracePod> gpuPods =
+                pinned.stream().filter(p -> p.demand().needsGpu()).toList();
+
+        // every GPU pod that some machine can hold is pinned (a few 8-GPU pods ask more CPU than any machine has)
+        assertThat(gpuPods)
+                .filteredOn(p -> cluster.stream()
+                        .anyMatch(n -> n.gpuCount() >= p.demand().gpuCount()
+                                && n.cpuMilli() >= p.demand().cpuMilli()
+                                && n.memoryMib() >= p.demand().memoryMib()))
+                .hasSizeGreaterThan(gpuPods.size() * 99 / 100)
+                .allMatch(p -> !p.demand().allowedModels().isEmpty());
+        // pods that every model can hold (one or two GPUs, CPU and memory of the smallest machines) are pinned to one
+        // model by its share of the fleet's GPUs; 15 % of pinned pods get two to four models
+        List<TracePod> anywhere = gpuPods.stream()
+                .filter(p -> p.demand().gpuCount() <= 2
+                        && p.demand().cpuMilli() <= 64_000
+                        && p.demand().memoryMib() <= 393_216)
+                .toList();
+        List<TracePod> oneModel = anywhere.stream()
+                .filter(p -> p.demand().allowedModels().size() == 1)
+                .toList();
+        assertThat(1 - (double) oneModel.size() / anywhere.size())
+                .as("share pinned to several models")
+                .isCloseTo(TraceGenerator.MULTI_MODEL_PCT / 100.0, within(0.02));
+        for (String model : List.of("P100", "T4", "MISC", "V100", "V100M32")) {
+            double fleetShare = cluster.stream()
+                            .filter(n -> n.gpuModel().equals(model))
+                            .mapToInt(NodeSpec::gpuCount)
+                            .sum()
+                    / gpus;
+            assertThat((double) onlyModel(oneModel, model) / oneModel.size())
+                    .as("share of single-model pins on %s", model)
+                    .isCloseTo(fleetShare, within(0.02));
+        }
+        // a pod on more GPUs than a small machine has is pinned only to models of 8-GPU machines
+        assertThat(gpuPods.stream().filter(p -> p.demand().gpuCount() > 2))
+                .isNotEmpty()
+                .allMatch(p ->
+                        Set.of("MISC", "V100", "V100M32").containsAll(p.demand().allowedModels()));
+        assertThat(new TraceGenerator(DEFAULT, cluster).generate(new TraceFamily(0.0, null, null, null), 42))
+                .as("the unpinned member for comparison")
+                .allMatch(p -> p.demand().allowedModels().isEmpty());
     }
 
     private static long onlyModel(List<TracePod> pods, String model) {

@@ -14,6 +14,7 @@ import io.quotient.adapters.template.TemplateRenderer;
 import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
+import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
 import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.deploy.port.JobRecord;
@@ -68,17 +69,22 @@ final class AdapterFixture implements AutoCloseable {
 
     /** A small stand-in for the service's validator: whole GPUs or a fraction, with CPU and memory. */
     static JobSpec specOf(JobRequestInput in) {
-        GpuRequest gpu = in.fraction() != null
+        GpuRequest gpu = in.gpu().fraction() != null
                 ? new GpuRequest.Fraction(
-                        (int) Math.round(in.fraction() * 1000),
-                        (int) Math.round((in.fractionLimit() == null ? in.fraction() : in.fractionLimit()) * 1000),
+                        (int) Math.round(in.gpu().fraction() * 1000),
+                        (int) Math.round((in.gpu().fractionLimit() == null
+                                        ? in.gpu().fraction()
+                                        : in.gpu().fractionLimit())
+                                * 1000),
                         1)
-                : in.gpuCount() == null ? new GpuRequest.None() : new GpuRequest.WholeGpus(in.gpuCount());
+                : in.gpu().count() == null
+                        ? new GpuRequest.None()
+                        : new GpuRequest.WholeGpus(in.gpu().count());
         return new JobSpec(
                 new JobId(in.team(), in.name()),
                 gpu,
-                in.cpuMilli() == null ? 100 : in.cpuMilli(),
-                in.memoryMib() == null ? 128 : in.memoryMib(),
+                in.resources().cpuMilli() == null ? 100 : in.resources().cpuMilli(),
+                in.resources().memoryMib() == null ? 128 : in.resources().memoryMib(),
                 Set.of(),
                 0,
                 true,
@@ -86,13 +92,12 @@ final class AdapterFixture implements AutoCloseable {
     }
 
     static JobRecord wholeGpuRecord(String team, String name, int gpus) {
-        return record(new JobRequestInput(
-                team, name, gpus, null, null, null, null, null, null, null, null, null, null, null));
+        return record(JobRequestInput.of(team, name).with(GpuAsk.whole(gpus)));
     }
 
     static JobRecord fractionRecord(String team, String name, double fraction) {
-        return record(new JobRequestInput(
-                team, name, null, fraction, fraction, null, null, 1, null, null, null, null, null, null));
+        return record(JobRequestInput.of(team, name)
+                .with(GpuAsk.fraction(fraction, fraction).onDevices(1)));
     }
 
     private static JobRecord record(JobRequestInput input) {

@@ -1,6 +1,9 @@
 package io.quotient.adapters.hook;
 
+import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
+import io.quotient.core.request.Resources;
+import io.quotient.core.request.RuntimeOptions;
 import io.quotient.deploy.port.JobSubmission;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -27,17 +30,9 @@ public final class HookRequest {
     private List<String> command = List.of();
     private final Map<String, String> labels = new LinkedHashMap<>();
     private final Map<String, String> env = new LinkedHashMap<>();
-    private Integer gpuCount;
-    private Double fraction;
-    private Double fractionLimit;
-    private Long memoryMib;
-    private Long memoryLimitMib;
-    private Integer gpuDevices;
-    private Long cpuMilli;
-    private Long hostMemoryMib;
-    private Integer priority;
-    private Boolean preemptible;
-    private Long minRuntimeSeconds;
+    private GpuAsk gpu = GpuAsk.NONE;
+    private Resources resources = Resources.NONE;
+    private RuntimeOptions runtime = RuntimeOptions.DEFAULTS;
 
     private HookRequest(String team, String name) {
         this.team = team;
@@ -66,50 +61,47 @@ public final class HookRequest {
 
     /** {@code gpu.count}: whole GPUs. */
     public HookRequest wholeGpus(int count) {
-        this.gpuCount = count;
+        this.gpu = gpu.withCount(count);
         return this;
     }
 
     /** {@code gpu.fraction} and {@code gpu.fractionLimit}: a guaranteed share of a GPU and its burst limit. */
     public HookRequest fraction(double request, double limit) {
-        this.fraction = request;
-        this.fractionLimit = limit;
+        this.gpu = gpu.withFraction(request, limit);
         return this;
     }
 
     /** {@code gpu.memoryMib} and {@code gpu.memoryLimitMib}: guaranteed MiB of a GPU and the burst limit. */
     public HookRequest gpuMemoryMib(long request, long limit) {
-        this.memoryMib = request;
-        this.memoryLimitMib = limit;
+        this.gpu = gpu.withMemory(request, limit);
         return this;
     }
 
     /** {@code gpuDevices}: the same fraction or MiB on this many GPUs of one node. */
     public HookRequest gpuDevices(int devices) {
-        this.gpuDevices = devices;
+        this.gpu = gpu.onDevices(devices);
         return this;
     }
 
     /** {@code cpuMilli} and {@code memoryMib}: the container's CPU and memory requests. */
     public HookRequest cpuAndMemory(long cpuMilli, long memoryMib) {
-        this.cpuMilli = cpuMilli;
-        this.hostMemoryMib = memoryMib;
+        this.resources = new Resources(cpuMilli, memoryMib);
         return this;
     }
 
     public HookRequest priority(int priority) {
-        this.priority = priority;
+        this.runtime = new RuntimeOptions(priority, runtime.preemptible(), runtime.minRuntimeSeconds());
         return this;
     }
 
     /** May borrow idle GPUs beyond the team's guarantee, and be preempted when the owner needs them back. */
     public HookRequest preemptible(boolean preemptible) {
-        this.preemptible = preemptible;
+        this.runtime = runtime.withPreemptible(preemptible);
         return this;
     }
 
     public HookRequest minRuntimeSeconds(long seconds) {
-        this.minRuntimeSeconds = seconds;
+        this.runtime = new RuntimeOptions(runtime.priority(), runtime.preemptible(), seconds);
         return this;
     }
 
@@ -124,21 +116,8 @@ public final class HookRequest {
     }
 
     public JobSubmission build() {
-        JobRequestInput request = new JobRequestInput(
-                team,
-                name,
-                gpuCount,
-                fraction,
-                fractionLimit,
-                memoryMib,
-                memoryLimitMib,
-                gpuDevices,
-                cpuMilli,
-                hostMemoryMib,
-                priority,
-                preemptible,
-                minRuntimeSeconds,
-                null);
+        JobRequestInput request =
+                JobRequestInput.of(team, name).with(gpu).with(resources).with(runtime);
         return new JobSubmission(request, template, image, new ArrayList<>(command), List.of(), labels, env);
     }
 }

@@ -1,7 +1,11 @@
 package io.quotient.adapters.rest;
 
+import io.quotient.core.request.GangAsk;
+import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
 import io.quotient.core.request.RequestException;
+import io.quotient.core.request.Resources;
+import io.quotient.core.request.RuntimeOptions;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.VolumeRequest;
@@ -12,7 +16,9 @@ import java.util.Set;
 
 /**
  * The body of {@code POST /api/v1/teams/{team}/jobs}. Everything is checked by the service, which names the
- * offending field in its 400 answer; unknown fields are refused (a typo must not silently drop a limit).
+ * offending field in its 400 answer; unknown fields are refused (a typo must not silently drop a limit). The body is
+ * the API's flat JSON object; {@link #toSubmission} maps it to the request's groups ({@link JobRequestInput}) in one
+ * place (Jackson 2.17 cannot unwrap groups into a record's creator: "combination not yet supported").
  */
 @Schema(description = "A GPU job to deploy")
 public record JobRequestBody(
@@ -87,6 +93,11 @@ public record JobRequestBody(
     public record GpuBody(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {
 
         static final GpuBody NONE = new GpuBody(null, null, null, null, null);
+
+        /** The request's GPU ask: this, on {@code devices} GPUs of one node, of the allowed {@code models}. */
+        GpuAsk ask(Integer devices, Set<String> models) {
+            return new GpuAsk(count, fraction, fractionLimit, memoryMib, memoryLimitMib, devices, models);
+        }
     }
 
     /**
@@ -102,25 +113,11 @@ public record JobRequestBody(
                     "asks for no GPU; give gpu.count, gpu.fraction or gpu.memoryMib, or leave"
                             + " gpu out for a job without GPUs");
         }
-        GpuBody g = gpu == null ? GpuBody.NONE : gpu;
-        JobRequestInput input = new JobRequestInput(
-                team,
-                name,
-                g.count(),
-                g.fraction(),
-                g.fractionLimit(),
-                g.memoryMib(),
-                g.memoryLimitMib(),
-                gpuDevices,
-                cpuMilli,
-                memoryMib,
-                priority,
-                preemptible,
-                minRuntimeSeconds,
-                gpuModels,
-                replicas,
-                minReplicas,
-                kind);
+        JobRequestInput input = JobRequestInput.of(team, name)
+                .with((gpu == null ? GpuBody.NONE : gpu).ask(gpuDevices, gpuModels))
+                .with(new Resources(cpuMilli, memoryMib))
+                .with(new RuntimeOptions(priority, preemptible, minRuntimeSeconds, kind))
+                .with(new GangAsk(replicas, minReplicas));
         // the namespace is the service's choice (the team's primary one), not the body's
         return JobSubmission.onRuntime(
                 input,

@@ -12,6 +12,7 @@ import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.http.converter.HttpMessageNotReadableException;
 import org.springframework.web.HttpMediaTypeNotSupportedException;
@@ -83,6 +84,7 @@ public class RestErrors {
         LOG.warn("answering 503: the Kubernetes API server could not be reached: {}", e.getMessage());
         return ResponseEntity.status(HttpStatus.SERVICE_UNAVAILABLE)
                 .header("Retry-After", RETRY_AFTER_SECONDS)
+                .contentType(MediaType.APPLICATION_JSON)
                 .body(new ErrorBody(
                         "cluster unreachable",
                         null,
@@ -153,13 +155,10 @@ public class RestErrors {
                 new ErrorBody("unsupported media type", null, e.getMessage(), "send Content-Type: application/json"));
     }
 
-    /** A path the API does not serve: JSON like every other answer, not the servlet container's page. */
+    /** A path the API does not serve: the same JSON answer as a path the servlet container refuses itself. */
     @ExceptionHandler(NoResourceFoundException.class)
     ResponseEntity<ErrorBody> noSuchPath(NoResourceFoundException e) {
-        return answer(
-                HttpStatus.NOT_FOUND,
-                new ErrorBody(
-                        "not found", null, "nothing is served at this path", "/v3/api-docs lists the API's paths"));
+        return answer(HttpStatus.NOT_FOUND, StatusErrors.of(HttpStatus.NOT_FOUND.value()));
     }
 
     /** A status a handler or Spring itself chose: kept, with its standard words instead of the exception's. */
@@ -196,6 +195,10 @@ public class RestErrors {
                 body.error(),
                 LogValues.escape(body.field()),
                 LogValues.escape(body.reason()));
-        return ResponseEntity.status(status).body(body);
+        // JSON whatever the request accepts: a refusal of a CSV request (GET /api/v1/usage with Accept: text/csv)
+        // is still the API's error shape, not a failed negotiation
+        return ResponseEntity.status(status)
+                .contentType(MediaType.APPLICATION_JSON)
+                .body(body);
     }
 }

@@ -1,11 +1,14 @@
 package io.quotient.adapters.rest;
 
 import io.quotient.core.request.RequestException;
+import io.quotient.core.usage.JobUsageRecord;
+import io.quotient.core.usage.UsageBucket;
 import io.quotient.core.usage.UsageGrouping;
 import io.quotient.core.usage.UsageSummary;
 import io.quotient.deploy.port.TeamsSource;
 import io.quotient.usage.UsageRecorder;
 import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
 import java.time.Clock;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -43,27 +46,34 @@ public class UsageController {
         this.clock = clock;
     }
 
-    /** A range of days and a grouping, as the request gave them (checked). */
-    private record Query(LocalDate from, LocalDate to, UsageGrouping groupBy) {}
+    /** A range of days, a grouping and, for figures over time, a bucket (null: totals), as asked (checked). */
+    private record Query(LocalDate from, LocalDate to, UsageGrouping groupBy, UsageBucket bucket) {}
 
     @Operation(
             summary = "GPU-hours allocated (in quota, borrowed), used and idle per team, job or department, "
-                    + "from and to UTC days inclusive (default: the last 7 days)")
+                    + "from and to UTC days inclusive (default: the last 7 days); with bucket=hour|day one row per "
+                    + "group and UTC hour or day (hours only for the last " + JobUsageRecord.HOURLY_DAYS + " days)")
     @GetMapping(value = "/usage", produces = MediaType.APPLICATION_JSON_VALUE)
     public List<UsageView> usage(
             @RequestParam(required = false) String from,
             @RequestParam(required = false) String to,
-            @RequestParam(defaultValue = "team") String groupBy) {
-        return rows(query(from, to, groupBy));
+            @RequestParam(defaultValue = "team") String groupBy,
+            @Parameter(description = "hour or day: figures over time, one row per group and bucket")
+                    @RequestParam(required = false)
+                    String bucket) {
+        return rows(query(from, to, groupBy, bucket));
     }
 
     @GetMapping(value = "/usage", produces = CSV)
     public ResponseEntity<String> usageCsv(
             @RequestParam(required = false) String from,
             @RequestParam(required = false) String to,
-            @RequestParam(defaultValue = "team") String groupBy) {
-        Query query = query(from, to, groupBy);
-        StringBuilder csv = new StringBuilder(String.join(",", UsageView.COLUMNS)).append("\r\n");
+            @RequestParam(defaultValue = "team") String groupBy,
+            @RequestParam(required = false) String bucket) {
+        Query query = query(from, to, groupBy, bucket);
+        StringBuilder csv = new StringBuilder(query.bucket() == null ? "" : "bucket,")
+                .append(String.join(",", UsageView.COLUMNS))
+                .append("\r\n");
         rows(query).forEach(row -> csv.append(row.csvLine()).append("\r\n"));
         return ResponseEntity.ok()
                 .contentType(MediaType.parseMediaType(CSV + ";charset=UTF-8"))
@@ -75,12 +85,14 @@ public class UsageController {
 
     private List<UsageView> rows(Query query) {
         Map<String, String> departments = UsageSummary.departments(teams.teams().values());
-        return UsageSummary.of(usage.records(), query.from(), query.to(), query.groupBy(), departments).stream()
-                .map(UsageView::of)
-                .toList();
+        List<UsageSummary.Row> rows = query.bucket() == null
+                ? UsageSummary.of(usage.records(), query.from(), query.to(), query.groupBy(), departments)
+                : UsageSummary.over(
+                        usage.records(), query.from(), query.to(), query.groupBy(), query.bucket(), departments);
+        return rows.stream().map(UsageView::of).toList();
     }
 
-    private Query query(String from, String to, String groupBy) {
+    private Query query(String from, String to, String groupBy, String bucket) {
         LocalDate end = to == null ? LocalDate.now(clock.withZone(ZoneOffset.UTC)) : day("to", to);
         LocalDate start = from == null ? end.minusDays(6) : day("from", from);
         if (start.isAfter(end)) {
@@ -92,7 +104,16 @@ public class UsageController {
                     "the range " + start + ".." + end + " covers more than " + MAX_DAYS
                             + " days; ask for a shorter range");
         }
-        return new Query(start, end, UsageGrouping.parse(groupBy));
+        UsageGrouping grouping = UsageGrouping.parse(groupBy);
+        UsageBucket cut = bucket == null ? null : UsageBucket.parse(bucket);
+        LocalDate firstHourly = JobUsageRecord.firstHourlyDay(LocalDate.now(clock.withZone(ZoneOffset.UTC)));
+        if (cut == UsageBucket.HOUR && start.isBefore(firstHourly)) {
+            throw new RequestException(
+                    "from",
+                    "hourly figures are kept for the last " + JobUsageRecord.HOURLY_DAYS + " UTC days; with"
+                            + " bucket=hour ask from " + firstHourly + " or later, or use bucket=day");
+        }
+        return new Query(start, end, grouping, cut);
     }
 
     private static LocalDate day(String field, String value) {

@@ -1,5 +1,6 @@
 package io.quotient.adapters.rest;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.quotient.core.usage.UsageCounters;
 import io.quotient.core.usage.UsageSummary;
 import java.util.List;
@@ -12,6 +13,8 @@ import java.util.Locale;
  * @param job         null unless grouped by job
  * @param department  null for teams outside any department
  * @param utilization used over measured GPU-hours, 0..1; null when nothing was measured
+ * @param bucket      the start of the UTC hour or day the row is of (ISO-8601), when the request asked for a
+ *                    {@code bucket}; left out otherwise
  */
 public record UsageView(
         String department,
@@ -25,7 +28,8 @@ public record UsageView(
         double unmeasuredGpuHours,
         Double utilization,
         double reservedMemoryGibHours,
-        double usedMemoryGibHours) {
+        double usedMemoryGibHours,
+        @JsonInclude(JsonInclude.Include.NON_NULL) String bucket) {
 
     /** The CSV columns, in order. */
     static final List<String> COLUMNS = List.of(
@@ -59,25 +63,30 @@ public record UsageView(
                 round(c.unmeasuredGpuSeconds() / HOUR),
                 c.utilization().isPresent() ? round(c.utilization().getAsDouble()) : null,
                 round(c.reservedMemoryMibSeconds() / GIB_HOUR),
-                round(c.usedMemoryMibSeconds() / GIB_HOUR));
+                round(c.usedMemoryMibSeconds() / GIB_HOUR),
+                row.bucket() == null ? null : row.bucket().toString());
     }
 
-    /** The row as CSV fields (RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled). */
+    /**
+     * The row as CSV fields (RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled), after
+     * its bucket's start when it has one (the column {@code bucket} first).
+     */
     String csvLine() {
-        return String.join(
-                ",",
-                csv(department),
-                csv(team),
-                csv(job),
-                number(allocatedGpuHours),
-                number(inQuotaGpuHours),
-                number(borrowedGpuHours),
-                number(usedGpuHours),
-                number(idleGpuHours),
-                number(unmeasuredGpuHours),
-                utilization == null ? "" : number(utilization),
-                number(reservedMemoryGibHours),
-                number(usedMemoryGibHours));
+        return (bucket == null ? "" : bucket + ",")
+                + String.join(
+                        ",",
+                        csv(department),
+                        csv(team),
+                        csv(job),
+                        number(allocatedGpuHours),
+                        number(inQuotaGpuHours),
+                        number(borrowedGpuHours),
+                        number(usedGpuHours),
+                        number(idleGpuHours),
+                        number(unmeasuredGpuHours),
+                        utilization == null ? "" : number(utilization),
+                        number(reservedMemoryGibHours),
+                        number(usedMemoryGibHours));
     }
 
     private static String csv(String value) {

@@ -25,7 +25,8 @@ public final class InspectCommand implements CliCommand {
     static final String HELP = """
             Usage: java -jar quotient.jar inspect [--url=http://localhost:8080] [--watch[=SECONDS]] [-o table|json]
                    java -jar quotient.jar inspect usage [--from=YYYY-MM-DD] [--to=YYYY-MM-DD]
-                                                        [--group-by=team|job|department] [options above]
+                                                        [--group-by=team|job|department] [--bucket=hour|day]
+                                                        [options above]
 
             Asks a running Quotient service (GET /api/v1/dashboard, the data of the web dashboard at /) and
             prints what the dashboard shows: per team the guaranteed GPUs, the fair share (when the service
@@ -37,7 +38,8 @@ public final class InspectCommand implements CliCommand {
 
             'inspect usage' asks GET /api/v1/usage instead and prints the showback table: per team (or job, or
             department) the GPU-hours allocated (in quota and borrowed), used, idle and unmeasured, and the
-            utilization, over whole UTC days (default: the last 7). docs/usage.md defines each figure.
+            utilization, over whole UTC days (default: the last 7); with --bucket one line per group and UTC
+            hour or day. docs/usage.md defines each figure.
 
             Options:
               --url=URL          the service's base URL (default http://localhost:8080); also --url URL
@@ -47,6 +49,7 @@ public final class InspectCommand implements CliCommand {
                                  with --watch
               --from=DAY, --to=DAY   (usage) the first and last UTC day, both included
               --group-by=GROUPING    (usage) team (default), job or department
+              --bucket=hour|day      (usage) over time: one line per group and hour (last 8 days) or day
               --help             this text
 
             Exit status: 0 printed, 1 the service could not be reached or answered an error,
@@ -55,7 +58,7 @@ public final class InspectCommand implements CliCommand {
     private static final String DEFAULT_URL = "http://localhost:8080";
     /** The options of {@code inspect usage} and the query parameters of {@code GET /api/v1/usage} they set. */
     private static final Map<String, String> USAGE_OPTIONS =
-            Map.of("--from", "from", "--to", "to", "--group-by", "groupBy");
+            Map.of("--from", "from", "--to", "to", "--group-by", "groupBy", "--bucket", "bucket");
     /** Moves the cursor home and clears the terminal, so that --watch redraws in place. */
     private static final String CLEAR = "\033[H\033[2J";
 

@@ -53,7 +53,8 @@ final class InspectReport {
                 "BORROWED",
                 "PENDING GPUS",
                 "PENDING JOBS",
-                "DECAYED USAGE");
+                "DECAYED USAGE",
+                "OVER-QUOTA SHARE");
         view.path("teams")
                 .forEach(t -> table.row(
                         t.path("name").asText(),
@@ -65,8 +66,20 @@ final class InspectReport {
                         gpus(t.path("overQuotaGpus")),
                         gpus(pendingGpus.getOrDefault(t.path("name").asText(), 0.0)),
                         t.path("pendingJobs").asInt(),
-                        t.path("decayedUsageGpus").isNumber() ? gpus(t.path("decayedUsageGpus")) : "-"));
+                        decayedUsage(t),
+                        t.path("overQuotaShareGpus").isNumber() ? gpus(t.path("overQuotaShareGpus")) : "-"));
         return table.render();
+    }
+
+    /**
+     * The decayed usage, or "instantaneous" when the service says fair shares have no memory (a null half-life);
+     * "-" when it reports neither (an older service).
+     */
+    private static String decayedUsage(JsonNode team) {
+        if (team.has("usageHalfLife") && team.path("usageHalfLife").isNull()) {
+            return "instantaneous";
+        }
+        return team.path("decayedUsageGpus").isNumber() ? gpus(team.path("decayedUsageGpus")) : "-";
     }
 
     /** The fair share when the service reports one (a field whose name starts with "fairShare"), else "-". */

@@ -8,7 +8,8 @@ import java.util.Locale;
 /**
  * The showback table as text, from one answer of {@code GET /api/v1/usage}: one line per group with the GPU-hours
  * allocated (in quota, borrowed), used, idle and unmeasured, and the utilization. The group columns shown are the
- * ones the answer carries (department only when some row has one; job only when grouped by job).
+ * ones the answer carries (department only when some row has one; job only when grouped by job; the bucket's
+ * start first when the rows are over time).
  */
 final class UsageReport {
 
@@ -23,7 +24,7 @@ final class UsageReport {
             return "GPU USAGE\n  nothing was allocated in these days\n";
         }
         List<String> groups = new ArrayList<>();
-        for (String field : List.of("department", "team", "job")) {
+        for (String field : List.of("bucket", "department", "team", "job")) {
             boolean present = false;
             for (JsonNode row : rows) {
                 present |= row.path(field).isTextual();

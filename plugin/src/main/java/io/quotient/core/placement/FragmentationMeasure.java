@@ -30,13 +30,37 @@ public final class FragmentationMeasure implements NodeMeasure {
     /** The GPU shapes a model allows, grouped, and the probability of those it does not (all idle is stranded). */
     private record ModelShapes(ShapeGroups allowed, double elsewhere) {}
 
+    private final boolean modelsOwnMix;
+
+    /** FGD's F(M), as the paper defines it and the cluster's fragmentation is reported. */
     public FragmentationMeasure(TargetWorkload workload) {
+        this(workload, false);
+    }
+
+    private FragmentationMeasure(TargetWorkload workload, boolean modelsOwnMix) {
+        this.modelsOwnMix = modelsOwnMix;
         this.workload = workload;
         gpuShapes = workload.shapes().stream().filter(s -> !s.cpuOnly()).toList();
         cpuOnlyProbability = workload.shapes().stream()
                 .filter(TargetWorkload.Shape::cpuOnly)
                 .mapToDouble(TargetWorkload.Shape::probability)
                 .sum();
+    }
+
+    /**
+     * F against the mix of the jobs that can land on the node: on a node of model X, the shapes X does not allow are
+     * left out and the others' probabilities renormalised, F_X(M) = (F(M) − e_X · R) / (1 − e_X) with e_X the
+     * probability of the shapes X does not allow (a node no shape can use counts all its idle GPU as lost). FGD's F
+     * counts those shapes as stranding all of the node's idle GPU whatever is placed there; between two placements
+     * on nodes of X, the part that differs is then scaled by 1 − e_X, so the more of the workload is pinned to other
+     * models, the less a pod pinned to X is steered by the fragmentation of its own model's jobs. Quotient adds F
+     * with a small weight to decide between placements its forecast sees alike; with pods pinned to models in the
+     * fleet's mix, that weight fell to a model's share of the workload, and the decisions it exists for went
+     * unmade. Which model a job may take is the model reserve's question ({@link ModelReserve}), not this one's.
+     * Without pinned shapes it is FGD's F to the last bit.
+     */
+    static FragmentationMeasure withinModelsMix(TargetWorkload workload) {
+        return new FragmentationMeasure(workload, true);
     }
 
     public TargetWorkload workload() {
@@ -65,7 +89,8 @@ public final class FragmentationMeasure implements NodeMeasure {
         }
         ModelShapes shapes = byModel.computeIfAbsent(model, shapesOn);
         ShapeGroups groups = shapes.allowed();
-        double stranded = (cpuOnlyProbability + shapes.elsewhere()) * idle;
+        double others = shapes.elsewhere();
+        double stranded = (cpuOnlyProbability + (modelsOwnMix ? 0 : others)) * idle;
         for (int g = 0; g < groups.size(); g++) {
             // a group whose GPUs do not fit strands all idle for its whole mass, whatever the CPU: counted as one
             // term, so that a CPU-only pod that changes nothing else leaves the value unchanged to the last bit
@@ -76,7 +101,12 @@ public final class FragmentationMeasure implements NodeMeasure {
                 stranded += lacking * idle + (groups.mass(g) - lacking) * groups.tooSmall(g, gpuFree, gpuCount);
             }
         }
-        return stranded;
+        if (!modelsOwnMix) {
+            return stranded;
+        }
+        double own = 1 - others;
+        // a model that no shape of the workload allows (nor CPU-only pods) loses all its idle GPU
+        return own <= 1e-9 ? idle : stranded / own;
     }
 
     /** Σ_n F_n(M) over the cluster, in GPU milli. */

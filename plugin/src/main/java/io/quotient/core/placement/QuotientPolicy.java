@@ -12,8 +12,9 @@ import java.util.List;
  * in three ways: it follows each GPU's leftover until nothing more fits (so fractions are paired into
  * combinations that fill a GPU well), it does not count on rare pod sizes to fill gaps, and it sees GPUs
  * losing the CPU their future jobs need. FGD's own fragmentation is added with a small weight
- * ({@link QuotientSettings#fragmentationWeight()}): it asks shape by shape whether a node still has the CPU and the
- * GPU share together, which the forecast, seeing CPU as an average per GPU, cannot (without it, fraction-only
+ * ({@link QuotientSettings#fragmentationWeight()}), measured against the jobs that can land on the node's model
+ * ({@link FragmentationMeasure#withinModelsMix}, so that jobs pinned to other models do not thin it out): it
+ * asks shape by shape whether a node still has the CPU and the GPU share together, which the forecast, seeing CPU as an average per GPU, cannot (without it, fraction-only
  * traces whose CPU-hungry fractions can pair only on CPU-rich nodes split into a good and a bad mode above FGD;
  * docs/research/packing.md, "Fractions only").
  * CPU-only pods are scored by the forecast alone (see {@link ClusterForecast#withoutFragmentation}).
@@ -58,7 +59,7 @@ final class QuotientPolicy extends GradientPolicy {
             this.workload = workload;
             this.rareSizeShare = settings.rareSizeShare();
             this.fragmentationWeight = settings.fragmentationWeight();
-            this.fragmentation = new FragmentationMeasure(workload);
+            this.fragmentation = FragmentationMeasure.withinModelsMix(workload);
             this.forecast = WasteForecast.forWorkload(workload, rareSizeShare);
         }
 

@@ -11,40 +11,15 @@ public record ForeignDemand(GpuRequest perReplica, int replicas) {
 
     /** The request of a job named {@code name} of {@code team} asking for this, as a REST request would write it. */
     public JobRequestInput request(String team, String name) {
-        Integer count = null;
-        Double fraction = null;
-        Double fractionLimit = null;
-        Long mib = null;
-        Long mibLimit = null;
-        Integer devices = null;
+        GpuAsk gpu = GpuAsk.NONE;
         if (perReplica instanceof GpuRequest.WholeGpus w) {
-            count = w.count();
+            gpu = GpuAsk.whole(w.count());
         } else if (perReplica instanceof GpuRequest.Fraction f) {
-            fraction = f.milli() / 1000.0;
-            fractionLimit = f.limitMilli() / 1000.0;
-            devices = f.devices();
+            gpu = GpuAsk.fraction(f.milli() / 1000.0, f.limitMilli() / 1000.0).onDevices(f.devices());
         } else if (perReplica instanceof GpuRequest.Memory m) {
-            mib = m.mib();
-            mibLimit = m.limitMib();
-            devices = m.devices();
+            gpu = GpuAsk.memory(m.mib(), m.limitMib()).onDevices(m.devices());
         }
-        return new JobRequestInput(
-                team,
-                name,
-                count,
-                fraction,
-                fractionLimit,
-                mib,
-                mibLimit,
-                devices,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                replicas == 1 ? null : replicas,
-                null);
+        return JobRequestInput.of(team, name).with(gpu).with(new GangAsk(replicas == 1 ? null : replicas, null));
     }
 
     public ForeignDemand {

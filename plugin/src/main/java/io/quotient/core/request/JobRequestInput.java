@@ -1,159 +1,59 @@
 package io.quotient.core.request;
 
 import io.quotient.core.model.JobSpec;
-import java.util.Set;
 
 /**
- * A job request exactly as a user wrote it (REST body, template parameters, VDK hook), before validation.
- * Every field may be null; JobSpecValidator turns it into a {@link JobSpec} or a {@link RequestException}
- * naming the offending field. Field names are the REST API's, so errors point at what the user wrote.
+ * A job request exactly as a user wrote it (REST body, GpuJob spec, template parameters, VDK hook), before
+ * validation: who asks ({@code team}, {@code name}) and what, in groups (GPUs, host resources, runtime options, the
+ * gang). Every edge maps its own wire form to this one shape; {@link JobSpecValidator} turns it into a
+ * {@link JobSpec} or a {@link RequestException} naming the offending field as the REST API spells it. Fields inside
+ * the groups may be null (not written); the groups themselves never are (an absent group is its empty value).
  *
- * @param gpuCount       whole GPUs ({@code gpu.count})
- * @param fraction       guaranteed fraction of one GPU, 0 &lt; f &lt; 1 ({@code gpu.fraction})
- * @param fractionLimit  burst limit, fraction &lt;= limit &lt;= 1 ({@code gpu.fractionLimit})
- * @param gpuMemoryMib   guaranteed MiB of one GPU ({@code gpu.memoryMib}); never together with fraction
- * @param gpuMemoryLimitMib burst limit in MiB ({@code gpu.memoryLimitMib})
- * @param gpuDevices     the same fraction or MiB on this many GPUs of one node ({@code gpuDevices})
- * @param gpuModels      allowed GPU models; empty or null means any
- * @param replicas       distributed training: this many replicas, one per node, each with the GPUs asked
- *                       ({@code replicas}); null means one
- * @param minReplicas    an elastic gang starts with at least this many ({@code minReplicas}); null means all
- * @param kind           {@code train} (null: the default), {@code notebook} or {@code inference} ({@code kind}): what
- *                       a team's idle policy watches
+ * @param team      the team the job runs for ({@code team})
+ * @param name      the job's name in the team ({@code name})
+ * @param gpu       the GPUs asked for
+ * @param resources CPU and memory besides the GPUs
+ * @param runtime   priority, preemptibility and minimum runtime
+ * @param gang      replicas, one per node, for distributed training
  */
 public record JobRequestInput(
-        String team,
-        String name,
-        Integer gpuCount,
-        Double fraction,
-        Double fractionLimit,
-        Long gpuMemoryMib,
-        Long gpuMemoryLimitMib,
-        Integer gpuDevices,
-        Long cpuMilli,
-        Long memoryMib,
-        Integer priority,
-        Boolean preemptible,
-        Long minRuntimeSeconds,
-        Set<String> gpuModels,
-        Integer replicas,
-        Integer minReplicas,
-        String kind) {
+        String team, String name, GpuAsk gpu, Resources resources, RuntimeOptions runtime, GangAsk gang) {
 
-    /** A request that leaves its kind open (a training job). */
-    public JobRequestInput(
-            String team,
-            String name,
-            Integer gpuCount,
-            Double fraction,
-            Double fractionLimit,
-            Long gpuMemoryMib,
-            Long gpuMemoryLimitMib,
-            Integer gpuDevices,
-            Long cpuMilli,
-            Long memoryMib,
-            Integer priority,
-            Boolean preemptible,
-            Long minRuntimeSeconds,
-            Set<String> gpuModels,
-            Integer replicas,
-            Integer minReplicas) {
-        this(
-                team,
-                name,
-                gpuCount,
-                fraction,
-                fractionLimit,
-                gpuMemoryMib,
-                gpuMemoryLimitMib,
-                gpuDevices,
-                cpuMilli,
-                memoryMib,
-                priority,
-                preemptible,
-                minRuntimeSeconds,
-                gpuModels,
-                replicas,
-                minReplicas,
-                null);
+    public JobRequestInput {
+        gpu = gpu == null ? GpuAsk.NONE : gpu;
+        resources = resources == null ? Resources.NONE : resources;
+        runtime = runtime == null ? RuntimeOptions.DEFAULTS : runtime;
+        gang = gang == null ? GangAsk.SINGLE : gang;
     }
 
-    /** A single-node request. */
-    public JobRequestInput(
-            String team,
-            String name,
-            Integer gpuCount,
-            Double fraction,
-            Double fractionLimit,
-            Long gpuMemoryMib,
-            Long gpuMemoryLimitMib,
-            Integer gpuDevices,
-            Long cpuMilli,
-            Long memoryMib,
-            Integer priority,
-            Boolean preemptible,
-            Long minRuntimeSeconds,
-            Set<String> gpuModels) {
-        this(
-                team,
-                name,
-                gpuCount,
-                fraction,
-                fractionLimit,
-                gpuMemoryMib,
-                gpuMemoryLimitMib,
-                gpuDevices,
-                cpuMilli,
-                memoryMib,
-                priority,
-                preemptible,
-                minRuntimeSeconds,
-                gpuModels,
-                null,
-                null);
+    /** A request of {@code team} for job {@code name} that asks for nothing yet; the {@code with} methods add. */
+    public static JobRequestInput of(String team, String name) {
+        return new JobRequestInput(team, name, null, null, null, null);
+    }
+
+    public JobRequestInput with(GpuAsk value) {
+        return new JobRequestInput(team, name, value, resources, runtime, gang);
+    }
+
+    public JobRequestInput with(Resources value) {
+        return new JobRequestInput(team, name, gpu, value, runtime, gang);
+    }
+
+    public JobRequestInput with(RuntimeOptions value) {
+        return new JobRequestInput(team, name, gpu, resources, value, gang);
+    }
+
+    public JobRequestInput with(GangAsk value) {
+        return new JobRequestInput(team, name, gpu, resources, runtime, value);
     }
 
     /** The same request with the preemptible flag set (a template's default when the user left it open). */
     public JobRequestInput withPreemptible(Boolean value) {
-        return new JobRequestInput(
-                team,
-                name,
-                gpuCount,
-                fraction,
-                fractionLimit,
-                gpuMemoryMib,
-                gpuMemoryLimitMib,
-                gpuDevices,
-                cpuMilli,
-                memoryMib,
-                priority,
-                value,
-                minRuntimeSeconds,
-                gpuModels,
-                replicas,
-                minReplicas,
-                kind);
+        return with(runtime.withPreemptible(value));
     }
 
     /** The same request of another kind (a Notebook's pod is adopted as a notebook). */
     public JobRequestInput withKind(String value) {
-        return new JobRequestInput(
-                team,
-                name,
-                gpuCount,
-                fraction,
-                fractionLimit,
-                gpuMemoryMib,
-                gpuMemoryLimitMib,
-                gpuDevices,
-                cpuMilli,
-                memoryMib,
-                priority,
-                preemptible,
-                minRuntimeSeconds,
-                gpuModels,
-                replicas,
-                minReplicas,
-                value);
+        return with(runtime.withKind(value));
     }
 }

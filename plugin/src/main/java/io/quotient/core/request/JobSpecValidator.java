@@ -96,13 +96,14 @@ public final class JobSpecValidator {
         }
         String team = requireName("team", input.team());
         String name = requireName("name", input.name());
-        GpuRequest gpu = gpuRequest(input);
-        Set<String> models = models(input.gpuModels(), gpu);
-        long cpu = nonNegative("cpuMilli", input.cpuMilli());
-        long memory = nonNegative("memoryMib", input.memoryMib());
-        int priority = priority(input.priority());
-        boolean preemptible = input.preemptible() == null || input.preemptible();
-        Duration minRuntime = Duration.ofSeconds(nonNegative("minRuntimeSeconds", input.minRuntimeSeconds()));
+        GpuRequest gpu = gpuRequest(input.gpu());
+        Set<String> models = models(input.gpu().models(), gpu);
+        long cpu = nonNegative("cpuMilli", input.resources().cpuMilli());
+        long memory = nonNegative("memoryMib", input.resources().memoryMib());
+        RuntimeOptions runtime = input.runtime();
+        int priority = priority(runtime.priority());
+        boolean preemptible = runtime.preemptible() == null || runtime.preemptible();
+        Duration minRuntime = Duration.ofSeconds(nonNegative("minRuntimeSeconds", runtime.minRuntimeSeconds()));
         return new JobSpec(
                 new JobId(team, name),
                 gpu,
@@ -112,8 +113,8 @@ public final class JobSpecValidator {
                 priority,
                 preemptible,
                 minRuntime,
-                gang(input, gpu),
-                kind(input.kind()));
+                gang(input.gang(), gpu),
+                kind(input.runtime().kind()));
     }
 
     private static JobKind kind(String kind) {
@@ -128,7 +129,7 @@ public final class JobSpecValidator {
     }
 
     /** Replicas run one per node, so each must ask for GPUs: a CPU-only gang has nothing for Quotient to place. */
-    private static Gang gang(JobRequestInput in, GpuRequest gpu) {
+    private static Gang gang(GangAsk in, GpuRequest gpu) {
         int replicas = in.replicas() == null ? 1 : in.replicas();
         if (replicas < 1 || replicas > MAX_REPLICAS) {
             throw new RequestException(
@@ -170,10 +171,10 @@ public final class JobSpecValidator {
         return value;
     }
 
-    private static GpuRequest gpuRequest(JobRequestInput in) {
-        boolean whole = in.gpuCount() != null;
+    private static GpuRequest gpuRequest(GpuAsk in) {
+        boolean whole = in.count() != null;
         boolean fraction = in.fraction() != null;
-        boolean memory = in.gpuMemoryMib() != null;
+        boolean memory = in.memoryMib() != null;
         if (whole && (fraction || memory)) {
             throw new RequestException(
                     "gpu.count",
@@ -188,29 +189,29 @@ public final class JobSpecValidator {
         if (in.fractionLimit() != null && !fraction) {
             throw new RequestException("gpu.fractionLimit", "needs gpu.fraction (the guaranteed share it bursts from)");
         }
-        if (in.gpuMemoryLimitMib() != null && !memory) {
+        if (in.memoryLimitMib() != null && !memory) {
             throw new RequestException("gpu.memoryLimitMib", "needs gpu.memoryMib (the guaranteed MiB it bursts from)");
         }
-        if (in.gpuDevices() != null && !fraction && !memory) {
+        if (in.devices() != null && !fraction && !memory) {
             throw new RequestException(
                     "gpuDevices",
                     "applies only to gpu.fraction or gpu.memoryMib; ask for whole" + " GPUs with gpu.count");
         }
         if (whole) {
-            if (in.gpuCount() <= 0) {
+            if (in.count() <= 0) {
                 throw new RequestException(
                         "gpu.count",
-                        "must be at least 1 (was " + in.gpuCount() + "); leave gpu out for a job without GPUs");
+                        "must be at least 1 (was " + in.count() + "); leave gpu out for a job without GPUs");
             }
-            if (in.gpuCount() > MAX_GPUS_PER_REPLICA) {
+            if (in.count() > MAX_GPUS_PER_REPLICA) {
                 throw new RequestException(
                         "gpu.count",
-                        "is " + in.gpuCount() + "; at most " + MAX_GPUS_PER_REPLICA
+                        "is " + in.count() + "; at most " + MAX_GPUS_PER_REPLICA
                                 + " GPUs per replica (one node) can be asked for");
             }
-            return new GpuRequest.WholeGpus(in.gpuCount());
+            return new GpuRequest.WholeGpus(in.count());
         }
-        int devices = devices(in.gpuDevices());
+        int devices = devices(in.devices());
         if (fraction) {
             int milli = fractionMilli("gpu.fraction", in.fraction(), false);
             int limit =
@@ -223,8 +224,8 @@ public final class JobSpecValidator {
             return new GpuRequest.Fraction(milli, limit, devices);
         }
         if (memory) {
-            long mib = gpuMib("gpu.memoryMib", in.gpuMemoryMib());
-            long limit = in.gpuMemoryLimitMib() == null ? mib : gpuMib("gpu.memoryLimitMib", in.gpuMemoryLimitMib());
+            long mib = gpuMib("gpu.memoryMib", in.memoryMib());
+            long limit = in.memoryLimitMib() == null ? mib : gpuMib("gpu.memoryLimitMib", in.memoryLimitMib());
             if (limit < mib) {
                 throw new RequestException(
                         "gpu.memoryLimitMib", "(" + limit + ") must not be below gpu.memoryMib (" + mib + ")");

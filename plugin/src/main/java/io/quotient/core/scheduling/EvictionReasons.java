@@ -16,7 +16,7 @@ final class EvictionReasons {
             PlacedJob victim,
             List<PlacedJob> victims,
             JobSpec claimant,
-            String rule) {
+            ReclaimStep rule) {
         String team = victim.spec().team();
         long heldBefore = ledger.total(team)
                 + victims.stream()
@@ -25,20 +25,20 @@ final class EvictionReasons {
                         .sum();
         String held = team + " held " + WaitReasons.gpus(heldBefore) + " GPUs with a guarantee of "
                 + WaitReasons.gpus(ledger.team(team).guaranteedMilli());
-        if (ReclaimRules.PRIORITY.equals(rule)) {
+        if (rule instanceof ReclaimStep.Priority) {
             return "Preempted by " + claimant.id() + " (priority " + claimant.priority() + ") of the same team; this"
                     + " job has priority " + victim.spec().priority() + " and is re-queued";
         }
-        if (ReclaimRules.FAIR_SHARE.equals(rule) || ReclaimRules.FAIR_SHARE_WITHIN_ONE_JOB.equals(rule)) {
+        if (rule instanceof ReclaimStep.FairShare || rule instanceof ReclaimStep.FairShareWithinOneJob) {
             return "Preempted by " + claimant.team() + " reclaiming its fair share of "
                     + WaitReasons.gpus(rules.fairShare(claimant.team())) + " GPUs for " + claimant.id() + "; " + held
                     + " and a fair share of " + WaitReasons.gpus(rules.fairShare(team))
-                    + (ReclaimRules.FAIR_SHARE.equals(rule)
+                    + (rule instanceof ReclaimStep.FairShare
                             ? ""
                             : ", and no smaller set of its jobs frees a node for it")
                     + "; this job is re-queued";
         }
-        if (team.equals(claimant.team()) && ReclaimRules.GUARANTEE_WITH_OWN_LOWER_PRIORITY.equals(rule)) {
+        if (team.equals(claimant.team()) && rule instanceof ReclaimStep.GuaranteeWithOwnLowerPriority) {
             return "Preempted by " + claimant.id() + " (priority " + claimant.priority() + ") of the same team, which"
                     + " needs " + team + "'s guarantee (" + held + "); this job has priority "
                     + victim.spec().priority()
@@ -55,14 +55,14 @@ final class EvictionReasons {
             return "Preempted by " + claimant.id() + ", which runs within " + team + "'s guarantee; this job ran on"
                     + " borrowed GPUs (" + held + ") and is re-queued";
         }
-        if (ReclaimRules.DEPARTMENT_GUARANTEE.equals(rule)) {
+        if (rule instanceof ReclaimStep.DepartmentGuarantee) {
             Department department = ledger.team(claimant.team()).department();
             return "Preempted by " + claimant.team() + " reclaiming department " + department.name()
                     + "'s guarantee of "
                     + WaitReasons.gpus(department.guaranteedMilli()) + " GPUs for "
                     + claimant.id() + "; this job ran on borrowed GPUs (" + held + ") and is re-queued";
         }
-        if (ReclaimRules.GUARANTEE_WITHIN_ONE_JOB.equals(rule)) {
+        if (rule instanceof ReclaimStep.GuaranteeWithinOneJob) {
             return "Preempted by " + claimant.team() + " reclaiming its guarantee for " + claimant.id() + " ("
                     + claimant.team() + " held " + WaitReasons.gpus(ledger.total(claimant.team())) + " of "
                     + WaitReasons.gpus(ledger.team(claimant.team()).guaranteedMilli()) + " guaranteed GPUs); " + held

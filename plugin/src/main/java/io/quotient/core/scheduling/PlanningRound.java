@@ -23,7 +23,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.function.Supplier;
 
 /**
  * One planning pass over a snapshot: jobs are decided one after another on a shared {@link Workspace}, so each
@@ -128,7 +127,7 @@ final class PlanningRound {
         if (departmentFull) {
             // the rules free inside the department what keeps it within its maximum (DepartmentLimits), e.g. a sibling
             // team's borrowed job for a team within its guarantee; a placement on idle GPUs alone is not allowed
-            return reclaim(job, demand, filter, least, rules.guarantee(job, least)) || keepPending(job, blocked);
+            return reclaim(job, demand, filter, least) || keepPending(job, blocked);
         }
         var allocation = policy.place(ws.state(), demand, filter);
         if (allocation.isPresent()) {
@@ -136,12 +135,11 @@ final class PlanningRound {
             String exact = milli == least ? null : quotaBlock(job, team, milli);
             return exact != null ? keepPending(job, exact) : place(job, allocation.get());
         }
-        Optional<ReclaimRights> guarantee = rules.guarantee(job, least);
-        if (reclaim(job, demand, filter, least, guarantee)) {
+        if (reclaim(job, demand, filter, least)) {
             return true;
         }
         String capacity = noNode(job, demand, filter);
-        if (guarantee.isPresent()) {
+        if (rules.guarantee(job, least).isPresent()) {
             return keepPending(job, WaitReasons.noRoomInQuota(team, capacity, preemption.nextUnprotected(ws)));
         }
         return keepPending(
@@ -150,41 +148,18 @@ final class PlanningRound {
                         team, ledger.total(team.name()), least, rules.fairShare(team.name()), capacity));
     }
 
-    /** Room under the first rule that grants it, in the rules' order (guarantee first, consolidation last). */
-    private boolean reclaim(
-            JobSpec job,
-            ResourceDemand demand,
-            PlacementPolicy.NodeFilter filter,
-            long least,
-            Optional<ReclaimRights> guarantee) {
-        for (Supplier<Optional<ReclaimRights>> rule : ladder(job, least, guarantee)) {
-            if (tryRule(job, demand, filter, rule.get())) {
+    /**
+     * Room under the first step of the {@link ReclaimLadder} that grants a right under which a plan works.
+     *
+     * @param least the GPU milli the job takes at least
+     */
+    private boolean reclaim(JobSpec job, ResourceDemand demand, PlacementPolicy.NodeFilter filter, long least) {
+        for (ReclaimStep step : ReclaimLadder.STEPS) {
+            if (tryRule(job, demand, filter, step.rights(rules, job, least, ws))) {
                 return true;
             }
         }
         return false;
-    }
-
-    /**
-     * The rules that may make room for a job that does not fit, in the order every claimant tries them, a single job
-     * and a gang alike: the guarantee (strict, then within one job), the department's guarantee, the fair share
-     * (strict, then within one job), in-team priority, the guarantee with the team's lower-priority jobs, and last
-     * consolidation by moves, when free capacity would hold the job but is scattered. Each right is computed when it
-     * is tried, on the workspace as the earlier, failed tries left it (unchanged).
-     *
-     * @param least     the GPU milli the job (a whole gang) takes at least
-     * @param guarantee the guarantee right, already computed by the caller
-     */
-    private List<Supplier<Optional<ReclaimRights>>> ladder(JobSpec job, long least, Optional<ReclaimRights> guarantee) {
-        return List.of(
-                () -> guarantee,
-                () -> rules.guaranteeWithinOneJob(job, least, ws.placed()),
-                () -> rules.departmentGuarantee(job, least),
-                () -> rules.fairShare(job, least),
-                () -> rules.fairShareWithinOneJob(job, least, ws.placed()),
-                () -> rules.priority(job, 0),
-                () -> rules.guaranteeWithOwnLowerPriority(job, least),
-                () -> onlyFragmented(least) ? rules.consolidation(job) : Optional.empty());
     }
 
     /**
@@ -254,7 +229,7 @@ final class PlanningRound {
     }
 
     /**
-     * Room for a gang under the first rule that grants it, tried in the order single jobs try them ({@link #ladder})
+     * Room for a gang under the first rule that grants it, tried in the order single jobs try them ({@link ReclaimLadder})
      * and each for the whole gang: the evictions and moves that free its nodes are recorded and the replicas
      * returned (to be booked); empty when no rule gives the gang a pool of nodes (then nothing was evicted or moved).
      */
@@ -264,9 +239,9 @@ final class PlanningRound {
         if (quotaBlock(job, team, whole) != null && !onlyDepartmentAtMax(job, team, whole)) {
             return Optional.empty();
         }
-        for (Supplier<Optional<ReclaimRights>> rule : ladder(job, whole, rules.guarantee(job, whole))) {
+        for (ReclaimStep step : ReclaimLadder.STEPS) {
             Optional<List<Allocation>> replicas =
-                    rule.get().flatMap(granted -> reclaimForGang(job, gang, filter, granted));
+                    step.rights(rules, job, whole, ws).flatMap(granted -> reclaimForGang(job, gang, filter, granted));
             if (replicas.isPresent()) {
                 return replicas;
             }
@@ -276,8 +251,8 @@ final class PlanningRound {
 
     private Optional<List<Allocation>> reclaimForGang(
             JobSpec job, GangDemand gang, PlacementPolicy.NodeFilter filter, ReclaimRights rights) {
-        String key = "gang|" + rights.rule() + '|' + job.team() + '|' + job.priority() + '|' + job.preemptible() + '|'
-                + gang.replicas();
+        String key = "gang|" + rights.rule().name() + '|' + job.team() + '|' + job.priority() + '|' + job.preemptible()
+                + '|' + gang.replicas();
         if (failedSearches.covers(key, gang.perReplica())) {
             return Optional.empty();
         }
@@ -326,7 +301,7 @@ final class PlanningRound {
             return false;
         }
         ReclaimRights r = rights.get();
-        String key = r.rule()
+        String key = r.rule().name()
                 + '|'
                 + job.team()
                 + '|'
@@ -346,7 +321,7 @@ final class PlanningRound {
                                 demand.totalMilliOn(s.node(n))
                                         - Math.max(
                                                 r.ownMustFree(), r.departments().ownDepartmentOverMax()))
-                && withinLimit(job, r, demand.totalMilliOn(s.node(n)));
+                && r.rule().keepsLimit(ws.ledger(), rules, job, r, demand.totalMilliOn(s.node(n)));
         var room = preemption.makeRoom(ws, demand, withinRule, policy, r);
         if (room.isEmpty()) {
             failedSearches.add(key, demand);
@@ -358,34 +333,12 @@ final class PlanningRound {
     }
 
     /** Records the moves and evictions that made room for the job, before its placement, with each victim's reason. */
-    private void recordRoom(JobSpec job, List<PlanAction.Move> moves, List<PlacedJob> victims, String rule) {
+    private void recordRoom(JobSpec job, List<PlanAction.Move> moves, List<PlacedJob> victims, ReclaimStep rule) {
         actions.addAll(moves);
         // a moved job is placed anew by this plan: a later decision of the same plan neither evicts nor moves it again
         moves.forEach(m -> placedThisRound.add(m.job()));
         victims.forEach(v -> actions.add(
                 new PlanAction.Evict(v.id(), EvictionReasons.of(ws.ledger(), rules, v, victims, job, rule))));
-    }
-
-    /** The guarantee and fair-share rules hold the claimant to its guarantee or share at the exact size. */
-    private boolean withinLimit(JobSpec job, ReclaimRights r, long milli) {
-        QuotaLedger ledger = ws.ledger();
-        return switch (r.rule()) {
-            case ReclaimRules.GUARANTEE, ReclaimRules.GUARANTEE_WITHIN_ONE_JOB ->
-                job.preemptible()
-                        ? ledger.fitsGuarantee(job.team(), milli)
-                        : ledger.fitsGuaranteeNonPreemptible(job.team(), milli);
-            case ReclaimRules.GUARANTEE_WITH_OWN_LOWER_PRIORITY ->
-                ledger.fitsGuarantee(job.team(), milli - r.ownMustFree());
-            case ReclaimRules.DEPARTMENT_GUARANTEE -> ledger.fitsDepartmentGuarantee(job.team(), milli);
-            case ReclaimRules.FAIR_SHARE, ReclaimRules.FAIR_SHARE_WITHIN_ONE_JOB ->
-                ledger.total(job.team()) + milli <= rules.fairShare(job.team());
-            default -> true;
-        };
-    }
-
-    /** Free GPU capacity would hold the job, but scattered over nodes. */
-    private boolean onlyFragmented(long milli) {
-        return milli > 0 && ws.state().totalGpuMilli() - ws.state().allocatedGpuMilli() >= milli;
     }
 
     /** Why quota alone keeps the job waiting, or null when quota allows it. */

@@ -18,7 +18,7 @@ import java.util.Optional;
 final class PreemptionPlanner {
 
     /** The victims evicted, the jobs moved and where the job then goes. */
-    record Outcome(List<PlacedJob> victims, List<PlanAction.Move> moves, Allocation allocation, String rule) {}
+    record Outcome(List<PlacedJob> victims, List<PlanAction.Move> moves, Allocation allocation, ReclaimStep rule) {}
 
     private final Instant now;
     private final ReclaimSearch search;

@@ -10,7 +10,7 @@ import java.util.function.Predicate;
  * would fall below the level it is protected at (its guarantee, or its fair share when reclaiming for fairness),
  * which of the claimant team's own jobs may go, and whether jobs may be moved instead of evicted.
  *
- * @param rule             the rule that grants the right, for reasons ("guarantee", "fair share", ...)
+ * @param rule             the ladder step that grants the right (eviction reasons and failed searches key on it)
  * @param teamAllowance    per other team, the milli it may lose; a team absent here loses nothing
  * @param departments      what other departments may lose, and what the claimant's must free inside itself first
  * @param claimantTeam     the team of the job that needs room
@@ -20,7 +20,7 @@ import java.util.function.Predicate;
  * @param moves            whether preemptible jobs past their minimum runtime may be moved to make room
  */
 record ReclaimRights(
-        String rule,
+        ReclaimStep rule,
         Map<String, Long> teamAllowance,
         DepartmentLimits departments,
         String claimantTeam,

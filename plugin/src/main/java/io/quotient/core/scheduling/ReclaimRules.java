@@ -49,18 +49,10 @@ import java.util.function.Predicate;
  *   <li><b>priority</b>: with {@link WithinTeamPreemption#LOWER_PRIORITY}, a job may take from its own team's jobs
  *   of lower priority; never from another team for priority alone.</li>
  * </ul>
- * Only preemptible jobs past their minimum runtime are ever evicted or moved.
+ * Only preemptible jobs past their minimum runtime are ever evicted or moved. The order the rules are tried in is
+ * {@link ReclaimLadder}; each rule is a {@link ReclaimStep}.
  */
 final class ReclaimRules {
-
-    static final String GUARANTEE = "guarantee";
-    static final String GUARANTEE_WITHIN_ONE_JOB = "guarantee, within one job";
-    static final String DEPARTMENT_GUARANTEE = "department guarantee";
-    static final String GUARANTEE_WITH_OWN_LOWER_PRIORITY = "guarantee, with the team's lower-priority jobs";
-    static final String FAIR_SHARE = "fair share";
-    static final String FAIR_SHARE_WITHIN_ONE_JOB = "fair share, within one job";
-    static final String PRIORITY = "priority";
-    static final String CONSOLIDATION = "consolidation";
 
     private final QuotaLedger ledger;
     private final Map<String, Long> fairShare;
@@ -95,7 +87,7 @@ final class ReclaimRules {
             ownMustFree = Math.max(0, ledger.total(team) + milli - guaranteed);
         }
         return Optional.of(new ReclaimRights(
-                GUARANTEE,
+                ReclaimStep.GUARANTEE,
                 aboveGuarantee(),
                 departments(team, milli, false),
                 team,
@@ -123,7 +115,7 @@ final class ReclaimRules {
             return Optional.empty();
         }
         return Optional.of(new ReclaimRights(
-                GUARANTEE_WITH_OWN_LOWER_PRIORITY,
+                ReclaimStep.GUARANTEE_WITH_OWN_LOWER_PRIORITY,
                 aboveGuarantee(),
                 departments(team, milli, false),
                 team,
@@ -150,7 +142,7 @@ final class ReclaimRules {
                 .filter(t -> t.department() != null && t.department().name().equals(own.name()))
                 .forEach(t -> teams.remove(t.name()));
         return Optional.of(new ReclaimRights(
-                DEPARTMENT_GUARANTEE,
+                ReclaimStep.DEPARTMENT_GUARANTEE,
                 teams,
                 departments(team, milli, false),
                 team,
@@ -181,7 +173,7 @@ final class ReclaimRules {
             }
         }
         return Optional.of(new ReclaimRights(
-                GUARANTEE_WITHIN_ONE_JOB,
+                ReclaimStep.GUARANTEE_WITHIN_ONE_JOB,
                 teams,
                 departments(team, milli, false),
                 team,
@@ -207,7 +199,7 @@ final class ReclaimRules {
                 .filter(t -> t.fairShareReclaim() && clearlyAbove(t))
                 .forEach(t -> teams.put(t.name(), above(t.name(), fairShareLevel(t))));
         return Optional.of(new ReclaimRights(
-                FAIR_SHARE,
+                ReclaimStep.FAIR_SHARE,
                 teams,
                 departments(team, milli, true),
                 team,
@@ -244,7 +236,7 @@ final class ReclaimRules {
             }
         }
         return Optional.of(new ReclaimRights(
-                FAIR_SHARE_WITHIN_ONE_JOB,
+                ReclaimStep.FAIR_SHARE_WITHIN_ONE_JOB,
                 teams,
                 departments(team, milli, true),
                 team,
@@ -278,7 +270,7 @@ final class ReclaimRules {
         }
         Predicate<PlacedJob> lower = j -> j.spec().preemptible() && j.spec().priority() < job.priority();
         return Optional.of(new ReclaimRights(
-                PRIORITY,
+                ReclaimStep.PRIORITY,
                 Map.of(),
                 DepartmentLimits.NONE,
                 team.name(),
@@ -294,7 +286,7 @@ final class ReclaimRules {
             return Optional.empty();
         }
         return Optional.of(new ReclaimRights(
-                CONSOLIDATION, Map.of(), DepartmentLimits.NONE, job.team(), j -> false, 0, false, true));
+                ReclaimStep.CONSOLIDATION, Map.of(), DepartmentLimits.NONE, job.team(), j -> false, 0, false, true));
     }
 
     /** Every team's allowance down to its own guarantee (what the guarantee rules may take from it). */

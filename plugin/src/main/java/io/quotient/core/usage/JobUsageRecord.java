@@ -3,6 +3,8 @@ package io.quotient.core.usage;
 import io.quotient.core.model.JobId;
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
@@ -15,13 +17,23 @@ import java.util.TreeMap;
  * allocation from {@code asOf}.
  *
  * @param trackingSince when accounting started for the job: pod counters that started later are counted whole
+ * @param hours         the same counters per UTC hour (keyed by the hour's start), for the current UTC day and the
+ *                      {@link #HOURLY_DAYS} − 1 days before it only: showback over time by the hour; older hours
+ *                      are dropped (their days keep them)
  */
 public record JobUsageRecord(
         JobId job,
         Instant trackingSince,
         Instant asOf,
         Map<LocalDate, UsageCounters> days,
-        Map<String, PodCounters> baselines) {
+        Map<String, PodCounters> baselines,
+        Map<Instant, UsageCounters> hours) {
+
+    /**
+     * How many UTC days, today included, keep their hourly counters: a week by the hour, while a job's record
+     * (one ConfigMap) stays well under its size limit (192 hours of counters).
+     */
+    public static final int HOURLY_DAYS = 8;
 
     public JobUsageRecord {
         Objects.requireNonNull(job, "job");
@@ -29,10 +41,36 @@ public record JobUsageRecord(
         Objects.requireNonNull(asOf, "asOf");
         days = Map.copyOf(days);
         baselines = Map.copyOf(baselines);
+        hours = Map.copyOf(hours);
+    }
+
+    /** A record without hourly counters (one stored before they were kept, or a test's). */
+    public JobUsageRecord(
+            JobId job,
+            Instant trackingSince,
+            Instant asOf,
+            Map<LocalDate, UsageCounters> days,
+            Map<String, PodCounters> baselines) {
+        this(job, trackingSince, asOf, days, baselines, Map.of());
     }
 
     public static JobUsageRecord start(JobId job, Instant at) {
-        return new JobUsageRecord(job, at, at, Map.of(), Map.of());
+        return new JobUsageRecord(job, at, at, Map.of(), Map.of(), Map.of());
+    }
+
+    /** The first UTC day whose hours are kept when it is {@code today}. */
+    public static LocalDate firstHourlyDay(LocalDate today) {
+        return today.minusDays(HOURLY_DAYS - 1);
+    }
+
+    /** The start of the UTC hour that contains {@code at}. */
+    public static Instant hourOf(Instant at) {
+        return at.truncatedTo(ChronoUnit.HOURS);
+    }
+
+    /** The start of a UTC day. */
+    public static Instant startOf(LocalDate day) {
+        return day.atStartOfDay().toInstant(ZoneOffset.UTC);
     }
 
     /** Every day's counters added up. */

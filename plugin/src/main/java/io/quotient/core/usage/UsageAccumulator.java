@@ -30,8 +30,9 @@ import java.util.stream.Collectors;
  * allocation from the stored {@code asOf}, up to {@link Settings#maxGap()} of it: a longer silence is not guessed.
  * An enforcer restart shows as a later {@code countingSince}: its counters are new, and counted whole.
  *
- * <p>Allocation is split exactly at UTC midnight; pod usage goes to the day it was observed, so a day's figure
- * is right to within one report period.
+ * <p>Allocation is split exactly at UTC hours (and so at midnight); pod usage goes to the hour and day it was
+ * observed, so a day's or an hour's figure is right to within one report period. Hourly counters are kept for
+ * {@link JobUsageRecord#HOURLY_DAYS} days, daily ones for good.
  */
 public final class UsageAccumulator {
 
@@ -101,26 +102,46 @@ public final class UsageAccumulator {
         if (readings.isEmpty() && (allocation == null || !now.isAfter(record.asOf()))) {
             // nothing to count (a finished job, most records): only move asOf, sharing the maps
             return now.isAfter(record.asOf())
-                    ? new JobUsageRecord(record.job(), record.trackingSince(), now, record.days(), record.baselines())
+                    ? new JobUsageRecord(
+                            record.job(),
+                            record.trackingSince(),
+                            now,
+                            record.days(),
+                            record.baselines(),
+                            recentHours(record.hours(), now))
                     : record;
         }
         Map<LocalDate, UsageCounters> days = new HashMap<>(record.days());
+        Map<Instant, UsageCounters> hours = new HashMap<>(recentHours(record.hours(), now));
         if (allocation != null && now.isAfter(record.asOf())) {
             Instant from =
                     record.asOf().isBefore(now.minus(settings.maxGap())) ? now.minus(settings.maxGap()) : record.asOf();
-            addAllocation(days, allocation, from, now);
+            addAllocation(days, hours, allocation, from, now);
         }
         Map<String, PodCounters> baselines = new HashMap<>(record.baselines());
         LocalDate today = day(now);
+        Instant thisHour = JobUsageRecord.hourOf(now);
         for (PodCounterReading reading : readings) {
             PodCounters delta = delta(record, baselines.get(reading.key()), reading.counters());
             if (delta != null) {
                 days.merge(today, delta.asUsage(), UsageCounters::plus);
+                hours.merge(thisHour, delta.asUsage(), UsageCounters::plus);
             }
             baselines.put(reading.key(), reading.counters());
         }
         Instant asOf = now.isAfter(record.asOf()) ? now : record.asOf();
-        return new JobUsageRecord(record.job(), record.trackingSince(), asOf, days, baselines);
+        return new JobUsageRecord(record.job(), record.trackingSince(), asOf, days, baselines, hours);
+    }
+
+    /** The hours still kept at {@code now}: the same map when none has aged out (most ticks). */
+    private static Map<Instant, UsageCounters> recentHours(Map<Instant, UsageCounters> hours, Instant now) {
+        Instant oldest = JobUsageRecord.startOf(JobUsageRecord.firstHourlyDay(day(now)));
+        if (hours.keySet().stream().noneMatch(h -> h.isBefore(oldest))) {
+            return hours;
+        }
+        Map<Instant, UsageCounters> kept = new HashMap<>(hours);
+        kept.keySet().removeIf(h -> h.isBefore(oldest));
+        return kept;
     }
 
     /** What {@code current} adds to the record; null when nothing (a baseline taken, or the same report again). */
@@ -136,27 +157,32 @@ public final class UsageAccumulator {
         return current.countingSince().isAfter(baseline.countingSince()) ? current : null;
     }
 
+    /** Books the allocation from one instant to another, split at every UTC hour (so at every midnight too). */
     private static void addAllocation(
-            Map<LocalDate, UsageCounters> days, JobAllocation allocation, Instant from, Instant to) {
+            Map<LocalDate, UsageCounters> days,
+            Map<Instant, UsageCounters> hours,
+            JobAllocation allocation,
+            Instant from,
+            Instant to) {
         Instant start = from;
         while (start.isBefore(to)) {
-            Instant midnight = day(start).plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC);
-            Instant end = midnight.isBefore(to) ? midnight : to;
+            Instant hour = JobUsageRecord.hourOf(start);
+            Instant next = hour.plus(Duration.ofHours(1));
+            Instant end = next.isBefore(to) ? next : to;
             double seconds = Duration.between(start, end).toNanos() / 1e9;
             double gpuSeconds = allocation.gpus() * seconds;
             boolean inQuota = allocation.quotaState() == QuotaState.IN_QUOTA;
-            days.merge(
-                    day(start),
-                    new UsageCounters(
-                            inQuota ? gpuSeconds : 0,
-                            inQuota ? 0 : gpuSeconds,
-                            allocation.devices() * seconds,
-                            allocation.reservedMemoryMib() * seconds,
-                            0,
-                            0,
-                            0,
-                            0),
-                    UsageCounters::plus);
+            UsageCounters held = new UsageCounters(
+                    inQuota ? gpuSeconds : 0,
+                    inQuota ? 0 : gpuSeconds,
+                    allocation.devices() * seconds,
+                    allocation.reservedMemoryMib() * seconds,
+                    0,
+                    0,
+                    0,
+                    0);
+            days.merge(day(start), held, UsageCounters::plus);
+            hours.merge(hour, held, UsageCounters::plus);
             start = end;
         }
     }

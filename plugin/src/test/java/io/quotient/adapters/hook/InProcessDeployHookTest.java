@@ -50,7 +50,7 @@ class InProcessDeployHookTest {
             ONE_GPU_JOBS,
             (input, teams) -> new JobSpec(
                     new JobId(input.team(), input.name()),
-                    new GpuRequest.WholeGpus(input.gpuCount()),
+                    new GpuRequest.WholeGpus(input.gpu().count()),
                     0,
                     0,
                     null,

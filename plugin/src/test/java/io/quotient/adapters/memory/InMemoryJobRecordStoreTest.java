@@ -31,7 +31,7 @@ class InMemoryJobRecordStoreTest {
                 .hasMessageContaining("already exists");
         assertThat(store.find(new JobId("team-a", "train")))
                 .hasValueSatisfying(
-                        r -> assertThat(r.submission().request().gpuCount()).isEqualTo(2));
+                        r -> assertThat(r.submission().request().gpu().count()).isEqualTo(2));
         store.create(JobFixtures.pendingRecord("team-b", "train", 1, now));
         assertThat(store.list("team-a")).extracting(JobRecord::id).containsExactly(new JobId("team-a", "train"));
         assertThat(store.listAll()).hasSize(2);

@@ -1,5 +1,7 @@
 package io.quotient.adapters.rest;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
@@ -153,6 +155,81 @@ class UsageControllerTest {
         mvc.perform(get("/api/v1/usage").param("groupBy", "node"))
                 .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.field").value("groupBy"));
+    }
+
+    @Test
+    void perDayBucketsGiveOneRowPerTeamAndDay() throws Exception {
+        mvc.perform(get("/api/v1/usage").param("from", "2026-11-01").param("bucket", "day"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$", hasSize(3)))
+                .andExpect(jsonPath("$[0].team").value("nlp"))
+                .andExpect(jsonPath("$[0].bucket").value("2026-11-20T00:00:00Z"))
+                .andExpect(jsonPath("$[1].team").value("vision"))
+                .andExpect(jsonPath("$[1].bucket").value("2026-12-01T00:00:00Z"))
+                .andExpect(jsonPath("$[1].allocatedGpuHours").value(3.0))
+                .andExpect(jsonPath("$[2].bucket").value("2026-12-02T00:00:00Z"))
+                .andExpect(jsonPath("$[2].allocatedGpuHours").value(6.0))
+                .andExpect(jsonPath("$[2].usedGpuHours").value(3.0));
+        // without a bucket the rows carry none (the answer is as before)
+        mvc.perform(get("/api/v1/usage")).andExpect(jsonPath("$[0].bucket").doesNotExist());
+    }
+
+    @Test
+    void perHourBucketsComeFromTheHourlyCounters() throws Exception {
+        UsageCounters hour = new UsageCounters(7200, 0, 7200, 0, 1800, 7200, 7200, 0); // 2 GPUs, a quarter busy
+        Instant t = Instant.parse("2026-12-03T00:00:00Z");
+        store.save(List.of(new JobUsageRecord(
+                new JobId("nlp", "sweep"),
+                t,
+                t,
+                Map.of(LocalDate.parse("2026-12-03"), hour.plus(hour)),
+                Map.of(),
+                Map.of(Instant.parse("2026-12-03T09:00:00Z"), hour, Instant.parse("2026-12-03T11:00:00Z"), hour))));
+
+        mvc.perform(get("/api/v1/usage")
+                        .param("from", "2026-12-03")
+                        .param("groupBy", "job")
+                        .param("bucket", "HOUR"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$", hasSize(2)))
+                .andExpect(jsonPath("$[0].job").value("sweep"))
+                .andExpect(jsonPath("$[0].bucket").value("2026-12-03T09:00:00Z"))
+                .andExpect(jsonPath("$[0].allocatedGpuHours").value(2.0))
+                .andExpect(jsonPath("$[0].usedGpuHours").value(0.5))
+                .andExpect(jsonPath("$[0].idleGpuHours").value(1.5))
+                .andExpect(jsonPath("$[1].bucket").value("2026-12-03T11:00:00Z"));
+        mvc.perform(get("/api/v1/usage")
+                        .param("from", "2026-12-03")
+                        .param("bucket", "hour")
+                        .header("Accept", "text/csv"))
+                .andExpect(status().isOk())
+                .andExpect(content()
+                        .string(String.join(
+                                "\r\n",
+                                "bucket," + String.join(",", UsageView.COLUMNS),
+                                "2026-12-03T09:00:00Z,,nlp,,2.0000,2.0000,0.0000,0.5000,1.5000,0.0000,0.2500,0.0000,0.0000",
+                                "2026-12-03T11:00:00Z,,nlp,,2.0000,2.0000,0.0000,0.5000,1.5000,0.0000,0.2500,0.0000,0.0000",
+                                "")));
+    }
+
+    @Test
+    void aBadBucketIsRefusedNamingItsFieldAndChangesNothing() throws Exception {
+        List<JobUsageRecord> before = store.loadAll();
+        mvc.perform(get("/api/v1/usage").param("bucket", "week"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("bucket"))
+                .andExpect(jsonPath("$.reason").value(containsString("'week' is not a bucket; use one of hour, day")));
+        mvc.perform(get("/api/v1/usage").param("bucket", ""))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("bucket"));
+        // hours are kept for 8 days: 2026-11-26 .. 2026-12-03
+        mvc.perform(get("/api/v1/usage").param("from", "2026-11-25").param("bucket", "hour"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("from"))
+                .andExpect(jsonPath("$.reason").value(containsString("ask from 2026-11-26 or later")));
+        mvc.perform(get("/api/v1/usage").param("from", "2026-11-26").param("bucket", "hour"))
+                .andExpect(status().isOk());
+        assertThat(store.loadAll()).isEqualTo(before);
     }
 
     /** A cluster with nothing in it (the controller never asks it; the recorder only does on the leader). */

@@ -6,6 +6,7 @@ import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
+import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobRecord;
@@ -31,8 +32,8 @@ final class RenderFixtures {
 
     static JobSubmission submission(
             String template, String image, List<String> command, Map<String, String> labels, Map<String, String> env) {
-        JobRequestInput input = new JobRequestInput(
-                "team-a", "train-1", null, null, null, null, null, null, null, null, null, null, null, Set.of());
+        JobRequestInput input =
+                JobRequestInput.of("team-a", "train-1").with(new GpuAsk(null, null, null, null, null, null, Set.of()));
         return new JobSubmission(input, template, image, command, List.of("--epochs", "3"), labels, env);
     }
 

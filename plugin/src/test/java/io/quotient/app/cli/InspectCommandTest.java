@@ -18,9 +18,9 @@ class InspectCommandTest {
              "teams":[
                {"name":"team-a","guaranteedGpus":20.0,"maxGpus":null,"overQuotaWeight":1.0,"priority":0,
                 "allocatedGpus":21.0,"inQuotaGpus":20.0,"overQuotaGpus":1.0,"pendingJobs":1,"fairShareGpus":24.5,
-                "decayedUsageGpus":2.5},
+                "decayedUsageGpus":2.5,"overQuotaShareGpus":4.5,"usageHalfLife":"PT12H"},
                {"name":"team-b","guaranteedGpus":20.0,"maxGpus":30.0,"overQuotaWeight":2.0,"priority":0,
-                "allocatedGpus":0.3,"inQuotaGpus":0.3,"overQuotaGpus":0.0,"pendingJobs":0}],
+                "allocatedGpus":0.3,"inQuotaGpus":0.3,"overQuotaGpus":0.0,"pendingJobs":0,"usageHalfLife":null}],
              "cluster":{"totalGpus":3.0,"freeGpus":0.7,"wholeFreeGpus":0,"wholeFreeNodes":0,
                "fragmentation":{"amountPercent":1.5,"ratioPercent":1.72,"fragmentedGpus":0.15},
                "nodes":[{"name":"gpu-node-1","gpuModel":"A100","gpuMemoryMib":81920,"gpuCount":3,
@@ -53,8 +53,8 @@ class InspectCommandTest {
         String text = InspectReport.render(json.readTree(DASHBOARD));
 
         assertThat(text)
-                .containsPattern("team-a\\s+20\\s+24.5\\s+-\\s+1.0\\s+20\\s+1\\s+4\\s+1\\s+2.5")
-                .containsPattern("team-b\\s+20\\s+-\\s+30\\s+2.0\\s+0.3\\s+0\\s+0\\s+0\\s+-")
+                .containsPattern("team-a\\s+20\\s+24.5\\s+-\\s+1.0\\s+20\\s+1\\s+4\\s+1\\s+2.5\\s+4.5")
+                .containsPattern("team-b\\s+20\\s+-\\s+30\\s+2.0\\s+0.3\\s+0\\s+0\\s+0\\s+instantaneous\\s+-")
                 .contains("A team-a, B team-b")
                 .containsPattern("gpu-node-1\\s+A100\\s+0.7\\s+0.15\\s+ready\\s+\\[A A\\*b \\]")
                 .containsPattern(

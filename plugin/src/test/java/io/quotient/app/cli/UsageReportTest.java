@@ -59,6 +59,29 @@ class UsageReportTest {
     }
 
     @Test
+    void rowsOverTimeStartWithTheirBucket() throws Exception {
+        String text = UsageReport.render(new ObjectMapper()
+                .readTree("[{\"department\":null,\"team\":\"nlp\",\"job\":null,\"allocatedGpuHours\":2.0,"
+                        + "\"inQuotaGpuHours\":2.0,\"borrowedGpuHours\":0.0,\"usedGpuHours\":0.5,\"idleGpuHours\":1.5,"
+                        + "\"unmeasuredGpuHours\":0.0,\"utilization\":0.25,\"bucket\":\"2026-12-03T09:00:00Z\"}]"));
+
+        assertThat(text)
+                .containsPattern("BUCKET\\s+TEAM\\s+ALLOCATED")
+                .containsPattern("2026-12-03T09:00:00Z\\s+nlp\\s+2.00\\s+2.00\\s+0.00\\s+0.50\\s+1.50");
+    }
+
+    @Test
+    void theBucketOptionIsSentAsTheApisBucket() throws Exception {
+        String url = serve(200, "[]");
+        int code = new InspectCommand(new PrintStream(new ByteArrayOutputStream()), System.err)
+                .run(new String[] {"usage", "--url=" + url, "--from=2026-12-01", "--bucket=hour"});
+
+        assertThat(code).isZero();
+        assertThat(server.requests().stream().map(StubService.Request::query))
+                .containsExactly("from=2026-12-01&bucket=hour");
+    }
+
+    @Test
     void reportsTheServicesRefusalAndRejectsUsageOptionsOnTheDashboard() throws Exception {
         String url = serve(400, "{\"error\":\"invalid request\",\"field\":\"groupBy\"}");
         ByteArrayOutputStream err = new ByteArrayOutputStream();

@@ -8,10 +8,6 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -21,12 +17,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.AfterTestExecutionCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.support.ui.WebDriverWait;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -48,17 +42,18 @@ import org.springframework.web.filter.OncePerRequestFilter;
 class DashboardBrowserTest {
 
     private static final Duration PAGE_UPDATE = Duration.ofSeconds(15);
+    /** The usage accounting observes, and the panel reads it, every 10 s. */
+    private static final Duration USAGE_UPDATE = Duration.ofSeconds(40);
+
     private static final String REFUSED_TOKEN = "refused-token";
     private static final AtomicReference<String> lastAuthorization = new AtomicReference<>();
     private static ChromiumBrowser browser;
 
     @RegisterExtension
-    final AfterTestExecutionCallback screenshotOnFailure = this::screenshotOnFailure;
+    final AfterTestExecutionCallback screenshotOnFailure = c -> DashboardPage.screenshotOnFailure(browser, c);
 
     @LocalServerPort
     private int port;
-
-    private final HttpClient http = HttpClient.newHttpClient();
 
     @BeforeAll
     static void startBrowser() throws Exception {
@@ -75,16 +70,24 @@ class DashboardBrowserTest {
     @Test
     void theThreeProblemsShowOnThePageAsTheyHappen() throws Exception {
         WebDriver page = browser.driver();
-        page.get(base() + "/");
+        page.get(service().base() + "/");
         await("the empty cluster", d -> cells().size() == 40 && team("team-a") != null);
         assertThat(page.findElements(By.cssSelector(".gpu.idle"))).hasSize(40);
         assertThat(page.findElement(By.cssSelector("#pending tbody")).getText()).contains("nothing waits");
+        assertThat(page.findElement(By.cssSelector(".team[data-team='team-a'] .fairness"))
+                        .getText())
+                .as("the fair-share column at half-life 0")
+                .isEqualTo("fair share: instantaneous");
 
         // 1. fragmentation: six 3-GPU jobs packed onto two nodes, so team-b's 8-GPU job finds a whole node
         for (int i = 1; i <= 6; i++) {
-            deploy("team-a", "{\"name\": \"a-" + i + "\", \"gpu\": {\"count\": 3}, \"preemptible\": true}", 201);
+            service()
+                    .deploy(
+                            "team-a",
+                            "{\"name\": \"a-" + i + "\", \"gpu\": {\"count\": 3}, \"preemptible\": true}",
+                            201);
         }
-        deploy("team-b", "{\"name\": \"b-big\", \"gpu\": {\"count\": 8}, \"preemptible\": true}", 201);
+        service().deploy("team-b", "{\"name\": \"b-big\", \"gpu\": {\"count\": 8}, \"preemptible\": true}", 201);
         await(
                 "six team-a jobs and b-big",
                 d -> figure("team-a", "data-in-quota") == 18 && figure("team-b", "data-in-quota") == 8);
@@ -96,7 +99,11 @@ class DashboardBrowserTest {
 
         // 2. idle capacity: team-a borrows beyond its guarantee; the map marks those shares as borrowed
         for (int i = 7; i <= 9; i++) {
-            deploy("team-a", "{\"name\": \"a-" + i + "\", \"gpu\": {\"count\": 3}, \"preemptible\": true}", 201);
+            service()
+                    .deploy(
+                            "team-a",
+                            "{\"name\": \"a-" + i + "\", \"gpu\": {\"count\": 3}, \"preemptible\": true}",
+                            201);
         }
         // in quota: the fewest jobs that cover team-a's guarantee of 20 (seven 3-GPU jobs); the other two borrow
         await("team-a borrowing 6 GPUs", d -> figure("team-a", "data-borrowed") == 6);
@@ -111,7 +118,7 @@ class DashboardBrowserTest {
                 .hasSize(6);
 
         // 3. greedy team: team-b takes its guarantee back; the borrowed jobs wait with the reason, in the history
-        deploy("team-b", "{\"name\": \"b-train\", \"gpu\": {\"count\": 8}, \"preemptible\": true}", 201);
+        service().deploy("team-b", "{\"name\": \"b-train\", \"gpu\": {\"count\": 8}, \"preemptible\": true}", 201);
         await(
                 "team-a's borrowed jobs preempted",
                 d -> figure("team-a", "data-pending") == 9
@@ -132,11 +139,12 @@ class DashboardBrowserTest {
                 .containsExactlyInAnyOrder("team-a/a-7", "team-a/a-8", "team-a/a-9");
 
         // a fraction: a quarter of one GPU with a burst limit, the rest of that GPU marked as fragmented
-        deploy(
-                "team-b",
-                "{\"name\": \"notebook\", \"template\": \"notebook\","
-                        + " \"gpu\": {\"fraction\": 0.25, \"fractionLimit\": 0.5}}",
-                201);
+        service()
+                .deploy(
+                        "team-b",
+                        "{\"name\": \"notebook\", \"template\": \"notebook\","
+                                + " \"gpu\": {\"fraction\": 0.25, \"fractionLimit\": 0.5}}",
+                        201);
         await(
                 "the notebook's quarter GPU",
                 d -> !page.findElements(By.cssSelector(".gpu.part .share[data-job='team-b/notebook']"))
@@ -146,6 +154,18 @@ class DashboardBrowserTest {
         assertThat(shared.getAttribute("title"))
                 .contains("team-b/notebook 0.25 (20480 MiB reserved", "may burst to 0.5: 20480 MiB loaned");
         assertThat(shared.findElements(By.cssSelector(".loan"))).hasSize(1);
+
+        // the usage panel: the jobs' allocation, none of it measured (the embedded cluster has no enforcer)
+        service()
+                .await(
+                        "team-b's allocation in the usage panel",
+                        USAGE_UPDATE,
+                        d -> figure(usageRow("team-b"), "data-allocated") > 0);
+        assertThat(figure(usageRow("team-b"), "data-unmeasured"))
+                .isEqualTo(figure(usageRow("team-b"), "data-allocated"));
+        assertThat(figure(usageRow("team-b"), "data-used")).isZero();
+        assertThat(page.findElement(By.id("usage-section")).getAttribute("data-window"))
+                .isEqualTo("24h");
 
         browser.screenshot(Path.of("target/dashboard.png"));
         String docs = System.getProperty("dashboard.screenshot");
@@ -157,7 +177,7 @@ class DashboardBrowserTest {
     @Test
     void aTokenFromTheUrlIsSentAsBearerAndARefusalIsExplained() throws Exception {
         WebDriver page = browser.driver();
-        page.get(base() + "/#token=" + REFUSED_TOKEN);
+        page.get(service().base() + "/#token=" + REFUSED_TOKEN);
         await("the refusal message", d -> d.findElement(By.id("error")).isDisplayed());
         assertThat(page.findElement(By.id("error")).getText()).contains("401", "bearer token");
         assertThat(lastAuthorization.get()).isEqualTo("Bearer " + REFUSED_TOKEN);
@@ -172,25 +192,12 @@ class DashboardBrowserTest {
         page.findElement(By.id("token-forget")).click();
     }
 
-    private void deploy(String team, String body, int expected) throws IOException, InterruptedException {
-        HttpResponse<String> answer = http.send(
-                HttpRequest.newBuilder(URI.create(base() + "/api/v1/teams/" + team + "/jobs"))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString(body))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(expected);
-    }
-
-    private String base() {
-        return "http://localhost:" + port;
-    }
-
     private void await(String what, Function<WebDriver, Boolean> condition) {
-        new WebDriverWait(browser.driver(), PAGE_UPDATE)
-                .withMessage("the page never showed " + what)
-                .ignoring(RuntimeException.class)
-                .until(condition::apply);
+        service().await(what, PAGE_UPDATE, condition);
+    }
+
+    private DashboardPage service() {
+        return new DashboardPage(browser, port);
     }
 
     private WebElement team(String name) {
@@ -199,7 +206,15 @@ class DashboardBrowserTest {
     }
 
     private double figure(String team, String attribute) {
-        return Double.parseDouble(team(team).getAttribute(attribute));
+        return figure(team(team), attribute);
+    }
+
+    private static double figure(WebElement element, String attribute) {
+        return Double.parseDouble(element.getAttribute(attribute));
+    }
+
+    private WebElement usageRow(String team) {
+        return browser.driver().findElement(By.cssSelector("#usage-teams .uteam[data-team='" + team + "']"));
     }
 
     private List<WebElement> cells() {
@@ -214,13 +229,6 @@ class DashboardBrowserTest {
                 .stream()
                 .map(n -> n.getAttribute("data-node"))
                 .toList();
-    }
-
-    private void screenshotOnFailure(ExtensionContext context) throws IOException {
-        if (context.getExecutionException().isPresent() && browser != null) {
-            browser.screenshot(Path.of("target/dashboard-failure-"
-                    + context.getRequiredTestMethod().getName() + ".png"));
-        }
     }
 
     /**

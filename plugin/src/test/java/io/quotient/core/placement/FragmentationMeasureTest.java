@@ -53,6 +53,29 @@ class FragmentationMeasureTest {
     }
 
     @Test
+    void withinAModelsMixLeavesOutTheShapesPinnedElsewhereAndRenormalises() {
+        // the measure's workload, plus as much again pinned to V100: on a T4 node F is the measure's own F
+        List<TargetWorkload.Shape> shapes = new ArrayList<>(measure.workload().shapes());
+        shapes.add(new TargetWorkload.Shape(4_000, 1, 1000, Set.of("V100"), 0.6));
+        shapes.add(new TargetWorkload.Shape(2_000, 1, 250, Set.of("V100"), 0.4));
+        TargetWorkload withPins = new TargetWorkload(shapes);
+        int[] free = {1000, 600, 300, 0};
+
+        assertThat(FragmentationMeasure.withinModelsMix(withPins).of("T4", 10_000, free, 4))
+                .isCloseTo(measure.of("T4", 10_000, free, 4), within(1e-9));
+        // FGD's F counts the V100 jobs as stranding all 1,900 idle milli: half the weight of the T4 jobs' part
+        assertThat(new FragmentationMeasure(withPins).of("T4", 10_000, free, 4))
+                .isCloseTo(0.5 * measure.of("T4", 10_000, free, 4) + 0.5 * 1900, within(1e-9));
+        // without pins it is FGD's F to the last bit; a model no shape allows loses all its idle GPU
+        assertThat(FragmentationMeasure.withinModelsMix(measure.workload()).of("T4", 3_000, free, 4))
+                .isEqualTo(measure.of("T4", 3_000, free, 4));
+        TargetWorkload onlyV100 =
+                new TargetWorkload(List.of(new TargetWorkload.Shape(1_000, 1, 500, Set.of("V100"), 1.0)));
+        assertThat(FragmentationMeasure.withinModelsMix(onlyV100).of("T4", 10_000, new int[] {1000, 200}, 2))
+                .isEqualTo(1200);
+    }
+
+    @Test
     void aNodeWithNoIdleGpuHasNoFragmentation() {
         assertThat(measure.of("T4", 0, new int[] {0, 0}, 2)).isZero();
     }

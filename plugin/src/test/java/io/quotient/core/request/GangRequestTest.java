@@ -15,23 +15,9 @@ class GangRequestTest {
     private final JobSpecValidator validator = new JobSpecValidator();
 
     private static JobRequestInput request(Integer gpus, Integer replicas, Integer minReplicas) {
-        return new JobRequestInput(
-                "team-a",
-                "train",
-                gpus,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                replicas,
-                minReplicas);
+        return JobRequestInput.of("team-a", "train")
+                .with(GpuAsk.NONE.withCount(gpus))
+                .with(new GangAsk(replicas, minReplicas));
     }
 
     @Test
@@ -55,8 +41,9 @@ class GangRequestTest {
                 .isInstanceOfSatisfying(
                         RequestException.class, e -> assertThat(e.field()).isEqualTo("replicas"))
                 .hasMessageContaining("ask for gpu.count");
-        JobRequestInput fractions = new JobRequestInput(
-                "team-a", "train", null, 0.5, 0.5, null, null, null, null, null, null, null, null, null, 2, null);
+        JobRequestInput fractions = JobRequestInput.of("team-a", "train")
+                .with(new GpuAsk(null, 0.5, 0.5, null, null, null, null))
+                .with(new GangAsk(2, null));
         assertThatThrownBy(() -> validator.validate(fractions, TEAMS))
                 .isInstanceOfSatisfying(
                         RequestException.class, e -> assertThat(e.field()).isEqualTo("replicas"))

@@ -206,21 +206,10 @@ class JobSpecValidatorTest {
         }
 
         JobRequestInput input() {
-            return new JobRequestInput(
-                    team,
-                    name,
-                    count,
-                    fraction,
-                    fractionLimit,
-                    mib,
-                    mibLimit,
-                    devices,
-                    cpu,
-                    memory,
-                    priority,
-                    preemptible,
-                    minRuntime,
-                    models);
+            return JobRequestInput.of(team, name)
+                    .with(new GpuAsk(count, fraction, fractionLimit, mib, mibLimit, devices, models))
+                    .with(new Resources(cpu, memory))
+                    .with(new RuntimeOptions(priority, preemptible, minRuntime));
         }
     }
 

@@ -20,14 +20,28 @@ class WithinOneJobRulesTest {
                 .sum();
     }
 
-    @Test
-    void aVictimMayEndAsFarBelowItsGuaranteeAsTheClaimantIs() {
-        // team-a (guarantee 2) holds 4 in one job; team-b (guarantee 2) holds nothing and asks 2: team-a ends 2 below
-        Scenario s = Scenario.nodes(4)
+    /** team-a (guarantee 2) holds 4 in one job; team-b (guarantee 2) holds nothing and asks 2. */
+    static Scenario oneJobAboveItsGuarantee() {
+        return Scenario.nodes(4)
                 .team("team-a", 2, 1)
                 .team("team-b", 2, 1)
                 .running("team-a", "a4", "node-0", 0, gpus(0, 4))
                 .deploy(job("team-b", "b2", 2, 0));
+    }
+
+    /** team-a (weight 1) holds 8 in one job of 10 GPUs; team-b (weight 2) asks 6, its share (team-a's is 4). */
+    static Scenario oneJobAboveItsShare() {
+        return Scenario.nodes(10)
+                .team("team-a", 0, 1)
+                .team("team-b", 0, 2)
+                .running("team-a", "a8", "node-0", 0, gpus(0, 8))
+                .deploy(job("team-b", "b6", 6, 0));
+    }
+
+    @Test
+    void aVictimMayEndAsFarBelowItsGuaranteeAsTheClaimantIs() {
+        // team-a ends 2 below its guarantee, as far as team-b was below its own
+        Scenario s = oneJobAboveItsGuarantee();
         assertThat(s.running()).containsExactly("team-b/b2");
         assertThat(s.pending()).containsExactly("team-a/a4");
     }
@@ -73,12 +87,7 @@ class WithinOneJobRulesTest {
 
     @Test
     void forFairShareAVictimMayEndAsFarBelowItsShareAsTheClaimantIs() {
-        // team-a (weight 1) holds 8 in one job of 10 GPUs; team-b (weight 2) asks 6, its share (team-a's is 4)
-        Scenario s = Scenario.nodes(10)
-                .team("team-a", 0, 1)
-                .team("team-b", 0, 2)
-                .running("team-a", "a8", "node-0", 0, gpus(0, 8))
-                .deploy(job("team-b", "b6", 6, 0));
+        Scenario s = oneJobAboveItsShare();
         assertThat(s.running()).containsExactly("team-b/b6");
         assertThat(s.pending()).containsExactly("team-a/a8");
     }

@@ -238,6 +238,57 @@ class UsageAccumulatorTest {
     }
 
     @Test
+    void hoursSplitTheAllocationAndHoldThePodUsageOfTheHourItWasSeenIn() {
+        UsageAccumulator accumulator = new UsageAccumulator(SETTINGS, List.of());
+        JobAllocation two = new JobAllocation(NOTEBOOK, 2, 2, QuotaState.IN_QUOTA, 0);
+        Instant start = Instant.parse("2026-12-01T09:59:00Z");
+        Enforcer enforcer = new Enforcer("pod-1", NOTEBOOK, start, 1);
+        accumulator.observe(start, List.of(two), List.of());
+        for (int s = 1; s <= 120; s++) {
+            enforcer.second(50, 0);
+            if (s % TICK == 0) {
+                enforcer.publish();
+                accumulator.observe(start.plusSeconds(s), List.of(two), reports(enforcer));
+            }
+        }
+
+        JobUsageRecord record = accumulator.record(NOTEBOOK).orElseThrow();
+        UsageCounters nine = record.hours().get(Instant.parse("2026-12-01T09:00:00Z"));
+        UsageCounters ten = record.hours().get(Instant.parse("2026-12-01T10:00:00Z"));
+
+        assertThat(nine.allocatedGpuSeconds())
+                .as("2 GPUs for 60 s before 10:00")
+                .isCloseTo(120, within(1e-9));
+        assertThat(ten.allocatedGpuSeconds()).isCloseTo(120, within(1e-9));
+        // usage goes to the hour of the observation: those 5 s to 55 s in are 09:59:05 to 09:59:55
+        assertThat(nine.busyGpuSeconds() + ten.busyGpuSeconds()).isCloseTo(60, within(1e-9));
+        assertThat(nine.busyGpuSeconds()).isCloseTo(27.5, within(1e-9));
+        assertThat(record.hours().values().stream().reduce(UsageCounters.ZERO, UsageCounters::plus))
+                .as("the hours add up to the day")
+                .isEqualTo(record.days().get(LocalDate.parse("2026-12-01")));
+    }
+
+    @Test
+    void hoursOlderThanTheHourlyDaysAreDroppedAndTheirDaysKept() {
+        UsageAccumulator accumulator = new UsageAccumulator(SETTINGS, List.of());
+        JobAllocation one = new JobAllocation(TRAINER, 1, 1, QuotaState.IN_QUOTA, 0);
+        Instant start = Instant.parse("2026-12-01T12:00:00Z");
+        accumulator.observe(start, List.of(one), List.of());
+        accumulator.observe(start.plusSeconds(60), List.of(one), List.of());
+        Instant lastKept = JobUsageRecord.startOf(LocalDate.parse("2026-12-01").plusDays(JobUsageRecord.HOURLY_DAYS))
+                .minusSeconds(1);
+        accumulator.observe(lastKept, List.of(), List.of());
+        assertThat(accumulator.record(TRAINER).orElseThrow().hours()).hasSize(1);
+
+        accumulator.observe(lastKept.plusSeconds(2), List.of(), List.of());
+
+        JobUsageRecord record = accumulator.record(TRAINER).orElseThrow();
+        assertThat(record.hours()).isEmpty();
+        assertThat(record.days().get(LocalDate.parse("2026-12-01")).allocatedGpuSeconds())
+                .isCloseTo(60, within(1e-9));
+    }
+
+    @Test
     void aPodOfAnUnknownJobIsNotAccounted() {
         UsageAccumulator accumulator = new UsageAccumulator(SETTINGS, List.of());
         List<JobUsageRecord> changed = accumulator.observe(

@@ -9,8 +9,12 @@ import io.quotient.adapters.template.TemplateRenderer;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
+import io.quotient.core.request.GangAsk;
+import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
 import io.quotient.core.request.RequestException;
+import io.quotient.core.request.Resources;
+import io.quotient.core.request.RuntimeOptions;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.IdleCondition;
 import io.quotient.deploy.port.JobPhase;
@@ -60,9 +64,9 @@ public final class GpuJobMapper {
                 .namespace(location.namespace())
                 .labels(labels)
                 .annotations(Map.of(CREATED_AT_ANNOTATION, record.createdAt().toString()));
-        GpuJobSpec.Gpu gpu = new GpuJobSpec.Gpu(
-                r.gpuCount(), r.fraction(), r.fractionLimit(), r.gpuMemoryMib(), r.gpuMemoryLimitMib());
-        List<String> models = r.gpuModels() == null ? null : new ArrayList<>(new TreeSet<>(r.gpuModels()));
+        GpuAsk ask = r.gpu();
+        GpuJobSpec.Gpu gpu = GpuJobSpec.Gpu.of(ask);
+        List<String> models = ask.models() == null ? null : new ArrayList<>(new TreeSet<>(ask.models()));
         GpuJobSpec spec = new GpuJobSpec(
                 r.team(),
                 r.name(),
@@ -71,24 +75,24 @@ public final class GpuJobMapper {
                 s.command(),
                 s.args(),
                 gpu,
-                r.gpuDevices(),
+                ask.devices(),
                 models,
-                r.cpuMilli(),
-                r.memoryMib(),
-                r.priority(),
-                r.preemptible(),
-                r.minRuntimeSeconds(),
+                r.resources().cpuMilli(),
+                r.resources().memoryMib(),
+                r.runtime().priority(),
+                r.runtime().preemptible(),
+                r.runtime().minRuntimeSeconds(),
                 s.labels(),
                 s.env(),
                 orNull(s.pod().annotations()),
                 s.pod().serviceAccountName(),
                 orNull(s.pod().volumes()),
                 orNull(s.pod().imagePullSecrets()),
-                r.replicas(),
-                r.minReplicas(),
+                r.gang().replicas(),
+                r.gang().minReplicas(),
                 s.runtime(),
                 s.workload(),
-                r.kind());
+                r.runtime().kind());
         if (s.workload() != null
                 && !s.workload().uid().isEmpty()
                 && location.namespace().equals(s.pod().namespace())) {
@@ -111,26 +115,13 @@ public final class GpuJobMapper {
     public JobRecord toRecord(GpuJobResource resource, TenantScope.View scope) {
         GpuJobSpec s = resource.getSpec();
         V1ObjectMeta metadata = resource.getMetadata();
-        GpuJobSpec.Gpu gpu = s.gpu() == null ? new GpuJobSpec.Gpu(null, null, null, null, null) : s.gpu();
+        GpuJobSpec.Gpu gpu = s.gpu() == null ? GpuJobSpec.Gpu.NONE : s.gpu();
         Set<String> models = s.gpuModels() == null ? null : Set.copyOf(s.gpuModels());
-        JobRequestInput request = new JobRequestInput(
-                team(s, metadata, scope),
-                jobName(s, metadata, scope),
-                gpu.count(),
-                gpu.fraction(),
-                gpu.fractionLimit(),
-                gpu.memoryMib(),
-                gpu.memoryLimitMib(),
-                s.gpuDevices(),
-                s.cpuMilli(),
-                s.memoryMib(),
-                s.priority(),
-                s.preemptible(),
-                s.minRuntimeSeconds(),
-                models,
-                s.replicas(),
-                s.minReplicas(),
-                s.kind());
+        JobRequestInput request = JobRequestInput.of(team(s, metadata, scope), jobName(s, metadata, scope))
+                .with(gpu.ask(s.gpuDevices(), models))
+                .with(new Resources(s.cpuMilli(), s.memoryMib()))
+                .with(new RuntimeOptions(s.priority(), s.preemptible(), s.minRuntimeSeconds(), s.kind()))
+                .with(new GangAsk(s.replicas(), s.minReplicas()));
         JobSubmission submission = new JobSubmission(
                 request,
                 s.template(),

@@ -1,15 +1,19 @@
 package io.quotient.adapters.k8s.records;
 
+import io.quotient.core.request.GpuAsk;
 import io.quotient.deploy.port.VolumeRequest;
 import io.quotient.deploy.port.WorkloadRef;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * A GpuJob's spec: the request as the user wrote it (field names of the REST API and docs/design.md, "Conventions").
  * Every field may be null (absent in the resource); {@code team} and {@code name} are left out by a user who applies
  * a GpuJob with kubectl (the namespace gives the team, metadata.name the job). {@code workloadRef} is set by the
- * service only, on the record of a workload it adopted (a PyTorchJob created with kubectl, say).
+ * service only, on the record of a workload it adopted (a PyTorchJob created with kubectl, say). The components are
+ * the CRD's schema, flat as users write it; {@link GpuJobMapper} maps them to and from the request's groups
+ * ({@code JobRequestInput}) in one place.
  */
 public record GpuJobSpec(
         String team,
@@ -39,5 +43,18 @@ public record GpuJobSpec(
         String kind) {
 
     /** {@code spec.gpu}: whole GPUs, or a fraction with its limit, or MiB with its limit. */
-    public record Gpu(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {}
+    public record Gpu(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {
+
+        static final Gpu NONE = new Gpu(null, null, null, null, null);
+
+        /** The stored form of a request's GPU ask (its devices and models are fields of the spec itself). */
+        static Gpu of(GpuAsk ask) {
+            return new Gpu(ask.count(), ask.fraction(), ask.fractionLimit(), ask.memoryMib(), ask.memoryLimitMib());
+        }
+
+        /** The request's GPU ask: this, on {@code devices} GPUs of one node, of the allowed {@code models}. */
+        GpuAsk ask(Integer devices, Set<String> models) {
+            return new GpuAsk(count, fraction, fractionLimit, memoryMib, memoryLimitMib, devices, models);
+        }
+    }
 }

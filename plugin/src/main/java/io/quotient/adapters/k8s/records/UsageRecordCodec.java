@@ -12,8 +12,9 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * A {@link JobUsageRecord} as the JSON kept in its ConfigMap (one object: per-day counters, asOf, baselines), built
- * as a tree and serialised, never pasted. Reading is strict: a record that does not parse is reported, not guessed.
+ * A {@link JobUsageRecord} as the JSON kept in its ConfigMap (one object: per-day and per-hour counters, asOf,
+ * baselines), built as a tree and serialised, never pasted. Reading is strict: a record that does not parse is
+ * reported, not guessed; only {@code hours} may be missing (a record stored before hours were kept).
  */
 final class UsageRecordCodec {
 
@@ -34,6 +35,9 @@ final class UsageRecordCodec {
         JsonObject baselines = new JsonObject();
         record.baselines().forEach((key, b) -> baselines.add(key, baseline(b)));
         json.add("baselines", baselines);
+        JsonObject hours = new JsonObject();
+        record.hours().forEach((hour, c) -> hours.add(hour.toString(), counters(c)));
+        json.add("hours", hours);
         return json.toString();
     }
 
@@ -55,12 +59,21 @@ final class UsageRecordCodec {
                     .entrySet()
                     .forEach(
                             e -> baselines.put(e.getKey(), baseline(e.getValue().getAsJsonObject())));
+            // records stored before hourly counters were kept have none: their hours start empty
+            Map<Instant, UsageCounters> hours = new HashMap<>();
+            if (json.has("hours")) {
+                json.getAsJsonObject("hours")
+                        .entrySet()
+                        .forEach(e -> hours.put(
+                                Instant.parse(e.getKey()), counters(e.getValue().getAsJsonObject())));
+            }
             return new JobUsageRecord(
                     new JobId(json.get("team").getAsString(), json.get("job").getAsString()),
                     Instant.parse(json.get("trackingSince").getAsString()),
                     Instant.parse(json.get("asOf").getAsString()),
                     days,
-                    baselines);
+                    baselines,
+                    hours);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("not a usage record: " + e.getMessage(), e);
         }

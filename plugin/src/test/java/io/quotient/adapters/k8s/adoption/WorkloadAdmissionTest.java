@@ -11,6 +11,8 @@ import com.google.gson.JsonParser;
 import io.quotient.adapters.k8s.TenantScope;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
+import io.quotient.core.request.GangAsk;
+import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
 import io.quotient.core.request.JobSpecValidator;
 import io.quotient.core.tenancy.TeamNamespaces;
@@ -146,7 +148,7 @@ class WorkloadAdmissionTest {
                 JsonParser.parseString(parallel).getAsJsonObject());
         assertThat(demand).hasValueSatisfying(d -> {
             assertThat(d.replicas()).isEqualTo(3);
-            assertThat(d.request("team-a", "ingest").replicas()).isEqualTo(3);
+            assertThat(d.request("team-a", "ingest").gang().replicas()).isEqualTo(3);
         });
     }
 
@@ -235,8 +237,8 @@ class WorkloadAdmissionTest {
                         + " PyTorchJob when it places it (it has no job record yet); do not unsuspend it yourself. Delete it to"
                         + " give up the job");
 
-        JobRequestInput input = new JobRequestInput(
-                "team-a", "llm", 8, null, null, null, null, null, null, null, null, null, null, null, 4, null);
+        JobRequestInput input =
+                JobRequestInput.of("team-a", "llm").with(GpuAsk.whole(8)).with(new GangAsk(4, null));
         JobSpec spec = new JobSpecValidator().validateRequest(input);
         JobSubmission governing =
                 JobSubmission.governing(input, "ml-a", new WorkloadRef("kubeflow.org/v1", "PyTorchJob", "llm", "u-7"));

@@ -12,8 +12,12 @@ import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
+import io.quotient.core.request.GangAsk;
+import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
 import io.quotient.core.request.RequestException;
+import io.quotient.core.request.Resources;
+import io.quotient.core.request.RuntimeOptions;
 import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.deploy.Placements;
 import io.quotient.deploy.port.GpuBinding;
@@ -37,18 +41,19 @@ class GpuJobMapperTest {
 
     /** Stands in for the service's validator: a fraction request becomes a Fraction spec. */
     static JobSpec specOf(JobRequestInput in) {
-        GpuRequest gpu = in.fraction() != null
+        GpuRequest gpu = in.gpu().fraction() != null
                 ? new GpuRequest.Fraction(
-                        (int) Math.round(in.fraction() * 1000),
-                        (int) Math.round(in.fractionLimit() * 1000),
-                        in.gpuDevices() == null ? 1 : in.gpuDevices())
-                : new GpuRequest.WholeGpus(in.gpuCount() == null ? 0 : in.gpuCount());
+                        (int) Math.round(in.gpu().fraction() * 1000),
+                        (int) Math.round(in.gpu().fractionLimit() * 1000),
+                        in.gpu().devices() == null ? 1 : in.gpu().devices())
+                : new GpuRequest.WholeGpus(
+                        in.gpu().count() == null ? 0 : in.gpu().count());
         return new JobSpec(
                 new JobId(in.team(), in.name()),
                 gpu,
-                in.cpuMilli() == null ? 0 : in.cpuMilli(),
-                in.memoryMib() == null ? 0 : in.memoryMib(),
-                in.gpuModels(),
+                in.resources().cpuMilli() == null ? 0 : in.resources().cpuMilli(),
+                in.resources().memoryMib() == null ? 0 : in.resources().memoryMib(),
+                in.gpu().models(),
                 0,
                 true,
                 Duration.ZERO);
@@ -63,8 +68,10 @@ class GpuJobMapperTest {
     }
 
     static JobRecord record(JobStatus status, String namespace) {
-        JobRequestInput input = new JobRequestInput(
-                "team-a", "nb-1", null, 0.3, 0.5, null, null, 1, 2000L, 4096L, 5, false, 60L, Set.of("H100", "A100"));
+        JobRequestInput input = JobRequestInput.of("team-a", "nb-1")
+                .with(new GpuAsk(null, 0.3, 0.5, null, null, 1, Set.of("H100", "A100")))
+                .with(new Resources(2000L, 4096L))
+                .with(new RuntimeOptions(5, false, 60L));
         PodOptions pod = new PodOptions(
                 namespace,
                 "trainer",
@@ -90,8 +97,8 @@ class GpuJobMapperTest {
     @Test
     void anAdoptedWorkloadsRecordNamesItAndIsOwnedByIt() {
         WorkloadRef workload = new WorkloadRef("kubeflow.org/v1", "PyTorchJob", "llm", "uid-7");
-        JobRequestInput input = new JobRequestInput(
-                "team-a", "llm", 8, null, null, null, null, null, null, null, null, null, null, null, 4, null);
+        JobRequestInput input =
+                JobRequestInput.of("team-a", "llm").with(GpuAsk.whole(8)).with(new GangAsk(4, null));
         JobRecord adopted = new JobRecord(
                 JobSubmission.governing(input, "ml-a", workload),
                 specOf(input),

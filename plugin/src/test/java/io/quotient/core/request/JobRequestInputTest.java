@@ -1,0 +1,41 @@
+package io.quotient.core.request;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/** The request's one shape: groups are never null, and each {@code with} replaces one group only. */
+class JobRequestInputTest {
+
+    @Test
+    void anAbsentGroupIsItsEmptyValue() {
+        JobRequestInput input = new JobRequestInput("team-a", "train", null, null, null, null);
+        assertThat(input.gpu()).isEqualTo(GpuAsk.NONE);
+        assertThat(input.resources()).isEqualTo(Resources.NONE);
+        assertThat(input.runtime()).isEqualTo(RuntimeOptions.DEFAULTS);
+        assertThat(input.gang()).isEqualTo(GangAsk.SINGLE);
+        assertThat(input).isEqualTo(JobRequestInput.of("team-a", "train"));
+    }
+
+    @Test
+    void eachWithReplacesOneGroupAndKeepsTheOthers() {
+        JobRequestInput input = JobRequestInput.of("team-a", "train")
+                .with(GpuAsk.fraction(0.25, 0.5).onDevices(2).ofModels(Set.of("H100")))
+                .with(new Resources(2000L, 4096L))
+                .with(new RuntimeOptions(5, null, 60L))
+                .with(new GangAsk(4, 2))
+                .withPreemptible(false);
+        assertThat(input.gpu()).isEqualTo(new GpuAsk(null, 0.25, 0.5, null, null, 2, Set.of("H100")));
+        assertThat(input.resources()).isEqualTo(new Resources(2000L, 4096L));
+        assertThat(input.runtime()).isEqualTo(new RuntimeOptions(5, false, 60L));
+        assertThat(input.gang()).isEqualTo(new GangAsk(4, 2));
+    }
+
+    @Test
+    void settingOneGpuStyleKeepsAnotherSoTheValidatorRefusesTheMix() {
+        GpuAsk mixed = GpuAsk.whole(2).withFraction(0.5, null);
+        assertThat(mixed.count()).isEqualTo(2);
+        assertThat(mixed.fraction()).isEqualTo(0.5);
+    }
+}
