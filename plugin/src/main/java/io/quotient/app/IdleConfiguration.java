@@ -2,7 +2,6 @@ package io.quotient.app;
 
 import io.kubernetes.client.openapi.ApiClient;
 import io.quotient.adapters.k8s.adoption.KubernetesNotebookStopper;
-import io.quotient.app.schedule.IdleJob;
 import io.quotient.core.idle.IdleDecider;
 import io.quotient.core.scheduling.Scheduler;
 import io.quotient.deploy.IdleReclaim;
@@ -17,11 +16,6 @@ import io.quotient.deploy.port.NotebookStopper;
 import io.quotient.deploy.port.TeamsSource;
 import io.quotient.deploy.port.WorkloadGateway;
 import java.time.Clock;
-import org.quartz.JobBuilder;
-import org.quartz.JobDetail;
-import org.quartz.SimpleScheduleBuilder;
-import org.quartz.Trigger;
-import org.quartz.TriggerBuilder;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -29,13 +23,12 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * Wires the idle policy (docs/usage.md, "Idle policy"): the pass that warns idle jobs and releases their GPUs, the
- * way a Notebook is stopped (its Kubeflow annotation on Kubernetes; none on the embedded cluster), and its schedule.
+ * way a Notebook is stopped (its Kubeflow annotation on Kubernetes; none on the embedded cluster); its schedule is
+ * with the other passes' ({@code SchedulesConfiguration}).
  */
 @Configuration(proxyBeanMethods = false)
 @EnableConfigurationProperties(IdleProperties.class)
 public class IdleConfiguration {
-
-    private static final String GROUP = "quotient";
 
     @Configuration(proxyBeanMethods = false)
     @Conditional(ClusterModeCondition.Embedded.class)
@@ -83,26 +76,5 @@ public class IdleConfiguration {
                         properties.scheduling().stopGrace()),
                 notes,
                 leadership);
-    }
-
-    @Bean
-    JobDetail idleJob() {
-        return JobBuilder.newJob(IdleJob.class)
-                .withIdentity("idle", GROUP)
-                .storeDurably()
-                .build();
-    }
-
-    @Bean
-    Trigger idleTrigger(IdleProperties properties) {
-        return TriggerBuilder.newTrigger()
-                .forJob("idle", GROUP)
-                .withIdentity("idle", GROUP)
-                .startNow()
-                .withSchedule(SimpleScheduleBuilder.simpleSchedule()
-                        .withIntervalInMilliseconds(properties.interval().toMillis())
-                        .repeatForever()
-                        .withMisfireHandlingInstructionNextWithRemainingCount())
-                .build();
     }
 }

@@ -37,6 +37,10 @@ class IdleReclaimTest {
 
     private static final IdlePolicy POLICY = new IdlePolicy(
             Set.of(JobKind.NOTEBOOK), Duration.ofMinutes(30), Duration.ofMinutes(20), 0.05, true, IdleAction.STOP);
+    private static final Map<String, Team> TEAMS = Map.of(
+            "lab", new Team("lab", 1000, Team.UNLIMITED, 1, 0).withIdle(POLICY),
+            "prod", new Team("prod", 1000, Team.UNLIMITED, 1, 0),
+            "queue", new Team("queue", 0, Team.UNLIMITED, 1, 0));
     private static final JobId NOTEBOOK = new JobId("lab", "nb");
     private static final JobId WAITER = new JobId("queue", "waiter");
 
@@ -45,22 +49,13 @@ class IdleReclaimTest {
             new QuotaScheduler("quotient", 0, TargetWorkload.typical()),
             (input, teams) -> validator.validateRequest(input),
             List.of(new NodeSpec("node-0", 64_000, 262_144, 2, "A100", 81_920)),
-            Map.of(
-                    "lab", new Team("lab", 1000, Team.UNLIMITED, 1, 0).withIdle(POLICY),
-                    "prod", new Team("prod", 1000, Team.UNLIMITED, 1, 0),
-                    "queue", new Team("queue", 0, Team.UNLIMITED, 1, 0)),
+            TEAMS,
             gateway -> gateway,
             LeadershipGate.ALWAYS);
     private final IdleReclaim idle = new IdleReclaim(
             h.store,
             h.cluster,
-            new SnapshotBuilder(
-                    h.cluster,
-                    () -> Map.of(
-                            "lab", new Team("lab", 1000, Team.UNLIMITED, 1, 0).withIdle(POLICY),
-                            "prod", new Team("prod", 1000, Team.UNLIMITED, 1, 0),
-                            "queue", new Team("queue", 0, Team.UNLIMITED, 1, 0)),
-                    h.clock),
+            new SnapshotBuilder(h.cluster, () -> TEAMS, h.clock),
             new IdleDecider(new QuotaScheduler("quotient", 0, TargetWorkload.typical())),
             new IdleRelease(h.store, h.transitions, h.cluster, NotebookStopper.NONE, h.clock, Duration.ofSeconds(30)),
             h.notes,

@@ -42,7 +42,8 @@ final class IdlePolicyParser {
                 ? duration(yaml, f.get("warnAfter"), "idle.warnAfter")
                 : after.multipliedBy(2).dividedBy(3);
         double threshold = f.containsKey("threshold") ? perCent(yaml, f.get("threshold")) / 100 : 0.05;
-        boolean onlyWhenOthersWait = !f.containsKey("onlyWhenOthersWait") || bool(yaml, f.get("onlyWhenOthersWait"));
+        boolean onlyWhenOthersWait = !f.containsKey("onlyWhenOthersWait")
+                || TeamsFileParser.bool(yaml, f.get("onlyWhenOthersWait"), "idle.onlyWhenOthersWait");
         IdleAction action = IdleAction.PREEMPT;
         if (f.containsKey("action")) {
             try {
@@ -98,13 +99,5 @@ final class IdlePolicyParser {
             throw yaml.error(node, "idle.threshold must be a utilisation between 0% and 100%, was '" + text + "'");
         }
         return value;
-    }
-
-    private static boolean bool(YamlConfigReader yaml, Node node) {
-        String value = yaml.string(node, "idle.onlyWhenOthersWait");
-        if (!value.equals("true") && !value.equals("false")) {
-            throw yaml.error(node, "idle.onlyWhenOthersWait must be true or false, was '" + value + "'");
-        }
-        return Boolean.parseBoolean(value);
     }
 }

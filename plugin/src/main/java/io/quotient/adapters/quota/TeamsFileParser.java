@@ -166,7 +166,7 @@ public final class TeamsFileParser {
         }
     }
 
-    private static boolean bool(YamlConfigReader yaml, Node node, String field) {
+    static boolean bool(YamlConfigReader yaml, Node node, String field) {
         String value = yaml.string(node, field);
         if (!value.equals("true") && !value.equals("false")) {
             throw yaml.error(node, field + " must be true or false, was '" + value + "'");
