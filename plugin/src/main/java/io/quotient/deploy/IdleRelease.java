@@ -107,15 +107,17 @@ public final class IdleRelease {
                 verdict.explanation());
         if (verdict.kind() == JobKind.NOTEBOOK && governsPod(record)) {
             fence(record);
-            JobRecord written = store.updateStatus(record, record.status().withIdle(condition));
-            gateway.recordEvent(record.id(), RELEASED_EVENT, verdict.explanation() + ": its Notebook is stopped");
-            if (!notebooks.stop(written, clock.instant())) {
+            // the condition is written once the Notebook is stopped: a failed stop is tried again on the next pass
+            if (!notebooks.stop(record, clock.instant())) {
                 LOG.warn(
                         "job {} of team {} on node {}: no Notebook found for its pod; it is left running",
                         record.id().name(),
                         record.id().team(),
                         record.status().node());
+                return false;
             }
+            store.updateStatus(record, record.status().withIdle(condition));
+            gateway.recordEvent(record.id(), RELEASED_EVENT, verdict.explanation() + ": its Notebook is stopped");
             return false; // the GPUs free when the notebook controller has removed the pod
         }
         fence(record);

@@ -10,6 +10,8 @@ import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobKind;
 import io.quotient.core.model.Team;
 import io.quotient.core.placement.TargetWorkload;
+import io.quotient.core.request.GpuAsk;
+import io.quotient.core.request.JobRequestInput;
 import io.quotient.core.request.JobSpecValidator;
 import io.quotient.core.scheduling.QuotaScheduler;
 import io.quotient.core.usage.PodCounterReading;
@@ -19,7 +21,6 @@ import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.LeadershipGate;
-import io.quotient.deploy.port.NotebookStopper;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -52,12 +53,21 @@ class IdleReclaimTest {
             TEAMS,
             gateway -> gateway,
             LeadershipGate.ALWAYS);
+    /** The Notebooks stopped, by the job whose pod they run. */
+    private final List<JobId> stopped = new ArrayList<>();
+
     private final IdleReclaim idle = new IdleReclaim(
             h.store,
             h.cluster,
             new SnapshotBuilder(h.cluster, () -> TEAMS, h.clock),
             new IdleDecider(new QuotaScheduler("quotient", 0, TargetWorkload.typical())),
-            new IdleRelease(h.store, h.transitions, h.cluster, NotebookStopper.NONE, h.clock, Duration.ofSeconds(30)),
+            new IdleRelease(
+                    h.store,
+                    h.transitions,
+                    h.cluster,
+                    (record, at) -> stopped.add(record.id()),
+                    h.clock,
+                    Duration.ofSeconds(30)),
             h.notes,
             LeadershipGate.ALWAYS);
     private final Instant countingSince;
@@ -151,5 +161,37 @@ class IdleReclaimTest {
                 new PodCounters(countingSince, seconds, seconds, 50, 0)))); // 50 busy GPU-seconds in the last minute
         h.decisions.releaseIdle(idle);
         assertThat(record(NOTEBOOK).status().idle()).isNull();
+    }
+
+    @Test
+    void anIdleNotebookPodIsReleasedByStoppingItsNotebookOnceAndItsJobKeepsItsGpusUntilThePodIsGone() {
+        h.deployments.delete(NOTEBOOK);
+        JobId pod = new JobId("lab", "nb-0");
+        h.pods.admit(
+                "lab",
+                JobRequestInput.of("lab", "nb-0")
+                        .with(new GpuAsk(1, null, null, null, null, null, null))
+                        .withKind("notebook"));
+        assertThat(record(pod).phase()).isEqualTo(JobPhase.PLACED);
+        h.deployments.deploy(JobFixtures.wholeGpus("queue", "waiter", 1));
+        at(31);
+        double seconds = 31 * 60.0;
+        h.cluster.reportPodUsage(List.of(new PodCounterReading(
+                "node-0", "uid-nb", "gpu-0", pod, new PodCounters(countingSince, seconds, seconds, 0, 0))));
+
+        h.decisions.releaseIdle(idle);
+        h.decisions.releaseIdle(idle);
+
+        assertThat(stopped).as("stopped once, the Kubeflow way").containsExactly(pod);
+        JobRecord released = record(pod);
+        assertThat(released.phase())
+                .as("its pod still runs until the controller removes it")
+                .isEqualTo(JobPhase.PLACED);
+        assertThat(released.status().idle().reason()).isEqualTo(IdleCondition.RELEASED);
+        assertThat(released.status().idle().message()).contains("for job waiter of team queue, which waits for them");
+        assertThat(h.cluster.events(pod))
+                .filteredOn(e -> e.reason().equals("IdleReleased"))
+                .singleElement()
+                .satisfies(e -> assertThat(e.message()).endsWith(": its Notebook is stopped"));
     }
 }
