@@ -6,6 +6,7 @@ import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.ModelGroupUsage;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
 import io.quotient.core.model.Team;
@@ -61,7 +62,8 @@ public final class Reports {
             long fairShareMilli,
             int pendingJobs,
             long decayedUsageMilli,
-            Duration usageHalfLife) {}
+            Duration usageHalfLife,
+            List<ModelGroupUsage> modelGroups) {}
 
     /** A job's share of one GPU. */
     public record GpuShare(JobId job, int milli) {}
@@ -121,7 +123,9 @@ public final class Reports {
             }
         }
         Map<String, long[]> held = new LinkedHashMap<>();
-        for (PlacedJob p : QuotaStates.current(placed, configured)) {
+        Map<String, String> nodeModels = QuotaStates.nodeModels(cluster.nodes());
+        List<PlacedJob> current = QuotaStates.current(placed, configured, nodeModels);
+        for (PlacedJob p : current) {
             long[] sums = held.computeIfAbsent(p.spec().team(), t -> new long[2]);
             sums[p.quotaState() == QuotaState.IN_QUOTA ? 0 : 1] += p.gpuMilli();
         }
@@ -139,7 +143,8 @@ public final class Reports {
                             fair.getOrDefault(t.name(), 0L),
                             pending.getOrDefault(t.name(), 0),
                             Math.round(past.getOrDefault(t.name(), 0.0)),
-                            halfLife);
+                            halfLife,
+                            QuotaStates.byGroup(t, current, nodeModels));
                 })
                 .toList();
     }
@@ -156,7 +161,7 @@ public final class Reports {
             }
         }
         Map<JobId, QuotaState> states = new HashMap<>();
-        for (PlacedJob p : QuotaStates.current(placed, teams.teams())) {
+        for (PlacedJob p : QuotaStates.current(placed, teams.teams(), QuotaStates.nodeModels(cluster.nodes()))) {
             states.put(p.id(), p.quotaState());
         }
         return states;

@@ -117,18 +117,23 @@ public class QuotaReclaimApiTest {
     }
 
     private static Map<String, Object> node() {
+        return node("gpu-node", 8, "A100-SXM4-80GB");
+    }
+
+    /** One embedded node of the cluster file. */
+    static Map<String, Object> node(String name, int gpus, String model) {
         Map<String, Object> node = new LinkedHashMap<>();
-        node.put("name", "gpu-node");
+        node.put("name", name);
         node.put("count", 1);
-        node.put("gpus", 8);
-        node.put("gpuModel", "A100-SXM4-80GB");
+        node.put("gpus", gpus);
+        node.put("gpuModel", model);
         node.put("gpuMemoryMib", 81920);
         node.put("cpuMilli", 128000);
         node.put("memoryMib", 1048576);
         return node;
     }
 
-    private static Path yamlFile(String prefix, Object content) {
+    static Path yamlFile(String prefix, Object content) {
         try {
             Path file = Files.createTempFile(prefix, ".yaml");
             file.toFile().deleteOnExit();

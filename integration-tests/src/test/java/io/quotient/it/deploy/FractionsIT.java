@@ -2,22 +2,16 @@ package io.quotient.it.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
-import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1EnvVar;
-import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.kubernetes.client.util.PatchUtils;
 import io.quotient.it.harness.Await;
 import io.quotient.it.harness.ControlPlane;
 import io.quotient.it.harness.FakeGpuNode;
 import io.quotient.it.harness.FakeGpuNodeSpec;
 import io.quotient.it.harness.FakeGpuNodes;
 import io.quotient.it.harness.FakeKubelet;
-import io.quotient.it.harness.KubeCalls;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
 import java.nio.file.Path;
@@ -162,28 +156,9 @@ class FractionsIT {
 
     /** Rewrites the node's GPU report as its enforcer would when NVML fails (the fake kubelet keeps it fresh). */
     private static void reportNotReady(ApiClient client, String nodeName) {
-        CoreV1Api core = new CoreV1Api(client);
-        KubeCalls.retryOnConflict("marking the enforcer of " + nodeName + " not ready", () -> {
-            V1Node node = core.readNode(nodeName).execute();
-            JsonObject report = JsonParser.parseString(
-                            node.getMetadata().getAnnotations().get("quotient.io/gpu-report"))
-                    .getAsJsonObject();
+        NodeReports.edit(client, nodeName, "marking the enforcer of " + nodeName + " not ready", report -> {
             report.addProperty("ready", false);
             report.addProperty("reason", "NVML could not be initialised (test)");
-            JsonObject annotations = new JsonObject();
-            annotations.addProperty("quotient.io/gpu-report", report.toString());
-            JsonObject metadata = new JsonObject();
-            metadata.add("annotations", annotations);
-            // the resourceVersion makes the merge patch conditional: a concurrent refresh is retried, not lost
-            metadata.addProperty("resourceVersion", node.getMetadata().getResourceVersion());
-            JsonObject patch = new JsonObject();
-            patch.add("metadata", metadata);
-            return PatchUtils.patch(
-                    V1Node.class,
-                    () -> core.patchNode(nodeName, new V1Patch(patch.toString()))
-                            .buildCall(null),
-                    V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
-                    client);
         });
     }
 

@@ -113,6 +113,16 @@ public final class QuotientApi {
         throw new AssertionError("GET /api/v1/teams lists no team " + name + ": " + teams());
     }
 
+    /** The rows of {@code GET /api/v1/usage?groupBy=...} (the default days: the last 7 ending today). */
+    JsonArray usage(String groupBy) {
+        Answer answer = send(
+                HttpRequest.newBuilder(path("/api/v1/usage?groupBy=" + groupBy)).GET());
+        if (answer.status() != 200) {
+            throw new AssertionError("GET /api/v1/usage?groupBy=" + groupBy + " answered " + answer);
+        }
+        return answer.body().getAsJsonArray();
+    }
+
     Answer cluster() {
         return send(HttpRequest.newBuilder(path("/api/v1/cluster")).GET());
     }

@@ -30,6 +30,7 @@ public final class QuotientService implements AutoCloseable {
     private final Process process;
     private final Path log;
     private final QuotientApi api;
+    private final int port;
 
     private QuotientService(String name, ConfigurableApplicationContext context, Process process, Path log, int port) {
         this.name = name;
@@ -37,6 +38,7 @@ public final class QuotientService implements AutoCloseable {
         this.process = process;
         this.log = log;
         this.api = new QuotientApi(URI.create("http://127.0.0.1:" + port));
+        this.port = port;
     }
 
     /** The service's arguments: Kubernetes mode on the test plane, a fast re-queue so tests need not wait long. */
@@ -147,6 +149,11 @@ public final class QuotientService implements AutoCloseable {
 
     public String name() {
         return name;
+    }
+
+    /** Where the service listens ({@code host:port}), e.g. as a Prometheus scrape target. */
+    String address() {
+        return "127.0.0.1:" + port;
     }
 
     /** SIGKILL: the process dies at whatever it was doing, as in a crash. */

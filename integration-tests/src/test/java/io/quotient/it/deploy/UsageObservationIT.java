@@ -2,18 +2,13 @@ package io.quotient.it.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.gson.JsonArray;
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
-import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.V1Container;
-import io.kubernetes.client.openapi.models.V1Node;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
 import io.kubernetes.client.openapi.models.V1PodSpec;
-import io.kubernetes.client.util.PatchUtils;
 import io.quotient.core.model.JobId;
 import io.quotient.core.usage.PodCounterReading;
 import io.quotient.core.usage.PodCounters;
@@ -22,7 +17,6 @@ import io.quotient.it.harness.ControlPlane;
 import io.quotient.it.harness.FakeGpuNode;
 import io.quotient.it.harness.FakeGpuNodeSpec;
 import io.quotient.it.harness.FakeGpuNodes;
-import io.quotient.it.harness.KubeCalls;
 import io.quotient.it.harness.RealKubernetes;
 import io.quotient.it.harness.TestNamespace;
 import java.time.Instant;
@@ -41,7 +35,6 @@ import org.junit.jupiter.api.Test;
 @RealKubernetes
 class UsageObservationIT {
 
-    private static final String REPORT = "quotient.io/gpu-report";
     private static final JobId NOTEBOOK = new JobId("vision", "notebook");
     private static final String MANAGED = "app.kubernetes.io/managed-by";
 
@@ -125,63 +118,17 @@ class UsageObservationIT {
         return core.createNamespacedPod(namespace.name(), pod).execute();
     }
 
-    private static JsonObject podUsage(String name, String uid, String gpu, String since, double seconds, double busy) {
-        JsonObject counters = new JsonObject();
-        counters.addProperty("uuid", gpu);
-        counters.addProperty("source", "process");
-        counters.addProperty("windowSeconds", 30.0);
-        counters.addProperty("utilizationPercent", 40.0);
-        counters.addProperty("memoryUsedMib", 1024);
-        counters.addProperty("memoryPeakMib", 1024);
-        counters.addProperty("countingSince", since);
-        counters.addProperty("presentSeconds", seconds);
-        counters.addProperty("measuredSeconds", seconds);
-        counters.addProperty("busyGpuSeconds", busy);
-        counters.addProperty("memoryMibSeconds", (long) (seconds * 1024));
-        JsonArray gpus = new JsonArray();
-        gpus.add(counters);
-        JsonObject pod = new JsonObject();
-        pod.addProperty("name", name);
-        pod.addProperty("uid", uid);
-        pod.add("gpus", gpus);
-        return pod;
+    private JsonObject podUsage(String name, String uid, String gpu, String since, double seconds, double busy) {
+        return NodeReports.pod(
+                namespace.name(),
+                name,
+                uid,
+                List.of(new NodeReports.GpuCounters(gpu, Instant.parse(since), 30.0, 40.0, seconds, busy, 1024)));
     }
 
     /** Adds a usage object to the node's report, as its enforcer would (the fake kubelet keeps it fresh). */
     private void report(String nodeName, List<JsonObject> pods) {
-        KubeCalls.retryOnConflict("adding usage to the report of " + nodeName, () -> {
-            V1Node node = core.readNode(nodeName).execute();
-            JsonObject report = JsonParser.parseString(
-                            node.getMetadata().getAnnotations().get(REPORT))
-                    .getAsJsonObject();
-            JsonArray podArray = new JsonArray();
-            pods.forEach(p -> {
-                p.addProperty("namespace", namespace.name());
-                podArray.add(p);
-            });
-            JsonObject usage = new JsonObject();
-            usage.addProperty("windowStart", "2026-12-01T10:09:30Z");
-            usage.addProperty("windowEnd", "2026-12-01T10:10:00Z");
-            usage.addProperty("samples", 60);
-            usage.add("pods", podArray);
-            report.add("usage", usage);
-            JsonObject metadata = new JsonObject();
-            metadata.add("annotations", annotation(report));
-            metadata.addProperty("resourceVersion", node.getMetadata().getResourceVersion());
-            JsonObject patch = new JsonObject();
-            patch.add("metadata", metadata);
-            return PatchUtils.patch(
-                    V1Node.class,
-                    () -> core.patchNode(nodeName, new V1Patch(patch.toString()))
-                            .buildCall(null),
-                    V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH,
-                    client);
-        });
-    }
-
-    private static JsonObject annotation(JsonObject report) {
-        JsonObject annotations = new JsonObject();
-        annotations.addProperty(REPORT, report.toString());
-        return annotations;
+        NodeReports.writeUsage(
+                client, nodeName, Instant.parse("2026-12-01T10:09:30Z"), Instant.parse("2026-12-01T10:10:00Z"), pods);
     }
 }

@@ -2,6 +2,7 @@ package io.quotient.adapters.quota;
 
 import io.quotient.core.model.Department;
 import io.quotient.core.model.IdlePolicy;
+import io.quotient.core.model.ModelGuarantees;
 import io.quotient.core.model.Team;
 import io.quotient.core.model.WithinTeamPreemption;
 import java.time.Duration;
@@ -26,6 +27,9 @@ import org.yaml.snakeyaml.nodes.Node;
  *     preemptWithinTeam: LowerPriority   # optional, or Never: may a job preempt the team's lower-priority jobs
  *     fairShareReclaim: true  # optional: take part in reclaim toward the weighted fair share
  *     maxMinRuntimeSeconds: 600  # optional: lowers the cluster's maximum minRuntimeSeconds for the team's jobs
+ *     guarantees:             # optional: guarantee and maxima per GPU model group (ModelGuaranteesParser);
+ *       - models: [H100-80GB] #   guaranteedGpus may then be left out (it is the sum of the groups' gpus)
+ *         gpus: 4
  *     idle: {kinds: [notebook], after: 30m, warnAfter: 20m, threshold: 5%}  # optional, IdlePolicyParser
  * departments:                # optional level above teams; teams borrow inside their department first
  *   - name: research
@@ -54,9 +58,10 @@ public final class TeamsFileParser {
             "fairShareReclaim",
             "namespaces",
             "maxMinRuntimeSeconds",
+            "guarantees",
             "idle");
     private static final Set<String> DEPARTMENT_FIELDS =
-            Set.of("name", "guaranteedGpus", "maxGpus", "overQuotaWeight", "teams");
+            Set.of("name", "guaranteedGpus", "maxGpus", "overQuotaWeight", "teams", "guarantees");
 
     private TeamsFileParser() {}
 
@@ -86,6 +91,7 @@ public final class TeamsFileParser {
                 addTeams(yaml, f.get("teams"), d, teams);
             }
         }
+        ModelGuaranteesParser.checkClusterWide(teams, source);
         return teams;
     }
 
@@ -101,27 +107,40 @@ public final class TeamsFileParser {
     }
 
     private static Department department(YamlConfigReader yaml, MappingNode entry, Map<String, Node> f) {
-        if (!f.containsKey("name") || !f.containsKey("guaranteedGpus") || !f.containsKey("teams")) {
-            throw yaml.error(entry, "each department needs 'name', 'guaranteedGpus' and 'teams'");
+        if (!f.containsKey("name") || !hasGuarantee(f) || !f.containsKey("teams")) {
+            throw yaml.error(
+                    entry,
+                    "each department needs 'name', 'guaranteedGpus' and 'teams'"
+                            + " ('guarantees' per model group may stand for 'guaranteedGpus')");
         }
         String name = dnsLabel(yaml, f.get("name"), "department");
         Limits l = limits(yaml, f);
         try {
-            return new Department(name, l.guaranteed(), l.max(), l.weight());
+            return new Department(name, l.guaranteed(), l.max(), l.weight(), l.groups());
         } catch (IllegalArgumentException e) {
             throw yaml.error(entry, e.getMessage());
         }
     }
 
     /** What teams and departments both have, in milli-GPU. */
-    private record Limits(long guaranteed, long max, double weight) {}
+    private record Limits(long guaranteed, long max, double weight, ModelGuarantees groups) {}
+
+    /** A guarantee split by model group may leave {@code guaranteedGpus} out: it is then the groups' sum. */
+    private static boolean hasGuarantee(Map<String, Node> f) {
+        return f.containsKey("guaranteedGpus") || f.containsKey("guarantees");
+    }
 
     private static Limits limits(YamlConfigReader yaml, Map<String, Node> f) {
-        long guaranteed = milli(yaml, f.get("guaranteedGpus"), "guaranteedGpus");
+        ModelGuarantees groups = f.containsKey("guarantees")
+                ? ModelGuaranteesParser.parse(yaml, f.get("guarantees"))
+                : ModelGuarantees.NONE;
+        long guaranteed = f.containsKey("guaranteedGpus")
+                ? milli(yaml, f.get("guaranteedGpus"), "guaranteedGpus")
+                : groups.guaranteedMilli();
         long max = f.containsKey("maxGpus") ? milli(yaml, f.get("maxGpus"), "maxGpus") : Team.UNLIMITED;
         double weight =
                 f.containsKey("overQuotaWeight") ? yaml.number(f.get("overQuotaWeight"), "overQuotaWeight", 0) : 1.0;
-        return new Limits(guaranteed, max, weight);
+        return new Limits(guaranteed, max, weight, groups);
     }
 
     private static String dnsLabel(YamlConfigReader yaml, Node node, String what) {
@@ -137,8 +156,11 @@ public final class TeamsFileParser {
 
     private static Team team(YamlConfigReader yaml, MappingNode entry) {
         Map<String, Node> f = yaml.fields(entry, TEAM_FIELDS);
-        if (!f.containsKey("name") || !f.containsKey("guaranteedGpus")) {
-            throw yaml.error(entry, "each team needs 'name' and 'guaranteedGpus'");
+        if (!f.containsKey("name") || !hasGuarantee(f)) {
+            throw yaml.error(
+                    entry,
+                    "each team needs 'name' and 'guaranteedGpus'"
+                            + " ('guarantees' per model group may stand for 'guaranteedGpus')");
         }
         String name = dnsLabel(yaml, f.get("name"), "team");
         Limits l = limits(yaml, f);
@@ -160,7 +182,17 @@ public final class TeamsFileParser {
         IdlePolicy idle = f.containsKey("idle") ? IdlePolicyParser.parse(yaml, f.get("idle")) : IdlePolicy.OFF;
         try {
             return new Team(
-                    name, l.guaranteed(), l.max(), l.weight(), priority, within, fair, null, maxMinRuntime, idle);
+                    name,
+                    l.guaranteed(),
+                    l.max(),
+                    l.weight(),
+                    priority,
+                    within,
+                    fair,
+                    null,
+                    maxMinRuntime,
+                    l.groups(),
+                    idle);
         } catch (IllegalArgumentException e) {
             throw yaml.error(entry, e.getMessage());
         }

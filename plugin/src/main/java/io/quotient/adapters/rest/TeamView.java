@@ -1,6 +1,8 @@
 package io.quotient.adapters.rest;
 
+import io.quotient.core.model.ModelGroupUsage;
 import io.quotient.deploy.Reports;
+import java.util.List;
 
 /**
  * A team's quota and use, in GPUs (fractions count).
@@ -13,6 +15,7 @@ import io.quotient.deploy.Reports;
  *                         decayed usage when fair shares remember (docs/fairness.md)
  * @param usageHalfLife    the fair-share half-life (ISO-8601, e.g. {@code PT12H}) behind {@code decayedUsageGpus};
  *                         null when fair shares have no memory (instantaneous)
+ * @param modelGroups    per model group of its guarantees, in the teams file's order (empty for "any model")
  */
 public record TeamView(
         String name,
@@ -30,7 +33,35 @@ public record TeamView(
         String department,
         double decayedUsageGpus,
         double overQuotaShareGpus,
-        String usageHalfLife) {
+        String usageHalfLife,
+        List<ModelGroupView> modelGroups) {
+
+    /**
+     * One model group of the team: its guarantee and maximum there, what it holds on nodes of those models and how
+     * much of that is borrowed.
+     *
+     * @param maxGpus null when the group has no ceiling
+     */
+    public record ModelGroupView(
+            String name,
+            List<String> models,
+            double guaranteedGpus,
+            Double maxGpus,
+            double heldGpus,
+            double inQuotaGpus,
+            double borrowedGpus) {
+
+        static ModelGroupView of(ModelGroupUsage u) {
+            return new ModelGroupView(
+                    u.guarantee().group().name(),
+                    u.guarantee().group().models().stream().sorted().toList(),
+                    gpus(u.guarantee().guaranteedMilli()),
+                    u.guarantee().hasMax() ? gpus(u.guarantee().maxMilli()) : null,
+                    gpus(u.heldMilli()),
+                    gpus(u.inQuotaMilli()),
+                    gpus(u.borrowedMilli()));
+        }
+    }
 
     public static TeamView of(Reports.TeamUsage usage) {
         var t = usage.team();
@@ -50,7 +81,8 @@ public record TeamView(
                 t.department() == null ? null : t.department().name(),
                 gpus(usage.decayedUsageMilli()),
                 gpus(Math.max(0, usage.fairShareMilli() - t.guaranteedMilli())),
-                usage.usageHalfLife().isZero() ? null : usage.usageHalfLife().toString());
+                usage.usageHalfLife().isZero() ? null : usage.usageHalfLife().toString(),
+                usage.modelGroups().stream().map(ModelGroupView::of).toList());
     }
 
     static double gpus(long milli) {

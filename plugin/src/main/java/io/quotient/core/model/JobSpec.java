@@ -64,4 +64,9 @@ public record JobSpec(
     public String team() {
         return id.team();
     }
+
+    /** The same job restricted to GPU models (a model group's, when it tries that group's guarantee). */
+    public JobSpec withAllowedModels(Set<String> models) {
+        return new JobSpec(id, gpu, cpuMilli, memoryMib, models, priority, preemptible, minRuntime, gang);
+    }
 }

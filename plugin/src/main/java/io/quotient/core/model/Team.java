@@ -16,6 +16,7 @@ import java.util.Optional;
  * @param department        the department the team belongs to, or null for a team outside any department
  * @param maxMinRuntime     the longest minimum runtime the team's new jobs may ask for; it only lowers the cluster's
  *                          maximum, which applies to every job; null: the cluster's maximum
+ * @param modelGuarantees   guarantees and maxima per GPU model group; {@link ModelGuarantees#NONE}: any model
  * @param idle              when the team's idle jobs give their GPUs back ({@link IdlePolicy#OFF}: never)
  */
 public record Team(
@@ -28,21 +29,50 @@ public record Team(
         boolean fairShareReclaim,
         Department department,
         Duration maxMinRuntime,
+        ModelGuarantees modelGuarantees,
         IdlePolicy idle) {
 
     public static final long UNLIMITED = Long.MAX_VALUE;
 
     public Team {
         Objects.requireNonNull(name, "team name");
-        idle = idle == null ? IdlePolicy.OFF : idle;
         Objects.requireNonNull(preemptWithinTeam, "preemptWithinTeam");
         checkLimits("team " + name, guaranteedMilli, maxMilli, overQuotaWeight);
         if (maxMinRuntime != null && maxMinRuntime.isNegative()) {
             throw new IllegalArgumentException("team " + name + ": maxMinRuntimeSeconds must not be negative");
         }
+        modelGuarantees = modelGuarantees == null ? ModelGuarantees.NONE : modelGuarantees;
+        checkSplit("team " + name, guaranteedMilli, modelGuarantees);
+        idle = idle == null ? IdlePolicy.OFF : idle;
     }
 
     /** A team without an idle policy. */
+    public Team(
+            String name,
+            long guaranteedMilli,
+            long maxMilli,
+            double overQuotaWeight,
+            int priority,
+            WithinTeamPreemption preemptWithinTeam,
+            boolean fairShareReclaim,
+            Department department,
+            Duration maxMinRuntime,
+            ModelGuarantees modelGuarantees) {
+        this(
+                name,
+                guaranteedMilli,
+                maxMilli,
+                overQuotaWeight,
+                priority,
+                preemptWithinTeam,
+                fairShareReclaim,
+                department,
+                maxMinRuntime,
+                modelGuarantees,
+                IdlePolicy.OFF);
+    }
+
+    /** A team whose quota is "any model". */
     public Team(
             String name,
             long guaranteedMilli,
@@ -63,7 +93,24 @@ public record Team(
                 fairShareReclaim,
                 department,
                 maxMinRuntime,
-                IdlePolicy.OFF);
+                ModelGuarantees.NONE);
+    }
+
+    /**
+     * A guarantee split by model group is the sum of the groups' guarantees: {@code guaranteedGpus} must equal it
+     * (the teams file fills it in when omitted), so that every rule stated on the whole guarantee still holds.
+     */
+    static void checkSplit(String who, long guaranteedMilli, ModelGuarantees groups) {
+        if (groups.splitsGuarantee() && groups.guaranteedMilli() != guaranteedMilli) {
+            throw new IllegalArgumentException(who + ": guaranteedGpus (" + guaranteedMilli / 1000.0
+                    + ") must equal the sum of guarantees[].gpus (" + groups.guaranteedMilli() / 1000.0
+                    + "), or be left out");
+        }
+    }
+
+    /** Whether the team's guarantee is split by model group. */
+    public boolean splitsGuarantee() {
+        return modelGuarantees.splitsGuarantee();
     }
 
     /** A team whose jobs may ask for minimum runtimes up to the cluster's maximum. */
@@ -138,6 +185,7 @@ public record Team(
                 fairShareReclaim,
                 d,
                 maxMinRuntime,
+                modelGuarantees,
                 idle);
     }
 
@@ -152,6 +200,7 @@ public record Team(
                 fairShareReclaim,
                 department,
                 maxMinRuntime,
+                modelGuarantees,
                 idle);
     }
 
@@ -166,6 +215,7 @@ public record Team(
                 fairShareReclaim,
                 department,
                 limit,
+                modelGuarantees,
                 idle);
     }
 
@@ -180,6 +230,41 @@ public record Team(
                 on,
                 department,
                 maxMinRuntime,
+                modelGuarantees,
+                idle);
+    }
+
+    /**
+     * The team with other limits and no model groups: how one model group's view of the books shows it (the limits
+     * are the group's already).
+     */
+    public Team withQuota(long guaranteed, long max, Department d) {
+        return new Team(
+                name,
+                guaranteed,
+                max,
+                overQuotaWeight,
+                priority,
+                preemptWithinTeam,
+                fairShareReclaim,
+                d,
+                maxMinRuntime,
+                ModelGuarantees.NONE,
+                idle);
+    }
+
+    public Team withModelGuarantees(ModelGuarantees groups) {
+        return new Team(
+                name,
+                guaranteedMilli,
+                maxMilli,
+                overQuotaWeight,
+                priority,
+                preemptWithinTeam,
+                fairShareReclaim,
+                department,
+                maxMinRuntime,
+                groups,
                 idle);
     }
 
@@ -194,6 +279,7 @@ public record Team(
                 fairShareReclaim,
                 department,
                 maxMinRuntime,
+                modelGuarantees,
                 policy);
     }
 }

@@ -37,7 +37,16 @@ final class PlanningRound {
     private final boolean[] fractionReady;
 
     private final Instant now;
-    private final ReclaimRules rules;
+    /** The rules as the decision under way sees them (one model group's while a job tries that group). */
+    private ReclaimRules rules;
+
+    private final ReclaimRules wholeRules;
+    private final ReclaimSettings settings;
+    /** How jobs of teams with GPU model groups are decided. */
+    private final GroupDecision groups;
+    /** The job as asked while a restricted copy of it is decided (placements book the job as asked). */
+    private JobSpec asked;
+
     private final PreemptionPlanner preemption;
     private final GangReclaim gangReclaim;
     private final List<PlanAction> actions = new ArrayList<>();
@@ -66,6 +75,11 @@ final class PlanningRound {
         this.now = snapshot.now();
         this.past = snapshot.pastBorrowedMilli();
         this.rules = new ReclaimRules(ws.ledger(), fairShares(waiting), settings);
+        this.wholeRules = rules;
+        this.settings = settings;
+        Set<String> clusterModels = new HashSet<>();
+        snapshot.nodes().stream().filter(n -> n.gpuCount() > 0).forEach(n -> clusterModels.add(n.gpuModel()));
+        this.groups = new GroupDecision(this::decideIn, ws, actions, clusterModels);
         ReclaimSearch search = new ReclaimSearch(
                 ws,
                 now,
@@ -85,13 +99,46 @@ final class PlanningRound {
         if (known != null) {
             return keepPending(job, known);
         }
-        if (decideAfresh(job)) {
+        if (GroupTargets.applies(team(job.team())) ? groups.decide(job) : decideAfresh(job)) {
             return true;
         }
         if (ws.state().changes() == changes && actions.get(actions.size() - 1) instanceof PlanAction.KeepPending k) {
             refusals.refused(job, k.reason(), changes);
         }
         return false;
+    }
+
+    /**
+     * Decides {@code restricted} (a copy of {@code job}) with the ledger shown as {@code view} sees it, booking the job
+     * as asked ({@link GroupDecision.Round}).
+     */
+    private boolean decideIn(JobSpec job, QuotaLedger view, JobSpec restricted, boolean idleOnly) {
+        // fair share is the whole cluster's: inside a group's view it is no rule (an empty map grants none)
+        rules = view == ws.ledger() ? wholeRules : new ReclaimRules(view, Map.of(), settings);
+        ws.view(view);
+        asked = job;
+        try {
+            return idleOnly ? placeOnIdle(restricted) : decideAfresh(restricted);
+        } finally {
+            ws.wholeView();
+            rules = wholeRules;
+            asked = null;
+        }
+    }
+
+    /** Places a single-node job on idle GPUs only, if quota allows it there; records nothing otherwise. */
+    private boolean placeOnIdle(JobSpec job) {
+        Team team = ws.ledger().team(job.team());
+        long least = Demands.leastMilli(job, ws.state().nodes());
+        if (job.gang().spansNodes() || quotaBlock(job, team, least) != null) {
+            return false;
+        }
+        var allocation = policy.place(ws.state(), Demands.of(job), filterFor(job));
+        if (allocation.isEmpty()) {
+            return false;
+        }
+        long milli = allocation.get().totalGpuMilli();
+        return (milli == least || quotaBlock(job, team, milli) == null) && place(job, allocation.get());
     }
 
     private boolean decideAfresh(JobSpec job) {
@@ -221,7 +268,8 @@ final class PlanningRound {
             return keepPending(job, exact);
         }
         boolean inQuota = !job.preemptible() || ws.ledger().fitsGuarantee(job.team(), milli);
-        PlacedJob placed = ws.placement(job, replicas, inQuota ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA, now);
+        PlacedJob placed =
+                ws.placement(asAsked(job), replicas, inQuota ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA, now);
         ws.add(placed, replicas);
         actions.add(new PlanAction.Place(placed));
         placedThisRound.add(placed.id());
@@ -268,8 +316,7 @@ final class PlanningRound {
 
     /** Whether the job would run within its team's guarantee if it were placed now. */
     boolean wouldBeInQuota(JobSpec job) {
-        return ws.ledger()
-                .fitsGuarantee(job.team(), Demands.leastMilli(job, ws.state().nodes()));
+        return groups.wouldBeInQuota(job);
     }
 
     /** The team's fair-share position now, as the borrowing order reads it ({@link QueueOrder#borrowing}). */
@@ -366,11 +413,17 @@ final class PlanningRound {
 
     private boolean place(JobSpec job, Allocation allocation) {
         boolean inQuota = !job.preemptible() || ws.ledger().fitsGuarantee(job.team(), allocation.totalGpuMilli());
-        PlacedJob placed = ws.placement(job, allocation, inQuota ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA, now);
+        PlacedJob placed =
+                ws.placement(asAsked(job), allocation, inQuota ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA, now);
         ws.add(placed, allocation);
         actions.add(new PlanAction.Place(placed));
         placedThisRound.add(placed.id());
         return true;
+    }
+
+    /** The job as its owner asked it (not the copy restricted to a model group's models). */
+    private JobSpec asAsked(JobSpec job) {
+        return asked != null ? asked : job;
     }
 
     private boolean keepPending(JobSpec job, String reason) {

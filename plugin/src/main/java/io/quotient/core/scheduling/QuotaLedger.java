@@ -1,31 +1,90 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.model.Department;
+import io.quotient.core.model.ModelGroup;
+import io.quotient.core.model.ModelGuarantee;
+import io.quotient.core.model.ModelGuarantees;
 import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.QuotaState;
 import io.quotient.core.model.Team;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * What each team (and department) holds, in GPU milli, and what its non-preemptible jobs hold. Mutable: a plan under
  * construction adds and removes jobs as it goes. Which jobs are in quota is not kept here: it follows from what a
  * team holds ({@link QuotaStates}), so every rule is stated on the totals.
+ *
+ * <p>A ledger is also a <em>view</em>: {@link #inGroup} shows the same books as one GPU model group sees them, so
+ * that the rules, stated on totals and guarantees, hold per group unchanged. In a group's view a team (department)
+ * whose guarantee is split by group ({@link ModelGuarantees#splitsGuarantee()}) holds what its jobs hold on nodes of
+ * the group's models, against its guarantee and maximum in that group (0 and none when it has no such group); a team
+ * whose guarantee is "any model" keeps its whole books. {@link #borrowing} shows a team as guaranteed nothing: the
+ * view in which a team whose groups are all full (or whose job fits no group) only borrows. The teams a view shows
+ * carry no groups of their own (their numbers are the group's already); the configuration is asked for those.
  */
 final class QuotaLedger {
 
     private final Map<String, Team> teams;
-    private final Map<String, Long> total = new HashMap<>();
-    private final Map<String, Long> nonPreemptible = new HashMap<>();
-    private final Map<String, Long> departments = new HashMap<>();
+    private final Books books;
+    /** The group this view shows, null for the whole cluster. */
+    private final ModelGroup group;
+    /** The team this view shows guaranteed nothing, or null. */
+    private final String borrower;
+
+    private Map<String, Team> viewedTeams;
+
+    /** Every map a view shares with the ledger it came from. */
+    private record Books(
+            Map<String, String> nodeModels,
+            Map<String, Long> total,
+            Map<String, Long> nonPreemptible,
+            Map<String, Long> departments,
+            Map<String, Long> byModel) {}
 
     QuotaLedger(Map<String, Team> teams) {
+        this(teams, Map.of());
+    }
+
+    /** @param nodeModels per node name, its GPU model: which group a job counts against */
+    QuotaLedger(Map<String, Team> teams, Map<String, String> nodeModels) {
+        this(
+                teams,
+                new Books(Map.copyOf(nodeModels), new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>()),
+                null,
+                null);
+    }
+
+    private QuotaLedger(Map<String, Team> teams, Books books, ModelGroup group, String borrower) {
         this.teams = teams;
+        this.books = books;
+        this.group = group;
+        this.borrower = borrower;
     }
 
     /** The jobs with their quota state as it is now ({@link QuotaStates}), in their original order. */
-    static List<PlacedJob> withCurrentQuotaStates(List<PlacedJob> placed, Map<String, Team> teams) {
-        return QuotaStates.current(placed, teams);
+    static List<PlacedJob> withCurrentQuotaStates(
+            List<PlacedJob> placed, Map<String, Team> teams, Map<String, String> nodeModels) {
+        return QuotaStates.current(placed, teams, nodeModels);
+    }
+
+    /** The same books as the model group sees them (see the class comment); changes go to the shared books. */
+    QuotaLedger inGroup(ModelGroup g) {
+        return new QuotaLedger(teams, books, g, null);
+    }
+
+    /** The same books with {@code team} guaranteed nothing. */
+    QuotaLedger borrowing(String team) {
+        return new QuotaLedger(teams, books, null, team);
+    }
+
+    /** The group this view shows, if it is one group's. */
+    Optional<ModelGroup> group() {
+        return Optional.ofNullable(group);
     }
 
     void add(PlacedJob job) {
@@ -38,32 +97,125 @@ final class QuotaLedger {
 
     private void change(PlacedJob job, long milli) {
         String team = job.spec().team();
-        total.merge(team, milli, Long::sum);
+        String model = modelOf(job);
+        books.total.merge(team, milli, Long::sum);
+        books.byModel.merge(teamKey(team, model), milli, Long::sum);
         if (!job.spec().preemptible()) {
-            nonPreemptible.merge(team, milli, Long::sum);
+            books.nonPreemptible.merge(team, milli, Long::sum);
+            books.byModel.merge(nonPreemptibleKey(team, model), milli, Long::sum);
         }
-        Department d = team(team).department();
+        Department d = configured(team).department();
         if (d != null) {
-            departments.merge(d.name(), milli, Long::sum);
+            books.departments.merge(d.name(), milli, Long::sum);
+            books.byModel.merge(departmentKey(d.name(), model), milli, Long::sum);
         }
+    }
+
+    /** The GPU model of the node the job (its master replica) runs on; "" when the node is unknown. */
+    String modelOf(PlacedJob job) {
+        return books.nodeModels.getOrDefault(job.node(), "");
+    }
+
+    String modelOfNode(String node) {
+        return books.nodeModels.getOrDefault(node, "");
     }
 
     /** The team's configuration; a team no longer configured has no guarantee and no maximum. */
     Team team(String name) {
+        return viewed(configured(name));
+    }
+
+    /** The team as configured, whatever this view shows. */
+    private Team configured(String name) {
         Team team = teams.get(name);
         return team != null ? team : new Team(name, 0, Team.UNLIMITED, 0, Integer.MIN_VALUE);
     }
 
+    private Team viewed(Team t) {
+        if (t.name().equals(borrower)) {
+            return t.withQuota(0, t.maxMilli(), t.department());
+        }
+        if (group == null) {
+            return t;
+        }
+        Department d = t.department() == null ? null : viewed(t.department());
+        if (!t.splitsGuarantee()) {
+            return d == t.department() ? t : t.withDepartment(d);
+        }
+        ModelGuarantee g = inViewedGroup(t.modelGuarantees());
+        return t.withQuota(g.guaranteedMilli(), g.maxMilli(), d);
+    }
+
+    private Department viewed(Department d) {
+        if (!d.modelGuarantees().splitsGuarantee()) {
+            return d;
+        }
+        ModelGuarantee g = inViewedGroup(d.modelGuarantees());
+        return new Department(d.name(), g.guaranteedMilli(), g.maxMilli(), d.overQuotaWeight(), ModelGuarantees.NONE);
+    }
+
+    /** The owner's guarantee and maximum in the viewed group: none guaranteed and no maximum when it lacks the group. */
+    private ModelGuarantee inViewedGroup(ModelGuarantees groups) {
+        return groups.overlapping(group).orElseGet(() -> new ModelGuarantee(group, 0, Team.UNLIMITED));
+    }
+
+    /** Every configured team as this view shows it. */
     Map<String, Team> teams() {
-        return teams;
+        if (group == null && borrower == null) {
+            return teams;
+        }
+        if (viewedTeams == null) {
+            Map<String, Team> view = new LinkedHashMap<>();
+            teams.forEach((name, t) -> view.put(name, viewed(t)));
+            viewedTeams = view;
+        }
+        return viewedTeams;
     }
 
     long total(String team) {
-        return total.getOrDefault(team, 0L);
+        return inView(configured(team).splitsGuarantee(), books.total, team, k -> teamKey(team, k));
     }
 
     long departmentTotal(String department) {
-        return departments.getOrDefault(department, 0L);
+        boolean split = teams.values().stream()
+                .map(Team::department)
+                .filter(d -> d != null && d.name().equals(department))
+                .anyMatch(d -> d.modelGuarantees().splitsGuarantee());
+        return inView(split, books.departments, department, k -> departmentKey(department, k));
+    }
+
+    long nonPreemptible(String team) {
+        return inView(configured(team).splitsGuarantee(), books.nonPreemptible, team, k -> nonPreemptibleKey(team, k));
+    }
+
+    /** What the owner holds on nodes of one model, overall or as this view sees it. */
+    private long inView(boolean split, Map<String, Long> whole, String owner, Function<String, String> key) {
+        if (group == null || !split) {
+            return whole.getOrDefault(owner, 0L);
+        }
+        long sum = 0;
+        for (String model : group.models()) {
+            sum += books.byModel.getOrDefault(key.apply(model), 0L);
+        }
+        return sum;
+    }
+
+    /** What the team holds on nodes of the group's models (whatever its guarantee): for reports and group maxima. */
+    long heldIn(String team, ModelGroup g) {
+        long sum = 0;
+        for (String model : g.models()) {
+            sum += books.byModel.getOrDefault(teamKey(team, model), 0L);
+        }
+        return sum;
+    }
+
+    /** What the department's teams hold on nodes of the group's models. */
+    long departmentHeldIn(String department, ModelGroup g) {
+        long sum = 0;
+        for (String model : g.models()) {
+            sum += books.byModel.getOrDefault(departmentKey(department, model), 0L);
+        }
+        return sum;
     }
 
     /** What the team holds beyond its guarantee. */
@@ -84,11 +236,7 @@ final class QuotaLedger {
 
     /** Whether a non-preemptible job of {@code milli} fits the guarantee beside the team's other non-preemptible work. */
     boolean fitsGuaranteeNonPreemptible(String team, long milli) {
-        return nonPreemptible.getOrDefault(team, 0L) + milli <= team(team).guaranteedMilli();
-    }
-
-    long nonPreemptible(String team) {
-        return nonPreemptible.getOrDefault(team, 0L);
+        return nonPreemptible(team) + milli <= team(team).guaranteedMilli();
     }
 
     /** Whether {@code milli} more would take the team beyond its maximum. */
@@ -101,5 +249,39 @@ final class QuotaLedger {
     boolean exceedsDepartmentMax(String team, long milli) {
         Department d = team(team).department();
         return d != null && d.hasMax() && departmentTotal(d.name()) + milli > d.maxMilli();
+    }
+
+    /**
+     * Whether the claimant team's reclaim must leave another team's job alone: it runs inside its team's guarantee in
+     * its model group (a team whose guarantee is split keeps each group's guarantee, whichever rule reclaims).
+     */
+    boolean keptInGroup(PlacedJob job, String claimant) {
+        return !job.spec().team().equals(claimant)
+                && job.quotaState() == QuotaState.IN_QUOTA
+                && configured(job.spec().team()).splitsGuarantee();
+    }
+
+    /**
+     * Whether moving the job to a node of {@code model} keeps it in the model group it counts against now (a move is
+     * no decision of quota): always for teams whose guarantee is "any model".
+     */
+    boolean sameGroup(PlacedJob job, String model) {
+        ModelGuarantees groups = configured(job.spec().team()).modelGuarantees();
+        if (!configured(job.spec().team()).splitsGuarantee()) {
+            return true;
+        }
+        return groups.forModel(modelOf(job)).equals(groups.forModel(model));
+    }
+
+    private static String teamKey(String team, String model) {
+        return "t\n" + team + '\n' + model;
+    }
+
+    private static String nonPreemptibleKey(String team, String model) {
+        return "n\n" + team + '\n' + model;
+    }
+
+    private static String departmentKey(String department, String model) {
+        return "d\n" + department + '\n' + model;
     }
 }

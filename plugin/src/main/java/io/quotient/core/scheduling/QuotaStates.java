@@ -1,6 +1,10 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.JobId;
+import io.quotient.core.model.ModelGroupUsage;
+import io.quotient.core.model.ModelGuarantee;
+import io.quotient.core.model.ModelGuarantees;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
 import io.quotient.core.model.Team;
@@ -20,6 +24,10 @@ import java.util.Set;
  * team's preemptible jobs that covers the rest of the guarantee; everything else is borrowed. A team holding 5, 2
  * and 1 GPUs against a guarantee of 4 has its 5-GPU job in quota and lends out the 2 and the 1.
  *
+ * <p>A team whose guarantee is split by GPU model group ({@link ModelGuarantees#splitsGuarantee()}) is covered group
+ * by group: a job counts against the group of its node's GPU model, the smallest cover of each group's guarantee is
+ * in quota, and jobs on models outside every group are borrowed.
+ *
  * <p>The smallest covering set is exact (subset sums over the jobs' GPU units) when the team's jobs are few enough
  * for that to be cheap, else a best-fit approximation.
  */
@@ -36,14 +44,30 @@ public final class QuotaStates {
 
     private QuotaStates() {}
 
-    /** The jobs with their quota state as it is now, in their original order. */
+    /** The jobs with their quota state as it is now, in their original order (no team's guarantee split by model). */
     public static List<PlacedJob> current(List<PlacedJob> placed, Map<String, Team> teams) {
+        return current(placed, teams, Map.of());
+    }
+
+    /**
+     * The jobs with their quota state as it is now, in their original order.
+     *
+     * @param nodeModels per node name, its GPU model (which group of a split guarantee a job counts against)
+     */
+    public static List<PlacedJob> current(
+            List<PlacedJob> placed, Map<String, Team> teams, Map<String, String> nodeModels) {
         Map<String, List<PlacedJob>> byTeam = new LinkedHashMap<>();
         placed.forEach(j ->
                 byTeam.computeIfAbsent(j.spec().team(), t -> new ArrayList<>()).add(j));
         Set<JobId> inQuota = new HashSet<>();
-        byTeam.forEach((team, jobs) -> inQuota.addAll(
-                inQuota(jobs, teams.containsKey(team) ? teams.get(team).guaranteedMilli() : 0)));
+        byTeam.forEach((team, jobs) -> {
+            Team t = teams.get(team);
+            if (t != null && t.splitsGuarantee()) {
+                inQuota.addAll(inQuotaByGroup(jobs, t.modelGuarantees(), nodeModels));
+            } else {
+                inQuota.addAll(inQuota(jobs, t != null ? t.guaranteedMilli() : 0));
+            }
+        });
         return placed.stream()
                 .map(j -> {
                     QuotaState state = inQuota.contains(j.id()) ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA;
@@ -69,6 +93,27 @@ public final class QuotaStates {
             }
         }
         return stale;
+    }
+
+    /** Per node name, its GPU model: which model group a job on it counts against. */
+    public static Map<String, String> nodeModels(List<NodeSpec> nodes) {
+        Map<String, String> models = new HashMap<>();
+        nodes.forEach(n -> models.putIfAbsent(n.name(), n.gpuModel()));
+        return models;
+    }
+
+    /** A split team's jobs inside the guarantees of their groups; jobs outside every group are borrowed. */
+    private static Set<JobId> inQuotaByGroup(
+            List<PlacedJob> jobs, ModelGuarantees groups, Map<String, String> nodeModels) {
+        Map<ModelGuarantee, List<PlacedJob>> byGroup = new LinkedHashMap<>();
+        for (PlacedJob j : jobs) {
+            groups.forModel(nodeModels.getOrDefault(j.node(), ""))
+                    .ifPresent(g ->
+                            byGroup.computeIfAbsent(g, k -> new ArrayList<>()).add(j));
+        }
+        Set<JobId> in = new HashSet<>();
+        byGroup.forEach((g, groupJobs) -> in.addAll(inQuota(groupJobs, g.guaranteedMilli())));
+        return in;
     }
 
     /** One team's jobs inside its guarantee. */
@@ -171,6 +216,27 @@ public final class QuotaStates {
 
     private static long gcd(long a, long b) {
         return b == 0 ? a : gcd(b, a % b);
+    }
+
+    /**
+     * Per model group of the team, what it holds there and how much of it is in quota, for reports.
+     *
+     * @param current the jobs with their current quota states ({@link #current(List, Map, Map)})
+     */
+    public static List<ModelGroupUsage> byGroup(Team team, List<PlacedJob> current, Map<String, String> nodeModels) {
+        List<ModelGroupUsage> usage = new ArrayList<>();
+        for (ModelGuarantee g : team.modelGuarantees().groups()) {
+            long held = 0;
+            long in = 0;
+            for (PlacedJob j : current) {
+                if (j.spec().team().equals(team.name()) && g.group().contains(nodeModels.getOrDefault(j.node(), ""))) {
+                    held += j.gpuMilli();
+                    in += j.quotaState() == QuotaState.IN_QUOTA ? j.gpuMilli() : 0;
+                }
+            }
+            usage.add(new ModelGroupUsage(g, held, team.splitsGuarantee() ? in : 0));
+        }
+        return usage;
     }
 
     /** Milli held in quota per team, for reports. */

@@ -69,7 +69,7 @@ final class Rebalancer {
                 jobs,
                 job -> {
                     boolean shares = Demands.sharesGpu(job.spec());
-                    PlacementPolicy.NodeFilter quota = Workspace.countsNoMore(job);
+                    PlacementPolicy.NodeFilter quota = ws.countsNoMore(job);
                     PlacementPolicy.NodeFilter target = (s, n) -> n != node
                             && !drained.contains(n)
                             && busy(s, n)

@@ -178,7 +178,7 @@ final class ReclaimSearch {
             if (ws.allocationOn(j.id(), node).isEmpty() || !movableOrEvictable(j)) {
                 continue;
             }
-            boolean evict = rights.mayEvict(j);
+            boolean evict = rights.mayEvict(j) && !ws.ledger().keptInGroup(j, rights.claimantTeam());
             boolean movable = !j.spec().gang().spansNodes() && j.gpuMilli() <= mostFree;
             if (evict || (rights.moves() && maxMoves > 0 && movable)) {
                 jobs.add(j);
@@ -314,7 +314,7 @@ final class ReclaimSearch {
             state.release(held);
             ResourceDemand moving = Demands.of(job.spec());
             PlacementPolicy.NodeFilter targets = moveTargets.apply(job);
-            PlacementPolicy.NodeFilter quota = Workspace.countsNoMore(job);
+            PlacementPolicy.NodeFilter quota = ws.countsNoMore(job);
             Optional<Allocation> to = Destinations.bestFit(
                     state,
                     moving,
@@ -342,7 +342,7 @@ final class ReclaimSearch {
         }
 
         private boolean mayTake(PlacedJob job) {
-            if (!rights.mayEvict(job)) {
+            if (!rights.mayEvict(job) || ws.ledger().keptInGroup(job, rights.claimantTeam())) {
                 return false;
             }
             String team = job.spec().team();

@@ -43,18 +43,28 @@ final class Workspace {
 
     private final QuotaLedger ledger;
 
+    /** The ledger as the decision under way sees it (one model group's view while a job tries that group). */
+    private QuotaLedger view;
+
     private Workspace(List<NodeSpec> nodes, Map<String, Team> teams) {
         state = new ClusterState(nodes);
         for (int i = 0; i < nodes.size(); i++) {
             nodeIndex.putIfAbsent(nodes.get(i).name(), i);
             byNode.add(new LinkedHashSet<>());
         }
-        ledger = new QuotaLedger(teams);
+        ledger = new QuotaLedger(teams, nodeModels(nodes));
+        view = ledger;
+    }
+
+    /** Per node name, its GPU model ({@link QuotaStates#nodeModels}). */
+    static Map<String, String> nodeModels(List<NodeSpec> nodes) {
+        return QuotaStates.nodeModels(nodes);
     }
 
     static Workspace of(SchedulingSnapshot snapshot) {
         Workspace w = new Workspace(snapshot.nodes(), snapshot.teams());
-        for (PlacedJob job : QuotaLedger.withCurrentQuotaStates(snapshot.placed(), snapshot.teams())) {
+        for (PlacedJob job :
+                QuotaLedger.withCurrentQuotaStates(snapshot.placed(), snapshot.teams(), nodeModels(snapshot.nodes()))) {
             w.track(job);
             List<Allocation> held = new ArrayList<>();
             for (PlacedJob.Replica replica : job.replicas()) {
@@ -74,7 +84,19 @@ final class Workspace {
         return state;
     }
 
+    /** The ledger as the decision under way sees it ({@link #view}). */
     QuotaLedger ledger() {
+        return view;
+    }
+
+    /** Shows the ledger through {@code v} (a view of the same books) until {@link #wholeView}. */
+    void view(QuotaLedger v) {
+        view = v;
+    }
+
+    /** Shows the whole ledger again. */
+    QuotaLedger wholeView() {
+        view = ledger;
         return ledger;
     }
 
@@ -142,11 +164,13 @@ final class Workspace {
     /**
      * The nodes a moved job may go to as far as quota goes: those where it counts no more GPU milli than it holds now.
      * A job asking GPU memory counts more milli on a GPU with less memory, and a move is no decision of quota: it must
-     * not take the job's team (or department) beyond its maximum, nor change what the team holds upward.
+     * not take the job's team (or department) beyond its maximum, nor change what the team holds upward, nor move
+     * it out of the GPU model group it counts against ({@link QuotaLedger#sameGroup}).
      */
-    static PlacementPolicy.NodeFilter countsNoMore(PlacedJob job) {
+    PlacementPolicy.NodeFilter countsNoMore(PlacedJob job) {
         ResourceDemand demand = Demands.of(job.spec());
-        return (s, n) -> demand.totalMilliOn(s.node(n)) <= job.gpuMilli();
+        return (s, n) -> demand.totalMilliOn(s.node(n)) <= job.gpuMilli()
+                && ledger.sameGroup(job, s.node(n).gpuModel());
     }
 
     /**

@@ -122,7 +122,13 @@ public final class UsageAccumulator {
         LocalDate today = day(now);
         Instant thisHour = JobUsageRecord.hourOf(now);
         for (PodCounterReading reading : readings) {
-            PodCounters delta = delta(record, baselines.get(reading.key()), reading.counters());
+            PodCounters baseline = baselines.get(reading.key());
+            if (olderThan(reading.counters(), baseline)) {
+                // a view behind the stored one (a new leader's cache, a late report): keeping it as the baseline
+                // would count the stretch between the two again at the next fresh report
+                continue;
+            }
+            PodCounters delta = delta(record, baseline, reading.counters());
             if (delta != null) {
                 days.merge(today, delta.asUsage(), UsageCounters::plus);
                 hours.merge(thisHour, delta.asUsage(), UsageCounters::plus);
@@ -142,6 +148,13 @@ public final class UsageAccumulator {
         Map<Instant, UsageCounters> kept = new HashMap<>(hours);
         kept.keySet().removeIf(h -> h.isBefore(oldest));
         return kept;
+    }
+
+    /** Counters of the same enforcer run as the baseline, or of an earlier one, that do not continue it. */
+    private static boolean olderThan(PodCounters current, PodCounters baseline) {
+        return baseline != null
+                && !current.continues(baseline)
+                && !current.countingSince().isAfter(baseline.countingSince());
     }
 
     /** What {@code current} adds to the record; null when nothing (a baseline taken, or the same report again). */

@@ -207,7 +207,7 @@ final class ClusterRun {
 
     /** GPUs the team holds in the given state, as the states are now (recomputed from what the team holds). */
     double held(String team, QuotaState state) {
-        return QuotaStates.current(List.copyOf(placed.values()), teams).stream()
+        return QuotaStates.current(List.copyOf(placed.values()), teams, Workspace.nodeModels(nodes)).stream()
                         .filter(j -> j.spec().team().equals(team) && j.quotaState() == state)
                         .mapToLong(PlacedJob::gpuMilli)
                         .sum()

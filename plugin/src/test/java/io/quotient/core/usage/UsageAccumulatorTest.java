@@ -198,6 +198,27 @@ class UsageAccumulatorTest {
     }
 
     @Test
+    void aReportBehindTheStoredBaselineIsIgnoredSoNothingIsCountedTwice() {
+        JobAllocation whole = new JobAllocation(NOTEBOOK, 1, 1, QuotaState.IN_QUOTA, 0);
+        UsageAccumulator accumulator = new UsageAccumulator(SETTINGS, List.of());
+        accumulator.observe(at(0), List.of(whole), List.of());
+        PodCounterReading at60 =
+                new PodCounterReading("node-a", "pod-1", "GPU-0", NOTEBOOK, new PodCounters(at(0), 60, 60, 40, 0));
+        PodCounterReading staleAt30 =
+                new PodCounterReading("node-a", "pod-1", "GPU-0", NOTEBOOK, new PodCounters(at(0), 30, 30, 20, 0));
+        PodCounterReading at90 =
+                new PodCounterReading("node-a", "pod-1", "GPU-0", NOTEBOOK, new PodCounters(at(0), 90, 90, 55, 0));
+
+        accumulator.observe(at(60), List.of(whole), List.of(at60));
+        accumulator.observe(at(70), List.of(whole), List.of(staleAt30)); // a new leader's view, still behind
+        accumulator.observe(at(90), List.of(whole), List.of(at90));
+
+        assertThat(total(accumulator, NOTEBOOK).busyGpuSeconds())
+                .as("the pod was busy 55 s in all, whatever order the reports came in")
+                .isCloseTo(55, within(1e-9));
+    }
+
+    @Test
     void countersThatBeganBeforeTheJobWasTrackedAreABaselineOnly() {
         UsageAccumulator accumulator = new UsageAccumulator(SETTINGS, List.of());
         JobAllocation whole = new JobAllocation(NOTEBOOK, 1, 1, QuotaState.IN_QUOTA, 0);

@@ -1,0 +1,114 @@
+package io.quotient.core.scheduling;
+
+import io.quotient.core.model.Demands;
+import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.Team;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * How a job of a team with GPU model groups is decided: only on models the group maxima allow; when the team's
+ * guarantee is split, first on idle GPUs of a group with room in its guarantee, then by reclaim in such a group (each
+ * in the team's declared order, under the rules as the group sees them: {@link QuotaLedger#inGroup}), and only then
+ * borrowing anywhere the maxima allow, with the team guaranteed nothing ({@link QuotaLedger#borrowing}). The reason a
+ * job keeps waiting names the groups ("waits for H100-80GB: group guarantee 4, holds 4; to borrow: ...").
+ */
+final class GroupDecision {
+
+    /** The planning round's decision of one job as one view of the ledger sees it. */
+    @FunctionalInterface
+    interface Round {
+
+        /**
+         * Decides {@code restricted} (a copy of {@code job}) with the ledger shown as {@code view} sees it, booking the
+         * job as asked; a failure records one {@link PlanAction.KeepPending} with its reason, except with {@code
+         * idleOnly} (on idle GPUs only), which records nothing when it fails.
+         */
+        boolean decideIn(JobSpec job, QuotaLedger view, JobSpec restricted, boolean idleOnly);
+    }
+
+    private final Round round;
+    private final Workspace ws;
+    /** The round's plan so far: a failed try in a group takes its reason back, the final one names the groups. */
+    private final List<PlanAction> actions;
+
+    private final Set<String> clusterModels;
+
+    /** @param clusterModels the GPU models of the cluster's nodes (where an unpinned job may go) */
+    GroupDecision(Round round, Workspace ws, List<PlanAction> actions, Set<String> clusterModels) {
+        this.round = round;
+        this.ws = ws;
+        this.actions = actions;
+        this.clusterModels = Set.copyOf(clusterModels);
+    }
+
+    boolean decide(JobSpec job) {
+        QuotaLedger whole = ws.ledger();
+        long least = Demands.leastMilli(job, ws.state().nodes());
+        GroupTargets where = GroupTargets.of(job, whole, clusterModels, least);
+        if (where.capped() != null) {
+            actions.add(new PlanAction.KeepPending(job.id(), where.capped()));
+            return false;
+        }
+        boolean withinMax = !whole.exceedsMax(job.team(), least) && !whole.exceedsDepartmentMax(job.team(), least);
+        List<String> notes = new ArrayList<>();
+        List<GroupTargets.Target> withRoom = new ArrayList<>();
+        for (GroupTargets.Target t : withinMax ? where.targets() : List.<GroupTargets.Target>of()) {
+            QuotaLedger view = whole.inGroup(t.group());
+            if (hasRoom(view, job, t)) {
+                withRoom.add(t);
+            } else {
+                notes.add(GroupTargets.noRoom(t, view.total(job.team())));
+            }
+        }
+        for (boolean idleOnly : new boolean[] {true, false}) {
+            for (GroupTargets.Target t : withRoom) {
+                if (round.decideIn(job, whole.inGroup(t.group()), t.job(), idleOnly)) {
+                    return true;
+                }
+                if (!idleOnly) {
+                    notes.add(t.group().name() + ": " + lastReason(true));
+                }
+            }
+        }
+        Team team = whole.team(job.team());
+        QuotaLedger borrowing = team.splitsGuarantee() ? whole.borrowing(job.team()) : whole;
+        if (round.decideIn(job, borrowing, where.allowed(), false)) {
+            return true;
+        }
+        if (!notes.isEmpty()) {
+            String reason = "waits for " + String.join("; ", notes) + "; to borrow: " + lastReason(false);
+            actions.set(actions.size() - 1, new PlanAction.KeepPending(job.id(), reason));
+        }
+        return false;
+    }
+
+    /** Whether the job would run within its team's guarantee (for a split team: in a group it may use) if placed now. */
+    boolean wouldBeInQuota(JobSpec job) {
+        QuotaLedger ledger = ws.ledger();
+        long least = Demands.leastMilli(job, ws.state().nodes());
+        if (ledger.team(job.team()).splitsGuarantee()) {
+            return GroupTargets.of(job, ledger, clusterModels, least).targets().stream()
+                    .anyMatch(t -> hasRoom(ledger.inGroup(t.group()), job, t));
+        }
+        return ledger.fitsGuarantee(job.team(), least);
+    }
+
+    /** The reason the last failed decision recorded; taken back from the plan when {@code drop}. */
+    private String lastReason(boolean drop) {
+        PlanAction.KeepPending last = (PlanAction.KeepPending) actions.get(actions.size() - 1);
+        if (drop) {
+            actions.remove(actions.size() - 1);
+        }
+        return last.reason();
+    }
+
+    /** Whether the job fits the team's guarantee in the target's group. */
+    private boolean hasRoom(QuotaLedger view, JobSpec job, GroupTargets.Target t) {
+        long milli = Demands.leastMilli(t.job(), ws.state().nodes());
+        return job.preemptible()
+                ? view.fitsGuarantee(job.team(), milli)
+                : view.fitsGuaranteeNonPreemptible(job.team(), milli);
+    }
+}
