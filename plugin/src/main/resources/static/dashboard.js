@@ -118,7 +118,8 @@
       const placed = d.placed[key];
       const borrowed = placed && placed.quotaState === 'OverQuota';
       const mib = Math.round(s.share * node.gpuMemoryMib);
-      inner += '<span class="share' + (borrowed ? ' borrowed' : '') + '" data-job="' + esc(key) + '" style="width:' +
+      const idle = placed && placed.idle;
+      inner += '<span class="share' + (borrowed ? ' borrowed' : '') + (idle ? ' idle-job' : '') + '" data-job="' + esc(key) + '" style="width:' +
         (100 * s.share) + '%;background-color:' + colour(s.team) + '"></span>';
       title += '\n' + key + ' ' + num(s.share) + ' (' + mib + ' MiB reserved' + (borrowed ? ', borrowed' : '');
       if (placed && placed.limitPerGpu != null && placed.limitPerGpu > s.share) {
@@ -128,7 +129,7 @@
           inner += '<span class="loan" style="width:' + (100 * Math.min(loan, gpu.free)) + '%"></span>';
         }
       }
-      title += ')';
+      title += ')' + (idle ? '\nidle: ' + idle : '');
     }
     const part = used > 0.0005 && gpu.free > 0.0005;
     if (part) {

@@ -22,6 +22,7 @@ import io.quotient.deploy.RequestValidator;
 import io.quotient.deploy.ReservationKeeper;
 import io.quotient.deploy.SnapshotBuilder;
 import io.quotient.deploy.UsageAccounting;
+import io.quotient.deploy.WaitNotes;
 import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.DeploymentMetrics;
 import io.quotient.deploy.port.FairShareUsageStore;
@@ -99,6 +100,12 @@ public class ServiceConfiguration {
                 store, gateway, reservations, metrics, properties.scheduling().stopGrace(), clock, leadership);
     }
 
+    /** The notes the idle pass leaves on waiting jobs' reasons, written with them by the re-queue. */
+    @Bean
+    WaitNotes waitNotes() {
+        return new WaitNotes();
+    }
+
     @Bean
     Decider decider(
             JobRecordStore store,
@@ -108,13 +115,14 @@ public class ServiceConfiguration {
             JobTransitions transitions,
             LeadershipGate leadership,
             Clock clock,
-            UsageAccounting usage) {
+            UsageAccounting usage,
+            WaitNotes notes) {
         // a placement write is one API call with a 30 s read timeout: waiting a little longer covers it
         return new Decider(
                 store,
                 new SnapshotBuilder(cluster, teams, clock, usage),
                 scheduler,
-                new PlanApplier(store, transitions, leadership),
+                new PlanApplier(store, transitions, leadership, notes),
                 new AssumedPlacements(Duration.ofSeconds(35)),
                 transitions);
     }

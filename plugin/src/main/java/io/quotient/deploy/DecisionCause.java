@@ -9,7 +9,9 @@ public enum DecisionCause {
     /** The periodic defragmentation. */
     DEFRAGMENT("defragment"),
     /** An elastic gang restarted with more replicas. */
-    GROW("grow");
+    GROW("grow"),
+    /** An idle job's GPUs released for a waiting job (its team's idle policy). */
+    IDLE("idle");
 
     private final String preemptionLabel;
 

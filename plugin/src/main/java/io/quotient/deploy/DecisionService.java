@@ -135,6 +135,24 @@ public final class DecisionService {
         });
     }
 
+    /**
+     * Runs the idle pass ({@link IdleReclaim}) under the lock once no placement is assumed; GPUs it freed at once (a
+     * preempted or stopped idle job) go to the waiting jobs in the same turn. Nothing on a follower but forgetting.
+     */
+    public IdleReclaim.Pass releaseIdle(IdleReclaim idle) {
+        if (!leadership.isLeader()) {
+            return idle.pass();
+        }
+        return lock.decide(() -> {
+            decider.awaitAssumedWritten();
+            IdleReclaim.Pass pass = idle.pass();
+            if (pass.freed()) {
+                decider.decidePending();
+            }
+            return pass;
+        });
+    }
+
     /** Moves preemptible jobs so that whole GPUs and nodes free up; never more than {@code maxMovedShare} (0..1). */
     public Plan defragment(double maxMovedShare) {
         if (!leadership.isLeader()) {

@@ -23,11 +23,18 @@ public final class PlanApplier {
     private final JobRecordStore store;
     private final JobTransitions transitions;
     private final LeadershipGate leadership;
+    private final WaitNotes notes;
 
     public PlanApplier(JobRecordStore store, JobTransitions transitions, LeadershipGate leadership) {
+        this(store, transitions, leadership, new WaitNotes());
+    }
+
+    /** @param notes what a waiting job's reason says besides the scheduler's why (an idle job it waits for) */
+    public PlanApplier(JobRecordStore store, JobTransitions transitions, LeadershipGate leadership, WaitNotes notes) {
         this.store = store;
         this.transitions = transitions;
         this.leadership = leadership;
+        this.notes = notes;
     }
 
     /** Returns whether every action was applied. */
@@ -83,7 +90,7 @@ public final class PlanApplier {
             }
         } else if (action instanceof PlanAction.KeepPending k) {
             if (record.phase().waiting()) {
-                transitions.keepPending(record, k.reason());
+                transitions.keepPending(record, notes.withNote(record.id(), k.reason()));
             }
         } else if (action instanceof PlanAction.Move m) {
             move(record, m, cause);

@@ -32,6 +32,9 @@ public final class ServiceHarness {
     public final DeploymentService deployments;
     public final Reports reports;
     public final PodAdmissions pods;
+    public final JobTransitions transitions;
+    /** What the idle pass notes on waiting jobs' reasons (the re-queue writes them). */
+    public final WaitNotes notes = new WaitNotes();
 
     /** The embedded default: 4 nodes × 10 GPUs, team-a and team-b guaranteed 20 each. */
     public static List<NodeSpec> fourNodesOfTenGpus() {
@@ -83,13 +86,12 @@ public final class ServiceHarness {
         JobRecordStore records = storeWrapper.apply(store);
         Duration grace = Duration.ofSeconds(30);
         ReservationKeeper reservations = new ReservationKeeper(records, cluster, gateway);
-        JobTransitions transitions =
-                new JobTransitions(records, gateway, reservations, metrics, grace, clock, leadership);
+        transitions = new JobTransitions(records, gateway, reservations, metrics, grace, clock, leadership);
         Decider decider = new Decider(
                 records,
                 new SnapshotBuilder(cluster, teamsSource, clock),
                 scheduler,
-                new PlanApplier(records, transitions, leadership),
+                new PlanApplier(records, transitions, leadership, notes),
                 new AssumedPlacements(Duration.ofSeconds(5)),
                 transitions);
         Reconciler reconciler = new Reconciler(

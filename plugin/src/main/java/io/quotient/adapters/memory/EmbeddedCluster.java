@@ -3,6 +3,7 @@ package io.quotient.adapters.memory;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.PlacedJob;
+import io.quotient.core.usage.PodCounterReading;
 import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.EventHistory;
 import io.quotient.deploy.port.GpuBinding;
@@ -44,6 +45,8 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway, 
     private final Map<GpuSlot, String> reservations = new LinkedHashMap<>();
     private final Map<JobId, Integer> creations = new HashMap<>();
     private final Deque<Event> events = new ArrayDeque<>();
+    /** What a node enforcer would report; the embedded cluster has none, so nothing unless a simulation sets it. */
+    private volatile List<PodCounterReading> podUsage = List.of();
 
     /** A workload as the embedded cluster runs it. */
     public record Workload(String node, List<GpuBinding> gpus, WorkloadPhase phase) {}
@@ -55,6 +58,16 @@ public final class EmbeddedCluster implements ClusterObserver, WorkloadGateway, 
     public EmbeddedCluster(List<NodeSpec> nodes, Map<String, TemplateTraits> templates) {
         this.nodes = List.copyOf(nodes);
         this.templates = Map.copyOf(templates);
+    }
+
+    /** Sets the pod counters the embedded cluster reports, as node enforcers would (simulations, tests). */
+    public void reportPodUsage(List<PodCounterReading> readings) {
+        podUsage = List.copyOf(readings);
+    }
+
+    @Override
+    public List<PodCounterReading> podUsage() {
+        return podUsage;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.quotient.adapters.quota;
 
 import io.quotient.core.model.Department;
+import io.quotient.core.model.IdlePolicy;
 import io.quotient.core.model.ModelGuarantees;
 import io.quotient.core.model.Team;
 import io.quotient.core.model.WithinTeamPreemption;
@@ -29,6 +30,7 @@ import org.yaml.snakeyaml.nodes.Node;
  *     guarantees:             # optional: guarantee and maxima per GPU model group (ModelGuaranteesParser);
  *       - models: [H100-80GB] #   guaranteedGpus may then be left out (it is the sum of the groups' gpus)
  *         gpus: 4
+ *     idle: {kinds: [notebook], after: 30m, warnAfter: 20m, threshold: 5%}  # optional, IdlePolicyParser
  * departments:                # optional level above teams; teams borrow inside their department first
  *   - name: research
  *     guaranteedGpus: 16
@@ -56,7 +58,8 @@ public final class TeamsFileParser {
             "fairShareReclaim",
             "namespaces",
             "maxMinRuntimeSeconds",
-            "guarantees");
+            "guarantees",
+            "idle");
     private static final Set<String> DEPARTMENT_FIELDS =
             Set.of("name", "guaranteedGpus", "maxGpus", "overQuotaWeight", "teams", "guarantees");
 
@@ -176,15 +179,26 @@ public final class TeamsFileParser {
         Duration maxMinRuntime = f.containsKey("maxMinRuntimeSeconds")
                 ? Duration.ofSeconds(yaml.integer(f.get("maxMinRuntimeSeconds"), "maxMinRuntimeSeconds", 0))
                 : null;
+        IdlePolicy idle = f.containsKey("idle") ? IdlePolicyParser.parse(yaml, f.get("idle")) : IdlePolicy.OFF;
         try {
             return new Team(
-                    name, l.guaranteed(), l.max(), l.weight(), priority, within, fair, null, maxMinRuntime, l.groups());
+                    name,
+                    l.guaranteed(),
+                    l.max(),
+                    l.weight(),
+                    priority,
+                    within,
+                    fair,
+                    null,
+                    maxMinRuntime,
+                    l.groups(),
+                    idle);
         } catch (IllegalArgumentException e) {
             throw yaml.error(entry, e.getMessage());
         }
     }
 
-    private static boolean bool(YamlConfigReader yaml, Node node, String field) {
+    static boolean bool(YamlConfigReader yaml, Node node, String field) {
         String value = yaml.string(node, field);
         if (!value.equals("true") && !value.equals("false")) {
             throw yaml.error(node, field + " must be true or false, was '" + value + "'");

@@ -66,7 +66,10 @@ public class DashboardController {
                         r.id().team() + "/" + r.id().name(),
                         new DashboardView.PlacedView(
                                 quotaStates.get(r.id()).wireName(),
-                                limitPerGpu(r.spec().gpu(), gpuMemoryMib)));
+                                limitPerGpu(r.spec().gpu(), gpuMemoryMib),
+                                r.status().idle() == null
+                                        ? null
+                                        : r.status().idle().message()));
             }
         }
         pending.sort(Comparator.comparing(

@@ -25,8 +25,9 @@ public record DashboardView(
      * @param quotaState  {@code InQuota} or {@code OverQuota} (borrowed)
      * @param limitPerGpu the share of each GPU the job may burst to (memory above its share is loaned); null for
      *                    whole GPUs
+     * @param idle        why the job counts as idle (its {@code Idle} condition); null while it is not
      */
-    public record PlacedView(String quotaState, Double limitPerGpu) {}
+    public record PlacedView(String quotaState, Double limitPerGpu, String idle) {}
 
     /** @param gpus the GPUs it asks for (a MiB request counted on the cluster's first GPU model) */
     public record PendingView(String team, String name, String phase, double gpus, String reason, Instant createdAt) {}

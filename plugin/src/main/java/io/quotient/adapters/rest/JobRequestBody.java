@@ -82,7 +82,12 @@ public record JobRequestBody(
                 description = "trainjob templates: the Kubeflow Trainer ClusterTrainingRuntime to run; default the"
                         + " template's",
                 example = "torch-distributed")
-        String runtime) {
+        String runtime,
+
+        @Schema(
+                description = "train (default), notebook or inference: what the team's idle policy watches",
+                example = "train")
+        String kind) {
 
     /** The GPU part of a request; exactly one style (count, fraction or memory). */
     public record GpuBody(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {
@@ -111,7 +116,7 @@ public record JobRequestBody(
         JobRequestInput input = JobRequestInput.of(team, name)
                 .with((gpu == null ? GpuBody.NONE : gpu).ask(gpuDevices, gpuModels))
                 .with(new Resources(cpuMilli, memoryMib))
-                .with(new RuntimeOptions(priority, preemptible, minRuntimeSeconds))
+                .with(new RuntimeOptions(priority, preemptible, minRuntimeSeconds, kind))
                 .with(new GangAsk(replicas, minReplicas));
         // the namespace is the service's choice (the team's primary one), not the body's
         return JobSubmission.onRuntime(

@@ -32,7 +32,14 @@ public record JobView(
         String reasonCode,
         Instant createdAt,
         Instant placedAt,
-        List<ReplicaView> replicas) {
+        List<ReplicaView> replicas,
+        IdleView idle) {
+
+    /**
+     * The job's {@code Idle} condition: its GPUs stayed under its team's idle threshold since {@code since};
+     * {@code reason} {@code IdleWarning} or {@code IdleReleased}, {@code message} the decision with its numbers.
+     */
+    public record IdleView(String reason, String message, Instant since) {}
 
     /** A gang's further replica ({@code node} and {@code gpus} are the first's); empty for single-node jobs. */
     public record ReplicaView(String node, List<Integer> gpus) {}
@@ -67,7 +74,11 @@ public record JobView(
                 s.placedAt(),
                 s.otherReplicas().stream()
                         .map(r -> new ReplicaView(r.node(), r.gpuIndices()))
-                        .toList());
+                        .toList(),
+                s.idle() == null
+                        ? null
+                        : new IdleView(
+                                s.idle().reason(), s.idle().message(), s.idle().since()));
     }
 
     private static GpuView gpu(GpuBinding g) {

@@ -1,5 +1,6 @@
 package io.quotient.app.schedule;
 
+import io.quotient.app.IdleProperties;
 import io.quotient.app.QuotientProperties;
 import io.quotient.deploy.port.LeadershipGate;
 import java.time.Duration;
@@ -92,6 +93,16 @@ public class SchedulesConfiguration {
     @Bean
     Trigger metricsRefreshTrigger(QuotientProperties p) {
         return every("metrics", p.schedules().metricsInterval());
+    }
+
+    @Bean
+    JobDetail idleJob() {
+        return job(IdleJob.class, "idle");
+    }
+
+    @Bean
+    Trigger idleTrigger(IdleProperties p) {
+        return every("idle", p.interval());
     }
 
     private static JobDetail job(Class<? extends Job> type, String name) {

@@ -11,6 +11,7 @@ import java.util.Set;
  * @param preemptible only preemptible jobs may borrow beyond the team's guarantee
  * @param minRuntime  a placed job is not preempted before it has run this long
  * @param gang        how many replicas run together, one per node; the GPU, CPU and memory requests are per replica
+ * @param kind        training, notebook or inference: what a team's idle policy watches
  */
 public record JobSpec(
         JobId id,
@@ -21,7 +22,22 @@ public record JobSpec(
         int priority,
         boolean preemptible,
         Duration minRuntime,
-        Gang gang) {
+        Gang gang,
+        JobKind kind) {
+
+    /** A training job. */
+    public JobSpec(
+            JobId id,
+            GpuRequest gpu,
+            long cpuMilli,
+            long memoryMib,
+            Set<String> allowedModels,
+            int priority,
+            boolean preemptible,
+            Duration minRuntime,
+            Gang gang) {
+        this(id, gpu, cpuMilli, memoryMib, allowedModels, priority, preemptible, minRuntime, gang, JobKind.TRAIN);
+    }
 
     /** A single-node job. */
     public JobSpec(
@@ -42,6 +58,7 @@ public record JobSpec(
         allowedModels = allowedModels == null ? Set.of() : Set.copyOf(allowedModels);
         minRuntime = minRuntime == null ? Duration.ZERO : minRuntime;
         gang = gang == null ? Gang.SINGLE : gang;
+        kind = kind == null ? JobKind.TRAIN : kind;
     }
 
     public String team() {

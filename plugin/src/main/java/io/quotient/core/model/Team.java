@@ -17,6 +17,7 @@ import java.util.Optional;
  * @param maxMinRuntime     the longest minimum runtime the team's new jobs may ask for; it only lowers the cluster's
  *                          maximum, which applies to every job; null: the cluster's maximum
  * @param modelGuarantees   guarantees and maxima per GPU model group; {@link ModelGuarantees#NONE}: any model
+ * @param idle              when the team's idle jobs give their GPUs back ({@link IdlePolicy#OFF}: never)
  */
 public record Team(
         String name,
@@ -28,7 +29,8 @@ public record Team(
         boolean fairShareReclaim,
         Department department,
         Duration maxMinRuntime,
-        ModelGuarantees modelGuarantees) {
+        ModelGuarantees modelGuarantees,
+        IdlePolicy idle) {
 
     public static final long UNLIMITED = Long.MAX_VALUE;
 
@@ -41,6 +43,33 @@ public record Team(
         }
         modelGuarantees = modelGuarantees == null ? ModelGuarantees.NONE : modelGuarantees;
         checkSplit("team " + name, guaranteedMilli, modelGuarantees);
+        idle = idle == null ? IdlePolicy.OFF : idle;
+    }
+
+    /** A team without an idle policy. */
+    public Team(
+            String name,
+            long guaranteedMilli,
+            long maxMilli,
+            double overQuotaWeight,
+            int priority,
+            WithinTeamPreemption preemptWithinTeam,
+            boolean fairShareReclaim,
+            Department department,
+            Duration maxMinRuntime,
+            ModelGuarantees modelGuarantees) {
+        this(
+                name,
+                guaranteedMilli,
+                maxMilli,
+                overQuotaWeight,
+                priority,
+                preemptWithinTeam,
+                fairShareReclaim,
+                department,
+                maxMinRuntime,
+                modelGuarantees,
+                IdlePolicy.OFF);
     }
 
     /** A team whose quota is "any model". */
@@ -156,7 +185,8 @@ public record Team(
                 fairShareReclaim,
                 d,
                 maxMinRuntime,
-                modelGuarantees);
+                modelGuarantees,
+                idle);
     }
 
     public Team withPreemptWithinTeam(WithinTeamPreemption p) {
@@ -170,7 +200,8 @@ public record Team(
                 fairShareReclaim,
                 department,
                 maxMinRuntime,
-                modelGuarantees);
+                modelGuarantees,
+                idle);
     }
 
     public Team withMaxMinRuntime(Duration limit) {
@@ -184,7 +215,8 @@ public record Team(
                 fairShareReclaim,
                 department,
                 limit,
-                modelGuarantees);
+                modelGuarantees,
+                idle);
     }
 
     public Team withFairShareReclaim(boolean on) {
@@ -198,7 +230,8 @@ public record Team(
                 on,
                 department,
                 maxMinRuntime,
-                modelGuarantees);
+                modelGuarantees,
+                idle);
     }
 
     /**
@@ -216,7 +249,8 @@ public record Team(
                 fairShareReclaim,
                 d,
                 maxMinRuntime,
-                ModelGuarantees.NONE);
+                ModelGuarantees.NONE,
+                idle);
     }
 
     public Team withModelGuarantees(ModelGuarantees groups) {
@@ -230,6 +264,22 @@ public record Team(
                 fairShareReclaim,
                 department,
                 maxMinRuntime,
-                groups);
+                groups,
+                idle);
+    }
+
+    public Team withIdle(IdlePolicy policy) {
+        return new Team(
+                name,
+                guaranteedMilli,
+                maxMilli,
+                overQuotaWeight,
+                priority,
+                preemptWithinTeam,
+                fairShareReclaim,
+                department,
+                maxMinRuntime,
+                modelGuarantees,
+                policy);
     }
 }

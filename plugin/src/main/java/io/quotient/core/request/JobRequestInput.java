@@ -51,4 +51,9 @@ public record JobRequestInput(
     public JobRequestInput withPreemptible(Boolean value) {
         return with(runtime.withPreemptible(value));
     }
+
+    /** The same request of another kind (a Notebook's pod is adopted as a notebook). */
+    public JobRequestInput withKind(String value) {
+        return with(runtime.withKind(value));
+    }
 }

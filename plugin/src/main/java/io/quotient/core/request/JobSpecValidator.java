@@ -3,6 +3,7 @@ package io.quotient.core.request;
 import io.quotient.core.model.Gang;
 import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobKind;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.Team;
 import java.time.Duration;
@@ -112,7 +113,19 @@ public final class JobSpecValidator {
                 priority,
                 preemptible,
                 minRuntime,
-                gang(input.gang(), gpu));
+                gang(input.gang(), gpu),
+                kind(input.runtime().kind()));
+    }
+
+    private static JobKind kind(String kind) {
+        if (kind == null) {
+            return JobKind.TRAIN;
+        }
+        try {
+            return JobKind.fromWireName(kind);
+        } catch (IllegalArgumentException e) {
+            throw new RequestException("kind", e.getMessage());
+        }
     }
 
     /** Replicas run one per node, so each must ask for GPUs: a CPU-only gang has nothing for Quotient to place. */

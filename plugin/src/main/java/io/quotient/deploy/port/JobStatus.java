@@ -16,6 +16,8 @@ import java.util.Objects;
  * @param placedAt   when the current placement was decided; null while not placed
  * @param otherReplicas a gang's further replicas, each on its own node ({@code node} and {@code gpus} are the
  *                   first's); empty for single-node jobs
+ * @param idle       the job's {@code Idle} condition while its GPUs stay under its team's idle threshold; null when
+ *                   it is not idle (or its team watches no idleness)
  */
 public record JobStatus(
         JobPhase phase,
@@ -24,7 +26,19 @@ public record JobStatus(
         QuotaState quotaState,
         String reason,
         Instant placedAt,
-        List<PlacedJob.Replica> otherReplicas) {
+        List<PlacedJob.Replica> otherReplicas,
+        IdleCondition idle) {
+
+    public JobStatus(
+            JobPhase phase,
+            String node,
+            List<GpuBinding> gpus,
+            QuotaState quotaState,
+            String reason,
+            Instant placedAt,
+            List<PlacedJob.Replica> otherReplicas) {
+        this(phase, node, gpus, quotaState, reason, placedAt, otherReplicas, null);
+    }
 
     public JobStatus(
             JobPhase phase,
@@ -59,19 +73,24 @@ public record JobStatus(
     }
 
     public JobStatus withPhase(JobPhase newPhase, String newReason) {
-        return new JobStatus(newPhase, node, gpus, quotaState, newReason, placedAt, otherReplicas);
+        return new JobStatus(newPhase, node, gpus, quotaState, newReason, placedAt, otherReplicas, idle);
     }
 
     public JobStatus withGpus(List<GpuBinding> newGpus) {
-        return new JobStatus(phase, node, newGpus, quotaState, reason, placedAt, otherReplicas);
+        return new JobStatus(phase, node, newGpus, quotaState, reason, placedAt, otherReplicas, idle);
     }
 
     public JobStatus withQuotaState(QuotaState newQuotaState) {
-        return new JobStatus(phase, node, gpus, newQuotaState, reason, placedAt, otherReplicas);
+        return new JobStatus(phase, node, gpus, newQuotaState, reason, placedAt, otherReplicas, idle);
     }
 
     /** The same status with a gang's further replicas. */
     public JobStatus withOtherReplicas(List<PlacedJob.Replica> replicas) {
-        return new JobStatus(phase, node, gpus, quotaState, reason, placedAt, replicas);
+        return new JobStatus(phase, node, gpus, quotaState, reason, placedAt, replicas, idle);
+    }
+
+    /** The same status with another {@code Idle} condition (null: none). */
+    public JobStatus withIdle(IdleCondition condition) {
+        return new JobStatus(phase, node, gpus, quotaState, reason, placedAt, otherReplicas, condition);
     }
 }

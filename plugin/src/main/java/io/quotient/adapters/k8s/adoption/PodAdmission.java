@@ -10,6 +10,7 @@ import com.google.gson.reflect.TypeToken;
 import io.quotient.adapters.k8s.AdmissionReviews;
 import io.quotient.adapters.template.AdmittedPod;
 import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobKind;
 import io.quotient.core.request.ForeignDemand;
 import io.quotient.core.request.ForeignGpuRequests;
 import io.quotient.core.request.JobRequestInput;
@@ -42,7 +43,7 @@ final class PodAdmission {
             .create();
     private static final String STATEFUL_SET = "StatefulSet";
     /** The label Kubeflow's notebook controller puts on a Notebook's pods. */
-    private static final String NOTEBOOK_LABEL = "notebook-name";
+    static final String NOTEBOOK_LABEL = "notebook-name";
     /** Where the JSONPatch replaces what {@link AdmittedPod} changed. */
     private static final List<List<String>> CHANGED = List.of(
             List.of("metadata", "labels"),
@@ -86,11 +87,15 @@ final class PodAdmission {
                             + " namespace needs a name (it names its job); generateName alone is not enough. Run it as a"
                             + " StatefulSet (a Notebook), a Job or a PyTorchJob, or give the pod a name");
         }
-        String what = (labelled(metadata, NOTEBOOK_LABEL) ? "notebook pod " : "pod ") + name + " of team " + team;
+        boolean notebook = labelled(metadata, NOTEBOOK_LABEL);
+        String what = (notebook ? "notebook pod " : "pod ") + name + " of team " + team;
         boolean preemptible =
                 "true".equals(JsonTree.text(JsonTree.object(metadata, "annotations"), PREEMPTIBLE_ANNOTATION));
-        JobRequestInput ask =
-                new ForeignDemand(gpu.get(), 1).request(team, name).withPreemptible(preemptible);
+        JobRequestInput ask = new ForeignDemand(gpu.get(), 1)
+                .request(team, name)
+                .withPreemptible(preemptible)
+                // a Notebook's pod is a notebook to the team's idle policy; a bare GPU pod is a training job
+                .withKind(notebook ? JobKind.NOTEBOOK.wireName() : null);
         boolean dryRun = "true".equals(AdmissionReviews.text(request, "dryRun"));
         PodVerdict verdict = admissions.admit(namespace, ask, dryRun);
         if (verdict instanceof PodVerdict.Admit admit) {

@@ -16,12 +16,14 @@ import io.quotient.core.request.RequestException;
 import io.quotient.core.request.Resources;
 import io.quotient.core.request.RuntimeOptions;
 import io.quotient.deploy.port.GpuBinding;
+import io.quotient.deploy.port.IdleCondition;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.PodOptions;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -89,7 +91,8 @@ public final class GpuJobMapper {
                 r.gang().replicas(),
                 r.gang().minReplicas(),
                 s.runtime(),
-                s.workload());
+                s.workload(),
+                r.runtime().kind());
         if (s.workload() != null
                 && !s.workload().uid().isEmpty()
                 && location.namespace().equals(s.pod().namespace())) {
@@ -117,7 +120,7 @@ public final class GpuJobMapper {
         JobRequestInput request = JobRequestInput.of(team(s, metadata, scope), jobName(s, metadata, scope))
                 .with(gpu.ask(s.gpuDevices(), models))
                 .with(new Resources(s.cpuMilli(), s.memoryMib()))
-                .with(new RuntimeOptions(s.priority(), s.preemptible(), s.minRuntimeSeconds()))
+                .with(new RuntimeOptions(s.priority(), s.preemptible(), s.minRuntimeSeconds(), s.kind()))
                 .with(new GangAsk(s.replicas(), s.minReplicas()));
         JobSubmission submission = new JobSubmission(
                 request,
@@ -199,7 +202,39 @@ public final class GpuJobMapper {
                         : status.otherReplicas().stream()
                                 .map(r -> new GpuJobStatus.Replica(r.node(), r.gpuIndices()))
                                 .toList(),
-                leaderTerm);
+                leaderTerm,
+                status.idle() == null ? null : List.of(condition(status.idle())));
+    }
+
+    private static GpuJobStatus.Condition condition(IdleCondition idle) {
+        return new GpuJobStatus.Condition(
+                IdleCondition.TYPE,
+                "True",
+                idle.reason(),
+                idle.message(),
+                idle.since().toString());
+    }
+
+    /** The {@code Idle} condition among those stored, if it is there and true (a malformed one is not). */
+    private static IdleCondition idle(List<GpuJobStatus.Condition> conditions) {
+        if (conditions == null) {
+            return null;
+        }
+        for (GpuJobStatus.Condition c : conditions) {
+            if (c != null
+                    && IdleCondition.TYPE.equals(c.type())
+                    && "True".equals(c.status())
+                    && c.reason() != null
+                    && c.message() != null
+                    && c.lastTransitionTime() != null) {
+                try {
+                    return new IdleCondition(c.reason(), c.message(), Instant.parse(c.lastTransitionTime()));
+                } catch (DateTimeParseException e) {
+                    return null;
+                }
+            }
+        }
+        return null;
     }
 
     static JobStatus fromStatus(GpuJobStatus status) {
@@ -223,7 +258,8 @@ public final class GpuJobMapper {
                         ? List.of()
                         : status.replicas().stream()
                                 .map(r -> new PlacedJob.Replica(r.node(), r.gpus() == null ? List.of() : r.gpus()))
-                                .toList());
+                                .toList(),
+                idle(status.conditions()));
     }
 
     private static Instant createdAt(V1ObjectMeta metadata) {

@@ -39,7 +39,8 @@ public record GpuJobSpec(
         Integer replicas,
         Integer minReplicas,
         String runtime,
-        WorkloadRef workloadRef) {
+        WorkloadRef workloadRef,
+        String kind) {
 
     /** {@code spec.gpu}: whole GPUs, or a fraction with its limit, or MiB with its limit. */
     public record Gpu(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {

@@ -15,10 +15,17 @@ public record GpuJobStatus(
         String reason,
         String placedAt,
         List<Replica> replicas,
-        String leaderTerm) {
+        String leaderTerm,
+        List<Condition> conditions) {
 
     /** A gang's further replica: its node and the indices of its whole GPUs there. */
     public record Replica(String node, List<Integer> gpus) {}
+
+    /**
+     * A Kubernetes condition; the service writes one, {@code Idle} ({@link io.quotient.deploy.port.IdleCondition}),
+     * while the job's GPUs stay under its team's idle threshold.
+     */
+    public record Condition(String type, String status, String reason, String message, String lastTransitionTime) {}
 
     /** One GPU the job uses: its index on the node, its UUID for fractions, its share. */
     public record Gpu(Integer index, String uuid, Double fraction) {}

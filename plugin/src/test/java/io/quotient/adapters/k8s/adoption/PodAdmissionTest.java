@@ -10,6 +10,7 @@ import com.google.gson.JsonParser;
 import io.quotient.adapters.k8s.TenantScope;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobKind;
 import io.quotient.core.model.Team;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.request.JobSpecValidator;
@@ -99,6 +100,13 @@ class PodAdmissionTest {
                 .isFalse();
         assertThat(h.store.find(new JobId("team-a", "nb-0")).orElseThrow().phase())
                 .isEqualTo(JobPhase.PLACED);
+        assertThat(h.store
+                        .find(new JobId("team-a", "nb-0"))
+                        .orElseThrow()
+                        .spec()
+                        .kind())
+                .as("a Notebook's pod is a notebook to the team's idle policy")
+                .isEqualTo(JobKind.NOTEBOOK);
     }
 
     @Test

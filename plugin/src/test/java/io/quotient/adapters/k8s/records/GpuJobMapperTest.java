@@ -21,6 +21,7 @@ import io.quotient.core.request.RuntimeOptions;
 import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.deploy.Placements;
 import io.quotient.deploy.port.GpuBinding;
+import io.quotient.deploy.port.IdleCondition;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
@@ -171,6 +172,36 @@ class GpuJobMapperTest {
     }
 
     @Test
+    void aJobsKindAndItsIdleConditionSurviveTheTripThroughTheResourceAndItsJson() {
+        IdleCondition idle = new IdleCondition(
+                IdleCondition.WARNING,
+                "notebook nb-1 of team team-a has used its GPUs at 0.4 %",
+                Instant.parse("2024-05-01T11:00:00Z"));
+        JobStatus warned = JobStatus.placed(
+                        "gpu-node-1", List.of(new GpuBinding(0, "GPU-1", 0.3)), QuotaState.IN_QUOTA, CREATED)
+                .withIdle(idle);
+        JobRecord plain = record(warned);
+        JobSubmission asNotebook =
+                plain.submission().withRequest(plain.submission().request().withKind("notebook"));
+        JobRecord notebook = new JobRecord(asNotebook, specOf(asNotebook.request()), warned, CREATED, null);
+        GpuJobResource resource = mapper.toResource(notebook, location(notebook));
+        assertThat(resource.getSpec().kind()).isEqualTo("notebook");
+        assertThat(resource.getStatus().conditions()).singleElement().satisfies(c -> {
+            assertThat(c.type()).isEqualTo("Idle");
+            assertThat(c.status()).isEqualTo("True");
+            assertThat(c.lastTransitionTime()).isEqualTo("2024-05-01T11:00:00Z");
+        });
+        JSON json = new JSON();
+        JobRecord back = mapper.toRecord(json.deserialize(json.serialize(resource), GpuJobResource.class), scope.now());
+
+        assertThat(back.submission().request().runtime().kind()).isEqualTo("notebook");
+        assertThat(back.status().idle()).isEqualTo(idle);
+        assertThat(mapper.toResource(plain, location(plain)).getSpec().kind())
+                .as("left out when the request leaves it open")
+                .isNull();
+    }
+
+    @Test
     void aTrainJobsRuntimeSurvivesTheTripThroughTheResourceAndItsJson() {
         JobRecord gang = record(JobStatus.pending("new"));
         JobSubmission s = gang.submission();
@@ -272,6 +303,7 @@ class GpuJobMapperTest {
                         null,
                         null,
                         null,
+                        null,
                         null),
                 null);
 
@@ -286,7 +318,7 @@ class GpuJobMapperTest {
     void aGpuJobCannotClaimAnotherTeamOrLiveOutsideTheTeamsNamespaces() {
         GpuJobSpec claimsTeamB = new GpuJobSpec(
                 "team-b", null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
-                null, null, null, null, null, null, null, null);
+                null, null, null, null, null, null, null, null, null);
         assertThatThrownBy(() -> mapper.toRecord(
                         new GpuJobResource(new V1ObjectMeta().namespace("ml-a").name("x"), claimsTeamB, null),
                         scope.now()))
