@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.autoconfigure.web.servlet.AutoConfigureMockMvc;
@@ -50,7 +51,13 @@ import org.springframework.test.web.servlet.MockMvc;
  * Issue 33's equivalence: a short trace replayed by {@link ReplayEngine} under {@code quotient} and driven through the
  * embedded service (REST submissions at their times, completions through the embedded cluster, the re-queue pass
  * {@link DecisionService#requeuePending} — what the Quartz re-queue and reclaim jobs call — at every re-queue tick, all
- * on one test clock) makes the same placements and preemptions at the same instants.
+ * on one test clock) makes the same placements, preemptions and moves at the same instants. The service runs the pass
+ * at every tick, the replay skips the unchanged ones: the equality also checks that skipping is sound here.
+ *
+ * <p>Not covered, because the two differ there: a submission between a job's completion and the next tick. The
+ * service's snapshot is built from the records, which learn of a finished workload only at the re-queue's
+ * reconciliation, so the submission sees the finished job's GPUs as taken (and may preempt a borrower for them); the
+ * replay frees them at the completion (docs/replay.md, Limits).
  */
 @SpringBootTest(
         classes = {QuotientApplication.class, ReplayServiceEquivalenceTest.Clocks.class},
@@ -106,15 +113,21 @@ class ReplayServiceEquivalenceTest {
 
     @Test
     void theServiceMakesTheReplaysPlacementsAndPreemptionsAtTheSameInstants() throws Exception {
-        // mid-morning: the daily defragmentation (03:00) is far from the trace on both sides
-        CLOCK.advance(Duration.ofHours(10));
-        List<ReplayJob> trace = trace(CLOCK.instant().toEpochMilli());
-        List<String> replayed = replayed(trace);
+        List<String> replayed = assertSameDecisions(ReplayServiceEquivalenceTest::trace);
         assertTrue(replayed.stream().anyMatch(e -> e.contains(" stop ")), "the trace reclaims: " + replayed);
+    }
 
+    /** Replays the trace made for an origin both ways and asserts the same decisions; returns them. */
+    private List<String> assertSameDecisions(LongFunction<List<ReplayJob>> traceAt) throws Exception {
+        // the next mid-morning: the daily defragmentation (03:00) is far from the trace on both sides
+        long day = Duration.ofDays(1).toMillis();
+        long now = CLOCK.instant().toEpochMilli();
+        CLOCK.advance(Duration.ofMillis(Math.floorMod(Duration.ofHours(10).toMillis() - now, day)));
+        List<ReplayJob> trace = traceAt.apply(CLOCK.instant().toEpochMilli());
+        List<String> replayed = replayed(trace);
         List<String> served = served(trace);
-
         assertEquals(String.join("\n", replayed), String.join("\n", served));
+        return replayed;
     }
 
     /** The replay's decisions, as "seconds kind job node" lines in time order. */
@@ -255,7 +268,7 @@ class ReplayServiceEquivalenceTest {
      * 24 training jobs of whole GPUs (1, 2, 4 or 8), 10 to 40 minutes each, never checkpointing: team-a fills the
      * idle cluster first (borrowing), then team-b and team-c arrive and take their guarantees back.
      */
-    static List<ReplayJob> trace(long originMs) {
+    private static List<ReplayJob> trace(long originMs) {
         Random random = new Random(33);
         List<ReplayJob> jobs = new ArrayList<>();
         int[] sizes = {1, 2, 4, 8};
@@ -265,23 +278,28 @@ class ReplayServiceEquivalenceTest {
                     ? originMs
                     : originMs + (i < 8 ? random.nextInt(120) : 300 + random.nextInt(1800)) * 1000L + 300;
             long duration = (600 + random.nextInt(1800)) * 1000L;
-            jobs.add(new ReplayJob(
-                    "job-" + i,
-                    team,
-                    submit,
-                    duration,
-                    new GpuRequest.WholeGpus(sizes[random.nextInt(sizes.length)]),
-                    0,
-                    0,
-                    Set.of(),
-                    1,
-                    JobKind.TRAIN,
-                    0,
-                    true,
-                    0,
-                    Duration.ZERO));
+            jobs.add(job("job-" + i, team, submit, duration, sizes[random.nextInt(sizes.length)]));
         }
         jobs.sort(Comparator.comparingLong(ReplayJob::submitMs).thenComparing(ReplayJob::name));
         return jobs;
+    }
+
+    /** A preemptible training job of whole GPUs that never checkpoints (a preempted one restarts from the start). */
+    private static ReplayJob job(String name, String team, long submitMs, long durationMs, int gpus) {
+        return new ReplayJob(
+                name,
+                team,
+                submitMs,
+                durationMs,
+                new GpuRequest.WholeGpus(gpus),
+                0,
+                0,
+                Set.of(),
+                1,
+                JobKind.TRAIN,
+                0,
+                true,
+                0,
+                Duration.ZERO);
     }
 }
