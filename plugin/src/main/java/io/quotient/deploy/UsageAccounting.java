@@ -9,7 +9,6 @@ import io.quotient.deploy.port.LeadershipGate;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -81,7 +80,7 @@ public final class UsageAccounting {
             loadedForTerm = term.get();
             savedAt = null;
         }
-        history.record(borrowed(teams, placed));
+        history.record(UsageHistory.borrowedMilli(teams, placed));
         if (savedAt == null || !clock.instant().isBefore(savedAt.plus(saveInterval))) {
             save();
         }
@@ -135,19 +134,5 @@ public final class UsageAccounting {
                     e.getMessage());
             return Optional.empty();
         }
-    }
-
-    private static Map<String, Long> borrowed(Map<String, Team> teams, List<PlacedJob> placed) {
-        Map<String, Long> held = new HashMap<>();
-        placed.forEach(p -> held.merge(p.spec().team(), p.gpuMilli(), Long::sum));
-        Map<String, Long> borrowed = new HashMap<>();
-        held.forEach((team, milli) -> {
-            Team t = teams.get(team);
-            long beyond = milli - (t == null ? 0 : t.guaranteedMilli());
-            if (beyond > 0) {
-                borrowed.put(team, beyond);
-            }
-        });
-        return borrowed;
     }
 }

@@ -3,6 +3,7 @@ package io.quotient.replay;
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.placement.WorkloadLearner;
+import io.quotient.core.scheduling.FairShareSettings;
 import io.quotient.core.scheduling.ObservedJobs;
 import io.quotient.core.scheduling.QuotaScheduler;
 import io.quotient.core.scheduling.ReclaimSettings;
@@ -14,6 +15,16 @@ import io.quotient.core.scheduling.Scheduler;
  * reclaim from 1 GPU below the share, at most 4 moves per decision — at the service's default schedules.
  */
 final class QuotientDefault implements ReplayPolicy {
+
+    private final FairShareSettings fairShare;
+
+    QuotientDefault() {
+        this(FairShareSettings.INSTANTANEOUS);
+    }
+
+    private QuotientDefault(FairShareSettings fairShare) {
+        this.fairShare = fairShare;
+    }
 
     /** {@code quotient.scheduling.*} defaults (a test keeps them equal to QuotientProperties'). */
     static final String PLACEMENT = "quotient";
@@ -30,6 +41,16 @@ final class QuotientDefault implements ReplayPolicy {
     @Override
     public String approximates() {
         return "the service's default configuration (not an approximation: the same scheduler and schedules)";
+    }
+
+    @Override
+    public FairShareSettings fairShare() {
+        return fairShare;
+    }
+
+    @Override
+    public ReplayPolicy withFairShare(FairShareSettings settings) {
+        return new QuotientDefault(settings);
     }
 
     @Override

@@ -10,8 +10,12 @@ import io.quotient.core.model.Team;
 import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.PlanAction;
 import io.quotient.core.scheduling.Scheduler;
+import io.quotient.core.scheduling.UsageHistory;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -85,6 +89,8 @@ public final class ReplayEngine {
 
         private long lastPassMs = Long.MIN_VALUE;
         private long nextDefragmentMs;
+        /** The teams' decayed past borrowing, kept as the service keeps it, in simulated time. */
+        private final UsageHistory history = new UsageHistory(policy.fairShare(), new SimulatedClock());
 
         Run(List<ReplayJob> jobs, ReplayListener listener) {
             this.jobs = jobs;
@@ -263,7 +269,31 @@ public final class ReplayEngine {
                 pending.add(
                         new PendingJob(r.spec(), Instant.ofEpochMilli(r.job().submitMs())));
             }
-            return new SchedulingSnapshot(nodes, nodeNames, placed, pending, teams, Instant.ofEpochMilli(nowMs));
+            SchedulingSnapshot snapshot =
+                    new SchedulingSnapshot(nodes, nodeNames, placed, pending, teams, Instant.ofEpochMilli(nowMs));
+            if (!history.settings().decays()) {
+                return snapshot;
+            }
+            history.record(UsageHistory.borrowedMilli(teams, placed));
+            return snapshot.withPastBorrowed(history.decayedMilli());
+        }
+
+        /** The replay's own time, for the parts of the core that read a clock. */
+        private final class SimulatedClock extends Clock {
+            @Override
+            public ZoneId getZone() {
+                return ZoneOffset.UTC;
+            }
+
+            @Override
+            public Clock withZone(ZoneId zone) {
+                return this;
+            }
+
+            @Override
+            public Instant instant() {
+                return Instant.ofEpochMilli(nowMs);
+            }
         }
 
         private PlacedJob protectedForever(PlacedJob p) {

@@ -1,6 +1,7 @@
 package io.quotient.replay;
 
 import io.quotient.core.model.Team;
+import io.quotient.core.scheduling.FairShareSettings;
 import io.quotient.core.scheduling.Scheduler;
 import java.util.Map;
 
@@ -37,5 +38,15 @@ public interface ReplayPolicy {
 
     default PassSchedule passes() {
         return PassSchedule.SERVICE;
+    }
+
+    /** How fair shares remember past borrowing (the service's {@code quotient.scheduling.fair-share}). */
+    default FairShareSettings fairShare() {
+        return FairShareSettings.INSTANTANEOUS;
+    }
+
+    /** This policy with fair shares remembering past borrowing so; a policy whose peer has no such rule ignores it. */
+    default ReplayPolicy withFairShare(FairShareSettings settings) {
+        return this;
     }
 }

@@ -37,6 +37,7 @@ public final class ReplayCommand implements CliCommand {
             Usage: java -jar quotient.jar replay --jobs FILE [--teams FILE]
                                                  (--nodes FILE | --nodes N [--gpus-per-node G] | --load X [--gpus-per-node G])
                                                  [--policy NAME|all] [--from T] [--to T | --days D] [--json] [--charts DIR]
+                                                 [--usage-half-life D [--usage-window D]]
 
             Replays a trace of jobs over time: each job arrives, waits, is placed, may be preempted (losing the
             work since its last checkpoint) and re-queued, and finishes after its running time. Submissions,
@@ -60,6 +61,10 @@ public final class ReplayCommand implements CliCommand {
               --charts DIR         also write PNG charts there: each team's GPUs over time against its
                                    guarantee (one chart per policy) and the queueing-delay distribution
                                    of every policy
+              --usage-half-life D  quotient's fair shares remember past borrowing with this half-life
+                                   (the service's quotient.scheduling.fair-share.usage-half-life; 12h, 30m,
+                                   PT12H; default 0: no memory); the baselines ignore it
+              --usage-window D     how far back borrowing counts (default 7d)
               --help               this text
 
             Exit status: 0 done, 1 unreadable or malformed input (the message names file, line and column),

@@ -1,14 +1,18 @@
 package io.quotient.app.cli;
 
+import io.quotient.core.scheduling.FairShareSettings;
 import io.quotient.replay.Baselines;
 import io.quotient.replay.ReplayPolicy;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * The parsed arguments of {@code replay}; {@link #parse} rejects anything it does not understand, naming the option.
@@ -35,7 +39,11 @@ record ReplayOptions(
         double days,
         boolean help) {
 
+    private static final Pattern DURATION = Pattern.compile("(\\d{1,9})([smhd])");
+
     private static final Set<String> VALUED = Set.of(
+            "--usage-half-life",
+            "--usage-window",
             "--jobs",
             "--teams",
             "--nodes",
@@ -64,6 +72,8 @@ record ReplayOptions(
         long from = Long.MIN_VALUE;
         long to = Long.MAX_VALUE;
         double days = 0;
+        Duration halfLife = Duration.ZERO;
+        Duration window = FairShareSettings.INSTANTANEOUS.window();
         for (CliOptions.Option option : CliOptions.parse(args, VALUED, Set.of("--json"))) {
             String value = option.value();
             switch (option.name()) {
@@ -85,9 +95,13 @@ record ReplayOptions(
                 case "--from" -> from = time("--from", value);
                 case "--to" -> to = time("--to", value);
                 case "--days" -> days = positiveNumber("--days", value);
+                case "--usage-half-life" -> halfLife = duration("--usage-half-life", value);
+                case "--usage-window" -> window = duration("--usage-window", value);
                 default -> throw new IllegalArgumentException("unknown option '" + option.name() + "'");
             }
         }
+        FairShareSettings fairShare = fairShare(halfLife, window);
+        policies = policies.stream().map(p -> p.withFairShare(fairShare)).toList();
         if (jobs == null) {
             throw new IllegalArgumentException("--jobs is required (a Philly trace CSV or the replay's job format)");
         }
@@ -115,6 +129,38 @@ record ReplayOptions(
             return n;
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(option + " must be a whole number, was '" + value + "'");
+        }
+    }
+
+    private static FairShareSettings fairShare(Duration halfLife, Duration window) {
+        try {
+            return new FairShareSettings(halfLife, window);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--usage-half-life / --usage-window: " + e.getMessage());
+        }
+    }
+
+    /** A duration as the service's settings write it: 12h, 30m, 7d, 90s, or ISO-8601 (PT12H); 0 for none. */
+    private static Duration duration(String option, String value) {
+        String v = value.trim();
+        Matcher m = DURATION.matcher(v);
+        try {
+            if (v.equals("0")) {
+                return Duration.ZERO;
+            }
+            if (m.matches()) {
+                long n = Long.parseLong(m.group(1));
+                return switch (m.group(2)) {
+                    case "s" -> Duration.ofSeconds(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    case "h" -> Duration.ofHours(n);
+                    default -> Duration.ofDays(n);
+                };
+            }
+            return Duration.parse(v);
+        } catch (ArithmeticException | NumberFormatException | DateTimeParseException e) {
+            throw new IllegalArgumentException(
+                    option + " must be a duration such as 12h, 30m, 7d or PT12H, was '" + value + "'");
         }
     }
 

@@ -1,9 +1,12 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.model.PlacedJob;
+import io.quotient.core.model.Team;
 import io.quotient.core.model.UsageRecord;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -84,6 +87,24 @@ public final class UsageHistory {
             last = now;
         }
         lastBorrowed = Map.copyOf(borrowedMilli);
+    }
+
+    /**
+     * What each team borrows now: the GPU milli its placed jobs hold beyond its guarantee (teams within it absent),
+     * what {@link #record} takes. One definition for the service and the replay.
+     */
+    public static Map<String, Long> borrowedMilli(Map<String, Team> teams, List<PlacedJob> placed) {
+        Map<String, Long> held = new HashMap<>();
+        placed.forEach(p -> held.merge(p.spec().team(), p.gpuMilli(), Long::sum));
+        Map<String, Long> borrowed = new HashMap<>();
+        held.forEach((team, milli) -> {
+            Team t = teams.get(team);
+            long beyond = milli - (t == null ? 0 : t.guaranteedMilli());
+            if (beyond > 0) {
+                borrowed.put(team, beyond);
+            }
+        });
+        return borrowed;
     }
 
     /** Per team with any, its decayed past borrowing in milli now (empty without decay). */

@@ -29,7 +29,9 @@ class ReadmeTeamsExampleTest {
         assertThat(teams.get("team-b").guaranteedMilli())
                 .as("the per-model guarantees add up to the team's")
                 .isEqualTo(20_000);
-        assertThat(teams.get("team-a").idle().isOff()).as("idle reclaim is off unless set").isTrue();
+        assertThat(teams.get("team-a").idle().isOff())
+                .as("idle reclaim is off unless set")
+                .isTrue();
         assertThat(teams.get("team-b").idle().isOff()).isFalse();
     }
 }

@@ -131,6 +131,16 @@ class ReplayCommandTest {
                 .isEqualTo(2);
         assertThat(err.toString()).contains("unknown replay policy 'slurm'").contains("kai-like");
         err.reset();
+        assertThat(run("--jobs", trace().toString(), "--nodes", "2", "--usage-half-life", "soon"))
+                .isEqualTo(2);
+        assertThat(err.toString())
+                .contains("--usage-half-life must be a duration")
+                .contains("'soon'");
+        err.reset();
+        assertThat(run("--jobs", trace().toString(), "--nodes", "2", "--usage-half-life", "-PT1H"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("fairShare.usageHalfLife");
+        err.reset();
         Path teams = dir.resolve("partial.yaml");
         Files.writeString(teams, "teams:\n  - name: a\n    guaranteedGpus: 1\n");
         assertThat(run("--jobs", trace().toString(), "--teams", teams.toString(), "--nodes", "2"))
