@@ -68,7 +68,14 @@ public final class DecisionService {
             return decider.recordPending(unrecorded, wait.reason());
         }
         JobRecord created = transitions.recordUndecided(unrecorded);
-        decideNew(created);
+        // the first decision would evict: follow the workloads' phases first, so that a job finished since the last
+        // re-queue is not counted as holding the capacity another job is evicted for (lone placements need not wait)
+        if (leadership.isLeader()) {
+            afterReconciling(reconciliation -> {
+                decider.decideNew(created);
+                return reconciliation.finished();
+            });
+        }
         return transitions.latest(created);
     }
 

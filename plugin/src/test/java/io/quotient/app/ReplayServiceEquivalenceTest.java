@@ -117,6 +117,18 @@ class ReplayServiceEquivalenceTest {
         assertTrue(replayed.stream().anyMatch(e -> e.contains(" stop ")), "the trace reclaims: " + replayed);
     }
 
+    @Test
+    void aSubmissionRightAfterAJobFinishedTakesTheFreedNodeInsteadOfEvicting() throws Exception {
+        List<String> replayed = assertSameDecisions(origin -> List.of(
+                job("late-a-0", "team-a", origin, 100_500, 8),
+                job("late-a-1", "team-a", origin + 1_300, 600_000, 8),
+                job("late-a-2", "team-a", origin + 2_300, 600_000, 8),
+                job("late-b-0", "team-b", origin + 101_300, 600_000, 8)));
+        assertTrue(
+                replayed.stream().noneMatch(e -> e.contains(" stop ")),
+                "team-b's job takes the node late-a-0 freed: " + replayed);
+    }
+
     /** Replays the trace made for an origin both ways and asserts the same decisions; returns them. */
     private List<String> assertSameDecisions(LongFunction<List<ReplayJob>> traceAt) throws Exception {
         // the next mid-morning: the daily defragmentation (03:00) is far from the trace on both sides
@@ -200,6 +212,8 @@ class ReplayServiceEquivalenceTest {
             observe(t, log, running, completesAt, durations);
             assertTrue(t - origin < Duration.ofDays(1).toMillis(), "the trace ends within a day: " + finished);
         }
+        decisions
+                .requeuePending(); // the records follow the last completions: the next trace starts on an empty cluster
         return log.sorted();
     }
 
