@@ -1,8 +1,6 @@
 package io.quotient.core.model;
 
 import io.quotient.core.cluster.NodeSpec;
-import io.quotient.core.scheduling.Plan;
-import io.quotient.core.scheduling.UsageHistory;
 import java.time.Instant;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -15,11 +13,11 @@ import java.util.TreeSet;
 
 /**
  * Everything a decision needs, observed at one instant. Immutable: planners never change it, they
- * return a {@link Plan} that the adapters apply. Its teams, past borrowing and fraction-ready nodes iterate in name
+ * return a plan ({@code core.scheduling.Plan}) that the adapters apply. Its teams, past borrowing and fraction-ready nodes iterate in name
  * order, so a decision never depends on the order the caller's collections happened to have.
  *
  * @param fractionReadyNodes nodes whose node enforcer is ready; only these receive new fractional jobs
- * @param pastBorrowedMilli  per team, its decayed past borrowing in milli ({@link UsageHistory}); empty when fair
+ * @param pastBorrowedMilli  per team, its decayed past borrowing in milli ({@code core.scheduling.UsageHistory}); empty when fair
  *                           shares have no memory
  */
 public record SchedulingSnapshot(

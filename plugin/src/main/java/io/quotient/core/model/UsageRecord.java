@@ -1,13 +1,12 @@
 package io.quotient.core.model;
 
-import io.quotient.core.scheduling.UsageHistory;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 
 /**
- * The durable form of a {@link UsageHistory}: what survives a restart or a failover.
+ * The durable form of a usage history ({@code core.scheduling.UsageHistory}): what survives a restart or a failover.
  *
  * @param bucketMillis the width of one bucket; a history of another width is not restored
  * @param last         when borrowing was last recorded; null: never
