@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The real node enforcer ({@code node-enforcer}'s executable jar, a process of its own) for one fake GPU node of the
@@ -120,9 +121,12 @@ final class NodeEnforcerProcess implements AutoCloseable {
         process.destroy();
         gpuProcesses.forEach(Process::destroyForcibly);
         try {
-            process.waitFor();
+            if (!process.waitFor(20, TimeUnit.SECONDS)) {
+                process.destroyForcibly(); // a shutdown that hangs must not hang the test run
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            process.destroyForcibly();
         }
     }
 }
