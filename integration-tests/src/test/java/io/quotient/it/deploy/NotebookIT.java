@@ -8,18 +8,12 @@ import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.JSON;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.models.CoreV1Event;
-import io.kubernetes.client.openapi.models.V1Container;
 import io.kubernetes.client.openapi.models.V1EnvVar;
-import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
-import io.kubernetes.client.openapi.models.V1PodSpec;
 import io.kubernetes.client.openapi.models.V1ResourceRequirements;
-import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
-import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
 import io.quotient.it.harness.Await;
 import io.quotient.it.harness.ControlPlane;
 import io.quotient.it.harness.FakeGpuNode;
@@ -48,8 +42,6 @@ import org.junit.jupiter.api.io.TempDir;
 @RealKubernetes
 class NotebookIT {
 
-    private static final String IMAGE = "busybox:1.36";
-
     @Test
     void notebookPodsArePinnedAtAdmissionOrHeldWithTheirReason(
             ControlPlane plane, TestNamespace service, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
@@ -71,16 +63,18 @@ class NotebookIT {
             try (WorkloadWebhooks webhooks = WorkloadWebhooks.register(user, tls.port(), tls.caBundle())) {
                 try (QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams, tls.args())) {
                     QuotientApi api = quotient.api();
-                    awaitPodWebhook(core, ns);
+                    Notebooks.awaitPodWebhook(core, ns);
 
-                    create(
+                    Notebooks.create(
                             notebooks,
-                            ForeignWorkloads.notebook(ns, "nb1", Map.of("gpu-fraction", "0.5"), json(container(0))));
-                    create(
+                            ForeignWorkloads.notebook(
+                                    ns, "nb1", Map.of("gpu-fraction", "0.5"), Notebooks.json(Notebooks.container(0))));
+                    Notebooks.create(
                             notebooks,
-                            ForeignWorkloads.notebook(ns, "nb2", Map.of("gpu-fraction", "0.5"), json(container(0))));
-                    V1Pod first = awaitRunning(core, ns, "nb1-0");
-                    V1Pod second = awaitRunning(core, ns, "nb2-0");
+                            ForeignWorkloads.notebook(
+                                    ns, "nb2", Map.of("gpu-fraction", "0.5"), Notebooks.json(Notebooks.container(0))));
+                    V1Pod first = Notebooks.awaitRunning(core, ns, "nb1-0");
+                    V1Pod second = Notebooks.awaitRunning(core, ns, "nb2-0");
                     ClusterFacts cluster = new ClusterFacts(user, service.name());
                     V1Pod reservation = Await.until(
                                     "one reservation pod holding the shared GPU",
@@ -117,13 +111,17 @@ class NotebookIT {
                     }
                     assertThat(api.job("team-n", "nb1-0").text("phase")).isIn("Placed", "Running");
 
-                    create(notebooks, ForeignWorkloads.notebook(ns, "whole", Map.of(), json(container(1))));
-                    V1Pod whole = awaitRunning(core, ns, "whole-0");
+                    Notebooks.create(
+                            notebooks,
+                            ForeignWorkloads.notebook(ns, "whole", Map.of(), Notebooks.json(Notebooks.container(1))));
+                    V1Pod whole = Notebooks.awaitRunning(core, ns, "whole-0");
                     assertThat(whole.getSpec().getNodeName()).isEqualTo(node.name());
                     assertThat(gpuLimit(whole)).isEqualTo("1");
 
                     // team-n holds its guarantee of 2 GPUs: a notebook may not borrow, so the next one waits
-                    create(notebooks, ForeignWorkloads.notebook(ns, "late", Map.of(), json(container(1))));
+                    Notebooks.create(
+                            notebooks,
+                            ForeignWorkloads.notebook(ns, "late", Map.of(), Notebooks.json(Notebooks.container(1))));
                     QuotientApi.Answer waiting = Await.until(
                             "the late notebook's job to wait with a reason",
                             () -> api.job("team-n", "late-0"),
@@ -140,22 +138,26 @@ class NotebookIT {
                     assertThat(refused.getMessage())
                             .contains("denied the request: notebook pod late-0 of team team-n" + " waits: " + reason
                                     + "; the StatefulSet controller retries");
-                    assertThat(pod(core, ns, "late-0"))
+                    assertThat(Notebooks.pod(core, ns, "late-0"))
                             .as("never admitted unpinned")
                             .isEmpty();
 
                     // the whole-GPU notebook is stopped (scaled to 0): its job ends and the late one is admitted
                     stop(notebooks, ns, "whole");
-                    Await.until("the stopped notebook's pod to go", () -> pod(core, ns, "whole-0"), Optional::isEmpty);
+                    Await.until(
+                            "the stopped notebook's pod to go",
+                            () -> Notebooks.pod(core, ns, "whole-0"),
+                            Optional::isEmpty);
                     Await.until(
                             "the stopped notebook's job to end",
                             () -> api.job("team-n", "whole-0").status(),
                             status -> status == 404);
-                    V1Pod late = awaitRunning(core, ns, "late-0");
+                    V1Pod late = Notebooks.awaitRunning(core, ns, "late-0");
                     assertThat(late.getSpec().getNodeName()).isEqualTo(node.name());
                     assertThat(api.job("team-n", "late-0").text("phase")).isIn("Placed", "Running");
 
-                    V1Pod cpu = core.createNamespacedPod(ns, barePod("cpu", 0)).execute();
+                    V1Pod cpu = core.createNamespacedPod(ns, Notebooks.barePod("cpu", 0))
+                            .execute();
                     assertThat(labels(cpu))
                             .as("a pod without GPUs is untouched")
                             .doesNotContainKey("quotient.io/job");
@@ -163,13 +165,13 @@ class NotebookIT {
                     core.deleteNamespacedPod("cpu", ns).gracePeriodSeconds(0).execute();
                 }
                 // the service is down; the webhooks stay registered with failurePolicy Fail
-                V1Pod system = core.createNamespacedPod("kube-system", barePod("untouched-" + team.name(), 1))
+                V1Pod system = core.createNamespacedPod("kube-system", Notebooks.barePod("untouched-" + team.name(), 1))
                         .execute();
                 try {
                     assertThat(labels(system)).doesNotContainKey("quotient.io/job");
                     assertThat(system.getSpec().getAffinity()).isNull();
                     ApiException blocked = catchThrowableOfType(
-                            () -> core.createNamespacedPod(team.name(), barePod("gpu-while-down", 1))
+                            () -> core.createNamespacedPod(team.name(), Notebooks.barePod("gpu-while-down", 1))
                                     .execute(),
                             ApiException.class);
                     assertThat(blocked)
@@ -186,61 +188,6 @@ class NotebookIT {
         }
     }
 
-    /** The API server loads a new webhook configuration a moment after it is created: wait until pods go through it. */
-    private static void awaitPodWebhook(CoreV1Api core, String namespace) {
-        V1Pod probe = barePod("probe", 0);
-        probe.getMetadata().setAnnotations(Map.of("gpu-fraction", "2"));
-        Await.until(
-                "the pod webhook to refuse an invalid gpu-fraction",
-                () -> {
-                    try {
-                        core.createNamespacedPod(namespace, probe).execute();
-                        core.deleteNamespacedPod("probe", namespace)
-                                .gracePeriodSeconds(0)
-                                .execute();
-                        return "";
-                    } catch (ApiException e) {
-                        return e.getResponseBody() == null ? "" : e.getResponseBody();
-                    }
-                },
-                body -> body.contains("metadata.annotations[gpu-fraction]"));
-    }
-
-    private static V1Container container(int gpus) {
-        V1Container container = new V1Container().name("notebook").image(IMAGE).command(List.of("sleep", "3600"));
-        if (gpus > 0) {
-            container.resources(
-                    new V1ResourceRequirements().limits(Map.of("nvidia.com/gpu", new Quantity(String.valueOf(gpus)))));
-        }
-        return container;
-    }
-
-    private static V1Pod barePod(String name, int gpus) {
-        V1Container container = container(gpus);
-        return new V1Pod()
-                .apiVersion("v1")
-                .kind("Pod")
-                .metadata(new V1ObjectMeta().name(name))
-                .spec(new V1PodSpec()
-                        .containers(List.of(container))
-                        .overhead(null)); // the model's empty map is refused
-    }
-
-    private static JsonObject json(V1Container container) {
-        return new JSON().getGson().toJsonTree(container).getAsJsonObject();
-    }
-
-    private static void create(DynamicKubernetesApi notebooks, JsonObject notebook) {
-        KubernetesApiResponse<DynamicKubernetesObject> created =
-                notebooks.create(new DynamicKubernetesObject(notebook));
-        assertThat(created.isSuccess())
-                .as(
-                        "HTTP %s %s",
-                        created.getHttpStatusCode(),
-                        created.getStatus() == null ? "" : created.getStatus().getMessage())
-                .isTrue();
-    }
-
     private static void stop(DynamicKubernetesApi notebooks, String namespace, String name) {
         JsonObject annotations = new JsonObject();
         annotations.addProperty(FakeNotebookController.STOPPED_ANNOTATION, "2026-01-01T00:00:00Z");
@@ -252,27 +199,6 @@ class NotebookIT {
                         .patch(namespace, name, V1Patch.PATCH_FORMAT_JSON_MERGE_PATCH, new V1Patch(patch.toString()))
                         .isSuccess())
                 .isTrue();
-    }
-
-    private static V1Pod awaitRunning(CoreV1Api core, String namespace, String name) {
-        return Await.until(
-                        "pod " + name + " to run",
-                        () -> pod(core, namespace, name),
-                        pod -> pod.isPresent()
-                                && pod.get().getStatus() != null
-                                && "Running".equals(pod.get().getStatus().getPhase()))
-                .get();
-    }
-
-    private static Optional<V1Pod> pod(CoreV1Api core, String namespace, String name) throws ApiException {
-        try {
-            return Optional.of(core.readNamespacedPod(name, namespace).execute());
-        } catch (ApiException e) {
-            if (e.getCode() == 404) {
-                return Optional.empty();
-            }
-            throw e;
-        }
     }
 
     private static Optional<CoreV1Event> failedCreate(CoreV1Api core, String namespace, String statefulSet)

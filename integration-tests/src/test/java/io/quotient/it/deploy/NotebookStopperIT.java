@@ -57,7 +57,7 @@ class NotebookStopperIT {
                     .isTrue();
             Await.until(
                     "the controller to create the Notebook's StatefulSet",
-                    () -> replicas(statefulSets, ns, "lab"),
+                    () -> Notebooks.replicas(statefulSets, ns, "lab"),
                     r -> r == 1);
 
             Instant at = Instant.parse("2026-12-02T10:00:00.123Z");
@@ -72,7 +72,7 @@ class NotebookStopperIT {
                     .isEqualTo("2026-12-02T10:00:00Z");
             Await.until(
                     "the controller to scale the stopped Notebook to zero",
-                    () -> replicas(statefulSets, ns, "lab"),
+                    () -> Notebooks.replicas(statefulSets, ns, "lab"),
                     r -> r == 0);
             assertThat(notebooks.get(ns, "lab").isSuccess())
                     .as("the Notebook is kept")
@@ -86,15 +86,6 @@ class NotebookStopperIT {
                     .as("a bare pod has no Notebook")
                     .isFalse();
         }
-    }
-
-    private static int replicas(DynamicKubernetesApi statefulSets, String ns, String name) {
-        KubernetesApiResponse<DynamicKubernetesObject> set = statefulSets.get(ns, name);
-        if (!set.isSuccess()) {
-            return -1;
-        }
-        JsonObject spec = set.getObject().getRaw().getAsJsonObject("spec");
-        return spec.has("replicas") ? spec.get("replicas").getAsInt() : 1;
     }
 
     /** The record of a job governing pod {@code pod} in {@code ns}, adopted at the pod's admission. */

@@ -199,7 +199,8 @@ public final class QuotientService implements AutoCloseable {
         }
     }
 
-    private static String tail(Path file) {
+    /** The last 40 lines of a log file, for a failure message. */
+    static String tail(Path file) {
         try {
             List<String> lines = Files.readAllLines(file);
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
@@ -217,7 +218,7 @@ public final class QuotientService implements AutoCloseable {
         }
     }
 
-    private static int freePort() {
+    static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (IOException e) {

@@ -56,6 +56,27 @@ public final class Await {
         }
     }
 
+    /**
+     * Polls {@code probe} for {@code duration} and fails at the first value that does not satisfy {@code holds}: that
+     * something is left alone for a while, not only at one moment.
+     */
+    public static <T> void during(String what, Duration duration, Probe<T> probe, Predicate<? super T> holds) {
+        long end = System.nanoTime() + duration.toNanos();
+        do {
+            T value;
+            try {
+                value = probe.read();
+            } catch (ApiException e) {
+                throw new AssertionError(
+                        "reading " + what + " failed: HTTP " + e.getCode() + ": " + e.getResponseBody(), e);
+            }
+            if (!holds.test(value)) {
+                throw new AssertionError("expected " + what + " for " + duration.toSeconds() + "s; got " + value);
+            }
+            sleep(POLL);
+        } while (System.nanoTime() < end);
+    }
+
     static void sleep(Duration duration) {
         try {
             Thread.sleep(duration.toMillis());
