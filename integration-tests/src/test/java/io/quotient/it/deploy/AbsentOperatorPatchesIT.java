@@ -59,8 +59,9 @@ class AbsentOperatorPatchesIT {
 
                 JsonObject llm = Await.until(
                         "the webhook to suspend a 2 x 8-GPU PyTorchJob",
-                        () -> AdoptionIT.recreate(pytorchJobs, ForeignWorkloads.pyTorchJob(team.name(), "llm", 2, 8)),
-                        AdoptionIT::adopted);
+                        () -> AdoptedWorkloads.recreate(
+                                pytorchJobs, ForeignWorkloads.pyTorchJob(team.name(), "llm", 2, 8)),
+                        AdoptedWorkloads::adopted);
                 assertThat(llm).isNotNull();
                 QuotientApi api = quotient.api();
                 Await.until(
