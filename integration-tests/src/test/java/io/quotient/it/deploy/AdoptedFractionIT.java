@@ -32,19 +32,17 @@ class AdoptedFractionIT {
             ControlPlane plane, TestNamespace service, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
             throws Exception {
         FakeGpuNode node = nodes.create(FakeGpuNodeSpec.of("adopt-share", 2, 81920, "NVIDIA-A100-SXM4-80GB"));
-        ApiClient user = plane.apiClient();
-        QuotientManifests.installCrd(user);
+        AdoptionPlane adoption = AdoptionPlane.prepare(plane, dir);
+        ApiClient user = adoption.user;
         KubeflowCrds.install(user);
-        WebhookTls tls = WebhookTls.make(dir);
-        DynamicKubernetesApi pytorchJobs = new DynamicKubernetesApi("kubeflow.org", "v1", "pytorchjobs", user);
+        DynamicKubernetesApi pytorchJobs = adoption.pytorchJobs;
         try (TestNamespace team = TestNamespace.create(user, plane.serverMinorVersion(), "team-s");
                 FakeTrainingOperator operator = FakeTrainingOperator.start(user)) {
-            WorkloadWebhooks.optIn(user, team.name());
-            Path teams = TeamsFile.writeText(
-                    dir.resolve("teams.yaml"),
-                    "teams:\n  - name: team-s\n" + "    guaranteedGpus: 2\n    namespaces: [" + team.name() + "]\n");
-            try (WorkloadWebhooks webhooks = WorkloadWebhooks.register(user, tls.port(), tls.caBundle());
-                    QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams, tls.args())) {
+            try (AdoptionPlane.Serving serving = adoption.serve(
+                    service,
+                    team,
+                    "teams:\n  - name: team-s\n" + "    guaranteedGpus: 2\n    namespaces: [" + team.name() + "]\n")) {
+                QuotientService quotient = serving.quotient();
                 JsonObject half = Await.until(
                         "the webhook to suspend a PyTorchJob asking for half a GPU",
                         () -> AdoptedWorkloads.recreate(

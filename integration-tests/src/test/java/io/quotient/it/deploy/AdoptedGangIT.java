@@ -37,24 +37,17 @@ class AdoptedGangIT {
         for (int i = 0; i < 4; i++) {
             nodes.create(FakeGpuNodeSpec.of("adopt-gang", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
         }
-        ApiClient user = plane.apiClient();
-        QuotientManifests.installCrd(user);
-        WebhookTls tls = WebhookTls.make(dir);
-        DynamicKubernetesApi pytorchJobs = new DynamicKubernetesApi("kubeflow.org", "v1", "pytorchjobs", user);
-        DynamicKubernetesApi gpuJobs = new DynamicKubernetesApi("quotient.io", "v1alpha1", "gpujobs", user);
-        DynamicKubernetesApi trainJobs =
-                new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1", "trainjobs", user);
+        AdoptionPlane adoption = AdoptionPlane.prepare(plane, dir);
+        ApiClient user = adoption.user;
+        DynamicKubernetesApi pytorchJobs = adoption.pytorchJobs;
+        DynamicKubernetesApi gpuJobs = adoption.gpuJobs;
+        DynamicKubernetesApi trainJobs = adoption.trainJobs;
         try (TestNamespace team = TestNamespace.create(user, plane.serverMinorVersion(), "team-g");
                 FakeTrainingOperator operator = FakeTrainingOperator.start(user)) {
-            WorkloadWebhooks.optIn(user, team.name());
             // team-g borrows (no guarantee); team-b's guarantee of 32 takes the GPUs back
-            Path teams = TeamsFile.writeText(
-                    dir.resolve("teams.yaml"),
-                    "teams:\n  - name: team-g\n"
-                            + "    guaranteedGpus: 0\n    namespaces: [" + team.name() + "]\n  - name: team-b\n"
-                            + "    guaranteedGpus: 32\n    namespaces: [" + service.name() + "]\n");
-            try (WorkloadWebhooks webhooks = WorkloadWebhooks.register(user, tls.port(), tls.caBundle());
-                    QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams, tls.args())) {
+            try (AdoptionPlane.Serving serving =
+                    adoption.serve(service, team, borrowerAndClaimant("team-g", team, service, 32))) {
+                QuotientService quotient = serving.quotient();
                 JsonObject llm = Await.until(
                         "the webhook to suspend a 4 x 8-GPU PyTorchJob",
                         () -> AdoptedWorkloads.recreate(
@@ -192,20 +185,14 @@ class AdoptedGangIT {
         for (int i = 0; i < 2; i++) {
             nodes.create(FakeGpuNodeSpec.of("adopt-miss", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
         }
-        ApiClient user = plane.apiClient();
-        QuotientManifests.installCrd(user);
-        WebhookTls tls = WebhookTls.make(dir);
-        DynamicKubernetesApi pytorchJobs = new DynamicKubernetesApi("kubeflow.org", "v1", "pytorchjobs", user);
+        AdoptionPlane adoption = AdoptionPlane.prepare(plane, dir);
+        ApiClient user = adoption.user;
+        DynamicKubernetesApi pytorchJobs = adoption.pytorchJobs;
         try (TestNamespace team = TestNamespace.create(user, plane.serverMinorVersion(), "team-m");
                 FakeTrainingOperator operator = FakeTrainingOperator.start(user)) {
-            WorkloadWebhooks.optIn(user, team.name());
-            Path teams = TeamsFile.writeText(
-                    dir.resolve("teams.yaml"),
-                    "teams:\n  - name: team-m\n"
-                            + "    guaranteedGpus: 0\n    namespaces: [" + team.name() + "]\n  - name: team-b\n"
-                            + "    guaranteedGpus: 8\n    namespaces: [" + service.name() + "]\n");
-            try (WorkloadWebhooks webhooks = WorkloadWebhooks.register(user, tls.port(), tls.caBundle());
-                    QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams, tls.args())) {
+            try (AdoptionPlane.Serving serving =
+                    adoption.serve(service, team, borrowerAndClaimant("team-m", team, service, 8))) {
+                QuotientService quotient = serving.quotient();
                 Await.until(
                         "the webhook to suspend a 2 x 8-GPU PyTorchJob",
                         () -> AdoptedWorkloads.recreate(
@@ -232,5 +219,12 @@ class AdoptedGangIT {
                         pods -> pods.stream().allMatch(p -> p.getMetadata().getDeletionTimestamp() != null));
             }
         }
+    }
+
+    /** A team without a guarantee in its own namespace, which borrows, and team-b, whose guarantee takes GPUs back. */
+    private static String borrowerAndClaimant(
+            String borrower, TestNamespace namespace, TestNamespace service, int claimGpus) {
+        return "teams:\n  - name: " + borrower + "\n    guaranteedGpus: 0\n    namespaces: [" + namespace.name() + "]\n"
+                + "  - name: team-b\n    guaranteedGpus: " + claimGpus + "\n    namespaces: [" + service.name() + "]\n";
     }
 }

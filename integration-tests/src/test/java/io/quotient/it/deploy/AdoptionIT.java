@@ -40,19 +40,18 @@ class AdoptionIT {
             ControlPlane plane, TestNamespace service, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
             throws Exception {
         nodes.create(FakeGpuNodeSpec.of("adopt", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
-        ApiClient user = plane.apiClient();
-        QuotientManifests.installCrd(user);
+        AdoptionPlane adoption = AdoptionPlane.prepare(plane, dir);
+        ApiClient user = adoption.user;
         KubeflowCrds.install(user);
-        WebhookTls tls = WebhookTls.make(dir);
+        WebhookTls tls = adoption.tls;
         BatchV1Api batch = new BatchV1Api(user);
-        DynamicKubernetesApi pytorchJobs = new DynamicKubernetesApi("kubeflow.org", "v1", "pytorchjobs", user);
-        DynamicKubernetesApi trainJobs =
-                new DynamicKubernetesApi("trainer.kubeflow.org", "v1alpha1", "trainjobs", user);
+        DynamicKubernetesApi pytorchJobs = adoption.pytorchJobs;
+        DynamicKubernetesApi trainJobs = adoption.trainJobs;
         try (TestNamespace team = TestNamespace.create(user, plane.serverMinorVersion(), "team-k");
                 TestNamespace other = TestNamespace.create(user, plane.serverMinorVersion(), "other")) {
             WorkloadWebhooks.optIn(user, team.name());
-            Path teams = TeamsFile.writeText(
-                    dir.resolve("teams.yaml"),
+            // the service stops before the webhooks go, to show what is admitted while it is down: not serve()
+            Path teams = adoption.teams(
                     "teams:\n  - name: team-k\n" + "    guaranteedGpus: 32\n    namespaces: [" + team.name() + "]\n");
             try (WorkloadWebhooks webhooks = WorkloadWebhooks.register(user, tls.port(), tls.caBundle())) {
                 try (QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams, tls.args())) {
