@@ -17,12 +17,12 @@ import io.quotient.deploy.DecisionService;
 import io.quotient.deploy.port.WorkloadPhase;
 import io.quotient.replay.Baselines;
 import io.quotient.replay.ClusterSize;
-import io.quotient.replay.JobKind;
 import io.quotient.replay.JobRun;
 import io.quotient.replay.PassSchedule;
 import io.quotient.replay.ReplayEngine;
 import io.quotient.replay.ReplayJob;
 import io.quotient.replay.ReplayListener;
+import io.quotient.replay.TrainingJobs;
 import io.quotient.time.MutableClock;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -290,20 +290,6 @@ class ReplayServiceEquivalenceTest {
 
     /** A preemptible training job of whole GPUs that never checkpoints (a preempted one restarts from the start). */
     private static ReplayJob job(String name, String team, long submitMs, long durationMs, int gpus) {
-        return new ReplayJob(
-                name,
-                team,
-                submitMs,
-                durationMs,
-                new GpuRequest.WholeGpus(gpus),
-                0,
-                0,
-                Set.of(),
-                1,
-                JobKind.TRAIN,
-                0,
-                true,
-                0,
-                Duration.ZERO);
+        return TrainingJobs.wholeGpus(name, team, submitMs, durationMs, gpus, 0);
     }
 }
