@@ -4,7 +4,6 @@ import io.quotient.core.model.JobId;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
 import io.quotient.deploy.port.DeploymentMetrics;
-import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
@@ -13,7 +12,6 @@ import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.WorkloadGateway;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -31,19 +29,25 @@ import org.slf4j.LoggerFactory;
  * record's resourceVersion, so a stale leader's write to a record the new leader changed is refused. What remains is
  * a freeze between that last check and the request reaching the API server, on a record the new leader has not
  * written yet.
+ *
+ * <p>This class is the one door the deciders use; the pieces it shares out keep one job each: a new job's first
+ * record ({@link NewJobRecords}), taking capacity back ({@link Evictions}), the steps every placement shares
+ * ({@link PlacementSteps}) and the fence ({@link LeadershipFence}).
  */
 public final class JobTransitions {
 
     private static final Logger LOG = LoggerFactory.getLogger(JobTransitions.class);
 
     private final JobRecordStore store;
-    private final WorkloadGateway gateway;
     private final ReservationKeeper reservations;
-    private final DeploymentMetrics metrics;
     private final Duration stopGrace;
-    private final Clock clock;
-    private final LeadershipGate leadership;
+    private final DeploymentMetrics metrics;
+    private final WorkloadGateway gateway;
     private final PendingReasonRefresh reasonRefresh;
+    private final LeadershipFence fence;
+    private final PlacementSteps placing;
+    private final NewJobRecords newRecords;
+    private final Evictions evictions;
 
     public JobTransitions(
             JobRecordStore store,
@@ -58,9 +62,11 @@ public final class JobTransitions {
         this.reservations = reservations;
         this.metrics = metrics;
         this.stopGrace = stopGrace;
-        this.clock = clock;
-        this.leadership = leadership;
         this.reasonRefresh = new PendingReasonRefresh(clock);
+        this.fence = new LeadershipFence(leadership);
+        this.placing = new PlacementSteps(store, gateway, reservations, clock);
+        this.newRecords = new NewJobRecords(store, gateway, fence, placing);
+        this.evictions = new Evictions(store, gateway, reservations, metrics, stopGrace, fence);
     }
 
     /** Records the placement, reserves fractional GPUs, then creates the workload (once the GPU UUIDs are known). */
@@ -108,84 +114,20 @@ public final class JobTransitions {
     }
 
     private JobRecord place(JobRecord record, PlacedJob placement, String event, String verb) {
-        fence(record, "the placement");
-        JobRecord written = store.updateStatus(record, placedStatus(placement));
-        fence(record, "the " + event + " event");
-        return placed(written, placement, event, verb);
+        fence.check(record, "the placement");
+        JobRecord written = store.updateStatus(record, placing.placedStatus(placement));
+        fence.check(record, "the " + event + " event");
+        return placing.announce(written, placement, event, verb);
     }
 
-    /**
-     * Records a new job, then its first decision, a placement, then deploys it. Once the placement is written the
-     * deploy has happened: a failure to create the workload is logged, and the reconciliation creates it from the
-     * record, as after a crash at that point. Fenced like the plans' writes (the decision was taken without the
-     * lock's leadership check being repeated): a replica that stopped leading since records the job undecided, for
-     * the leader, or, once the placement is written, sends no event. The record is created undecided and the placement
-     * written to it by version, not created with it: a replica that froze between its check and the create, and
-     * sends the create after another replica claimed the records for its term, is stopped by the check before the
-     * placement, so a placement decided on its old view never lands.
-     */
+    /** Records a new job with its first decision, a placement, then deploys it ({@link NewJobRecords}). */
     public JobRecord recordPlaced(JobRecord unrecorded, PlacedJob placement) {
-        if (!leadership.isLeader()) {
-            return recordForTheLeader(unrecorded);
-        }
-        JobRecord undecided = store.create(unrecorded.withStatus(JobStatus.undecided()));
-        if (!leadership.isLeader()) {
-            LOG.warn(
-                    "job {} of team {} recorded undecided: this replica stopped leading before writing its placement;"
-                            + " the leader decides it",
-                    unrecorded.id().name(),
-                    unrecorded.id().team());
-            return undecided;
-        }
-        JobRecord recorded = store.updateStatus(undecided, placedStatus(placement));
-        try {
-            fence(recorded, "the Placed event");
-            return placed(recorded, placement, "Placed", "Placed on ");
-        } catch (RuntimeException e) {
-            LOG.warn(
-                    "job {} of team {} is recorded as placed on node {}, but its event or workload was not made: {}."
-                            + " The next reconciliation creates the workload.",
-                    unrecorded.id().name(),
-                    unrecorded.id().team(),
-                    placement.node(),
-                    e.toString());
-            return recorded;
-        }
+        return newRecords.recordPlaced(unrecorded, placement);
     }
 
-    /**
-     * The first decision on a new job came too late: this replica stopped leading between deciding and recording
-     * (a pause, a long GC). The job is recorded undecided, as on a follower, and the leader's re-queue decides it.
-     */
-    private JobRecord recordForTheLeader(JobRecord unrecorded) {
-        LOG.warn(
-                "job {} of team {} recorded undecided: this replica stopped leading after deciding it; the leader"
-                        + " decides it",
-                unrecorded.id().name(),
-                unrecorded.id().team());
-        return store.create(unrecorded.withStatus(JobStatus.pending(PendingReasons.AWAITING_LEADER)));
-    }
-
-    /** Records a new job together with its first decision: it waits, for this reason (fenced as above). */
+    /** Records a new job together with its first decision: it waits, for this reason ({@link NewJobRecords}). */
     public JobRecord recordPending(JobRecord unrecorded, String why) {
-        if (!leadership.isLeader()) {
-            return recordForTheLeader(unrecorded);
-        }
-        JobRecord pending = store.create(unrecorded.withStatus(JobStatus.pending(why)));
-        LOG.info(
-                "job {} of team {} pending: {}",
-                unrecorded.id().name(),
-                unrecorded.id().team(),
-                why);
-        if (!leadership.isLeader()) {
-            LOG.warn(
-                    "no Pending event for job {} of team {}: this replica stopped leading",
-                    unrecorded.id().name(),
-                    unrecorded.id().team());
-            return pending;
-        }
-        gateway.recordEvent(unrecorded.id(), "Pending", why);
-        return pending;
+        return newRecords.recordPending(unrecorded, why);
     }
 
     /** Records a new job as it is, undecided: a decision follows (or the leader's re-queue takes it). */
@@ -198,46 +140,12 @@ public final class JobTransitions {
         return store.find(record.id()).orElse(record);
     }
 
-    /** Binds the placement's fractional GPUs to their reservations (UUIDs as far as known): the placed status. */
-    private JobStatus placedStatus(PlacedJob placement) {
-        List<GpuBinding> gpus = reservations.bind(placement.node(), Placements.bindings(placement));
-        return JobStatus.placed(placement.node(), gpus, placement.quotaState(), clock.instant())
-                .withOtherReplicas(placement.otherReplicas());
-    }
-
-    private JobRecord placed(JobRecord placed, PlacedJob placement, String event, String verb) {
-        String where =
-                Placements.describe(placement) + ", " + placement.quotaState().wireName();
-        LOG.info(
-                "job {} of team {} placed on node {}: {}",
-                placed.id().name(),
-                placed.id().team(),
-                placement.node(),
-                where);
-        gateway.recordEvent(placed.id(), event, verb + where);
-        return deployIfBound(placed);
-    }
-
     /**
      * Creates the workload of a placed record if its fractional GPUs all have UUIDs, asking for them first.
      * Safe to repeat: an identical workload is left as it is.
      */
     public JobRecord deployIfBound(JobRecord placed) {
-        List<GpuBinding> gpus =
-                reservations.bind(placed.status().node(), placed.status().gpus());
-        JobRecord current = gpus.equals(placed.status().gpus())
-                ? placed
-                : store.updateStatus(placed, placed.status().withGpus(gpus));
-        if (!Placements.uuidsKnown(gpus)) {
-            LOG.info(
-                    "job {} of team {} waits on node {} for the GPU UUID of its reservation",
-                    placed.id().name(),
-                    placed.id().team(),
-                    placed.status().node());
-            return current;
-        }
-        gateway.deploy(current, Placements.of(current), gpus);
-        return current;
+        return placing.deployIfBound(placed);
     }
 
     /**
@@ -245,78 +153,27 @@ public final class JobTransitions {
      * gracefully, releases GPUs left without fractions and puts it back in the queue (Pending, same reason).
      */
     public JobRecord preempt(JobRecord record, String reason, DecisionCause cause) {
-        String why = reason.startsWith(PendingReasons.PREEMPTED_PREFIX)
-                ? reason
-                : PendingReasons.PREEMPTED_PREFIX + ": " + reason;
-        fence(record, "the eviction");
-        JobRecord preempted = store.updateStatus(record, record.status().withPhase(JobPhase.PREEMPTED, why));
-        LOG.info(
-                "job {} of team {} preempted on node {}: {}",
-                record.id().name(),
-                record.id().team(),
-                record.status().node(),
-                why);
-        fence(record, "the Preempted event");
-        gateway.recordEvent(record.id(), "Preempted", why);
-        metrics.preempted(record.id(), cause.preemptionLabel());
-        return requeueStopped(preempted);
+        return evictions.preempt(record, reason, cause);
     }
 
-    /**
-     * Completes an eviction that an interruption (a restart, a leader change, an API error) left with the record saying
-     * Preempted: its Event may have died with the process that recorded it, so it is said again, then the job is
-     * re-queued. Fenced like every decision: a replica that lost the Lease meanwhile must neither send the Event nor stop
-     * a workload that the leader in office may have placed again since.
-     */
+    /** Completes an eviction an interruption left with the record saying Preempted ({@link Evictions}). */
     public JobRecord completeInterruptedEviction(JobRecord record) {
-        fence(record, "the completion of an interrupted eviction");
-        gateway.recordEvent(
-                record.id(),
-                "Preempted",
-                record.status().reason()
-                        + " (eviction completed after an interruption: a restart, a leader change or an API error)");
-        return requeueStopped(record);
+        return evictions.completeInterruptedEviction(record);
     }
 
     /** Stops the workload a pending job left from an earlier placement (fenced: the leader may have placed it again). */
     public void stopLeftOverWorkload(JobRecord record) {
-        fence(record, "stopping a left-over workload");
-        LOG.info(
-                "stopping the workload of pending job {} of team {}: it is left from an earlier placement",
-                record.id().name(),
-                record.id().team());
-        gateway.stop(record.id(), stopGrace);
+        evictions.stopLeftOverWorkload(record);
     }
 
     /** Finishes an eviction: stops the workload, releases reservations, returns the job to Pending. */
     public JobRecord requeueStopped(JobRecord preempted) {
-        gateway.stop(preempted.id(), stopGrace);
-        JobRecord pending = store.updateStatus(
-                preempted, JobStatus.pending(preempted.status().reason()));
-        reservations.releaseUnneeded(Placements.fractionalSlots(preempted));
-        return pending;
+        return evictions.requeueStopped(preempted);
     }
 
-    /**
-     * Re-queues a job whose node left the cluster: the record says so first (Pending, with the reason; a crash
-     * after it leaves a pending job whose left-over workload the reconciliation stops), then its workload is
-     * stopped (a gang's every replica: a gang runs whole or not at all) and the reservations it held released.
-     */
+    /** Re-queues a job whose node left the cluster, the record first ({@link Evictions}). */
     public JobRecord requeueFromLostNode(JobRecord record, String lostNode) {
-        String why = PendingReasons.NODE_REMOVED_PREFIX + ": node " + lostNode + " was removed from the cluster;"
-                + " re-queued";
-        fence(record, "the re-queue from a removed node");
-        JobRecord pending = store.updateStatus(record, JobStatus.pending(why));
-        LOG.info(
-                "job {} of team {} re-queued: node {} was removed from the cluster",
-                record.id().name(),
-                record.id().team(),
-                lostNode);
-        fence(record, "the NodeRemoved event");
-        gateway.recordEvent(record.id(), "NodeRemoved", why);
-        gateway.stop(record.id(), stopGrace);
-        reservations.releaseUnneeded(Placements.fractionalSlots(record));
-        return pending;
+        return evictions.requeueFromLostNode(record, lostNode);
     }
 
     /**
@@ -332,9 +189,9 @@ public final class JobTransitions {
         }
         LOG.info(
                 "job {} of team {} pending: {}", record.id().name(), record.id().team(), reason);
-        fence(record, "the Pending event");
+        fence.check(record, "the Pending event");
         gateway.recordEvent(record.id(), "Pending", reason);
-        fence(record, "the pending reason");
+        fence.check(record, "the pending reason");
         JobRecord written = store.updateStatus(record, JobStatus.pending(reason));
         reasonRefresh.written(record.id());
         return written;
@@ -346,7 +203,7 @@ public final class JobTransitions {
      * and anything reading the records see what evictions go by. No event: nothing is decided about the job.
      */
     public JobRecord relabel(JobRecord record, QuotaState state) {
-        fence(record, "the quota state " + state.wireName());
+        fence.check(record, "the quota state " + state.wireName());
         LOG.info(
                 "job {} of team {} on node {} is now {} (stored: {})",
                 record.id().name(),
@@ -359,16 +216,9 @@ public final class JobTransitions {
         return store.updateStatus(record, record.status().withQuotaState(state));
     }
 
-    /** Refuses a decision write once this replica cannot show it still leads (see the class comment). */
     /** Whether this replica still leads (asked right before acting on the cluster from its own view). */
     public boolean leads() {
-        return leadership.isLeader();
-    }
-
-    private void fence(JobRecord record, String write) {
-        if (!leadership.isLeader()) {
-            throw new LeadershipLostException(record.id(), write);
-        }
+        return fence.leads();
     }
 
     /**

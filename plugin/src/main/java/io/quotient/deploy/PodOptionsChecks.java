@@ -5,6 +5,7 @@ import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.VolumeRequest;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -88,7 +89,11 @@ final class PodOptionsChecks {
                 throw new RequestException(field + ".mountPath", "'" + path + "' is the mount path of two volumes");
             }
         }
-        pod.annotations().forEach((key, value) -> {
+    }
+
+    /** The pods' annotations (the submission's metadata): no key of Quotient's or of the GPU request, each with a value. */
+    static void checkAnnotations(Map<String, String> annotations) {
+        annotations.forEach((key, value) -> {
             ReservedNames.checkMetadataKey("annotations", key);
             MetadataKeys.checkKey("annotations", key);
             if (value == null) {
@@ -96,7 +101,7 @@ final class PodOptionsChecks {
                         "annotations." + key, "must have a value (a string, may be empty), not" + " null");
             }
         });
-        MetadataKeys.checkAnnotationsSize(pod.annotations());
+        MetadataKeys.checkAnnotationsSize(annotations);
     }
 
     private static void source(String field, VolumeRequest volume) {

@@ -33,7 +33,7 @@ public final class SubmissionChecks {
         PodOptionsChecks.checkImage(submission.image());
         checkArguments("command", submission.command());
         checkArguments("args", submission.args());
-        submission.labels().forEach(SubmissionChecks::checkLabel);
+        submission.metadata().labels().forEach(SubmissionChecks::checkLabel);
         for (Map.Entry<String, String> e : submission.env().entrySet()) {
             if (!ENV_NAME.matcher(e.getKey()).matches()) {
                 throw new RequestException(
@@ -48,6 +48,7 @@ public final class SubmissionChecks {
             requireNoNul("env." + e.getKey(), e.getValue());
         }
         PodOptionsChecks.check(submission.pod());
+        PodOptionsChecks.checkAnnotations(submission.metadata().annotations());
         String runtime = submission.runtime();
         if (runtime != null
                 && (runtime.length() > 253 || !OBJECT_NAME.matcher(runtime).matches())) {

@@ -11,11 +11,9 @@ import io.quotient.core.scheduling.Plan;
 import io.quotient.core.scheduling.PlanAction;
 import io.quotient.core.scheduling.Scheduler;
 import io.quotient.core.scheduling.UsageHistory;
-import java.time.Clock;
+import io.quotient.time.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -89,14 +87,17 @@ public final class ReplayEngine {
 
         private long lastPassMs = Long.MIN_VALUE;
         private long nextDefragmentMs;
+        /** The replay's own time, for the parts of the core that read a clock: moved with {@link #nowMs}. */
+        private final MutableClock clock = new MutableClock(Instant.EPOCH);
         /** The teams' decayed past borrowing, kept as the service keeps it, in simulated time. */
-        private final UsageHistory history = new UsageHistory(policy.fairShare(), new SimulatedClock());
+        private final UsageHistory history = new UsageHistory(policy.fairShare(), clock);
 
         Run(List<ReplayJob> jobs, ReplayListener listener) {
             this.jobs = jobs;
             this.listener = listener;
             this.originMs = jobs.isEmpty() ? 0 : jobs.get(0).submitMs();
             this.nowMs = originMs;
+            clock.set(Instant.ofEpochMilli(originMs));
             this.nextDefragmentMs = passes.nextDefragment(originMs);
         }
 
@@ -165,6 +166,7 @@ public final class ReplayEngine {
             if (t > nowMs) {
                 listener.interval(nowMs, t, this);
                 nowMs = t;
+                clock.set(Instant.ofEpochMilli(t));
             }
         }
 
@@ -276,24 +278,6 @@ public final class ReplayEngine {
             }
             history.record(UsageHistory.borrowedMilli(teams, placed));
             return snapshot.withPastBorrowed(history.decayedMilli());
-        }
-
-        /** The replay's own time, for the parts of the core that read a clock. */
-        private final class SimulatedClock extends Clock {
-            @Override
-            public ZoneId getZone() {
-                return ZoneOffset.UTC;
-            }
-
-            @Override
-            public Clock withZone(ZoneId zone) {
-                return this;
-            }
-
-            @Override
-            public Instant instant() {
-                return Instant.ofEpochMilli(nowMs);
-            }
         }
 
         private PlacedJob protectedForever(PlacedJob p) {

@@ -2,7 +2,8 @@ package io.quotient.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotient.deploy.MutableClock;
+import io.quotient.testing.TestClocks;
+import io.quotient.time.MutableClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -17,7 +18,7 @@ class CachedAccessChecksTest {
 
     private final AtomicInteger tokenReviews = new AtomicInteger();
     private final AtomicInteger accessReviews = new AtomicInteger();
-    private final MutableClock clock = new MutableClock();
+    private final MutableClock clock = new MutableClock(TestClocks.START);
     private boolean allowed = true;
 
     private final Authenticator authenticator = token -> {

@@ -14,16 +14,16 @@ import io.quotient.core.model.JobId;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.Team;
 import io.quotient.deploy.DecisionService;
-import io.quotient.deploy.MutableClock;
 import io.quotient.deploy.port.WorkloadPhase;
 import io.quotient.replay.Baselines;
 import io.quotient.replay.ClusterSize;
-import io.quotient.replay.JobKind;
 import io.quotient.replay.JobRun;
 import io.quotient.replay.PassSchedule;
 import io.quotient.replay.ReplayEngine;
 import io.quotient.replay.ReplayJob;
 import io.quotient.replay.ReplayListener;
+import io.quotient.replay.TrainingJobs;
+import io.quotient.time.MutableClock;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,9 +40,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.autoconfigure.web.servlet.AutoConfigureMockMvc;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Primary;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
@@ -60,7 +57,7 @@ import org.springframework.test.web.servlet.MockMvc;
  * replay frees them at the completion (docs/replay.md, Limits).
  */
 @SpringBootTest(
-        classes = {QuotientApplication.class, ReplayServiceEquivalenceTest.Clocks.class},
+        classes = {QuotientApplication.class, MutableClockConfiguration.class},
         properties = {
             "quotient.cluster.mode=embedded",
             // Quartz does not run: every pass is one the test invokes, at the replay's tick times
@@ -69,23 +66,16 @@ import org.springframework.test.web.servlet.MockMvc;
 @AutoConfigureMockMvc
 class ReplayServiceEquivalenceTest {
 
-    private static final MutableClock CLOCK = new MutableClock();
     private static final int NODES = 3;
     private static final int GPUS_PER_NODE = 8;
     private static final Map<String, Integer> GUARANTEES = guarantees();
     private static final long TICK_MS = PassSchedule.SERVICE.requeue().toMillis();
 
-    @TestConfiguration
-    static class Clocks {
-        @Bean
-        @Primary
-        MutableClock testClock() {
-            return CLOCK;
-        }
-    }
-
     @Autowired
     private MockMvc mvc;
+
+    @Autowired
+    private MutableClock clock;
 
     @Autowired
     private EmbeddedCluster cluster;
@@ -133,9 +123,9 @@ class ReplayServiceEquivalenceTest {
     private List<String> assertSameDecisions(LongFunction<List<ReplayJob>> traceAt) throws Exception {
         // the next mid-morning: the daily defragmentation (03:00) is far from the trace on both sides
         long day = Duration.ofDays(1).toMillis();
-        long now = CLOCK.instant().toEpochMilli();
-        CLOCK.advance(Duration.ofMillis(Math.floorMod(Duration.ofHours(10).toMillis() - now, day)));
-        List<ReplayJob> trace = traceAt.apply(CLOCK.instant().toEpochMilli());
+        long now = clock.instant().toEpochMilli();
+        clock.advance(Duration.ofMillis(Math.floorMod(Duration.ofHours(10).toMillis() - now, day)));
+        List<ReplayJob> trace = traceAt.apply(clock.instant().toEpochMilli());
         List<String> replayed = replayed(trace);
         List<String> served = served(trace);
         assertEquals(String.join("\n", replayed), String.join("\n", served));
@@ -190,7 +180,7 @@ class ReplayServiceEquivalenceTest {
                     .min()
                     .orElse(Long.MAX_VALUE);
             long t = Math.min(Math.min(arrival, completion), nextTick);
-            CLOCK.advance(Duration.ofMillis(t - CLOCK.instant().toEpochMilli()));
+            clock.advance(Duration.ofMillis(t - clock.instant().toEpochMilli()));
             if (completion == t) {
                 JobId done = completesAt.entrySet().stream()
                         .filter(e -> e.getValue() == t)
@@ -300,20 +290,6 @@ class ReplayServiceEquivalenceTest {
 
     /** A preemptible training job of whole GPUs that never checkpoints (a preempted one restarts from the start). */
     private static ReplayJob job(String name, String team, long submitMs, long durationMs, int gpus) {
-        return new ReplayJob(
-                name,
-                team,
-                submitMs,
-                durationMs,
-                new GpuRequest.WholeGpus(gpus),
-                0,
-                0,
-                Set.of(),
-                1,
-                JobKind.TRAIN,
-                0,
-                true,
-                0,
-                Duration.ZERO);
+        return TrainingJobs.wholeGpus(name, team, submitMs, durationMs, gpus, 0);
     }
 }

@@ -6,7 +6,7 @@ import static org.springframework.test.web.servlet.request.MockMvcRequestBuilder
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import io.quotient.deploy.MutableClock;
+import io.quotient.time.MutableClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -14,9 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.autoconfigure.web.servlet.AutoConfigureMockMvc;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Primary;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.test.web.servlet.MockMvc;
@@ -27,7 +24,7 @@ import org.springframework.test.web.servlet.MockMvc;
  * hour shows a decayed usage of 2 GPUs, and its fair share of the cluster drops from 4 to 3.
  */
 @SpringBootTest(
-        classes = {QuotientApplication.class, UsageDecayApiTest.Clocks.class},
+        classes = {QuotientApplication.class, MutableClockConfiguration.class},
         properties = {
             "quotient.cluster.mode=embedded",
             "quotient.scheduling.fair-share.usage-half-life=1h",
@@ -39,19 +36,11 @@ import org.springframework.test.web.servlet.MockMvc;
 @AutoConfigureMockMvc
 class UsageDecayApiTest {
 
-    static final MutableClock CLOCK = new MutableClock();
-
-    @TestConfiguration
-    static class Clocks {
-        @Bean
-        @Primary
-        MutableClock testClock() {
-            return CLOCK;
-        }
-    }
-
     @Autowired
     private MockMvc mvc;
+
+    @Autowired
+    private MutableClock clock;
 
     @DynamicPropertySource
     static void files(DynamicPropertyRegistry registry) {
@@ -64,7 +53,7 @@ class UsageDecayApiTest {
         deploy(mvc, "a", "a4", 4).andExpect(status().isCreated());
         // the next decision's snapshot records that a borrows 4 from now on
         deploy(mvc, "a", "a1", 1).andExpect(status().isCreated());
-        CLOCK.advance(Duration.ofHours(1));
+        clock.advance(Duration.ofHours(1));
         // 4 GPUs over the last half-life: 4 x (1 - 1/2) = 2 GPUs
         mvc.perform(get("/api/v1/teams"))
                 .andExpect(status().isOk())

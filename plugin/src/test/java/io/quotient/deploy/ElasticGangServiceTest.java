@@ -15,6 +15,7 @@ import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.LeadershipGate;
+import io.quotient.deploy.port.Metadata;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -82,6 +83,6 @@ class ElasticGangServiceTest {
     private static JobSubmission elasticGang(String name, int replicas, int minReplicas) {
         JobRequestInput request =
                 JobRequestInput.of("team-a", name).with(GpuAsk.whole(8)).with(new GangAsk(replicas, minReplicas));
-        return new JobSubmission(request, "pytorchjob", "img", List.of(), List.of(), Map.of(), Map.of());
+        return new JobSubmission(request, "pytorchjob", "img", List.of(), List.of(), Metadata.NONE, Map.of());
     }
 }

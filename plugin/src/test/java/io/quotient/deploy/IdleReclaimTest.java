@@ -170,7 +170,7 @@ class IdleReclaimTest {
         h.pods.admit(
                 "lab",
                 JobRequestInput.of("lab", "nb-0")
-                        .with(new GpuAsk(1, null, null, null, null, null, null))
+                        .with(new GpuAsk(1, null, null, null, null, null))
                         .withKind("notebook"));
         assertThat(record(pod).phase()).isEqualTo(JobPhase.PLACED);
         h.deployments.deploy(JobFixtures.wholeGpus("queue", "waiter", 1));

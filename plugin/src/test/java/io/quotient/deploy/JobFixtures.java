@@ -9,6 +9,7 @@ import io.quotient.core.request.RuntimeOptions;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.Metadata;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -35,12 +36,13 @@ public final class JobFixtures {
     /** A preemptible request for a fraction of one GPU. */
     public static JobSubmission fraction(String team, String name, double fraction) {
         return submission(JobRequestInput.of(team, name)
-                .with(new GpuAsk(null, fraction, null, null, null, null, null))
+                .with(new GpuAsk(null, fraction, null, null, null, null))
                 .with(new RuntimeOptions(null, true, null)));
     }
 
     public static JobSubmission submission(JobRequestInput input) {
-        return new JobSubmission(input, "job", "busybox:1.36", List.of("sleep", "3600"), List.of(), Map.of(), Map.of());
+        return new JobSubmission(
+                input, "job", "busybox:1.36", List.of("sleep", "3600"), List.of(), Metadata.NONE, Map.of());
     }
 
     /** A pending record of a whole-GPU job, built without the validator. */

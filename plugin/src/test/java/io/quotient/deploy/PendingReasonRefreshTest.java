@@ -3,6 +3,8 @@ package io.quotient.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.model.JobId;
+import io.quotient.testing.TestClocks;
+import io.quotient.time.MutableClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -12,7 +14,7 @@ class PendingReasonRefreshTest {
     private static final String HOLDS_25 = "team-3 has used its guarantee (25.2 of 26.5 GPUs)";
     private static final String HOLDS_26 = "team-3 has used its guarantee (26.1 of 26.5 GPUs)";
 
-    private final MutableClock clock = new MutableClock();
+    private final MutableClock clock = new MutableClock(TestClocks.START);
     private final PendingReasonRefresh refresh = new PendingReasonRefresh(clock);
 
     @Test

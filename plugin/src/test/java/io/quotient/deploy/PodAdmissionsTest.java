@@ -57,7 +57,7 @@ class PodAdmissionsTest {
 
     private static JobRequestInput pod(String name, Integer gpus, Double fraction) {
         return JobRequestInput.of("team-a", name)
-                .with(new GpuAsk(gpus, fraction, fraction, null, null, fraction == null ? null : 1, null))
+                .with(new GpuAsk(gpus, fraction, fraction, null, null, fraction == null ? null : 1))
                 .with(new RuntimeOptions(null, false, null));
     }
 

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 
 import io.quotient.core.request.RequestException;
 import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.Metadata;
 import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.TemplateTraits;
 import io.quotient.deploy.port.VolumeRequest;
@@ -31,7 +32,7 @@ class ReservedNamesTest {
                 "RUNAI_ANYTHING"
             })
     void reservedEnvIsRefused(String name) {
-        assertThat(field(submission("img", Map.of(), Map.of(name, "all"), PodOptions.NONE)))
+        assertThat(field(submission("img", Metadata.NONE, Map.of(name, "all"), PodOptions.NONE)))
                 .isEqualTo("env." + name);
     }
 
@@ -48,10 +49,11 @@ class ReservedNamesTest {
                 "nvidia.com/container.main.gpu-memory.limit"
             })
     void reservedLabelsAndAnnotationsAreRefused(String key) {
-        assertThat(field(submission("img", Map.of(key, "1"), Map.of(), PodOptions.NONE)))
+        assertThat(field(submission("img", Metadata.labels(Map.of(key, "1")), Map.of(), PodOptions.NONE)))
                 .isEqualTo("labels." + key);
-        PodOptions annotated = new PodOptions(null, null, List.of(), List.of(), Map.of(key, "1"));
-        assertThat(field(submission("img", Map.of(), Map.of(), annotated))).isEqualTo("annotations." + key);
+        Metadata annotated = new Metadata(Map.of(), Map.of(key, "1"));
+        assertThat(field(submission("img", annotated, Map.of(), PodOptions.NONE)))
+                .isEqualTo("annotations." + key);
     }
 
     @ParameterizedTest
@@ -59,7 +61,7 @@ class ReservedNamesTest {
             strings = {"busybox 1.36", "busybox:1.36\nrm -rf /", "Busybox", "busybox:", "reg.io:x/img", "img@sha256:xyz"
             })
     void invalidImageReferencesAreRefused(String image) {
-        assertThat(field(submission(image, Map.of(), Map.of(), PodOptions.NONE)))
+        assertThat(field(submission(image, Metadata.NONE, Map.of(), PodOptions.NONE)))
                 .isEqualTo("image");
     }
 
@@ -73,7 +75,8 @@ class ReservedNamesTest {
                 "ghcr.io/quotient-io/quotient:0.1.0@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
             })
     void validImageReferencesPass(String image) {
-        assertThatCode(() -> SubmissionChecks.check(submission(image, Map.of(), Map.of(), PodOptions.NONE), TEMPLATES))
+        assertThatCode(() ->
+                        SubmissionChecks.check(submission(image, Metadata.NONE, Map.of(), PodOptions.NONE), TEMPLATES))
                 .doesNotThrowAnyException();
     }
 
@@ -83,45 +86,34 @@ class ReservedNamesTest {
         assertThatCode(() -> SubmissionChecks.check(
                         submission(
                                 "img",
+                                new Metadata(Map.of(), Map.of("team.example/owner", "ann")),
                                 Map.of(),
-                                Map.of(),
-                                new PodOptions(
-                                        null,
-                                        "trainer",
-                                        List.of(data),
-                                        List.of("regcred"),
-                                        Map.of("team.example/owner", "ann"))),
+                                new PodOptions(null, "trainer", List.of(data), List.of("regcred"))),
                         TEMPLATES))
                 .doesNotThrowAnyException();
-        assertThat(field(options(new PodOptions(null, "Bad SA", List.of(), List.of(), Map.of()))))
+        assertThat(field(options(new PodOptions(null, "Bad SA", List.of(), List.of()))))
                 .isEqualTo("serviceAccountName");
-        assertThat(field(options(new PodOptions(null, null, List.of(), List.of("bad secret"), Map.of()))))
+        assertThat(field(options(new PodOptions(null, null, List.of(), List.of("bad secret")))))
                 .isEqualTo("imagePullSecrets[0]");
         assertThat(field(options(new PodOptions(
                         null,
                         null,
                         List.of(data, new VolumeRequest("cfg", "datasets", "s", null, "/cfg", null)),
-                        List.of(),
-                        Map.of()))))
+                        List.of()))))
                 .isEqualTo("volumes[1]");
         assertThat(field(options(new PodOptions(
                         null,
                         null,
                         List.of(new VolumeRequest("data", "datasets", null, null, "data", null)),
-                        List.of(),
-                        Map.of()))))
+                        List.of()))))
                 .isEqualTo("volumes[0].mountPath");
         assertThat(field(options(new PodOptions(
-                        null,
-                        null,
-                        List.of(data, new VolumeRequest("data", null, "s", null, "/s", null)),
-                        List.of(),
-                        Map.of()))))
+                        null, null, List.of(data, new VolumeRequest("data", null, "s", null, "/s", null)), List.of()))))
                 .isEqualTo("volumes[1].name");
     }
 
     private static JobSubmission options(PodOptions pod) {
-        return submission("img", Map.of(), Map.of(), pod);
+        return submission("img", Metadata.NONE, Map.of(), pod);
     }
 
     private static String field(JobSubmission submission) {
@@ -133,15 +125,14 @@ class ReservedNamesTest {
         throw new AssertionError("accepted: " + submission);
     }
 
-    private static JobSubmission submission(
-            String image, Map<String, String> labels, Map<String, String> env, PodOptions pod) {
+    private static JobSubmission submission(String image, Metadata metadata, Map<String, String> env, PodOptions pod) {
         return new JobSubmission(
                 JobFixtures.wholeGpus("team-a", "j", 1).request(),
                 "job",
                 image,
                 List.of(),
                 List.of(),
-                labels,
+                metadata,
                 env,
                 pod);
     }

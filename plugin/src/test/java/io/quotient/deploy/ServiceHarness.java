@@ -15,6 +15,8 @@ import io.quotient.deploy.port.LeadershipGate;
 import io.quotient.deploy.port.TeamsSource;
 import io.quotient.deploy.port.TemplateTraits;
 import io.quotient.deploy.port.WorkloadGateway;
+import io.quotient.testing.TestClocks;
+import io.quotient.time.MutableClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -26,7 +28,7 @@ public final class ServiceHarness {
 
     public final EmbeddedCluster cluster;
     public final InMemoryJobRecordStore store = new InMemoryJobRecordStore();
-    public final MutableClock clock = new MutableClock();
+    public final MutableClock clock = new MutableClock(TestClocks.START);
     public final RecordingMetrics metrics = new RecordingMetrics();
     public final DecisionService decisions;
     public final DeploymentService deployments;

@@ -8,6 +8,7 @@ import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
 import io.quotient.core.request.RequestException;
 import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.Metadata;
 import io.quotient.deploy.port.TemplateTraits;
 import io.quotient.deploy.port.WorkloadRef;
 import java.util.List;
@@ -66,7 +67,7 @@ class SubmissionChecksTest {
                 "img",
                 List.of(),
                 List.of(),
-                Map.of(),
+                Metadata.NONE,
                 Map.of(),
                 plain.pod(),
                 "Torch_Distributed");
@@ -83,7 +84,7 @@ class SubmissionChecksTest {
                         "img",
                         List.of(),
                         List.of(),
-                        Map.of(),
+                        Metadata.NONE,
                         Map.of(),
                         plain.pod(),
                         "torch-distributed.v2"),
@@ -99,7 +100,7 @@ class SubmissionChecksTest {
                 "img",
                 List.of(),
                 List.of(),
-                Map.of(),
+                Metadata.NONE,
                 Map.of(),
                 plain.pod(),
                 "torch-distributed");
@@ -109,7 +110,8 @@ class SubmissionChecksTest {
                         e -> Assertions.assertThat(e.field()).isEqualTo("runtime"))
                 .hasMessageContaining("the template 'job' runs on no training runtime");
 
-        JobSubmission gangOnJob = new JobSubmission(gang(4), "job", "img", List.of(), List.of(), Map.of(), Map.of());
+        JobSubmission gangOnJob =
+                new JobSubmission(gang(4), "job", "img", List.of(), List.of(), Metadata.NONE, Map.of());
         assertThatThrownBy(() -> SubmissionChecks.check(gangOnJob, TEMPLATES))
                 .isInstanceOfSatisfying(
                         RequestException.class,
@@ -117,11 +119,12 @@ class SubmissionChecksTest {
                 .hasMessageContaining("cannot run 4 replicas on 4 nodes")
                 .hasMessageContaining("known templates that can: pytorchjob, trainjob");
         assertThatCode(() -> SubmissionChecks.check(
-                        new JobSubmission(gang(4), "pytorchjob", "img", List.of(), List.of(), Map.of(), Map.of()),
+                        new JobSubmission(gang(4), "pytorchjob", "img", List.of(), List.of(), Metadata.NONE, Map.of()),
                         TEMPLATES))
                 .doesNotThrowAnyException();
         assertThatCode(() -> SubmissionChecks.check(
-                        new JobSubmission(gang(1), "job", "img", List.of(), List.of(), Map.of(), Map.of()), TEMPLATES))
+                        new JobSubmission(gang(1), "job", "img", List.of(), List.of(), Metadata.NONE, Map.of()),
+                        TEMPLATES))
                 .doesNotThrowAnyException();
         // an adopted workload's job renders no template: its replicas are the workload's own
         assertThatCode(() -> SubmissionChecks.check(
@@ -140,6 +143,12 @@ class SubmissionChecksTest {
 
     private static JobSubmission with(Map<String, String> labels, Map<String, String> env) {
         return new JobSubmission(
-                JobFixtures.wholeGpus("team-a", "j", 1).request(), "job", "img", List.of(), List.of(), labels, env);
+                JobFixtures.wholeGpus("team-a", "j", 1).request(),
+                "job",
+                "img",
+                List.of(),
+                List.of(),
+                Metadata.labels(labels),
+                env);
     }
 }

@@ -14,6 +14,8 @@ import io.quotient.core.model.UsageRecord;
 import io.quotient.core.scheduling.FairShareSettings;
 import io.quotient.deploy.port.FairShareUsageStore;
 import io.quotient.deploy.port.LeadershipGate;
+import io.quotient.testing.TestClocks;
+import io.quotient.time.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -44,7 +46,7 @@ class UsageAccountingTest {
 
     @Test
     void recordsWhatEachTeamBorrowsBeyondItsGuaranteeAndSurvivesARestart() {
-        MutableClock clock = new MutableClock();
+        MutableClock clock = new MutableClock(TestClocks.START);
         InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
         UsageAccounting usage = new UsageAccounting(DECAY, clock, store, LeadershipGate.ALWAYS, Duration.ZERO);
         // a holds 6 with a guarantee of 2: borrows 4; b holds 2, its guarantee: borrows nothing
@@ -62,7 +64,7 @@ class UsageAccountingTest {
 
     @Test
     void withoutAHalfLifeNothingIsRecorded() {
-        MutableClock clock = new MutableClock();
+        MutableClock clock = new MutableClock(TestClocks.START);
         InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
         UsageAccounting usage = new UsageAccounting(
                 FairShareSettings.INSTANTANEOUS, clock, store, LeadershipGate.ALWAYS, Duration.ZERO);
@@ -87,7 +89,7 @@ class UsageAccountingTest {
 
     @Test
     void aFollowerNeitherRecordsNorSavesAndANewTermContinuesFromWhatTheLastLeaderSaved() {
-        MutableClock clock = new MutableClock();
+        MutableClock clock = new MutableClock(TestClocks.START);
         InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
         AtomicReference<String> termOfA = new AtomicReference<>("a-1");
         AtomicReference<String> termOfB = new AtomicReference<>();
@@ -114,7 +116,7 @@ class UsageAccountingTest {
 
     @Test
     void aStoreThatFailsNeverFailsASnapshotAndANewTermWaitsForALoadBeforeSaving() {
-        MutableClock clock = new MutableClock();
+        MutableClock clock = new MutableClock(TestClocks.START);
         AtomicReference<Boolean> reachable = new AtomicReference<>(false);
         InMemoryFairShareUsageStore saved = new InMemoryFairShareUsageStore();
         FairShareUsageStore flaky = new FairShareUsageStore() {
@@ -154,7 +156,7 @@ class UsageAccountingTest {
 
     @Test
     void theHistoryIsSavedAtTheFirstRecordOfATermThenOncePerIntervalAndWhenTheServiceStops() {
-        MutableClock clock = new MutableClock();
+        MutableClock clock = new MutableClock(TestClocks.START);
         InMemoryFairShareUsageStore store = new InMemoryFairShareUsageStore();
         UsageAccounting usage = new UsageAccounting(DECAY, clock, store, LeadershipGate.ALWAYS, Duration.ofSeconds(10));
         List<PlacedJob> placed = List.of(running("a", "a1", 6, clock));

@@ -2,7 +2,6 @@ package io.quotient.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.Team;
 import io.quotient.core.scheduling.FairShareSettings;
 import java.time.Duration;
@@ -10,7 +9,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -25,21 +23,7 @@ class DecayedFairShareReplayTest {
     private static final long HOUR = 3_600_000;
 
     private static ReplayJob job(String name, String team, long submitMs, long durationMs) {
-        return new ReplayJob(
-                name,
-                team,
-                submitMs,
-                durationMs,
-                new GpuRequest.WholeGpus(1),
-                0,
-                0,
-                Set.of(),
-                1,
-                JobKind.TRAIN,
-                0,
-                true,
-                ReplayJob.DEFAULT_CHECKPOINT_MS,
-                Duration.ZERO);
+        return TrainingJobs.wholeGpus(name, team, submitMs, durationMs, 1, ReplayJob.DEFAULT_CHECKPOINT_MS);
     }
 
     private static List<ReplayJob> nightThenMorning() {

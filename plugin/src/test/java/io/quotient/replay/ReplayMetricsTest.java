@@ -19,21 +19,7 @@ class ReplayMetricsTest {
     private static final long HOUR = 3_600_000;
 
     private static ReplayJob job(String name, String team, long submitMs, long durationMs, int gpus) {
-        return new ReplayJob(
-                name,
-                team,
-                submitMs,
-                durationMs,
-                new GpuRequest.WholeGpus(gpus),
-                0,
-                0,
-                Set.of(),
-                1,
-                JobKind.TRAIN,
-                0,
-                true,
-                ReplayJob.DEFAULT_CHECKPOINT_MS,
-                Duration.ZERO);
+        return TrainingJobs.wholeGpus(name, team, submitMs, durationMs, gpus, ReplayJob.DEFAULT_CHECKPOINT_MS);
     }
 
     /** Teams a and b, in that order, guaranteed so many GPUs. */

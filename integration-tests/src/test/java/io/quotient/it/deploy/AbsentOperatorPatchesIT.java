@@ -31,18 +31,16 @@ class AbsentOperatorPatchesIT {
         for (int i = 0; i < 2; i++) {
             nodes.create(FakeGpuNodeSpec.of("absent-op", 8, 81920, "NVIDIA-A100-SXM4-80GB"));
         }
-        ApiClient user = plane.apiClient();
-        QuotientManifests.installCrd(user);
+        AdoptionPlane adoption = AdoptionPlane.prepare(plane, dir);
+        ApiClient user = adoption.user;
         KubeflowCrds.install(user);
-        WebhookTls tls = WebhookTls.make(dir);
-        DynamicKubernetesApi pytorchJobs = new DynamicKubernetesApi("kubeflow.org", "v1", "pytorchjobs", user);
+        DynamicKubernetesApi pytorchJobs = adoption.pytorchJobs;
         try (TestNamespace team = TestNamespace.create(user, plane.serverMinorVersion(), "team-o")) {
-            WorkloadWebhooks.optIn(user, team.name());
-            Path teams = TeamsFile.writeText(
-                    dir.resolve("teams.yaml"),
-                    "teams:\n  - name: team-o\n" + "    guaranteedGpus: 16\n    namespaces: [" + team.name() + "]\n");
-            try (WorkloadWebhooks webhooks = WorkloadWebhooks.register(user, tls.port(), tls.caBundle());
-                    QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams, tls.args())) {
+            try (AdoptionPlane.Serving serving = adoption.serve(
+                    service,
+                    team,
+                    "teams:\n  - name: team-o\n" + "    guaranteedGpus: 16\n    namespaces: [" + team.name() + "]\n")) {
+                QuotientService quotient = serving.quotient();
                 AtomicInteger patches = new AtomicInteger();
                 String path = "/namespaces/" + team.name() + "/pytorchjobs/llm";
                 ApiClient client = quotient.bean(ApiClient.class);
@@ -59,8 +57,9 @@ class AbsentOperatorPatchesIT {
 
                 JsonObject llm = Await.until(
                         "the webhook to suspend a 2 x 8-GPU PyTorchJob",
-                        () -> AdoptionIT.recreate(pytorchJobs, ForeignWorkloads.pyTorchJob(team.name(), "llm", 2, 8)),
-                        AdoptionIT::adopted);
+                        () -> AdoptedWorkloads.recreate(
+                                pytorchJobs, ForeignWorkloads.pyTorchJob(team.name(), "llm", 2, 8)),
+                        AdoptedWorkloads::adopted);
                 assertThat(llm).isNotNull();
                 QuotientApi api = quotient.api();
                 Await.until(

@@ -20,6 +20,7 @@ import io.quotient.core.tenancy.TeamNamespaces;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.Metadata;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -102,7 +103,13 @@ final class AdapterFixture implements AutoCloseable {
 
     private static JobRecord record(JobRequestInput input) {
         JobSubmission submission = new JobSubmission(
-                input, "job", "busybox:1.36", List.of("sleep", "3600"), List.of(), Map.of("it", "adapters"), Map.of());
+                input,
+                "job",
+                "busybox:1.36",
+                List.of("sleep", "3600"),
+                List.of(),
+                Metadata.labels(Map.of("it", "adapters")),
+                Map.of());
         return new JobRecord(submission, specOf(input), JobStatus.pending("new"), Instant.now(), null);
     }
 

@@ -3,25 +3,18 @@ package io.quotient.it.deploy;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.google.gson.JsonObject;
-import com.google.gson.JsonParser;
 import io.kubernetes.client.custom.Quantity;
 import io.kubernetes.client.custom.V1Patch;
 import io.kubernetes.client.openapi.ApiClient;
 import io.kubernetes.client.openapi.ApiException;
-import io.kubernetes.client.openapi.apis.AdmissionregistrationV1Api;
 import io.kubernetes.client.openapi.apis.BatchV1Api;
 import io.kubernetes.client.openapi.apis.CoreV1Api;
 import io.kubernetes.client.openapi.apis.CustomObjectsApi;
-import io.kubernetes.client.openapi.models.AdmissionregistrationV1WebhookClientConfig;
 import io.kubernetes.client.openapi.models.V1Job;
-import io.kubernetes.client.openapi.models.V1LabelSelector;
-import io.kubernetes.client.openapi.models.V1LabelSelectorRequirement;
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1PersistentVolumeClaim;
 import io.kubernetes.client.openapi.models.V1PersistentVolumeClaimSpec;
-import io.kubernetes.client.openapi.models.V1RuleWithOperations;
-import io.kubernetes.client.openapi.models.V1ValidatingWebhook;
-import io.kubernetes.client.openapi.models.V1ValidatingWebhookConfiguration;
+import io.kubernetes.client.openapi.models.V1VolumeResourceRequirements;
 import io.kubernetes.client.util.generic.KubernetesApiResponse;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesApi;
 import io.kubernetes.client.util.generic.dynamic.DynamicKubernetesObject;
@@ -43,7 +36,10 @@ import org.junit.jupiter.api.io.TempDir;
  * Teams as tenants on the real control plane: each team's jobs live in its own namespace; REST callers are
  * authenticated by TokenReview and authorised by SubjectAccessReview (the quotient-team-member ClusterRole bound in
  * a team's namespace); a GpuJob applied with a team member's own token is run like a REST deploy, its status is the
- * service's alone, and deleting it stops the job; reserved names are refused; {@code KUBECONFIG} finds the cluster.
+ * service's alone, and deleting it stops the job; reserved names are refused.
+ *
+ * <p>The admission webhook for GpuJobs is in {@link GpuJobAdmissionIT}, finding the cluster through
+ * {@code KUBECONFIG} in {@link KubeconfigIT}.
  */
 @RealKubernetes
 class TenancyIT {
@@ -75,10 +71,8 @@ class TenancyIT {
                                     .metadata(new V1ObjectMeta().name("datasets"))
                                     .spec(new V1PersistentVolumeClaimSpec()
                                             .accessModes(List.of("ReadOnlyMany"))
-                                            .resources(
-                                                    new io.kubernetes.client.openapi.models
-                                                                    .V1VolumeResourceRequirements()
-                                                            .requests(Map.of("storage", Quantity.fromString("1Gi"))))))
+                                            .resources(new V1VolumeResourceRequirements()
+                                                    .requests(Map.of("storage", Quantity.fromString("1Gi"))))))
                     .execute();
 
             try (QuotientService quotient =
@@ -134,7 +128,7 @@ class TenancyIT {
                                 .get(0)
                                 .getVolumeMounts())
                         .anySatisfy(m -> assertThat(m.getMountPath()).isEqualTo("/data"));
-                assertThat(gpuJobs(admin, a.name()))
+                assertThat(GpuJobObjects.gpuJobs(admin, a.name()))
                         .extracting(o -> o.getMetadata().getName())
                         .containsExactly("train");
 
@@ -151,8 +145,8 @@ class TenancyIT {
                         .contains("delete gpujobs.quotient.io 'train' in namespace " + a.name());
                 assertThat(asAlice.jobs("team-a").status()).isEqualTo(200);
                 hostileSpellingsOfAnotherTeamAreRefused(asAlice, asBob);
-                assertThat(gpuJobs(admin, b.name())).isEmpty();
-                assertThat(gpuJobs(admin, a.name()))
+                assertThat(GpuJobObjects.gpuJobs(admin, b.name())).isEmpty();
+                assertThat(GpuJobObjects.gpuJobs(admin, a.name()))
                         .extracting(o -> o.getMetadata().getName())
                         .containsExactly("train");
 
@@ -194,7 +188,7 @@ class TenancyIT {
             assertThat(answer.status()).as("%s: %s", field, answer).isEqualTo(400);
             assertThat(answer.text("field")).isEqualTo(field);
         });
-        assertThat(gpuJobs(admin, namespace))
+        assertThat(GpuJobObjects.gpuJobs(admin, namespace))
                 .extracting(o -> o.getMetadata().getName())
                 .containsExactly("train");
     }
@@ -204,7 +198,7 @@ class TenancyIT {
         DynamicKubernetesApi asMember =
                 new DynamicKubernetesApi("quotient.io", "v1alpha1", "gpujobs", TeamMembers.client(plane, token));
         // a status written at creation claiming a placement is dropped by the API server (status subresource)
-        KubernetesApiResponse<DynamicKubernetesObject> created = asMember.create(gpuJob(
+        KubernetesApiResponse<DynamicKubernetesObject> created = asMember.create(GpuJobObjects.gpuJob(
                 namespace,
                 "applied",
                 "{\"image\": \"busybox:1.36\", \"command\": [\"sleep\", \"3600\"], \"gpu\": {\"count\": 1}}",
@@ -250,7 +244,7 @@ class TenancyIT {
         }
 
         // an invalid GpuJob is refused with the REST message, and nothing is deployed for it
-        assertThat(asMember.create(gpuJob(
+        assertThat(asMember.create(GpuJobObjects.gpuJob(
                                 namespace,
                                 "bad-limit",
                                 "{\"image\": \"busybox:1.36\", \"gpu\": {\"fraction\": 0.5, \"fractionLimit\": 0.3}}",
@@ -288,142 +282,5 @@ class TenancyIT {
                 "team-a to hold only train's GPU",
                 () -> api.team("team-a").get("allocatedGpus").getAsDouble(),
                 gpus -> gpus == 1.0);
-    }
-
-    @Test
-    void anInvalidGpuJobIsRefusedByTheApiServerThroughTheAdmissionWebhook(
-            ControlPlane plane, TestNamespace service, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir)
-            throws Exception {
-        nodes.create(FakeGpuNodeSpec.of("admission", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
-        ApiClient admin = plane.apiClient();
-        WebhookTls tls = WebhookTls.make(dir);
-        AdmissionregistrationV1Api admission = new AdmissionregistrationV1Api(admin);
-        try (TestNamespace team = TestNamespace.create(admin, plane.serverMinorVersion(), "team-w")) {
-            // only this test's namespace: other tests' GpuJobs must not depend on this short-lived webhook
-            CoreV1Api core = new CoreV1Api(admin);
-            var labelled = core.readNamespace(team.name()).execute();
-            labelled.getMetadata().putLabelsItem("quotient.io/admission-test", team.name());
-            core.replaceNamespace(team.name(), labelled).execute();
-            Path teams = TeamsFile.writeText(
-                    dir.resolve("teams.yaml"),
-                    "teams:\n  - name: team-w\n" + "    guaranteedGpus: 4\n    namespaces: [" + team.name() + "]\n");
-            try (QuotientService quotient = QuotientService.inProcess(plane, service.name(), teams, tls.args())) {
-                admission
-                        .createValidatingWebhookConfiguration(webhook(team.name(), tls.port(), tls.caBundle()))
-                        .execute();
-                DynamicKubernetesApi gpuJobs = new DynamicKubernetesApi("quotient.io", "v1alpha1", "gpujobs", admin);
-                KubernetesApiResponse<DynamicKubernetesObject> refused = Await.until(
-                        "the webhook to refuse",
-                        () -> gpuJobs.create(gpuJob(
-                                team.name(),
-                                "bad-limit",
-                                "{\"gpu\": {\"fraction\": 0.5, \"fractionLimit\": 0.3}}",
-                                null)),
-                        response -> response.getHttpStatusCode() == 422 || deleted(gpuJobs, team.name()));
-                assertThat(refused.getHttpStatusCode()).isEqualTo(422);
-                assertThat(refused.getStatus().getMessage())
-                        .contains(
-                                "denied the request", "gpu.fractionLimit: (0.3) must not be below gpu.fraction (0.5)");
-                assertThat(gpuJobs(admin, team.name())).isEmpty();
-
-                assertThat(gpuJobs.create(gpuJob(
-                                        team.name(),
-                                        "good",
-                                        "{\"image\": \"busybox:1.36\"," + " \"gpu\": {\"count\": 1}}",
-                                        null))
-                                .isSuccess())
-                        .isTrue();
-                Await.until(
-                        "the admitted GpuJob to be placed",
-                        () -> quotient.api().job("team-w", "good").text("phase"),
-                        phase -> "Placed".equals(phase) || "Running".equals(phase));
-            } finally {
-                admission
-                        .deleteValidatingWebhookConfiguration("gpujobs-" + team.name())
-                        .execute();
-            }
-        }
-    }
-
-    /** Removes a GpuJob the webhook did not stop yet (the API server takes a moment to load the configuration). */
-    private static boolean deleted(DynamicKubernetesApi gpuJobs, String namespace) {
-        gpuJobs.delete(namespace, "bad-limit");
-        return false;
-    }
-
-    private static V1ValidatingWebhookConfiguration webhook(String namespace, int port, byte[] caBundle) {
-        return new V1ValidatingWebhookConfiguration()
-                .metadata(new V1ObjectMeta().name("gpujobs-" + namespace))
-                .webhooks(List.of(new V1ValidatingWebhook()
-                        .name("gpujobs.quotient.io")
-                        .clientConfig(new AdmissionregistrationV1WebhookClientConfig()
-                                .url("https://127.0.0.1:" + port + "/admission/gpujobs")
-                                .caBundle(caBundle))
-                        .rules(List.of(new V1RuleWithOperations()
-                                .apiGroups(List.of("quotient.io"))
-                                .apiVersions(List.of("v1alpha1"))
-                                .resources(List.of("gpujobs"))
-                                .operations(List.of("CREATE"))))
-                        .namespaceSelector(
-                                new V1LabelSelector().matchLabels(Map.of("quotient.io/admission-test", namespace)))
-                        .objectSelector(new V1LabelSelector()
-                                .matchExpressions(List.of(new V1LabelSelectorRequirement()
-                                        .key("app.kubernetes.io/managed-by")
-                                        .operator("NotIn")
-                                        .values(List.of("quotient")))))
-                        .failurePolicy("Fail")
-                        .sideEffects("None")
-                        .admissionReviewVersions(List.of("v1"))
-                        .timeoutSeconds(5)));
-    }
-
-    @Test
-    void serveFindsTheClusterThroughKubeconfig(
-            ControlPlane plane, TestNamespace service, FakeGpuNodes nodes, FakeKubelet kubelet, @TempDir Path dir) {
-        nodes.create(FakeGpuNodeSpec.of("kubeconfig", 8, 81920, "NVIDIA-H100-80GB-HBM3"));
-        Path teams = TeamsFile.write(dir.resolve("teams.yaml"), service.name(), new TeamsFile.Quota("team-a", 4, null));
-        try (QuotientService quotient = QuotientService.process(
-                "kubeconfig",
-                plane,
-                service.name(),
-                teams,
-                dir.resolve("logs"),
-                Map.of("KUBECONFIG", plane.kubeconfig().toString()),
-                "--quotient.cluster.mode=auto",
-                "--quotient.kubeconfig=")) {
-            assertThat(quotient.log())
-                    .contains(
-                            "cluster mode: Kubernetes cluster "
-                                    + plane.apiClient().getBasePath(),
-                            "of kubeconfig " + plane.kubeconfig() + " (from KUBECONFIG)");
-            // accepted, and placed on the cluster's node: at once (201) or, as one run of the whole suite saw right
-            // after the service started, queued first and placed by a later pass (202, then Placed)
-            assertThat(quotient.api()
-                            .deploy("team-a", Requests.wholeGpus("found", 1))
-                            .status())
-                    .isIn(201, 202);
-            Await.until(
-                    "the job to be placed on a node of the cluster",
-                    () -> quotient.api().job("team-a", "found"),
-                    job -> job.status() == 200 && job.text("node") != null);
-            assertThat(new ClusterFacts(plane.apiClient(), service.name()).gpuJobs())
-                    .hasSize(1);
-        }
-    }
-
-    private static List<DynamicKubernetesObject> gpuJobs(ApiClient admin, String namespace) {
-        return new DynamicKubernetesApi("quotient.io", "v1alpha1", "gpujobs", admin)
-                .list(namespace)
-                .getObject()
-                .getItems();
-    }
-
-    private static DynamicKubernetesObject gpuJob(String namespace, String name, String spec, String status) {
-        JsonObject json = JsonParser.parseString("{\"apiVersion\": \"quotient.io/v1alpha1\", \"kind\": \"GpuJob\","
-                        + " \"metadata\": {\"name\": \"" + name + "\", \"namespace\": \"" + namespace
-                        + "\"}, \"spec\": " + spec
-                        + (status == null ? "" : ", \"status\": " + status) + "}")
-                .getAsJsonObject();
-        return new DynamicKubernetesObject(json);
     }
 }

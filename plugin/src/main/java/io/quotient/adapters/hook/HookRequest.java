@@ -5,6 +5,7 @@ import io.quotient.core.request.JobRequestInput;
 import io.quotient.core.request.Resources;
 import io.quotient.core.request.RuntimeOptions;
 import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.Metadata;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -118,6 +119,7 @@ public final class HookRequest {
     public JobSubmission build() {
         JobRequestInput request =
                 JobRequestInput.of(team, name).with(gpu).with(resources).with(runtime);
-        return new JobSubmission(request, template, image, new ArrayList<>(command), List.of(), labels, env);
+        return new JobSubmission(
+                request, template, image, new ArrayList<>(command), List.of(), Metadata.labels(labels), env);
     }
 }

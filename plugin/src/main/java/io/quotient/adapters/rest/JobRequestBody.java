@@ -3,10 +3,12 @@ package io.quotient.adapters.rest;
 import io.quotient.core.request.GangAsk;
 import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
+import io.quotient.core.request.Placement;
 import io.quotient.core.request.RequestException;
 import io.quotient.core.request.Resources;
 import io.quotient.core.request.RuntimeOptions;
 import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.Metadata;
 import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.VolumeRequest;
 import io.swagger.v3.oas.annotations.media.Schema;
@@ -94,9 +96,9 @@ public record JobRequestBody(
 
         static final GpuBody NONE = new GpuBody(null, null, null, null, null);
 
-        /** The request's GPU ask: this, on {@code devices} GPUs of one node, of the allowed {@code models}. */
-        GpuAsk ask(Integer devices, Set<String> models) {
-            return new GpuAsk(count, fraction, fractionLimit, memoryMib, memoryLimitMib, devices, models);
+        /** The request's GPU ask: this, on {@code devices} GPUs of one node. */
+        GpuAsk ask(Integer devices) {
+            return new GpuAsk(count, fraction, fractionLimit, memoryMib, memoryLimitMib, devices);
         }
     }
 
@@ -114,8 +116,9 @@ public record JobRequestBody(
                             + " gpu out for a job without GPUs");
         }
         JobRequestInput input = JobRequestInput.of(team, name)
-                .with((gpu == null ? GpuBody.NONE : gpu).ask(gpuDevices, gpuModels))
+                .with((gpu == null ? GpuBody.NONE : gpu).ask(gpuDevices))
                 .with(new Resources(cpuMilli, memoryMib))
+                .with(new Placement(gpuModels))
                 .with(new RuntimeOptions(priority, preemptible, minRuntimeSeconds, kind))
                 .with(new GangAsk(replicas, minReplicas));
         // the namespace is the service's choice (the team's primary one), not the body's
@@ -125,9 +128,9 @@ public record JobRequestBody(
                 image,
                 command,
                 args,
-                labels,
+                new Metadata(labels, annotations),
                 env,
-                new PodOptions(null, serviceAccountName, volumes, imagePullSecrets, annotations),
+                new PodOptions(null, serviceAccountName, volumes, imagePullSecrets),
                 runtime);
     }
 }

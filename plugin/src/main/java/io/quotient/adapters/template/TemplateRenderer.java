@@ -75,7 +75,7 @@ public final class TemplateRenderer {
             ContainerEdits.putAll(pod.metadata(), "labels", labels);
             // the user's annotations first: the GPU request annotations are Quotient's and win
             ContainerEdits.putAll(
-                    pod.metadata(), "annotations", submission.pod().annotations());
+                    pod.metadata(), "annotations", submission.metadata().annotations());
             ContainerEdits.putAll(pod.metadata(), "annotations", gpu.annotations());
             Map<String, Object> podSpec = pod.spec();
             setMainContainer(pod.mainContainer(), submission, share);
@@ -96,7 +96,7 @@ public final class TemplateRenderer {
     }
 
     private static Map<String, String> labels(JobSubmission submission, PlacedJob placement) {
-        Map<String, String> labels = new LinkedHashMap<>(submission.labels());
+        Map<String, String> labels = new LinkedHashMap<>(submission.metadata().labels());
         // Quotient's own labels win: observers and quotas rely on them.
         labels.put(TEAM_LABEL, placement.id().team());
         labels.put(JOB_LABEL, placement.id().name());

@@ -1,11 +1,9 @@
 package io.quotient.core.request;
 
-import java.util.Set;
-
 /**
  * The GPU part of a request as written: whole GPUs, or a share of one GPU (a fraction or MiB, each with its burst
- * limit) on one or more devices of a node, from the allowed models. Every field may be null (not written);
- * {@link JobSpecValidator} decides which combinations are valid, so the shape itself refuses nothing.
+ * limit) on one or more devices of a node (the models it accepts are its {@link Placement}). Every field may be null
+ * (not written); {@link JobSpecValidator} decides which combinations are valid, so the shape itself refuses nothing.
  *
  * @param count          whole GPUs ({@code gpu.count})
  * @param fraction       guaranteed fraction of one GPU, 0 &lt; f &lt; 1 ({@code gpu.fraction})
@@ -13,21 +11,14 @@ import java.util.Set;
  * @param memoryMib      guaranteed MiB of one GPU ({@code gpu.memoryMib}); never together with fraction
  * @param memoryLimitMib burst limit in MiB ({@code gpu.memoryLimitMib})
  * @param devices        the same fraction or MiB on this many GPUs of one node ({@code gpuDevices})
- * @param models         allowed GPU models ({@code gpuModels}); empty or null means any
  */
 public record GpuAsk(
-        Integer count,
-        Double fraction,
-        Double fractionLimit,
-        Long memoryMib,
-        Long memoryLimitMib,
-        Integer devices,
-        Set<String> models) {
+        Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib, Integer devices) {
 
     /** No GPU asked for: a CPU-only job. */
-    public static final GpuAsk NONE = new GpuAsk(null, null, null, null, null, null, null);
+    public static final GpuAsk NONE = new GpuAsk(null, null, null, null, null, null);
 
-    /** {@code count} whole GPUs of any model. */
+    /** {@code count} whole GPUs. */
     public static GpuAsk whole(int count) {
         return NONE.withCount(count);
     }
@@ -44,26 +35,21 @@ public record GpuAsk(
 
     /** The same ask with {@code gpu.count} set; the rest stays, so a conflicting style is still refused. */
     public GpuAsk withCount(Integer value) {
-        return new GpuAsk(value, fraction, fractionLimit, memoryMib, memoryLimitMib, devices, models);
+        return new GpuAsk(value, fraction, fractionLimit, memoryMib, memoryLimitMib, devices);
     }
 
     /** The same ask with {@code gpu.fraction} and {@code gpu.fractionLimit} set; the rest stays. */
     public GpuAsk withFraction(Double value, Double limit) {
-        return new GpuAsk(count, value, limit, memoryMib, memoryLimitMib, devices, models);
+        return new GpuAsk(count, value, limit, memoryMib, memoryLimitMib, devices);
     }
 
     /** The same ask with {@code gpu.memoryMib} and {@code gpu.memoryLimitMib} set; the rest stays. */
     public GpuAsk withMemory(Long mib, Long limitMib) {
-        return new GpuAsk(count, fraction, fractionLimit, mib, limitMib, devices, models);
+        return new GpuAsk(count, fraction, fractionLimit, mib, limitMib, devices);
     }
 
     /** The same ask on {@code devices} GPUs of one node ({@code gpuDevices}). */
     public GpuAsk onDevices(Integer devices) {
-        return new GpuAsk(count, fraction, fractionLimit, memoryMib, memoryLimitMib, devices, models);
-    }
-
-    /** The same ask restricted to these models ({@code gpuModels}; null or empty: any). */
-    public GpuAsk ofModels(Set<String> models) {
-        return new GpuAsk(count, fraction, fractionLimit, memoryMib, memoryLimitMib, devices, models);
+        return new GpuAsk(count, fraction, fractionLimit, memoryMib, memoryLimitMib, devices);
     }
 }

@@ -97,7 +97,7 @@ public final class JobSpecValidator {
         String team = requireName("team", input.team());
         String name = requireName("name", input.name());
         GpuRequest gpu = gpuRequest(input.gpu());
-        Set<String> models = models(input.gpu().models(), gpu);
+        Set<String> models = models(input.placement().models(), gpu);
         long cpu = nonNegative("cpuMilli", input.resources().cpuMilli());
         long memory = nonNegative("memoryMib", input.resources().memoryMib());
         RuntimeOptions runtime = input.runtime();

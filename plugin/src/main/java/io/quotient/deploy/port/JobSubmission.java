@@ -16,9 +16,9 @@ import java.util.Objects;
  * @param image    container image; may be null when the template has a default
  * @param command  container command; empty means the image's entrypoint
  * @param args     container arguments
- * @param labels   extra labels for the workload's pods
+ * @param metadata the user's labels and annotations for the workload's pods
  * @param env      extra environment variables for the GPU container
- * @param pod      namespace, service account, volumes, image pull secrets and annotations of the pods
+ * @param pod      namespace, service account, volumes and image pull secrets of the pods
  * @param runtime  the Kubeflow Trainer runtime (ClusterTrainingRuntime) a TrainJob template's job references instead
  *                 of the template's; null: the template's
  * @param workload the existing workload this job governs (adopted), or null when the template renders one
@@ -29,7 +29,7 @@ public record JobSubmission(
         String image,
         List<String> command,
         List<String> args,
-        Map<String, String> labels,
+        Metadata metadata,
         Map<String, String> env,
         PodOptions pod,
         String runtime,
@@ -44,7 +44,7 @@ public record JobSubmission(
         template = template == null ? DEFAULT_TEMPLATE : template;
         command = Copies.list(command);
         args = Copies.list(args);
-        labels = Copies.map(labels);
+        metadata = metadata == null ? Metadata.NONE : metadata;
         env = Copies.map(env);
         pod = pod == null ? PodOptions.NONE : pod;
         runtime = runtime == null || runtime.isBlank() ? null : runtime;
@@ -57,10 +57,10 @@ public record JobSubmission(
             String image,
             List<String> command,
             List<String> args,
-            Map<String, String> labels,
+            Metadata metadata,
             Map<String, String> env,
             PodOptions pod) {
-        this(request, template, image, command, args, labels, env, pod, null, null);
+        this(request, template, image, command, args, metadata, env, pod, null, null);
     }
 
     /** A submission whose template renders its workload on the named runtime (a TrainJob template's). */
@@ -70,11 +70,11 @@ public record JobSubmission(
             String image,
             List<String> command,
             List<String> args,
-            Map<String, String> labels,
+            Metadata metadata,
             Map<String, String> env,
             PodOptions pod,
             String runtime) {
-        return new JobSubmission(request, template, image, command, args, labels, env, pod, runtime, null);
+        return new JobSubmission(request, template, image, command, args, metadata, env, pod, runtime, null);
     }
 
     /** A job that governs an existing workload (adopted) in {@code namespace} instead of rendering one. */
@@ -96,20 +96,29 @@ public record JobSubmission(
             String image,
             List<String> command,
             List<String> args,
-            Map<String, String> labels,
+            Metadata metadata,
             Map<String, String> env) {
-        this(request, template, image, command, args, labels, env, PodOptions.NONE);
+        this(request, template, image, command, args, metadata, env, PodOptions.NONE);
     }
 
     /** The same submission with another request (defaults filled in before the record is stored). */
     public JobSubmission withRequest(JobRequestInput filled) {
-        return new JobSubmission(filled, template, image, command, args, labels, env, pod, runtime, workload);
+        return new JobSubmission(filled, template, image, command, args, metadata, env, pod, runtime, workload);
     }
 
     /** The same submission placed in a namespace (chosen by the service before the record is stored). */
     public JobSubmission inNamespace(String namespace) {
         return new JobSubmission(
-                request, template, image, command, args, labels, env, pod.withNamespace(namespace), runtime, workload);
+                request,
+                template,
+                image,
+                command,
+                args,
+                metadata,
+                env,
+                pod.withNamespace(namespace),
+                runtime,
+                workload);
     }
 
     public JobId id() {

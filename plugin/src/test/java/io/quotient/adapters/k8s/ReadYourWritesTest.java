@@ -4,11 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.kubernetes.client.openapi.models.V1ObjectMeta;
 import io.kubernetes.client.openapi.models.V1Pod;
-import java.time.Clock;
+import io.quotient.time.MutableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -18,27 +16,9 @@ import org.junit.jupiter.api.Test;
 class ReadYourWritesTest {
 
     private final Map<String, V1Pod> cache = new HashMap<>();
-    private Instant now = Instant.parse("2024-01-01T00:00:00Z");
-    private final ReadYourWrites<V1Pod> view = new ReadYourWrites<>(
-            cache::get,
-            () -> new ArrayList<>(cache.values()),
-            new Clock() {
-                @Override
-                public ZoneId getZone() {
-                    return ZoneOffset.UTC;
-                }
-
-                @Override
-                public Clock withZone(ZoneId zone) {
-                    return this;
-                }
-
-                @Override
-                public Instant instant() {
-                    return now;
-                }
-            },
-            Duration.ofMinutes(5));
+    private final MutableClock clock = new MutableClock(Instant.parse("2024-01-01T00:00:00Z"));
+    private final ReadYourWrites<V1Pod> view =
+            new ReadYourWrites<>(cache::get, () -> new ArrayList<>(cache.values()), clock, Duration.ofMinutes(5));
 
     private static V1Pod pod(String name, String version, String marker) {
         return new V1Pod()
@@ -90,7 +70,7 @@ class ReadYourWritesTest {
     @Test
     void overlayEntriesExpireAsASafetyNet() {
         view.written(pod("a", "10", "mine"));
-        now = now.plus(Duration.ofMinutes(6));
+        clock.advance(Duration.ofMinutes(6));
 
         assertThat(view.get("a")).isNull();
         assertThat(view.overlaySize()).isZero();

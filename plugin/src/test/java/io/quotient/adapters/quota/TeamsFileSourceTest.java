@@ -3,7 +3,8 @@ package io.quotient.adapters.quota;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.quotient.deploy.MutableClock;
+import io.quotient.testing.TestClocks;
+import io.quotient.time.MutableClock;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -16,7 +17,7 @@ class TeamsFileSourceTest {
     @TempDir
     Path dir;
 
-    private final MutableClock clock = new MutableClock();
+    private final MutableClock clock = new MutableClock(TestClocks.START);
 
     @Test
     void reloadsAChangedFileAfterThePollInterval() throws IOException {

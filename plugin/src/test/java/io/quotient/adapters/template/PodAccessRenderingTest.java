@@ -9,6 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quotient.core.model.GpuRequest;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.Metadata;
 import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.VolumeRequest;
 import java.util.List;
@@ -30,10 +31,10 @@ class PodAccessRenderingTest {
                         new VolumeRequest("data", "datasets", null, null, "/data", true),
                         new VolumeRequest("token", null, "hf-token", null, "/secrets/hf", null),
                         new VolumeRequest("cfg", null, null, "train-config", "/etc/train: x\n- evil", null)),
-                List.of("regcred"),
-                Map.of("example.com/cost-center", "42"));
+                List.of("regcred"));
+        Metadata metadata = new Metadata(plain.metadata().labels(), Map.of("example.com/cost-center", "42"));
         JobSubmission withPod = new JobSubmission(
-                plain.request(), "job", plain.image(), plain.command(), plain.args(), plain.labels(), plain.env(), pod);
+                plain.request(), "job", plain.image(), plain.command(), plain.args(), metadata, plain.env(), pod);
 
         RenderedWorkload job =
                 renderer.render(request(withPod, new GpuRequest.WholeGpus(1), List.of(new GpuBinding(0, null, 1.0))));

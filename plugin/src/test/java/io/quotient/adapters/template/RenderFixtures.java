@@ -8,10 +8,12 @@ import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
 import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
+import io.quotient.core.request.Placement;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.Metadata;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,9 +34,11 @@ final class RenderFixtures {
 
     static JobSubmission submission(
             String template, String image, List<String> command, Map<String, String> labels, Map<String, String> env) {
-        JobRequestInput input =
-                JobRequestInput.of("team-a", "train-1").with(new GpuAsk(null, null, null, null, null, null, Set.of()));
-        return new JobSubmission(input, template, image, command, List.of("--epochs", "3"), labels, env);
+        JobRequestInput input = JobRequestInput.of("team-a", "train-1")
+                .with(new GpuAsk(null, null, null, null, null, null))
+                .with(new Placement(Set.of()));
+        return new JobSubmission(
+                input, template, image, command, List.of("--epochs", "3"), Metadata.labels(labels), env);
     }
 
     static JobSubmission submission(String template) {

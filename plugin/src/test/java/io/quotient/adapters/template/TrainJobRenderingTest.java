@@ -10,6 +10,7 @@ import io.quotient.core.model.GpuRequest;
 import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.Metadata;
 import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.VolumeRequest;
 import java.io.IOException;
@@ -110,15 +111,15 @@ class TrainJobRenderingTest {
                 "team-a",
                 "trainer",
                 List.of(new VolumeRequest("data", "datasets", null, null, "/data: x\n- evil", true)),
-                List.of("regcred"),
-                Map.of("example.com/cost-center", "42"));
+                List.of("regcred"));
+        Metadata metadata = new Metadata(plain.metadata().labels(), Map.of("example.com/cost-center", "42"));
         JobSubmission withPod = new JobSubmission(
                 plain.request(),
                 "trainjob",
                 plain.image(),
                 plain.command(),
                 plain.args(),
-                plain.labels(),
+                metadata,
                 plain.env(),
                 options);
 
@@ -162,7 +163,7 @@ class TrainJobRenderingTest {
                         s.image(),
                         s.command(),
                         s.args(),
-                        s.labels(),
+                        s.metadata(),
                         s.env(),
                         s.pod(),
                         "deepspeed-distributed"));
@@ -182,7 +183,7 @@ class TrainJobRenderingTest {
                                 j.image(),
                                 j.command(),
                                 j.args(),
-                                j.labels(),
+                                j.metadata(),
                                 j.env(),
                                 j.pod(),
                                 "deepspeed-distributed"))))

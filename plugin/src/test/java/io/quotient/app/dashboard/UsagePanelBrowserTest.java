@@ -10,8 +10,9 @@ import io.quotient.app.QuotientApplication;
 import io.quotient.core.model.JobId;
 import io.quotient.core.usage.JobUsageRecord;
 import io.quotient.core.usage.UsageCounters;
-import io.quotient.deploy.MutableClock;
 import io.quotient.deploy.port.UsageRecordStore;
+import io.quotient.testing.TestClocks;
+import io.quotient.time.MutableClock;
 import io.quotient.usage.UsageRecorder;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -62,7 +63,7 @@ import org.springframework.test.context.DynamicPropertySource;
 class UsagePanelBrowserTest {
 
     private static final Duration PAGE_UPDATE = Duration.ofSeconds(30);
-    private static final MutableClock CLOCK = new MutableClock();
+    private static final MutableClock CLOCK = new MutableClock(TestClocks.START);
     /** The test's "now" once team a has borrowed for an hour: the windows end here. */
     private static final Instant NOW = Instant.parse("2026-01-01T01:00:00Z");
 

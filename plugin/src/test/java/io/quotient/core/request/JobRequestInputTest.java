@@ -10,9 +10,10 @@ class JobRequestInputTest {
 
     @Test
     void anAbsentGroupIsItsEmptyValue() {
-        JobRequestInput input = new JobRequestInput("team-a", "train", null, null, null, null);
+        JobRequestInput input = new JobRequestInput("team-a", "train", null, null, null, null, null);
         assertThat(input.gpu()).isEqualTo(GpuAsk.NONE);
         assertThat(input.resources()).isEqualTo(Resources.NONE);
+        assertThat(input.placement()).isEqualTo(Placement.ANYWHERE);
         assertThat(input.runtime()).isEqualTo(RuntimeOptions.DEFAULTS);
         assertThat(input.gang()).isEqualTo(GangAsk.SINGLE);
         assertThat(input).isEqualTo(JobRequestInput.of("team-a", "train"));
@@ -21,13 +22,15 @@ class JobRequestInputTest {
     @Test
     void eachWithReplacesOneGroupAndKeepsTheOthers() {
         JobRequestInput input = JobRequestInput.of("team-a", "train")
-                .with(GpuAsk.fraction(0.25, 0.5).onDevices(2).ofModels(Set.of("H100")))
+                .with(GpuAsk.fraction(0.25, 0.5).onDevices(2))
                 .with(new Resources(2000L, 4096L))
+                .with(new Placement(Set.of("H100")))
                 .with(new RuntimeOptions(5, null, 60L))
                 .with(new GangAsk(4, 2))
                 .withPreemptible(false);
-        assertThat(input.gpu()).isEqualTo(new GpuAsk(null, 0.25, 0.5, null, null, 2, Set.of("H100")));
+        assertThat(input.gpu()).isEqualTo(new GpuAsk(null, 0.25, 0.5, null, null, 2));
         assertThat(input.resources()).isEqualTo(new Resources(2000L, 4096L));
+        assertThat(input.placement()).isEqualTo(new Placement(Set.of("H100")));
         assertThat(input.runtime()).isEqualTo(new RuntimeOptions(5, false, 60L));
         assertThat(input.gang()).isEqualTo(new GangAsk(4, 2));
     }

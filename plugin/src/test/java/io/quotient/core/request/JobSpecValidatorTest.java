@@ -207,8 +207,9 @@ class JobSpecValidatorTest {
 
         JobRequestInput input() {
             return JobRequestInput.of(team, name)
-                    .with(new GpuAsk(count, fraction, fractionLimit, mib, mibLimit, devices, models))
+                    .with(new GpuAsk(count, fraction, fractionLimit, mib, mibLimit, devices))
                     .with(new Resources(cpu, memory))
+                    .with(new Placement(models))
                     .with(new RuntimeOptions(priority, preemptible, minRuntime));
         }
     }

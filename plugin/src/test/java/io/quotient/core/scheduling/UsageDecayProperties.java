@@ -2,7 +2,8 @@ package io.quotient.core.scheduling;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotient.deploy.MutableClock;
+import io.quotient.testing.TestClocks;
+import io.quotient.time.MutableClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +43,7 @@ class UsageDecayProperties {
             @ForAll("histories") List<Step> history,
             @ForAll @IntRange(min = 1, max = 48) int halfLifeHours,
             @ForAll @IntRange(min = 1, max = 14) int windowDays) {
-        MutableClock clock = new MutableClock();
+        MutableClock clock = new MutableClock(TestClocks.START);
         UsageHistory usage = new UsageHistory(
                 new FairShareSettings(Duration.ofHours(halfLifeHours), Duration.ofDays(windowDays)), clock);
         long most = 0;
@@ -74,7 +75,7 @@ class UsageDecayProperties {
     void constantBorrowingOverTheWholeWindowIsItself(
             @ForAll @LongRange(min = 0, max = 16_000) long milli,
             @ForAll @IntRange(min = 1, max = 48) int halfLifeHours) {
-        MutableClock clock = new MutableClock();
+        MutableClock clock = new MutableClock(TestClocks.START);
         UsageHistory usage =
                 new UsageHistory(new FairShareSettings(Duration.ofHours(halfLifeHours), Duration.ofDays(2)), clock);
         for (int hour = 0; hour < 60; hour++) {

@@ -7,7 +7,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PendingJob;
-import io.quotient.deploy.MutableClock;
+import io.quotient.testing.TestClocks;
+import io.quotient.time.MutableClock;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +25,7 @@ class UsageDecayScenariosTest {
 
     /** The history after a's day of borrowing 8 GPUs, read {@code after} the day ended. */
     private static Map<String, Double> pastAfter(Duration after) {
-        MutableClock clock = new MutableClock();
+        MutableClock clock = new MutableClock(TestClocks.START);
         UsageHistory history = new UsageHistory(DECAY, clock);
         history.record(Map.of("a", 8000L));
         clock.advance(Duration.ofHours(24));
@@ -106,7 +107,7 @@ class UsageDecayScenariosTest {
 
     @Test
     void withoutDecayThePastCountsForNothing() {
-        MutableClock clock = new MutableClock();
+        MutableClock clock = new MutableClock(TestClocks.START);
         UsageHistory history = new UsageHistory(FairShareSettings.INSTANTANEOUS, clock);
         history.record(Map.of("a", 8000L));
         clock.advance(Duration.ofHours(24));
@@ -116,7 +117,7 @@ class UsageDecayScenariosTest {
 
     @Test
     void theHistorySurvivesItsDurableRecord() {
-        MutableClock clock = new MutableClock();
+        MutableClock clock = new MutableClock(TestClocks.START);
         UsageHistory history = new UsageHistory(DECAY, clock);
         history.record(Map.of("a", 8000L, "b", 2000L));
         clock.advance(Duration.ofHours(30));

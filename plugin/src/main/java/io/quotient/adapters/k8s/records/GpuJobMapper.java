@@ -12,6 +12,7 @@ import io.quotient.core.model.QuotaState;
 import io.quotient.core.request.GangAsk;
 import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
+import io.quotient.core.request.Placement;
 import io.quotient.core.request.RequestException;
 import io.quotient.core.request.Resources;
 import io.quotient.core.request.RuntimeOptions;
@@ -21,6 +22,7 @@ import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.Metadata;
 import io.quotient.deploy.port.PodOptions;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -66,7 +68,8 @@ public final class GpuJobMapper {
                 .annotations(Map.of(CREATED_AT_ANNOTATION, record.createdAt().toString()));
         GpuAsk ask = r.gpu();
         GpuJobSpec.Gpu gpu = GpuJobSpec.Gpu.of(ask);
-        List<String> models = ask.models() == null ? null : new ArrayList<>(new TreeSet<>(ask.models()));
+        Set<String> allowed = r.placement().models();
+        List<String> models = allowed == null ? null : new ArrayList<>(new TreeSet<>(allowed));
         GpuJobSpec spec = new GpuJobSpec(
                 r.team(),
                 r.name(),
@@ -82,9 +85,9 @@ public final class GpuJobMapper {
                 r.runtime().priority(),
                 r.runtime().preemptible(),
                 r.runtime().minRuntimeSeconds(),
-                s.labels(),
+                s.metadata().labels(),
                 s.env(),
-                orNull(s.pod().annotations()),
+                orNull(s.metadata().annotations()),
                 s.pod().serviceAccountName(),
                 orNull(s.pod().volumes()),
                 orNull(s.pod().imagePullSecrets()),
@@ -118,8 +121,9 @@ public final class GpuJobMapper {
         GpuJobSpec.Gpu gpu = s.gpu() == null ? GpuJobSpec.Gpu.NONE : s.gpu();
         Set<String> models = s.gpuModels() == null ? null : Set.copyOf(s.gpuModels());
         JobRequestInput request = JobRequestInput.of(team(s, metadata, scope), jobName(s, metadata, scope))
-                .with(gpu.ask(s.gpuDevices(), models))
+                .with(gpu.ask(s.gpuDevices()))
                 .with(new Resources(s.cpuMilli(), s.memoryMib()))
+                .with(new Placement(models))
                 .with(new RuntimeOptions(s.priority(), s.preemptible(), s.minRuntimeSeconds(), s.kind()))
                 .with(new GangAsk(s.replicas(), s.minReplicas()));
         JobSubmission submission = new JobSubmission(
@@ -128,14 +132,9 @@ public final class GpuJobMapper {
                 s.image(),
                 s.command(),
                 s.args(),
-                s.labels(),
+                new Metadata(s.labels(), s.annotations()),
                 s.env(),
-                new PodOptions(
-                        metadata.getNamespace(),
-                        s.serviceAccountName(),
-                        s.volumes(),
-                        s.imagePullSecrets(),
-                        s.annotations()),
+                new PodOptions(metadata.getNamespace(), s.serviceAccountName(), s.volumes(), s.imagePullSecrets()),
                 s.runtime(),
                 s.workloadRef());
         return new JobRecord(

@@ -5,7 +5,6 @@ import io.quotient.deploy.port.VolumeRequest;
 import io.quotient.deploy.port.WorkloadRef;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * A GpuJob's spec: the request as the user wrote it (field names of the REST API and docs/design.md, "Conventions").
@@ -47,14 +46,14 @@ public record GpuJobSpec(
 
         static final Gpu NONE = new Gpu(null, null, null, null, null);
 
-        /** The stored form of a request's GPU ask (its devices and models are fields of the spec itself). */
+        /** The stored form of a request's GPU ask (its devices are a field of the spec itself). */
         static Gpu of(GpuAsk ask) {
             return new Gpu(ask.count(), ask.fraction(), ask.fractionLimit(), ask.memoryMib(), ask.memoryLimitMib());
         }
 
-        /** The request's GPU ask: this, on {@code devices} GPUs of one node, of the allowed {@code models}. */
-        GpuAsk ask(Integer devices, Set<String> models) {
-            return new GpuAsk(count, fraction, fractionLimit, memoryMib, memoryLimitMib, devices, models);
+        /** The request's GPU ask: this, on {@code devices} GPUs of one node. */
+        GpuAsk ask(Integer devices) {
+            return new GpuAsk(count, fraction, fractionLimit, memoryMib, memoryLimitMib, devices);
         }
     }
 }

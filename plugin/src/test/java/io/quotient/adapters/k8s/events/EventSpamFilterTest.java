@@ -3,14 +3,15 @@ package io.quotient.adapters.k8s.events;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.model.JobId;
-import io.quotient.deploy.MutableClock;
+import io.quotient.testing.TestClocks;
+import io.quotient.time.MutableClock;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 /** A burst of events per job and reason, then one per interval; other jobs and reasons are not held back. */
 class EventSpamFilterTest {
 
-    private final MutableClock clock = new MutableClock();
+    private final MutableClock clock = new MutableClock(TestClocks.START);
     private final EventSpamFilter filter = new EventSpamFilter(3, Duration.ofMinutes(1), clock);
     private final JobId job = new JobId("team-a", "train");
 

@@ -15,6 +15,7 @@ import io.quotient.core.model.QuotaState;
 import io.quotient.core.request.GangAsk;
 import io.quotient.core.request.GpuAsk;
 import io.quotient.core.request.JobRequestInput;
+import io.quotient.core.request.Placement;
 import io.quotient.core.request.RequestException;
 import io.quotient.core.request.Resources;
 import io.quotient.core.request.RuntimeOptions;
@@ -26,6 +27,7 @@ import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobStatus;
 import io.quotient.deploy.port.JobSubmission;
+import io.quotient.deploy.port.Metadata;
 import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.VolumeRequest;
 import io.quotient.deploy.port.WorkloadRef;
@@ -54,7 +56,7 @@ class GpuJobMapperTest {
                 gpu,
                 in.resources().cpuMilli() == null ? 0 : in.resources().cpuMilli(),
                 in.resources().memoryMib() == null ? 0 : in.resources().memoryMib(),
-                in.gpu().models(),
+                in.placement().models(),
                 0,
                 true,
                 Duration.ZERO);
@@ -70,22 +72,22 @@ class GpuJobMapperTest {
 
     static JobRecord record(JobStatus status, String namespace) {
         JobRequestInput input = JobRequestInput.of("team-a", "nb-1")
-                .with(new GpuAsk(null, 0.3, 0.5, null, null, 1, Set.of("H100", "A100")))
+                .with(new GpuAsk(null, 0.3, 0.5, null, null, 1))
                 .with(new Resources(2000L, 4096L))
+                .with(new Placement(Set.of("H100", "A100")))
                 .with(new RuntimeOptions(5, false, 60L));
         PodOptions pod = new PodOptions(
                 namespace,
                 "trainer",
                 List.of(new VolumeRequest("data", "datasets", null, null, "/data", true)),
-                List.of("regcred"),
-                Map.of("example.com/owner", "bob"));
+                List.of("regcred"));
         JobSubmission submission = new JobSubmission(
                 input,
                 "notebook",
                 "jupyter:1",
                 List.of("start.sh"),
                 List.of("--port", "8888"),
-                Map.of("owner", "bob"),
+                new Metadata(Map.of("owner", "bob"), Map.of("example.com/owner", "bob")),
                 Map.of("MODE", "dev: \"x\""),
                 pod);
         return new JobRecord(submission, specOf(input), status, CREATED, null);
@@ -212,7 +214,7 @@ class GpuJobMapperTest {
                         s.image(),
                         s.command(),
                         s.args(),
-                        s.labels(),
+                        s.metadata(),
                         s.env(),
                         s.pod(),
                         "deepspeed-distributed"),
