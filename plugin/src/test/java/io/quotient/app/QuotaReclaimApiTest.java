@@ -77,23 +77,25 @@ public class QuotaReclaimApiTest {
     }
 
     /**
-     * The jobs both tests submit to {@link #twoModels}, as (team, REST body): the borrower takes the 4 A100s; the owner
+     * The jobs both tests submit to {@link #twoModels}, as (team, REST body, the answer's status: 201 placed, 202
+     * waiting): the borrower takes the 4 A100s; the owner
      * 2 H100s in its group and a third H100 borrowed; the borrower's 2-H100 job waits (1 H100 idle, and its fair
      * share of the H100 group is 1: owner 2 guaranteed + 1, borrower 1).
      */
     public static final List<String[]> TWO_MODEL_JOBS = List.of(
-            new String[] {
-                "borrower",
-                "{\"name\":\"on-a100\",\"gpu\":{\"count\":4},\"gpuModels\":[\"A100-SXM4-80GB\"],\"preemptible\":true}"
-            },
-            new String[] {"owner", "{\"name\":\"two\",\"gpu\":{\"count\":2},\"preemptible\":true}"},
-            new String[] {
-                "owner", "{\"name\":\"more\",\"gpu\":{\"count\":1},\"gpuModels\":[\"H100-80GB\"],\"preemptible\":true}"
-            },
-            new String[] {
-                "borrower",
-                "{\"name\":\"wait-h100\",\"gpu\":{\"count\":2},\"gpuModels\":[\"H100-80GB\"],\"preemptible\":true}"
-            });
+            job("borrower", "on-a100", 4, "A100-SXM4-80GB", "201"),
+            job("owner", "two", 2, null, "201"),
+            job("owner", "more", 1, "H100-80GB", "201"),
+            job("borrower", "wait-h100", 2, "H100-80GB", "202"));
+
+    private static String[] job(String team, String name, int gpus, String model, String status) {
+        return new String[] {
+            team,
+            "{\"name\":\"" + name + "\",\"gpu\":{\"count\":" + gpus + "},"
+                    + (model == null ? "" : "\"gpuModels\":[\"" + model + "\"],") + "\"preemptible\":true}",
+            status
+        };
+    }
 
     public static void embeddedFiles(DynamicPropertyRegistry registry, List<Map<String, Object>> teams) {
         Path cluster = yamlFile("quotient-cluster", Map.of("nodes", List.of(node())));

@@ -46,7 +46,7 @@ class InspectModelGroupsTest {
             mvc.perform(post("/api/v1/teams/" + job[0] + "/jobs")
                             .contentType(MediaType.APPLICATION_JSON)
                             .content(job[1]))
-                    .andExpect(status().isCreated());
+                    .andExpect(status().is(Integer.parseInt(job[2])));
         }
         String answer = mvc.perform(get("/api/v1/dashboard"))
                 .andExpect(status().isOk())

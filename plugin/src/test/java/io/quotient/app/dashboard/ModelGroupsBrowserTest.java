@@ -66,7 +66,7 @@ class ModelGroupsBrowserTest {
         WebDriver page = browser.driver();
         page.get(service.base() + "/");
         for (String[] job : QuotaReclaimApiTest.TWO_MODEL_JOBS) {
-            service.deploy(job[0], job[1], 201);
+            service.deploy(job[0], job[1], Integer.parseInt(job[2]));
         }
         By h100 = By.cssSelector(".team[data-team='owner'] table.groups tr[data-group='H100-80GB']");
         service.await(
