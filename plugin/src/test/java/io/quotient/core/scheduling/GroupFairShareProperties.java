@@ -5,7 +5,6 @@ import static io.quotient.core.scheduling.ModelGuaranteeScenariosTest.H100;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.model.JobSpec;
-import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.Team;
 import io.quotient.core.model.WithinTeamPreemption;
 import java.time.Duration;
@@ -83,7 +82,7 @@ class GroupFairShareProperties {
             for (int m = 0; m < MODELS.length; m++) {
                 int guaranteed = guarantees.get(t * 2 + m);
                 int want = Math.min(guaranteed, pinnedDemand.getOrDefault(TEAMS[t] + "/" + MODELS[m], 0));
-                assertThat(heldOn(run, TEAMS[t], MODELS[m]))
+                assertThat(ModelGuaranteeProperties.heldOn(run, TEAMS[t], MODELS[m]))
                         .as("%s on %s, guaranteed %d, pinned demand %s", TEAMS[t], MODELS[m], guaranteed, pinnedDemand)
                         .isGreaterThanOrEqualTo(want);
             }
@@ -92,14 +91,5 @@ class GroupFairShareProperties {
         assertThat(run.requeue().actionsOf(PlanAction.Evict.class))
                 .as("the re-queue after the plans settled")
                 .isEmpty();
-    }
-
-    private static long heldOn(ClusterRun run, String team, String model) {
-        Map<String, String> models = Workspace.nodeModels(run.nodes);
-        return run.placed.values().stream()
-                        .filter(j -> j.spec().team().equals(team) && model.equals(models.get(j.node())))
-                        .mapToLong(PlacedJob::gpuMilli)
-                        .sum()
-                / 1000;
     }
 }

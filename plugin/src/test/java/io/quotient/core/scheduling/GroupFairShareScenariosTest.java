@@ -11,8 +11,6 @@ import io.quotient.core.model.ModelGroup;
 import io.quotient.core.model.ModelGuarantee;
 import io.quotient.core.model.ModelGuarantees;
 import io.quotient.core.model.PendingJob;
-import io.quotient.core.model.PlacedJob;
-import io.quotient.core.model.QuotaState;
 import io.quotient.core.model.Team;
 import io.quotient.core.model.WithinTeamPreemption;
 import java.time.Duration;
@@ -42,17 +40,6 @@ class GroupFairShareScenariosTest {
                         List.of(new ModelGuarantee(ModelGroup.of(model), 0, maxGpus * 1000L)))); // a cap only
     }
 
-    private static void running(ClusterRun run, String team, String name, String node, int gpu) {
-        PlacedJob job = new PlacedJob(
-                ClusterRun.job(team, name, 1),
-                node,
-                List.of(gpu),
-                1000,
-                QuotaState.OVER_QUOTA,
-                run.now.minus(Duration.ofHours(1)));
-        run.placed.put(job.id(), job);
-    }
-
     private static void waiting(ClusterRun run, JobSpec job, int minutesAgo) {
         run.pending.put(job.id(), new PendingJob(job, run.now.minus(Duration.ofMinutes(minutesAgo))));
     }
@@ -79,10 +66,10 @@ class GroupFairShareScenariosTest {
                 new ClusterRun(QuotaScheduler.withDefaults(), List.of(node("v-0", 6, V100), node("h-0", 3, H100)));
         run.team(groups ? withGroup("heavy", V100, 6) : Team.of("heavy", 0)).team(Team.of("light", 0));
         for (int g = 0; g < 6; g++) {
-            running(run, "heavy", "v" + g, "v-0", g);
+            run.running("heavy", "v" + g, "v-0", g);
         }
-        running(run, "light", "h0", "h-0", 0);
-        running(run, "light", "h1", "h-0", 1);
+        run.running("light", "h0", "h-0", 0);
+        run.running("light", "h1", "h-0", 1);
         waiting(run, ClusterRun.job("light", "next", 1), 10);
         waiting(run, ClusterRun.job("heavy", "next", 1), 1);
         return run;
@@ -118,8 +105,8 @@ class GroupFairShareScenariosTest {
                 new ClusterRun(QuotaScheduler.withDefaults(), List.of(node("h-0", 4, H100), node("v-0", 4, V100)));
         run.team(withGroup("v", V100, 8)).team(Team.of("b", 0)).team(Team.of("c", 0));
         for (int g = 0; g < 4; g++) {
-            running(run, "v", "v" + g, "v-0", g);
-            running(run, "b", "h" + g, "h-0", g);
+            run.running("v", "v" + g, "v-0", g);
+            run.running("b", "h" + g, "h-0", g);
             waiting(run, pinned("v", "more" + g, 1, V100), 5);
         }
         waiting(run, pinned("c", "c0", 1, H100), 5);
@@ -155,8 +142,8 @@ class GroupFairShareScenariosTest {
                 new ClusterRun(QuotaScheduler.withDefaults(), List.of(node("h-0", 4, H100), node("a-0", 4, A100)));
         run.team(withGroup("b", A100, 8)).team(Team.of("c", 0));
         for (int g = 0; g < 4; g++) {
-            running(run, "b", "h" + g, "h-0", g);
-            running(run, "b", "a" + g, "a-0", g);
+            run.running("b", "h" + g, "h-0", g);
+            run.running("b", "a" + g, "a-0", g);
         }
         waiting(run, pinned("c", "c0", 1, H100), 5);
         waiting(run, pinned("c", "c1", 1, H100), 5);
@@ -180,14 +167,14 @@ class GroupFairShareScenariosTest {
         ClusterRun run =
                 new ClusterRun(QuotaScheduler.withDefaults(), List.of(node("h-0", 4, H100), node("a-0", 4, A100)));
         run.team(withGroup("a", A100, 8)).team(Team.of("b", 0)).team(Team.of("c", 0));
-        running(run, "b", "h0", "h-0", 0);
-        running(run, "b", "h1", "h-0", 1);
-        running(run, "b", "h2", "h-0", 2);
-        running(run, "a", "h3", "h-0", 3);
-        running(run, "b", "a0", "a-0", 0);
-        running(run, "a", "a1", "a-0", 1);
-        running(run, "a", "a2", "a-0", 2);
-        running(run, "a", "a3", "a-0", 3);
+        run.running("b", "h0", "h-0", 0);
+        run.running("b", "h1", "h-0", 1);
+        run.running("b", "h2", "h-0", 2);
+        run.running("a", "h3", "h-0", 3);
+        run.running("b", "a0", "a-0", 0);
+        run.running("a", "a1", "a-0", 1);
+        run.running("a", "a2", "a-0", 2);
+        run.running("a", "a3", "a-0", 3);
         waiting(run, ClusterRun.job("c", "c0", 1), 5);
         waiting(run, ClusterRun.job("c", "c1", 1), 5);
         run.requeue();
@@ -224,8 +211,8 @@ class GroupFairShareScenariosTest {
         ModelGuarantees g = new ModelGuarantees(List.of(new ModelGuarantee(ModelGroup.of(H100), 2000, Team.UNLIMITED)));
         run.team(new Team("s", 2000, Team.UNLIMITED, 1.0, 0, WithinTeamPreemption.LOWER_PRIORITY, true, null, null, g))
                 .team(Team.of("l", 0));
-        running(run, "s", "h0", "h-0", 0);
-        running(run, "s", "h1", "h-0", 1);
+        run.running("s", "h0", "h-0", 0);
+        run.running("s", "h1", "h-0", 1);
         waiting(run, ClusterRun.job("s", "x", 1), 10);
         waiting(run, ClusterRun.job("s", "y", 1), 9);
         waiting(run, ClusterRun.job("l", "x", 1), 8);
