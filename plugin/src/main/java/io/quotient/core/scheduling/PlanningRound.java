@@ -200,10 +200,12 @@ final class PlanningRound {
         if (rules.guarantee(job, least).isPresent()) {
             return keepPending(job, WaitReasons.noRoomInQuota(team, capacity, preemption.nextUnprotected(ws)));
         }
+        long fair = rules.fairShare(team.name());
         return keepPending(
                 job,
-                WaitReasons.beyondGuarantee(
-                        team, ledger.total(team.name()), least, rules.fairShare(team.name()), capacity));
+                ledger.shared()
+                        ? WaitReasons.borrowingInGroup(team, ledger.total(team.name()), least, fair, capacity)
+                        : WaitReasons.beyondGuarantee(team, ledger.total(team.name()), least, fair, capacity));
     }
 
     /**

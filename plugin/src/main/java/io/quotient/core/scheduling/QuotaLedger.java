@@ -139,6 +139,11 @@ final class QuotaLedger {
         return max == Team.UNLIMITED ? max : Math.max(floor, max - whole + inGroup);
     }
 
+    /** Whether this is a group's fair-share view ({@link #sharedIn}). */
+    boolean shared() {
+        return shared;
+    }
+
     /** The group this view shows, if it is one group's. */
     Optional<ModelGroup> group() {
         return Optional.ofNullable(group);

@@ -154,7 +154,10 @@ class GroupFairShareScenariosTest {
         assertThat(heldOn(run, "b", "a-")).isEqualTo(4);
         assertThat(heldOn(run, "c", "h-")).isEqualTo(2);
         assertThat(evicted(run)).hasSize(2).allMatch(j -> j.startsWith("b/h"));
-        assertThat(run.reasons.get(ClusterRun.job("c", "c2", 1).id())).contains("in H100-80GB");
+        assertThat(run.reasons.get(ClusterRun.job("c", "c2", 1).id()))
+                .startsWith(
+                        "to borrow in H100-80GB: c holds 2 GPUs there and borrows only idle GPUs (fair share there 2"
+                                + " GPUs, which this job would exceed)");
         assertThat(run.plans.stream().flatMap(p -> p.actionsOf(PlanAction.Evict.class).stream()))
                 .allMatch(e -> e.reason().contains("in H100-80GB"));
     }
