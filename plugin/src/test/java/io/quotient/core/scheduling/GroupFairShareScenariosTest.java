@@ -4,6 +4,7 @@ import static io.quotient.core.scheduling.ModelGuaranteeScenariosTest.A100;
 import static io.quotient.core.scheduling.ModelGuaranteeScenariosTest.H100;
 import static io.quotient.core.scheduling.ModelGuaranteeScenariosTest.pinned;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.JobSpec;
@@ -13,6 +14,7 @@ import io.quotient.core.model.ModelGuarantees;
 import io.quotient.core.model.PendingJob;
 import io.quotient.core.model.Team;
 import io.quotient.core.model.WithinTeamPreemption;
+import io.quotient.deploy.MutableClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -186,14 +188,48 @@ class GroupFairShareScenariosTest {
         assertThat(evicted(run)).first().asString().startsWith("a/a");
     }
 
+    @Test
+    void decayedUsageCountsInTheGroupWhereTheTeamBorrowed() {
+        // a borrowed the 4 H100s for the hour that just ended (half-life 1 h: its decayed usage there is 2 GPUs);
+        // now a and b each want 4 H100s and 4 V100s: a gets less of the H100s (1 against 3) and half the V100s
+        ClusterRun run =
+                new ClusterRun(QuotaScheduler.withDefaults(), List.of(node("h-0", 4, H100), node("v-0", 4, V100)));
+        run.team(withGroup("a", V100, 8)).team(Team.of("b", 0));
+        for (int g = 0; g < 4; g++) {
+            run.running("a", "h" + g, "h-0", g);
+        }
+        MutableClock clock = new MutableClock();
+        UsageHistory history = new UsageHistory(new FairShareSettings(Duration.ofHours(1), Duration.ofDays(1)), clock);
+        history.record(UsageHistory.borrowedMilli(run.teams, List.copyOf(run.placed.values()), run.nodes));
+        clock.advance(Duration.ofHours(1));
+        run.placed.clear();
+        history.record(UsageHistory.borrowedMilli(run.teams, List.of(), run.nodes));
+        Map<String, Double> past = history.decayedMilli();
+        assertThat(past.get(GroupShares.pastKey("a", ModelGroup.of(H100)))).isCloseTo(2000, within(1.0));
+        assertThat(past).doesNotContainKey(GroupShares.pastKey("a", ModelGroup.of(V100)));
+        for (String team : List.of("a", "b")) {
+            for (int i = 0; i < 4; i++) {
+                waiting(run, pinned(team, "h" + i, 1, H100), 5);
+                waiting(run, pinned(team, "v" + i, 1, V100), 5);
+            }
+        }
+        SharesProbe shares = SharesProbe.of(run, past);
+        assertThat(shares.in(H100)).containsEntry("a", 1000L).containsEntry("b", 3000L);
+        assertThat(shares.in(V100)).containsEntry("a", 2000L).containsEntry("b", 2000L);
+    }
+
     /** The fair shares per group the scheduler computes for the run's snapshot, by model. */
     private record SharesProbe(GroupShares shares) {
 
         static SharesProbe of(ClusterRun run) {
+            return of(run, Map.of());
+        }
+
+        static SharesProbe of(ClusterRun run, Map<String, Double> past) {
             List<JobSpec> waiting = new ArrayList<>(
                     run.pending.values().stream().map(PendingJob::spec).toList());
             Workspace ws = Workspace.of(run.snapshot());
-            return new SharesProbe(GroupShares.of(ws.ledger(), waiting, run.nodes, Map.of()));
+            return new SharesProbe(GroupShares.of(ws.ledger(), waiting, run.nodes, past));
         }
 
         Map<String, Long> in(String model) {
