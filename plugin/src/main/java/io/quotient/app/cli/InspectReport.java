@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * The dashboard's views as text, from one answer of {@code GET /api/v1/dashboard}: the teams (with their fair share
- * when the service reports one), the GPU map (one line per node, one cell per GPU), the shared GPUs in detail, the
+ * when the service reports one, and per model group of their quotas), the GPU map (one line per node, one cell per GPU), the shared GPUs in detail, the
  * pending jobs with their reasons, the recent events and the cluster's fragmentation.
  */
 final class InspectReport {
