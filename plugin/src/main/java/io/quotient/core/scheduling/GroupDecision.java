@@ -16,7 +16,8 @@ import java.util.TreeSet;
  * in the team's declared order, under the rules as the group sees them: {@link QuotaLedger#inGroup}), and only then
  * borrowing anywhere the maxima allow, with the team guaranteed nothing ({@link QuotaLedger#borrowing}). When fair
  * shares are per group ({@link GroupShares}), every team's borrowing job borrows in one group at a time, in the
- * group's fair-share view ({@link #borrow}). The reason a job keeps waiting names the groups ("waits for H100-80GB: group guarantee 4, holds 4; to borrow: ...").
+ * group's fair-share view ({@link #borrow}). The reason a job keeps waiting names the groups ("waits for H100-80GB:
+ * group guarantee 4, holds 4; to borrow: ...").
  */
 final class GroupDecision {
 
@@ -26,8 +27,9 @@ final class GroupDecision {
 
         /**
          * Decides {@code restricted} (a copy of {@code job}) with the ledger shown as {@code view} sees it and the fair
-         * shares given (empty: none; ignored for the whole ledger, which has the round's), booking the job as asked; a failure records one {@link PlanAction.KeepPending} with its reason, except with {@code
-         * idleOnly} (on idle GPUs only), which records nothing when it fails.
+         * shares given (empty: none; ignored for the whole ledger, which has the round's), booking the job as asked; a
+         * failure records one {@link PlanAction.KeepPending} with its reason, except with {@code idleOnly} (on idle
+         * GPUs only), which records nothing when it fails.
          */
         boolean decideIn(
                 JobSpec job, QuotaLedger view, Map<String, Long> fairShares, JobSpec restricted, boolean idleOnly);

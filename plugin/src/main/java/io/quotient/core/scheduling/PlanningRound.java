@@ -41,7 +41,10 @@ final class PlanningRound {
     private final GroupDecision groups;
 
     private final RoundShares shares;
-    /** The books and fair shares a victim's standing is read from ({@link VictimStanding}): a group's while a job borrows there. */
+    /**
+     * The books and fair shares a victim's standing is read from ({@link VictimStanding}): a group's while a job
+     * borrows there.
+     */
     private QuotaLedger standingLedger;
 
     private Map<String, Long> standingShares;
@@ -160,7 +163,7 @@ final class PlanningRound {
         long least = Demands.leastMilli(job, ws.state().nodes());
         String never = capacityReasons.neverFits(demand, job.gang().minReplicas());
         if (never != null) {
-            return keepPending(job, never);
+            return book.keepPending(job, never);
         }
         String blocked = quotaBlock(job, team, least);
         boolean departmentFull = blocked != null && onlyDepartmentAtMax(job, team, least);
@@ -177,7 +180,7 @@ final class PlanningRound {
                             .map(replicas -> bookGang(job, team, replicas))
                             .orElse(false)
                     : tryRule(job, demand, filter, own);
-            return placed || keepPending(job, blocked);
+            return placed || book.keepPending(job, blocked);
         }
         if (job.gang().spansNodes()) {
             return decideGang(job, team, demand, filter, blocked);
@@ -185,23 +188,23 @@ final class PlanningRound {
         if (departmentFull) {
             // the rules free inside the department what keeps it within its maximum (DepartmentLimits), e.g. a sibling
             // team's borrowed job for a team within its guarantee; a placement on idle GPUs alone is not allowed
-            return reclaim(job, demand, filter, least) || keepPending(job, blocked);
+            return reclaim(job, demand, filter, least) || book.keepPending(job, blocked);
         }
         var allocation = policy.place(ws.state(), demand, filter);
         if (allocation.isPresent()) {
             long milli = allocation.get().totalGpuMilli();
             String exact = milli == least ? null : quotaBlock(job, team, milli);
-            return exact != null ? keepPending(job, exact) : book.place(job, allocation.get());
+            return exact != null ? book.keepPending(job, exact) : book.place(job, allocation.get());
         }
         if (reclaim(job, demand, filter, least)) {
             return true;
         }
-        String capacity = noNode(job, demand, filter);
+        String capacity = capacityReasons.noNode(demand, filter, Demands.sharesGpu(job));
         if (rules.guarantee(job, least).isPresent()) {
-            return keepPending(job, WaitReasons.noRoomInQuota(team, capacity, preemption.nextUnprotected(ws)));
+            return book.keepPending(job, WaitReasons.noRoomInQuota(team, capacity, preemption.nextUnprotected(ws)));
         }
         long fair = rules.fairShare(team.name());
-        return keepPending(
+        return book.keepPending(
                 job,
                 ledger.shared()
                         ? WaitReasons.borrowingInGroup(team, ledger.total(team.name()), least, fair, capacity)
@@ -242,7 +245,7 @@ final class PlanningRound {
         if (!(outcome instanceof GangOutcome.Placed placedReplicas)) {
             Optional<List<Allocation>> reclaimed = reclaimForGang(job, team, demand, filter);
             if (reclaimed.isEmpty()) {
-                return keepPending(
+                return book.keepPending(
                         job,
                         departmentFull != null
                                 ? departmentFull
@@ -262,7 +265,7 @@ final class PlanningRound {
     private boolean bookGang(JobSpec job, Team team, List<Allocation> replicas) {
         long milli = replicas.stream().mapToLong(Allocation::totalGpuMilli).sum();
         String exact = quotaBlock(job, team, milli);
-        return exact != null ? keepPending(job, exact) : book.book(job, replicas);
+        return exact != null ? book.keepPending(job, exact) : book.book(job, replicas);
     }
 
     private static GangDemand gangDemand(JobSpec job, ResourceDemand perReplica) {
@@ -385,13 +388,5 @@ final class PlanningRound {
             return PlacementPolicy.NodeFilter.ANY;
         }
         return (s, n) -> fractionReady[n];
-    }
-
-    private boolean keepPending(JobSpec job, String reason) {
-        return book.keepPending(job, reason);
-    }
-
-    private String noNode(JobSpec job, ResourceDemand demand, PlacementPolicy.NodeFilter filter) {
-        return capacityReasons.noNode(demand, filter, Demands.sharesGpu(job));
     }
 }
