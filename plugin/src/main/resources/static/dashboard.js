@@ -77,6 +77,21 @@
       esc(duration(t.usageHalfLife)) + ')</small></span>';
   }
 
+  /** Per model group of the team's quota: guaranteed, held, borrowed and its fair share there (empty: any model). */
+  function modelGroups(t) {
+    const groups = t.modelGroups || [];
+    if (groups.length === 0) {
+      return '';
+    }
+    return '<table class="groups"><thead><tr><th>model group</th><th>guaranteed</th><th>held</th><th>borrowed</th>' +
+      '<th>fair share</th></tr></thead><tbody>' + groups.map((g) =>
+      '<tr data-group="' + esc(g.name) + '" data-guaranteed="' + g.guaranteedGpus + '" data-held="' + g.heldGpus +
+        '" data-borrowed="' + g.borrowedGpus + '" data-fair-share="' + g.fairShareGpus + '"><td>' + esc(g.name) +
+        '</td><td>' + num(g.guaranteedGpus) + (g.maxGpus == null ? '' : ' <small>(max ' + num(g.maxGpus) + ')</small>') +
+        '</td><td>' + num(g.heldGpus) + '</td><td>' + num(g.borrowedGpus) + '</td><td>' + num(g.fairShareGpus) +
+        '</td></tr>').join('') + '</tbody></table>';
+  }
+
   /* ---------- sections ---------- */
 
   function renderTeams(d, colour) {
@@ -104,7 +119,7 @@
         '</div><span class="figures">guaranteed ' + num(t.guaranteedGpus) +
         (fair == null ? '' : ' · fair share ' + num(fair)) + ' · in quota ' + num(t.inQuotaGpus) +
         ' · borrowed ' + num(t.overQuotaGpus) + ' · pending ' + num(pending) + ' (' + t.pendingJobs + ' jobs)' +
-        (t.maxGpus == null ? '' : ' · max ' + num(t.maxGpus)) + '</span>' + fairness(t) + '</div>';
+        (t.maxGpus == null ? '' : ' · max ' + num(t.maxGpus)) + '</span>' + fairness(t) + modelGroups(t) + '</div>';
     });
     $('teams').innerHTML = html.join('') || '<p class="empty">no teams configured</p>';
   }

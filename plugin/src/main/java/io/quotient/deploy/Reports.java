@@ -6,6 +6,7 @@ import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.ModelGroup;
 import io.quotient.core.model.ModelGroupUsage;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
@@ -132,6 +133,8 @@ public final class Reports {
         Map<String, Double> past = usage == null ? Map.of() : usage.decayed();
         Duration halfLife = usage == null ? Duration.ZERO : usage.settings().usageHalfLife();
         Map<String, Long> fair = TeamShares.fairShares(configured, placed, waiting, cluster.nodes(), past);
+        Map<String, Map<ModelGroup, Long>> fairIn =
+                TeamShares.perGroup(configured, placed, waiting, cluster.nodes(), past);
         return configured.values().stream()
                 .map(t -> {
                     long[] sums = held.getOrDefault(t.name(), new long[2]);
@@ -144,7 +147,10 @@ public final class Reports {
                             pending.getOrDefault(t.name(), 0),
                             Math.round(past.getOrDefault(t.name(), 0.0)),
                             halfLife,
-                            QuotaStates.byGroup(t, current, nodeModels));
+                            QuotaStates.byGroup(t, current, nodeModels).stream()
+                                    .map(u -> u.withFairShare(fairIn.getOrDefault(t.name(), Map.of())
+                                            .getOrDefault(u.guarantee().group(), 0L)))
+                                    .toList());
                 })
                 .toList();
     }

@@ -75,6 +75,6 @@ public final class SnapshotBuilder {
                 pending,
                 teams,
                 clock.instant(),
-                usage == null ? Map.of() : usage.observe(teams, placed));
+                usage == null ? Map.of() : usage.observe(teams, placed, cluster.nodes()));
     }
 }

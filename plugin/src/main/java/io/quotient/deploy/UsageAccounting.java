@@ -1,5 +1,6 @@
 package io.quotient.deploy;
 
+import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.Team;
 import io.quotient.core.scheduling.FairShareSettings;
@@ -62,7 +63,16 @@ public final class UsageAccounting {
     /**
      * Records what the teams borrow now (on the leader) and returns each team's decayed past borrowing in milli.
      */
-    public synchronized Map<String, Double> observe(Map<String, Team> teams, List<PlacedJob> placed) {
+    public Map<String, Double> observe(Map<String, Team> teams, List<PlacedJob> placed) {
+        return observe(teams, placed, List.of());
+    }
+
+    /**
+     * As {@link #observe(Map, List)}, with the cluster's nodes: when the quotas name model groups, borrowing is also
+     * recorded per group ({@link UsageHistory#borrowedMilli(Map, List, List)}).
+     */
+    public synchronized Map<String, Double> observe(
+            Map<String, Team> teams, List<PlacedJob> placed, List<NodeSpec> nodes) {
         if (!settings.decays()) {
             return Map.of();
         }
@@ -80,7 +90,7 @@ public final class UsageAccounting {
             loadedForTerm = term.get();
             savedAt = null;
         }
-        history.record(UsageHistory.borrowedMilli(teams, placed));
+        history.record(UsageHistory.borrowedMilli(teams, placed, nodes));
         if (savedAt == null || !clock.instant().isBefore(savedAt.plus(saveInterval))) {
             save();
         }

@@ -276,7 +276,7 @@ public final class ReplayEngine {
             if (!history.settings().decays()) {
                 return snapshot;
             }
-            history.record(UsageHistory.borrowedMilli(teams, placed));
+            history.record(UsageHistory.borrowedMilli(teams, placed, nodes));
             return snapshot.withPastBorrowed(history.decayedMilli());
         }
 

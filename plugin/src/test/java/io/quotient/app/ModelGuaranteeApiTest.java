@@ -1,7 +1,5 @@
 package io.quotient.app;
 
-import static io.quotient.app.QuotaReclaimApiTest.node;
-import static io.quotient.app.QuotaReclaimApiTest.yamlFile;
 import static org.hamcrest.Matchers.anyOf;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.is;
@@ -11,7 +9,6 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,22 +44,7 @@ class ModelGuaranteeApiTest {
 
     @DynamicPropertySource
     static void files(DynamicPropertyRegistry registry) {
-        Path cluster = yamlFile(
-                "quotient-cluster",
-                Map.of("nodes", List.of(node("h100-node", 4, "H100-80GB"), node("a100-node", 4, "A100-SXM4-80GB"))));
-        Path teams = yamlFile(
-                "quotient-teams",
-                Map.of(
-                        "teams",
-                        List.of(
-                                Map.of(
-                                        "name",
-                                        "owner",
-                                        "guarantees",
-                                        List.of(Map.of("models", List.of("H100-80GB"), "gpus", 2))),
-                                Map.of("name", "borrower", "guaranteedGpus", 0))));
-        registry.add("quotient.embedded.cluster-file", cluster::toString);
-        registry.add("quotient.teams-file", teams::toString);
+        QuotaReclaimApiTest.twoModels(registry);
     }
 
     private ResultActions deploy(String team, String name, int gpus, String... models) throws Exception {

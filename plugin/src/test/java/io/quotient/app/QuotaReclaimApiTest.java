@@ -53,6 +53,50 @@ public class QuotaReclaimApiTest {
     }
 
     /** The embedded service's cluster (one 8-GPU node) and teams files, written aside and set as its properties. */
+    /**
+     * The embedded cluster of {@code ModelGroupsBrowserTest} and {@code InspectModelGroupsTest}: one node of 4 H100s
+     * and one of 4 A100s; {@code owner} guaranteed 2 H100s, {@code borrower} nothing.
+     */
+    public static void twoModels(DynamicPropertyRegistry registry) {
+        Path cluster = yamlFile(
+                "quotient-cluster",
+                Map.of("nodes", List.of(node("h100-node", 4, "H100-80GB"), node("a100-node", 4, "A100-SXM4-80GB"))));
+        Path teams = yamlFile(
+                "quotient-teams",
+                Map.of(
+                        "teams",
+                        List.of(
+                                Map.of(
+                                        "name",
+                                        "owner",
+                                        "guarantees",
+                                        List.of(Map.of("models", List.of("H100-80GB"), "gpus", 2))),
+                                Map.of("name", "borrower", "guaranteedGpus", 0))));
+        registry.add("quotient.embedded.cluster-file", cluster::toString);
+        registry.add("quotient.teams-file", teams::toString);
+    }
+
+    /**
+     * The jobs both tests submit to {@link #twoModels}, as (team, REST body, the answer's status: 201 placed, 202
+     * waiting): the borrower takes the 4 A100s; the owner
+     * 2 H100s in its group and a third H100 borrowed; the borrower's 2-H100 job waits (1 H100 idle, and its fair
+     * share of the H100 group is 1: owner 2 guaranteed + 1, borrower 1).
+     */
+    public static final List<String[]> TWO_MODEL_JOBS = List.of(
+            job("borrower", "on-a100", 4, "A100-SXM4-80GB", "201"),
+            job("owner", "two", 2, null, "201"),
+            job("owner", "more", 1, "H100-80GB", "201"),
+            job("borrower", "wait-h100", 2, "H100-80GB", "202"));
+
+    private static String[] job(String team, String name, int gpus, String model, String status) {
+        return new String[] {
+            team,
+            "{\"name\":\"" + name + "\",\"gpu\":{\"count\":" + gpus + "},"
+                    + (model == null ? "" : "\"gpuModels\":[\"" + model + "\"],") + "\"preemptible\":true}",
+            status
+        };
+    }
+
     public static void embeddedFiles(DynamicPropertyRegistry registry, List<Map<String, Object>> teams) {
         Path cluster = yamlFile("quotient-cluster", Map.of("nodes", List.of(node())));
         Path teamsFile = yamlFile("quotient-teams", Map.of("teams", teams));
@@ -121,7 +165,7 @@ public class QuotaReclaimApiTest {
     }
 
     /** One embedded node of the cluster file. */
-    static Map<String, Object> node(String name, int gpus, String model) {
+    public static Map<String, Object> node(String name, int gpus, String model) {
         Map<String, Object> node = new LinkedHashMap<>();
         node.put("name", name);
         node.put("count", 1);
@@ -133,7 +177,7 @@ public class QuotaReclaimApiTest {
         return node;
     }
 
-    static Path yamlFile(String prefix, Object content) {
+    public static Path yamlFile(String prefix, Object content) {
         try {
             Path file = Files.createTempFile(prefix, ".yaml");
             file.toFile().deleteOnExit();

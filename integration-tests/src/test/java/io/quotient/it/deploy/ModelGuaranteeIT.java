@@ -71,6 +71,9 @@ class ModelGuaranteeIT {
             assertThat(group.get("guaranteedGpus").getAsDouble()).isEqualTo(2);
             assertThat(group.get("heldGpus").getAsDouble()).isEqualTo(2);
             assertThat(group.get("borrowedGpus").getAsDouble()).isEqualTo(0);
+            // the H100 group's fair share: the owner's 2 guaranteed; the other 2 go to the borrower's re-queued
+            // H100 job, the only other demand for H100s (docs/fairness.md, "Fair share per model group")
+            assertThat(group.get("fairShareGpus").getAsDouble()).isEqualTo(2);
             cluster.awaitRunningPod("owner", "two");
         }
     }

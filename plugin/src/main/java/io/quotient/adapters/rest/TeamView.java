@@ -40,7 +40,8 @@ public record TeamView(
      * One model group of the team: its guarantee and maximum there, what it holds on nodes of those models and how
      * much of that is borrowed.
      *
-     * @param maxGpus null when the group has no ceiling
+     * @param maxGpus       null when the group has no ceiling
+     * @param fairShareGpus the team's fair share of the group's GPUs (docs/fairness.md, "Fair share per model group")
      */
     public record ModelGroupView(
             String name,
@@ -49,7 +50,8 @@ public record TeamView(
             Double maxGpus,
             double heldGpus,
             double inQuotaGpus,
-            double borrowedGpus) {
+            double borrowedGpus,
+            double fairShareGpus) {
 
         static ModelGroupView of(ModelGroupUsage u) {
             return new ModelGroupView(
@@ -59,7 +61,8 @@ public record TeamView(
                     u.guarantee().hasMax() ? gpus(u.guarantee().maxMilli()) : null,
                     gpus(u.heldMilli()),
                     gpus(u.inQuotaMilli()),
-                    gpus(u.borrowedMilli()));
+                    gpus(u.borrowedMilli()),
+                    gpus(u.fairShareMilli()));
         }
     }
 

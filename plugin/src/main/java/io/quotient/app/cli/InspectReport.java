@@ -10,7 +10,7 @@ import java.util.Map;
 
 /**
  * The dashboard's views as text, from one answer of {@code GET /api/v1/dashboard}: the teams (with their fair share
- * when the service reports one), the GPU map (one line per node, one cell per GPU), the shared GPUs in detail, the
+ * when the service reports one, and per model group of their quotas), the GPU map (one line per node, one cell per GPU), the shared GPUs in detail, the
  * pending jobs with their reasons, the recent events and the cluster's fragmentation.
  */
 final class InspectReport {
@@ -24,6 +24,12 @@ final class InspectReport {
         Map<String, Character> letters = letters(view.path("teams"));
         StringBuilder out = new StringBuilder();
         out.append("TEAMS\n").append(teams(view)).append('\n');
+        String groups = modelGroups(view.path("teams"));
+        if (!groups.isEmpty()) {
+            out.append("MODEL GROUPS  (per team and GPU model group of its quota)\n")
+                    .append(groups)
+                    .append('\n');
+        }
         out.append("GPU MAP  (per GPU: a team's letter, upper case when one job holds it whole, lower case for shares;")
                 .append(" '.' free, '+' several teams; * borrowed)\n")
                 .append(legend(letters))
@@ -69,6 +75,29 @@ final class InspectReport {
                         decayedUsage(t),
                         t.path("overQuotaShareGpus").isNumber() ? gpus(t.path("overQuotaShareGpus")) : "-"));
         return table.render();
+    }
+
+    /**
+     * One row per team and model group its quota names: guaranteed, held, borrowed and fair share there; empty when
+     * no team names groups (or the service reports none).
+     */
+    private static String modelGroups(JsonNode teams) {
+        TextTable table = new TextTable("TEAM", "GROUP", "GUARANTEED", "MAX", "HELD", "BORROWED", "FAIR SHARE");
+        boolean any = false;
+        for (JsonNode t : teams) {
+            for (JsonNode g : t.path("modelGroups")) {
+                any = true;
+                table.row(
+                        t.path("name").asText(),
+                        g.path("name").asText(),
+                        gpus(g.path("guaranteedGpus")),
+                        g.path("maxGpus").isNumber() ? gpus(g.path("maxGpus")) : "-",
+                        gpus(g.path("heldGpus")),
+                        gpus(g.path("borrowedGpus")),
+                        g.path("fairShareGpus").isNumber() ? gpus(g.path("fairShareGpus")) : "-");
+            }
+        }
+        return any ? table.render() : "";
     }
 
     /**

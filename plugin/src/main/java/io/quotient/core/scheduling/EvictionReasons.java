@@ -30,8 +30,11 @@ final class EvictionReasons {
                     + " job has priority " + victim.spec().priority() + " and is re-queued";
         }
         if (rule instanceof ReclaimStep.FairShare || rule instanceof ReclaimStep.FairShareWithinOneJob) {
+            // in a model group's fair-share view the figures are the group's: say so
+            String in = ledger.group().map(g -> " in " + g.name()).orElse("");
             return "Preempted by " + claimant.team() + " reclaiming its fair share of "
-                    + WaitReasons.gpus(rules.fairShare(claimant.team())) + " GPUs for " + claimant.id() + "; " + held
+                    + WaitReasons.gpus(rules.fairShare(claimant.team())) + " GPUs" + in + " for " + claimant.id() + "; "
+                    + held
                     + " and a fair share of " + WaitReasons.gpus(rules.fairShare(team))
                     + (rule instanceof ReclaimStep.FairShare
                             ? ""

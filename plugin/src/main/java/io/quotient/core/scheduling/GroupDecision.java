@@ -2,17 +2,22 @@ package io.quotient.core.scheduling;
 
 import io.quotient.core.model.Demands;
 import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.ModelGroup;
 import io.quotient.core.model.Team;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * How a job of a team with GPU model groups is decided: only on models the group maxima allow; when the team's
  * guarantee is split, first on idle GPUs of a group with room in its guarantee, then by reclaim in such a group (each
  * in the team's declared order, under the rules as the group sees them: {@link QuotaLedger#inGroup}), and only then
- * borrowing anywhere the maxima allow, with the team guaranteed nothing ({@link QuotaLedger#borrowing}). The reason a
- * job keeps waiting names the groups ("waits for H100-80GB: group guarantee 4, holds 4; to borrow: ...").
+ * borrowing anywhere the maxima allow, with the team guaranteed nothing ({@link QuotaLedger#borrowing}). When fair
+ * shares are per group ({@link GroupShares}), every team's borrowing job borrows in one group at a time, in the
+ * group's fair-share view ({@link #borrow}). The reason a job keeps waiting names the groups ("waits for H100-80GB:
+ * group guarantee 4, holds 4; to borrow: ...").
  */
 final class GroupDecision {
 
@@ -21,11 +26,13 @@ final class GroupDecision {
     interface Round {
 
         /**
-         * Decides {@code restricted} (a copy of {@code job}) with the ledger shown as {@code view} sees it, booking the
-         * job as asked; a failure records one {@link PlanAction.KeepPending} with its reason, except with {@code
-         * idleOnly} (on idle GPUs only), which records nothing when it fails.
+         * Decides {@code restricted} (a copy of {@code job}) with the ledger shown as {@code view} sees it and the fair
+         * shares given (empty: none; ignored for the whole ledger, which has the round's), booking the job as asked; a
+         * failure records one {@link PlanAction.KeepPending} with its reason, except with {@code idleOnly} (on idle
+         * GPUs only), which records nothing when it fails.
          */
-        boolean decideIn(JobSpec job, QuotaLedger view, JobSpec restricted, boolean idleOnly);
+        boolean decideIn(
+                JobSpec job, QuotaLedger view, Map<String, Long> fairShares, JobSpec restricted, boolean idleOnly);
     }
 
     private final Round round;
@@ -34,13 +41,18 @@ final class GroupDecision {
     private final List<PlanAction> actions;
 
     private final Set<String> clusterModels;
+    private final RoundShares shares;
 
-    /** @param clusterModels the GPU models of the cluster's nodes (where an unpinned job may go) */
-    GroupDecision(Round round, Workspace ws, List<PlanAction> actions, Set<String> clusterModels) {
+    /**
+     * @param clusterModels the GPU models of the cluster's nodes (where an unpinned job may go)
+     * @param shares        the round's fair shares: per group, a job borrows in the groups' fair-share views
+     */
+    GroupDecision(Round round, Workspace ws, List<PlanAction> actions, Set<String> clusterModels, RoundShares shares) {
         this.round = round;
         this.ws = ws;
         this.actions = actions;
         this.clusterModels = Set.copyOf(clusterModels);
+        this.shares = shares;
     }
 
     boolean decide(JobSpec job) {
@@ -64,7 +76,7 @@ final class GroupDecision {
         }
         for (boolean idleOnly : new boolean[] {true, false}) {
             for (GroupTargets.Target t : withRoom) {
-                if (round.decideIn(job, whole.inGroup(t.group()), t.job(), idleOnly)) {
+                if (round.decideIn(job, whole.inGroup(t.group()), Map.of(), t.job(), idleOnly)) {
                     return true;
                 }
                 if (!idleOnly) {
@@ -74,7 +86,13 @@ final class GroupDecision {
         }
         Team team = whole.team(job.team());
         QuotaLedger borrowing = team.splitsGuarantee() ? whole.borrowing(job.team()) : whole;
-        if (round.decideIn(job, borrowing, where.allowed(), false)) {
+        List<ModelGroup> order =
+                shares.perGroup() && job.preemptible() && withinMax && !borrowing.fitsGuarantee(job.team(), least)
+                        ? shares.landingOrder(where.allowed())
+                        : List.of();
+        if (order.isEmpty()
+                ? round.decideIn(job, borrowing, Map.of(), where.allowed(), false)
+                : borrow(job, where.allowed(), order, notes.isEmpty())) {
             return true;
         }
         if (!notes.isEmpty()) {
@@ -82,6 +100,42 @@ final class GroupDecision {
             actions.set(actions.size() - 1, new PlanAction.KeepPending(job.id(), reason));
         }
         return false;
+    }
+
+    /**
+     * Borrows in one model group at a time, in the fair-share view of each ({@link QuotaLedger#sharedIn}, with the
+     * group's fair shares): first on idle GPUs of any group in {@code order}, then by reclaim in each. When none works
+     * the reason names every group tried: "to borrow in H100-80GB: ...; in A100-SXM4-80GB: ...".
+     *
+     * @param alone whether nothing else will be said of the job (then the reason says "to borrow")
+     */
+    private boolean borrow(JobSpec job, JobSpec allowed, List<ModelGroup> order, boolean alone) {
+        List<String> why = new ArrayList<>();
+        for (boolean idleOnly : new boolean[] {true, false}) {
+            for (ModelGroup g : order) {
+                JobSpec restricted = restricted(allowed, g);
+                if (round.decideIn(
+                        job,
+                        ws.ledger().sharedIn(g, job.team()),
+                        shares.groups().in(g),
+                        restricted,
+                        idleOnly)) {
+                    return true;
+                }
+                if (!idleOnly) {
+                    why.add("in " + g.name() + ": " + lastReason(true));
+                }
+            }
+        }
+        actions.add(new PlanAction.KeepPending(job.id(), (alone ? "to borrow " : "") + String.join("; ", why)));
+        return false;
+    }
+
+    /** The job restricted to the group's models it may use. */
+    private JobSpec restricted(JobSpec job, ModelGroup g) {
+        Set<String> models = new TreeSet<>(job.allowedModels().isEmpty() ? clusterModels : job.allowedModels());
+        models.retainAll(g.models());
+        return job.withAllowedModels(models);
     }
 
     /** Whether the job would run within its team's guarantee (for a split team: in a group it may use) if placed now. */

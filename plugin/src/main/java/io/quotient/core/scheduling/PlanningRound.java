@@ -4,10 +4,7 @@ import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.model.Demands;
 import io.quotient.core.model.Gang;
-import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
-import io.quotient.core.model.PlacedJob;
-import io.quotient.core.model.QuotaState;
 import io.quotient.core.model.SchedulingSnapshot;
 import io.quotient.core.model.Team;
 import io.quotient.core.placement.GangDemand;
@@ -15,9 +12,7 @@ import io.quotient.core.placement.GangOutcome;
 import io.quotient.core.placement.GangPlacer;
 import io.quotient.core.placement.PlacementPolicy;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -42,22 +37,25 @@ final class PlanningRound {
 
     private final ReclaimRules wholeRules;
     private final ReclaimSettings settings;
-    /** How jobs of teams with GPU model groups are decided. */
+    /** How jobs are decided when quotas name GPU model groups. */
     private final GroupDecision groups;
-    /** The job as asked while a restricted copy of it is decided (placements book the job as asked). */
-    private JobSpec asked;
+
+    private final RoundShares shares;
+    /**
+     * The books and fair shares a victim's standing is read from ({@link VictimStanding}): a group's while a job
+     * borrows there.
+     */
+    private QuotaLedger standingLedger;
+
+    private Map<String, Long> standingShares;
 
     private final PreemptionPlanner preemption;
     private final GangReclaim gangReclaim;
-    private final List<PlanAction> actions = new ArrayList<>();
-    /** Jobs this round places: a later decision of the same round never evicts them (see {@link ReclaimSearch}). */
-    private final Set<JobId> placedThisRound = new HashSet<>();
+    private final RoundBook book;
 
     private final FailedSearches failedSearches = new FailedSearches();
     private final CapacityReasons capacityReasons;
     private final RepeatedRefusals refusals = new RepeatedRefusals();
-    /** Per team, its decayed past borrowing in milli (empty without usage decay). */
-    private final Map<String, Double> past;
 
     /** @param waiting jobs that want capacity besides those placed (for the teams' fair shares) */
     PlanningRound(
@@ -73,20 +71,27 @@ final class PlanningRound {
                     snapshot.fractionReadyNodes().contains(ws.state().node(n).name());
         }
         this.now = snapshot.now();
-        this.past = snapshot.pastBorrowedMilli();
-        this.rules = new ReclaimRules(ws.ledger(), fairShares(waiting), settings);
+        this.shares = RoundShares.of(ws, waiting, snapshot.pastBorrowedMilli());
+        // with model groups fair share is reclaimed only in a group's fair-share view, never across the cluster
+        this.rules = new ReclaimRules(ws.ledger(), shares.perGroup() ? Map.of() : shares.whole(), settings);
         this.wholeRules = rules;
         this.settings = settings;
+        this.standingLedger = ws.ledger();
+        this.standingShares = shares.whole();
+        this.book = new RoundBook(ws, now);
         Set<String> clusterModels = new HashSet<>();
         snapshot.nodes().stream().filter(n -> n.gpuCount() > 0).forEach(n -> clusterModels.add(n.gpuModel()));
-        this.groups = new GroupDecision(this::decideIn, ws, actions, clusterModels);
+        this.groups = new GroupDecision(this::decideIn, ws, book.actions(), clusterModels, shares);
         ReclaimSearch search = new ReclaimSearch(
                 ws,
                 now,
                 settings.maxMovesPerDecision(),
                 j -> filterFor(j.spec()),
-                placedThisRound,
-                new VictimStanding(ws.ledger(), rules::fairShare, settings.fairShareMinGainMilli()));
+                book.placedThisRound(),
+                new VictimStanding(
+                        () -> standingLedger,
+                        t -> standingShares.getOrDefault(t, 0L),
+                        settings.fairShareMinGainMilli()));
         this.preemption = new PreemptionPlanner(search, now);
         this.gangReclaim = new GangReclaim(ws, search, new GangPlacer(policy), now);
         this.capacityReasons = new CapacityReasons(ws.state());
@@ -97,12 +102,14 @@ final class PlanningRound {
         long changes = ws.state().changes();
         String known = refusals.reason(job, changes);
         if (known != null) {
-            return keepPending(job, known);
+            return book.keepPending(job, known);
         }
-        if (GroupTargets.applies(team(job.team())) ? groups.decide(job) : decideAfresh(job)) {
+        boolean grouped = shares.perGroup() || GroupTargets.applies(team(job.team()));
+        if (grouped ? groups.decide(job) : decideAfresh(job)) {
             return true;
         }
-        if (ws.state().changes() == changes && actions.get(actions.size() - 1) instanceof PlanAction.KeepPending k) {
+        PlanAction.KeepPending k = book.lastPending();
+        if (ws.state().changes() == changes && k != null) {
             refusals.refused(job, k.reason(), changes);
         }
         return false;
@@ -112,17 +119,24 @@ final class PlanningRound {
      * Decides {@code restricted} (a copy of {@code job}) with the ledger shown as {@code view} sees it, booking the job
      * as asked ({@link GroupDecision.Round}).
      */
-    private boolean decideIn(JobSpec job, QuotaLedger view, JobSpec restricted, boolean idleOnly) {
-        // fair share is the whole cluster's: inside a group's view it is no rule (an empty map grants none)
-        rules = view == ws.ledger() ? wholeRules : new ReclaimRules(view, Map.of(), settings);
+    private boolean decideIn(
+            JobSpec job, QuotaLedger view, Map<String, Long> fairShares, JobSpec restricted, boolean idleOnly) {
+        rules = view == ws.ledger() ? wholeRules : new ReclaimRules(view, fairShares, settings);
+        boolean sharedView = !fairShares.isEmpty();
+        if (sharedView) {
+            standingLedger = view;
+            standingShares = fairShares;
+        }
         ws.view(view);
-        asked = job;
+        book.asking(job);
         try {
             return idleOnly ? placeOnIdle(restricted) : decideAfresh(restricted);
         } finally {
             ws.wholeView();
             rules = wholeRules;
-            asked = null;
+            standingLedger = ws.ledger();
+            standingShares = shares.whole();
+            book.asking(null);
         }
     }
 
@@ -138,7 +152,7 @@ final class PlanningRound {
             return false;
         }
         long milli = allocation.get().totalGpuMilli();
-        return (milli == least || quotaBlock(job, team, milli) == null) && place(job, allocation.get());
+        return (milli == least || quotaBlock(job, team, milli) == null) && book.place(job, allocation.get());
     }
 
     private boolean decideAfresh(JobSpec job) {
@@ -149,7 +163,7 @@ final class PlanningRound {
         long least = Demands.leastMilli(job, ws.state().nodes());
         String never = capacityReasons.neverFits(demand, job.gang().minReplicas());
         if (never != null) {
-            return keepPending(job, never);
+            return book.keepPending(job, never);
         }
         String blocked = quotaBlock(job, team, least);
         boolean departmentFull = blocked != null && onlyDepartmentAtMax(job, team, least);
@@ -163,10 +177,10 @@ final class PlanningRound {
                             : Optional.empty();
             boolean placed = job.gang().spansNodes()
                     ? own.flatMap(r -> reclaimForGang(job, gangDemand(job, demand), filter, r))
-                            .map(replicas -> book(job, team, replicas))
+                            .map(replicas -> bookGang(job, team, replicas))
                             .orElse(false)
                     : tryRule(job, demand, filter, own);
-            return placed || keepPending(job, blocked);
+            return placed || book.keepPending(job, blocked);
         }
         if (job.gang().spansNodes()) {
             return decideGang(job, team, demand, filter, blocked);
@@ -174,25 +188,27 @@ final class PlanningRound {
         if (departmentFull) {
             // the rules free inside the department what keeps it within its maximum (DepartmentLimits), e.g. a sibling
             // team's borrowed job for a team within its guarantee; a placement on idle GPUs alone is not allowed
-            return reclaim(job, demand, filter, least) || keepPending(job, blocked);
+            return reclaim(job, demand, filter, least) || book.keepPending(job, blocked);
         }
         var allocation = policy.place(ws.state(), demand, filter);
         if (allocation.isPresent()) {
             long milli = allocation.get().totalGpuMilli();
             String exact = milli == least ? null : quotaBlock(job, team, milli);
-            return exact != null ? keepPending(job, exact) : place(job, allocation.get());
+            return exact != null ? book.keepPending(job, exact) : book.place(job, allocation.get());
         }
         if (reclaim(job, demand, filter, least)) {
             return true;
         }
-        String capacity = noNode(job, demand, filter);
+        String capacity = capacityReasons.noNode(demand, filter, Demands.sharesGpu(job));
         if (rules.guarantee(job, least).isPresent()) {
-            return keepPending(job, WaitReasons.noRoomInQuota(team, capacity, preemption.nextUnprotected(ws)));
+            return book.keepPending(job, WaitReasons.noRoomInQuota(team, capacity, preemption.nextUnprotected(ws)));
         }
-        return keepPending(
+        long fair = rules.fairShare(team.name());
+        return book.keepPending(
                 job,
-                WaitReasons.beyondGuarantee(
-                        team, ledger.total(team.name()), least, rules.fairShare(team.name()), capacity));
+                ledger.shared()
+                        ? WaitReasons.borrowingInGroup(team, ledger.total(team.name()), least, fair, capacity)
+                        : WaitReasons.beyondGuarantee(team, ledger.total(team.name()), least, fair, capacity));
     }
 
     /**
@@ -207,17 +223,6 @@ final class PlanningRound {
             }
         }
         return false;
-    }
-
-    /**
-     * Whether quota holds a job back only because its department is at its maximum (the team itself is within
-     * its own, and a non-preemptible job within its guarantee): then the rules may free inside the department.
-     */
-    private boolean onlyDepartmentAtMax(JobSpec job, Team team, long milli) {
-        QuotaLedger ledger = ws.ledger();
-        return !ledger.exceedsMax(team.name(), milli)
-                && ledger.exceedsDepartmentMax(team.name(), milli)
-                && (job.preemptible() || ledger.fitsGuaranteeNonPreemptible(team.name(), milli));
     }
 
     /**
@@ -240,7 +245,7 @@ final class PlanningRound {
         if (!(outcome instanceof GangOutcome.Placed placedReplicas)) {
             Optional<List<Allocation>> reclaimed = reclaimForGang(job, team, demand, filter);
             if (reclaimed.isEmpty()) {
-                return keepPending(
+                return book.keepPending(
                         job,
                         departmentFull != null
                                 ? departmentFull
@@ -253,27 +258,18 @@ final class PlanningRound {
         } else {
             replicas = placedReplicas.replicas();
         }
-        return book(job, team, replicas);
+        return bookGang(job, team, replicas);
+    }
+
+    /** Books the gang's replicas whole, unless quota at their exact size holds it back. */
+    private boolean bookGang(JobSpec job, Team team, List<Allocation> replicas) {
+        long milli = replicas.stream().mapToLong(Allocation::totalGpuMilli).sum();
+        String exact = quotaBlock(job, team, milli);
+        return exact != null ? book.keepPending(job, exact) : book.book(job, replicas);
     }
 
     private static GangDemand gangDemand(JobSpec job, ResourceDemand perReplica) {
         return new GangDemand(perReplica, job.gang().replicas(), job.gang().minReplicas(), false);
-    }
-
-    /** Books the gang's replicas whole, unless quota at their exact size holds it back. */
-    private boolean book(JobSpec job, Team team, List<Allocation> replicas) {
-        long milli = replicas.stream().mapToLong(Allocation::totalGpuMilli).sum();
-        String exact = quotaBlock(job, team, milli);
-        if (exact != null) {
-            return keepPending(job, exact);
-        }
-        boolean inQuota = !job.preemptible() || ws.ledger().fitsGuarantee(job.team(), milli);
-        PlacedJob placed =
-                ws.placement(asAsked(job), replicas, inQuota ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA, now);
-        ws.add(placed, replicas);
-        actions.add(new PlanAction.Place(placed));
-        placedThisRound.add(placed.id());
-        return true;
     }
 
     /**
@@ -310,7 +306,7 @@ final class PlanningRound {
             return Optional.empty();
         }
         failedSearches.clear();
-        recordRoom(job, room.get().moves(), room.get().victims(), rights.rule());
+        book.recordRoom(job, room.get().moves(), room.get().victims(), rights.rule(), rules);
         return Optional.of(room.get().replicas());
     }
 
@@ -319,11 +315,9 @@ final class PlanningRound {
         return groups.wouldBeInQuota(job);
     }
 
-    /** The team's fair-share position now, as the borrowing order reads it ({@link QueueOrder#borrowing}). */
-    SharePosition sharePosition(String team) {
-        return SharePosition.of(
-                ws.ledger().borrowed(team) + past.getOrDefault(team, 0.0),
-                ws.ledger().team(team).overQuotaWeight());
+    /** The job's team's fair-share position now, as the borrowing order reads it ({@link QueueOrder#borrowing}). */
+    SharePosition sharePosition(JobSpec job) {
+        return shares.position(job);
     }
 
     Team team(String name) {
@@ -335,7 +329,7 @@ final class PlanningRound {
     }
 
     Plan plan() {
-        return new Plan(actions);
+        return book.plan();
     }
 
     /**
@@ -375,33 +369,18 @@ final class PlanningRound {
             return false;
         }
         failedSearches.clear();
-        recordRoom(job, room.get().moves(), room.get().victims(), r.rule());
-        return place(job, room.get().allocation());
-    }
-
-    /** Records the moves and evictions that made room for the job, before its placement, with each victim's reason. */
-    private void recordRoom(JobSpec job, List<PlanAction.Move> moves, List<PlacedJob> victims, ReclaimStep rule) {
-        actions.addAll(moves);
-        // a moved job is placed anew by this plan: a later decision of the same plan neither evicts nor moves it again
-        moves.forEach(m -> placedThisRound.add(m.job()));
-        victims.forEach(v -> actions.add(
-                new PlanAction.Evict(v.id(), EvictionReasons.of(ws.ledger(), rules, v, victims, job, rule))));
+        book.recordRoom(job, room.get().moves(), room.get().victims(), r.rule(), rules);
+        return book.place(job, room.get().allocation());
     }
 
     /** Why quota alone keeps the job waiting, or null when quota allows it. */
     private String quotaBlock(JobSpec job, Team team, long milli) {
-        QuotaLedger ledger = ws.ledger();
-        if (ledger.exceedsMax(team.name(), milli)) {
-            return WaitReasons.atMax(team, ledger.total(team.name()), milli);
-        }
-        if (ledger.exceedsDepartmentMax(team.name(), milli)) {
-            return WaitReasons.departmentAtMax(
-                    team, ledger.departmentTotal(team.department().name()), milli);
-        }
-        if (!job.preemptible() && !ledger.fitsGuaranteeNonPreemptible(team.name(), milli)) {
-            return WaitReasons.nonPreemptibleBeyondGuarantee(team, ledger.nonPreemptible(team.name()), milli);
-        }
-        return null;
+        return QuotaBlocks.of(ws.ledger(), job, team, milli);
+    }
+
+    /** Whether only the department's maximum holds the job back ({@link QuotaBlocks#onlyDepartmentAtMax}). */
+    private boolean onlyDepartmentAtMax(JobSpec job, Team team, long milli) {
+        return QuotaBlocks.onlyDepartmentAtMax(ws.ledger(), job, team, milli);
     }
 
     private PlacementPolicy.NodeFilter filterFor(JobSpec job) {
@@ -409,37 +388,5 @@ final class PlanningRound {
             return PlacementPolicy.NodeFilter.ANY;
         }
         return (s, n) -> fractionReady[n];
-    }
-
-    private boolean place(JobSpec job, Allocation allocation) {
-        boolean inQuota = !job.preemptible() || ws.ledger().fitsGuarantee(job.team(), allocation.totalGpuMilli());
-        PlacedJob placed =
-                ws.placement(asAsked(job), allocation, inQuota ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA, now);
-        ws.add(placed, allocation);
-        actions.add(new PlanAction.Place(placed));
-        placedThisRound.add(placed.id());
-        return true;
-    }
-
-    /** The job as its owner asked it (not the copy restricted to a model group's models). */
-    private JobSpec asAsked(JobSpec job) {
-        return asked != null ? asked : job;
-    }
-
-    private boolean keepPending(JobSpec job, String reason) {
-        actions.add(new PlanAction.KeepPending(job.id(), reason));
-        return false;
-    }
-
-    private String noNode(JobSpec job, ResourceDemand demand, PlacementPolicy.NodeFilter filter) {
-        return capacityReasons.noNode(demand, filter, Demands.sharesGpu(job));
-    }
-
-    private Map<String, Long> fairShares(Collection<JobSpec> waiting) {
-        Map<String, Long> demand = new HashMap<>();
-        ws.placed().forEach(j -> demand.merge(j.spec().team(), j.gpuMilli(), Long::sum));
-        waiting.forEach(
-                j -> demand.merge(j.team(), Demands.leastMilli(j, ws.state().nodes()), Long::sum));
-        return FairShare.of(ws.ledger().teams(), demand, ws.state().totalGpuMilli(), past);
     }
 }

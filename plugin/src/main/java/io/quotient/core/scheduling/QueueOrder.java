@@ -25,12 +25,13 @@ final class QueueOrder {
      * position (the team furthest below its over-quota entitlement first, {@link SharePosition}), then job priority,
      * then arrival, as Kueue's fair sharing orders admissions; team name and job name only make the order total.
      *
-     * @param position each team's fair-share position now (read at every comparison: it changes as jobs are placed)
+     * @param position each job's team's fair-share position now (read at every comparison: it changes as jobs are
+     *                 placed): with model groups, the team's position in the group the job would land in
      */
-    static Comparator<PendingJob> borrowing(Map<String, Team> teams, Function<String, SharePosition> position) {
+    static Comparator<PendingJob> borrowing(Map<String, Team> teams, Function<PendingJob, SharePosition> position) {
         return Comparator.comparing(
                         (PendingJob p) -> teamPriority(teams, p.spec().team()), Comparator.reverseOrder())
-                .thenComparing(p -> position.apply(p.spec().team()))
+                .thenComparing(position)
                 .thenComparing(p -> p.spec().priority(), Comparator.reverseOrder())
                 .thenComparing(PendingJob::queuedAt)
                 .thenComparing(p -> p.spec().team())

@@ -26,6 +26,10 @@ import java.util.function.Function;
  * whose guarantee is "any model" keeps its whole books. {@link #borrowing} shows a team as guaranteed nothing: the
  * view in which a team whose groups are all full (or whose job fits no group) only borrows. The teams a view shows
  * carry no groups of their own (their numbers are the group's already); the configuration is asked for those.
+ *
+ * <p>{@link #sharedIn} is the view in which a group's fair share is reclaimed: <em>every</em> team (and department)
+ * holds what its jobs hold on nodes of the group's models, against its guarantee in the group ({@link #guaranteeIn})
+ * and its maximum translated to the group (what it may still take overall, on top of what it holds there).
  */
 final class QuotaLedger {
 
@@ -35,6 +39,8 @@ final class QuotaLedger {
     private final ModelGroup group;
     /** The team this view shows guaranteed nothing, or null. */
     private final String borrower;
+    /** Whether this group's view counts every team by its holding in the group (the fair-share view). */
+    private final boolean shared;
 
     private Map<String, Team> viewedTeams;
 
@@ -56,14 +62,16 @@ final class QuotaLedger {
                 teams,
                 new Books(Map.copyOf(nodeModels), new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>()),
                 null,
-                null);
+                null,
+                false);
     }
 
-    private QuotaLedger(Map<String, Team> teams, Books books, ModelGroup group, String borrower) {
+    private QuotaLedger(Map<String, Team> teams, Books books, ModelGroup group, String borrower, boolean shared) {
         this.teams = teams;
         this.books = books;
         this.group = group;
         this.borrower = borrower;
+        this.shared = shared;
     }
 
     /** The jobs with their quota state as it is now ({@link QuotaStates}), in their original order. */
@@ -74,12 +82,66 @@ final class QuotaLedger {
 
     /** The same books as the model group sees them (see the class comment); changes go to the shared books. */
     QuotaLedger inGroup(ModelGroup g) {
-        return new QuotaLedger(teams, books, g, null);
+        return new QuotaLedger(teams, books, g, null, false);
     }
 
     /** The same books with {@code team} guaranteed nothing. */
     QuotaLedger borrowing(String team) {
-        return new QuotaLedger(teams, books, null, team);
+        return new QuotaLedger(teams, books, null, team, false);
+    }
+
+    /**
+     * The same books as the group's fair share sees them (see the class comment), with {@code borrower} guaranteed
+     * nothing: the view in which a job borrows in the group.
+     */
+    QuotaLedger sharedIn(ModelGroup g, String borrower) {
+        return new QuotaLedger(teams, books, g, borrower, true);
+    }
+
+    /**
+     * The part of the team's guarantee that counts against the group: its guarantee there when its guarantee is split
+     * by group; for a guarantee of "any model", the guarantee in proportion to what the team holds in the group (so
+     * a team guaranteed 8 holding 6 V100s and 4 H100s counts 4.8 against V100s and 3.2 against H100s).
+     */
+    long guaranteeIn(String team, ModelGroup g) {
+        Team t = configured(team);
+        if (t.splitsGuarantee()) {
+            return t.modelGuarantees()
+                    .overlapping(g)
+                    .map(ModelGuarantee::guaranteedMilli)
+                    .orElse(0L);
+        }
+        return proportional(t.guaranteedMilli(), books.total.getOrDefault(team, 0L), heldIn(team, g));
+    }
+
+    /** The department's guarantee in the group, by {@link #guaranteeIn}'s rule. */
+    long departmentGuaranteeIn(Department d, ModelGroup g) {
+        if (d.modelGuarantees().splitsGuarantee()) {
+            return d.modelGuarantees()
+                    .overlapping(g)
+                    .map(ModelGuarantee::guaranteedMilli)
+                    .orElse(0L);
+        }
+        return proportional(
+                d.guaranteedMilli(), books.departments.getOrDefault(d.name(), 0L), departmentHeldIn(d.name(), g));
+    }
+
+    /** The part of {@code guaranteed} that {@code held} of {@code total} covers, rounded down. */
+    private static long proportional(long guaranteed, long total, long held) {
+        if (total <= 0 || guaranteed <= 0) {
+            return 0;
+        }
+        return guaranteed >= total ? held : (long) Math.floor((double) held * guaranteed / total);
+    }
+
+    /** A maximum translated into a group's view: what the owner holds there plus what it may still take overall. */
+    private static long translated(long max, long whole, long inGroup, long floor) {
+        return max == Team.UNLIMITED ? max : Math.max(floor, max - whole + inGroup);
+    }
+
+    /** Whether this is a group's fair-share view ({@link #sharedIn}). */
+    boolean shared() {
+        return shared;
     }
 
     /** The group this view shows, if it is one group's. */
@@ -132,6 +194,12 @@ final class QuotaLedger {
     }
 
     private Team viewed(Team t) {
+        if (shared) {
+            long guaranteed = t.name().equals(borrower) ? 0 : guaranteeIn(t.name(), group);
+            long max = translated(
+                    t.maxMilli(), books.total.getOrDefault(t.name(), 0L), heldIn(t.name(), group), guaranteed);
+            return t.withQuota(guaranteed, max, t.department() == null ? null : sharedDepartment(t.department()));
+        }
         if (t.name().equals(borrower)) {
             return t.withQuota(0, t.maxMilli(), t.department());
         }
@@ -152,6 +220,16 @@ final class QuotaLedger {
         }
         ModelGuarantee g = inViewedGroup(d.modelGuarantees());
         return new Department(d.name(), g.guaranteedMilli(), g.maxMilli(), d.overQuotaWeight(), ModelGuarantees.NONE);
+    }
+
+    private Department sharedDepartment(Department d) {
+        long guaranteed = departmentGuaranteeIn(d, group);
+        long max = translated(
+                d.maxMilli(),
+                books.departments.getOrDefault(d.name(), 0L),
+                departmentHeldIn(d.name(), group),
+                guaranteed);
+        return new Department(d.name(), guaranteed, max, d.overQuotaWeight(), ModelGuarantees.NONE);
     }
 
     /** The owner's guarantee and maximum in the viewed group: none guaranteed and no maximum when it lacks the group. */
@@ -190,7 +268,7 @@ final class QuotaLedger {
 
     /** What the owner holds on nodes of one model, overall or as this view sees it. */
     private long inView(boolean split, Map<String, Long> whole, String owner, Function<String, String> key) {
-        if (group == null || !split) {
+        if (group == null || !(split || shared)) {
             return whole.getOrDefault(owner, 0L);
         }
         long sum = 0;

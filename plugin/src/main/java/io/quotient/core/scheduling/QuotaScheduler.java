@@ -1,5 +1,6 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PendingJob;
 import io.quotient.core.model.SchedulingSnapshot;
@@ -117,10 +118,10 @@ public final class QuotaScheduler implements Scheduler {
                 borrowers.computeIfAbsent(job.team(), t -> new ArrayDeque<>()).add(p);
             }
         }
-        // a team's position changes only when a job is decided: read once per team per choice, not per comparison
-        Map<String, SharePosition> positions = new HashMap<>();
-        Comparator<PendingJob> next =
-                QueueOrder.borrowing(snapshot.teams(), team -> positions.computeIfAbsent(team, round::sharePosition));
+        // a position changes only when a job is decided: read once per team's next job per choice, not per comparison
+        Map<JobId, SharePosition> positions = new HashMap<>();
+        Comparator<PendingJob> next = QueueOrder.borrowing(
+                snapshot.teams(), p -> positions.computeIfAbsent(p.spec().id(), id -> round.sharePosition(p.spec())));
         while (!borrowers.isEmpty()) {
             PendingJob first = null;
             for (Deque<PendingJob> jobs : borrowers.values()) {

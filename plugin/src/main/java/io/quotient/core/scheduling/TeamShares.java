@@ -3,6 +3,7 @@ package io.quotient.core.scheduling;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.Demands;
 import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.ModelGroup;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.Team;
 import java.util.Collection;
@@ -32,12 +33,49 @@ public final class TeamShares {
             Collection<JobSpec> waiting,
             List<NodeSpec> nodes,
             Map<String, Double> past) {
+        if (GroupShares.declared(teams)) {
+            return groupShares(teams, placed, waiting, nodes, past).summed();
+        }
         Map<String, Long> demand = new HashMap<>();
         placed.forEach(j -> demand.merge(j.spec().team(), j.gpuMilli(), Long::sum));
         waiting.forEach(j -> demand.merge(j.team(), Demands.leastMilli(j, nodes), Long::sum));
         long capacity =
                 nodes.stream().mapToLong(n -> (long) n.gpuCount() * 1000).sum();
         return FairShare.of(teams, demand, capacity, past);
+    }
+
+    /**
+     * Per team, its fair share in each of the cluster's model groups (in milli), as the scheduler divides them when the
+     * quotas name model groups (docs/fairness.md, "Fair share per model group"); empty when they name none.
+     */
+    public static Map<String, Map<ModelGroup, Long>> perGroup(
+            Map<String, Team> teams,
+            Collection<PlacedJob> placed,
+            Collection<JobSpec> waiting,
+            List<NodeSpec> nodes,
+            Map<String, Double> past) {
+        Map<String, Map<ModelGroup, Long>> shares = new HashMap<>();
+        if (!GroupShares.declared(teams)) {
+            return shares;
+        }
+        GroupShares groups = groupShares(teams, placed, waiting, nodes, past);
+        for (ModelGroup g : groups.groups()) {
+            groups.in(g)
+                    .forEach((team, milli) ->
+                            shares.computeIfAbsent(team, t -> new HashMap<>()).put(g, milli));
+        }
+        return shares;
+    }
+
+    private static GroupShares groupShares(
+            Map<String, Team> teams,
+            Collection<PlacedJob> placed,
+            Collection<JobSpec> waiting,
+            List<NodeSpec> nodes,
+            Map<String, Double> past) {
+        QuotaLedger ledger = new QuotaLedger(teams, QuotaStates.nodeModels(nodes));
+        placed.forEach(ledger::add);
+        return GroupShares.of(ledger, waiting, nodes, past);
     }
 
     /**

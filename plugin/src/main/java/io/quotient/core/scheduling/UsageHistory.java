@@ -1,5 +1,7 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.ModelGroup;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.Team;
 import io.quotient.core.model.UsageRecord;
@@ -8,7 +10,9 @@ import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Each team's decayed past borrowing, for fair shares with memory ({@link FairShareSettings}): the decay-weighted
@@ -104,6 +108,33 @@ public final class UsageHistory {
                 borrowed.put(team, beyond);
             }
         });
+        return borrowed;
+    }
+
+    /**
+     * What each team borrows now ({@link #borrowedMilli(Map, List)}) and, when the quotas name model groups, what it
+     * borrows in each group: its holding on nodes of the group's models beyond its guarantee there
+     * ({@link QuotaLedger#guaranteeIn}), under the key {@link GroupShares#pastKey}, so that decayed usage is kept per
+     * group as well as per team.
+     */
+    public static Map<String, Long> borrowedMilli(
+            Map<String, Team> teams, List<PlacedJob> placed, List<NodeSpec> nodes) {
+        Map<String, Long> borrowed = borrowedMilli(teams, placed);
+        if (!GroupShares.declared(teams)) {
+            return borrowed;
+        }
+        QuotaLedger ledger = new QuotaLedger(teams, QuotaStates.nodeModels(nodes));
+        placed.forEach(ledger::add);
+        Set<String> holders = new TreeSet<>();
+        placed.forEach(p -> holders.add(p.spec().team()));
+        for (ModelGroup g : GroupShares.clusterGroups(teams, nodes)) {
+            for (String team : holders) {
+                long beyond = ledger.heldIn(team, g) - ledger.guaranteeIn(team, g);
+                if (beyond > 0) {
+                    borrowed.put(GroupShares.pastKey(team, g), beyond);
+                }
+            }
+        }
         return borrowed;
     }
 

@@ -1,6 +1,7 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.model.PlacedJob;
+import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
 /**
@@ -10,10 +11,11 @@ import java.util.function.ToLongFunction;
  * hysteresis ignores elsewhere do not outweigh evicting less). The claimant's own jobs have no standing: they leave
  * the team-level comparison to the job-level one.
  *
- * @param fairShare  per team, its fair share in milli
+ * @param books      the ledger (or the view of it) the standing is read from, at each call
+ * @param fairShare  per team, its fair share in milli, as {@code books} sees it
  * @param stepMilli  the fair-share hysteresis in milli (at least 1)
  */
-record VictimStanding(QuotaLedger ledger, ToLongFunction<String> fairShare, long stepMilli) {
+record VictimStanding(Supplier<QuotaLedger> books, ToLongFunction<String> fairShare, long stepMilli) {
 
     VictimStanding {
         stepMilli = Math.max(1, stepMilli);
@@ -22,7 +24,9 @@ record VictimStanding(QuotaLedger ledger, ToLongFunction<String> fairShare, long
     /** The victim team's priority; none (the least value) for the claimant's own jobs. */
     int teamPriority(PlacedJob victim, String claimant) {
         String team = victim.spec().team();
-        return team.equals(claimant) ? Integer.MIN_VALUE : ledger.team(team).priority();
+        return team.equals(claimant)
+                ? Integer.MIN_VALUE
+                : books.get().team(team).priority();
     }
 
     /**
@@ -34,7 +38,7 @@ record VictimStanding(QuotaLedger ledger, ToLongFunction<String> fairShare, long
         if (team.equals(claimant)) {
             return Long.MIN_VALUE;
         }
-        long below = fairShare.applyAsLong(team) - (ledger.total(team) - takenMilli);
+        long below = fairShare.applyAsLong(team) - (books.get().total(team) - takenMilli);
         return Math.max(0, below) / stepMilli;
     }
 }

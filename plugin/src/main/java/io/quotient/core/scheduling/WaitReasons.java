@@ -58,6 +58,16 @@ public final class WaitReasons {
         return rule + " and borrows only idle GPUs" + fair + ": " + capacity;
     }
 
+    /**
+     * A job borrowing in one model group's fair-share view found no room there (the group's name comes before it):
+     * what the team holds in the group and its fair share of the group's GPUs.
+     */
+    static String borrowingInGroup(Team team, long holds, long needs, long fairShare, String capacity) {
+        return team.name() + " holds " + gpus(holds) + " GPUs there and borrows only idle GPUs (fair share there "
+                + gpus(fairShare) + " GPUs" + (holds + needs > fairShare ? ", which this job would exceed" : "")
+                + "): " + capacity;
+    }
+
     static String nonPreemptibleBeyondGuarantee(Team team, long inQuota, long needs) {
         return team.name() + "'s in-quota jobs hold " + gpus(inQuota) + " of its " + gpus(team.guaranteedMilli())
                 + " guaranteed GPUs and this job needs " + gpus(needs) + "; non-preemptible jobs run only within the"

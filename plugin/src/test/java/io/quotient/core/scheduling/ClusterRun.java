@@ -119,6 +119,13 @@ final class ClusterRun {
         return lastSnapshot;
     }
 
+    /** A 1-GPU job of the team, running for an hour on the node's GPU, recorded as borrowed. */
+    void running(String team, String name, String node, int gpu) {
+        PlacedJob job = new PlacedJob(
+                job(team, name, 1), node, List.of(gpu), 1000, QuotaState.OVER_QUOTA, now.minus(Duration.ofHours(1)));
+        placed.put(job.id(), job);
+    }
+
     /** A new job: decided alone, as the service decides a deploy. */
     Plan deploy(JobSpec job) {
         Plan plan = scheduler.schedule(snapshot(), job);

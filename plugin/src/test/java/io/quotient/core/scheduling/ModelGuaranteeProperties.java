@@ -91,7 +91,8 @@ class ModelGuaranteeProperties {
         return g;
     }
 
-    private static long heldOn(ClusterRun run, String team, String model) {
+    /** The whole GPUs the team holds on nodes of the model. */
+    static long heldOn(ClusterRun run, String team, String model) {
         Map<String, String> models = Workspace.nodeModels(run.nodes);
         return run.placed.values().stream()
                         .filter(j -> j.spec().team().equals(team) && model.equals(models.get(j.node())))

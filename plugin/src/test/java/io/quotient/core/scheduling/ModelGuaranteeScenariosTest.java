@@ -10,7 +10,6 @@ import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.ModelGroup;
 import io.quotient.core.model.ModelGuarantee;
 import io.quotient.core.model.ModelGuarantees;
-import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
 import io.quotient.core.model.Team;
 import io.quotient.core.model.WithinTeamPreemption;
@@ -77,14 +76,7 @@ class ModelGuaranteeScenariosTest {
     }
 
     private void running(String team, String name, String node, int gpu) {
-        PlacedJob job = new PlacedJob(
-                ClusterRun.job(team, name, 1),
-                node,
-                List.of(gpu),
-                1000,
-                QuotaState.OVER_QUOTA,
-                run.now.minus(Duration.ofHours(1)));
-        run.placed.put(job.id(), job);
+        run.running(team, name, node, gpu);
     }
 
     private List<String> evicted() {
