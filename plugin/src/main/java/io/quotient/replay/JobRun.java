@@ -5,15 +5,22 @@ import io.quotient.core.model.PlacedJob;
 
 /**
  * One job's life in a replay: waiting, running a segment, stopped (preempted or moved) and resumed from its last
- * checkpoint, finished. Work is counted in GPU milli × milliseconds, exactly: what it delivers is its trace work plus
- * what preemptions threw away.
+ * checkpoint, finished, or stopped for good by its team's idle policy. Work is counted in GPU milli × milliseconds,
+ * exactly: what it delivers plus what an idle stop left undone is its trace work plus what preemptions threw away.
+ * Its idle profile is followed by running time, so a job resumed from a checkpoint is as busy as it was there.
  */
 public final class JobRun {
 
     private final ReplayJob job;
     private final JobSpec spec;
     private final long demandMilli;
+    /** Its team's idle threshold: running time at or under it counts as idle. */
+    private final double idleThreshold;
+
     private long remainingMs;
+    /** Where in its running time the segment started (its profile's position). */
+    private long segmentStartProgressMs;
+
     private PlacedJob placement;
     private long segmentStartMs = -1;
     private long firstStartMs = -1;
@@ -23,11 +30,17 @@ public final class JobRun {
     private int moves;
     private long lostMilliMs;
     private long deliveredMilliMs;
+    private final IdleTally idle = new IdleTally();
 
     JobRun(ReplayJob job, JobSpec spec, long demandMilli) {
+        this(job, spec, demandMilli, 0);
+    }
+
+    JobRun(ReplayJob job, JobSpec spec, long demandMilli, double idleThreshold) {
         this.job = job;
         this.spec = spec;
         this.demandMilli = demandMilli;
+        this.idleThreshold = idleThreshold;
         this.remainingMs = job.durationMs();
     }
 
@@ -35,6 +48,7 @@ public final class JobRun {
     void start(PlacedJob where, long nowMs) {
         placement = where;
         segmentStartMs = nowMs;
+        segmentStartProgressMs = job.durationMs() - remainingMs;
         if (firstStartMs < 0) {
             firstStartMs = nowMs;
         }
@@ -52,7 +66,7 @@ public final class JobRun {
         long kept = checkpoint > 0 ? Math.min(ran / checkpoint * checkpoint, remainingMs) : 0;
         long held = placement.gpuMilli();
         long lost = (ran - kept) * held;
-        deliveredMilliMs += ran * held;
+        endSegment(ran, held);
         lostMilliMs += lost;
         remainingMs -= kept;
         if (moved) {
@@ -67,12 +81,61 @@ public final class JobRun {
     }
 
     void finish(long nowMs) {
-        deliveredMilliMs += (nowMs - segmentStartMs) * placement.gpuMilli();
+        endSegment(nowMs - segmentStartMs, placement.gpuMilli());
         remainingMs = 0;
         finishMs = nowMs;
         placement = null;
         segmentStartMs = -1;
         epoch++;
+    }
+
+    /**
+     * Its team's idle policy released its GPUs now: counts the GPU-time the policy returns (the rest of the idle
+     * stretch it was in, within its remaining running time) and, when it is stopped for good ({@code stop}), ends it
+     * with its remaining work undone; a job preempted instead is then stopped as any preemption ({@link #stop}).
+     */
+    void releasedIdle(long nowMs, boolean stopped) {
+        long at = progressAt(nowMs);
+        long held = placement.gpuMilli();
+        idle.released((job.profile().idleStretchEnd(at, idleThreshold, job.durationMs()) - at) * held, stopped);
+        if (!stopped) {
+            return;
+        }
+        long ran = nowMs - segmentStartMs;
+        endSegment(ran, held);
+        idle.stoppedUndone((remainingMs - ran) * held);
+        remainingMs = 0;
+        finishMs = -1;
+        placement = null;
+        segmentStartMs = -1;
+        epoch++;
+        idle.stoppedAt(nowMs);
+    }
+
+    /** Its GPUs were the ones an idle job's release freed for it (it was that release's waiter). */
+    void waitedForIdle() {
+        idle.waiter();
+    }
+
+    /** Where in its running time the job is at {@code nowMs} (it runs). */
+    long progressAt(long nowMs) {
+        return segmentStartProgressMs + (nowMs - segmentStartMs);
+    }
+
+    long segmentStartMs() {
+        return segmentStartMs;
+    }
+
+    /** A running segment of {@code ran} ms on {@code held} GPU milli ends: delivered, and the idle part of it. */
+    private void endSegment(long ran, long held) {
+        deliveredMilliMs += ran * held;
+        idle.allocatedIdle(
+                job.profile().msAtOrUnder(segmentStartProgressMs, segmentStartProgressMs + ran, idleThreshold) * held);
+    }
+
+    /** What the idle policy did to it and what it held idle. */
+    public IdleTally idle() {
+        return idle;
     }
 
     public ReplayJob job() {
@@ -94,6 +157,11 @@ public final class JobRun {
 
     public boolean finished() {
         return finishMs >= 0;
+    }
+
+    /** Finished, or stopped for good by its team's idle policy: it will not run again. */
+    public boolean ended() {
+        return finished() || idle.stopped();
     }
 
     public PlacedJob placement() {
@@ -135,6 +203,9 @@ public final class JobRun {
     @Override
     public String toString() {
         return job.name() + " of " + job.team() + " (" + demandMilli + " milli, preemptible " + spec.preemptible()
-                + (running() ? ", running" : finished() ? ", finished" : ", waiting") + ")";
+                + (running()
+                        ? ", running"
+                        : finished() ? ", finished" : idle.stopped() ? ", stopped idle" : ", waiting")
+                + ")";
     }
 }

@@ -3,6 +3,7 @@ package io.quotient.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobKind;
 import io.quotient.core.model.Team;
 import io.quotient.core.scheduling.FairShareSettings;
 import java.time.Duration;
