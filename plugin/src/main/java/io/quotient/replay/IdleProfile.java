@@ -9,8 +9,9 @@ import java.util.regex.Pattern;
 /**
  * How busy a job keeps its GPUs over its running time (the general format's {@code idle_profile}, docs/replay.md):
  * periods of a utilisation, repeating from the start for as long as the job runs. Positions are milliseconds of the
- * job's own running time, not of the clock, so a job preempted and resumed from a checkpoint takes its profile up
- * where its work resumes. {@link #BUSY}, no periods, is a job busy all the time (a trace without profiles).
+ * job's running time so far (every segment it ran, work lost to preemptions included), not of the clock: a job
+ * waiting in the queue does not move on in its profile, and one preempted and placed again takes it up where it left
+ * it. {@link #BUSY}, no periods, is a job busy all the time (a trace without profiles).
  */
 public record IdleProfile(List<Period> periods) {
 

@@ -7,7 +7,8 @@ import io.quotient.core.model.PlacedJob;
  * One job's life in a replay: waiting, running a segment, stopped (preempted or moved) and resumed from its last
  * checkpoint, finished, or stopped for good by its team's idle policy. Work is counted in GPU milli × milliseconds,
  * exactly: what it delivers plus what an idle stop left undone is its trace work plus what preemptions threw away.
- * Its idle profile is followed by running time, so a job resumed from a checkpoint is as busy as it was there.
+ * Its idle profile is followed over its running time so far (every segment, lost work included), so a job resumed
+ * after a preemption takes its profile up where it left it, and an idle stretch ends however often it is preempted.
  */
 public final class JobRun {
 
@@ -18,8 +19,8 @@ public final class JobRun {
     private final double idleThreshold;
 
     private long remainingMs;
-    /** Where in its running time the segment started (its profile's position). */
-    private long segmentStartProgressMs;
+    /** Its running time before the segment, over every segment (its profile's position when the segment started). */
+    private long ranBeforeMs;
 
     private PlacedJob placement;
     private long segmentStartMs = -1;
@@ -48,7 +49,6 @@ public final class JobRun {
     void start(PlacedJob where, long nowMs) {
         placement = where;
         segmentStartMs = nowMs;
-        segmentStartProgressMs = job.durationMs() - remainingMs;
         if (firstStartMs < 0) {
             firstStartMs = nowMs;
         }
@@ -97,11 +97,12 @@ public final class JobRun {
     void releasedIdle(long nowMs, boolean stopped) {
         long at = progressAt(nowMs);
         long held = placement.gpuMilli();
-        idle.released((job.profile().idleStretchEnd(at, idleThreshold, job.durationMs()) - at) * held, stopped);
+        long ran = nowMs - segmentStartMs;
+        long left = remainingMs - ran;
+        idle.released((job.profile().idleStretchEnd(at, idleThreshold, at + left) - at) * held, stopped);
         if (!stopped) {
             return;
         }
-        long ran = nowMs - segmentStartMs;
         endSegment(ran, held);
         idle.stoppedUndone((remainingMs - ran) * held);
         remainingMs = 0;
@@ -117,9 +118,9 @@ public final class JobRun {
         idle.waiter();
     }
 
-    /** Where in its running time the job is at {@code nowMs} (it runs). */
+    /** Where in its profile the job is at {@code nowMs} (it runs): its running time so far. */
     long progressAt(long nowMs) {
-        return segmentStartProgressMs + (nowMs - segmentStartMs);
+        return ranBeforeMs + (nowMs - segmentStartMs);
     }
 
     long segmentStartMs() {
@@ -129,8 +130,8 @@ public final class JobRun {
     /** A running segment of {@code ran} ms on {@code held} GPU milli ends: delivered, and the idle part of it. */
     private void endSegment(long ran, long held) {
         deliveredMilliMs += ran * held;
-        idle.allocatedIdle(
-                job.profile().msAtOrUnder(segmentStartProgressMs, segmentStartProgressMs + ran, idleThreshold) * held);
+        idle.allocatedIdle(job.profile().msAtOrUnder(ranBeforeMs, ranBeforeMs + ran, idleThreshold) * held);
+        ranBeforeMs += ran;
     }
 
     /** What the idle policy did to it and what it held idle. */

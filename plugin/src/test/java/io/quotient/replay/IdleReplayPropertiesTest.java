@@ -33,13 +33,15 @@ class IdleReplayPropertiesTest {
         in.teams().forEach((name, team) -> {
             Set<JobKind> kinds =
                     random.nextBoolean() ? Set.of(JobKind.NOTEBOOK) : Set.of(JobKind.NOTEBOOK, JobKind.TRAIN);
+            IdleAction action = random.nextBoolean() ? IdleAction.STOP : IdleAction.PREEMPT;
+            // the replay refuses preempt whether or not anyone waits (IdleReplayTest)
             IdlePolicy policy = new IdlePolicy(
                     kinds,
                     Duration.ofMinutes(5 + random.nextInt(30)),
                     Duration.ofMinutes(random.nextInt(5)),
                     0.05 * random.nextInt(3),
-                    random.nextBoolean(),
-                    random.nextBoolean() ? IdleAction.STOP : IdleAction.PREEMPT);
+                    action == IdleAction.PREEMPT || random.nextBoolean(),
+                    action);
             teams.put(name, random.nextInt(4) == 0 ? team : team.withIdle(policy));
         });
         List<ReplayJob> jobs = new ArrayList<>();

@@ -1,6 +1,7 @@
 package io.quotient.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.offset;
 
 import io.quotient.core.cluster.NodeSpec;
@@ -201,23 +202,57 @@ class IdleReplayTest {
                 true,
                 ReplayJob.DEFAULT_CHECKPOINT_MS,
                 Duration.ZERO);
-        Run run = replay(
-                teams,
-                Baselines.named("quotient"),
-                job("nb", "lab", 0, 240, JobKind.NOTEBOOK, IDLE_AFTER_10_MIN),
-                job("batch", "lab", 0, 600, JobKind.TRAIN, ""),
-                urgent);
+        // a notebook its user lets be preempted (quotient.io/preemptible): re-queued, it displaces nobody
+        ReplayJob nb = job("nb", "lab", 0, 240, JobKind.NOTEBOOK, IDLE_AFTER_10_MIN);
+        nb = new ReplayJob(
+                nb.name(),
+                nb.team(),
+                nb.submitMs(),
+                nb.durationMs(),
+                nb.gpu(),
+                0,
+                0,
+                Set.of(),
+                1,
+                JobKind.NOTEBOOK,
+                0,
+                true,
+                nb.checkpointMs(),
+                Duration.ZERO,
+                nb.profile());
+        Run run =
+                replay(teams, Baselines.named("quotient"), nb, job("batch", "lab", 0, 600, JobKind.TRAIN, ""), urgent);
 
         assertThat(run.events()).containsSubsequence("2400s preempt nb", "2400s start urgent", "6000s start nb");
-        JobRun nb = run.of("nb");
-        assertThat(nb.finished()).isTrue();
-        assertThat(nb.idle().preemptions()).isEqualTo(1);
-        assertThat(nb.preemptions()).isEqualTo(1);
+        JobRun notebook = run.of("nb");
+        assertThat(notebook.finished()).as(run.events().toString()).isTrue();
+        assertThat(notebook.idle().preemptions()).as(run.events().toString()).isEqualTo(1);
+        assertThat(notebook.preemptions()).isEqualTo(1);
         // it checkpoints every 2 minutes: it lost nothing at 40 minutes and resumed its 200 minutes left, idle, and
         // with nobody waiting any more it was kept to its end
-        assertThat(nb.lostMilliMs()).isZero();
-        assertThat(nb.finishMs()).isEqualTo(100 * MIN + 200 * MIN);
-        assertThat(nb.deliveredMilliMs()).isEqualTo(240 * MIN * 1000);
-        assertThat(nb.idle().allocatedIdleMilliMs()).isEqualTo(230 * MIN * 1000);
+        assertThat(notebook.lostMilliMs()).isZero();
+        assertThat(notebook.finishMs()).isEqualTo(100 * MIN + 200 * MIN);
+        assertThat(notebook.deliveredMilliMs()).isEqualTo(240 * MIN * 1000);
+        assertThat(notebook.idle().allocatedIdleMilliMs()).isEqualTo(230 * MIN * 1000);
+    }
+
+    @Test
+    void aPolicyThatWouldRequeueIdleJobsWhetherOrNotAnyoneWaitsIsRefusedNamingTheTeam() {
+        Map<String, Team> teams = new LinkedHashMap<>();
+        teams.put(
+                "lab",
+                Team.of("lab", 1)
+                        .withIdle(new IdlePolicy(
+                                Set.of(JobKind.NOTEBOOK),
+                                Duration.ofMinutes(30),
+                                Duration.ofMinutes(20),
+                                0.05,
+                                false,
+                                IdleAction.PREEMPT)));
+        assertThatThrownBy(
+                        () -> replay(teams, Baselines.named("quotient"), job("nb", "lab", 0, 60, JobKind.NOTEBOOK, "")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("team lab")
+                .hasMessageContaining("use action stop, or onlyWhenOthersWait true");
     }
 }
