@@ -8,10 +8,12 @@ import java.util.regex.Pattern;
 
 /**
  * How busy a job keeps its GPUs over its running time (the general format's {@code idle_profile}, docs/replay.md):
- * periods of a utilisation, repeating from the start for as long as the job runs. Positions are milliseconds of the
+ * periods of a utilisation, one after the other from the start, busy after the last. Positions are milliseconds of the
  * job's running time so far (every segment it ran, work lost to preemptions included), not of the clock: a job
- * waiting in the queue does not move on in its profile, and one preempted and placed again takes it up where it left
- * it. {@link #BUSY}, no periods, is a job busy all the time (a trace without profiles).
+ * waiting in the queue does not move on in it, and one preempted and placed again takes it up where it left it. As a
+ * job runs at least its team's {@code after} between two idle releases, it always reaches the end of its profile, and
+ * busy from there it is released no more: a replay ends even when idle jobs are released and re-queued again and
+ * again. {@link #BUSY}, no periods, is a job busy all the time (a trace without profiles).
  */
 public record IdleProfile(List<Period> periods) {
 
@@ -88,7 +90,7 @@ public record IdleProfile(List<Period> periods) {
     /** The mean utilisation over running time {@code fromMs}..{@code toMs} (1 for {@link #BUSY}). */
     public double meanUtilisation(long fromMs, long toMs) {
         if (toMs <= fromMs) {
-            return utilisationAt(fromMs);
+            return 1;
         }
         double[] sum = {0};
         walk(fromMs, toMs, (ms, u) -> sum[0] += ms * u);
@@ -107,29 +109,21 @@ public record IdleProfile(List<Period> periods) {
      * {@code limitMs}; {@code atMs} itself when the job is above the threshold there.
      */
     public long idleStretchEnd(long atMs, double threshold, long limitMs) {
-        if (!given() || atMs >= limitMs) {
-            return atMs;
-        }
-        if (periods.stream().allMatch(p -> p.utilisation() <= threshold)) {
-            return limitMs;
-        }
-        long cycle = cycleMs();
-        long pos = atMs;
-        int i = indexAt(Math.floorMod(pos, cycle));
-        long periodEnd = pos - Math.floorMod(pos, cycle) + endOf(i);
-        while (pos < limitMs) { // within one lap: some period is above the threshold
-            if (periods.get(i).utilisation() > threshold) {
-                return pos;
+        long end = 0;
+        for (Period p : periods) {
+            long start = end;
+            end += p.ms();
+            if (end <= atMs) {
+                continue;
             }
-            pos = periodEnd;
-            i = (i + 1) % periods.size();
-            periodEnd = pos + periods.get(i).ms();
+            if (p.utilisation() > threshold) {
+                return Math.max(atMs, Math.min(start, limitMs));
+            }
+            if (end >= limitMs) {
+                return Math.max(atMs, limitMs);
+            }
         }
-        return limitMs;
-    }
-
-    private double utilisationAt(long ms) {
-        return given() ? periods.get(indexAt(Math.floorMod(ms, cycleMs()))).utilisation() : 1;
+        return Math.max(atMs, Math.min(end, limitMs)); // busy after the last period
     }
 
     private interface Stretch {
@@ -138,59 +132,22 @@ public record IdleProfile(List<Period> periods) {
 
     /** Calls {@code stretch} for each piece of {@code fromMs}..{@code toMs} at one utilisation, in order. */
     private void walk(long fromMs, long toMs, Stretch stretch) {
-        if (toMs <= fromMs) {
-            return;
-        }
-        if (!given()) {
-            stretch.add(toMs - fromMs, 1);
-            return;
-        }
-        long cycle = cycleMs();
-        long laps = (toMs - fromMs) / cycle;
-        if (laps > 0) {
-            for (Period p : periods) {
-                stretch.add(p.ms() * laps, p.utilisation());
-            }
-            fromMs += laps * cycle;
-        }
-        long pos = fromMs;
-        int i = indexAt(Math.floorMod(pos, cycle));
-        long periodEnd = pos - Math.floorMod(pos, cycle) + endOf(i);
-        while (pos < toMs) {
-            long end = Math.min(periodEnd, toMs);
-            stretch.add(end - pos, periods.get(i).utilisation());
-            pos = end;
-            i = (i + 1) % periods.size();
-            periodEnd = pos + periods.get(i).ms();
-        }
-    }
-
-    private long cycleMs() {
-        long sum = 0;
+        long end = 0;
         for (Period p : periods) {
-            sum += p.ms();
-        }
-        return sum;
-    }
-
-    /** The index of the period holding offset {@code inCycle} (0 ≤ inCycle < cycle). */
-    private int indexAt(long inCycle) {
-        long end = 0;
-        for (int i = 0; i < periods.size(); i++) {
-            end += periods.get(i).ms();
-            if (inCycle < end) {
-                return i;
+            long start = end;
+            end += p.ms();
+            long from = Math.max(start, fromMs);
+            long to = Math.min(end, toMs);
+            if (to > from) {
+                stretch.add(to - from, p.utilisation());
+            }
+            if (end >= toMs) {
+                return;
             }
         }
-        return periods.size() - 1;
-    }
-
-    /** The offset in the cycle where period {@code i} ends. */
-    private long endOf(int i) {
-        long end = 0;
-        for (int k = 0; k <= i; k++) {
-            end += periods.get(k).ms();
+        long from = Math.max(end, fromMs);
+        if (toMs > from) {
+            stretch.add(toMs - from, 1); // busy after the last period
         }
-        return end;
     }
 }

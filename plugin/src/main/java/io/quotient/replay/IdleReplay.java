@@ -6,7 +6,6 @@ import io.quotient.core.idle.IdleState;
 import io.quotient.core.idle.IdleVerdict;
 import io.quotient.core.idle.JobUtilisation;
 import io.quotient.core.model.IdleAction;
-import io.quotient.core.model.IdlePolicy;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.SchedulingSnapshot;
 import io.quotient.core.model.Team;
@@ -43,23 +42,8 @@ final class IdleReplay {
         this.teams = teams;
     }
 
-    /**
-     * Whether some team's idle policy watches anything (else the replay never runs the pass).
-     *
-     * @throws IllegalArgumentException for a policy that would re-queue idle jobs whether or not anyone waits:
-     *     re-queued, such a job is placed again at once, idle again, and may be released again for ever (its work
-     *     since its checkpoint lost each time), so a replay of it need not end
-     */
+    /** Whether some team's idle policy watches anything (else the replay never runs the pass). */
     static boolean anyPolicy(Map<String, Team> teams) {
-        for (Team t : teams.values()) {
-            IdlePolicy p = t.idle();
-            if (!p.isOff() && p.action() == IdleAction.PREEMPT && !p.onlyWhenOthersWait()) {
-                throw new IllegalArgumentException("team " + t.name() + ": the replay does not run an idle policy with"
-                        + " action preempt and onlyWhenOthersWait false: a job re-queued while nobody waits is placed"
-                        + " again at once and released again, without end; use action stop, or onlyWhenOthersWait"
-                        + " true");
-            }
-        }
         return teams.values().stream().anyMatch(t -> !t.idle().isOff());
     }
 

@@ -25,7 +25,10 @@ import net.jqwik.api.Property;
  */
 class IdleReplayPropertiesTest {
 
-    /** SmallTraces' input with every team watching notebooks (and some training), a third of the jobs notebooks. */
+    /**
+     * SmallTraces' input with most teams watching notebooks (some training too), a third of the jobs notebooks, most
+     * with a profile: busy, idle, then nearly idle, and busy after it.
+     */
     static SmallTraces.Input withIdle(long seed) {
         SmallTraces.Input in = SmallTraces.generate(seed);
         Random random = new Random(seed ^ 0x5DEECE66DL);
@@ -34,13 +37,12 @@ class IdleReplayPropertiesTest {
             Set<JobKind> kinds =
                     random.nextBoolean() ? Set.of(JobKind.NOTEBOOK) : Set.of(JobKind.NOTEBOOK, JobKind.TRAIN);
             IdleAction action = random.nextBoolean() ? IdleAction.STOP : IdleAction.PREEMPT;
-            // the replay refuses preempt whether or not anyone waits (IdleReplayTest)
             IdlePolicy policy = new IdlePolicy(
                     kinds,
                     Duration.ofMinutes(5 + random.nextInt(30)),
                     Duration.ofMinutes(random.nextInt(5)),
                     0.05 * random.nextInt(3),
-                    action == IdleAction.PREEMPT || random.nextBoolean(),
+                    random.nextBoolean(),
                     action);
             teams.put(name, random.nextInt(4) == 0 ? team : team.withIdle(policy));
         });

@@ -1,7 +1,6 @@
 package io.quotient.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.offset;
 
 import io.quotient.core.cluster.NodeSpec;
@@ -237,22 +236,43 @@ class IdleReplayTest {
     }
 
     @Test
-    void aPolicyThatWouldRequeueIdleJobsWhetherOrNotAnyoneWaitsIsRefusedNamingTheTeam() {
+    void aJobReleasedAndRequeuedWhetherOrNotAnyoneWaitsEndsOnceItsProfileIsOver() {
         Map<String, Team> teams = new LinkedHashMap<>();
         teams.put(
                 "lab",
                 Team.of("lab", 1)
                         .withIdle(new IdlePolicy(
-                                Set.of(JobKind.NOTEBOOK),
-                                Duration.ofMinutes(30),
-                                Duration.ofMinutes(20),
+                                Set.of(JobKind.TRAIN),
+                                Duration.ofMinutes(10),
+                                Duration.ofMinutes(5),
                                 0.05,
                                 false,
                                 IdleAction.PREEMPT)));
-        assertThatThrownBy(
-                        () -> replay(teams, Baselines.named("quotient"), job("nb", "lab", 0, 60, JobKind.NOTEBOOK, "")))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("team lab")
-                .hasMessageContaining("use action stop, or onlyWhenOthersWait true");
+        // never checkpoints: each release throws its run away, and it is placed again at once
+        ReplayJob idle = job("idle", "lab", 0, 60, JobKind.TRAIN, "idle:45m");
+        idle = new ReplayJob(
+                idle.name(),
+                idle.team(),
+                idle.submitMs(),
+                idle.durationMs(),
+                idle.gpu(),
+                0,
+                0,
+                Set.of(),
+                1,
+                JobKind.TRAIN,
+                0,
+                true,
+                0,
+                Duration.ZERO,
+                idle.profile());
+        Run run = replay(teams, Baselines.named("quotient"), idle);
+
+        JobRun job = run.of("idle");
+        // released every 10 minutes of its 45 idle ones (4 times), then busy: its 60 minutes run to the end
+        assertThat(job.finished()).as(run.events().toString()).isTrue();
+        assertThat(job.idle().preemptions()).isEqualTo(4);
+        assertThat(job.lostMilliMs()).isEqualTo(40 * MIN * 1000);
+        assertThat(job.finishMs()).isEqualTo(100 * MIN);
     }
 }
