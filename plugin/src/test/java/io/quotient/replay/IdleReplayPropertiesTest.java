@@ -116,29 +116,8 @@ class IdleReplayPropertiesTest {
     @Property(tries = 30)
     void theSameInputReplaysTheSame(@ForAll long seed) {
         SmallTraces.Input in = withIdle(seed);
-        assertThat(log(in)).isEqualTo(log(in));
-    }
-
-    private static List<String> log(SmallTraces.Input in) {
-        List<String> events = new ArrayList<>();
-        new ReplayEngine(in.nodes(), in.teams(), Baselines.named("quotient")).run(in.jobs(), new ReplayListener() {
-            @Override
-            public void started(JobRun run, long nowMs, boolean afterMove) {
-                events.add(nowMs + " start " + run.job().name() + " "
-                        + run.placement().replicas());
-            }
-
-            @Override
-            public void stopped(JobRun run, PlacedJob from, long nowMs, boolean moved, long lostMilliMs) {
-                events.add(nowMs + " stop " + run.job().name() + " " + moved + " " + lostMilliMs);
-            }
-
-            @Override
-            public void stoppedIdle(JobRun run, PlacedJob from, long nowMs) {
-                events.add(nowMs + " idle-stop " + run.job().name());
-            }
-        });
-        return events;
+        ReplayPolicy quotient = Baselines.named("quotient");
+        assertThat(ReplayEnginePropertiesTest.log(in, quotient)).isEqualTo(ReplayEnginePropertiesTest.log(in, quotient));
     }
 
     /** The GPU milli in use on every GPU never above one GPU; each job ends (finishes or is stopped) once. */

@@ -41,7 +41,22 @@ class IdleReplayTest {
         return teams;
     }
 
+    /** A job of one GPU; training is preemptible and checkpoints every 30 minutes, the others every 2 minutes. */
     static ReplayJob job(String name, String team, long submitMin, long minutes, JobKind kind, String profile) {
+        boolean train = kind == JobKind.TRAIN;
+        return job(name, team, submitMin, minutes, kind, profile, 0, train, train ? ReplayJob.DEFAULT_CHECKPOINT_MS : 2 * MIN);
+    }
+
+    static ReplayJob job(
+            String name,
+            String team,
+            long submitMin,
+            long minutes,
+            JobKind kind,
+            String profile,
+            int priority,
+            boolean preemptible,
+            long checkpointMs) {
         return new ReplayJob(
                 name,
                 team,
@@ -53,9 +68,9 @@ class IdleReplayTest {
                 Set.of(),
                 1,
                 kind,
-                0,
-                kind == JobKind.TRAIN,
-                kind == JobKind.TRAIN ? ReplayJob.DEFAULT_CHECKPOINT_MS : 2 * MIN,
+                priority,
+                preemptible,
+                checkpointMs,
                 Duration.ZERO,
                 IdleProfile.parse(profile));
     }
@@ -185,40 +200,9 @@ class IdleReplayTest {
                 Team.of("lab", 2)
                         .withPreemptWithinTeam(WithinTeamPreemption.NEVER)
                         .withIdle(policy(IdleAction.PREEMPT)));
-        ReplayJob urgent = job("urgent", "lab", 20, 60, JobKind.TRAIN, "");
-        urgent = new ReplayJob(
-                urgent.name(),
-                urgent.team(),
-                urgent.submitMs(),
-                urgent.durationMs(),
-                urgent.gpu(),
-                0,
-                0,
-                Set.of(),
-                1,
-                JobKind.TRAIN,
-                5,
-                true,
-                ReplayJob.DEFAULT_CHECKPOINT_MS,
-                Duration.ZERO);
+        ReplayJob urgent = job("urgent", "lab", 20, 60, JobKind.TRAIN, "", 5, true, ReplayJob.DEFAULT_CHECKPOINT_MS);
         // a notebook its user lets be preempted (quotient.io/preemptible): re-queued, it displaces nobody
-        ReplayJob nb = job("nb", "lab", 0, 240, JobKind.NOTEBOOK, IDLE_AFTER_10_MIN);
-        nb = new ReplayJob(
-                nb.name(),
-                nb.team(),
-                nb.submitMs(),
-                nb.durationMs(),
-                nb.gpu(),
-                0,
-                0,
-                Set.of(),
-                1,
-                JobKind.NOTEBOOK,
-                0,
-                true,
-                nb.checkpointMs(),
-                Duration.ZERO,
-                nb.profile());
+        ReplayJob nb = job("nb", "lab", 0, 240, JobKind.NOTEBOOK, IDLE_AFTER_10_MIN, 0, true, 2 * MIN);
         Run run =
                 replay(teams, Baselines.named("quotient"), nb, job("batch", "lab", 0, 600, JobKind.TRAIN, ""), urgent);
 
@@ -249,23 +233,7 @@ class IdleReplayTest {
                                 false,
                                 IdleAction.PREEMPT)));
         // never checkpoints: each release throws its run away, and it is placed again at once
-        ReplayJob idle = job("idle", "lab", 0, 60, JobKind.TRAIN, "idle:45m");
-        idle = new ReplayJob(
-                idle.name(),
-                idle.team(),
-                idle.submitMs(),
-                idle.durationMs(),
-                idle.gpu(),
-                0,
-                0,
-                Set.of(),
-                1,
-                JobKind.TRAIN,
-                0,
-                true,
-                0,
-                Duration.ZERO,
-                idle.profile());
+        ReplayJob idle = job("idle", "lab", 0, 60, JobKind.TRAIN, "idle:45m", 0, true, 0);
         Run run = replay(teams, Baselines.named("quotient"), idle);
 
         JobRun job = run.of("idle");
