@@ -13,6 +13,7 @@ import io.quotient.core.scheduling.Scheduler;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,6 +36,7 @@ final class IdleReplay {
     private final Map<JobId, Long> sampledTo = new HashMap<>();
 
     private long decisions;
+    private long lastPassMs = Long.MIN_VALUE;
 
     /** @param teams the teams as the scheduler sees them (their idle policies) */
     IdleReplay(Scheduler scheduler, Map<String, Team> teams) {
@@ -59,8 +61,22 @@ final class IdleReplay {
         return team != null && team.idle().action() == IdleAction.PREEMPT;
     }
 
+    /**
+     * The next pass: the first 30-second tick (from {@code originMs}, the first submission) after the last pass and
+     * not before {@code nowMs}, while a watched job runs; {@link Long#MAX_VALUE} while none does.
+     */
+    long nextPass(Collection<JobRun> running, long originMs, long nowMs) {
+        if (running.stream().noneMatch(this::watches)) {
+            return Long.MAX_VALUE;
+        }
+        long interval = INTERVAL.toMillis();
+        long from = lastPassMs == Long.MIN_VALUE ? nowMs : Math.max(nowMs, lastPassMs + 1);
+        return originMs + Math.floorDiv(from - originMs + interval - 1, interval) * interval;
+    }
+
     /** One pass at {@code nowMs} on {@code snapshot}: the verdicts that release a job's GPUs, idle longest first. */
     List<IdleVerdict> releases(SchedulingSnapshot snapshot, Map<JobId, JobRun> running, long nowMs) {
+        lastPassMs = nowMs;
         Map<JobId, Double> watched = IdlePass.watched(snapshot);
         List<JobUtilisation> samples = new ArrayList<>();
         for (JobId id : watched.keySet()) {

@@ -102,8 +102,6 @@ public final class ReplayEngine {
         /** The service's idle pass, when the policy runs it and a team has an idle policy; null otherwise. */
         private final IdleReplay idle =
                 policy.releasesIdle() && IdleReplay.anyPolicy(teams) ? new IdleReplay(scheduler, teams) : null;
-
-        private long lastIdlePassMs = Long.MIN_VALUE;
         /** The teams' decayed past borrowing, kept as the service keeps it, in simulated time. */
         private final UsageHistory history = new UsageHistory(policy.fairShare(), new SimulatedClock());
 
@@ -180,14 +178,8 @@ public final class ReplayEngine {
             return first;
         }
 
-        /** The next idle tick after the last one (every 30 s from the first submission) while a watched job runs. */
         private long nextIdlePass() {
-            if (idle == null || running.values().stream().noneMatch(idle::watches)) {
-                return Long.MAX_VALUE;
-            }
-            long interval = IdleReplay.INTERVAL.toMillis();
-            long from = lastIdlePassMs == Long.MIN_VALUE ? nowMs : Math.max(nowMs, lastIdlePassMs + 1);
-            return originMs + Math.floorDiv(from - originMs + interval - 1, interval) * interval;
+            return idle == null ? Long.MAX_VALUE : idle.nextPass(running.values(), originMs, nowMs);
         }
 
         /**
@@ -195,7 +187,6 @@ public final class ReplayEngine {
          * team's action says), then the queue takes the GPUs freed.
          */
         private void idlePass() {
-            lastIdlePassMs = nowMs;
             List<IdleVerdict> released = idle.releases(snapshot(), running, nowMs);
             if (released.isEmpty()) {
                 return;

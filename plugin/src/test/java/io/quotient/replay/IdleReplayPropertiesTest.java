@@ -117,7 +117,8 @@ class IdleReplayPropertiesTest {
     void theSameInputReplaysTheSame(@ForAll long seed) {
         SmallTraces.Input in = withIdle(seed);
         ReplayPolicy quotient = Baselines.named("quotient");
-        assertThat(ReplayEnginePropertiesTest.log(in, quotient)).isEqualTo(ReplayEnginePropertiesTest.log(in, quotient));
+        assertThat(ReplayEnginePropertiesTest.log(in, quotient))
+                .isEqualTo(ReplayEnginePropertiesTest.log(in, quotient));
     }
 
     /** The GPU milli in use on every GPU never above one GPU; each job ends (finishes or is stopped) once. */

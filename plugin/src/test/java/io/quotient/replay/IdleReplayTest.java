@@ -44,7 +44,16 @@ class IdleReplayTest {
     /** A job of one GPU; training is preemptible and checkpoints every 30 minutes, the others every 2 minutes. */
     static ReplayJob job(String name, String team, long submitMin, long minutes, JobKind kind, String profile) {
         boolean train = kind == JobKind.TRAIN;
-        return job(name, team, submitMin, minutes, kind, profile, 0, train, train ? ReplayJob.DEFAULT_CHECKPOINT_MS : 2 * MIN);
+        return job(
+                name,
+                team,
+                submitMin,
+                minutes,
+                kind,
+                profile,
+                0,
+                train,
+                train ? ReplayJob.DEFAULT_CHECKPOINT_MS : 2 * MIN);
     }
 
     static ReplayJob job(
