@@ -202,9 +202,8 @@ class IdleReplayTest {
 
     @Test
     void aPreemptedNotebookIsRequeuedForAHigherPriorityJobOfItsTeamAndResumesWhereItWas() {
-        Map<String, Team> teams = new LinkedHashMap<>();
         // its jobs do not preempt each other: the urgent job waits for the idle notebook's GPU
-        teams.put(
+        Map<String, Team> teams = Map.of(
                 "lab",
                 Team.of("lab", 2)
                         .withPreemptWithinTeam(WithinTeamPreemption.NEVER)
@@ -230,8 +229,7 @@ class IdleReplayTest {
 
     @Test
     void aJobReleasedAndRequeuedWhetherOrNotAnyoneWaitsEndsOnceItsProfileIsOver() {
-        Map<String, Team> teams = new LinkedHashMap<>();
-        teams.put(
+        Map<String, Team> teams = Map.of(
                 "lab",
                 Team.of("lab", 1)
                         .withIdle(new IdlePolicy(
