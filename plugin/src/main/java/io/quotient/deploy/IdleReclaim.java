@@ -1,13 +1,10 @@
 package io.quotient.deploy;
 
 import io.quotient.core.idle.IdleDecider;
-import io.quotient.core.idle.IdleDetector;
+import io.quotient.core.idle.IdlePass;
 import io.quotient.core.idle.IdleVerdict;
-import io.quotient.core.idle.JobUtilisation;
 import io.quotient.core.idle.UtilisationSampler;
-import io.quotient.core.model.IdlePolicy;
 import io.quotient.core.model.JobId;
-import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.SchedulingSnapshot;
 import io.quotient.core.model.Team;
 import io.quotient.deploy.port.ClusterObserver;
@@ -25,8 +22,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The idle pass (periodic, leader only): samples each placed job's GPU utilisation from the node enforcers' pod
- * counters, lets the core decide which watched jobs are busy, warned or released ({@link IdleDecider}), applies the
- * verdicts ({@link IdleRelease}) and tells the jobs that wait for an idle job's GPUs ({@link WaitNotes}). Runs under
+ * counters, lets the core decide which watched jobs are busy, warned or released ({@link IdlePass}, the pass the
+ * replay runs too), applies the verdicts ({@link IdleRelease}) and tells the jobs that wait for an idle job's GPUs ({@link WaitNotes}). Runs under
  * the decision lock like every decision ({@link DecisionService#releaseIdle}); GPUs freed at once (a preempted or
  * stopped job) go to the queue in the same pass. Idle stretches are kept in memory: a replica that becomes the
  * leader starts them again from the enforcers' counters, whose first reading covers each pod's whole counting, so a
@@ -39,12 +36,11 @@ public final class IdleReclaim {
     private final JobRecordStore store;
     private final ClusterObserver cluster;
     private final SnapshotBuilder snapshots;
-    private final IdleDecider decider;
     private final IdleRelease release;
     private final WaitNotes notes;
     private final LeadershipGate leadership;
+    private final IdlePass idlePass;
     private UtilisationSampler sampler = new UtilisationSampler();
-    private IdleDetector detector = new IdleDetector();
 
     public IdleReclaim(
             JobRecordStore store,
@@ -57,7 +53,7 @@ public final class IdleReclaim {
         this.store = store;
         this.cluster = cluster;
         this.snapshots = snapshots;
-        this.decider = decider;
+        this.idlePass = new IdlePass(decider);
         this.release = release;
         this.notes = notes;
         this.leadership = leadership;
@@ -70,27 +66,19 @@ public final class IdleReclaim {
     public synchronized Pass pass() {
         if (!leadership.isLeader()) {
             sampler = new UtilisationSampler(); // a later term starts again from the counters
-            detector = new IdleDetector();
+            idlePass.reset();
             notes.clear();
             return Pass.NONE;
         }
         List<JobRecord> records = store.listAll();
         SchedulingSnapshot snapshot = snapshots.build(records, Optional.empty(), Map.of());
-        Map<JobId, Double> thresholds = thresholds(snapshot);
-        for (JobUtilisation sample : sampler.sample(cluster.podUsage())) {
-            Double threshold = thresholds.get(sample.job());
-            if (threshold != null) {
-                detector.record(sample, threshold);
-            }
-        }
-        detector.retainOnly(thresholds.keySet());
-        if (thresholds.isEmpty()) {
+        if (idlePass.record(snapshot, sampler.sample(cluster.podUsage())).isEmpty()) {
             notes.clear();
             return Pass.NONE;
         }
         Map<JobId, JobRecord> byId =
                 records.stream().collect(Collectors.toMap(JobRecord::id, r -> r, (a, b) -> a, HashMap::new));
-        List<IdleVerdict> verdicts = decider.decide(snapshot, detector, job -> {
+        List<IdleVerdict> verdicts = idlePass.decide(snapshot, job -> {
             JobRecord record = byId.get(job);
             Team team = snapshot.teams().get(job.team());
             return record != null
@@ -127,18 +115,5 @@ public final class IdleReclaim {
     /** What a pass decided, and whether it freed GPUs at once. */
     public record Pass(List<IdleVerdict> verdicts, boolean freed) {
         static final Pass NONE = new Pass(List.of(), false);
-    }
-
-    /** The idle threshold of each placed job its team's policy watches. */
-    private static Map<JobId, Double> thresholds(SchedulingSnapshot snapshot) {
-        Map<JobId, Double> thresholds = new HashMap<>();
-        for (PlacedJob job : snapshot.placed()) {
-            Team team = snapshot.teams().get(job.spec().team());
-            IdlePolicy policy = team == null ? IdlePolicy.OFF : team.idle();
-            if (policy.watches(job.spec().kind())) {
-                thresholds.put(job.id(), policy.threshold());
-            }
-        }
-        return thresholds;
     }
 }

@@ -1,6 +1,7 @@
 package io.quotient.replay;
 
 import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobKind;
 import io.quotient.sim.TraceReader;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -11,8 +12,10 @@ import java.util.Locale;
  * The replay's own job format (docs/replay.md), columns by name, only {@code submit}, {@code duration} and
  * {@code team} required:
  * {@code name,submit,duration,team,gpus,gpu_fraction,gpu_limit_fraction,gpu_mib,gpu_limit_mib,cpu,memory_mib,model,
- * replicas,kind,priority,preemptible,checkpoint_minutes,min_runtime_minutes}. The GPU request is per replica: whole
+ * replicas,kind,priority,preemptible,checkpoint_minutes,min_runtime_minutes,idle_profile}. The GPU request is per replica: whole
  * GPUs ({@code gpus}), or a fraction or MiB of each of {@code gpus} GPUs (default 1) with an optional higher limit.
+ * The kind is the service's ({@link JobKind}); training checkpoints and resumes, so it alone is preemptible unless
+ * the trace says otherwise (an interactive notebook or a serving job is not, as the service's notebook template says).
  */
 final class GeneralFormat {
 
@@ -33,12 +36,18 @@ final class GeneralFormat {
         long durationMs = Math.round(row.number("duration", 0, 0, 1e10) * 1000);
         JobKind kind;
         try {
-            kind = JobKind.parse(row.text("kind"));
+            kind = row.text("kind").isEmpty() ? JobKind.TRAIN : JobKind.fromWireName(row.text("kind"));
         } catch (IllegalArgumentException e) {
-            throw row.error("kind", e.getMessage());
+            throw row.error("kind", "kind " + e.getMessage());
+        }
+        IdleProfile profile;
+        try {
+            profile = IdleProfile.parse(row.text("idle_profile"));
+        } catch (IllegalArgumentException e) {
+            throw row.error("idle_profile", "idle_profile: " + e.getMessage());
         }
         boolean preemptible = switch (row.text("preemptible").toLowerCase(Locale.ROOT)) {
-            case "" -> kind.preemptibleByDefault();
+            case "" -> kind == JobKind.TRAIN;
             case "true", "yes", "1" -> true;
             case "false", "no", "0" -> false;
             default ->
@@ -62,7 +71,8 @@ final class GeneralFormat {
                 (int) row.number("priority", 0, -1e6, 1e6),
                 preemptible,
                 checkpointMs,
-                minRuntime);
+                minRuntime,
+                profile);
     }
 
     private static GpuRequest gpu(CsvTable.Row row) {

@@ -17,6 +17,7 @@ package io.quotient.replay;
  *                                     within their minimum runtime hold the rest)
  * @param fragmentationDelayJobHours   job-hours waited while the cluster had enough free GPUs in total for the job
  * @param jainFairness                 mean hourly Jain index of allocation over entitlement (cluster only; NaN for a team)
+ * @param idle                         idle GPU-time and what the idle policy returned ({@link IdleFigures})
  */
 public record Metrics(
         int jobs,
@@ -32,4 +33,5 @@ public record Metrics(
         double lostGpuHours,
         double deliveredGpuHours,
         double fragmentationDelayJobHours,
-        double jainFairness) {}
+        double jainFairness,
+        IdleFigures idle) {}

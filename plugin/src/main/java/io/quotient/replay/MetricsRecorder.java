@@ -96,6 +96,12 @@ public final class MetricsRecorder implements ReplayListener {
     }
 
     @Override
+    public void stoppedIdle(JobRun run, PlacedJob from, long nowMs) {
+        hold(run, -from.gpuMilli());
+        tallies.get(run.job().team()).finishes(run.demandMilli());
+    }
+
+    @Override
     public void ended(long endMs, ReplayState state) {
         tallies.values().forEach(t -> t.closeDeficit(endMs));
         fairness.closeHour();
@@ -194,7 +200,8 @@ public final class MetricsRecorder implements ReplayListener {
                 lost / gpuHour,
                 delivered / gpuHour,
                 tally.fragmentationJobHours(),
-                jain);
+                jain,
+                IdleFigures.of(runs));
     }
 
     private void hold(JobRun run, long milli) {

@@ -43,6 +43,12 @@ final class QuotientDefault implements ReplayPolicy {
         return "the service's default configuration (not an approximation: the same scheduler and schedules)";
     }
 
+    /** The service's idle pass runs on the leader whenever a team's idle policy watches a job. */
+    @Override
+    public boolean releasesIdle() {
+        return true;
+    }
+
     @Override
     public FairShareSettings fairShare() {
         return fairShare;

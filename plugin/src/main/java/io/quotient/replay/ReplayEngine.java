@@ -1,6 +1,8 @@
 package io.quotient.replay;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.idle.IdleVerdict;
+import io.quotient.core.model.IdlePolicy;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PendingJob;
@@ -36,6 +38,10 @@ import java.util.stream.Collectors;
  * <p>A pass whose state is unchanged since the previous pass (no submission, finish, placement or eviction since, and no
  * minimum runtime expired) is skipped: the scheduler would return the same plan, since it decides from the snapshot
  * alone. That is what lets weeks of 5-second ticks run in seconds.
+ *
+ * <p>When the policy runs the service's idle pass and a team's idle policy watches a running job, the pass runs every
+ * 30 s ({@link IdleReplay}): a job released is stopped for good ({@code stop}) or preempted and re-queued
+ * ({@code preempt}), and the queue is decided at once on the GPUs freed, as {@code DecisionService.releaseIdle} does.
  */
 public final class ReplayEngine {
 
@@ -45,6 +51,9 @@ public final class ReplayEngine {
     private final List<NodeSpec> nodes;
     private final Set<String> nodeNames;
     private final Map<String, Team> teams;
+    /** The configured teams: their idle thresholds say which running time is idle, for every policy. */
+    private final Map<String, Team> configured;
+
     private final ReplayPolicy policy;
     private final long capacityMilli;
 
@@ -54,6 +63,7 @@ public final class ReplayEngine {
         this.nodeNames = nodes.stream().map(NodeSpec::name).collect(Collectors.toUnmodifiableSet());
         this.capacityMilli = nodes.stream().mapToLong(n -> n.gpuCount() * 1000L).sum();
         this.teams = policy.teams(teams, capacityMilli);
+        this.configured = Map.copyOf(teams);
         this.policy = policy;
     }
 
@@ -89,6 +99,9 @@ public final class ReplayEngine {
         private long nextDefragmentMs;
         /** The replay's own time, for the parts of the core that read a clock: moved with {@link #nowMs}. */
         private final MutableClock clock = new MutableClock(Instant.EPOCH);
+        /** The service's idle pass, when the policy runs it and a team has an idle policy; null otherwise. */
+        private final IdleReplay idle =
+                policy.releasesIdle() && IdleReplay.anyPolicy(teams) ? new IdleReplay(scheduler, teams) : null;
         /** The teams' decayed past borrowing, kept as the service keeps it, in simulated time. */
         private final UsageHistory history = new UsageHistory(policy.fairShare(), clock);
 
@@ -108,7 +121,8 @@ public final class ReplayEngine {
                 long completion = nextCompletion();
                 long pass = nextPass();
                 long defragment = running.isEmpty() ? Long.MAX_VALUE : nextDefragmentMs;
-                long t = Math.min(Math.min(arrival, completion), Math.min(pass, defragment));
+                long idlePass = nextIdlePass();
+                long t = Math.min(Math.min(arrival, completion), Math.min(Math.min(pass, idlePass), defragment));
                 if (t == Long.MAX_VALUE) {
                     break;
                 }
@@ -119,12 +133,15 @@ public final class ReplayEngine {
                     arrive(jobs.get(next++));
                 } else if (pass == t) {
                     pass();
+                } else if (idlePass == t) {
+                    idlePass();
                 } else {
                     defragment();
                 }
             }
             listener.ended(nowMs, this);
-            return new ReplayOutcome(policy.name(), all, decisions, System.nanoTime() - started, nowMs);
+            long idleDecisions = idle == null ? 0 : idle.decisions();
+            return new ReplayOutcome(policy.name(), all, decisions + idleDecisions, System.nanoTime() - started, nowMs);
         }
 
         private long nextCompletion() {
@@ -162,6 +179,41 @@ public final class ReplayEngine {
             return first;
         }
 
+        private long nextIdlePass() {
+            return idle == null ? Long.MAX_VALUE : idle.nextPass(running.values(), originMs, nowMs);
+        }
+
+        /**
+         * The idle pass: releases the idle jobs the core decides to release (stopped for good or preempted, as their
+         * team's action says), then the queue takes the GPUs freed.
+         */
+        private void idlePass() {
+            List<IdleVerdict> released = idle.releases(snapshot(), running, nowMs);
+            if (released.isEmpty()) {
+                return;
+            }
+            for (IdleVerdict verdict : released) {
+                JobRun run = running.remove(verdict.job());
+                if (run == null) {
+                    continue;
+                }
+                verdict.waiter().map(byId::get).ifPresent(JobRun::waitedForIdle);
+                PlacedJob from = run.placement();
+                boolean requeued = idle.requeues(verdict.job());
+                run.releasedIdle(nowMs, !requeued);
+                if (requeued) {
+                    long lost = run.stop(nowMs, false);
+                    waiting.put(verdict.job(), run);
+                    listener.stopped(run, from, nowMs, false, lost);
+                } else {
+                    listener.stoppedIdle(run, from, nowMs);
+                }
+            }
+            touch();
+            decisions++;
+            apply(scheduler.schedulePending(snapshot()));
+        }
+
         private void advanceTo(long t) {
             if (t > nowMs) {
                 listener.interval(nowMs, t, this);
@@ -180,7 +232,9 @@ public final class ReplayEngine {
                 throw new IllegalArgumentException("job " + job.name() + " is of team " + job.team()
                         + ", which the teams file does not define; add it (guaranteedGpus: 0 to let it only borrow)");
             }
-            JobRun run = new JobRun(job, spec, job.gpuMilli(nodes));
+            Team own = configured.get(job.team());
+            JobRun run =
+                    new JobRun(job, spec, job.gpuMilli(nodes), (own == null ? IdlePolicy.OFF : own.idle()).threshold());
             byId.put(spec.id(), run);
             all.add(run);
             SchedulingSnapshot snapshot = snapshot();
@@ -291,7 +345,8 @@ public final class ReplayEngine {
                     s.priority(),
                     s.preemptible(),
                     FOREVER,
-                    s.gang());
+                    s.gang(),
+                    s.kind());
             return new PlacedJob(
                     kept, p.node(), p.gpuIndices(), p.milliPerGpu(), p.quotaState(), p.startedAt(), p.otherReplicas());
         }

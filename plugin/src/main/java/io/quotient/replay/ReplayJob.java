@@ -4,6 +4,7 @@ import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.Gang;
 import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobKind;
 import io.quotient.core.model.JobSpec;
 import java.time.Duration;
 import java.util.List;
@@ -21,6 +22,7 @@ import java.util.Set;
  * @param checkpointMs a preempted job resumes from its last checkpoint, taken every this much running time; 0: it
  *                     never checkpoints and restarts from the beginning
  * @param minRuntime   it is not preempted before it has run this long (as in the service)
+ * @param profile      how busy it keeps its GPUs over its running time ({@link IdleProfile#BUSY}: all the time)
  */
 public record ReplayJob(
         String name,
@@ -36,7 +38,8 @@ public record ReplayJob(
         int priority,
         boolean preemptible,
         long checkpointMs,
-        Duration minRuntime) {
+        Duration minRuntime,
+        IdleProfile profile) {
 
     /** The default checkpoint interval of a training job (the and the literature's 30 minutes). */
     public static final long DEFAULT_CHECKPOINT_MS = Duration.ofMinutes(30).toMillis();
@@ -48,10 +51,45 @@ public record ReplayJob(
         Objects.requireNonNull(kind, "kind");
         models = models == null ? Set.of() : Set.copyOf(models);
         minRuntime = minRuntime == null ? Duration.ZERO : minRuntime;
+        profile = profile == null ? IdleProfile.BUSY : profile;
         if (durationMs < 0 || checkpointMs < 0 || replicas < 1) {
             throw new IllegalArgumentException(
                     "job " + name + ": duration and checkpoint must not be negative and" + " replicas at least 1");
         }
+    }
+
+    /** A job busy all the time (a trace without idle profiles). */
+    public ReplayJob(
+            String name,
+            String team,
+            long submitMs,
+            long durationMs,
+            GpuRequest gpu,
+            long cpuMilli,
+            long memoryMib,
+            Set<String> models,
+            int replicas,
+            JobKind kind,
+            int priority,
+            boolean preemptible,
+            long checkpointMs,
+            Duration minRuntime) {
+        this(
+                name,
+                team,
+                submitMs,
+                durationMs,
+                gpu,
+                cpuMilli,
+                memoryMib,
+                models,
+                replicas,
+                kind,
+                priority,
+                preemptible,
+                checkpointMs,
+                minRuntime,
+                IdleProfile.BUSY);
     }
 
     /** A training job of whole GPUs on one node (the Philly trace's jobs before gangs are formed). */
@@ -90,7 +128,8 @@ public record ReplayJob(
                 priority,
                 preemptible,
                 checkpointMs,
-                minRuntime);
+                minRuntime,
+                profile);
     }
 
     /** The request the scheduling core decides, under the team the policy schedules it in. */
@@ -104,7 +143,8 @@ public record ReplayJob(
                 priority,
                 preemptible,
                 minRuntime,
-                Gang.of(replicas));
+                Gang.of(replicas),
+                kind);
     }
 
     /**

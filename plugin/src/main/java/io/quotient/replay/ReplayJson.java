@@ -62,6 +62,22 @@ public final class ReplayJson {
         o.put("deliveredGpuHours", round(m.deliveredGpuHours()));
         o.put("fragmentationDelayJobHours", round(m.fragmentationDelayJobHours()));
         o.put("jainFairness", round(m.jainFairness()));
+        if (m.idle().shown()) {
+            o.put("idle", idle(m.idle()));
+        }
+    }
+
+    /** Only for a trace with idle profiles, or when the idle policy released something. */
+    private static Map<String, Object> idle(IdleFigures f) {
+        Map<String, Object> o = new LinkedHashMap<>();
+        o.put("idleGpuHours", round(f.idleGpuHours()));
+        o.put("returnedGpuHours", round(f.returnedGpuHours()));
+        o.put("stoppedGpuHours", round(f.stoppedGpuHours()));
+        o.put("stops", f.stops());
+        o.put("preemptions", f.preemptions());
+        o.put("waiters", f.waiters());
+        o.put("waiterQueueDelaySeconds", quantiles(f.waiterQueueDelaySeconds(), true, false));
+        return o;
     }
 
     private static Map<String, Object> quantiles(Quantiles q, boolean p95, boolean p99) {

@@ -24,6 +24,9 @@ public interface ReplayListener {
 
     default void finished(JobRun run, PlacedJob from, long nowMs) {}
 
+    /** Stopped for good where it ran ({@code from}) by its team's idle policy ({@code stop}): it will not run again. */
+    default void stoppedIdle(JobRun run, PlacedJob from, long nowMs) {}
+
     /** The run is over at {@code endMs}: nothing more can happen. */
     default void ended(long endMs, ReplayState state) {}
 }

@@ -36,6 +36,14 @@ public interface ReplayPolicy {
         return true;
     }
 
+    /**
+     * Whether the teams' idle policies release idle jobs (the service's idle pass). The baselines never do: none of
+     * the peers they stand for sees GPU utilisation.
+     */
+    default boolean releasesIdle() {
+        return false;
+    }
+
     default PassSchedule passes() {
         return PassSchedule.SERVICE;
     }

@@ -1,7 +1,9 @@
 package io.quotient.replay;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.stream.Stream;
 
 /** The readable form: one table row per policy, with the measures the comparison is about. */
 public final class ReplayText {
@@ -29,15 +31,54 @@ public final class ReplayText {
         "decisions/s"
     };
 
+    /** Added when the trace has idle profiles or the idle policy released something. */
+    private static final String[] IDLE_HEADERS = {
+        "idle GPUh", "returned GPUh", "stopped GPUh", "idle stops", "idle preempt"
+    };
+
     private ReplayText() {}
 
     public static String[] headers() {
         return HEADERS.clone();
     }
 
+    /** The headers for these results: the idle columns too when one of them has something to show. */
+    public static String[] headers(List<ReplayResult> results) {
+        if (!idleShown(results)) {
+            return headers();
+        }
+        return Stream.concat(Arrays.stream(HEADERS), Arrays.stream(IDLE_HEADERS))
+                .toArray(String[]::new);
+    }
+
     /** One row of cells per result, in the order of {@link #headers()}. */
     public static List<String[]> rows(List<ReplayResult> results) {
         return results.stream().map(ReplayText::row).toList();
+    }
+
+    /** One row of cells per result, in the order of {@link #headers(List)}. */
+    public static List<String[]> rowsWithIdle(List<ReplayResult> results) {
+        if (!idleShown(results)) {
+            return rows(results);
+        }
+        return results.stream()
+                .map(r -> {
+                    IdleFigures f = r.overall().idle();
+                    String[] idle = {
+                        f1(f.idleGpuHours()),
+                        f1(f.returnedGpuHours()),
+                        f1(f.stoppedGpuHours()),
+                        "" + f.stops(),
+                        "" + f.preemptions()
+                    };
+                    return Stream.concat(Arrays.stream(row(r)), Arrays.stream(idle))
+                            .toArray(String[]::new);
+                })
+                .toList();
+    }
+
+    private static boolean idleShown(List<ReplayResult> results) {
+        return results.stream().anyMatch(r -> r.overall().idle().shown());
     }
 
     private static String[] row(ReplayResult r) {

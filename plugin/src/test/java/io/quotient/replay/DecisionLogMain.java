@@ -2,6 +2,7 @@ package io.quotient.replay;
 
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobKind;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.Team;
 import java.time.Duration;

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobKind;
 import io.quotient.sim.TraceFormatException;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -82,6 +83,52 @@ class JobsFileTest {
                 .isInstanceOf(TraceFormatException.class)
                 .hasMessageContaining("bad.csv:3:2:")
                 .hasMessageContaining("duration must be a number");
+    }
+
+    @Test
+    void anIdleProfileIsReadAndAJobWithoutOneIsBusyAllTheTime() throws IOException {
+        Path file = write("idle.csv", """
+                name,submit,duration,team,gpus,kind,idle_profile
+                nb,0,7200,a,1,notebook,busy:30m|idle:1.5h|2.5%:90s
+                train,0,600,a,1,,
+                """);
+        List<ReplayJob> jobs = JobsFile.read(file);
+        ReplayJob nb = jobs.get(0);
+        assertThat(nb.profile().periods())
+                .containsExactly(
+                        new IdleProfile.Period(1_800_000, 1),
+                        new IdleProfile.Period(5_400_000, 0),
+                        new IdleProfile.Period(90_000, 0.025));
+        assertThat(nb.spec("a").kind()).isEqualTo(JobKind.NOTEBOOK);
+        ReplayJob train = jobs.get(1);
+        assertThat(train.profile()).isEqualTo(IdleProfile.BUSY);
+        assertThat(train.profile().given()).isFalse();
+        assertThat(train.kind()).isEqualTo(JobKind.TRAIN);
+    }
+
+    @Test
+    void aBadIdleProfileOrKindIsReportedWithItsLineColumnAndWhatIsExpected() throws IOException {
+        for (String[] bad : new String[][] {
+            {"busy:30m|nap:10m", "period 'nap:10m' is not STATE:LENGTH"},
+            {"busy:30", "period 'busy:30' is not STATE:LENGTH"},
+            {"120%:5m", "utilisation above 100 %"},
+            {"idle:0m", "has no length"},
+            {"busy:30m|", "period '' is not STATE:LENGTH"}
+        }) {
+            Path file =
+                    write("badidle.csv", "submit,duration,team,idle_profile\n0,10,a,idle:1m\n0,10,a," + bad[0] + "\n");
+            assertThatThrownBy(() -> JobsFile.read(file))
+                    .as(bad[0])
+                    .isInstanceOf(TraceFormatException.class)
+                    .hasMessageContaining("badidle.csv:3:4:")
+                    .hasMessageContaining("idle_profile: ")
+                    .hasMessageContaining(bad[1]);
+        }
+        Path kind = write("badkind.csv", "submit,duration,team,kind\n0,10,a,jupyter\n");
+        assertThatThrownBy(() -> JobsFile.read(kind))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining("badkind.csv:2:4:")
+                .hasMessageContaining("kind must be one of train, notebook or inference, was 'jupyter'");
     }
 
     @Test

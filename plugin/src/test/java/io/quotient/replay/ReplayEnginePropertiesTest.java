@@ -92,7 +92,8 @@ class ReplayEnginePropertiesTest {
         return milli <= team.maxMilli() && (run.spec().preemptible() || milli <= team.guaranteedMilli());
     }
 
-    private static List<String> log(SmallTraces.Input in, ReplayPolicy policy) {
+    /** Every start, stop and finish of the replay, in order, with its instant and what it lost. */
+    static List<String> log(SmallTraces.Input in, ReplayPolicy policy) {
         List<String> events = new ArrayList<>();
         new ReplayEngine(in.nodes(), in.teams(), policy).run(in.jobs(), new ReplayListener() {
             @Override
@@ -109,6 +110,11 @@ class ReplayEnginePropertiesTest {
             @Override
             public void finished(JobRun run, PlacedJob from, long nowMs) {
                 events.add(nowMs + " finish " + run.job().name());
+            }
+
+            @Override
+            public void stoppedIdle(JobRun run, PlacedJob from, long nowMs) {
+                events.add(nowMs + " idle-stop " + run.job().name());
             }
         });
         return events;

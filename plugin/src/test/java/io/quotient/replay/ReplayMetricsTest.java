@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobKind;
 import io.quotient.core.model.Team;
 import java.time.Duration;
 import java.util.LinkedHashMap;

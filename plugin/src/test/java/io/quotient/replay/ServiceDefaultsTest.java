@@ -2,6 +2,7 @@ package io.quotient.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.app.IdleProperties;
 import io.quotient.app.QuotientProperties;
 import java.lang.reflect.RecordComponent;
 import java.time.Duration;
@@ -46,6 +47,11 @@ class ServiceDefaultsTest {
                 .isEqualTo(Double.parseDouble(defaultOf(scheduling, "fairShareMinGainGpus")));
         assertThat(QuotientDefault.MAX_MOVES_PER_DECISION)
                 .isEqualTo(Integer.parseInt(defaultOf(scheduling, "maxMovesPerDecision")));
+    }
+
+    @Test
+    void theIdlePassRunsAtTheServicesDefaultInterval() {
+        assertThat(IdleReplay.INTERVAL).isEqualTo(duration(defaultOf(IdleProperties.class, "interval")));
     }
 
     @Test

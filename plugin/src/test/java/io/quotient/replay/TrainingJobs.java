@@ -1,6 +1,7 @@
 package io.quotient.replay;
 
 import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobKind;
 import java.time.Duration;
 import java.util.Set;
 

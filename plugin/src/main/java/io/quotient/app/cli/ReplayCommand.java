@@ -8,6 +8,7 @@ import io.quotient.replay.Baselines;
 import io.quotient.replay.ClusterSize;
 import io.quotient.replay.Gangs;
 import io.quotient.replay.JobsFile;
+import io.quotient.replay.NotebookWorkload;
 import io.quotient.replay.Replay;
 import io.quotient.replay.ReplayCharts;
 import io.quotient.replay.ReplayJob;
@@ -38,6 +39,7 @@ public final class ReplayCommand implements CliCommand {
                                                  (--nodes FILE | --nodes N [--gpus-per-node G] | --load X [--gpus-per-node G])
                                                  [--policy NAME|all] [--from T] [--to T | --days D] [--json] [--charts DIR]
                                                  [--usage-half-life D [--usage-window D]]
+                                                 [--add-notebooks RATE [--seed N]]
 
             Replays a trace of jobs over time: each job arrives, waits, is placed, may be preempted (losing the
             work since its last checkpoint) and re-queued, and finishes after its running time. Submissions,
@@ -65,6 +67,10 @@ public final class ReplayCommand implements CliCommand {
                                    (the service's quotient.scheduling.fair-share.usage-half-life; 12h, 30m,
                                    PT12H; default 0: no memory); the baselines ignore it
               --usage-window D     how far back borrowing counts (default 7d)
+              --add-notebooks RATE add synthetic interactive notebooks with idle profiles: per team
+                                   guaranteed GPUs, RATE a working day on average, opened in working
+                                   hours (docs/replay.md); the cluster is sized from the trace alone
+              --seed N             the notebooks' seed (default 1): the same seed, the same notebooks
               --help               this text
 
             Exit status: 0 done, 1 unreadable or malformed input (the message names file, line and column),
@@ -109,8 +115,8 @@ public final class ReplayCommand implements CliCommand {
                 throw new IllegalArgumentException("no job of " + options.jobs() + " was submitted in the slice given");
             }
             List<NodeSpec> nodes = nodes(options, sliced);
-            List<ReplayJob> jobs = Gangs.formed(sliced, nodes);
-            Map<String, Team> teams = teams(options.teams(), jobs);
+            Map<String, Team> teams = teams(options.teams(), sliced);
+            List<ReplayJob> jobs = Gangs.formed(withNotebooks(sliced, teams, options), nodes);
             List<ReplayResult> results = new ArrayList<>();
             for (ReplayPolicy policy : options.policies()) {
                 ReplayResult result = Replay.run(policy, nodes, teams, jobs);
@@ -136,6 +142,16 @@ public final class ReplayCommand implements CliCommand {
             err.println("replay: " + e.getMessage());
             return 1;
         }
+    }
+
+    /** The trace with the synthetic notebooks opened over its span (first to last submission), if asked. */
+    private static List<ReplayJob> withNotebooks(List<ReplayJob> trace, Map<String, Team> teams, ReplayOptions o) {
+        if (o.notebooks() <= 0) {
+            return trace;
+        }
+        long from = trace.get(0).submitMs();
+        long to = trace.get(trace.size() - 1).submitMs() + 1;
+        return NotebookWorkload.merged(trace, NotebookWorkload.generate(teams, from, to, o.notebooks(), o.seed()));
     }
 
     private static TraceSlice slice(List<ReplayJob> trace, ReplayOptions o) {
@@ -190,8 +206,8 @@ public final class ReplayCommand implements CliCommand {
     }
 
     private static String table(List<ReplayResult> results) {
-        TextTable table = new TextTable(ReplayText.headers());
-        ReplayText.rows(results).forEach(row -> table.row((Object[]) row));
+        TextTable table = new TextTable(ReplayText.headers(results));
+        ReplayText.rowsWithIdle(results).forEach(row -> table.row((Object[]) row));
         return table.render();
     }
 }

@@ -23,6 +23,8 @@ import java.util.regex.Pattern;
  * @param fromMs      first submission taken (epoch ms), or {@link Long#MIN_VALUE}
  * @param toMs        submissions before this taken, or {@link Long#MAX_VALUE}
  * @param days        the first so many days of the trace (0: not limited)
+ * @param notebooks   synthetic notebooks added per team and working day (0: none)
+ * @param seed        the seed of the synthetic notebooks
  */
 record ReplayOptions(
         Path jobs,
@@ -37,6 +39,8 @@ record ReplayOptions(
         long fromMs,
         long toMs,
         double days,
+        double notebooks,
+        long seed,
         boolean help) {
 
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})([smhd])");
@@ -53,12 +57,14 @@ record ReplayOptions(
             "--charts",
             "--from",
             "--to",
-            "--days");
+            "--days",
+            "--add-notebooks",
+            "--seed");
 
     static ReplayOptions parse(String[] args) {
         if (CliOptions.asksForHelp(args)) {
             return new ReplayOptions(
-                    null, null, null, 0, 8, 0, List.of(), false, null, Long.MIN_VALUE, Long.MAX_VALUE, 0, true);
+                    null, null, null, 0, 8, 0, List.of(), false, null, Long.MIN_VALUE, Long.MAX_VALUE, 0, 0, 1, true);
         }
         Path jobs = null;
         Path teams = null;
@@ -72,6 +78,8 @@ record ReplayOptions(
         long from = Long.MIN_VALUE;
         long to = Long.MAX_VALUE;
         double days = 0;
+        double notebooks = 0;
+        long seed = 1;
         Duration halfLife = Duration.ZERO;
         Duration window = FairShareSettings.INSTANTANEOUS.window();
         for (CliOptions.Option option : CliOptions.parse(args, VALUED, Set.of("--json"))) {
@@ -97,6 +105,8 @@ record ReplayOptions(
                 case "--days" -> days = positiveNumber("--days", value);
                 case "--usage-half-life" -> halfLife = duration("--usage-half-life", value);
                 case "--usage-window" -> window = duration("--usage-window", value);
+                case "--add-notebooks" -> notebooks = positiveNumber("--add-notebooks", value);
+                case "--seed" -> seed = seed(value);
                 default -> throw new IllegalArgumentException("unknown option '" + option.name() + "'");
             }
         }
@@ -117,7 +127,29 @@ record ReplayOptions(
             throw new IllegalArgumentException("--to must be after --from");
         }
         return new ReplayOptions(
-                jobs, teams, nodesFile, nodeCount, gpusPerNode, load, policies, json, charts, from, to, days, false);
+                jobs,
+                teams,
+                nodesFile,
+                nodeCount,
+                gpusPerNode,
+                load,
+                policies,
+                json,
+                charts,
+                from,
+                to,
+                days,
+                notebooks,
+                seed,
+                false);
+    }
+
+    private static long seed(String value) {
+        try {
+            return Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--seed must be a whole number, was '" + value + "'");
+        }
     }
 
     private static int positive(String option, String value) {

@@ -66,12 +66,16 @@ public final class IdleDecider {
         }
         candidates.sort(Comparator.comparing(
                 (PlacedJob j) -> detector.idleness(j.id()).orElseThrow().since()));
+        Set<JobId> placedAsIs = null; // what the queue pass places with every candidate kept; changes on a release
         for (PlacedJob job : candidates) {
             IdlePolicy policy = policy(snapshot, job);
             IdleDetector.Idleness idle = detector.idleness(job.id()).orElseThrow();
+            if (!pending.isEmpty() && placedAsIs == null) {
+                placedAsIs = placedBy(scheduler.schedulePending(with(snapshot, placed, pending)));
+            }
             Optional<PendingJob> waiter = pending.isEmpty()
                     ? Optional.empty()
-                    : waiter(snapshot, placed, pending, job, requeued.test(job.id()));
+                    : waiter(snapshot, placed, pending, placedAsIs, job, requeued.test(job.id()));
             boolean due = idleFor(idle, now).compareTo(policy.after()) >= 0;
             IdleVerdict verdict = due && (waiter.isPresent() || !policy.onlyWhenOthersWait())
                     ? IdleExplanations.release(job, policy, idle, now, waiter)
@@ -79,6 +83,7 @@ public final class IdleDecider {
             if (verdict.state() == IdleState.RELEASE) {
                 placed.remove(job);
                 waiter.ifPresent(pending::remove);
+                placedAsIs = null;
             }
             verdicts.add(verdict);
         }
@@ -107,14 +112,17 @@ public final class IdleDecider {
                 policy.action());
     }
 
-    /** The first waiting job (in queue order) the queue would place once {@code job} is released, but not now. */
+    /**
+     * The first waiting job (in queue order) the queue would place once {@code job} is released, but not now
+     * ({@code now}: what it places with {@code placed} as they are).
+     */
     private Optional<PendingJob> waiter(
             SchedulingSnapshot snapshot,
             List<PlacedJob> placed,
             List<PendingJob> pending,
+            Set<JobId> now,
             PlacedJob job,
             boolean requeued) {
-        Set<JobId> now = placedBy(scheduler.schedulePending(with(snapshot, placed, pending)));
         List<PlacedJob> without = new ArrayList<>(placed);
         without.remove(job);
         List<PendingJob> queue = new ArrayList<>(pending);

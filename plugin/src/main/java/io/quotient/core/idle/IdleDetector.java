@@ -43,6 +43,12 @@ public final class IdleDetector {
         return Optional.ofNullable(lastUtilisation.get(job));
     }
 
+    /** Forgets a job's idle stretch (its GPUs were released: placed again, it starts from busy). */
+    public void forget(JobId job) {
+        idle.remove(job);
+        lastUtilisation.remove(job);
+    }
+
     /** Forgets every job but these (the jobs placed now): a job placed again starts from busy. */
     public void retainOnly(Set<JobId> jobs) {
         idle.keySet().retainAll(jobs);

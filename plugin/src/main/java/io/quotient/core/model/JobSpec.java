@@ -65,8 +65,11 @@ public record JobSpec(
         return id.team();
     }
 
-    /** The same job restricted to GPU models (a model group's, when it tries that group's guarantee). */
+    /**
+     * The same job restricted to GPU models (a model group's, when it tries that group's guarantee); its kind kept,
+     * so that a notebook placed through a model group's guarantee is still watched by its team's idle policy.
+     */
     public JobSpec withAllowedModels(Set<String> models) {
-        return new JobSpec(id, gpu, cpuMilli, memoryMib, models, priority, preemptible, minRuntime, gang);
+        return new JobSpec(id, gpu, cpuMilli, memoryMib, models, priority, preemptible, minRuntime, gang, kind);
     }
 }

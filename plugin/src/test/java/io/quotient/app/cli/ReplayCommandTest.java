@@ -4,12 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -123,6 +125,76 @@ class ReplayCommandTest {
     }
 
     @Test
+    void notebooksAddedWithAnIdlePolicyReportTheIdleFiguresOnlyThenAndAlikePerSeed() throws IOException {
+        Path teams = dir.resolve("idle.yaml");
+        Files.writeString(teams, """
+                teams:
+                  - name: a
+                    guaranteedGpus: 6
+                    idle: {kinds: [notebook], after: 30m, warnAfter: 20m, threshold: 5%, onlyWhenOthersWait: true, action: stop}
+                  - name: b
+                    guaranteedGpus: 2
+                """);
+        // 30 jobs from 09:00 to 12:00 of a Thursday (1970-01-01): working hours, when notebooks open
+        Path jobs = dir.resolve("day.csv");
+        StringBuilder sb = new StringBuilder("submit,duration,team,gpus\n");
+        for (int i = 0; i < 30; i++) {
+            sb.append(9 * 3600 + i * 360)
+                    .append(",3600,")
+                    .append(i % 3 == 0 ? "a" : "b")
+                    .append(",2\n");
+        }
+        Files.writeString(jobs, sb.toString());
+        List<String> args =
+                List.of("--jobs", jobs.toString(), "--teams", teams.toString(), "--nodes", "2", "--gpus-per-node", "4");
+        assertThat(run(json(args))).as(err.toString()).isZero();
+        assertThat(read().has("idle")).isFalse();
+
+        List<String> notebooks = new ArrayList<>(args);
+        notebooks.addAll(List.of("--add-notebooks", "20", "--seed", "3"));
+        assertThat(run(json(notebooks))).as(err.toString()).isZero();
+        JsonNode result = read();
+        assertThat(result.get("jobs").asInt()).isGreaterThan(30);
+        for (String field : List.of(
+                "idleGpuHours",
+                "returnedGpuHours",
+                "stoppedGpuHours",
+                "stops",
+                "preemptions",
+                "waiters",
+                "waiterQueueDelaySeconds")) {
+            assertThat(result.get("idle").has(field)).as(field).isTrue();
+        }
+        assertThat(result.get("idle").get("idleGpuHours").asDouble()).isPositive();
+        assertThat(result.get("idle").get("preemptions").asInt()).isZero(); // action stop
+        assertThat(run(json(notebooks))).isZero();
+        JsonNode again = read();
+        for (JsonNode r : List.of(result, again)) {
+            ((ObjectNode) r).remove(List.of("decisionsPerSecond", "wallSeconds"));
+        }
+        assertThat(again).isEqualTo(result);
+
+        assertThat(run(notebooks.toArray(String[]::new))).isZero();
+        assertThat(out.toString(StandardCharsets.UTF_8).lines().findFirst().orElseThrow())
+                .contains("idle GPUh")
+                .contains("returned GPUh")
+                .contains("stopped GPUh");
+    }
+
+    private static String[] json(List<String> args) {
+        List<String> all = new ArrayList<>(args);
+        all.add("--json");
+        return all.toArray(String[]::new);
+    }
+
+    /** The JSON printed since the last read. */
+    private JsonNode read() throws IOException {
+        JsonNode node = new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8));
+        out.reset();
+        return node;
+    }
+
+    @Test
     void badOptionsAndInputsAreRefusedNamingWhatIsWrong() throws IOException {
         assertThat(run("--jobs", trace().toString())).isEqualTo(2);
         assertThat(err.toString()).contains("--nodes FILE").contains("--load X");
@@ -140,6 +212,14 @@ class ReplayCommandTest {
         assertThat(run("--jobs", trace().toString(), "--nodes", "2", "--usage-half-life", "-PT1H"))
                 .isEqualTo(2);
         assertThat(err.toString()).contains("fairShare.usageHalfLife");
+        err.reset();
+        assertThat(run("--jobs", trace().toString(), "--nodes", "2", "--add-notebooks", "many"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--add-notebooks must be a number such as 1.0, was 'many'");
+        err.reset();
+        assertThat(run("--jobs", trace().toString(), "--nodes", "2", "--add-notebooks", "2", "--seed", "x"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--seed must be a whole number, was 'x'");
         err.reset();
         Path teams = dir.resolve("partial.yaml");
         Files.writeString(teams, "teams:\n  - name: a\n    guaranteedGpus: 1\n");

@@ -14,7 +14,8 @@ import io.quotient.core.model.ModelGuarantees;
 import io.quotient.core.model.PendingJob;
 import io.quotient.core.model.Team;
 import io.quotient.core.model.WithinTeamPreemption;
-import io.quotient.deploy.MutableClock;
+import io.quotient.testing.TestClocks;
+import io.quotient.time.MutableClock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -198,7 +199,7 @@ class GroupFairShareScenariosTest {
         for (int g = 0; g < 4; g++) {
             run.running("a", "h" + g, "h-0", g);
         }
-        MutableClock clock = new MutableClock();
+        MutableClock clock = new MutableClock(TestClocks.START);
         UsageHistory history = new UsageHistory(new FairShareSettings(Duration.ofHours(1), Duration.ofDays(1)), clock);
         history.record(UsageHistory.borrowedMilli(run.teams, List.copyOf(run.placed.values()), run.nodes));
         clock.advance(Duration.ofHours(1));
