@@ -22,17 +22,22 @@ public final class MetricsRecorder implements ReplayListener {
     private final Map<String, TeamTally> tallies = new LinkedHashMap<>();
     private final TeamTally cluster = new TeamTally(Long.MIN_VALUE);
     private final HourlyFairness fairness;
+    private final ModelAllocation models;
     private long heldMilli;
     private long sharesVersion = -1;
     private long[] shares;
 
-    /** @param teams the configured teams; a team of the trace not among them is measured with no guarantee */
-    public MetricsRecorder(Map<String, Team> teams, List<ReplayJob> jobs) {
+    /**
+     * @param teams the configured teams; a team of the trace not among them is measured with no guarantee
+     * @param nodes the cluster (its GPU models are measured apart)
+     */
+    public MetricsRecorder(Map<String, Team> teams, List<ReplayJob> jobs, List<NodeSpec> nodes) {
         this.teams = new LinkedHashMap<>(teams);
         jobs.forEach(j -> this.teams.computeIfAbsent(j.team(), n -> Team.of(n, 0)));
         this.names = List.copyOf(this.teams.keySet());
         this.teams.forEach((n, t) -> tallies.put(n, new TeamTally(t.guaranteedMilli())));
         this.fairness = new HourlyFairness(names);
+        this.models = new ModelAllocation(nodes);
     }
 
     @Override
@@ -49,6 +54,7 @@ public final class MetricsRecorder implements ReplayListener {
             held[i] = t.heldMilli();
         }
         fairness.integrate(fromMs, toMs, held, shares(state));
+        models.integrate(dt, !state.waiting().isEmpty());
     }
 
     /** The teams' fair shares, recomputed only when the state changed. */
@@ -79,11 +85,13 @@ public final class MetricsRecorder implements ReplayListener {
             cluster.stopsWaiting(run.demandMilli());
         }
         hold(run, run.placement().gpuMilli());
+        models.holds(run.job().team(), run.placement(), 1);
     }
 
     @Override
     public void stopped(JobRun run, PlacedJob from, long nowMs, boolean moved, long lostMilliMs) {
         hold(run, -from.gpuMilli());
+        models.holds(run.job().team(), from, -1);
         if (!moved) {
             waits(run);
         }
@@ -92,13 +100,14 @@ public final class MetricsRecorder implements ReplayListener {
     @Override
     public void finished(JobRun run, PlacedJob from, long nowMs) {
         hold(run, -from.gpuMilli());
+        models.holds(run.job().team(), from, -1);
         tallies.get(run.job().team()).finishes(run.demandMilli());
     }
 
     @Override
     public void ended(long endMs, ReplayState state) {
         tallies.values().forEach(t -> t.closeDeficit(endMs));
-        fairness.closeHour();
+        fairness.end();
     }
 
     /** The metrics of the finished replay: the integrals recorded, with the per-job measures of its outcome. */
@@ -148,7 +157,9 @@ public final class MetricsRecorder implements ReplayListener {
                 guarantees,
                 fairness.hourStarts(),
                 fairness.gpusPerHour(),
-                delays);
+                delays,
+                fairness.days(),
+                models.result());
     }
 
     private static Metrics metrics(

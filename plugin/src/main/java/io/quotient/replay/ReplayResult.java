@@ -5,7 +5,7 @@ import java.util.Map;
 
 /**
  * A policy's replay summarised: the cluster's metrics, each team's, how fast the decisions went, and each team's
- * mean GPUs per hour (for the charts).
+ * mean GPUs per hour (for the charts), Jain's index per day and the allocation per GPU model.
  */
 public record ReplayResult(
         String policy,
@@ -19,4 +19,6 @@ public record ReplayResult(
         Map<String, Long> guaranteesMilli,
         List<Long> hourStartsMs,
         Map<String, List<Double>> gpusPerHour,
-        List<Double> queueDelaysSeconds) {}
+        List<Double> queueDelaysSeconds,
+        List<DayFairness> jainPerDay,
+        List<ModelUsage> models) {}
