@@ -93,6 +93,25 @@ public record ReplayJob(
                 minRuntime);
     }
 
+    /** The same job allowed only on GPUs of these models (a pin; empty: any model). */
+    public ReplayJob withModels(Set<String> allowed) {
+        return new ReplayJob(
+                name,
+                team,
+                submitMs,
+                durationMs,
+                gpu,
+                cpuMilli,
+                memoryMib,
+                allowed,
+                replicas,
+                kind,
+                priority,
+                preemptible,
+                checkpointMs,
+                minRuntime);
+    }
+
     /** The request the scheduling core decides, under the team the policy schedules it in. */
     public JobSpec spec(String schedulingTeam) {
         return new JobSpec(

@@ -38,6 +38,7 @@ public final class ReplayCommand implements CliCommand {
                                                  (--nodes FILE | --nodes N [--gpus-per-node G] | --load X [--gpus-per-node G])
                                                  [--policy NAME|all] [--from T] [--to T | --days D] [--json] [--charts DIR]
                                                  [--usage-half-life D [--usage-window D]]
+                                                 [--node-models M:F,...] [--pin-models FRACTION [--pin-seed S]]
 
             Replays a trace of jobs over time: each job arrives, waits, is placed, may be preempted (losing the
             work since its last checkpoint) and re-queued, and finishes after its running time. Submissions,
@@ -65,6 +66,12 @@ public final class ReplayCommand implements CliCommand {
                                    (the service's quotient.scheduling.fair-share.usage-half-life; 12h, 30m,
                                    PT12H; default 0: no memory); the baselines ignore it
               --usage-window D     how far back borrowing counts (default 7d)
+              --node-models M:F,.. the generated nodes' GPU models and the share of the nodes of each, e.g.
+                                   H100-80GB:0.25,A100-SXM4-80GB:0.5,V100-32GB:0.25 (shares sum to 1;
+                                   whole nodes by largest remainders, the first model's nodes first)
+              --pin-models F       pin that share of the jobs (0..1) to one GPU model each, drawn in
+                                   proportion to the fleet's GPUs per model, per job from its name and
+                                   --pin-seed S (default 42); a pinned gang runs all replicas on that model
               --help               this text
 
             Exit status: 0 done, 1 unreadable or malformed input (the message names file, line and column),
@@ -109,7 +116,9 @@ public final class ReplayCommand implements CliCommand {
                 throw new IllegalArgumentException("no job of " + options.jobs() + " was submitted in the slice given");
             }
             List<NodeSpec> nodes = nodes(options, sliced);
-            List<ReplayJob> jobs = Gangs.formed(sliced, nodes);
+            List<ReplayJob> pinned =
+                    options.pins() == null ? sliced : options.pins().pin(sliced, nodes);
+            List<ReplayJob> jobs = Gangs.formed(pinned, nodes);
             Map<String, Team> teams = teams(options.teams(), jobs);
             List<ReplayResult> results = new ArrayList<>();
             for (ReplayPolicy policy : options.policies()) {
@@ -155,9 +164,9 @@ public final class ReplayCommand implements CliCommand {
             return TraceReader.readNodes(o.nodesFile());
         }
         if (o.nodeCount() > 0) {
-            return ClusterSize.uniform(o.nodeCount(), o.gpusPerNode());
+            return ClusterSize.uniform(o.nodeCount(), o.gpusPerNode(), o.nodeModels());
         }
-        return ClusterSize.forLoad(jobs, o.load(), o.gpusPerNode());
+        return ClusterSize.forLoad(jobs, o.load(), o.gpusPerNode(), o.nodeModels());
     }
 
     /** The teams file parsed as the service parses it, or every team of the trace with no guarantee. */
