@@ -23,6 +23,7 @@ public final class MetricsRecorder implements ReplayListener {
     private final TeamTally cluster = new TeamTally(Long.MIN_VALUE);
     private final HourlyFairness fairness;
     private final ModelAllocation models;
+    private final GroupTallies groups;
     private long heldMilli;
     private long sharesVersion = -1;
     private long[] shares;
@@ -38,6 +39,7 @@ public final class MetricsRecorder implements ReplayListener {
         this.teams.forEach((n, t) -> tallies.put(n, new TeamTally(t.guaranteedMilli())));
         this.fairness = new HourlyFairness(names);
         this.models = new ModelAllocation(nodes);
+        this.groups = new GroupTallies(this.teams, nodes);
     }
 
     @Override
@@ -55,6 +57,7 @@ public final class MetricsRecorder implements ReplayListener {
         }
         fairness.integrate(fromMs, toMs, held, shares(state));
         models.integrate(dt, !state.waiting().isEmpty());
+        groups.integrate(fromMs, dt, free);
     }
 
     /** The teams' fair shares, recomputed only when the state changed. */
@@ -76,6 +79,7 @@ public final class MetricsRecorder implements ReplayListener {
     public void arrived(JobRun run, long nowMs) {
         tallies.get(run.job().team()).arrives(run.demandMilli());
         waits(run);
+        groups.arrived(run);
     }
 
     @Override
@@ -86,12 +90,14 @@ public final class MetricsRecorder implements ReplayListener {
         }
         hold(run, run.placement().gpuMilli());
         models.holds(run.job().team(), run.placement(), 1);
+        groups.started(run, afterMove);
     }
 
     @Override
     public void stopped(JobRun run, PlacedJob from, long nowMs, boolean moved, long lostMilliMs) {
         hold(run, -from.gpuMilli());
         models.holds(run.job().team(), from, -1);
+        groups.stopped(run, from, moved);
         if (!moved) {
             waits(run);
         }
@@ -101,6 +107,7 @@ public final class MetricsRecorder implements ReplayListener {
     public void finished(JobRun run, PlacedJob from, long nowMs) {
         hold(run, -from.gpuMilli());
         models.holds(run.job().team(), from, -1);
+        groups.finished(run, from);
         tallies.get(run.job().team()).finishes(run.demandMilli());
     }
 
@@ -108,6 +115,7 @@ public final class MetricsRecorder implements ReplayListener {
     public void ended(long endMs, ReplayState state) {
         tallies.values().forEach(t -> t.closeDeficit(endMs));
         fairness.end();
+        groups.ended(endMs);
     }
 
     /** The metrics of the finished replay: the integrals recorded, with the per-job measures of its outcome. */
@@ -159,7 +167,8 @@ public final class MetricsRecorder implements ReplayListener {
                 fairness.gpusPerHour(),
                 delays,
                 fairness.days(),
-                models.result());
+                models.result(),
+                groups.result());
     }
 
     private static Metrics metrics(

@@ -34,6 +34,7 @@ public final class ReplayJson {
         fields(root, r.overall());
         root.put("jainFairnessPerDay", perDay(r.jainPerDay()));
         root.put("models", models(r.models()));
+        root.put("modelGroups", groups(r.modelGroups()));
         root.put("decisions", r.decisions());
         root.put("decisionsPerSecond", round(r.decisionsPerSecond()));
         root.put("wallSeconds", round(r.wallSeconds()));
@@ -88,6 +89,20 @@ public final class ReplayJson {
             Map<String, Object> byTeam = new LinkedHashMap<>();
             m.gpuHoursByTeam().forEach((team, hours) -> byTeam.put(team, round(hours)));
             o.put("gpuHoursByTeam", byTeam);
+            list.add(o);
+        }
+        return list;
+    }
+
+    private static List<Map<String, Object>> groups(List<GroupGuarantee> groups) {
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (GroupGuarantee g : groups) {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("team", g.team());
+            o.put("group", g.group());
+            o.put("guaranteedGpus", g.guaranteedMilli() / 1000.0);
+            o.put("timeToGuaranteeSeconds", quantiles(g.timeToGuaranteeSeconds(), false, true));
+            o.put("guaranteeDeficitGpuHours", round(g.guaranteeDeficitGpuHours()));
             list.add(o);
         }
         return list;

@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * A policy's replay summarised: the cluster's metrics, each team's, how fast the decisions went, and each team's
- * mean GPUs per hour (for the charts), Jain's index per day and the allocation per GPU model.
+ * mean GPUs per hour (for the charts), Jain's index per day, the allocation per GPU model and, for teams whose guarantee is split by model, the time to
+ * guarantee per group.
  */
 public record ReplayResult(
         String policy,
@@ -21,4 +22,5 @@ public record ReplayResult(
         Map<String, List<Double>> gpusPerHour,
         List<Double> queueDelaysSeconds,
         List<DayFairness> jainPerDay,
-        List<ModelUsage> models) {}
+        List<ModelUsage> models,
+        List<GroupGuarantee> modelGroups) {}

@@ -172,4 +172,40 @@ class MixedModelReplayTest {
         assertThat(byModel.get(H100).gpuHoursByTeam()).isEqualTo(Map.of("a", 4.0));
         assertThat(byModel.get(A100).gpuHoursByTeam()).isEqualTo(Map.of("a", 4.0));
     }
+
+    @Test
+    void timeToGuaranteeIsMeasuredPerModelGroup() {
+        List<NodeSpec> nodes = ClusterSize.uniform(2, 4, NodeModels.parse(H100 + ":0.5," + A100 + ":0.5"));
+        Map<String, Team> teams = new LinkedHashMap<>();
+        teams.put(
+                "owner",
+                Team.of("owner", 4)
+                        .withModelGuarantees(new ModelGuarantees(List.of(
+                                new ModelGuarantee(ModelGroup.of(H100), 4000, Team.UNLIMITED),
+                                new ModelGuarantee(ModelGroup.of(A100), 0, Team.UNLIMITED)))));
+        teams.put("borrower", Team.of("borrower", 0));
+        List<ReplayJob> jobs = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            jobs.add(job("borrow-" + i, "borrower", T0, 10 * HOUR));
+        }
+        for (int i = 0; i < 4; i++) {
+            jobs.add(job("own-" + i, "owner", T0 + HOUR, HOUR).withModels(Set.of(H100)));
+        }
+        Map<String, GroupGuarantee> reclaiming = byGroup(Replay.run(Baselines.named("quotient"), nodes, teams, jobs));
+        assertThat(reclaiming.get(H100).guaranteeDeficitGpuHours())
+                .as("the H100s come back in the decision of the submission")
+                .isZero();
+        Map<String, GroupGuarantee> lending = byGroup(Replay.run(Baselines.named("borrow"), nodes, teams, jobs));
+        assertThat(lending.get(H100).timeToGuaranteeSeconds().p99())
+                .as("never taken back: 9 hours until the borrowers finish")
+                .isEqualTo(9 * 3600.0);
+        assertThat(lending.get(H100).guaranteeDeficitGpuHours()).isEqualTo(36.0);
+        assertThat(lending.get(A100).guaranteeDeficitGpuHours())
+                .as("guaranteed nothing there")
+                .isZero();
+    }
+
+    private static Map<String, GroupGuarantee> byGroup(ReplayResult r) {
+        return r.modelGroups().stream().collect(Collectors.toMap(GroupGuarantee::group, Function.identity()));
+    }
 }
