@@ -27,6 +27,9 @@ public record ModelPins(double fraction, long seed) {
 
     public static final long DEFAULT_SEED = 42;
 
+    /** SplitMix64's increment. */
+    private static final long GOLDEN = 0x9E3779B97F4A7C15L;
+
     public ModelPins {
         if (!(fraction >= 0 && fraction <= 1)) {
             throw new IllegalArgumentException("the share of pinned jobs must be in 0..1, was " + fraction);
@@ -77,8 +80,6 @@ public record ModelPins(double fraction, long seed) {
         // rounding left u₂ just beyond the last interval's end
         return holding.isEmpty() ? null : holding.get(holding.size() - 1).getKey();
     }
-
-    private static final long GOLDEN = 0x9E3779B97F4A7C15L;
 
     /** SplitMix64's output function. */
     private static long mix(long z) {
