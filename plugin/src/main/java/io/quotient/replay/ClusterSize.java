@@ -5,8 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A cluster of identical GPU nodes for a replay: given as N nodes of G GPUs, or sized by a load factor, the trace's
- * mean offered GPUs ({@link #meanOfferedGpus}) divided by the capacity.
+ * A cluster of GPU nodes of one size for a replay: given as N nodes of G GPUs, or sized by a load factor, the trace's
+ * mean offered GPUs ({@link #meanOfferedGpus}) divided by the capacity; of one GPU model, or of several in the shares
+ * {@link NodeModels} gives (the mixed-model variant).
  */
 public final class ClusterSize {
 
@@ -21,20 +22,30 @@ public final class ClusterSize {
     private ClusterSize() {}
 
     public static List<NodeSpec> uniform(int nodes, int gpusPerNode) {
+        return uniform(nodes, gpusPerNode, NodeModels.SINGLE);
+    }
+
+    /**
+     * N nodes of G GPUs whose models {@link NodeModels#assign} picks; a model whose name ends with its memory ({@code
+     * H100-80GB}) has GPUs of that memory, others 32 GiB.
+     */
+    public static List<NodeSpec> uniform(int nodes, int gpusPerNode, NodeModels models) {
         if (nodes < 1 || gpusPerNode < 1) {
             throw new IllegalArgumentException("a cluster needs at least one node with at least one GPU, was " + nodes
                     + " nodes of " + gpusPerNode + " GPUs");
         }
         List<NodeSpec> list = new ArrayList<>(nodes);
         long cpu = Math.max(1, gpusPerNode) * CPU_MILLI_PER_GPU;
+        List<String> modelOf = models.assign(nodes);
         for (int i = 0; i < nodes; i++) {
+            String model = modelOf.get(i);
             list.add(new NodeSpec(
                     String.format("node-%04d", i),
                     cpu,
                     gpusPerNode * MEMORY_MIB_PER_GPU,
                     gpusPerNode,
-                    MODEL,
-                    GPU_MEMORY_MIB));
+                    model,
+                    NodeModels.gpuMemoryMib(model, GPU_MEMORY_MIB)));
         }
         return list;
     }
@@ -55,11 +66,16 @@ public final class ClusterSize {
 
     /** Nodes of {@code gpusPerNode} GPUs enough for {@code load} = mean offered GPUs / capacity (at least one). */
     public static List<NodeSpec> forLoad(List<ReplayJob> jobs, double load, int gpusPerNode) {
+        return forLoad(jobs, load, gpusPerNode, NodeModels.SINGLE);
+    }
+
+    /** As {@link #forLoad(List, double, int)}, the nodes' models as {@code models} assigns them. */
+    public static List<NodeSpec> forLoad(List<ReplayJob> jobs, double load, int gpusPerNode, NodeModels models) {
         if (!(load > 0)) {
             throw new IllegalArgumentException("--load must be above 0 (e.g. 1.0), was " + load);
         }
         double offered = meanOfferedGpus(jobs, uniform(1, gpusPerNode));
         int nodes = (int) Math.max(1, Math.round(offered / load / gpusPerNode));
-        return uniform(nodes, gpusPerNode);
+        return uniform(nodes, gpusPerNode, models);
     }
 }

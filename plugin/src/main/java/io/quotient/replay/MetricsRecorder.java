@@ -22,17 +22,24 @@ public final class MetricsRecorder implements ReplayListener {
     private final Map<String, TeamTally> tallies = new LinkedHashMap<>();
     private final TeamTally cluster = new TeamTally(Long.MIN_VALUE);
     private final HourlyFairness fairness;
+    private final ModelAllocation models;
+    private final GroupTallies groups;
     private long heldMilli;
     private long sharesVersion = -1;
     private long[] shares;
 
-    /** @param teams the configured teams; a team of the trace not among them is measured with no guarantee */
-    public MetricsRecorder(Map<String, Team> teams, List<ReplayJob> jobs) {
+    /**
+     * @param teams the configured teams; a team of the trace not among them is measured with no guarantee
+     * @param nodes the cluster (its GPU models are measured apart)
+     */
+    public MetricsRecorder(Map<String, Team> teams, List<ReplayJob> jobs, List<NodeSpec> nodes) {
         this.teams = new LinkedHashMap<>(teams);
         jobs.forEach(j -> this.teams.computeIfAbsent(j.team(), n -> Team.of(n, 0)));
         this.names = List.copyOf(this.teams.keySet());
         this.teams.forEach((n, t) -> tallies.put(n, new TeamTally(t.guaranteedMilli())));
         this.fairness = new HourlyFairness(names);
+        this.models = new ModelAllocation(nodes);
+        this.groups = new GroupTallies(this.teams, nodes);
     }
 
     @Override
@@ -49,6 +56,8 @@ public final class MetricsRecorder implements ReplayListener {
             held[i] = t.heldMilli();
         }
         fairness.integrate(fromMs, toMs, held, shares(state));
+        models.integrate(dt, !state.waiting().isEmpty());
+        groups.integrate(fromMs, dt, free);
     }
 
     /** The teams' fair shares, recomputed only when the state changed. */
@@ -70,6 +79,7 @@ public final class MetricsRecorder implements ReplayListener {
     public void arrived(JobRun run, long nowMs) {
         tallies.get(run.job().team()).arrives(run.demandMilli());
         waits(run);
+        groups.arrived(run);
     }
 
     @Override
@@ -79,11 +89,15 @@ public final class MetricsRecorder implements ReplayListener {
             cluster.stopsWaiting(run.demandMilli());
         }
         hold(run, run.placement().gpuMilli());
+        models.holds(run.job().team(), run.placement(), 1);
+        groups.started(run, afterMove);
     }
 
     @Override
     public void stopped(JobRun run, PlacedJob from, long nowMs, boolean moved, long lostMilliMs) {
         hold(run, -from.gpuMilli());
+        models.holds(run.job().team(), from, -1);
+        groups.stopped(run, from, moved);
         if (!moved) {
             waits(run);
         }
@@ -92,6 +106,8 @@ public final class MetricsRecorder implements ReplayListener {
     @Override
     public void finished(JobRun run, PlacedJob from, long nowMs) {
         hold(run, -from.gpuMilli());
+        models.holds(run.job().team(), from, -1);
+        groups.finished(run, from);
         tallies.get(run.job().team()).finishes(run.demandMilli());
     }
 
@@ -104,7 +120,8 @@ public final class MetricsRecorder implements ReplayListener {
     @Override
     public void ended(long endMs, ReplayState state) {
         tallies.values().forEach(t -> t.closeDeficit(endMs));
-        fairness.closeHour();
+        fairness.end();
+        groups.ended(endMs);
     }
 
     /** The metrics of the finished replay: the integrals recorded, with the per-job measures of its outcome. */
@@ -154,7 +171,10 @@ public final class MetricsRecorder implements ReplayListener {
                 guarantees,
                 fairness.hourStarts(),
                 fairness.gpusPerHour(),
-                delays);
+                delays,
+                fairness.days(),
+                models.result(),
+                groups.result());
     }
 
     private static Metrics metrics(

@@ -16,7 +16,7 @@ public final class Replay {
      */
     public static ReplayResult run(
             ReplayPolicy policy, List<NodeSpec> nodes, Map<String, Team> teams, List<ReplayJob> jobs) {
-        MetricsRecorder recorder = new MetricsRecorder(teams, jobs);
+        MetricsRecorder recorder = new MetricsRecorder(teams, jobs, nodes);
         ReplayOutcome outcome = new ReplayEngine(nodes, teams, policy).run(jobs, recorder);
         return recorder.result(outcome, nodes);
     }

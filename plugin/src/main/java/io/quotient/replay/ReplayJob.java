@@ -132,6 +132,25 @@ public record ReplayJob(
                 profile);
     }
 
+    /** The same job allowed only on GPUs of these models (a pin; empty: any model). */
+    public ReplayJob withModels(Set<String> allowed) {
+        return new ReplayJob(
+                name,
+                team,
+                submitMs,
+                durationMs,
+                gpu,
+                cpuMilli,
+                memoryMib,
+                allowed,
+                replicas,
+                kind,
+                priority,
+                preemptible,
+                checkpointMs,
+                minRuntime);
+    }
+
     /** The request the scheduling core decides, under the team the policy schedules it in. */
     public JobSpec spec(String schedulingTeam) {
         return new JobSpec(

@@ -32,6 +32,9 @@ public final class ReplayJson {
         root.put("nodes", r.nodes());
         root.put("gpus", r.gpus());
         fields(root, r.overall());
+        root.put("jainFairnessPerDay", perDay(r.jainPerDay()));
+        root.put("models", models(r.models()));
+        root.put("modelGroups", groups(r.modelGroups()));
         root.put("decisions", r.decisions());
         root.put("decisionsPerSecond", round(r.decisionsPerSecond()));
         root.put("wallSeconds", round(r.wallSeconds()));
@@ -78,6 +81,47 @@ public final class ReplayJson {
         o.put("waiters", f.waiters());
         o.put("waiterQueueDelaySeconds", quantiles(f.waiterQueueDelaySeconds(), true, false));
         return o;
+    }
+
+    private static List<Map<String, Object>> perDay(List<DayFairness> days) {
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (DayFairness d : days) {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("day", d.day().toString());
+            o.put("jain", round(d.jain()));
+            list.add(o);
+        }
+        return list;
+    }
+
+    private static List<Map<String, Object>> models(List<ModelUsage> models) {
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (ModelUsage m : models) {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("model", m.model());
+            o.put("gpus", m.gpus());
+            o.put("allocationPct", round(m.allocationPct()));
+            o.put("allocationPctWhileWaiting", round(m.allocationPctWhileWaiting()));
+            Map<String, Object> byTeam = new LinkedHashMap<>();
+            m.gpuHoursByTeam().forEach((team, hours) -> byTeam.put(team, round(hours)));
+            o.put("gpuHoursByTeam", byTeam);
+            list.add(o);
+        }
+        return list;
+    }
+
+    private static List<Map<String, Object>> groups(List<GroupGuarantee> groups) {
+        List<Map<String, Object>> list = new ArrayList<>();
+        for (GroupGuarantee g : groups) {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("team", g.team());
+            o.put("group", g.group());
+            o.put("guaranteedGpus", g.guaranteedMilli() / 1000.0);
+            o.put("timeToGuaranteeSeconds", quantiles(g.timeToGuaranteeSeconds(), false, true));
+            o.put("guaranteeDeficitGpuHours", round(g.guaranteeDeficitGpuHours()));
+            list.add(o);
+        }
+        return list;
     }
 
     private static Map<String, Object> quantiles(Quantiles q, boolean p95, boolean p99) {

@@ -5,7 +5,8 @@ import java.util.Map;
 
 /**
  * A policy's replay summarised: the cluster's metrics, each team's, how fast the decisions went, and each team's
- * mean GPUs per hour (for the charts).
+ * mean GPUs per hour (for the charts), Jain's index per day, the allocation per GPU model and, for teams whose guarantee is split by model, the time to
+ * guarantee per group.
  */
 public record ReplayResult(
         String policy,
@@ -19,4 +20,7 @@ public record ReplayResult(
         Map<String, Long> guaranteesMilli,
         List<Long> hourStartsMs,
         Map<String, List<Double>> gpusPerHour,
-        List<Double> queueDelaysSeconds) {}
+        List<Double> queueDelaysSeconds,
+        List<DayFairness> jainPerDay,
+        List<ModelUsage> models,
+        List<GroupGuarantee> modelGroups) {}

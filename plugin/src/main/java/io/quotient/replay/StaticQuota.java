@@ -1,5 +1,7 @@
 package io.quotient.replay;
 
+import io.quotient.core.model.ModelGuarantee;
+import io.quotient.core.model.ModelGuarantees;
 import io.quotient.core.model.Team;
 import io.quotient.core.scheduling.Scheduler;
 import java.util.LinkedHashMap;
@@ -8,7 +10,8 @@ import java.util.Map;
 /**
  * {@code static}: what a cluster admin builds with a Kubernetes ResourceQuota per namespace ({@code requests.nvidia.com/gpu}
  * = the team's guarantee) and the default kube-scheduler. Approximation: every team is capped at its guarantee (its
- * maximum is set to it), so nothing is ever borrowed or reclaimed; placement is the kube-scheduler's least-allocated
+ * maximum is set to it), so nothing is ever borrowed or reclaimed; a guarantee split by GPU model is capped per model
+ * group the same way (a ResourceQuota per namespace and flavor); placement is the kube-scheduler's least-allocated
  * scoring; no moves, no defragmentation.
  */
 final class StaticQuota implements ReplayPolicy {
@@ -34,15 +37,26 @@ final class StaticQuota implements ReplayPolicy {
         configured.forEach((name, t) -> capped.put(
                 name,
                 new Team(
-                        name,
-                        t.guaranteedMilli(),
-                        t.guaranteedMilli(),
-                        t.overQuotaWeight(),
-                        t.priority(),
-                        t.preemptWithinTeam(),
-                        false,
-                        null)));
+                                name,
+                                t.guaranteedMilli(),
+                                t.guaranteedMilli(),
+                                t.overQuotaWeight(),
+                                t.priority(),
+                                t.preemptWithinTeam(),
+                                false,
+                                null)
+                        .withModelGuarantees(cappedGroups(t))));
         return capped;
+    }
+
+    /** A split guarantee's groups, each capped at its own guarantee; maxima-only groups as they are. */
+    private static ModelGuarantees cappedGroups(Team t) {
+        if (!t.splitsGuarantee()) {
+            return t.modelGuarantees();
+        }
+        return new ModelGuarantees(t.modelGuarantees().groups().stream()
+                .map(g -> new ModelGuarantee(g.group(), g.guaranteedMilli(), g.guaranteedMilli()))
+                .toList());
     }
 
     @Override

@@ -38,7 +38,7 @@ public final class DecisionLogMain {
                         .append(' ')
                         .append(policy.name())
                         .append('\n');
-                MetricsRecorder recorder = new MetricsRecorder(input.teams(), input.jobs());
+                MetricsRecorder recorder = new MetricsRecorder(input.teams(), input.jobs(), input.nodes());
                 ReplayOutcome outcome = new ReplayEngine(input.nodes(), input.teams(), policy)
                         .run(input.jobs(), new Log(out, recorder));
                 Map<String, Object> metrics = ReplayJson.object(recorder.result(outcome, input.nodes()));

@@ -40,6 +40,7 @@ public final class ReplayCommand implements CliCommand {
                                                  [--policy NAME|all] [--from T] [--to T | --days D] [--json] [--charts DIR]
                                                  [--usage-half-life D [--usage-window D]]
                                                  [--add-notebooks RATE [--seed N]]
+                                                 [--node-models M:F,...] [--pin-models FRACTION [--pin-seed S]]
 
             Replays a trace of jobs over time: each job arrives, waits, is placed, may be preempted (losing the
             work since its last checkpoint) and re-queued, and finishes after its running time. Submissions,
@@ -71,6 +72,12 @@ public final class ReplayCommand implements CliCommand {
                                    guaranteed GPUs, RATE a working day on average, opened in working
                                    hours (docs/replay.md); the cluster is sized from the trace alone
               --seed N             the notebooks' seed (default 1): the same seed, the same notebooks
+              --node-models M:F,.. the generated nodes' GPU models and the share of the nodes of each, e.g.
+                                   H100-80GB:0.25,A100-SXM4-80GB:0.5,V100-32GB:0.25 (shares sum to 1;
+                                   whole nodes by largest remainders, the first model's nodes first)
+              --pin-models F       pin that share of the jobs (0..1) to one GPU model each, drawn in
+                                   proportion to the fleet's GPUs per model, per job from its name and
+                                   --pin-seed S (default 42); a pinned gang runs all replicas on that model
               --help               this text
 
             Exit status: 0 done, 1 unreadable or malformed input (the message names file, line and column),
@@ -116,7 +123,10 @@ public final class ReplayCommand implements CliCommand {
             }
             List<NodeSpec> nodes = nodes(options, sliced);
             Map<String, Team> teams = teams(options.teams(), sliced);
-            List<ReplayJob> jobs = Gangs.formed(withNotebooks(sliced, teams, options), nodes);
+            // pins are drawn for the trace's jobs; synthetic notebooks, added after, pin nothing
+            List<ReplayJob> pinned =
+                    options.pins() == null ? sliced : options.pins().pin(sliced, nodes);
+            List<ReplayJob> jobs = Gangs.formed(withNotebooks(pinned, teams, options), nodes);
             List<ReplayResult> results = new ArrayList<>();
             for (ReplayPolicy policy : options.policies()) {
                 ReplayResult result = Replay.run(policy, nodes, teams, jobs);
@@ -171,9 +181,9 @@ public final class ReplayCommand implements CliCommand {
             return TraceReader.readNodes(o.nodesFile());
         }
         if (o.nodeCount() > 0) {
-            return ClusterSize.uniform(o.nodeCount(), o.gpusPerNode());
+            return ClusterSize.uniform(o.nodeCount(), o.gpusPerNode(), o.nodeModels());
         }
-        return ClusterSize.forLoad(jobs, o.load(), o.gpusPerNode());
+        return ClusterSize.forLoad(jobs, o.load(), o.gpusPerNode(), o.nodeModels());
     }
 
     /** The teams file parsed as the service parses it, or every team of the trace with no guarantee. */

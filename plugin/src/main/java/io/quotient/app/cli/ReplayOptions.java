@@ -2,6 +2,8 @@ package io.quotient.app.cli;
 
 import io.quotient.core.scheduling.FairShareSettings;
 import io.quotient.replay.Baselines;
+import io.quotient.replay.ModelPins;
+import io.quotient.replay.NodeModels;
 import io.quotient.replay.ReplayPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -25,6 +27,8 @@ import java.util.regex.Pattern;
  * @param days        the first so many days of the trace (0: not limited)
  * @param notebooks   synthetic notebooks added per team and working day (0: none)
  * @param seed        the seed of the synthetic notebooks
+ * @param nodeModels  the GPU models of generated nodes and their shares ({@link NodeModels#SINGLE} unless given)
+ * @param pins        the share of jobs pinned to one model each, or null for none
  */
 record ReplayOptions(
         Path jobs,
@@ -41,6 +45,8 @@ record ReplayOptions(
         double days,
         double notebooks,
         long seed,
+        NodeModels nodeModels,
+        ModelPins pins,
         boolean help) {
 
     private static final Pattern DURATION = Pattern.compile("(\\d{1,9})([smhd])");
@@ -59,12 +65,31 @@ record ReplayOptions(
             "--to",
             "--days",
             "--add-notebooks",
-            "--seed");
+            "--seed",
+            "--node-models",
+            "--pin-models",
+            "--pin-seed");
 
     static ReplayOptions parse(String[] args) {
         if (CliOptions.asksForHelp(args)) {
             return new ReplayOptions(
-                    null, null, null, 0, 8, 0, List.of(), false, null, Long.MIN_VALUE, Long.MAX_VALUE, 0, 0, 1, true);
+                    null,
+                    null,
+                    null,
+                    0,
+                    8,
+                    0,
+                    List.of(),
+                    false,
+                    null,
+                    Long.MIN_VALUE,
+                    Long.MAX_VALUE,
+                    0,
+                    0,
+                    1,
+                    NodeModels.SINGLE,
+                    null,
+                    true);
         }
         Path jobs = null;
         Path teams = null;
@@ -82,6 +107,9 @@ record ReplayOptions(
         long seed = 1;
         Duration halfLife = Duration.ZERO;
         Duration window = FairShareSettings.INSTANTANEOUS.window();
+        NodeModels nodeModels = null;
+        double pinShare = -1;
+        Long pinSeed = null;
         for (CliOptions.Option option : CliOptions.parse(args, VALUED, Set.of("--json"))) {
             String value = option.value();
             switch (option.name()) {
@@ -106,7 +134,10 @@ record ReplayOptions(
                 case "--usage-half-life" -> halfLife = duration("--usage-half-life", value);
                 case "--usage-window" -> window = duration("--usage-window", value);
                 case "--add-notebooks" -> notebooks = positiveNumber("--add-notebooks", value);
-                case "--seed" -> seed = seed(value);
+                case "--seed" -> seed = seed("--seed", value);
+                case "--node-models" -> nodeModels = nodeModels(value);
+                case "--pin-models" -> pinShare = share("--pin-models", value);
+                case "--pin-seed" -> pinSeed = seed("--pin-seed", value);
                 default -> throw new IllegalArgumentException("unknown option '" + option.name() + "'");
             }
         }
@@ -120,6 +151,15 @@ record ReplayOptions(
             throw new IllegalArgumentException("give exactly one of --nodes FILE, --nodes N (with --gpus-per-node G)"
                     + " or --load X (nodes of --gpus-per-node GPUs for that load)");
         }
+        if (nodeModels != null && nodesFile != null) {
+            throw new IllegalArgumentException("--node-models is for generated nodes (--nodes N or --load X); the node"
+                    + " list of --nodes FILE names each node's model itself");
+        }
+        if (pinSeed != null && pinShare < 0) {
+            throw new IllegalArgumentException("--pin-seed seeds --pin-models; give --pin-models FRACTION too");
+        }
+        ModelPins pins =
+                pinShare < 0 ? null : new ModelPins(pinShare, pinSeed == null ? ModelPins.DEFAULT_SEED : pinSeed);
         if (days > 0 && to != Long.MAX_VALUE) {
             throw new IllegalArgumentException("--days and --to both end the slice; give one of them");
         }
@@ -141,15 +181,9 @@ record ReplayOptions(
                 days,
                 notebooks,
                 seed,
+                nodeModels == null ? NodeModels.SINGLE : nodeModels,
+                pins,
                 false);
-    }
-
-    private static long seed(String value) {
-        try {
-            return Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("--seed must be a whole number, was '" + value + "'");
-        }
     }
 
     private static int positive(String option, String value) {
@@ -159,6 +193,34 @@ record ReplayOptions(
                 throw new IllegalArgumentException(option + " must be at least 1, was " + value);
             }
             return n;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " must be a whole number, was '" + value + "'");
+        }
+    }
+
+    private static NodeModels nodeModels(String value) {
+        try {
+            return NodeModels.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("--node-models: " + e.getMessage());
+        }
+    }
+
+    private static double share(String option, String value) {
+        try {
+            double x = Double.parseDouble(value.trim());
+            if (!(x >= 0 && x <= 1)) {
+                throw new IllegalArgumentException(option + " must be a share of the jobs in 0..1, was " + value);
+            }
+            return x;
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " must be a number in 0..1 such as 0.5, was '" + value + "'");
+        }
+    }
+
+    private static long seed(String option, String value) {
+        try {
+            return Long.parseLong(value.trim());
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(option + " must be a whole number, was '" + value + "'");
         }

@@ -33,6 +33,8 @@ class ReplayCommandTest {
             "deliveredGpuHours",
             "fragmentationDelayJobHours",
             "jainFairness",
+            "jainFairnessPerDay",
+            "models",
             "decisionsPerSecond",
             "teams");
 
@@ -226,6 +228,57 @@ class ReplayCommandTest {
         assertThat(run("--jobs", trace().toString(), "--teams", teams.toString(), "--nodes", "2"))
                 .isEqualTo(1);
         assertThat(err.toString()).contains("team b").contains("teams file does not define");
+        assertThat(out.toString()).isEmpty();
+    }
+
+    @Test
+    void theMixedModelVariantPinsJobsAndReportsEachModel() throws IOException {
+        int code = run(
+                "--jobs",
+                trace().toString(),
+                "--nodes",
+                "4",
+                "--gpus-per-node",
+                "4",
+                "--node-models",
+                "H100-80GB:0.25,A100-SXM4-80GB:0.75",
+                "--pin-models",
+                "1",
+                "--json");
+        assertThat(code).as(err.toString()).isZero();
+        JsonNode r = new ObjectMapper().readTree(out.toString(StandardCharsets.UTF_8));
+        assertThat(r.get("models").findValuesAsText("model")).containsExactly("A100-SXM4-80GB", "H100-80GB");
+        assertThat(r.get("models").findValues("gpus").stream().map(JsonNode::asInt))
+                .containsExactly(12, 4);
+        assertThat(r.get("finished").asInt())
+                .as("every pinned job fits its model")
+                .isEqualTo(30);
+        assertThat(r.get("jainFairnessPerDay").get(0).get("day").asText()).isEqualTo("1970-01-01");
+    }
+
+    @Test
+    void badModelOptionsAreRefusedNamingTheOption() throws IOException {
+        assertThat(run("--jobs", trace().toString(), "--nodes", "2", "--node-models", "H100-80GB:0.5,V100-32GB:0.4"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--node-models").contains("sum to 0.9");
+        err.reset();
+        assertThat(run("--jobs", trace().toString(), "--nodes", "2", "--node-models", "H100 80GB:1"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--node-models").contains("'H100 80GB' is not a GPU model name");
+        err.reset();
+        Path nodes = dir.resolve("nodes.csv");
+        Files.writeString(nodes, "sn,cpu_milli,memory_mib,gpu,model\nn1,32000,262144,8,V100M32\n");
+        assertThat(run("--jobs", trace().toString(), "--nodes", nodes.toString(), "--node-models", "A:1"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--node-models is for generated nodes");
+        err.reset();
+        assertThat(run("--jobs", trace().toString(), "--nodes", "2", "--pin-models", "1.5"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--pin-models must be a share of the jobs in 0..1");
+        err.reset();
+        assertThat(run("--jobs", trace().toString(), "--nodes", "2", "--pin-seed", "7"))
+                .isEqualTo(2);
+        assertThat(err.toString()).contains("--pin-seed seeds --pin-models");
         assertThat(out.toString()).isEmpty();
     }
 }
