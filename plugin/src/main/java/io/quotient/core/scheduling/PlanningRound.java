@@ -88,7 +88,8 @@ final class PlanningRound {
                 placedThisRound,
                 new VictimStanding(ws.ledger(), rules::fairShare, settings.fairShareMinGainMilli()));
         this.preemption = new PreemptionPlanner(search, now);
-        this.gangReclaim = new GangReclaim(ws, search, new GangPlacer(policy), now);
+        this.gangReclaim = new GangReclaim(
+                ws, search, new GangPlacer(policy), now, settings.maxMovesPerDecision(), j -> filterFor(j.spec()));
         this.capacityReasons = new CapacityReasons(ws.state());
     }
 
