@@ -59,9 +59,20 @@ final class GangAllowance {
                 rights.moves());
     }
 
-    /** Whether the job may still be evicted: its team (and department) have that much left to lose. */
+    /**
+     * Whether the job may still be evicted: its team (and department) have that much left to lose, and its GPU model
+     * group does not keep it from the claimant (as {@link ReclaimSearch} judges).
+     */
     boolean mayEvict(PlacedJob job) {
-        return remaining(0, 0).mayEvict(job) && departmentMayLose(job);
+        if (!rights.evictions() || ws.ledger().keptInGroup(job, rights.claimantTeam())) {
+            return false;
+        }
+        String team = job.spec().team();
+        if (team.equals(rights.claimantTeam())) {
+            return rights.ownEvictable().test(job);
+        }
+        long left = rights.teamAllowance().getOrDefault(team, 0L) - teamTaken.getOrDefault(team, 0L);
+        return left >= job.gpuMilli() && departmentMayLose(job);
     }
 
     private boolean departmentMayLose(PlacedJob job) {
