@@ -98,6 +98,28 @@ class GangRelocationTest {
     }
 
     @Test
+    void freeGpusScatteredOverBorrowersNodesAreGatheredForTheGang() {
+        // 8 GPUs free in pieces of 2, 2 and 4 beside team-a's borrowed jobs and team-c's guaranteed ones
+        ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(3, 8))
+                .team("team-a", 0)
+                .team("team-b", 16)
+                .team("team-c", 8);
+        put(run, "team-c", "c-1", "node-1", 0, 4);
+        put(run, "team-a", "a-1", "node-1", 4, 2);
+        put(run, "team-c", "c-2", "node-2", 0, 4);
+        put(run, "team-a", "a-2", "node-2", 4, 2);
+        put(run, "team-a", "a-3", "node-3", 0, 4);
+
+        Plan plan = run.deploy(ClusterRun.gang("team-b", "train", 2, 2, 8));
+
+        assertThat(run.isPlaced("team-b", "train")).isTrue();
+        assertThat(run.held("team-c")).as("team-c's jobs run on").isEqualTo(8.0);
+        assertThat(run.held("team-a")).isEqualTo(0.0);
+        assertThat(evicted(plan)).containsOnly("team-a");
+        run.checkNothingOverAllocated();
+    }
+
+    @Test
     void aGangIsNotGivenNodesByTakingFromATeamWithinItsGuarantee() {
         // team-a may lose 8 of its 16 GPUs: one node's worth, the gang needs two
         ClusterRun run = mixedNodes(QuotaScheduler.withDefaults(), 8);
