@@ -183,12 +183,7 @@ final class GangReclaim {
     private List<GangStep> steps(ReclaimSearch.Choice choice) {
         List<GangStep> steps = new ArrayList<>();
         for (ReclaimSearch.Move m : choice.moves()) {
-            PlacedJob from = m.job();
-            steps.add(new GangStep(
-                    from,
-                    ws.allocations(from.id()),
-                    ws.placement(from.spec(), m.to(), from.quotaState(), now),
-                    m.to()));
+            steps.add(GangStep.move(ws, m.job(), m.to(), now));
         }
         for (PlacedJob victim : choice.evictions()) {
             steps.add(GangStep.eviction(victim, ws.allocations(victim.id())));

@@ -137,22 +137,14 @@ final class GangRelocation {
                     undo(steps);
                     return null;
                 }
-                for (PlacedJob victim : room.get().evictions()) {
-                    steps.add(apply(GangStep.eviction(victim, ws.allocations(victim.id()))));
-                    allowance.taken(victim);
-                    cost = cost.evict(victim.spec().priority(), search.work(victim), victim.gpuMilli());
-                }
+                cost = evict(room.get().evictions(), steps, allowance, cost);
                 to = destination(job, node, elsewhere);
                 if (to.isEmpty()) {
                     undo(steps);
                     return null;
                 }
             }
-            steps.add(apply(new GangStep(
-                    job,
-                    ws.allocations(job.id()),
-                    ws.placement(job.spec(), to.get(), job.quotaState(), now),
-                    to.get())));
+            steps.add(apply(GangStep.move(ws, job, to.get(), now)));
             cost = cost.move();
         }
         if (!ws.state().fits(node, perReplica)) {
@@ -163,19 +155,10 @@ final class GangRelocation {
                 return null;
             }
             for (ReclaimSearch.Move m : rest.get().moves()) {
-                PlacedJob from = m.job();
-                steps.add(apply(new GangStep(
-                        from,
-                        ws.allocations(from.id()),
-                        ws.placement(from.spec(), m.to(), from.quotaState(), now),
-                        m.to())));
+                steps.add(apply(GangStep.move(ws, m.job(), m.to(), now)));
                 cost = cost.move();
             }
-            for (PlacedJob victim : rest.get().evictions()) {
-                steps.add(apply(GangStep.eviction(victim, ws.allocations(victim.id()))));
-                allowance.taken(victim);
-                cost = cost.evict(victim.spec().priority(), search.work(victim), victim.gpuMilli());
-            }
+            cost = evict(rest.get().evictions(), steps, allowance, cost);
         }
         if (!ws.state().fits(node, perReplica)) {
             undo(steps);
@@ -196,6 +179,18 @@ final class GangRelocation {
 
     private Optional<Allocation> destination(PlacedJob job, int node, NodeFilter elsewhere) {
         return Destinations.bestFit(ws.state(), Demands.of(job.spec()), node, elsewhere, null);
+    }
+
+    /** Evicts the victims (applied, added to the steps, counted against the allowances); returns the cost grown. */
+    private ReclaimCost evict(
+            List<PlacedJob> victims, List<GangStep> steps, GangAllowance allowance, ReclaimCost cost) {
+        ReclaimCost grown = cost;
+        for (PlacedJob victim : victims) {
+            steps.add(apply(GangStep.eviction(victim, ws.allocations(victim.id()))));
+            allowance.taken(victim);
+            grown = grown.evict(victim.spec().priority(), search.work(victim), victim.gpuMilli());
+        }
+        return grown;
     }
 
     private GangStep apply(GangStep step) {

@@ -2,6 +2,7 @@ package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.model.PlacedJob;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -17,6 +18,11 @@ record GangStep(PlacedJob job, List<Allocation> freed, PlacedJob movedTo, Alloca
 
     static GangStep eviction(PlacedJob job, List<Allocation> freed) {
         return new GangStep(job, freed, null, null);
+    }
+
+    /** The move of {@code job} (as the workspace holds it now) to {@code to}, restarted there at {@code now}. */
+    static GangStep move(Workspace ws, PlacedJob job, Allocation to, Instant now) {
+        return new GangStep(job, ws.allocations(job.id()), ws.placement(job.spec(), to, job.quotaState(), now), to);
     }
 
     boolean eviction() {

@@ -6,13 +6,11 @@ import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PlacedJob;
-import io.quotient.core.model.QuotaState;
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.TargetWorkload;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,19 +24,7 @@ class GangRelocationTest {
     private static final Duration RAN = Duration.ofHours(1);
 
     private static void put(ClusterRun run, String team, String name, String node, int firstGpu, int count) {
-        put(run, ClusterRun.job(team, name, count), node, firstGpu, count);
-    }
-
-    private static void put(ClusterRun run, JobSpec spec, String node, int firstGpu, int count) {
-        run.placed.put(
-                spec.id(),
-                new PlacedJob(
-                        spec,
-                        node,
-                        IntStream.range(firstGpu, firstGpu + count).boxed().toList(),
-                        1000,
-                        QuotaState.OVER_QUOTA,
-                        run.now.minus(RAN)));
+        run.observe(ClusterRun.job(team, name, count), node, firstGpu, count, RAN);
     }
 
     /**
@@ -179,7 +165,7 @@ class GangRelocationTest {
                     0,
                     false,
                     Duration.ZERO);
-            put(run, pinned, "node-" + n, 0, 4);
+            run.observe(pinned, "node-" + n, 0, 4, RAN);
             put(run, "team-a", "a-" + n, "node-" + n, 4, 4);
         }
 
