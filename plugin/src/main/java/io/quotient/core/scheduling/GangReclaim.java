@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 import java.util.stream.IntStream;
 
 /**
@@ -44,25 +45,8 @@ final class GangReclaim {
     /** The jobs evicted (already removed from the workspace), the jobs moved and the gang's replicas there. */
     record Outcome(List<PlacedJob> victims, List<PlanAction.Move> moves, List<Allocation> replicas) {}
 
-    /**
-     * One eviction ({@code movedTo} null) or move applied to the workspace, with what it freed for undoing.
-     *
-     * @param job     the job as it was before the step
-     * @param freed   what it held then
-     * @param movedTo the job at its new place, for a move
-     */
-    private record Step(PlacedJob job, List<Allocation> freed, PlacedJob movedTo, Allocation to) {
-        boolean eviction() {
-            return movedTo == null;
-        }
-    }
-
     /** One pool's evictions and moves, applied to the workspace in order. */
-    private record Trial(List<Step> steps, ReclaimCost cost) {
-        List<PlacedJob> victims() {
-            return steps.stream().filter(Step::eviction).map(Step::job).toList();
-        }
-    }
+    private record Trial(List<GangStep> steps, ReclaimCost cost) {}
 
     /** Asks nothing of a node: a round that only frees inside the department needs no room for a replica there. */
     private static final ResourceDemand NOTHING = ResourceDemand.cpuOnly(0, 0);
@@ -71,12 +55,24 @@ final class GangReclaim {
     private final ReclaimSearch search;
     private final GangPlacer placer;
     private final Instant now;
+    private final GangRelocation relocation;
 
-    GangReclaim(Workspace ws, ReclaimSearch search, GangPlacer placer, Instant now) {
+    /**
+     * @param maxMoves    at most this many jobs moved per node freed ({@link ReclaimSettings#maxMovesPerDecision()})
+     * @param moveTargets per job, which nodes may receive it when it is moved
+     */
+    GangReclaim(
+            Workspace ws,
+            ReclaimSearch search,
+            GangPlacer placer,
+            Instant now,
+            int maxMoves,
+            Function<PlacedJob, NodeFilter> moveTargets) {
         this.ws = ws;
         this.search = search;
         this.placer = placer;
         this.now = now;
+        this.relocation = new GangRelocation(ws, search, now, maxMoves, moveTargets);
     }
 
     /**
@@ -106,7 +102,7 @@ final class GangReclaim {
             lastStep.put(best.steps().get(i).job().id(), i);
         }
         for (int i = 0; i < best.steps().size(); i++) {
-            Step step = best.steps().get(i);
+            GangStep step = best.steps().get(i);
             if (lastStep.get(step.job().id()) != i) {
                 // moved, then moved again or evicted from where it went: the plan does the last step from where the
                 // job runs, once
@@ -133,9 +129,8 @@ final class GangReclaim {
      * applied; null (nothing applied) if never.
      */
     private Trial freeNodes(GangDemand gang, NodeFilter pool, ReclaimRights rights) {
-        List<Step> steps = new ArrayList<>();
-        Map<String, Long> teamTaken = new HashMap<>();
-        Map<String, Long> departmentTaken = new HashMap<>();
+        List<GangStep> steps = new ArrayList<>();
+        GangAllowance allowance = new GangAllowance(ws, rights);
         long overMax = rights.departments().ownDepartmentOverMax();
         long insideFreed = 0;
         long ownFreed = 0;
@@ -156,42 +151,44 @@ final class GangReclaim {
                     ? search.best(
                             NOTHING,
                             (s, n) -> true,
-                            remaining(
-                                    rights,
-                                    teamTaken,
-                                    departmentTaken,
-                                    insideFreed >= overMax ? 0 : 1,
-                                    ownDone ? 0 : 1),
+                            allowance.remaining(insideFreed >= overMax ? 0 : 1, ownDone ? 0 : 1),
                             fitting,
                             gang.perReplica())
                     : search.best(
-                            gang.perReplica(),
-                            notYetFitting,
-                            remaining(rights, teamTaken, departmentTaken, 0, 0),
-                            fitting,
-                            gang.perReplica());
-            if (choice.isEmpty()
-                    || (choice.get().evictions().isEmpty()
-                            && choice.get().moves().isEmpty())) {
+                            gang.perReplica(), notYetFitting, allowance.remaining(0, 0), fitting, gang.perReplica());
+            List<GangStep> next = choice.filter(
+                            c -> !c.evictions().isEmpty() || !c.moves().isEmpty())
+                    .map(this::steps)
+                    .orElseGet(() -> fits || !(rights.rule() instanceof ReclaimStep.GuaranteeByRelocation)
+                            ? List.of()
+                            : relocation.freeOne(gang.perReplica(), notYetFitting, fitting, allowance));
+            if (next.isEmpty()) {
                 break;
             }
-            for (ReclaimSearch.Move m : choice.get().moves()) {
-                List<Allocation> held = ws.allocations(m.job().id());
-                PlacedJob from = ws.remove(m.job().id());
-                PlacedJob to = ws.placement(from.spec(), m.to(), from.quotaState(), now);
-                ws.add(to, m.to());
-                steps.add(new Step(from, held, to, m.to()));
-            }
-            for (PlacedJob victim : choice.get().evictions()) {
-                steps.add(new Step(victim, ws.allocations(victim.id()), null, null));
-                ws.remove(victim.id());
-                taken(victim, rights, teamTaken, departmentTaken);
-                insideFreed += insideMilli(victim, rights);
-                ownFreed += ownMilli(victim, rights);
+            for (GangStep step : next) {
+                step.apply(ws);
+                steps.add(step);
+                if (step.eviction()) {
+                    allowance.taken(step.job());
+                    insideFreed += insideMilli(step.job(), rights);
+                    ownFreed += ownMilli(step.job(), rights);
+                }
             }
         }
         undo(steps);
         return null;
+    }
+
+    /** The search's choice as steps, moves first (as the search tried them), not yet applied. */
+    private List<GangStep> steps(ReclaimSearch.Choice choice) {
+        List<GangStep> steps = new ArrayList<>();
+        for (ReclaimSearch.Move m : choice.moves()) {
+            steps.add(GangStep.move(ws, m.job(), m.to(), now));
+        }
+        for (PlacedJob victim : choice.evictions()) {
+            steps.add(GangStep.eviction(victim, ws.allocations(victim.id())));
+        }
+        return steps;
     }
 
     /** The job's GPU milli if its team is in the claimant's department (the claimant's own team included), else 0. */
@@ -213,7 +210,7 @@ final class GangReclaim {
      * the claimant's own team while the team needs what it freed; one whose GPUs a later move took stays out too.
      * Leaves the rest applied.
      */
-    private Trial withoutNeedless(GangDemand gang, NodeFilter pool, List<Step> steps, ReclaimRights rights) {
+    private Trial withoutNeedless(GangDemand gang, NodeFilter pool, List<GangStep> steps, ReclaimRights rights) {
         List<Integer> order = new ArrayList<>(IntStream.range(0, steps.size())
                 .filter(i -> steps.get(i).eviction())
                 .boxed()
@@ -222,7 +219,7 @@ final class GangReclaim {
                 Comparator.comparing((Integer i) -> single(steps.get(i).job())).reversed());
         long spareInside = -rights.departments().ownDepartmentOverMax();
         long spareOwn = -rights.ownMustFree();
-        for (Step step : steps) {
+        for (GangStep step : steps) {
             if (step.eviction()) {
                 spareInside += insideMilli(step.job(), rights);
                 spareOwn += ownMilli(step.job(), rights);
@@ -230,7 +227,7 @@ final class GangReclaim {
         }
         Set<Integer> back = new HashSet<>();
         for (int i : order) {
-            Step step = steps.get(i);
+            GangStep step = steps.get(i);
             long inside = insideMilli(step.job(), rights);
             long own = ownMilli(step.job(), rights);
             if (inside > spareInside || own > spareOwn || !fitsBack(step.freed())) {
@@ -245,10 +242,10 @@ final class GangReclaim {
                 ws.remove(step.job().id());
             }
         }
-        List<Step> kept = new ArrayList<>();
+        List<GangStep> kept = new ArrayList<>();
         ReclaimCost cost = ReclaimCost.NONE;
         for (int i = 0; i < steps.size(); i++) {
-            Step step = steps.get(i);
+            GangStep step = steps.get(i);
             if (!step.eviction()) {
                 kept.add(step);
                 cost = cost.move();
@@ -271,54 +268,9 @@ final class GangReclaim {
     }
 
     /** Undoes the steps, the latest first (a put-back victim is no longer out, so it is not put back again). */
-    private void undo(List<Step> steps) {
+    private void undo(List<GangStep> steps) {
         for (int i = steps.size() - 1; i >= 0; i--) {
-            Step step = steps.get(i);
-            if (!step.eviction()) {
-                ws.remove(step.movedTo().id());
-            }
-            ws.add(step.job(), step.freed());
-        }
-    }
-
-    /**
-     * The rights less what earlier nodes took already: allowances hold for the whole gang, not per node; with
-     * {@code insideAtLeast} milli the node's evictions must free inside the claimant's department, with
-     * {@code ownAtLeast} of the claimant team's own jobs.
-     */
-    private static ReclaimRights remaining(
-            ReclaimRights rights,
-            Map<String, Long> teamTaken,
-            Map<String, Long> departmentTaken,
-            long insideAtLeast,
-            long ownAtLeast) {
-        Map<String, Long> teams = new HashMap<>(rights.teamAllowance());
-        teamTaken.forEach((team, milli) -> teams.computeIfPresent(team, (t, left) -> Math.max(0, left - milli)));
-        DepartmentLimits limits = rights.departments().insideOnly();
-        Map<String, Long> departments = new HashMap<>(limits.allowance());
-        departmentTaken.forEach((d, milli) -> departments.computeIfPresent(d, (k, left) -> Math.max(0, left - milli)));
-        return new ReclaimRights(
-                rights.rule(),
-                teams,
-                new DepartmentLimits(departments, 0, insideAtLeast),
-                rights.claimantTeam(),
-                rights.ownEvictable(),
-                ownAtLeast,
-                rights.evictions(),
-                rights.moves());
-    }
-
-    private void taken(
-            PlacedJob victim, ReclaimRights rights, Map<String, Long> teamTaken, Map<String, Long> departmentTaken) {
-        String team = victim.spec().team();
-        if (team.equals(rights.claimantTeam())) {
-            return;
-        }
-        teamTaken.merge(team, victim.gpuMilli(), Long::sum);
-        Department department = ws.ledger().team(team).department();
-        Department claimant = ws.ledger().team(rights.claimantTeam()).department();
-        if (department != null && (claimant == null || !department.name().equals(claimant.name()))) {
-            departmentTaken.merge(department.name(), victim.gpuMilli(), Long::sum);
+            steps.get(i).undo(ws);
         }
     }
 

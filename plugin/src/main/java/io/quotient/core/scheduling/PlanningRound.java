@@ -93,7 +93,8 @@ final class PlanningRound {
                         t -> standingShares.getOrDefault(t, 0L),
                         settings.fairShareMinGainMilli()));
         this.preemption = new PreemptionPlanner(search, now);
-        this.gangReclaim = new GangReclaim(ws, search, new GangPlacer(policy), now);
+        this.gangReclaim = new GangReclaim(
+                ws, search, new GangPlacer(policy), now, settings.maxMovesPerDecision(), j -> filterFor(j.spec()));
         this.capacityReasons = new CapacityReasons(ws.state());
     }
 

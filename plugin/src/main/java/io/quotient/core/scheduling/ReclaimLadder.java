@@ -10,6 +10,8 @@ import java.util.List;
  *
  * <ol>
  *   <li>{@link ReclaimStep.Guarantee}: a team within its guarantee takes from teams above theirs, down to them;
+ *   <li>{@link ReclaimStep.GuaranteeByRelocation}: for a gang, the same, moving the jobs it may not evict off the
+ *       nodes it frees onto GPUs freed for them by evicting borrowed jobs elsewhere;
  *   <li>{@link ReclaimStep.GuaranteeWithinOneJob}: the same when whole jobs do not split at the victims' guarantees;
  *   <li>{@link ReclaimStep.DepartmentGuarantee}: a job its department's guarantee covers takes from teams outside it;
  *   <li>{@link ReclaimStep.FairShare}: a team clearly below its fair share takes from teams clearly above theirs;
@@ -21,7 +23,8 @@ import java.util.List;
  * </ol>
  *
  * Guarantees come before fair shares (what a team is promised before what it would get of idle capacity), strict
- * limits before their within-one-job fallbacks (a victim is taken below its level only when nothing else works),
+ * limits before their within-one-job fallbacks (relocating a team's jobs, which keeps every team at its level,
+ * before taking a victim below its guarantee) (a victim is taken below its level only when nothing else works),
  * and moves alone last (they evict nothing, but only help a job that quota already lets run).
  */
 final class ReclaimLadder {
@@ -29,6 +32,7 @@ final class ReclaimLadder {
     /** The steps in the order they are tried. */
     static final List<ReclaimStep> STEPS = List.of(
             ReclaimStep.GUARANTEE,
+            ReclaimStep.GUARANTEE_BY_RELOCATION,
             ReclaimStep.GUARANTEE_WITHIN_ONE_JOB,
             ReclaimStep.DEPARTMENT_GUARANTEE,
             ReclaimStep.FAIR_SHARE,

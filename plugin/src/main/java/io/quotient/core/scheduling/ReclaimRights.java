@@ -29,6 +29,12 @@ record ReclaimRights(
         boolean evictions,
         boolean moves) {
 
+    /** The same rights granted by another rule (which then names them in reasons and failed-search memos). */
+    ReclaimRights under(ReclaimStep other) {
+        return new ReclaimRights(
+                other, teamAllowance, departments, claimantTeam, ownEvictable, ownMustFree, evictions, moves);
+    }
+
     /** Whether the job may be evicted under these rights, ignoring the allowances' running totals. */
     boolean mayEvict(PlacedJob job) {
         if (!evictions) {

@@ -13,6 +13,7 @@ import java.util.Optional;
 sealed interface ReclaimStep {
 
     Guarantee GUARANTEE = new Guarantee();
+    GuaranteeByRelocation GUARANTEE_BY_RELOCATION = new GuaranteeByRelocation();
     GuaranteeWithinOneJob GUARANTEE_WITHIN_ONE_JOB = new GuaranteeWithinOneJob();
     DepartmentGuarantee DEPARTMENT_GUARANTEE = new DepartmentGuarantee();
     FairShare FAIR_SHARE = new FairShare();
@@ -58,6 +59,33 @@ sealed interface ReclaimStep {
         @Override
         public Optional<ReclaimRights> rights(ReclaimRules rules, JobSpec job, long milli, Workspace ws) {
             return rules.guarantee(job, milli);
+        }
+
+        @Override
+        public boolean keepsLimit(QuotaLedger ledger, ReclaimRules rules, JobSpec job, ReclaimRights r, long milli) {
+            return withinGuarantee(ledger, job, milli);
+        }
+    }
+
+    /**
+     * For a gang, the guarantee when evictions and moves onto free GPUs free too few nodes: on a node that holds jobs
+     * the rule may not evict (of teams within their guarantees) beside borrowed ones, those jobs are moved onto GPUs
+     * freed for them on other nodes by evicting borrowed jobs, within the same allowances ({@link GangRelocation}).
+     * Victims end no lower than under {@link Guarantee}; only with moves on ({@code maxMovesPerDecision} > 0). A
+     * single job asks no whole node of a gang's kind, and its search is {@link ReclaimSearch}'s: no right for it.
+     */
+    record GuaranteeByRelocation() implements ReclaimStep {
+        @Override
+        public String name() {
+            return "guarantee, relocating protected jobs";
+        }
+
+        @Override
+        public Optional<ReclaimRights> rights(ReclaimRules rules, JobSpec job, long milli, Workspace ws) {
+            if (!job.gang().spansNodes()) {
+                return Optional.empty();
+            }
+            return rules.guarantee(job, milli).filter(ReclaimRights::moves).map(r -> r.under(this));
         }
 
         @Override

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.IntStream;
 
 /**
  * A tiny in-memory cluster for scheduling tests: deploys jobs through a scheduler and applies its plans the way the
@@ -89,6 +90,19 @@ final class ClusterRun {
                 0,
                 true,
                 Duration.ZERO);
+    }
+
+    /** An observed job on {@code count} GPUs of a node from {@code firstGpu}, started {@code ran} ago. */
+    void observe(JobSpec spec, String node, int firstGpu, int count, Duration ran) {
+        placed.put(
+                spec.id(),
+                new PlacedJob(
+                        spec,
+                        node,
+                        IntStream.range(firstGpu, firstGpu + count).boxed().toList(),
+                        1000,
+                        QuotaState.OVER_QUOTA,
+                        now.minus(ran)));
     }
 
     ClusterRun team(String name, int guaranteedGpus) {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.JobId;
-import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
 import io.quotient.core.placement.ClusterFittedWorkload;
@@ -13,7 +12,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,16 +24,7 @@ class GangReclaimTest {
 
     /** An observed job on {@code count} GPUs of a node, started an hour ago. */
     private static void put(ClusterRun run, String team, String name, String node, int firstGpu, int count) {
-        JobSpec spec = ClusterRun.job(team, name, count);
-        run.placed.put(
-                spec.id(),
-                new PlacedJob(
-                        spec,
-                        node,
-                        IntStream.range(firstGpu, firstGpu + count).boxed().toList(),
-                        1000,
-                        QuotaState.OVER_QUOTA,
-                        run.now.minus(RAN)));
+        run.observe(ClusterRun.job(team, name, count), node, firstGpu, count, RAN);
     }
 
     private static List<String> evicted(Plan plan) {

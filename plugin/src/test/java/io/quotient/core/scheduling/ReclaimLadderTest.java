@@ -54,6 +54,7 @@ class ReclaimLadderTest {
         assertThat(ReclaimLadder.STEPS.stream().map(ReclaimStep::name))
                 .containsExactly(
                         "guarantee",
+                        "guarantee, relocating protected jobs",
                         "guarantee, within one job",
                         "department guarantee",
                         "fair share",
@@ -72,6 +73,27 @@ class ReclaimLadderTest {
                 "team-b/b2",
                 "Preempted by team-b reclaiming its guarantee for team-b/b2; this job ran on"
                         + " borrowed GPUs (team-a held 4 GPUs with a guarantee of 0) and is re-queued");
+    }
+
+    @Test
+    void guaranteeByRelocationMovesAProtectedJobOntoGpusReclaimedElsewhere() {
+        // every node holds a 2-GPU job of team-c (within its guarantee) beside team-a's borrowed 2 GPUs: the gang's
+        // nodes are freed only by moving team-c's jobs where team-a's were
+        Scenario s = Scenario.nodes(4, 4, 4, 4)
+                .team("team-a", 0, 1)
+                .team("team-b", 8, 1)
+                .team("team-c", 8, 1);
+        for (int n = 0; n < 4; n++) {
+            s.running("team-c", "c" + n, "node-" + n, 0, gpus(0, 2));
+            s.running("team-a", "a" + n, "node-" + n, 0, gpus(2, 2));
+        }
+        s.deploy(ClusterRun.gang("team-b", "train", 2, 2, 4));
+        assertThat(s.running()).containsExactly("team-b/train", "team-c/c0", "team-c/c1", "team-c/c2", "team-c/c3");
+        assertThat(evictionReasons(s))
+                .hasSize(4)
+                .containsOnly("Preempted by team-b reclaiming its guarantee for team-b/train; this job ran on"
+                        + " borrowed GPUs (team-a held 8 GPUs with a guarantee of 0) and is re-queued");
+        assertThat(moves(s)).isEqualTo(2);
     }
 
     @Test
