@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeSet;
 
 /**
  * Quotient's scheduler: quotas first (a team's guarantee is its own, borrowed capacity is taken back when the owner
@@ -117,23 +118,27 @@ public final class QuotaScheduler implements Scheduler {
                 borrowers.computeIfAbsent(job.team(), t -> new ArrayDeque<>()).add(p);
             }
         }
-        // a team's position changes only when a job is decided: read once per team per choice, not per comparison
+        // a team's position changes only when a job is booked or freed: the teams' next jobs stay ordered (and each
+        // position read once) until the workspace's bookings change, and only then are they ordered afresh
         Map<String, SharePosition> positions = new HashMap<>();
         Comparator<PendingJob> next =
                 QueueOrder.borrowing(snapshot.teams(), team -> positions.computeIfAbsent(team, round::sharePosition));
+        TreeSet<PendingJob> heads = new TreeSet<>(next);
+        long ordered = -1;
         while (!borrowers.isEmpty()) {
-            PendingJob first = null;
-            for (Deque<PendingJob> jobs : borrowers.values()) {
-                PendingJob head = jobs.peek();
-                if (first == null || next.compare(head, first) < 0) {
-                    first = head;
-                }
+            if (round.workspace().bookings() != ordered) {
+                positions.clear();
+                heads.clear();
+                borrowers.values().forEach(jobs -> heads.add(jobs.peek()));
+                ordered = round.workspace().bookings();
             }
+            PendingJob first = heads.pollFirst();
             Deque<PendingJob> jobs = borrowers.get(first.spec().team());
             round.decide(jobs.poll().spec());
-            positions.clear();
             if (jobs.isEmpty()) {
                 borrowers.remove(first.spec().team());
+            } else if (round.workspace().bookings() == ordered) {
+                heads.add(jobs.peek());
             }
         }
         return round.plan();
