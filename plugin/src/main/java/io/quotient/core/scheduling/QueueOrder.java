@@ -2,7 +2,10 @@ package io.quotient.core.scheduling;
 
 import io.quotient.core.model.PendingJob;
 import io.quotient.core.model.Team;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -11,12 +14,36 @@ final class QueueOrder {
 
     private QueueOrder() {}
 
-    static Comparator<PendingJob> of(Map<String, Team> teams) {
-        return Comparator.comparing(
-                        (PendingJob p) -> teamPriority(teams, p.spec().team()), Comparator.reverseOrder())
-                .thenComparing(p -> p.spec().priority(), Comparator.reverseOrder())
-                .thenComparing(PendingJob::queuedAt)
-                .thenComparing(p -> p.spec().id().toString());
+    /**
+     * The waiting jobs in the order they are tried: team priority, then job priority, then first come first served
+     * (the job's name only makes the order total). Each job's team priority is read once, not at every comparison:
+     * a pass sorts the whole queue.
+     */
+    static List<PendingJob> sorted(Collection<PendingJob> pending, Map<String, Team> teams) {
+        record Keyed(int teamPriority, PendingJob job) {}
+        List<Keyed> keyed = new ArrayList<>(pending.size());
+        for (PendingJob p : pending) {
+            keyed.add(new Keyed(teamPriority(teams, p.spec().team()), p));
+        }
+        keyed.sort((a, b) -> {
+            int c = Integer.compare(b.teamPriority(), a.teamPriority());
+            if (c == 0) {
+                c = Integer.compare(b.job().spec().priority(), a.job().spec().priority());
+            }
+            if (c == 0) {
+                c = a.job().queuedAt().compareTo(b.job().queuedAt());
+            }
+            return c != 0
+                    ? c
+                    : a.job()
+                            .spec()
+                            .id()
+                            .toString()
+                            .compareTo(b.job().spec().id().toString());
+        });
+        List<PendingJob> queue = new ArrayList<>(keyed.size());
+        keyed.forEach(k -> queue.add(k.job()));
+        return queue;
     }
 
     /**
@@ -25,7 +52,8 @@ final class QueueOrder {
      * position (the team furthest below its over-quota entitlement first, {@link SharePosition}), then job priority,
      * then arrival, as Kueue's fair sharing orders admissions; team name and job name only make the order total.
      *
-     * @param position each team's fair-share position now (read at every comparison: it changes as jobs are placed)
+     * @param position each team's fair-share position now (it changes as jobs are booked or freed: a caller that
+     *                 keeps the order between decisions must order afresh then)
      */
     static Comparator<PendingJob> borrowing(Map<String, Team> teams, Function<String, SharePosition> position) {
         return Comparator.comparing(

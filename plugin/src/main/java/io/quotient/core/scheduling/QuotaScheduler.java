@@ -101,9 +101,7 @@ public final class QuotaScheduler implements Scheduler {
      */
     @Override
     public Plan schedulePending(SchedulingSnapshot snapshot) {
-        List<PendingJob> queue = snapshot.pending().stream()
-                .sorted(QueueOrder.of(snapshot.teams()))
-                .toList();
+        List<PendingJob> queue = QueueOrder.sorted(snapshot.pending(), snapshot.teams());
         PlanningRound round = new PlanningRound(
                 snapshot,
                 policy(snapshot, null),

@@ -47,13 +47,13 @@ final class Workspace {
     /** The ledger as the decision under way sees it (one model group's view while a job tries that group). */
     private QuotaLedger view;
 
-    private Workspace(List<NodeSpec> nodes, Map<String, Team> teams) {
+    private Workspace(List<NodeSpec> nodes, Map<String, Team> teams, Map<String, String> nodeModels) {
         state = new ClusterState(nodes);
         for (int i = 0; i < nodes.size(); i++) {
             nodeIndex.putIfAbsent(nodes.get(i).name(), i);
             byNode.add(new LinkedHashMap<>());
         }
-        ledger = new QuotaLedger(teams, nodeModels(nodes));
+        ledger = new QuotaLedger(teams, nodeModels);
         view = ledger;
     }
 
@@ -63,9 +63,9 @@ final class Workspace {
     }
 
     static Workspace of(SchedulingSnapshot snapshot) {
-        Workspace w = new Workspace(snapshot.nodes(), snapshot.teams());
-        for (PlacedJob job :
-                QuotaLedger.withCurrentQuotaStates(snapshot.placed(), snapshot.teams(), nodeModels(snapshot.nodes()))) {
+        Map<String, String> models = nodeModels(snapshot.nodes());
+        Workspace w = new Workspace(snapshot.nodes(), snapshot.teams(), models);
+        for (PlacedJob job : QuotaLedger.withCurrentQuotaStates(snapshot.placed(), snapshot.teams(), models)) {
             w.track(job);
             List<Allocation> held = new ArrayList<>();
             for (PlacedJob.Replica replica : job.replicas()) {
@@ -145,8 +145,15 @@ final class Workspace {
 
     /** The jobs on the node, in the order they were observed or placed. */
     List<PlacedJob> jobsOn(int node) {
-        // a copy of the node's own map, no lookups: a reclaim search asks this of every node for every job it decides
         return Collections.unmodifiableList(new ArrayList<>(byNode.get(node).values()));
+    }
+
+    /**
+     * The jobs on the node as a live view, without a copy: for a reader that changes nothing in the workspace while
+     * it reads (a reclaim search reads every node for every job it decides).
+     */
+    Collection<PlacedJob> jobsOnNow(int node) {
+        return Collections.unmodifiableCollection(byNode.get(node).values());
     }
 
     /** Frees what the job holds; returns it so the step can be undone with {@link #add}. */
