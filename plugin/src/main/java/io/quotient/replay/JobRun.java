@@ -1,7 +1,9 @@
 package io.quotient.replay;
 
 import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PendingJob;
 import io.quotient.core.model.PlacedJob;
+import java.time.Instant;
 
 /**
  * One job's life in a replay: waiting, running a segment, stopped (preempted or moved) and resumed from its last
@@ -13,6 +15,9 @@ public final class JobRun {
     private final ReplayJob job;
     private final JobSpec spec;
     private final long demandMilli;
+    /** The job as it waits, queued at its submission however often it is re-queued: built once, read per decision. */
+    private final PendingJob pending;
+
     private long remainingMs;
     private PlacedJob placement;
     private long segmentStartMs = -1;
@@ -29,6 +34,12 @@ public final class JobRun {
         this.spec = spec;
         this.demandMilli = demandMilli;
         this.remainingMs = job.durationMs();
+        this.pending = new PendingJob(spec, Instant.ofEpochMilli(job.submitMs()));
+    }
+
+    /** The job as the scheduler sees it while it waits. */
+    PendingJob pending() {
+        return pending;
     }
 
     /** Starts a segment: it then finishes at {@code now + remaining} unless stopped before. */

@@ -35,11 +35,7 @@ final class QueueOrder {
             }
             return c != 0
                     ? c
-                    : a.job()
-                            .spec()
-                            .id()
-                            .toString()
-                            .compareTo(b.job().spec().id().toString());
+                    : JobNames.compare(a.job().spec().id(), b.job().spec().id());
         });
         List<PendingJob> queue = new ArrayList<>(keyed.size());
         keyed.forEach(k -> queue.add(k.job()));

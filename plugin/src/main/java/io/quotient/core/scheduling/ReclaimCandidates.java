@@ -85,7 +85,7 @@ final class ReclaimCandidates {
         jobs.sort(Comparator.comparingInt((PlacedJob j) -> j.spec().priority())
                 .thenComparingLong(this::work)
                 .thenComparing(PlacedJob::startedAt, Comparator.reverseOrder())
-                .thenComparing(j -> j.id().toString()));
+                .thenComparing(PlacedJob::id, JobNames::compare));
         long mustFree = NodeRoom.mustFree(state, node, demand);
         // a choice evicts at least one candidate: no component can be below the least any single candidate brings
         ReclaimCost bound = lowestPriority == Integer.MAX_VALUE
