@@ -43,23 +43,35 @@ final class QueueOrder {
     }
 
     /**
+     * A team's next waiting job as the borrowing order compares it, with the team's priority and fair-share position
+     * read once, when it is taken (the order compares the same teams' next jobs again and again).
+     */
+    record Borrower(int teamPriority, SharePosition position, PendingJob job) {}
+
+    /**
+     * The next job of a team as {@link #BORROWING} compares it.
+     *
+     * @param position each team's fair-share position now (it changes as jobs are booked or freed: a caller that
+     *                 keeps borrowers between decisions must take them afresh then)
+     */
+    static Borrower borrower(PendingJob job, Map<String, Team> teams, Function<String, SharePosition> position) {
+        String team = job.spec().team();
+        return new Borrower(teamPriority(teams, team), position.apply(team), job);
+    }
+
+    /**
      * The order in which waiting jobs borrow idle capacity, comparing the next job of each team: team priority (idle
      * capacity goes to higher-priority teams first, as {@link FairShare} divides it), then the team's fair-share
      * position (the team furthest below its over-quota entitlement first, {@link SharePosition}), then job priority,
      * then arrival, as Kueue's fair sharing orders admissions; team name and job name only make the order total.
-     *
-     * @param position each team's fair-share position now (it changes as jobs are booked or freed: a caller that
-     *                 keeps the order between decisions must order afresh then)
      */
-    static Comparator<PendingJob> borrowing(Map<String, Team> teams, Function<String, SharePosition> position) {
-        return Comparator.comparing(
-                        (PendingJob p) -> teamPriority(teams, p.spec().team()), Comparator.reverseOrder())
-                .thenComparing(p -> position.apply(p.spec().team()))
-                .thenComparing(p -> p.spec().priority(), Comparator.reverseOrder())
-                .thenComparing(PendingJob::queuedAt)
-                .thenComparing(p -> p.spec().team())
-                .thenComparing(p -> p.spec().id().toString());
-    }
+    static final Comparator<Borrower> BORROWING = Comparator.comparing(
+                    Borrower::teamPriority, Comparator.reverseOrder())
+            .thenComparing(Borrower::position)
+            .thenComparing(b -> b.job().spec().priority(), Comparator.reverseOrder())
+            .thenComparing(b -> b.job().queuedAt())
+            .thenComparing(b -> b.job().spec().team())
+            .thenComparing(b -> b.job().spec().id(), JobNames::compare);
 
     private static int teamPriority(Map<String, Team> teams, String team) {
         Team t = teams.get(team);

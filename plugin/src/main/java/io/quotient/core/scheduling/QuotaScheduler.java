@@ -9,7 +9,6 @@ import io.quotient.core.placement.PlacementPolicy;
 import io.quotient.core.placement.TargetWorkload;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -17,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Quotient's scheduler: quotas first (a team's guarantee is its own, borrowed capacity is taken back when the owner
@@ -116,27 +116,28 @@ public final class QuotaScheduler implements Scheduler {
                 borrowers.computeIfAbsent(job.team(), t -> new ArrayDeque<>()).add(p);
             }
         }
-        // a team's position changes only when a job is booked or freed: the teams' next jobs stay ordered (and each
-        // position read once) until the workspace's bookings change, and only then are they ordered afresh
+        // a team's position changes only when a job is booked or freed: the teams' next jobs stay ordered (each
+        // team's position read once) until the workspace's bookings change, and only then are they ordered afresh
         Map<String, SharePosition> positions = new HashMap<>();
-        Comparator<PendingJob> next =
-                QueueOrder.borrowing(snapshot.teams(), team -> positions.computeIfAbsent(team, round::sharePosition));
-        TreeSet<PendingJob> heads = new TreeSet<>(next);
+        Function<String, SharePosition> position = team -> positions.computeIfAbsent(team, round::sharePosition);
+        TreeSet<QueueOrder.Borrower> heads = new TreeSet<>(QueueOrder.BORROWING);
         long ordered = -1;
         while (!borrowers.isEmpty()) {
             if (round.workspace().bookings() != ordered) {
                 positions.clear();
                 heads.clear();
-                borrowers.values().forEach(jobs -> heads.add(jobs.peek()));
+                borrowers
+                        .values()
+                        .forEach(jobs -> heads.add(QueueOrder.borrower(jobs.peek(), snapshot.teams(), position)));
                 ordered = round.workspace().bookings();
             }
-            PendingJob first = heads.pollFirst();
-            Deque<PendingJob> jobs = borrowers.get(first.spec().team());
+            String team = heads.pollFirst().job().spec().team();
+            Deque<PendingJob> jobs = borrowers.get(team);
             round.decide(jobs.poll().spec());
             if (jobs.isEmpty()) {
-                borrowers.remove(first.spec().team());
+                borrowers.remove(team);
             } else if (round.workspace().bookings() == ordered) {
-                heads.add(jobs.peek());
+                heads.add(QueueOrder.borrower(jobs.peek(), snapshot.teams(), position));
             }
         }
         return round.plan();
