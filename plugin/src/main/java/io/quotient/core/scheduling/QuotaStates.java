@@ -132,12 +132,16 @@ public final class QuotaStates {
         if (rest <= 0) {
             return in;
         }
-        preemptible.sort(PREFERRED);
-        long sum = preemptible.stream().mapToLong(PlacedJob::gpuMilli).sum();
+        long sum = 0;
+        for (PlacedJob j : preemptible) {
+            sum += j.gpuMilli();
+        }
         if (sum <= rest) {
             preemptible.forEach(j -> in.add(j.id()));
             return in;
         }
+        // sorted only when a cover is chosen: a team within its guarantee (most of them) has every job in quota
+        preemptible.sort(PREFERRED);
         in.addAll(smallestCover(preemptible, rest));
         return in;
     }
