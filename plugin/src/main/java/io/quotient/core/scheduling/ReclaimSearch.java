@@ -31,9 +31,10 @@ import java.util.function.Function;
  * jobs have no team standing ({@link VictimStanding}): a plan that frees only them comes before one that takes from
  * another team.
  *
- * <p>Per node an exact branch-and-bound over the node's candidates (move, evict or keep each) with a step budget;
- * nodes are visited by a lower bound on what must be evicted there and skipped once the bound cannot beat the best
- * found. Everything is tried on the workspace's cluster state and undone: the search changes nothing.
+ * <p>Per node an exact branch-and-bound over the node's candidates ({@link ReclaimCandidates}: move, evict or keep
+ * each) with a step budget; nodes are visited by a lower bound on what must be evicted there and skipped once the
+ * bound cannot beat the best found. Everything is tried on the workspace's cluster state and undone: the search
+ * changes nothing.
  */
 final class ReclaimSearch {
 
