@@ -1,7 +1,9 @@
 package io.quotient.replay;
 
 import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.PendingJob;
 import io.quotient.core.model.PlacedJob;
+import java.time.Instant;
 
 /**
  * One job's life in a replay: waiting, running a segment, stopped (preempted or moved) and resumed from its last
@@ -17,6 +19,8 @@ public final class JobRun {
     private final long demandMilli;
     /** Its team's idle threshold: running time at or under it counts as idle. */
     private final double idleThreshold;
+    /** The job as it waits, queued at its submission however often it is re-queued: built once, read per decision. */
+    private final PendingJob pending;
 
     private long remainingMs;
     /** Its running time before the segment, over every segment (its profile's position when the segment started). */
@@ -43,6 +47,12 @@ public final class JobRun {
         this.demandMilli = demandMilli;
         this.idleThreshold = idleThreshold;
         this.remainingMs = job.durationMs();
+        this.pending = new PendingJob(spec, Instant.ofEpochMilli(job.submitMs()));
+    }
+
+    /** The job as the scheduler sees it while it waits. */
+    PendingJob pending() {
+        return pending;
     }
 
     /** Starts a segment: it then finishes at {@code now + remaining} unless stopped before. */

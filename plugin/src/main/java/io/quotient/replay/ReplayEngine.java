@@ -322,8 +322,7 @@ public final class ReplayEngine {
             }
             List<PendingJob> pending = new ArrayList<>(waiting.size());
             for (JobRun r : waiting.values()) {
-                pending.add(
-                        new PendingJob(r.spec(), Instant.ofEpochMilli(r.job().submitMs())));
+                pending.add(r.pending());
             }
             SchedulingSnapshot snapshot =
                     new SchedulingSnapshot(nodes, nodeNames, placed, pending, teams, Instant.ofEpochMilli(nowMs));

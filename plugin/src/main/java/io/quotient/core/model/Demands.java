@@ -40,6 +40,10 @@ public final class Demands {
     }
 
     private static long leastMilliPerReplica(JobSpec job, Collection<NodeSpec> nodes) {
+        if (job.gpu() instanceof GpuRequest.WholeGpus w) {
+            // whole GPUs count the same on every node; no demand built (fair shares ask this of every waiting job)
+            return (long) w.count() * ResourceDemand.WHOLE;
+        }
         ResourceDemand demand = of(job);
         if (!demand.needsGpu()) {
             return 0;

@@ -36,7 +36,13 @@ public record ModelGuarantees(List<ModelGuarantee> groups) {
 
     /** Whether the guarantee is split by group (some group guarantees GPUs), not "any model". */
     public boolean splitsGuarantee() {
-        return groups.stream().anyMatch(g -> g.guaranteedMilli() > 0);
+        // a loop, not a stream: quota checks ask this of a team for every job they decide
+        for (ModelGuarantee g : groups) {
+            if (g.guaranteedMilli() > 0) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** The sum of the groups' guarantees. */

@@ -2,7 +2,10 @@ package io.quotient.core.scheduling;
 
 import io.quotient.core.model.PendingJob;
 import io.quotient.core.model.Team;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
@@ -11,12 +14,49 @@ final class QueueOrder {
 
     private QueueOrder() {}
 
-    static Comparator<PendingJob> of(Map<String, Team> teams) {
-        return Comparator.comparing(
-                        (PendingJob p) -> teamPriority(teams, p.spec().team()), Comparator.reverseOrder())
-                .thenComparing(p -> p.spec().priority(), Comparator.reverseOrder())
-                .thenComparing(PendingJob::queuedAt)
-                .thenComparing(p -> p.spec().id().toString());
+    /**
+     * The waiting jobs in the order they are tried: team priority, then job priority, then first come first served
+     * (the job's name only makes the order total). Each job's team priority is read once, not at every comparison:
+     * a pass sorts the whole queue.
+     */
+    static List<PendingJob> sorted(Collection<PendingJob> pending, Map<String, Team> teams) {
+        record Keyed(int teamPriority, PendingJob job) {}
+        List<Keyed> keyed = new ArrayList<>(pending.size());
+        for (PendingJob p : pending) {
+            keyed.add(new Keyed(teamPriority(teams, p.spec().team()), p));
+        }
+        keyed.sort((a, b) -> {
+            int c = Integer.compare(b.teamPriority(), a.teamPriority());
+            if (c == 0) {
+                c = Integer.compare(b.job().spec().priority(), a.job().spec().priority());
+            }
+            if (c == 0) {
+                c = a.job().queuedAt().compareTo(b.job().queuedAt());
+            }
+            return c != 0
+                    ? c
+                    : JobNames.compare(a.job().spec().id(), b.job().spec().id());
+        });
+        List<PendingJob> queue = new ArrayList<>(keyed.size());
+        keyed.forEach(k -> queue.add(k.job()));
+        return queue;
+    }
+
+    /**
+     * A team's next waiting job as the borrowing order compares it, with the team's priority and fair-share position
+     * read once, when it is taken (the order compares the same teams' next jobs again and again).
+     */
+    record Borrower(int teamPriority, SharePosition position, PendingJob job) {}
+
+    /**
+     * The next job of a team as {@link #BORROWING} compares it.
+     *
+     * @param position each job's team's fair-share position now: with model groups, the team's position in the group
+     *                 the job would land in (it changes as jobs are booked or freed: a caller that keeps borrowers
+     *                 between decisions must take them afresh then)
+     */
+    static Borrower borrower(PendingJob job, Map<String, Team> teams, Function<PendingJob, SharePosition> position) {
+        return new Borrower(teamPriority(teams, job.spec().team()), position.apply(job), job);
     }
 
     /**
@@ -24,19 +64,14 @@ final class QueueOrder {
      * capacity goes to higher-priority teams first, as {@link FairShare} divides it), then the team's fair-share
      * position (the team furthest below its over-quota entitlement first, {@link SharePosition}), then job priority,
      * then arrival, as Kueue's fair sharing orders admissions; team name and job name only make the order total.
-     *
-     * @param position each job's team's fair-share position now (read at every comparison: it changes as jobs are
-     *                 placed): with model groups, the team's position in the group the job would land in
      */
-    static Comparator<PendingJob> borrowing(Map<String, Team> teams, Function<PendingJob, SharePosition> position) {
-        return Comparator.comparing(
-                        (PendingJob p) -> teamPriority(teams, p.spec().team()), Comparator.reverseOrder())
-                .thenComparing(position)
-                .thenComparing(p -> p.spec().priority(), Comparator.reverseOrder())
-                .thenComparing(PendingJob::queuedAt)
-                .thenComparing(p -> p.spec().team())
-                .thenComparing(p -> p.spec().id().toString());
-    }
+    static final Comparator<Borrower> BORROWING = Comparator.comparing(
+                    Borrower::teamPriority, Comparator.reverseOrder())
+            .thenComparing(Borrower::position)
+            .thenComparing(b -> b.job().spec().priority(), Comparator.reverseOrder())
+            .thenComparing(b -> b.job().queuedAt())
+            .thenComparing(b -> b.job().spec().team())
+            .thenComparing(b -> b.job().spec().id(), JobNames::compare);
 
     private static int teamPriority(Map<String, Team> teams, String team) {
         Team t = teams.get(team);

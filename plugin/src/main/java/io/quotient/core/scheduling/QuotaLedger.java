@@ -8,10 +8,12 @@ import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
 import io.quotient.core.model.Team;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -44,13 +46,18 @@ final class QuotaLedger {
 
     private Map<String, Team> viewedTeams;
 
-    /** Every map a view shares with the ledger it came from. */
+    /**
+     * Every map a view shares with the ledger it came from; {@code splitTeams} and {@code splitDepartments} name the
+     * owners whose guarantee is split by model group, worked out once: every total asks it.
+     */
     private record Books(
             Map<String, String> nodeModels,
             Map<String, Long> total,
             Map<String, Long> nonPreemptible,
             Map<String, Long> departments,
-            Map<String, Long> byModel) {}
+            Map<ModelKey, Long> byModel,
+            Set<String> splitTeams,
+            Set<String> splitDepartments) {}
 
     QuotaLedger(Map<String, Team> teams) {
         this(teams, Map.of());
@@ -60,10 +67,36 @@ final class QuotaLedger {
     QuotaLedger(Map<String, Team> teams, Map<String, String> nodeModels) {
         this(
                 teams,
-                new Books(Map.copyOf(nodeModels), new HashMap<>(), new HashMap<>(), new HashMap<>(), new HashMap<>()),
+                new Books(
+                        Map.copyOf(nodeModels),
+                        new HashMap<>(),
+                        new HashMap<>(),
+                        new HashMap<>(),
+                        new HashMap<>(),
+                        splitTeams(teams),
+                        splitDepartments(teams)),
                 null,
                 null,
                 false);
+    }
+
+    private static Set<String> splitTeams(Map<String, Team> teams) {
+        Set<String> split = new HashSet<>();
+        teams.forEach((name, t) -> {
+            if (t.splitsGuarantee()) {
+                split.add(name);
+            }
+        });
+        return split;
+    }
+
+    private static Set<String> splitDepartments(Map<String, Team> teams) {
+        Set<String> split = new HashSet<>();
+        teams.values().stream()
+                .map(Team::department)
+                .filter(d -> d != null && d.modelGuarantees().splitsGuarantee())
+                .forEach(d -> split.add(d.name()));
+        return split;
     }
 
     private QuotaLedger(Map<String, Team> teams, Books books, ModelGroup group, String borrower, boolean shared) {
@@ -251,23 +284,23 @@ final class QuotaLedger {
     }
 
     long total(String team) {
-        return inView(configured(team).splitsGuarantee(), books.total, team, k -> teamKey(team, k));
+        return inView(books.splitTeams.contains(team), books.total, team, k -> teamKey(team, k));
     }
 
     long departmentTotal(String department) {
-        boolean split = teams.values().stream()
-                .map(Team::department)
-                .filter(d -> d != null && d.name().equals(department))
-                .anyMatch(d -> d.modelGuarantees().splitsGuarantee());
-        return inView(split, books.departments, department, k -> departmentKey(department, k));
+        return inView(
+                books.splitDepartments.contains(department),
+                books.departments,
+                department,
+                k -> departmentKey(department, k));
     }
 
     long nonPreemptible(String team) {
-        return inView(configured(team).splitsGuarantee(), books.nonPreemptible, team, k -> nonPreemptibleKey(team, k));
+        return inView(books.splitTeams.contains(team), books.nonPreemptible, team, k -> nonPreemptibleKey(team, k));
     }
 
     /** What the owner holds on nodes of one model, overall or as this view sees it. */
-    private long inView(boolean split, Map<String, Long> whole, String owner, Function<String, String> key) {
+    private long inView(boolean split, Map<String, Long> whole, String owner, Function<String, ModelKey> key) {
         if (group == null || !(split || shared)) {
             return whole.getOrDefault(owner, 0L);
         }
@@ -336,7 +369,7 @@ final class QuotaLedger {
     boolean keptInGroup(PlacedJob job, String claimant) {
         return !job.spec().team().equals(claimant)
                 && job.quotaState() == QuotaState.IN_QUOTA
-                && configured(job.spec().team()).splitsGuarantee();
+                && books.splitTeams.contains(job.spec().team());
     }
 
     /**
@@ -344,22 +377,25 @@ final class QuotaLedger {
      * no decision of quota): always for teams whose guarantee is "any model".
      */
     boolean sameGroup(PlacedJob job, String model) {
-        ModelGuarantees groups = configured(job.spec().team()).modelGuarantees();
-        if (!configured(job.spec().team()).splitsGuarantee()) {
+        if (!books.splitTeams.contains(job.spec().team())) {
             return true;
         }
+        ModelGuarantees groups = configured(job.spec().team()).modelGuarantees();
         return groups.forModel(modelOf(job)).equals(groups.forModel(model));
     }
 
-    private static String teamKey(String team, String model) {
-        return "t\n" + team + '\n' + model;
+    /** What one owner holds on one model: a record, not a joined string, since every booking builds three. */
+    private record ModelKey(char kind, String owner, String model) {}
+
+    private static ModelKey teamKey(String team, String model) {
+        return new ModelKey('t', team, model);
     }
 
-    private static String nonPreemptibleKey(String team, String model) {
-        return "n\n" + team + '\n' + model;
+    private static ModelKey nonPreemptibleKey(String team, String model) {
+        return new ModelKey('n', team, model);
     }
 
-    private static String departmentKey(String department, String model) {
-        return "d\n" + department + '\n' + model;
+    private static ModelKey departmentKey(String department, String model) {
+        return new ModelKey('d', department, model);
     }
 }

@@ -10,13 +10,14 @@ import io.quotient.core.placement.PlacementPolicy;
 import io.quotient.core.placement.TargetWorkload;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Quotient's scheduler: quotas first (a team's guarantee is its own, borrowed capacity is taken back when the owner
@@ -101,9 +102,7 @@ public final class QuotaScheduler implements Scheduler {
      */
     @Override
     public Plan schedulePending(SchedulingSnapshot snapshot) {
-        List<PendingJob> queue = snapshot.pending().stream()
-                .sorted(QueueOrder.of(snapshot.teams()))
-                .toList();
+        List<PendingJob> queue = QueueOrder.sorted(snapshot.pending(), snapshot.teams());
         PlanningRound round = new PlanningRound(
                 snapshot,
                 policy(snapshot, null),
@@ -118,23 +117,30 @@ public final class QuotaScheduler implements Scheduler {
                 borrowers.computeIfAbsent(job.team(), t -> new ArrayDeque<>()).add(p);
             }
         }
-        // a position changes only when a job is decided: read once per team's next job per choice, not per comparison
+        // a position changes only when a job is booked or freed: the teams' next jobs stay ordered (each job's
+        // position, its team's in the group it would land in, read once) until the workspace's bookings change, and
+        // only then are they ordered afresh
         Map<JobId, SharePosition> positions = new HashMap<>();
-        Comparator<PendingJob> next = QueueOrder.borrowing(
-                snapshot.teams(), p -> positions.computeIfAbsent(p.spec().id(), id -> round.sharePosition(p.spec())));
+        Function<PendingJob, SharePosition> position =
+                p -> positions.computeIfAbsent(p.spec().id(), id -> round.sharePosition(p.spec()));
+        TreeSet<QueueOrder.Borrower> heads = new TreeSet<>(QueueOrder.BORROWING);
+        long ordered = -1;
         while (!borrowers.isEmpty()) {
-            PendingJob first = null;
-            for (Deque<PendingJob> jobs : borrowers.values()) {
-                PendingJob head = jobs.peek();
-                if (first == null || next.compare(head, first) < 0) {
-                    first = head;
-                }
+            if (round.workspace().bookings() != ordered) {
+                positions.clear();
+                heads.clear();
+                borrowers
+                        .values()
+                        .forEach(jobs -> heads.add(QueueOrder.borrower(jobs.peek(), snapshot.teams(), position)));
+                ordered = round.workspace().bookings();
             }
-            Deque<PendingJob> jobs = borrowers.get(first.spec().team());
+            String team = heads.pollFirst().job().spec().team();
+            Deque<PendingJob> jobs = borrowers.get(team);
             round.decide(jobs.poll().spec());
-            positions.clear();
             if (jobs.isEmpty()) {
-                borrowers.remove(first.spec().team());
+                borrowers.remove(team);
+            } else if (round.workspace().bookings() == ordered) {
+                heads.add(QueueOrder.borrower(jobs.peek(), snapshot.teams(), position));
             }
         }
         return round.plan();

@@ -40,7 +40,7 @@ public final class QuotaStates {
     private static final Comparator<PlacedJob> PREFERRED = Comparator.comparing(
                     (PlacedJob j) -> -j.spec().priority())
             .thenComparing(PlacedJob::startedAt)
-            .thenComparing(j -> j.id().toString());
+            .thenComparing(PlacedJob::id, JobNames::compare);
 
     private QuotaStates() {}
 
@@ -132,12 +132,16 @@ public final class QuotaStates {
         if (rest <= 0) {
             return in;
         }
-        preemptible.sort(PREFERRED);
-        long sum = preemptible.stream().mapToLong(PlacedJob::gpuMilli).sum();
+        long sum = 0;
+        for (PlacedJob j : preemptible) {
+            sum += j.gpuMilli();
+        }
         if (sum <= rest) {
             preemptible.forEach(j -> in.add(j.id()));
             return in;
         }
+        // sorted only when a cover is chosen: a team within its guarantee (most of them) has every job in quota
+        preemptible.sort(PREFERRED);
         in.addAll(smallestCover(preemptible, rest));
         return in;
     }
@@ -165,16 +169,19 @@ public final class QuotaStates {
         Arrays.fill(from, -1);
         boolean[] reached = new boolean[cap + 1];
         reached[0] = true;
-        for (int i = 0; i < jobs.size(); i++) {
+        int need = (int) ((target + unit - 1) / unit);
+        // no sum above top is reached yet; once need is, it is the best and later jobs change no from[s] up to it
+        int top = 0;
+        for (int i = 0; i < jobs.size() && !reached[need]; i++) {
             int size = (int) (jobs.get(i).gpuMilli() / unit);
-            for (int s = cap - size; s >= 0; s--) {
+            for (int s = Math.min(cap - size, top); s >= 0; s--) {
                 if (reached[s] && !reached[s + size]) {
                     reached[s + size] = true;
                     from[s + size] = i;
                 }
             }
+            top = Math.min(cap, top + size);
         }
-        int need = (int) ((target + unit - 1) / unit);
         int best = need;
         while (best <= cap && !reached[best]) {
             best++;

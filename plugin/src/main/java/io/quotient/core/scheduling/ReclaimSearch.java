@@ -9,7 +9,6 @@ import io.quotient.core.model.DepartmentLimits;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.placement.PlacementPolicy;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -32,9 +31,10 @@ import java.util.function.Function;
  * jobs have no team standing ({@link VictimStanding}): a plan that frees only them comes before one that takes from
  * another team.
  *
- * <p>Per node an exact branch-and-bound over the node's candidates (move, evict or keep each) with a step budget;
- * nodes are visited by a lower bound on what must be evicted there and skipped once the bound cannot beat the best
- * found. Everything is tried on the workspace's cluster state and undone: the search changes nothing.
+ * <p>Per node an exact branch-and-bound over the node's candidates ({@link ReclaimCandidates}: move, evict or keep
+ * each) with a step budget; nodes are visited by a lower bound on what must be evicted there and skipped once the
+ * bound cannot beat the best found. Everything is tried on the workspace's cluster state and undone: the search
+ * changes nothing.
  */
 final class ReclaimSearch {
 
@@ -44,9 +44,6 @@ final class ReclaimSearch {
     /** What to do on a node so that the demand fits there. */
     record Choice(int node, List<PlacedJob> evictions, List<Move> moves, ReclaimCost cost) {}
 
-    /** Work counts at least a second's worth, so that a job that has just started is not free to evict. */
-    private static final long MIN_WORK_MILLIS = 1000;
-
     private static final int STEPS_PER_NODE = 4_000;
     /** Nodes searched with moves: moves need a destination search over the cluster, so only the most promising. */
     private static final int NODES_WITH_MOVES = 8;
@@ -54,11 +51,10 @@ final class ReclaimSearch {
     private static final int DESTINATION_LOOKUPS = 64;
 
     private final Workspace ws;
-    private final Instant now;
     private final int maxMoves;
     private final Function<PlacedJob, PlacementPolicy.NodeFilter> moveTargets;
-    private final Set<JobId> placedThisRound;
     private final VictimStanding standing;
+    private final ReclaimCandidates candidates;
     private int lookupsLeft;
     /** Nodes with free GPU capacity when the current search began. */
     private int[] destinations;
@@ -81,11 +77,10 @@ final class ReclaimSearch {
             Set<JobId> placedThisRound,
             VictimStanding standing) {
         this.ws = ws;
-        this.now = now;
         this.maxMoves = maxMoves;
         this.moveTargets = moveTargets;
-        this.placedThisRound = placedThisRound;
         this.standing = standing;
+        this.candidates = new ReclaimCandidates(ws, now, maxMoves > 0, placedThisRound, standing);
     }
 
     /** The best choice over the nodes the filter accepts, or empty when no node can be made to fit. */
@@ -125,7 +120,7 @@ final class ReclaimSearch {
         List<NodeCandidates> nodes = new ArrayList<>();
         for (int n = 0; n < state.nodeCount(); n++) {
             if (filter.accepts(state, n) && WaitReasons.couldEverHold(state.node(n), demand)) {
-                NodeCandidates c = candidates(n, demand, rights, mostFree);
+                NodeCandidates c = candidates.on(n, demand, rights, mostFree);
                 if (c != null) {
                     nodes.add(c);
                 }
@@ -160,79 +155,14 @@ final class ReclaimSearch {
         return a == null || b.cost().compareTo(a.cost()) < 0 ? b : a;
     }
 
-    /**
-     * A node's candidates (cheapest first), a lower bound on the cost of any eviction-only choice there, and how
-     * much capacity could be had there at most; null when even taking every candidate would not make room.
-     */
-    private record NodeCandidates(int node, List<PlacedJob> jobs, ReclaimCost bound, long potential) {}
-
-    /** @param mostFree the most GPU milli free on any node: a job larger than that has nowhere to move */
-    private NodeCandidates candidates(int node, ResourceDemand demand, ReclaimRights rights, long mostFree) {
-        ClusterState state = ws.state();
-        if (state.fits(node, demand)
-                && rights.ownMustFree() == 0
-                && rights.departments().ownDepartmentOverMax() == 0) {
-            return new NodeCandidates(node, List.of(), ReclaimCost.NONE, Long.MAX_VALUE);
-        }
-        boolean mayMove = rights.moves() && maxMoves > 0;
-        List<PlacedJob> jobs = new ArrayList<>();
-        int lowestPriority = Integer.MAX_VALUE;
-        int lowestTeamPriority = Integer.MAX_VALUE;
-        long leastBelowShare = Long.MAX_VALUE;
-        long shortestRun = Long.MAX_VALUE;
-        for (PlacedJob j : ws.jobsOn(node)) {
-            boolean evict = rights.mayEvict(j) && !ws.ledger().keptInGroup(j, rights.claimantTeam());
-            boolean movable = mayMove && !j.spec().gang().spansNodes() && j.gpuMilli() <= mostFree;
-            // the cheap tests first: on a full cluster most jobs are neither evictable under the rights nor movable
-            if ((evict || movable)
-                    && movableOrEvictable(j)
-                    && ws.allocationOn(j.id(), node).isPresent()) {
-                jobs.add(j);
-                if (evict) {
-                    lowestPriority = Math.min(lowestPriority, j.spec().priority());
-                    lowestTeamPriority = Math.min(lowestTeamPriority, standing.teamPriority(j, rights.claimantTeam()));
-                    leastBelowShare =
-                            Math.min(leastBelowShare, standing.endsBelowShare(j, rights.claimantTeam(), j.gpuMilli()));
-                    shortestRun = Math.min(shortestRun, work(j) / Math.max(1, j.gpuMilli()));
-                }
-            }
-        }
-        if (jobs.isEmpty()) {
-            return null;
-        }
-        if (!NodeRoom.fitsWithout(ws, node, jobs, demand)) {
-            return null;
-        }
-        jobs.sort(Comparator.comparingInt((PlacedJob j) -> j.spec().priority())
-                .thenComparingLong(this::work)
-                .thenComparing(PlacedJob::startedAt, Comparator.reverseOrder())
-                .thenComparing(j -> j.id().toString()));
-        long mustFree = NodeRoom.mustFree(state, node, demand);
-        // a choice evicts at least one candidate: no component can be below the least any single candidate brings
-        ReclaimCost bound = lowestPriority == Integer.MAX_VALUE
-                ? new ReclaimCost(Integer.MAX_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE, 0, 0, 0, 0)
-                : new ReclaimCost(
-                        lowestTeamPriority, leastBelowShare, lowestPriority, mustFree * shortestRun, mustFree, 0, 1);
-        long potential = state.gpuFreeOnNode(node)
-                + jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
-        return new NodeCandidates(node, jobs, bound, potential);
-    }
-
-    /**
-     * Preemptible, past its minimum runtime and not placed by this plan: the only jobs a reclaim may evict or move.
-     */
+    /** Preemptible, past its minimum runtime and not placed by this plan ({@link ReclaimCandidates#movableOrEvictable}). */
     boolean movableOrEvictable(PlacedJob job) {
-        return job.spec().preemptible() && !now.isBefore(job.protectedUntil()) && !placedThisRound.contains(job.id());
+        return candidates.movableOrEvictable(job);
     }
 
-    /**
-     * What a restart repeats, in milli-GPU × milliseconds run: among equal jobs the newest loses least (as Kueue and
-     * KAI evict the most recently started first).
-     */
+    /** What a restart repeats ({@link ReclaimCandidates#work}). */
     long work(PlacedJob job) {
-        long millis =
-                Math.max(MIN_WORK_MILLIS, Duration.between(job.startedAt(), now).toMillis());
-        return Math.max(1, job.gpuMilli()) * millis;
+        return candidates.work(job);
     }
 
     /** Branch and bound over one node's candidates. */

@@ -20,11 +20,9 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -39,21 +37,23 @@ final class Workspace {
     private final Map<JobId, PlacedJob> placed = new LinkedHashMap<>();
     /** Per job, what it holds on each of its nodes (one entry per replica, the master first). */
     private final Map<JobId, List<Allocation>> allocations = new HashMap<>();
-    /** Per node index, the jobs on it (consolidation looks at one node at a time). */
-    private final List<Set<JobId>> byNode = new ArrayList<>();
+    /** Per node index, the jobs on it in the order they came (consolidation looks at one node at a time). */
+    private final List<Map<JobId, PlacedJob>> byNode = new ArrayList<>();
 
     private final QuotaLedger ledger;
+    /** Jobs booked or freed so far: what is derived from the ledger (the teams' positions) holds until it changes. */
+    private long bookings;
 
     /** The ledger as the decision under way sees it (one model group's view while a job tries that group). */
     private QuotaLedger view;
 
-    private Workspace(List<NodeSpec> nodes, Map<String, Team> teams) {
+    private Workspace(List<NodeSpec> nodes, Map<String, Team> teams, Map<String, String> nodeModels) {
         state = new ClusterState(nodes);
         for (int i = 0; i < nodes.size(); i++) {
             nodeIndex.putIfAbsent(nodes.get(i).name(), i);
-            byNode.add(new LinkedHashSet<>());
+            byNode.add(new LinkedHashMap<>());
         }
-        ledger = new QuotaLedger(teams, nodeModels(nodes));
+        ledger = new QuotaLedger(teams, nodeModels);
         view = ledger;
     }
 
@@ -63,9 +63,9 @@ final class Workspace {
     }
 
     static Workspace of(SchedulingSnapshot snapshot) {
-        Workspace w = new Workspace(snapshot.nodes(), snapshot.teams());
-        for (PlacedJob job :
-                QuotaLedger.withCurrentQuotaStates(snapshot.placed(), snapshot.teams(), nodeModels(snapshot.nodes()))) {
+        Map<String, String> models = nodeModels(snapshot.nodes());
+        Workspace w = new Workspace(snapshot.nodes(), snapshot.teams(), models);
+        for (PlacedJob job : QuotaLedger.withCurrentQuotaStates(snapshot.placed(), snapshot.teams(), models)) {
             w.track(job);
             List<Allocation> held = new ArrayList<>();
             for (PlacedJob.Replica replica : job.replicas()) {
@@ -101,6 +101,11 @@ final class Workspace {
         return ledger;
     }
 
+    /** Changes whenever a job is booked or freed, so whatever reads the ledger's totals stays valid until then. */
+    long bookings() {
+        return bookings;
+    }
+
     Collection<PlacedJob> placed() {
         return placed.values();
     }
@@ -129,23 +134,26 @@ final class Workspace {
     private void track(PlacedJob job) {
         placed.put(job.id(), job);
         ledger.add(job);
+        bookings++;
         for (PlacedJob.Replica replica : job.replicas()) {
             int node = nodeIndex(replica.node());
             if (node >= 0) {
-                byNode.get(node).add(job.id());
+                byNode.get(node).put(job.id(), job);
             }
         }
     }
 
     /** The jobs on the node, in the order they were observed or placed. */
     List<PlacedJob> jobsOn(int node) {
-        // a loop, not a stream: a reclaim search asks this of every node for every job it decides
-        Set<JobId> ids = byNode.get(node);
-        List<PlacedJob> jobs = new ArrayList<>(ids.size());
-        for (JobId id : ids) {
-            jobs.add(placed.get(id));
-        }
-        return Collections.unmodifiableList(jobs);
+        return Collections.unmodifiableList(new ArrayList<>(byNode.get(node).values()));
+    }
+
+    /**
+     * The jobs on the node as a live view, without a copy: for a reader that changes nothing in the workspace while
+     * it reads (a reclaim search reads every node for every job it decides).
+     */
+    Collection<PlacedJob> jobsOnNow(int node) {
+        return Collections.unmodifiableCollection(byNode.get(node).values());
     }
 
     /** Frees what the job holds; returns it so the step can be undone with {@link #add}. */
@@ -159,6 +167,7 @@ final class Workspace {
             held.forEach(state::release);
         }
         ledger.remove(job);
+        bookings++;
         for (PlacedJob.Replica replica : job.replicas()) {
             int node = nodeIndex(replica.node());
             if (node >= 0) {
@@ -286,11 +295,27 @@ final class Workspace {
                 Math.min(wanted.memoryMib(), state.freeMemory(node))));
     }
 
+    /** The replica's GPU indices that exist on the node, each once, in their order. */
     private int[] indices(PlacedJob.Replica replica, int node) {
-        return replica.gpuIndices().stream()
-                .distinct()
-                .filter(g -> g >= 0 && g < state.gpuCount(node))
-                .mapToInt(Integer::intValue)
-                .toArray();
+        // a loop, not a stream: every decision rebuilds the workspace from every placed job
+        List<Integer> asked = replica.gpuIndices();
+        int count = state.gpuCount(node);
+        int[] kept = new int[asked.size()];
+        int n = 0;
+        for (int g : asked) {
+            if (g >= 0 && g < count && !contains(kept, n, g)) {
+                kept[n++] = g;
+            }
+        }
+        return n == kept.length ? kept : Arrays.copyOf(kept, n);
+    }
+
+    private static boolean contains(int[] values, int length, int value) {
+        for (int i = 0; i < length; i++) {
+            if (values[i] == value) {
+                return true;
+            }
+        }
+        return false;
     }
 }

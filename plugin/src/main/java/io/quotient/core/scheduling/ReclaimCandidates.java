@@ -1,0 +1,116 @@
+package io.quotient.core.scheduling;
+
+import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.model.JobId;
+import io.quotient.core.model.PlacedJob;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Which jobs on a node a reclaim search may evict or move, cheapest first, with a lower bound on what any
+ * eviction-only choice there costs: the search ({@link ReclaimSearch}) visits nodes by that bound and branches over
+ * these jobs only.
+ */
+final class ReclaimCandidates {
+
+    /** Work counts at least a second's worth, so that a job that has just started is not free to evict. */
+    private static final long MIN_WORK_MILLIS = 1000;
+
+    private final Workspace ws;
+    private final Instant now;
+    private final boolean movesAllowed;
+    private final Set<JobId> placedThisRound;
+    private final VictimStanding standing;
+
+    /**
+     * @param movesAllowed    whether the configuration allows moves at all (else only evictable jobs are candidates)
+     * @param placedThisRound jobs the same plan places (read live): never evicted or moved by it
+     * @param standing        where each victim's team stands (which teams lose first)
+     */
+    ReclaimCandidates(
+            Workspace ws, Instant now, boolean movesAllowed, Set<JobId> placedThisRound, VictimStanding standing) {
+        this.ws = ws;
+        this.now = now;
+        this.movesAllowed = movesAllowed;
+        this.placedThisRound = placedThisRound;
+        this.standing = standing;
+    }
+
+    /**
+     * The node's candidates; null when even taking every candidate would not make room.
+     *
+     * @param mostFree the most GPU milli free on any node: a job larger than that has nowhere to move
+     */
+    NodeCandidates on(int node, ResourceDemand demand, ReclaimRights rights, long mostFree) {
+        ClusterState state = ws.state();
+        if (state.fits(node, demand)
+                && rights.ownMustFree() == 0
+                && rights.departments().ownDepartmentOverMax() == 0) {
+            return new NodeCandidates(node, List.of(), ReclaimCost.NONE, Long.MAX_VALUE);
+        }
+        boolean mayMove = rights.moves() && movesAllowed;
+        List<PlacedJob> jobs = new ArrayList<>();
+        int lowestPriority = Integer.MAX_VALUE;
+        int lowestTeamPriority = Integer.MAX_VALUE;
+        long leastBelowShare = Long.MAX_VALUE;
+        long shortestRun = Long.MAX_VALUE;
+        for (PlacedJob j : ws.jobsOnNow(node)) {
+            boolean evict = rights.mayEvict(j) && !ws.ledger().keptInGroup(j, rights.claimantTeam());
+            boolean movable = mayMove && !j.spec().gang().spansNodes() && j.gpuMilli() <= mostFree;
+            // the cheap tests first: on a full cluster most jobs are neither evictable under the rights nor movable
+            if ((evict || movable)
+                    && movableOrEvictable(j)
+                    && ws.allocationOn(j.id(), node).isPresent()) {
+                jobs.add(j);
+                if (evict) {
+                    lowestPriority = Math.min(lowestPriority, j.spec().priority());
+                    lowestTeamPriority = Math.min(lowestTeamPriority, standing.teamPriority(j, rights.claimantTeam()));
+                    leastBelowShare =
+                            Math.min(leastBelowShare, standing.endsBelowShare(j, rights.claimantTeam(), j.gpuMilli()));
+                    shortestRun = Math.min(shortestRun, work(j) / Math.max(1, j.gpuMilli()));
+                }
+            }
+        }
+        if (jobs.isEmpty()) {
+            return null;
+        }
+        if (!NodeRoom.fitsWithout(ws, node, jobs, demand)) {
+            return null;
+        }
+        jobs.sort(Comparator.comparingInt((PlacedJob j) -> j.spec().priority())
+                .thenComparingLong(this::work)
+                .thenComparing(PlacedJob::startedAt, Comparator.reverseOrder())
+                .thenComparing(PlacedJob::id, JobNames::compare));
+        long mustFree = NodeRoom.mustFree(state, node, demand);
+        // a choice evicts at least one candidate: no component can be below the least any single candidate brings
+        ReclaimCost bound = lowestPriority == Integer.MAX_VALUE
+                ? new ReclaimCost(Integer.MAX_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE, 0, 0, 0, 0)
+                : new ReclaimCost(
+                        lowestTeamPriority, leastBelowShare, lowestPriority, mustFree * shortestRun, mustFree, 0, 1);
+        long potential = state.gpuFreeOnNode(node)
+                + jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
+        return new NodeCandidates(node, jobs, bound, potential);
+    }
+
+    /**
+     * Preemptible, past its minimum runtime and not placed by this plan: the only jobs a reclaim may evict or move.
+     */
+    boolean movableOrEvictable(PlacedJob job) {
+        return job.spec().preemptible() && !now.isBefore(job.protectedUntil()) && !placedThisRound.contains(job.id());
+    }
+
+    /**
+     * What a restart repeats, in milli-GPU × milliseconds run: among equal jobs the newest loses least (as Kueue and
+     * KAI evict the most recently started first).
+     */
+    long work(PlacedJob job) {
+        long millis =
+                Math.max(MIN_WORK_MILLIS, Duration.between(job.startedAt(), now).toMillis());
+        return Math.max(1, job.gpuMilli()) * millis;
+    }
+}
