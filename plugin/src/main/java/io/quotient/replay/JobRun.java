@@ -2,6 +2,7 @@ package io.quotient.replay;
 
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PlacedJob;
+import java.time.Instant;
 
 /**
  * One job's life in a replay: waiting, running a segment, stopped (preempted or moved) and resumed from its last
@@ -32,6 +33,8 @@ public final class JobRun {
     private long lostMilliMs;
     private long deliveredMilliMs;
     private final IdleTally idle = new IdleTally();
+    /** Where its place in the queue counts from: its submission, or its last idle release that re-queued it. */
+    private long queuedAtMs = -1;
 
     JobRun(ReplayJob job, JobSpec spec, long demandMilli) {
         this(job, spec, demandMilli, 0);
@@ -111,6 +114,19 @@ public final class JobRun {
         segmentStartMs = -1;
         epoch++;
         idle.stoppedAt(nowMs);
+    }
+
+    /**
+     * Its team's idle policy released and re-queued it: it waits as of {@code requeuedAt}, the instant the core gave
+     * ({@link io.quotient.core.idle.IdleVerdict#requeuedAt}), no longer as of its submission.
+     */
+    void requeuedAfterIdle(Instant requeuedAt) {
+        queuedAtMs = requeuedAt.toEpochMilli();
+    }
+
+    /** Where its place in the queue counts from: its submission, or its last re-queueing idle release. */
+    Instant queuedAt() {
+        return Instant.ofEpochMilli(queuedAtMs < 0 ? job.submitMs() : queuedAtMs);
     }
 
     /** Its GPUs were the ones an idle job's release freed for it (it was that release's waiter). */

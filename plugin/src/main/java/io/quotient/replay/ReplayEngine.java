@@ -202,6 +202,7 @@ public final class ReplayEngine {
                 boolean requeued = idle.requeues(verdict.job());
                 run.releasedIdle(nowMs, !requeued);
                 if (requeued) {
+                    verdict.requeuedAt().ifPresent(run::requeuedAfterIdle);
                     long lost = run.stop(nowMs, false);
                     waiting.put(verdict.job(), run);
                     listener.stopped(run, from, nowMs, false, lost);
@@ -322,8 +323,7 @@ public final class ReplayEngine {
             }
             List<PendingJob> pending = new ArrayList<>(waiting.size());
             for (JobRun r : waiting.values()) {
-                pending.add(
-                        new PendingJob(r.spec(), Instant.ofEpochMilli(r.job().submitMs())));
+                pending.add(new PendingJob(r.spec(), r.queuedAt()));
             }
             SchedulingSnapshot snapshot =
                     new SchedulingSnapshot(nodes, nodeNames, placed, pending, teams, Instant.ofEpochMilli(nowMs));
