@@ -6,6 +6,7 @@ rounded up); a VC of the trace without a size is guaranteed 0 (it only borrows).
 
     python3 philly_teams.py PHILLY_DIR 464 > philly-teams-464.yaml
     python3 philly_teams.py PHILLY_DIR 328 --idle > philly-teams-328-idle.yaml
+    python3 philly_teams.py PHILLY_DIR 328 --idle-preempt > philly-teams-328-idle-preempt.yaml
 
 With --models (the mixed-model variant, the same value as replay's --node-models) each VC's guarantee is split over
 the GPU models in the fleet's proportions, as per-model guarantees (`guarantees: [{models: [M], gpus: N}, ...]`, one
@@ -19,7 +20,8 @@ handed out one at a time to the largest remainders among the VCs and models that
         > philly-teams-328-models.yaml
 
 With --idle every VC with a guarantee also gets the idle policy of the notebook scenario (docs/replay.md, "Idle GPUs"):
-its notebooks idle for 30 minutes are stopped when a waiting job would take their GPUs.
+its notebooks idle for 30 minutes are stopped when a waiting job would take their GPUs; with --idle-preempt they are
+preempted and re-queued instead (action: preempt), waiting again as of their release.
 
 PHILLY_DIR is the folder holding philly_vc_nodes.csv (the Philly data is not shipped: see docs/replay.md).
 """
@@ -30,7 +32,8 @@ import math
 import sys
 from pathlib import Path
 
-IDLE = "{kinds: [notebook], after: 30m, warnAfter: 20m, threshold: 5%, onlyWhenOthersWait: true, action: stop}"
+IDLE = "{kinds: [notebook], after: 30m, warnAfter: 20m, threshold: 5%, onlyWhenOthersWait: true, action: ACTION}"
+VERB = {"stop": "stops", "preempt": "preempts (re-queues)"}
 
 def largest_remainders(total: int, weights: dict, order: list) -> dict:
     """Whole parts of total in proportion to weights: floors, then one more to the largest remainders (ties: order)."""
@@ -96,7 +99,11 @@ def main() -> None:
     parser.add_argument("folder", help="the folder holding philly_vc_nodes.csv and philly_jobs_2017-09_10.csv")
     parser.add_argument("gpus", type=int, help="the cluster's GPUs")
     parser.add_argument("--models", help="split each guarantee over these models (replay's --node-models value)")
-    parser.add_argument("--idle", action="store_true", help="give every VC with a guarantee the notebook idle policy")
+    idle = parser.add_mutually_exclusive_group()
+    idle.add_argument("--idle", dest="idle", action="store_const", const="stop",
+                      help="give every VC with a guarantee the notebook idle policy (action: stop)")
+    idle.add_argument("--idle-preempt", dest="idle", action="store_const", const="preempt",
+                      help="the same policy with action: preempt (re-queue)")
     parser.add_argument("--gpus-per-node", type=int, default=8, help="replay's --gpus-per-node (default 8)")
     args = parser.parse_args()
     folder, gpus = Path(args.folder), args.gpus
@@ -106,7 +113,9 @@ def main() -> None:
     print(f"# The Philly replay scenario on {gpus} GPUs: guarantees proportional to philly_vc_nodes.csv, summing to")
     print("# the cluster; VCs without a size are guaranteed 0. Written by philly_teams.py.")
     if args.idle:
-        print("# --idle: each VC with a guarantee stops its notebooks idle for 30 minutes when another job waits.")
+        flag = "--idle" if args.idle == "stop" else "--idle-preempt"
+        print(f"# {flag}: each VC with a guarantee {VERB[args.idle]} its notebooks idle for 30 minutes when another"
+              " job waits.")
     groups = None
     if args.models:
         capacity = fleet(gpus, args.gpus_per_node, parse_models(args.models))
@@ -124,7 +133,7 @@ def main() -> None:
             for m, n in groups[t].items():
                 print(f"      - models: [{json.dumps(m)}]\n        gpus: {n}")
         if args.idle and share[t] > 0:
-            print(f"    idle: {IDLE}")
+            print(f"    idle: {IDLE.replace('ACTION', args.idle)}")
 
 
 if __name__ == "__main__":

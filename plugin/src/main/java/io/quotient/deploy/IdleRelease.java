@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * the warning; a released one gets an {@code IdleReleased} Event and condition, then a Kubeflow Notebook is stopped
  * through its annotation ({@link NotebookStopper}: never deleted, its controller removes the pod and the job ends
  * with it), and any other job is preempted and re-queued ({@code preempt}) or stopped, ending Failed ({@code stop}),
- * through the same eviction path as every preemption. Every write is fenced by leadership, as the decisions are.
+ * through the same eviction path as every preemption. A re-queued job waits as of its release
+ * ({@link IdleVerdict#requeuedAt}, {@link JobRecord#queuedAt}), behind the jobs that waited for its GPUs. Every write is fenced by leadership, as the decisions are.
  */
 public final class IdleRelease {
 
@@ -123,7 +124,10 @@ public final class IdleRelease {
         fence(record);
         gateway.recordEvent(record.id(), RELEASED_EVENT, verdict.explanation());
         if (verdict.action() == IdleAction.PREEMPT) {
-            JobRecord pending = transitions.preempt(record, "idle: " + verdict.explanation(), DecisionCause.IDLE);
+            // its place in the queue counts from now (the core's requeuedAt), written with the Preempted status in
+            // one write: an eviction an interruption cuts short is completed with the job's new place
+            JobRecord requeued = verdict.requeuedAt().map(record::withQueuedAt).orElse(record);
+            JobRecord pending = transitions.preempt(requeued, "idle: " + verdict.explanation(), DecisionCause.IDLE);
             fence(pending);
             store.updateStatus(pending, pending.status().withIdle(condition));
             return true;

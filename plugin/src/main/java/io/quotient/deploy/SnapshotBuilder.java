@@ -60,7 +60,7 @@ public final class SnapshotBuilder {
             } else if (r.phase().waiting()
                     && knownTeam
                     && decided.map(id -> !id.equals(r.id())).orElse(true)) {
-                pending.add(new PendingJob(r.spec(), r.createdAt()));
+                pending.add(new PendingJob(r.spec(), r.queuedAt()));
             }
         }
         placed.addAll(assumedLeft.values());

@@ -19,8 +19,11 @@ public final class JobRun {
     private final long demandMilli;
     /** Its team's idle threshold: running time at or under it counts as idle. */
     private final double idleThreshold;
-    /** The job as it waits, queued at its submission however often it is re-queued: built once, read per decision. */
-    private final PendingJob pending;
+    /**
+     * The job as it waits, queued at its submission however often reclaim re-queues it, or at its last re-queueing
+     * idle release: built when that changes, read per decision.
+     */
+    private PendingJob pending;
 
     private long remainingMs;
     /** Its running time before the segment, over every segment (its profile's position when the segment started). */
@@ -36,6 +39,8 @@ public final class JobRun {
     private long lostMilliMs;
     private long deliveredMilliMs;
     private final IdleTally idle = new IdleTally();
+    /** Where its place in the queue counts from: its submission, or its last idle release that re-queued it. */
+    private long queuedAtMs = -1;
 
     JobRun(ReplayJob job, JobSpec spec, long demandMilli) {
         this(job, spec, demandMilli, 0);
@@ -121,6 +126,20 @@ public final class JobRun {
         segmentStartMs = -1;
         epoch++;
         idle.stoppedAt(nowMs);
+    }
+
+    /**
+     * Its team's idle policy released and re-queued it: it waits as of {@code requeuedAt}, the instant the core gave
+     * ({@link io.quotient.core.idle.IdleVerdict#requeuedAt}), no longer as of its submission.
+     */
+    void requeuedAfterIdle(Instant requeuedAt) {
+        queuedAtMs = requeuedAt.toEpochMilli();
+        pending = new PendingJob(spec, requeuedAt);
+    }
+
+    /** Where its place in the queue counts from: its submission, or its last re-queueing idle release. */
+    Instant queuedAt() {
+        return Instant.ofEpochMilli(queuedAtMs < 0 ? job.submitMs() : queuedAtMs);
     }
 
     /** Its GPUs were the ones an idle job's release freed for it (it was that release's waiter). */

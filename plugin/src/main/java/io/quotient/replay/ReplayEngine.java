@@ -202,6 +202,7 @@ public final class ReplayEngine {
                 boolean requeued = idle.requeues(verdict.job());
                 run.releasedIdle(nowMs, !requeued);
                 if (requeued) {
+                    verdict.requeuedAt().ifPresent(run::requeuedAfterIdle);
                     long lost = run.stop(nowMs, false);
                     waiting.put(verdict.job(), run);
                     listener.stopped(run, from, nowMs, false, lost);

@@ -194,4 +194,20 @@ class IdleReclaimTest {
                 .singleElement()
                 .satisfies(e -> assertThat(e.message()).endsWith(": its Notebook is stopped"));
     }
+
+    @Test
+    void aReclaimPreemptionKeepsTheJobsPlaceInTheQueue() {
+        h.decisions.remove(new JobId("prod", "train"));
+        JobId borrower = new JobId("queue", "borrower");
+        h.deployments.deploy(JobFixtures.wholeGpus("queue", "borrower", 1));
+        assertThat(record(borrower).phase()).isEqualTo(JobPhase.PLACED);
+        at(5);
+        h.deployments.deploy(JobFixtures.wholeGpus("prod", "back", 1));
+
+        JobRecord reclaimed = record(borrower);
+        assertThat(reclaimed.phase()).isEqualTo(JobPhase.PENDING);
+        assertThat(reclaimed.queuedAt())
+                .as("only an idle release moves a job to the back of the queue")
+                .isEqualTo(reclaimed.createdAt());
+    }
 }

@@ -64,10 +64,11 @@ public final class IdleNotebooksMain {
                 .map(r -> r.job().name())
                 .collect(Collectors.toSet());
         System.out.println("| idle policy | qdelay p50 | p95 | notebooks p50 | p95 | waiters (" + waiters.size()
-                + ") p50 | p95 | idle GPUh | returned GPUh | stopped GPUh | idle stops | delivered GPUh | wall s |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
+                + ") p50 | p95 | idle GPUh | returned GPUh | stopped GPUh | idle stops | idle preemptions | delivered GPUh"
+                + " | wall s |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         row("none", off, waiters, offSeconds);
-        row("notebooks, 30 min, stop", on, waiters, onSeconds);
+        row("notebooks, 30 min, " + actions(with), on, waiters, onSeconds);
     }
 
     private static void row(String name, ReplayOutcome outcome, Set<String> waiters, double seconds) {
@@ -81,7 +82,7 @@ public final class IdleNotebooksMain {
         double delivered = runs.stream().mapToDouble(JobRun::deliveredMilliMs).sum() / 3.6e9;
         System.out.printf(
                 Locale.ROOT,
-                "| %s | %s | %s | %s | %s | %s | %s | %.1f | %.1f | %.1f | %d | %.1f | %.0f |%n",
+                "| %s | %s | %s | %s | %s | %s | %s | %.1f | %.1f | %.1f | %d | %d | %.1f | %.0f |%n",
                 name,
                 ReplayText.duration(all.p50()),
                 ReplayText.duration(all.p95()),
@@ -93,8 +94,19 @@ public final class IdleNotebooksMain {
                 f.returnedGpuHours(),
                 f.stoppedGpuHours(),
                 f.stops(),
+                f.preemptions(),
                 delivered,
                 seconds);
+    }
+
+    /** The idle actions of the teams' policies ("stop", "preempt"), as the row names them. */
+    private static String actions(Map<String, Team> teams) {
+        return teams.values().stream()
+                .filter(t -> !t.idle().kinds().isEmpty())
+                .map(t -> t.idle().action().name().toLowerCase(Locale.ROOT))
+                .distinct()
+                .sorted()
+                .collect(Collectors.joining("/"));
     }
 
     private static Quantiles delays(List<JobRun> runs) {

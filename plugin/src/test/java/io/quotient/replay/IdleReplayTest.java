@@ -250,4 +250,28 @@ class IdleReplayTest {
         assertThat(job.lostMilliMs()).isEqualTo(40 * MIN * 1000);
         assertThat(job.finishMs()).isEqualTo(100 * MIN);
     }
+
+    @Test
+    void aNotebookReleasedForAnEarlierJobOfItsTeamAtEqualPriorityReturnsBehindIt() {
+        Map<String, Team> teams = Map.of(
+                "lab",
+                Team.of("lab", 2)
+                        .withPreemptWithinTeam(WithinTeamPreemption.NEVER)
+                        .withIdle(policy(IdleAction.PREEMPT)));
+        // the notebook (submitted first) and the waiting training job have the same team and priority: kept at its
+        // submission, the re-queued notebook would be placed again on its GPU ahead of the job it was released for
+        ReplayJob nb = job("nb", "lab", 0, 240, JobKind.NOTEBOOK, IDLE_AFTER_10_MIN, 0, true, 2 * MIN);
+        ReplayJob waiter = job("train-2", "lab", 20, 60, JobKind.TRAIN, "");
+        Run run =
+                replay(teams, Baselines.named("quotient"), nb, job("batch", "lab", 0, 600, JobKind.TRAIN, ""), waiter);
+
+        assertThat(run.events())
+                .as("it waits as of its release, behind the waiter")
+                .containsSubsequence("2400s preempt nb", "2400s start train-2", "6000s start nb")
+                .doesNotContain("2400s start nb");
+        assertThat(run.of("train-2").firstStartMs()).isEqualTo(40 * MIN);
+        assertThat(run.of("train-2").idle().waitedForIdle()).isTrue();
+        assertThat(run.of("nb").idle().preemptions()).isEqualTo(1);
+        assertThat(run.of("nb").finished()).isTrue();
+    }
 }

@@ -55,7 +55,8 @@ public final class InMemoryJobRecordStore implements JobRecordStore {
             throw new StaleRecordException(
                     record.id(), "version " + record.version() + " was read, " + current.version() + " is stored");
         }
-        JobRecord stored = current.withStatus(status).withVersion(nextVersion());
+        JobRecord stored =
+                current.withStatus(status).withQueuedAt(record.queuedAt()).withVersion(nextVersion());
         records.put(record.id(), stored);
         return stored;
     }

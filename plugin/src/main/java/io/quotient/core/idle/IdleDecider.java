@@ -27,9 +27,16 @@ import java.util.function.Predicate;
  * scheduler's queue pass runs on the snapshot without the idle job (with it back in the queue when releasing
  * re-queues it: a preempted job in its team's guarantee would be placed again first, so nobody waits for it), and a
  * waiting job counts when that pass places it but the pass on the snapshot as it is does not. Jobs idle longest go
- * first; a
- * job released frees its GPUs and takes its waiter out of the queue for the jobs after it, so two idle notebooks
- * are not both released for one waiter. Pure: the service applies the verdicts.
+ * first; a job released frees its GPUs and takes its waiter out of the queue for the jobs after it, so two idle
+ * notebooks are not both released for one waiter. Pure: the service applies the verdicts.
+ *
+ * <p><b>A re-queued job's place.</b> A job released for idleness and put back in the queue (preempted) re-enters it
+ * as of its release ({@link IdleVerdict#requeuedAt}), not as of its submission: an interactive job that sat idle has
+ * given up its place, as a notebook stopped by Kubeflow's culler and started again by its user queues anew. Kept at
+ * its submission, it would come before the waiter it was released for whenever that waiter came later (a job of its
+ * own team at equal priority), be placed again on the GPUs it gave up, and the release would achieve nothing. The
+ * queue pass this decider runs puts it there too, so who waits for it is decided on the order the queue will have.
+ * Reclaim preemptions keep the job's place: it was not idle, it was only lent GPUs.
  */
 public final class IdleDecider {
 
@@ -66,16 +73,20 @@ public final class IdleDecider {
         }
         candidates.sort(Comparator.comparing(
                 (PlacedJob j) -> detector.idleness(j.id()).orElseThrow().since()));
+        // jobs released in this pass and back in the queue: the queue passes after them have them, but they wait for
+        // nobody (a released job is no waiter for another idle job)
+        List<PendingJob> released = new ArrayList<>();
         Set<JobId> placedAsIs = null; // what the queue pass places with every candidate kept; changes on a release
         for (PlacedJob job : candidates) {
             IdlePolicy policy = policy(snapshot, job);
             IdleDetector.Idleness idle = detector.idleness(job.id()).orElseThrow();
             if (!pending.isEmpty() && placedAsIs == null) {
-                placedAsIs = placedBy(scheduler.schedulePending(with(snapshot, placed, pending)));
+                placedAsIs = placedBy(scheduler.schedulePending(with(snapshot, placed, queue(pending, released))));
             }
+            boolean requeues = requeued.test(job.id());
             Optional<PendingJob> waiter = pending.isEmpty()
                     ? Optional.empty()
-                    : waiter(snapshot, placed, pending, placedAsIs, job, requeued.test(job.id()));
+                    : waiter(snapshot, placed, pending, released, placedAsIs, job, requeues);
             boolean due = idleFor(idle, now).compareTo(policy.after()) >= 0;
             IdleVerdict verdict = due && (waiter.isPresent() || !policy.onlyWhenOthersWait())
                     ? IdleExplanations.release(job, policy, idle, now, waiter)
@@ -83,6 +94,10 @@ public final class IdleDecider {
             if (verdict.state() == IdleState.RELEASE) {
                 placed.remove(job);
                 waiter.ifPresent(pending::remove);
+                if (requeues) {
+                    verdict = verdict.withRequeuedAt(now);
+                    released.add(requeuedAt(job, now));
+                }
                 placedAsIs = null;
             }
             verdicts.add(verdict);
@@ -109,7 +124,8 @@ public final class IdleDecider {
                 Optional.empty(),
                 IdleExplanations.describe(job) + " is in use",
                 "",
-                policy.action());
+                policy.action(),
+                Optional.empty());
     }
 
     /**
@@ -120,20 +136,32 @@ public final class IdleDecider {
             SchedulingSnapshot snapshot,
             List<PlacedJob> placed,
             List<PendingJob> pending,
+            List<PendingJob> released,
             Set<JobId> now,
             PlacedJob job,
             boolean requeued) {
         List<PlacedJob> without = new ArrayList<>(placed);
         without.remove(job);
-        List<PendingJob> queue = new ArrayList<>(pending);
+        List<PendingJob> queue = queue(pending, released);
         if (requeued) {
-            queue.add(new PendingJob(job.spec(), snapshot.now()));
+            queue.add(requeuedAt(job, snapshot.now()));
         }
         Set<JobId> after = placedBy(scheduler.schedulePending(with(snapshot, without, queue)));
         return pending.stream()
                 .filter(w ->
                         after.contains(w.spec().id()) && !now.contains(w.spec().id()))
                 .findFirst();
+    }
+
+    /** The job back in the queue after its release at {@code releasedAt}: its place counts from the release. */
+    private static PendingJob requeuedAt(PlacedJob job, Instant releasedAt) {
+        return new PendingJob(job.spec(), releasedAt);
+    }
+
+    private static List<PendingJob> queue(List<PendingJob> pending, List<PendingJob> released) {
+        List<PendingJob> queue = new ArrayList<>(pending);
+        queue.addAll(released);
+        return queue;
     }
 
     private static Set<JobId> placedBy(Plan plan) {

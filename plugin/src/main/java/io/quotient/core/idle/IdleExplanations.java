@@ -84,7 +84,8 @@ final class IdleExplanations {
                 waiter.map(w -> w.spec().id()),
                 explanation,
                 note,
-                policy.action());
+                policy.action(),
+                Optional.empty());
     }
 
     private static String name(JobId job) {

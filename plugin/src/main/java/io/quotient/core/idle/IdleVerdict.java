@@ -16,6 +16,9 @@ import java.util.Optional;
  * @param explanation the decision in a plain sentence with the numbers, for the job's Event and condition
  * @param waiterNote  what the waiter's reason says about this job ("would be placed when ..."); empty without waiter
  * @param action      what releasing does to a job Quotient deploys (a Notebook is stopped the Kubeflow way)
+ * @param requeuedAt  for a released job that releasing puts back in the queue (preempted), the instant its place in
+ *                    the queue counts from: the release, not its submission (see {@link IdleDecider}); empty for
+ *                    every other verdict
  */
 public record IdleVerdict(
         JobId job,
@@ -26,7 +29,8 @@ public record IdleVerdict(
         Optional<JobId> waiter,
         String explanation,
         String waiterNote,
-        IdleAction action) {
+        IdleAction action,
+        Optional<Instant> requeuedAt) {
 
     public IdleVerdict {
         Objects.requireNonNull(job, "job");
@@ -36,5 +40,21 @@ public record IdleVerdict(
         Objects.requireNonNull(explanation, "explanation");
         Objects.requireNonNull(waiterNote, "waiterNote");
         Objects.requireNonNull(action, "action");
+        Objects.requireNonNull(requeuedAt, "requeuedAt");
+    }
+
+    /** The same verdict on a job that re-enters the queue as of {@code instant}. */
+    public IdleVerdict withRequeuedAt(Instant instant) {
+        return new IdleVerdict(
+                job,
+                kind,
+                state,
+                idleSince,
+                utilisation,
+                waiter,
+                explanation,
+                waiterNote,
+                action,
+                Optional.of(instant));
     }
 }

@@ -32,7 +32,8 @@ public interface JobRecordStore {
     List<JobRecord> listAll();
 
     /**
-     * Replaces the status of {@code record}, if the stored version still equals {@code record.version()}.
+     * Replaces the status of {@code record}, and its queue position ({@link JobRecord#queuedAt}, stored with the
+     * status), if the stored version still equals {@code record.version()}.
      *
      * @return the stored record with its new version
      * @throws StaleRecordException when the record changed or was deleted since it was read; nothing is changed

@@ -14,6 +14,7 @@ import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
 import io.quotient.core.model.SchedulingSnapshot;
 import io.quotient.core.model.Team;
+import io.quotient.core.scheduling.PlanAction;
 import io.quotient.core.scheduling.QuotaScheduler;
 import java.time.Duration;
 import java.time.Instant;
@@ -267,5 +268,80 @@ class IdleDeciderTest {
                 .filteredOn(v -> v.job().name().equals("young"))
                 .extracting(IdleVerdict::state)
                 .containsExactly(IdleState.WARNED);
+    }
+
+    @Test
+    void aNotebookReleasedForAWaiterOfItsOwnTeamReturnsToTheQueueBehindIt() {
+        // lab's notebook (submitted two hours ago) idles on GPU 0; lab's own training job, equal priority, submitted
+        // a minute ago, waits for a GPU; the notebook's release re-queues it (preempt)
+        placed.add(placed("lab", "nb", JobKind.NOTEBOOK, 0));
+        PendingJob waiter = new PendingJob(spec("lab", "train-2", JobKind.TRAIN, 1), NOW.minusSeconds(60));
+        pending.add(waiter);
+        used("lab", "nb", 0.0, 45);
+        requeued.add(new JobId("lab", "nb"));
+
+        IdleVerdict v = verdict("nb").orElseThrow();
+        assertThat(v.state()).isEqualTo(IdleState.RELEASE);
+        assertThat(v.waiter()).contains(new JobId("lab", "train-2"));
+        assertThat(v.requeuedAt())
+                .as("its place in the queue counts from its release")
+                .contains(NOW);
+
+        PlacedJob notebook = placed.stream()
+                .filter(p -> p.id().name().equals("nb"))
+                .findFirst()
+                .orElseThrow();
+        placed.remove(notebook);
+        Set<JobId> placedAfter = placedBy(
+                List.of(waiter, new PendingJob(notebook.spec(), v.requeuedAt().orElseThrow())));
+        assertThat(placedAfter)
+                .as("the waiter gets the GPU the notebook gave up, and the notebook waits")
+                .containsExactly(new JobId("lab", "train-2"));
+        assertThat(placedBy(List.of(waiter, new PendingJob(notebook.spec(), NOW.minus(Duration.ofHours(2))))))
+                .as("kept at its submission, the notebook would take its GPU back ahead of the waiter")
+                .containsExactly(new JobId("lab", "nb"));
+    }
+
+    @Test
+    void aStoppedNotebookIsNotRequeued() {
+        placed.add(placed("lab", "nb", JobKind.NOTEBOOK, 0));
+        waiting();
+        used("lab", "nb", 0.0, 45);
+
+        IdleVerdict v = verdict("nb").orElseThrow();
+        assertThat(v.state()).isEqualTo(IdleState.RELEASE);
+        assertThat(v.requeuedAt()).isEmpty();
+    }
+
+    @Test
+    void aJobReleasedEarlierInThePassIsBackInTheQueueForTheNextDecision() {
+        // two idle notebooks of lab (guaranteed 2, so each is placed again in quota before a borrower); the first
+        // is released for lab's own waiter; the second would only make room for the first again: it is kept
+        placed.removeIf(p -> p.id().name().equals("train"));
+        teams.put("lab", new Team("lab", 2000, Team.UNLIMITED, 1, 0).withIdle(NOTEBOOKS));
+        placed.add(placed("lab", "old", JobKind.NOTEBOOK, 0));
+        placed.add(placed("lab", "young", JobKind.NOTEBOOK, 1));
+        pending.add(new PendingJob(spec("lab", "train-2", JobKind.TRAIN, 1), NOW.minusSeconds(60)));
+        waiting();
+        used("lab", "old", 0.0, 50);
+        used("lab", "young", 0.0, 40);
+        requeued.add(new JobId("lab", "old"));
+        requeued.add(new JobId("lab", "young"));
+
+        List<IdleVerdict> verdicts = decide();
+        assertThat(verdicts)
+                .filteredOn(v -> v.state() == IdleState.RELEASE)
+                .extracting(v -> v.job().name())
+                .containsExactly("old");
+    }
+
+    /** What the queue pass places on the snapshot with {@code queue} waiting. */
+    private Set<JobId> placedBy(List<PendingJob> queue) {
+        Set<JobId> result = new HashSet<>();
+        QuotaScheduler.withDefaults()
+                .schedulePending(new SchedulingSnapshot(List.of(NODE), Set.of(), placed, queue, teams, NOW))
+                .actionsOf(PlanAction.Place.class)
+                .forEach(p -> result.add(p.job()));
+        return result;
     }
 }

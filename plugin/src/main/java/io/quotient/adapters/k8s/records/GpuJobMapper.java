@@ -107,7 +107,7 @@ public final class GpuJobMapper {
                     .name(s.workload().name())
                     .uid(s.workload().uid())));
         }
-        return new GpuJobResource(metadata, spec, toStatus(record.status(), null));
+        return new GpuJobResource(metadata, spec, toStatus(record, record.status(), null));
     }
 
     /**
@@ -137,12 +137,26 @@ public final class GpuJobMapper {
                 new PodOptions(metadata.getNamespace(), s.serviceAccountName(), s.volumes(), s.imagePullSecrets()),
                 s.runtime(),
                 s.workloadRef());
+        Instant createdAt = createdAt(metadata);
         return new JobRecord(
                 submission,
                 specOf.apply(submission),
                 fromStatus(resource.getStatus()),
-                createdAt(metadata),
-                metadata.getResourceVersion());
+                createdAt,
+                metadata.getResourceVersion(),
+                queuedAt(resource.getStatus(), createdAt));
+    }
+
+    /** Where the job's place in the queue counts from: as stored, or (none, or malformed) its creation. */
+    private static Instant queuedAt(GpuJobStatus status, Instant createdAt) {
+        if (status == null || status.queuedAt() == null) {
+            return createdAt;
+        }
+        try {
+            return Instant.parse(status.queuedAt());
+        } catch (DateTimeParseException e) {
+            return createdAt;
+        }
     }
 
     private static String team(GpuJobSpec s, V1ObjectMeta metadata, TenantScope.View scope) {
@@ -183,8 +197,11 @@ public final class GpuJobMapper {
                 : collection;
     }
 
-    /** The stored form of a status, written in leader term {@code leaderTerm} (null: none known). */
-    public static GpuJobStatus toStatus(JobStatus status, String leaderTerm) {
+    /**
+     * The stored form of a status of {@code record}, with the record's queue position (when it is not its creation),
+     * written in leader term {@code leaderTerm} (null: none known).
+     */
+    public static GpuJobStatus toStatus(JobRecord record, JobStatus status, String leaderTerm) {
         List<GpuJobStatus.Gpu> gpus = new ArrayList<>();
         for (GpuBinding g : status.gpus()) {
             gpus.add(new GpuJobStatus.Gpu(g.index(), g.uuid(), g.fraction()));
@@ -202,7 +219,10 @@ public final class GpuJobMapper {
                                 .map(r -> new GpuJobStatus.Replica(r.node(), r.gpuIndices()))
                                 .toList(),
                 leaderTerm,
-                status.idle() == null ? null : List.of(condition(status.idle())));
+                status.idle() == null ? null : List.of(condition(status.idle())),
+                record.queuedAt().equals(record.createdAt())
+                        ? null
+                        : record.queuedAt().toString());
     }
 
     private static GpuJobStatus.Condition condition(IdleCondition idle) {

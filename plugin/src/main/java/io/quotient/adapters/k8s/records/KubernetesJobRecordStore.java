@@ -178,7 +178,7 @@ public final class KubernetesJobRecordStore implements JobRecordStore {
                 .finalizers(stored.getFinalizers())
                 .ownerReferences(stored.getOwnerReferences());
         GpuJobResource update =
-                new GpuJobResource(metadata, current.getSpec(), GpuJobMapper.toStatus(status, leaderTerm));
+                new GpuJobResource(metadata, current.getSpec(), GpuJobMapper.toStatus(record, status, leaderTerm));
         String what = "updating the status of GpuJob " + key + " of job " + record.id();
         KubernetesApiResponse<GpuJobResource> response = ApiCalls.call(what, () -> statusWriter.replaceStatus(update));
         if (response.getHttpStatusCode() == ApiCalls.CONFLICT) {

@@ -62,7 +62,7 @@ public final class RefusedGpuJobs implements AutoCloseable {
                         .uid(stored.getUid())
                         .resourceVersion(stored.getResourceVersion()),
                 resource.getSpec(),
-                new GpuJobStatus(FAILED, null, null, null, reason, null, null, null, null));
+                new GpuJobStatus(FAILED, null, null, null, reason, null, null, null, null, null));
         try {
             KubernetesApiResponse<GpuJobResource> response = writer.replaceStatus(update);
             if (response.isSuccess()) {

@@ -204,6 +204,25 @@ class GpuJobMapperTest {
     }
 
     @Test
+    void aQueuePositionAfterAnIdleReleaseSurvivesTheTripThroughTheStatusAndItsJson() {
+        Instant released = Instant.parse("2024-05-01T12:34:56.789Z");
+        JobRecord requeued = record(JobStatus.pending("Preempted: idle: ...")).withQueuedAt(released);
+        GpuJobResource resource = mapper.toResource(requeued, location(requeued));
+        assertThat(resource.getStatus().queuedAt()).isEqualTo("2024-05-01T12:34:56.789Z");
+        JSON json = new JSON();
+        JobRecord back = mapper.toRecord(json.deserialize(json.serialize(resource), GpuJobResource.class), scope.now());
+        assertThat(back.queuedAt()).isEqualTo(released);
+        assertThat(back.createdAt()).isEqualTo(CREATED);
+
+        JobRecord plain = record(JobStatus.pending("waiting"));
+        GpuJobResource unmoved = mapper.toResource(plain, location(plain));
+        assertThat(unmoved.getStatus().queuedAt())
+                .as("left out while it is the creation")
+                .isNull();
+        assertThat(mapper.toRecord(unmoved, scope.now()).queuedAt()).isEqualTo(CREATED);
+    }
+
+    @Test
     void aTrainJobsRuntimeSurvivesTheTripThroughTheResourceAndItsJson() {
         JobRecord gang = record(JobStatus.pending("new"));
         JobSubmission s = gang.submission();
