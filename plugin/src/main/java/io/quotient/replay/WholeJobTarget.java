@@ -8,7 +8,10 @@ import java.util.TreeMap;
  * waiting jobs that fits in the gap between what it holds and min(guarantee, demand). The time-to-guarantee target is
  * what the team holds (its running jobs fixed) plus this. Running jobs are fixed because no scheduler stops a team's
  * own job to start another of equal priority: a team holding 73 of 75 guaranteed GPUs whose waiting jobs ask 8 or 16
- * is short of nothing a scheduler can give it, and one guaranteed 19 whose only waiting job asks 32 likewise.
+ * is short of nothing a scheduler can give it, and one guaranteed 19 whose only waiting job asks 32 likewise. A team
+ * whose own lower-priority jobs the scheduler may preempt for a higher-priority one (within-team preemption) is still
+ * measured with its running jobs fixed: which of them may be preempted changes with their minimum runtimes between
+ * events (docs/replay.md states the simplification).
  *
  * <p>A bounded subset sum over the sizes in units of their greatest common divisor. The reachable sums are kept until
  * the waiting jobs change: the gap changes with every job the team starts or stops, the waiting jobs less often, and
