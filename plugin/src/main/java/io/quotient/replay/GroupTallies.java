@@ -14,9 +14,9 @@ import java.util.Optional;
 /**
  * Time to guarantee per model group, for teams whose guarantee is split by GPU model: one {@link TeamTally} per
  * (team, group) with the group's guarantee. What the team holds there is what runs on nodes of the group's models; its
- * jobs there are those running on them and those waiting that are pinned within the group (an unpinned waiting job may
- * go to any group, so it makes no group's demand: the same bound as the core's property, min(group guarantee, pinned
- * demand)).
+ * waiting jobs there are those pinned within the group (an unpinned waiting job may go to any group, so it makes no
+ * group's demand: the same bound as the core's property, min(group guarantee, pinned demand)). The target is the
+ * team's: what it holds there plus what its waiting jobs there can add within the bound.
  */
 final class GroupTallies {
 
@@ -24,8 +24,6 @@ final class GroupTallies {
     private final Map<String, Team> teams;
     /** Per split team, its groups in declared order with their tallies. */
     private final Map<String, Map<ModelGuarantee, TeamTally>> tallies = new LinkedHashMap<>();
-    /** The group a job counts in now (pinned, or running there), if any. */
-    private final Map<JobRun, ModelGuarantee> countedIn = new HashMap<>();
 
     GroupTallies(Map<String, Team> teams, List<NodeSpec> nodes) {
         this.teams = teams;
@@ -40,12 +38,7 @@ final class GroupTallies {
     }
 
     void arrived(JobRun run) {
-        pinnedGroup(run).ifPresent(g -> {
-            TeamTally t = tally(run, g);
-            t.arrives(run.demandMilli());
-            t.waits(run.demandMilli());
-            countedIn.put(run, g);
-        });
+        pinnedGroup(run).ifPresent(g -> tally(run, g).waits(run.demandMilli()));
     }
 
     void started(JobRun run, boolean afterMove) {
@@ -53,14 +46,8 @@ final class GroupTallies {
         if (!afterMove && pinned.isPresent()) {
             tally(run, pinned.get()).stopsWaiting(run.demandMilli());
         }
-        Optional<ModelGuarantee> on = groupOf(run, run.placement());
-        ModelGuarantee was = countedIn.get(run);
-        if (on.isPresent() && !on.get().equals(was)) {
-            uncount(run);
-            tally(run, on.get()).arrives(run.demandMilli());
-            countedIn.put(run, on.get());
-        }
-        on.ifPresent(g -> tally(run, g).holds(run.placement().gpuMilli()));
+        groupOf(run, run.placement())
+                .ifPresent(g -> tally(run, g).holds(run.placement().gpuMilli()));
     }
 
     void stopped(JobRun run, PlacedJob from, boolean moved) {
@@ -68,17 +55,11 @@ final class GroupTallies {
         if (moved) {
             return; // it starts again at once; started() counts it where it lands
         }
-        Optional<ModelGuarantee> pinned = pinnedGroup(run);
-        if (pinned.isPresent()) {
-            tally(run, pinned.get()).waits(run.demandMilli());
-        } else {
-            uncount(run);
-        }
+        pinnedGroup(run).ifPresent(g -> tally(run, g).waits(run.demandMilli()));
     }
 
     void finished(JobRun run, PlacedJob from) {
         groupOf(run, from).ifPresent(g -> tally(run, g).holds(-from.gpuMilli()));
-        uncount(run);
     }
 
     void integrate(long fromMs, long dt, long freeMilli) {
@@ -99,13 +80,6 @@ final class GroupTallies {
                 Quantiles.ofMillis(t.timesToGuaranteeMs()),
                 t.deficitGpuHours()))));
         return list;
-    }
-
-    private void uncount(JobRun run) {
-        ModelGuarantee was = countedIn.remove(run);
-        if (was != null) {
-            tally(run, was).finishes(run.demandMilli());
-        }
     }
 
     private TeamTally tally(JobRun run, ModelGuarantee g) {

@@ -77,7 +77,6 @@ public final class MetricsRecorder implements ReplayListener {
 
     @Override
     public void arrived(JobRun run, long nowMs) {
-        tallies.get(run.job().team()).arrives(run.demandMilli());
         waits(run);
         groups.arrived(run);
     }
@@ -108,13 +107,11 @@ public final class MetricsRecorder implements ReplayListener {
         hold(run, -from.gpuMilli());
         models.holds(run.job().team(), from, -1);
         groups.finished(run, from);
-        tallies.get(run.job().team()).finishes(run.demandMilli());
     }
 
     @Override
     public void stoppedIdle(JobRun run, PlacedJob from, long nowMs) {
         hold(run, -from.gpuMilli());
-        tallies.get(run.job().team()).finishes(run.demandMilli());
     }
 
     @Override

@@ -9,8 +9,8 @@ import java.util.function.LongSupplier;
 /**
  * The time integrals of one team (or, with no guarantee, of the whole cluster) over a replay: what it holds and
  * waits for, kept up to date from the replay's events and integrated over each interval of constant state. The team
- * is below its guarantee while it holds less than its target: the most it can hold within min(guarantee, demand) in
- * whole jobs of its own ({@link WholeJobTarget}).
+ * is below its guarantee while it holds less than its target: what it holds (its running jobs fixed) plus the most its
+ * waiting jobs can add in whole jobs within min(guarantee, demand) ({@link WholeJobTarget}).
  */
 final class TeamTally {
 
@@ -35,25 +35,19 @@ final class TeamTally {
         this.guaranteeMilli = guaranteeMilli;
     }
 
-    /** A job of the team arrived: it counts toward the team's whole-job target until it finishes. */
-    void arrives(long milli) {
-        target.add(milli);
-    }
-
-    void finishes(long milli) {
-        target.remove(milli);
-    }
-
+    /** A job of the team waits: it counts toward the team's demand and, if it fits, its target. */
     void waits(long milli) {
         waitingJobs++;
         waitingDemandMilli += milli;
         waitingByMilli.merge(milli, 1, Integer::sum);
+        target.add(milli);
     }
 
     void stopsWaiting(long milli) {
         waitingJobs--;
         waitingDemandMilli -= milli;
         waitingByMilli.merge(milli, -1, (a, b) -> a + b == 0 ? null : a + b);
+        target.remove(milli);
     }
 
     void holds(long milli) {
@@ -88,10 +82,9 @@ final class TeamTally {
             return;
         }
         long bound = Math.min(guaranteeMilli, demandMilli());
-        // the whole-job target is needed only below the bound (it never exceeds it)
-        long goal = heldMilli < bound ? target.within(bound) : bound;
-        if (heldMilli < goal) {
-            long deficit = goal - heldMilli;
+        // the target is what the team holds plus what its waiting jobs can add within the bound
+        long deficit = target.within(bound - heldMilli);
+        if (deficit > 0) {
             deficitMilliMs += (double) deficit * dt;
             blockedDeficitMilliMs += (double) Math.max(0, deficit - takeable.getAsLong()) * dt;
             if (deficitSinceMs < 0) {

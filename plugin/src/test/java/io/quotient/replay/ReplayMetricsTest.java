@@ -105,6 +105,35 @@ class ReplayMetricsTest {
     }
 
     @Test
+    void aTeamWhoseWaitingJobIsLargerThanItsGapIsNotBelowItsTarget() {
+        // a holds 9 of its 10 in 2-, 4- and 3-GPU jobs and then asks 8: 8 + 2 = 10 only without its own 4 and 3
+        List<ReplayJob> jobs = List.of(
+                job("two", "a", T0, 3 * HOUR, 2),
+                job("four", "a", T0, 2 * HOUR, 4),
+                job("three", "a", T0, 3 * HOUR, 3),
+                job("eight", "a", T0 + HOUR, HOUR, 8));
+        ReplayResult r = Replay.run(Baselines.named("quotient"), ClusterSize.uniform(2, 8), teams(10, 6), jobs);
+
+        assertThat(r.teams().get("a").queueDelaySeconds().p99()).isEqualTo(3600.0); // until the 4-GPU job ends
+        assertThat(r.overall().guaranteeDeficitGpuHours()).isZero();
+        assertThat(r.overall().timeToGuaranteeSeconds().p99()).isNaN();
+    }
+
+    @Test
+    void aTeamWithAWaitingJobWithinItsGapIsBelowItsTargetUntilTheJobIsPlaced() {
+        // a holds 6 of its 10 while b borrows the rest (never taken back under borrow); a's 4-GPU job waits an hour
+        List<ReplayJob> jobs = List.of(
+                job("held", "a", T0, 4 * HOUR, 6),
+                job("b8", "b", T0, 2 * HOUR, 8),
+                job("b2", "b", T0, 2 * HOUR, 2),
+                job("four", "a", T0 + HOUR, HOUR, 4));
+        ReplayResult r = Replay.run(Baselines.named("borrow"), ClusterSize.uniform(2, 8), teams(10, 6), jobs);
+
+        assertThat(r.teams().get("a").timeToGuaranteeSeconds().p99()).isEqualTo(3600.0);
+        assertThat(r.teams().get("a").guaranteeDeficitGpuHours()).isCloseTo(4.0, within(1e-9));
+    }
+
+    @Test
     void aDeficitOnlyAMinimumRuntimeCausesIsReportedApart() {
         // b borrows the GPU a is guaranteed with a job protected for its first 2 hours; a asks for it after 1 hour
         ReplayJob protectedJob = new ReplayJob(
