@@ -39,8 +39,6 @@ public final class JobRun {
     private long lostMilliMs;
     private long deliveredMilliMs;
     private final IdleTally idle = new IdleTally();
-    /** Where its place in the queue counts from: its submission, or its last idle release that re-queued it. */
-    private long queuedAtMs = -1;
 
     JobRun(ReplayJob job, JobSpec spec, long demandMilli) {
         this(job, spec, demandMilli, 0);
@@ -133,13 +131,7 @@ public final class JobRun {
      * ({@link io.quotient.core.idle.IdleVerdict#requeuedAt}), no longer as of its submission.
      */
     void requeuedAfterIdle(Instant requeuedAt) {
-        queuedAtMs = requeuedAt.toEpochMilli();
         pending = new PendingJob(spec, requeuedAt);
-    }
-
-    /** Where its place in the queue counts from: its submission, or its last re-queueing idle release. */
-    Instant queuedAt() {
-        return Instant.ofEpochMilli(queuedAtMs < 0 ? job.submitMs() : queuedAtMs);
     }
 
     /** Its GPUs were the ones an idle job's release freed for it (it was that release's waiter). */
