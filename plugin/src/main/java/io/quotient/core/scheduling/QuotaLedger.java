@@ -7,14 +7,11 @@ import io.quotient.core.model.ModelGuarantees;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
 import io.quotient.core.model.Team;
-import java.util.HashMap;
-import java.util.HashSet;
+import io.quotient.core.scheduling.LedgerBooks.Owner;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.function.Function;
 
 /**
  * What each team (and department) holds, in GPU milli, and what its non-preemptible jobs hold. Mutable: a plan under
@@ -36,7 +33,7 @@ import java.util.function.Function;
 final class QuotaLedger {
 
     private final Map<String, Team> teams;
-    private final Books books;
+    private final LedgerBooks books;
     /** The group this view shows, null for the whole cluster. */
     private final ModelGroup group;
     /** The team this view shows guaranteed nothing, or null. */
@@ -46,60 +43,16 @@ final class QuotaLedger {
 
     private Map<String, Team> viewedTeams;
 
-    /**
-     * Every map a view shares with the ledger it came from; {@code splitTeams} and {@code splitDepartments} name the
-     * owners whose guarantee is split by model group, worked out once: every total asks it.
-     */
-    private record Books(
-            Map<String, String> nodeModels,
-            Map<String, Long> total,
-            Map<String, Long> nonPreemptible,
-            Map<String, Long> departments,
-            Map<ModelKey, Long> byModel,
-            Set<String> splitTeams,
-            Set<String> splitDepartments) {}
-
     QuotaLedger(Map<String, Team> teams) {
         this(teams, Map.of());
     }
 
     /** @param nodeModels per node name, its GPU model: which group a job counts against */
     QuotaLedger(Map<String, Team> teams, Map<String, String> nodeModels) {
-        this(
-                teams,
-                new Books(
-                        Map.copyOf(nodeModels),
-                        new HashMap<>(),
-                        new HashMap<>(),
-                        new HashMap<>(),
-                        new HashMap<>(),
-                        splitTeams(teams),
-                        splitDepartments(teams)),
-                null,
-                null,
-                false);
+        this(teams, new LedgerBooks(teams, nodeModels), null, null, false);
     }
 
-    private static Set<String> splitTeams(Map<String, Team> teams) {
-        Set<String> split = new HashSet<>();
-        teams.forEach((name, t) -> {
-            if (t.splitsGuarantee()) {
-                split.add(name);
-            }
-        });
-        return split;
-    }
-
-    private static Set<String> splitDepartments(Map<String, Team> teams) {
-        Set<String> split = new HashSet<>();
-        teams.values().stream()
-                .map(Team::department)
-                .filter(d -> d != null && d.modelGuarantees().splitsGuarantee())
-                .forEach(d -> split.add(d.name()));
-        return split;
-    }
-
-    private QuotaLedger(Map<String, Team> teams, Books books, ModelGroup group, String borrower, boolean shared) {
+    private QuotaLedger(Map<String, Team> teams, LedgerBooks books, ModelGroup group, String borrower, boolean shared) {
         this.teams = teams;
         this.books = books;
         this.group = group;
@@ -144,7 +97,7 @@ final class QuotaLedger {
                     .map(ModelGuarantee::guaranteedMilli)
                     .orElse(0L);
         }
-        return proportional(t.guaranteedMilli(), books.total.getOrDefault(team, 0L), heldIn(team, g));
+        return proportional(t.guaranteedMilli(), books.total(Owner.TEAM, team), heldIn(team, g));
     }
 
     /** The department's guarantee in the group, by {@link #guaranteeIn}'s rule. */
@@ -156,7 +109,7 @@ final class QuotaLedger {
                     .orElse(0L);
         }
         return proportional(
-                d.guaranteedMilli(), books.departments.getOrDefault(d.name(), 0L), departmentHeldIn(d.name(), g));
+                d.guaranteedMilli(), books.total(Owner.DEPARTMENT, d.name()), departmentHeldIn(d.name(), g));
     }
 
     /** The part of {@code guaranteed} that {@code held} of {@code total} covers, rounded down. */
@@ -192,27 +145,17 @@ final class QuotaLedger {
 
     private void change(PlacedJob job, long milli) {
         String team = job.spec().team();
-        String model = modelOf(job);
-        books.total.merge(team, milli, Long::sum);
-        books.byModel.merge(teamKey(team, model), milli, Long::sum);
-        if (!job.spec().preemptible()) {
-            books.nonPreemptible.merge(team, milli, Long::sum);
-            books.byModel.merge(nonPreemptibleKey(team, model), milli, Long::sum);
-        }
-        Department d = configured(team).department();
-        if (d != null) {
-            books.departments.merge(d.name(), milli, Long::sum);
-            books.byModel.merge(departmentKey(d.name(), model), milli, Long::sum);
-        }
+        books.change(
+                team, configured(team).department(), modelOf(job), job.spec().preemptible(), milli);
     }
 
     /** The GPU model of the node the job (its master replica) runs on; "" when the node is unknown. */
     String modelOf(PlacedJob job) {
-        return books.nodeModels.getOrDefault(job.node(), "");
+        return books.modelOfNode(job.node());
     }
 
     String modelOfNode(String node) {
-        return books.nodeModels.getOrDefault(node, "");
+        return books.modelOfNode(node);
     }
 
     /** The team's configuration; a team no longer configured has no guarantee and no maximum. */
@@ -229,8 +172,7 @@ final class QuotaLedger {
     private Team viewed(Team t) {
         if (shared) {
             long guaranteed = t.name().equals(borrower) ? 0 : guaranteeIn(t.name(), group);
-            long max = translated(
-                    t.maxMilli(), books.total.getOrDefault(t.name(), 0L), heldIn(t.name(), group), guaranteed);
+            long max = translated(t.maxMilli(), books.total(Owner.TEAM, t.name()), heldIn(t.name(), group), guaranteed);
             return t.withQuota(guaranteed, max, t.department() == null ? null : sharedDepartment(t.department()));
         }
         if (t.name().equals(borrower)) {
@@ -258,10 +200,7 @@ final class QuotaLedger {
     private Department sharedDepartment(Department d) {
         long guaranteed = departmentGuaranteeIn(d, group);
         long max = translated(
-                d.maxMilli(),
-                books.departments.getOrDefault(d.name(), 0L),
-                departmentHeldIn(d.name(), group),
-                guaranteed);
+                d.maxMilli(), books.total(Owner.DEPARTMENT, d.name()), departmentHeldIn(d.name(), group), guaranteed);
         return new Department(d.name(), guaranteed, max, d.overQuotaWeight(), ModelGuarantees.NONE);
     }
 
@@ -284,49 +223,33 @@ final class QuotaLedger {
     }
 
     long total(String team) {
-        return inView(books.splitTeams.contains(team), books.total, team, k -> teamKey(team, k));
+        return inView(Owner.TEAM, team);
     }
 
     long departmentTotal(String department) {
-        return inView(
-                books.splitDepartments.contains(department),
-                books.departments,
-                department,
-                k -> departmentKey(department, k));
+        return inView(Owner.DEPARTMENT, department);
     }
 
     long nonPreemptible(String team) {
-        return inView(books.splitTeams.contains(team), books.nonPreemptible, team, k -> nonPreemptibleKey(team, k));
+        return inView(Owner.NON_PREEMPTIBLE, team);
     }
 
-    /** What the owner holds on nodes of one model, overall or as this view sees it. */
-    private long inView(boolean split, Map<String, Long> whole, String owner, Function<String, ModelKey> key) {
-        if (group == null || !(split || shared)) {
-            return whole.getOrDefault(owner, 0L);
+    /** What the owner holds, overall or as this view sees it. */
+    private long inView(Owner kind, String owner) {
+        if (group == null || !(shared || books.splits(kind, owner))) {
+            return books.total(kind, owner);
         }
-        long sum = 0;
-        for (String model : group.models()) {
-            sum += books.byModel.getOrDefault(key.apply(model), 0L);
-        }
-        return sum;
+        return books.heldIn(kind, owner, group);
     }
 
     /** What the team holds on nodes of the group's models (whatever its guarantee): for reports and group maxima. */
     long heldIn(String team, ModelGroup g) {
-        long sum = 0;
-        for (String model : g.models()) {
-            sum += books.byModel.getOrDefault(teamKey(team, model), 0L);
-        }
-        return sum;
+        return books.heldIn(Owner.TEAM, team, g);
     }
 
     /** What the department's teams hold on nodes of the group's models. */
     long departmentHeldIn(String department, ModelGroup g) {
-        long sum = 0;
-        for (String model : g.models()) {
-            sum += books.byModel.getOrDefault(departmentKey(department, model), 0L);
-        }
-        return sum;
+        return books.heldIn(Owner.DEPARTMENT, department, g);
     }
 
     /** What the team holds beyond its guarantee. */
@@ -369,7 +292,7 @@ final class QuotaLedger {
     boolean keptInGroup(PlacedJob job, String claimant) {
         return !job.spec().team().equals(claimant)
                 && job.quotaState() == QuotaState.IN_QUOTA
-                && books.splitTeams.contains(job.spec().team());
+                && books.splits(Owner.TEAM, job.spec().team());
     }
 
     /**
@@ -377,25 +300,10 @@ final class QuotaLedger {
      * no decision of quota): always for teams whose guarantee is "any model".
      */
     boolean sameGroup(PlacedJob job, String model) {
-        if (!books.splitTeams.contains(job.spec().team())) {
+        if (!books.splits(Owner.TEAM, job.spec().team())) {
             return true;
         }
         ModelGuarantees groups = configured(job.spec().team()).modelGuarantees();
         return groups.forModel(modelOf(job)).equals(groups.forModel(model));
-    }
-
-    /** What one owner holds on one model: a record, not a joined string, since every booking builds three. */
-    private record ModelKey(char kind, String owner, String model) {}
-
-    private static ModelKey teamKey(String team, String model) {
-        return new ModelKey('t', team, model);
-    }
-
-    private static ModelKey nonPreemptibleKey(String team, String model) {
-        return new ModelKey('n', team, model);
-    }
-
-    private static ModelKey departmentKey(String department, String model) {
-        return new ModelKey('d', department, model);
     }
 }
