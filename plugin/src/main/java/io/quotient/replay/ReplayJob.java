@@ -58,40 +58,6 @@ public record ReplayJob(
         }
     }
 
-    /** A job busy all the time (a trace without idle profiles). */
-    public ReplayJob(
-            String name,
-            String team,
-            long submitMs,
-            long durationMs,
-            GpuRequest gpu,
-            long cpuMilli,
-            long memoryMib,
-            Set<String> models,
-            int replicas,
-            JobKind kind,
-            int priority,
-            boolean preemptible,
-            long checkpointMs,
-            Duration minRuntime) {
-        this(
-                name,
-                team,
-                submitMs,
-                durationMs,
-                gpu,
-                cpuMilli,
-                memoryMib,
-                models,
-                replicas,
-                kind,
-                priority,
-                preemptible,
-                checkpointMs,
-                minRuntime,
-                IdleProfile.BUSY);
-    }
-
     /** A training job of whole GPUs on one node (the Philly trace's jobs before gangs are formed). */
     public static ReplayJob wholeGpus(String name, String team, long submitMs, long durationMs, int gpus) {
         GpuRequest request = gpus == 0 ? new GpuRequest.None() : new GpuRequest.WholeGpus(gpus);
@@ -109,7 +75,8 @@ public record ReplayJob(
                 0,
                 true,
                 DEFAULT_CHECKPOINT_MS,
-                Duration.ZERO);
+                Duration.ZERO,
+                IdleProfile.BUSY);
     }
 
     /** The same job with another GPU request and replica count (gangs of whole nodes). */
@@ -148,7 +115,8 @@ public record ReplayJob(
                 priority,
                 preemptible,
                 checkpointMs,
-                minRuntime);
+                minRuntime,
+                profile);
     }
 
     /** The request the scheduling core decides, under the team the policy schedules it in. */

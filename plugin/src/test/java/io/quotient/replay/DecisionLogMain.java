@@ -80,7 +80,8 @@ public final class DecisionLogMain {
                     0,
                     true,
                     15 * 60_000L,
-                    Duration.ZERO));
+                    Duration.ZERO,
+                    IdleProfile.BUSY));
         }
         jobs.sort(Comparator.comparingLong(ReplayJob::submitMs).thenComparing(ReplayJob::name));
         return new Input(nodes, teams, Gangs.formed(jobs, nodes));

@@ -162,7 +162,8 @@ class MixedModelReplayTest {
                 0,
                 true,
                 ReplayJob.DEFAULT_CHECKPOINT_MS,
-                Duration.ZERO));
+                Duration.ZERO,
+                IdleProfile.BUSY));
         jobs.sort(Comparator.comparingLong(ReplayJob::submitMs).thenComparing(ReplayJob::name));
         ReplayResult r = Replay.run(Baselines.named("quotient"), nodes, teams, jobs);
         Map<String, ModelUsage> byModel =

@@ -3,6 +3,9 @@ package io.quotient.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobKind;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -70,5 +73,30 @@ class ModelPinsTest {
         List<String> sixteen =
                 pins.pin(jobs(400, 16), FLEET).stream().map(first).toList();
         assertThat(Collections.frequency(sixteen, "H100-80GB")).isPositive();
+    }
+
+    @Test
+    void aPinnedJobKeepsEverythingElseItAsked() {
+        ReplayJob notebook = new ReplayJob(
+                "nb",
+                "t",
+                0,
+                3_600_000,
+                new GpuRequest.WholeGpus(1),
+                0,
+                0,
+                Set.of(),
+                1,
+                JobKind.NOTEBOOK,
+                0,
+                false,
+                0,
+                Duration.ZERO,
+                IdleProfile.parse("busy:10m|idle:50m"));
+        List<ReplayJob> pinned = new ModelPins(1.0, ModelPins.DEFAULT_SEED).pin(List.of(notebook), FLEET);
+        assertThat(pinned.get(0).models()).hasSize(1);
+        // a pin is a placement constraint only: the job stays as idle as its profile says
+        assertThat(pinned.get(0).profile()).isEqualTo(notebook.profile());
+        assertThat(pinned.get(0).withModels(Set.of())).isEqualTo(notebook);
     }
 }

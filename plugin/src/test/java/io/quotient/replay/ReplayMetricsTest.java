@@ -150,7 +150,8 @@ class ReplayMetricsTest {
                 0,
                 true,
                 ReplayJob.DEFAULT_CHECKPOINT_MS,
-                Duration.ofHours(2));
+                Duration.ofHours(2),
+                IdleProfile.BUSY);
         List<ReplayJob> jobs = List.of(protectedJob, job("owner", "a", T0 + HOUR, HOUR, 1));
         Map<String, Team> teams = teams(1, 0);
         ReplayResult r = Replay.run(Baselines.named("quotient"), ClusterSize.uniform(1, 1), teams, jobs);

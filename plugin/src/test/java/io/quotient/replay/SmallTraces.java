@@ -68,6 +68,7 @@ final class SmallTraces {
                 random.nextInt(3) == 0 ? 1 : 0,
                 preemptible,
                 checkpoint,
-                minRuntime);
+                minRuntime,
+                IdleProfile.BUSY);
     }
 }

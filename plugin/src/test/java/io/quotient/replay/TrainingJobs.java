@@ -30,6 +30,7 @@ public final class TrainingJobs {
                 0,
                 true,
                 checkpointMs,
-                Duration.ZERO);
+                Duration.ZERO,
+                IdleProfile.BUSY);
     }
 }
