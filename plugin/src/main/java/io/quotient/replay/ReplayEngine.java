@@ -53,6 +53,11 @@ public final class ReplayEngine {
     private final Map<String, Team> teams;
     /** The configured teams: their idle thresholds say which running time is idle, for every policy. */
     private final Map<String, Team> configured;
+    /**
+     * Per team name, the very string the scheduler's teams are keyed by: jobs name their team with it, so that the
+     * core's many lookups by team find it at once instead of comparing the trace's copy character by character.
+     */
+    private final Map<String, String> teamNames = new HashMap<>();
 
     private final ReplayPolicy policy;
     private final long capacityMilli;
@@ -64,6 +69,7 @@ public final class ReplayEngine {
         this.capacityMilli = nodes.stream().mapToLong(n -> n.gpuCount() * 1000L).sum();
         this.teams = policy.teams(teams, capacityMilli);
         this.configured = Map.copyOf(teams);
+        this.teams.keySet().forEach(name -> teamNames.put(name, name));
         this.policy = policy;
     }
 
@@ -224,7 +230,8 @@ public final class ReplayEngine {
         }
 
         private void arrive(ReplayJob job) {
-            JobSpec spec = job.spec(policy.schedulingTeam(job.team()));
+            String team = policy.schedulingTeam(job.team());
+            JobSpec spec = job.spec(teamNames.getOrDefault(team, team));
             if (byId.containsKey(spec.id())) {
                 throw new IllegalArgumentException(
                         "job " + job.name() + " appears twice in the trace; names must be unique");
@@ -317,14 +324,20 @@ public final class ReplayEngine {
         }
 
         private SchedulingSnapshot snapshot() {
-            List<PlacedJob> placed = new ArrayList<>(running.size());
+            // filled as arrays and wrapped once: the snapshot keeps an immutable list as it is, where a list it is
+            // given to copy was copied twice (the queue runs to thousands of jobs at every decision)
+            PlacedJob[] placedJobs = new PlacedJob[running.size()];
+            int i = 0;
             for (JobRun r : running.values()) {
-                placed.add(policy.reclaims() ? r.placement() : protectedForever(r.placement()));
+                placedJobs[i++] = policy.reclaims() ? r.placement() : protectedForever(r.placement());
             }
-            List<PendingJob> pending = new ArrayList<>(waiting.size());
+            PendingJob[] pendingJobs = new PendingJob[waiting.size()];
+            i = 0;
             for (JobRun r : waiting.values()) {
-                pending.add(r.pending());
+                pendingJobs[i++] = r.pending();
             }
+            List<PlacedJob> placed = List.of(placedJobs);
+            List<PendingJob> pending = List.of(pendingJobs);
             SchedulingSnapshot snapshot =
                     new SchedulingSnapshot(nodes, nodeNames, placed, pending, teams, Instant.ofEpochMilli(nowMs));
             if (!history.settings().decays()) {

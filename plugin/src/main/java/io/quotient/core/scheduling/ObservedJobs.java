@@ -24,8 +24,13 @@ import java.util.Set;
  * first appears (a job that waits and is decided again is not counted again). New jobs are taken in the order
  * they started or were queued (then by id), so the same snapshots teach the same workload.
  *
- * <p>Memory is bounded: the ids of the last {@link #REMEMBERED} jobs seen; a running job whose id was forgotten
- * would be counted again, which takes more jobs than a cluster runs at once.
+ * <p>Memory is bounded: the ids of the last {@link #REMEMBERED} jobs seen; a job whose id was forgotten is counted
+ * again when it reappears after missing from a snapshot, which takes more jobs than a cluster runs at once.
+ *
+ * <p>A job of the last snapshot was counted then: consecutive snapshots share most of their jobs, mostly in the same
+ * order, so each job is first matched against the last snapshot's next few ({@link PreviousSnapshot}) and only the
+ * others are looked up among the remembered ids (a lookup in a table of thousands of ids for every running and
+ * waiting job, at every decision, was most of the cost of counting).
  */
 public final class ObservedJobs {
 
@@ -34,6 +39,7 @@ public final class ObservedJobs {
 
     private final WorkloadLearner learner;
     private final Set<JobId> seen = new LinkedHashSet<>();
+    private PreviousSnapshot previous = PreviousSnapshot.NONE;
 
     public ObservedJobs(WorkloadLearner learner) {
         if (learner == null) {
@@ -50,16 +56,24 @@ public final class ObservedJobs {
     public synchronized void observe(SchedulingSnapshot snapshot, JobSpec decided) {
         record New(JobSpec spec, Instant at, int milliPerGpu) {}
         List<New> fresh = new ArrayList<>();
+        JobId[] ids = new JobId[snapshot.placed().size() + snapshot.pending().size()];
+        PreviousSnapshot.Walk last = previous.walk(seen);
+        int i = 0;
         for (PlacedJob p : snapshot.placed()) {
-            if (!seen.contains(p.spec().id())) {
+            JobId id = p.spec().id();
+            ids[i++] = id;
+            if (!last.seen(id)) {
                 fresh.add(new New(p.spec(), p.startedAt(), p.milliPerGpu()));
             }
         }
         for (PendingJob p : snapshot.pending()) {
-            if (!seen.contains(p.spec().id())) {
+            JobId id = p.spec().id();
+            ids[i++] = id;
+            if (!last.seen(id)) {
                 fresh.add(new New(p.spec(), p.queuedAt(), 0));
             }
         }
+        previous = new PreviousSnapshot(ids);
         fresh.sort(Comparator.comparing(New::at)
                 .thenComparing(n -> n.spec().id().team())
                 .thenComparing(n -> n.spec().id().name()));

@@ -86,8 +86,10 @@ public final class QuotaScheduler implements Scheduler {
 
     @Override
     public Plan schedule(SchedulingSnapshot snapshot, JobSpec job) {
-        List<JobSpec> waiting = new ArrayList<>(
-                snapshot.pending().stream().map(PendingJob::spec).toList());
+        List<JobSpec> waiting = new ArrayList<>(snapshot.pending().size() + 1);
+        for (PendingJob p : snapshot.pending()) {
+            waiting.add(p.spec());
+        }
         waiting.add(job);
         PlanningRound round = new PlanningRound(snapshot, policy(snapshot, job), waiting, reclaim);
         round.decide(job);
