@@ -22,7 +22,10 @@ import java.util.stream.IntStream;
  *   leftover). Rarity is measured among the fractions only, because only they can fill a partly used GPU:
  *   how many whole-GPU jobs a trace has must not change which fractions count as common.
  *   Unlike FGD's F, which asks only whether one more pod of each shape fits, W follows a GPU to the end of
- *   its life and so prefers leftovers that combine well (two 470s, three 320s) over ones that do not.</li>
+ *   its life and so prefers leftovers that combine well (two 470s, three 320s) over ones that do not.
+ *   On a GPU model, the sizes are those that may land on it, in the proportions of the whole workload's fractions:
+ *   with pods pinned to models, the workload's most frequent shapes leave out the rarer (size, model) pairs, and a
+ *   model's own proportions would overstate its commonest sizes.</li>
  *   <li><b>Shapes the node cannot host.</b> The probability mass of the GPU shapes the node lacks CPU for,
  *   or (multi-GPU shapes) lacks enough GPUs with the share free for, times the idle GPU not already
  *   counted as slivers (FGD's test, without counting twice): whole free nodes stay whole for large jobs.</li>
@@ -183,16 +186,22 @@ final class WasteForecast implements NodeMeasure {
 
     private double[] sliverTable(String model) {
         double[] weightBySize = new double[TargetWorkload.Shape.WHOLE + 1];
+        double[] workloadFractions = new double[TargetWorkload.Shape.WHOLE + 1];
         double gapFillers = 0;
         for (TargetWorkload.Shape s : gpuShapes) {
+            // a k-GPU shape takes d from k GPUs: k arrivals of size d from one GPU's point of view
+            double arrivals = s.probability() * s.gpuCount();
+            if (s.gpuMilli() < TargetWorkload.Shape.WHOLE) {
+                workloadFractions[s.gpuMilli()] += arrivals;
+            }
             if (s.allowsModel(model)) {
-                // a k-GPU shape takes d from k GPUs: k arrivals of size d from one GPU's point of view
-                weightBySize[s.gpuMilli()] += s.probability() * s.gpuCount();
+                weightBySize[s.gpuMilli()] += arrivals;
                 if (s.gpuMilli() < TargetWorkload.Shape.WHOLE) {
-                    gapFillers += s.probability() * s.gpuCount();
+                    gapFillers += arrivals;
                 }
             }
         }
+        inWorkloadProportions(weightBySize, workloadFractions, gapFillers);
         // the sizes counted on to fill gaps, ascending: a few dozen, so a table costs some twenty thousand steps
         final double threshold = rareSizeShare * gapFillers;
         int[] fillers = IntStream.rangeClosed(1, TargetWorkload.Shape.WHOLE)
@@ -210,5 +219,33 @@ final class WasteForecast implements NodeMeasure {
             w[g] = weight == 0 ? g : sum / weight;
         }
         return w;
+    }
+
+    /**
+     * Spreads the model's fraction arrivals ({@code gapFillers}) over the fraction sizes that may land on it in the
+     * proportions of the whole workload's fractions, in place; whole GPUs keep the model's own weight. Pins split each
+     * size's count over the models and their combinations, and the workload keeps only the most frequent shapes
+     * ({@link TargetWorkload#COVERAGE}): the (size, model) pairs it drops are those of the less common sizes, so a
+     * model's own proportions overstate its commonest sizes, and sizes near the rare-size share fall on either side
+     * of it by model. Which sizes can come stays the model's. Where every fraction shape may land on the model (a
+     * workload without pins) nothing changes, to the last bit.
+     */
+    private static void inWorkloadProportions(double[] weightBySize, double[] workloadFractions, double gapFillers) {
+        double present = 0;
+        boolean same = true;
+        for (int d = 1; d < TargetWorkload.Shape.WHOLE; d++) {
+            if (weightBySize[d] > 0) {
+                present += workloadFractions[d];
+            }
+            same &= weightBySize[d] == workloadFractions[d];
+        }
+        if (same || present == 0) {
+            return;
+        }
+        for (int d = 1; d < TargetWorkload.Shape.WHOLE; d++) {
+            if (weightBySize[d] > 0) {
+                weightBySize[d] = gapFillers * workloadFractions[d] / present;
+            }
+        }
     }
 }

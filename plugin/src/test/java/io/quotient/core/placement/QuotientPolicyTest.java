@@ -65,6 +65,25 @@ class QuotientPolicyTest {
     }
 
     @Test
+    void weighsTheSizesThatMayLandOnAModelAsTheWholeWorkloadDoes() {
+        // 600s and 350s are three to two in the workload, but the 600s pinned to B were mostly left out of it (the
+        // rarer pairs of size and model); B's own pins would make it one 600 to four 350s
+        WasteForecast forecast = new WasteForecast(new TargetWorkload(List.of(
+                new TargetWorkload.Shape(4_000, 1, 600, Set.of("A"), 0.5),
+                new TargetWorkload.Shape(4_000, 1, 600, Set.of("B"), 0.1),
+                new TargetWorkload.Shape(4_000, 1, 350, Set.of("B"), 0.4))));
+        // 700 free on B: a 600 leaves 100 that nothing fits, two 350s fill it
+        assertThat(forecast.of("B", 64_000, new int[] {700}, 1)).isCloseTo(100 * 0.6, within(1e-9));
+        // which sizes may come stays the model's: no 350 lands on A, so 700 free there ends at 100
+        assertThat(forecast.of("A", 64_000, new int[] {700}, 1)).isCloseTo(100, within(1e-9));
+        // without pins the proportions are the workload's own
+        WasteForecast unpinned = new WasteForecast(new TargetWorkload(List.of(
+                new TargetWorkload.Shape(4_000, 1, 600, Set.of(), 0.1),
+                new TargetWorkload.Shape(4_000, 1, 350, Set.of(), 0.4))));
+        assertThat(unpinned.of("B", 64_000, new int[] {700}, 1)).isCloseTo(100 * 0.2, within(1e-9));
+    }
+
+    @Test
     void countsIdleGpusThatLackTheCpuTheirJobsNeed() {
         WasteForecast forecast = new WasteForecast(mix);
         double enoughCpu = forecast.of("T4", 64_000, new int[] {1000, 1000}, 2);
