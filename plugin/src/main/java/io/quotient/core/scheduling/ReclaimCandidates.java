@@ -7,8 +7,8 @@ import io.quotient.core.model.PlacedJob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -26,8 +26,6 @@ final class ReclaimCandidates {
     private final boolean movesAllowed;
     private final Set<JobId> placedThisRound;
     private final VictimStanding standing;
-    private TakeableJobs takeable;
-    private long takeableAt;
 
     /**
      * @param movesAllowed    whether the configuration allows moves at all (else only evictable jobs are candidates)
@@ -50,9 +48,10 @@ final class ReclaimCandidates {
      */
     NodeCandidates on(int node, ResourceDemand demand, ReclaimRights rights, long mostFree) {
         ClusterState state = ws.state();
-        NodeCandidates asIs = asIs(node, demand, rights);
-        if (asIs != null) {
-            return asIs;
+        if (state.fits(node, demand)
+                && rights.ownMustFree() == 0
+                && rights.departments().ownDepartmentOverMax() == 0) {
+            return new NodeCandidates(node, List.of(), ReclaimCost.NONE, Long.MAX_VALUE);
         }
         boolean mayMove = rights.moves() && movesAllowed;
         List<PlacedJob> jobs = new ArrayList<>();
@@ -60,10 +59,13 @@ final class ReclaimCandidates {
         int lowestTeamPriority = Integer.MAX_VALUE;
         long leastBelowShare = Long.MAX_VALUE;
         long shortestRun = Long.MAX_VALUE;
-        for (PlacedJob j : takeable().on(node)) {
+        for (PlacedJob j : ws.jobsOnNow(node)) {
             boolean evict = rights.mayEvict(j) && !ws.ledger().keptInGroup(j, rights.claimantTeam());
             boolean movable = mayMove && !j.spec().gang().spansNodes() && j.gpuMilli() <= mostFree;
-            if (evict || movable) {
+            // the cheap tests first: on a full cluster most jobs are neither evictable under the rights nor movable
+            if ((evict || movable)
+                    && movableOrEvictable(j)
+                    && ws.allocationOn(j.id(), node).isPresent()) {
                 jobs.add(j);
                 if (evict) {
                     lowestPriority = Math.min(lowestPriority, j.spec().priority());
@@ -80,7 +82,10 @@ final class ReclaimCandidates {
         if (!NodeRoom.fitsWithout(ws, node, jobs, demand)) {
             return null;
         }
-        // the takeable jobs are in the search's order already (cheapest first): a filtered list keeps it
+        jobs.sort(Comparator.comparingInt((PlacedJob j) -> j.spec().priority())
+                .thenComparingLong(this::work)
+                .thenComparing(PlacedJob::startedAt, Comparator.reverseOrder())
+                .thenComparing(PlacedJob::id, JobNames::compare));
         long mustFree = NodeRoom.mustFree(state, node, demand);
         // a choice evicts at least one candidate: no component can be below the least any single candidate brings
         ReclaimCost bound = lowestPriority == Integer.MAX_VALUE
@@ -90,65 +95,6 @@ final class ReclaimCandidates {
         long potential = state.gpuFreeOnNode(node)
                 + jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
         return new NodeCandidates(node, jobs, bound, potential);
-    }
-
-    /**
-     * The node as it is, when the demand fits there already and the rights ask nothing freed first: the one choice
-     * there that takes nothing; null otherwise. What {@link #on} answers for a node of a search that
-     * {@link #nothingToTake} ruled out, since the node has no candidates then.
-     */
-    NodeCandidates asIs(int node, ResourceDemand demand, ReclaimRights rights) {
-        if (ws.state().fits(node, demand)
-                && rights.ownMustFree() == 0
-                && rights.departments().ownDepartmentOverMax() == 0) {
-            return new NodeCandidates(node, List.of(), ReclaimCost.NONE, Long.MAX_VALUE);
-        }
-        return null;
-    }
-
-    /**
-     * Whether no node has a candidate under the rights, or the only candidates are moves that cannot make room: then
-     * a search finds no choice but a node as it is ({@link #asIs}). Nothing is evictable when none of the claimant's
-     * own takeable jobs passes its test and every other team's allowance is below its smallest takeable job (the
-     * rights' department limits and a group's kept jobs only refuse more); nothing is movable when the smallest
-     * takeable job is larger than the most free on a node; and moves alone cannot fit a GPU demand larger than what
-     * the cluster has free when each move leaves the free GPU milli no larger ({@link TakeableJobs#movesKeepFreeGpus}).
-     *
-     * @param mostFree  the most GPU milli free on any node
-     * @param totalFree the GPU milli free over the cluster
-     */
-    boolean nothingToTake(ReclaimRights rights, ResourceDemand demand, long mostFree, long totalFree) {
-        TakeableJobs takeable = takeable();
-        String claimant = rights.claimantTeam();
-        if (rights.evictions()) {
-            for (PlacedJob j : takeable.ofTeam(claimant)) {
-                if (rights.ownEvictable().test(j) && !ws.ledger().keptInGroup(j, claimant)) {
-                    return false;
-                }
-            }
-            for (Map.Entry<String, Long> team : takeable.smallestOfTeam().entrySet()) {
-                if (!team.getKey().equals(claimant)
-                        && rights.teamAllowance().getOrDefault(team.getKey(), 0L) >= team.getValue()) {
-                    return false;
-                }
-            }
-        }
-        if (!rights.moves() || !movesAllowed || takeable.smallestMovable() > mostFree) {
-            return true;
-        }
-        return takeable.movesKeepFreeGpus()
-                && demand.needsGpu()
-                && demand.gpuMemoryMib() == 0
-                && totalFree < (long) demand.gpuCount() * demand.gpuMilli();
-    }
-
-    /** The takeable jobs of the workspace as booked now, worked out again once it books or frees a job. */
-    private TakeableJobs takeable() {
-        if (takeable == null || takeableAt != ws.bookings()) {
-            takeable = new TakeableJobs(ws, this, this::work);
-            takeableAt = ws.bookings();
-        }
-        return takeable;
     }
 
     /**

@@ -107,25 +107,20 @@ final class ReclaimSearch {
         }
         this.reserve = reserve;
         long mostFree = 0;
-        long totalFree = 0;
         List<Integer> withFreeGpus = new ArrayList<>();
         for (int n = 0; n < state.nodeCount(); n++) {
             long free = state.gpuFreeOnNode(n);
             mostFree = Math.max(mostFree, free);
-            totalFree += free;
             if (free > 0) {
                 withFreeGpus.add(n);
             }
         }
         // a search frees capacity only on the node it searches, never a destination: these are all the GPU ones
         destinations = withFreeGpus.stream().mapToInt(Integer::intValue).toArray();
-        // most searches on a full cluster have nothing to take: then only a node as it is can be a choice
-        boolean nothingToTake = candidates.nothingToTake(rights, demand, mostFree, totalFree);
         List<NodeCandidates> nodes = new ArrayList<>();
         for (int n = 0; n < state.nodeCount(); n++) {
             if (filter.accepts(state, n) && WaitReasons.couldEverHold(state.node(n), demand)) {
-                NodeCandidates c =
-                        nothingToTake ? candidates.asIs(n, demand, rights) : candidates.on(n, demand, rights, mostFree);
+                NodeCandidates c = candidates.on(n, demand, rights, mostFree);
                 if (c != null) {
                     nodes.add(c);
                 }
