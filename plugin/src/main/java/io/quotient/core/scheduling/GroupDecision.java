@@ -1,12 +1,14 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.model.Demands;
+import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.ModelGroup;
 import io.quotient.core.model.Team;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -42,17 +44,29 @@ final class GroupDecision {
 
     private final Set<String> clusterModels;
     private final RoundShares shares;
+    private final GroupShift shifts;
+    /** Jobs the plan placed or moved (live): a shift's moves join them while its job is decided. */
+    private final Set<JobId> placedThisRound;
 
     /**
      * @param clusterModels the GPU models of the cluster's nodes (where an unpinned job may go)
      * @param shares        the round's fair shares: per group, a job borrows in the groups' fair-share views
+     * @param shifts          moves a split team's own jobs out of a full group its waiting job needs
      */
-    GroupDecision(Round round, Workspace ws, List<PlanAction> actions, Set<String> clusterModels, RoundShares shares) {
+    GroupDecision(
+            Round round,
+            Workspace ws,
+            RoundBook book,
+            Set<String> clusterModels,
+            RoundShares shares,
+            GroupShift shifts) {
         this.round = round;
         this.ws = ws;
-        this.actions = actions;
+        this.actions = book.actions();
+        this.placedThisRound = book.placedThisRound();
         this.clusterModels = Set.copyOf(clusterModels);
         this.shares = shares;
+        this.shifts = shifts;
     }
 
     boolean decide(JobSpec job) {
@@ -82,6 +96,11 @@ final class GroupDecision {
                 if (!idleOnly) {
                     notes.add(t.group().name() + ": " + lastReason(true));
                 }
+            }
+        }
+        for (GroupTargets.Target t : withinMax ? where.targets() : List.<GroupTargets.Target>of()) {
+            if (!withRoom.contains(t) && shiftInto(job, t)) {
+                return true;
             }
         }
         Team team = whole.team(job.team());
@@ -128,6 +147,32 @@ final class GroupDecision {
             }
         }
         actions.add(new PlanAction.KeepPending(job.id(), (alone ? "to borrow " : "") + String.join("; ", why)));
+        return false;
+    }
+
+    /**
+     * Decides the job in a group whose guarantee the team has filled, after moving the team's own jobs that may run in
+     * another of its groups with room out of it ({@link GroupShift}); when the job is then neither placed on idle GPUs
+     * nor by reclaim in the group, the moves are undone and the plan is as before.
+     */
+    private boolean shiftInto(JobSpec job, GroupTargets.Target t) {
+        long milli = Demands.leastMilli(t.job(), ws.state().nodes());
+        Optional<GroupShift.Shift> shift = shifts.makeRoom(job.team(), t.group(), milli, view -> hasRoom(view, job, t));
+        if (shift.isEmpty()) {
+            return false;
+        }
+        List<PlanAction.Move> moves = shift.get().moves();
+        int mark = actions.size();
+        actions.addAll(moves);
+        moves.forEach(m -> placedThisRound.add(m.job()));
+        for (boolean idleOnly : new boolean[] {true, false}) {
+            if (round.decideIn(job, ws.ledger().inGroup(t.group()), Map.of(), t.job(), idleOnly)) {
+                return true;
+            }
+        }
+        actions.subList(mark, actions.size()).clear();
+        moves.forEach(m -> placedThisRound.remove(m.job()));
+        shifts.undo(shift.get());
         return false;
     }
 

@@ -81,7 +81,14 @@ final class PlanningRound {
         this.book = new RoundBook(ws, now);
         Set<String> clusterModels = new HashSet<>();
         snapshot.nodes().stream().filter(n -> n.gpuCount() > 0).forEach(n -> clusterModels.add(n.gpuModel()));
-        this.groups = new GroupDecision(this::decideIn, ws, book.actions(), clusterModels, shares);
+        GroupShift shifts = new GroupShift(
+                ws,
+                clusterModels,
+                book.placedThisRound(),
+                j -> policy.place(ws.state(), Demands.of(j), filterFor(j)),
+                settings.maxMovesPerDecision(),
+                now);
+        this.groups = new GroupDecision(this::decideIn, ws, book, clusterModels, shares, shifts);
         ReclaimSearch search = new ReclaimSearch(
                 ws,
                 now,
