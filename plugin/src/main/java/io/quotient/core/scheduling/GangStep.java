@@ -6,8 +6,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * One eviction ({@code movedTo} null) or move that frees nodes for a gang, applied to the workspace, with what it
- * freed so that it can be undone.
+ * One eviction ({@code movedTo} null) or move tried on the workspace, with what it freed so that it can be undone:
+ * the steps that free nodes for a gang ({@link GangReclaim}) and the moves of a group shift ({@link GroupShift}).
  *
  * @param job     the job as it was before the step
  * @param freed   what it held then

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * Makes room in a split team's full model group for a job of the team that may run only there, by moving (never
@@ -25,8 +26,15 @@ import java.util.function.Function;
  */
 final class GroupShift {
 
-    /** The moves of one shift, with the allocations the moved jobs held before, to undo them. */
-    record Shift(List<PlanAction.Move> moves, List<Allocation> before) {}
+    /** The moves of one shift, applied to the workspace in this order (each undoable, {@link GangStep}). */
+    record Shift(List<GangStep> steps) {
+
+        List<PlanAction.Move> moves() {
+            return steps.stream()
+                    .map(s -> new PlanAction.Move(s.job(), s.movedTo()))
+                    .toList();
+        }
+    }
 
     private final Workspace ws;
     private final Set<String> clusterModels;
@@ -58,24 +66,20 @@ final class GroupShift {
      * Moves the team's jobs out of {@code full} until the team has room there for {@code milli} more (as
      * {@code hasRoom} judges), or changes nothing and returns empty.
      */
-    Optional<Shift> makeRoom(String team, ModelGroup full, long milli, Function<QuotaLedger, Boolean> hasRoom) {
-        List<PlanAction.Move> moves = new ArrayList<>();
-        List<Allocation> before = new ArrayList<>();
+    Optional<Shift> makeRoom(String team, ModelGroup full, long milli, Predicate<QuotaLedger> hasRoom) {
+        List<GangStep> steps = new ArrayList<>();
         for (PlacedJob job : candidates(team, full)) {
-            if (hasRoom.apply(ws.ledger().inGroup(full)) || moves.size() >= maxMoves) {
+            if (hasRoom.test(ws.ledger().inGroup(full)) || steps.size() >= maxMoves) {
                 break;
             }
-            Allocation held = ws.allocation(job.id()).orElseThrow();
             destination(job, full).ifPresent(to -> {
-                ws.remove(job.id());
-                PlacedJob moved = ws.placement(job.spec(), to, job.quotaState(), now);
-                ws.add(moved, to);
-                moves.add(new PlanAction.Move(job, moved));
-                before.add(held);
+                GangStep step = GangStep.move(ws, job, to, now);
+                step.apply(ws);
+                steps.add(step);
             });
         }
-        Shift shift = new Shift(moves, before);
-        if (moves.isEmpty() || !hasRoom.apply(ws.ledger().inGroup(full))) {
+        Shift shift = new Shift(steps);
+        if (steps.isEmpty() || !hasRoom.test(ws.ledger().inGroup(full))) {
             undo(shift);
             return Optional.empty();
         }
@@ -84,10 +88,8 @@ final class GroupShift {
 
     /** Puts the moved jobs back where they were. */
     void undo(Shift shift) {
-        for (int i = shift.moves().size() - 1; i >= 0; i--) {
-            PlanAction.Move m = shift.moves().get(i);
-            ws.remove(m.to().id());
-            ws.add(m.from(), shift.before().get(i));
+        for (int i = shift.steps().size() - 1; i >= 0; i--) {
+            shift.steps().get(i).undo(ws);
         }
     }
 

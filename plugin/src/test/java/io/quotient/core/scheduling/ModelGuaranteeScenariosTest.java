@@ -177,19 +177,12 @@ class ModelGuaranteeScenariosTest {
         // full and no H100 idle: one unpinned job moves to an idle A100 (t has room there), not evicted, and the
         // pinned job takes its H100 within t's guarantee; other keeps both its jobs
         run.team(split("t", group(H100, 2), group(A100, 2))).team(split("other", group(H100, 2)));
-        running("t", "u1", "h-0", 0);
-        running("t", "u2", "h-0", 1);
-        running("other", "o2", "h-0", 2);
-        running("other", "o3", "h-0", 3);
+        tAndOtherFillTheH100s();
         run.deploy(pinned("t", "needsH100", 1, H100));
         assertThat(run.isPlaced("t", "needsH100")).isTrue();
         assertThat(run.placement("t", "needsH100").node()).isEqualTo("h-0");
         assertThat(run.placement("t", "needsH100").quotaState()).isEqualTo(QuotaState.IN_QUOTA);
-        List<String> moved = run.plans.stream()
-                .flatMap(p -> p.actionsOf(PlanAction.Move.class).stream())
-                .map(m -> m.to().node())
-                .toList();
-        assertThat(moved).containsExactly("a-0");
+        assertThat(movedTo()).containsExactly("a-0");
         assertThat(evicted()).isEmpty();
         assertThat(run.held("t", QuotaState.IN_QUOTA)).isEqualTo(3);
         assertThat(run.held("t", QuotaState.OVER_QUOTA)).isZero();
@@ -199,17 +192,29 @@ class ModelGuaranteeScenariosTest {
     void aPinnedJobMovesNothingWhenItsTeamsJobsHaveNoOtherGroupWithRoom() {
         // the same, but t's A100 group is full too (its job there pinned): nothing moves, the pinned job waits
         run.team(split("t", group(H100, 2), group(A100, 1))).team(split("other", group(H100, 2)));
+        tAndOtherFillTheH100s();
+        run.deploy(pinned("t", "onA100", 1, A100));
+        run.deploy(pinned("t", "needsH100", 1, H100));
+        assertThat(run.isPlaced("t", "needsH100")).isFalse();
+        assertThat(movedTo()).isEmpty();
+        assertThat(run.placement("t", "u1").node()).isEqualTo("h-0");
+        assertThat(run.placement("t", "u2").node()).isEqualTo("h-0");
+    }
+
+    /** t's two unpinned jobs and other's two jobs on the four H100s of h-0. */
+    private void tAndOtherFillTheH100s() {
         running("t", "u1", "h-0", 0);
         running("t", "u2", "h-0", 1);
         running("other", "o2", "h-0", 2);
         running("other", "o3", "h-0", 3);
-        run.deploy(pinned("t", "onA100", 1, A100));
-        run.deploy(pinned("t", "needsH100", 1, H100));
-        assertThat(run.isPlaced("t", "needsH100")).isFalse();
-        assertThat(run.plans.stream().flatMap(p -> p.actionsOf(PlanAction.Move.class).stream()))
-                .isEmpty();
-        assertThat(run.placement("t", "u1").node()).isEqualTo("h-0");
-        assertThat(run.placement("t", "u2").node()).isEqualTo("h-0");
+    }
+
+    /** The nodes the plans so far moved jobs to. */
+    private List<String> movedTo() {
+        return run.plans.stream()
+                .flatMap(p -> p.actionsOf(PlanAction.Move.class).stream())
+                .map(m -> m.to().node())
+                .toList();
     }
 
     @Test
