@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 
@@ -111,6 +112,16 @@ class IdleReplayPropertiesTest {
                 assertThat(run.idle().stops() + run.idle().preemptions()).isZero();
             }
         }
+    }
+
+    /**
+     * A sample that once double-booked two GPUs: an idle notebook gang released, then taken back at once by a
+     * relocation that evicted a borrowed job to make a destination and moved a protected job onto its GPUs, the plan
+     * listing the move before the eviction.
+     */
+    @Example
+    void aGangsRelocationEvictsBeforeItMovesOntoTheGpusFreed() {
+        everyJobEndsOnceCapacityHoldsAndTheWorkAddsUp(-7557448L);
     }
 
     @Property(tries = 30)

@@ -42,7 +42,10 @@ import java.util.stream.IntStream;
  */
 final class GangReclaim {
 
-    /** The jobs evicted (already removed from the workspace), the jobs moved and the gang's replicas there. */
+    /**
+     * The jobs evicted (already removed from the workspace), the jobs moved, in the order the plan must apply them
+     * after the evictions, and the gang's replicas there.
+     */
     record Outcome(List<PlacedJob> victims, List<PlanAction.Move> moves, List<Allocation> replicas) {}
 
     /** One pool's evictions and moves, applied to the workspace in order. */
@@ -95,30 +98,69 @@ final class GangReclaim {
         if (best == null) {
             return Optional.empty();
         }
-        List<PlacedJob> victims = new ArrayList<>();
-        List<PlanAction.Move> moves = new ArrayList<>();
-        Map<JobId, Integer> lastStep = new HashMap<>();
-        for (int i = 0; i < best.steps().size(); i++) {
-            lastStep.put(best.steps().get(i).job().id(), i);
-        }
-        for (int i = 0; i < best.steps().size(); i++) {
-            GangStep step = best.steps().get(i);
-            if (lastStep.get(step.job().id()) != i) {
-                // moved, then moved again or evicted from where it went: the plan does the last step from where the
-                // job runs, once
-                continue;
-            }
-            PlacedJob from = ws.remove(step.job().id());
-            if (step.eviction()) {
-                victims.add(from);
-            } else {
-                ws.add(step.movedTo(), step.to());
-                moves.add(new PlanAction.Move(from, step.movedTo()));
-            }
+        Optional<Outcome> room = inPlanOrder(best.steps());
+        if (room.isEmpty()) {
+            return Optional.empty();
         }
         GangOutcome placed = placer.place(ws.state(), gang, inPool(gang, filter, bestPool));
         // the same steps on the same state place the gang again: the trial saw it
-        return Optional.of(new Outcome(victims, moves, ((GangOutcome.Placed) placed).replicas()));
+        return Optional.of(
+                new Outcome(room.get().victims(), room.get().moves(), ((GangOutcome.Placed) placed).replicas()));
+    }
+
+    /**
+     * Applies the trial's steps to the workspace as the plan will list them, each job's last step once (a job moved,
+     * then moved again or evicted from where it went, is moved or evicted from where it runs): the evictions first,
+     * then each move once its destination is free. The service applies a plan action by action
+     * ({@code PlanApplier}), so every prefix must fit: a move the trial made onto GPUs a relocation freed by an
+     * eviction (or a move) must come after it. Empty, with nothing applied, when no order of the single moves fits
+     * (moves that only a job's intermediate place made possible): the gang then waits rather than double-book a GPU.
+     */
+    private Optional<Outcome> inPlanOrder(List<GangStep> steps) {
+        Map<JobId, Integer> lastStep = new HashMap<>();
+        for (int i = 0; i < steps.size(); i++) {
+            lastStep.put(steps.get(i).job().id(), i);
+        }
+        List<GangStep> applied = new ArrayList<>();
+        List<GangStep> moves = new ArrayList<>();
+        for (int i = 0; i < steps.size(); i++) {
+            GangStep step = steps.get(i);
+            if (lastStep.get(step.job().id()) != i) {
+                continue;
+            }
+            // from where the job runs now, which is where the trial found it before its first step
+            PlacedJob now = ws.placed(step.job().id()).orElseThrow();
+            GangStep fromHere = new GangStep(now, ws.allocations(now.id()), step.movedTo(), step.to());
+            if (fromHere.eviction()) {
+                fromHere.apply(ws);
+                applied.add(fromHere);
+            } else {
+                moves.add(fromHere);
+            }
+        }
+        while (!moves.isEmpty()) {
+            GangStep next = moves.stream()
+                    .filter(m -> ws.state().canAllocate(m.to()))
+                    .findFirst()
+                    .orElse(null);
+            if (next == null) {
+                undo(applied);
+                return Optional.empty();
+            }
+            moves.remove(next);
+            next.apply(ws);
+            applied.add(next);
+        }
+        List<PlacedJob> victims = new ArrayList<>();
+        List<PlanAction.Move> planned = new ArrayList<>();
+        for (GangStep step : applied) {
+            if (step.eviction()) {
+                victims.add(step.job());
+            } else {
+                planned.add(new PlanAction.Move(step.job(), step.movedTo()));
+            }
+        }
+        return Optional.of(new Outcome(victims, planned, List.of()));
     }
 
     /**

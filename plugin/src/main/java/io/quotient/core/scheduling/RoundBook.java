@@ -12,7 +12,7 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The plan a planning round writes, in order (moves and evictions before the placement they make room for), and the
+ * The plan a planning round writes, in order (evictions and moves before the placement they make room for), and the
  * jobs it places: a later decision of the same round never evicts or moves them ({@link ReclaimSearch}). Placements
  * book the job as its owner asked it, even while a copy restricted to one model group's models is decided.
  */
@@ -81,14 +81,19 @@ final class RoundBook {
         return false;
     }
 
-    /** Records the moves and evictions that made room for the job, before its placement, with each victim's reason. */
+    /**
+     * Records the evictions and moves that made room for the job, before its placement, with each victim's reason:
+     * the evictions first, then the moves in the order given. The service applies a plan action by action
+     * ({@code PlanApplier}), so every prefix of it must fit: evicting first only frees GPUs, and a move may need GPUs
+     * an eviction freed (a gang's relocation frees a destination by evicting a borrowed job there).
+     */
     void recordRoom(
             JobSpec job, List<PlanAction.Move> moves, List<PlacedJob> victims, ReclaimStep rule, ReclaimRules rules) {
+        victims.forEach(v -> actions.add(
+                new PlanAction.Evict(v.id(), EvictionReasons.of(ws.ledger(), rules, v, victims, job, rule))));
         actions.addAll(moves);
         // a moved job is placed anew by this plan: a later decision of the same plan neither evicts nor moves it again
         moves.forEach(m -> placedThisRound.add(m.job()));
-        victims.forEach(v -> actions.add(
-                new PlanAction.Evict(v.id(), EvictionReasons.of(ws.ledger(), rules, v, victims, job, rule))));
     }
 
     /** The reason of the last decision when it kept its job pending, or null. */

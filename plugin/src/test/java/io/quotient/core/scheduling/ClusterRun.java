@@ -24,8 +24,8 @@ import java.util.stream.IntStream;
 
 /**
  * A tiny in-memory cluster for scheduling tests: deploys jobs through a scheduler and applies its plans the way the
- * service does (placements hold capacity, evicted jobs go back to the queue), checking after every plan that no
- * GPU, CPU or memory is over-allocated.
+ * service does, action by action (placements hold capacity, evicted jobs go back to the queue), checking after every
+ * action that no GPU, CPU or memory is over-allocated.
  */
 final class ClusterRun {
 
@@ -194,8 +194,9 @@ final class ClusterRun {
             } else if (a instanceof PlanAction.Grow g) {
                 placed.put(g.job(), g.to());
             }
+            // the service applies a plan action by action (PlanApplier): every prefix must fit, not only the whole
+            checkNothingOverAllocated();
         }
-        checkNothingOverAllocated();
         return plan;
     }
 
