@@ -5,7 +5,6 @@ import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.model.Department;
 import io.quotient.core.model.DepartmentLimits;
-import io.quotient.core.model.JobId;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.placement.GangDemand;
 import io.quotient.core.placement.GangOutcome;
@@ -14,10 +13,8 @@ import io.quotient.core.placement.PlacementPolicy.NodeFilter;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -98,69 +95,22 @@ final class GangReclaim {
         if (best == null) {
             return Optional.empty();
         }
-        Optional<Outcome> room = inPlanOrder(best.steps());
-        if (room.isEmpty()) {
+        Optional<List<GangStep>> ordered = RoomOrder.apply(ws, best.steps());
+        if (ordered.isEmpty()) {
             return Optional.empty();
         }
-        GangOutcome placed = placer.place(ws.state(), gang, inPool(gang, filter, bestPool));
-        // the same steps on the same state place the gang again: the trial saw it
-        return Optional.of(
-                new Outcome(room.get().victims(), room.get().moves(), ((GangOutcome.Placed) placed).replicas()));
-    }
-
-    /**
-     * Applies the trial's steps to the workspace as the plan will list them, each job's last step once (a job moved,
-     * then moved again or evicted from where it went, is moved or evicted from where it runs): the evictions first,
-     * then each move once its destination is free. The service applies a plan action by action
-     * ({@code PlanApplier}), so every prefix must fit: a move the trial made onto GPUs a relocation freed by an
-     * eviction (or a move) must come after it. Empty, with nothing applied, when no order of the single moves fits
-     * (moves that only a job's intermediate place made possible): the gang then waits rather than double-book a GPU.
-     */
-    private Optional<Outcome> inPlanOrder(List<GangStep> steps) {
-        Map<JobId, Integer> lastStep = new HashMap<>();
-        for (int i = 0; i < steps.size(); i++) {
-            lastStep.put(steps.get(i).job().id(), i);
-        }
-        List<GangStep> applied = new ArrayList<>();
-        List<GangStep> moves = new ArrayList<>();
-        for (int i = 0; i < steps.size(); i++) {
-            GangStep step = steps.get(i);
-            if (lastStep.get(step.job().id()) != i) {
-                continue;
-            }
-            // from where the job runs now, which is where the trial found it before its first step
-            PlacedJob now = ws.placed(step.job().id()).orElseThrow();
-            GangStep fromHere = new GangStep(now, ws.allocations(now.id()), step.movedTo(), step.to());
-            if (fromHere.eviction()) {
-                fromHere.apply(ws);
-                applied.add(fromHere);
-            } else {
-                moves.add(fromHere);
-            }
-        }
-        while (!moves.isEmpty()) {
-            GangStep next = moves.stream()
-                    .filter(m -> ws.state().canAllocate(m.to()))
-                    .findFirst()
-                    .orElse(null);
-            if (next == null) {
-                undo(applied);
-                return Optional.empty();
-            }
-            moves.remove(next);
-            next.apply(ws);
-            applied.add(next);
-        }
         List<PlacedJob> victims = new ArrayList<>();
-        List<PlanAction.Move> planned = new ArrayList<>();
-        for (GangStep step : applied) {
+        List<PlanAction.Move> moves = new ArrayList<>();
+        for (GangStep step : ordered.get()) {
             if (step.eviction()) {
                 victims.add(step.job());
             } else {
-                planned.add(new PlanAction.Move(step.job(), step.movedTo()));
+                moves.add(new PlanAction.Move(step.job(), step.movedTo()));
             }
         }
-        return Optional.of(new Outcome(victims, planned, List.of()));
+        GangOutcome placed = placer.place(ws.state(), gang, inPool(gang, filter, bestPool));
+        // the same steps on the same state place the gang again: the trial saw it
+        return Optional.of(new Outcome(victims, moves, ((GangOutcome.Placed) placed).replicas()));
     }
 
     /**
