@@ -115,13 +115,14 @@ class IdleReplayPropertiesTest {
     }
 
     /**
-     * A sample that once double-booked two GPUs: an idle notebook gang released, then taken back at once by a
-     * relocation that evicted a borrowed job to make a destination and moved a protected job onto its GPUs, the plan
-     * listing the move before the eviction.
+     * Samples that once double-booked GPUs: an idle notebook gang released, then taken back at once by a relocation
+     * that evicted a borrowed job to make a destination and moved a protected job onto its GPUs, the plan listing the
+     * move before the eviction.
      */
     @Example
     void aGangsRelocationEvictsBeforeItMovesOntoTheGpusFreed() {
         everyJobEndsOnceCapacityHoldsAndTheWorkAddsUp(-7557448L);
+        everyJobEndsOnceCapacityHoldsAndTheWorkAddsUp(526020L);
     }
 
     @Property(tries = 30)

@@ -16,6 +16,15 @@ final class FailedSearches {
     private final Map<String, List<ResourceDemand>> failed = new HashMap<>();
 
     /** Whether a search under these rights already failed for a demand no larger than this one. */
+    /** The key of a search's rights: what names the rule and the claimant's traits the rights depend on. */
+    static String key(Object... parts) {
+        StringBuilder key = new StringBuilder();
+        for (Object part : parts) {
+            key.append(key.isEmpty() ? "" : "|").append(part);
+        }
+        return key.toString();
+    }
+
     boolean covers(String rights, ResourceDemand demand) {
         List<ResourceDemand> known = failed.get(rights);
         return known != null && known.stream().anyMatch(d -> noLarger(d, demand));

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.IntStream;
 
 /**
@@ -77,9 +78,11 @@ final class GangReclaim {
 
     /**
      * Evicts and moves the cheapest jobs that free enough nodes for the gang and returns them with the gang's
-     * replicas (not yet booked); or changes nothing and returns empty.
+     * replicas (not yet booked); or changes nothing and returns empty, also when the replicas are not
+     * {@code bookable} once room is made (quota at their exact size would refuse them).
      */
-    Optional<Outcome> makeRoom(GangDemand gang, NodeFilter filter, ReclaimRights rights) {
+    Optional<Outcome> makeRoom(
+            GangDemand gang, NodeFilter filter, ReclaimRights rights, Predicate<List<Allocation>> bookable) {
         String bestPool = null;
         Trial best = null;
         for (String pool : pools(gang, filter)) {
@@ -108,9 +111,14 @@ final class GangReclaim {
                 moves.add(new PlanAction.Move(step.job(), step.movedTo()));
             }
         }
-        GangOutcome placed = placer.place(ws.state(), gang, inPool(gang, filter, bestPool));
         // the same steps on the same state place the gang again: the trial saw it
-        return Optional.of(new Outcome(victims, moves, ((GangOutcome.Placed) placed).replicas()));
+        List<Allocation> replicas =
+                ((GangOutcome.Placed) placer.place(ws.state(), gang, inPool(gang, filter, bestPool))).replicas();
+        if (!bookable.test(replicas)) {
+            undo(ordered.get());
+            return Optional.empty();
+        }
+        return Optional.of(new Outcome(victims, moves, replicas));
     }
 
     /**

@@ -271,9 +271,15 @@ final class PlanningRound {
 
     /** Books the gang's replicas whole, unless quota at their exact size holds it back. */
     private boolean bookGang(JobSpec job, Team team, List<Allocation> replicas) {
-        long milli = replicas.stream().mapToLong(Allocation::totalGpuMilli).sum();
-        String exact = quotaBlock(job, team, milli);
+        String exact = exactBlock(job, team, replicas);
         return exact != null ? book.keepPending(job, exact) : book.book(job, replicas);
+    }
+
+    private String exactBlock(JobSpec job, Team team, List<Allocation> replicas) {
+        return quotaBlock(
+                job,
+                team,
+                replicas.stream().mapToLong(Allocation::totalGpuMilli).sum());
     }
 
     private static GangDemand gangDemand(JobSpec job, ResourceDemand perReplica) {
@@ -303,12 +309,14 @@ final class PlanningRound {
 
     private Optional<List<Allocation>> reclaimForGang(
             JobSpec job, GangDemand gang, PlacementPolicy.NodeFilter filter, ReclaimRights rights) {
-        String key = "gang|" + rights.rule().name() + '|' + job.team() + '|' + job.priority() + '|' + job.preemptible()
-                + '|' + gang.replicas();
+        String key = FailedSearches.key(
+                "gang", rights.rule().name(), job.team(), job.priority(), job.preemptible(), gang.replicas());
         if (failedSearches.covers(key, gang.perReplica())) {
             return Optional.empty();
         }
-        Optional<GangReclaim.Outcome> room = gangReclaim.makeRoom(gang, filter, rights);
+        // a room the booking would refuse (a maximum still exceeded) is none: the next rule may give one
+        Team team = team(job.team());
+        var room = gangReclaim.makeRoom(gang, filter, rights, replicas -> exactBlock(job, team, replicas) == null);
         if (room.isEmpty()) {
             failedSearches.add(key, gang.perReplica());
             return Optional.empty();
@@ -350,15 +358,8 @@ final class PlanningRound {
             return false;
         }
         ReclaimRights r = rights.get();
-        String key = r.rule().name()
-                + '|'
-                + job.team()
-                + '|'
-                + job.priority()
-                + '|'
-                + job.preemptible()
-                + '|'
-                + Demands.sharesGpu(job);
+        String key = FailedSearches.key(
+                r.rule().name(), job.team(), job.priority(), job.preemptible(), Demands.sharesGpu(job));
         if (failedSearches.covers(key, demand)) {
             return false;
         }

@@ -279,6 +279,20 @@ final class QuotaLedger {
         return t.hasMax() && total(team) + milli > t.maxMilli();
     }
 
+    /**
+     * How far {@code milli} more would take the team beyond its maximum or its department beyond the department's,
+     * whichever is further; 0 within both. What a plan that frees only the team's own jobs must free first.
+     */
+    long beyondMaxima(String team, long milli) {
+        Team t = team(team);
+        long beyond = t.hasMax() ? total(team) + milli - t.maxMilli() : 0;
+        Department d = t.department();
+        if (d != null && d.hasMax()) {
+            beyond = Math.max(beyond, departmentTotal(d.name()) + milli - d.maxMilli());
+        }
+        return Math.max(beyond, 0);
+    }
+
     /** Whether {@code milli} more would take the team's department beyond the department's maximum. */
     boolean exceedsDepartmentMax(String team, long milli) {
         Department d = team(team).department();

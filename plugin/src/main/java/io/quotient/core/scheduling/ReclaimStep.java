@@ -177,7 +177,9 @@ sealed interface ReclaimStep {
 
     /**
      * With {@link WithinTeamPreemption#LOWER_PRIORITY}, a job takes from its own team's lower-priority jobs
-     * ({@link ReclaimRules#priority}); also the one right of a job at its team's maximum.
+     * ({@link ReclaimRules#priority}); also the one right of a job at its team's maximum. Where the job would take
+     * its team or its department beyond a maximum, the team frees that excess of its own jobs first
+     * ({@link QuotaLedger#beyondMaxima}): the rule takes nothing from others, so only that makes the room bookable.
      */
     record Priority() implements ReclaimStep {
         @Override
@@ -187,7 +189,8 @@ sealed interface ReclaimStep {
 
         @Override
         public Optional<ReclaimRights> rights(ReclaimRules rules, JobSpec job, long milli, Workspace ws) {
-            return rules.priority(job, 0);
+            // only the team's own jobs are taken: beyond its or its department's maximum it frees the excess first
+            return rules.priority(job, ws.ledger().beyondMaxima(job.team(), milli));
         }
     }
 

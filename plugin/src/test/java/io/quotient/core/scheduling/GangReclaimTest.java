@@ -3,9 +3,14 @@ package io.quotient.core.scheduling;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.Department;
+import io.quotient.core.model.Gang;
+import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
+import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
+import io.quotient.core.model.Team;
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.TargetWorkload;
 import java.time.Duration;
@@ -208,6 +213,61 @@ class GangReclaimTest {
         assertThat(nodesOf(run.placement("team-b", "train"))).containsExactlyInAnyOrder("h100-1", "h100-2");
         assertThat(run.isPlaced("team-a", "h-1")).isTrue();
         run.checkNothingOverAllocated();
+    }
+
+    /** Two nodes idle; the department at its maximum with vision's two low-priority 4-GPU jobs and nlp's two. */
+    private static ClusterRun departmentAtItsMaximum() {
+        Department research = new Department("research", 16_000, 16_000, 1);
+        ClusterRun run = new ClusterRun(QuotaScheduler.withDefaults(), ClusterRun.nodes(6, 4))
+                .team(new Team("vision", 4_000, Team.UNLIMITED, 1, 0).withDepartment(research))
+                .team(new Team("nlp", 12_000, Team.UNLIMITED, 1, 0).withDepartment(research));
+        put(run, "vision", "low-1", "node-1", 0, 4);
+        put(run, "vision", "low-2", "node-2", 0, 4);
+        put(run, "nlp", "nlp-1", "node-3", 0, 4);
+        put(run, "nlp", "nlp-2", "node-4", 0, 4);
+        return run;
+    }
+
+    private static JobSpec urgent(int gpus, Gang gang) {
+        return new JobSpec(
+                new JobId("vision", "urgent"),
+                new GpuRequest.WholeGpus(gpus),
+                1000,
+                1024,
+                Set.of(),
+                1,
+                true,
+                Duration.ZERO,
+                gang);
+    }
+
+    @Test
+    void aGangTakesItsTeamsLowerPriorityJobsWhenOnlyThatBringsItsDepartmentWithinItsMaximum() {
+        // the idle nodes may be taken only once the team's lower-priority jobs make room inside the department: a
+        // room that frees nothing there is no room (the booking refuses it, and the ladder stopped at it)
+        ClusterRun run = departmentAtItsMaximum();
+
+        Plan plan = run.deploy(urgent(4, new Gang(2, 2)));
+
+        assertThat(run.isPlaced("vision", "urgent"))
+                .as(run.reason("vision", "urgent"))
+                .isTrue();
+        assertThat(evicted(plan)).containsExactly("low-1", "low-2");
+        assertThat(run.held("nlp")).isEqualTo(8.0);
+        assertThat(run.held("vision")).isEqualTo(8.0);
+    }
+
+    @Test
+    void aSingleJobLikewiseTakesOneLowerPriorityJobOfItsTeam() {
+        ClusterRun run = departmentAtItsMaximum();
+
+        Plan plan = run.deploy(urgent(4, Gang.SINGLE));
+
+        assertThat(run.isPlaced("vision", "urgent"))
+                .as(run.reason("vision", "urgent"))
+                .isTrue();
+        assertThat(evicted(plan)).hasSize(1).allMatch(name -> name.startsWith("low-"));
+        assertThat(run.held("vision")).isEqualTo(8.0);
     }
 
     private static List<PlanAction.Evict> plan(Plan plan) {
