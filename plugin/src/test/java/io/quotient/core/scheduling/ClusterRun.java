@@ -68,16 +68,21 @@ final class ClusterRun {
 
     /** {@code replicas} × {@code gpus} whole GPUs, one replica per node, all or nothing. */
     static JobSpec gang(String team, String name, int replicas, int minReplicas, int gpus) {
+        return withPriority(0, team, name, gpus, new Gang(replicas, minReplicas));
+    }
+
+    /** Whole GPUs of a priority within the team, per replica of the gang ({@link Gang#SINGLE}: one job). */
+    static JobSpec withPriority(int priority, String team, String name, int gpus, Gang gang) {
         return new JobSpec(
                 new JobId(team, name),
                 new GpuRequest.WholeGpus(gpus),
                 1000,
                 1024,
                 Set.of(),
-                0,
+                priority,
                 true,
                 Duration.ZERO,
-                new Gang(replicas, minReplicas));
+                gang);
     }
 
     static JobSpec fraction(String team, String name, int milli) {

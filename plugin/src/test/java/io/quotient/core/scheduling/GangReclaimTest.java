@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.Department;
 import io.quotient.core.model.Gang;
-import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PlacedJob;
@@ -229,16 +228,7 @@ class GangReclaimTest {
     }
 
     private static JobSpec urgent(int gpus, Gang gang) {
-        return new JobSpec(
-                new JobId("vision", "urgent"),
-                new GpuRequest.WholeGpus(gpus),
-                1000,
-                1024,
-                Set.of(),
-                1,
-                true,
-                Duration.ZERO,
-                gang);
+        return ClusterRun.withPriority(1, "vision", "urgent", gpus, gang);
     }
 
     @Test
