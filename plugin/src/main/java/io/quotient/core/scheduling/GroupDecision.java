@@ -18,10 +18,9 @@ import java.util.TreeSet;
  * in the team's declared order, under the rules as the group sees them: {@link QuotaLedger#inGroup}), and only then
  * borrowing anywhere the maxima allow, with the team guaranteed nothing ({@link QuotaLedger#borrowing}); in between,
  * a group it has filled gets room by moving the team's own jobs out of it ({@link GroupShift}), unless the job can
- * borrow idle GPUs of that group as it is. When fair
- * shares are per group ({@link GroupShares}), every team's borrowing job borrows in one group at a time, in the
- * group's fair-share view ({@link #borrow}). The reason a job keeps waiting names the groups ("waits for H100-80GB:
- * group guarantee 4, holds 4; to borrow: ...").
+ * borrow idle GPUs of that group as it is. When fair shares are per group ({@link GroupShares}), every team's
+ * borrowing job borrows in one group at a time, in the group's fair-share view ({@link #borrow}). The reason a job
+ * keeps waiting names the groups ("waits for H100-80GB: group guarantee 4, holds 4; to borrow: ...").
  */
 final class GroupDecision {
 
