@@ -16,10 +16,11 @@ import java.util.TreeSet;
  * How a job of a team with GPU model groups is decided: only on models the group maxima allow; when the team's
  * guarantee is split, first on idle GPUs of a group with room in its guarantee, then by reclaim in such a group (each
  * in the team's declared order, under the rules as the group sees them: {@link QuotaLedger#inGroup}), and only then
- * borrowing anywhere the maxima allow, with the team guaranteed nothing ({@link QuotaLedger#borrowing}). When fair
- * shares are per group ({@link GroupShares}), every team's borrowing job borrows in one group at a time, in the
- * group's fair-share view ({@link #borrow}). The reason a job keeps waiting names the groups ("waits for H100-80GB:
- * group guarantee 4, holds 4; to borrow: ...").
+ * borrowing anywhere the maxima allow, with the team guaranteed nothing ({@link QuotaLedger#borrowing}); in between,
+ * a group it has filled gets room by moving the team's own jobs out of it ({@link GroupShift}), unless the job can
+ * borrow idle GPUs of that group as it is. When fair shares are per group ({@link GroupShares}), every team's
+ * borrowing job borrows in one group at a time, in the group's fair-share view ({@link #borrow}). The reason a job
+ * keeps waiting names the groups ("waits for H100-80GB: group guarantee 4, holds 4; to borrow: ...").
  */
 final class GroupDecision {
 
@@ -153,9 +154,14 @@ final class GroupDecision {
     /**
      * Decides the job in a group whose guarantee the team has filled, after moving the team's own jobs that may run in
      * another of its groups with room out of it ({@link GroupShift}); when the job is then neither placed on idle GPUs
-     * nor by reclaim in the group, the moves are undone and the plan is as before.
+     * nor by reclaim in the group, the moves are undone and the plan is as before. A preemptible job that fits on idle
+     * GPUs of the group moves nothing: it borrows them there ({@link #borrowsIdleIn}), and a shift is left for when
+     * the group has no idle room for it, since a move restarts a running job.
      */
     private boolean shiftInto(JobSpec job, GroupTargets.Target t) {
+        if (shifts.movesAny() && job.preemptible() && borrowsIdleIn(job, t)) {
+            return true;
+        }
         long milli = Demands.leastMilli(t.job(), ws.state().nodes());
         Optional<GroupShift.Shift> shift = shifts.makeRoom(job.team(), t.group(), milli, view -> hasRoom(view, job, t));
         if (shift.isEmpty()) {
@@ -174,6 +180,21 @@ final class GroupDecision {
         moves.forEach(m -> placedThisRound.remove(m.job()));
         shifts.undo(shift.get());
         return false;
+    }
+
+    /**
+     * Places a preemptible job on idle GPUs of the target's group as a borrower (in the group's fair-share view, as
+     * {@link #borrow} would there): the group has room for it now, so moving the team's own job out of it would restart
+     * that job only to change which of the two the group's guarantee covers. Records nothing when it fails.
+     */
+    private boolean borrowsIdleIn(JobSpec job, GroupTargets.Target t) {
+        QuotaLedger whole = ws.ledger();
+        if (shares.perGroup()) {
+            return round.decideIn(
+                    job, whole.sharedIn(t.group(), job.team()), shares.groups().in(t.group()), t.job(), true);
+        }
+        QuotaLedger borrowing = whole.team(job.team()).splitsGuarantee() ? whole.borrowing(job.team()) : whole;
+        return round.decideIn(job, borrowing, Map.of(), t.job(), true);
     }
 
     /** The job restricted to the group's models it may use. */

@@ -86,6 +86,11 @@ final class GroupShift {
         return Optional.of(shift);
     }
 
+    /** Whether a shift may move anything at all (a policy may allow no moves per decision). */
+    boolean movesAny() {
+        return maxMoves > 0;
+    }
+
     /** Puts the moved jobs back where they were. */
     void undo(Shift shift) {
         for (int i = shift.steps().size() - 1; i >= 0; i--) {

@@ -201,6 +201,23 @@ class ModelGuaranteeScenariosTest {
         assertThat(run.placement("t", "u2").node()).isEqualTo("h-0");
     }
 
+    @Test
+    void aPinnedJobBorrowsAnIdleGpuOfItsGroupRatherThanRestartingItsTeamsJob() {
+        // t fills its 2 guaranteed H100s with two unpinned jobs; h-0's other two H100s are idle. t's job pinned to
+        // H100 borrows one of them: no job of t restarts on an A100 only so that the pinned one is counted in the
+        // guarantee (were the H100s busy, one would move: aPinnedJobGetsItsGroupBackFromItsTeamsUnpinnedJobs)
+        run.team(split("t", group(H100, 2), group(A100, 2))).team(split("other", group(H100, 2)));
+        running("t", "u1", "h-0", 0);
+        running("t", "u2", "h-0", 1);
+        run.deploy(pinned("t", "needsH100", 1, H100));
+        assertThat(run.placement("t", "needsH100").node()).isEqualTo("h-0");
+        assertThat(run.placement("t", "needsH100").quotaState()).isEqualTo(QuotaState.OVER_QUOTA);
+        assertThat(movedTo()).isEmpty();
+        assertThat(run.placement("t", "u1").node()).isEqualTo("h-0");
+        assertThat(run.placement("t", "u2").node()).isEqualTo("h-0");
+        assertThat(run.held("t", QuotaState.IN_QUOTA)).isEqualTo(2);
+    }
+
     /** t's two unpinned jobs and other's two jobs on the four H100s of h-0. */
     private void tAndOtherFillTheH100s() {
         running("t", "u1", "h-0", 0);
