@@ -89,7 +89,7 @@ public final class ReplayEngine {
         private final Map<JobId, JobRun> byId = new HashMap<>();
         private final List<JobRun> all = new ArrayList<>();
         private final Map<JobId, JobRun> running = new LinkedHashMap<>();
-        private final Map<JobId, JobRun> waiting = new LinkedHashMap<>();
+        private final WaitingQueue waiting = new WaitingQueue();
         private final PriorityQueue<Completion> completions = new PriorityQueue<>(
                 (a, b) -> a.atMs != b.atMs ? Long.compare(a.atMs, b.atMs) : Long.compare(a.order, b.order));
         private final long originMs;
@@ -210,7 +210,7 @@ public final class ReplayEngine {
                 if (requeued) {
                     verdict.requeuedAt().ifPresent(run::requeuedAfterIdle);
                     long lost = run.stop(nowMs, false);
-                    waiting.put(verdict.job(), run);
+                    waiting.add(run);
                     listener.stopped(run, from, nowMs, false, lost);
                 } else {
                     listener.stoppedIdle(run, from, nowMs);
@@ -246,7 +246,7 @@ public final class ReplayEngine {
             byId.put(spec.id(), run);
             all.add(run);
             SchedulingSnapshot snapshot = snapshot();
-            waiting.put(spec.id(), run);
+            waiting.add(run);
             touch();
             listener.arrived(run, nowMs);
             decisions++;
@@ -291,7 +291,7 @@ public final class ReplayEngine {
                 } else if (action instanceof PlanAction.Evict && running.remove(action.job()) != null) {
                     PlacedJob from = run.placement();
                     long lost = run.stop(nowMs, false);
-                    waiting.put(action.job(), run);
+                    waiting.add(run);
                     touch();
                     listener.stopped(run, from, nowMs, false, lost);
                     any = true;
@@ -324,20 +324,16 @@ public final class ReplayEngine {
         }
 
         private SchedulingSnapshot snapshot() {
-            // filled as arrays and wrapped once: the snapshot keeps an immutable list as it is, where a list it is
-            // given to copy was copied twice (the queue runs to thousands of jobs at every decision)
+            // immutable lists, which the snapshot keeps as they are (a list it is given to copy was copied twice): the
+            // running jobs filled as an array and wrapped once, the queue's the waiting queue's own (WaitingQueue), as
+            // the queue runs to thousands of jobs at every decision
             PlacedJob[] placedJobs = new PlacedJob[running.size()];
             int i = 0;
             for (JobRun r : running.values()) {
                 placedJobs[i++] = policy.reclaims() ? r.placement() : protectedForever(r.placement());
             }
-            PendingJob[] pendingJobs = new PendingJob[waiting.size()];
-            i = 0;
-            for (JobRun r : waiting.values()) {
-                pendingJobs[i++] = r.pending();
-            }
             List<PlacedJob> placed = List.of(placedJobs);
-            List<PendingJob> pending = List.of(pendingJobs);
+            List<PendingJob> pending = waiting.pending();
             SchedulingSnapshot snapshot =
                     new SchedulingSnapshot(nodes, nodeNames, placed, pending, teams, Instant.ofEpochMilli(nowMs));
             if (!history.settings().decays()) {
@@ -381,7 +377,7 @@ public final class ReplayEngine {
 
         @Override
         public Collection<JobRun> waiting() {
-            return waiting.values();
+            return waiting.runs();
         }
 
         @Override

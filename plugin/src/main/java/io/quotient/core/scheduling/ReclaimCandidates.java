@@ -44,9 +44,10 @@ final class ReclaimCandidates {
     /**
      * The node's candidates; null when even taking every candidate would not make room.
      *
-     * @param mostFree the most GPU milli free on any node: a job larger than that has nowhere to move
+     * @param mostFree   the most GPU milli free on any node: a job larger than that has nowhere to move
+     * @param allowances what the rights may take of each team ({@link ReclaimableOnNodes#allowances})
      */
-    NodeCandidates on(int node, ResourceDemand demand, ReclaimRights rights, long mostFree) {
+    NodeCandidates on(int node, ResourceDemand demand, ReclaimRights rights, long mostFree, long[] allowances) {
         ClusterState state = ws.state();
         if (state.fits(node, demand)
                 && rights.ownMustFree() == 0
@@ -54,6 +55,10 @@ final class ReclaimCandidates {
             return new NodeCandidates(node, List.of(), ReclaimCost.NONE, Long.MAX_VALUE);
         }
         boolean mayMove = rights.moves() && movesAllowed;
+        if (!ws.reclaimable().mayHoldCandidate(node, allowances, mayMove, mostFree)) {
+            // no job there that the rights let go or that could move: the loop below would find none
+            return null;
+        }
         List<PlacedJob> jobs = new ArrayList<>();
         int lowestPriority = Integer.MAX_VALUE;
         int lowestTeamPriority = Integer.MAX_VALUE;

@@ -6,7 +6,6 @@ import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.Team;
 import io.quotient.core.model.WithinTeamPreemption;
-import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -155,14 +154,15 @@ final class ReclaimRules {
     /**
      * The guarantee right when the strict one found no plan: a team above its guarantee may lose down to less than
      * its largest preemptible job below the guarantee, and no further below it than the claimant team is now.
+     *
+     * @param largestJob per team, the GPU milli of its largest preemptible placed job ({@link Workspace#largestPreemptibleJobs})
      */
-    Optional<ReclaimRights> guaranteeWithinOneJob(JobSpec job, long milli, Collection<PlacedJob> placed) {
+    Optional<ReclaimRights> guaranteeWithinOneJob(JobSpec job, long milli, Map<String, Long> largestJob) {
         String team = job.team();
         long shortfall = ledger.team(team).guaranteedMilli() - ledger.total(team);
         if (shortfall <= 0 || (job.preemptible() && !ledger.fitsGuarantee(team, milli))) {
             return Optional.empty();
         }
-        Map<String, Long> largestJob = largestPreemptibleJob(placed);
         Map<String, Long> teams = new HashMap<>();
         for (Team t : ledger.teams().values()) {
             long guaranteed = t.guaranteedMilli();
@@ -213,8 +213,10 @@ final class ReclaimRules {
      * The fair-share right when the strict one found no plan: a team above its share (and guarantee) may lose down to
      * less than its largest preemptible job below that level, no further below it than the claimant is below its own
      * share, and no further below its guarantee than the claimant is below its own guarantee.
+     *
+     * @param largestJob per team, the GPU milli of its largest preemptible placed job ({@link Workspace#largestPreemptibleJobs})
      */
-    Optional<ReclaimRights> fairShareWithinOneJob(JobSpec job, long milli, Collection<PlacedJob> placed) {
+    Optional<ReclaimRights> fairShareWithinOneJob(JobSpec job, long milli, Map<String, Long> largestJob) {
         if (fairShare(job, milli).isEmpty()) {
             return Optional.empty();
         }
@@ -222,7 +224,6 @@ final class ReclaimRules {
         long held = ledger.total(team);
         long shareShortfall = fairShare(team) - held;
         long guaranteeShortfall = Math.max(0, ledger.team(team).guaranteedMilli() - held);
-        Map<String, Long> largestJob = largestPreemptibleJob(placed);
         Map<String, Long> teams = new HashMap<>();
         // the victim ends at least the hysteresis less far below its share than the claimant is below its own
         long shrunkShortfall = shareShortfall - victimMargin();
@@ -252,14 +253,6 @@ final class ReclaimRules {
      */
     private static long withinOneJob(long level, long largestJob, long claimantShortfall) {
         return Math.max(0, Math.max(level - largestJob + 1, level - claimantShortfall));
-    }
-
-    private static Map<String, Long> largestPreemptibleJob(Collection<PlacedJob> placed) {
-        Map<String, Long> largest = new HashMap<>();
-        placed.stream()
-                .filter(p -> p.spec().preemptible())
-                .forEach(p -> largest.merge(p.spec().team(), p.gpuMilli(), Math::max));
-        return largest;
     }
 
     /** The right to preempt the team's own lower-priority jobs, if the team allows it. */

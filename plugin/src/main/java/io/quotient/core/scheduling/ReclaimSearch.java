@@ -118,9 +118,10 @@ final class ReclaimSearch {
         // a search frees capacity only on the node it searches, never a destination: these are all the GPU ones
         destinations = withFreeGpus.stream().mapToInt(Integer::intValue).toArray();
         List<NodeCandidates> nodes = new ArrayList<>();
+        long[] allowances = ws.reclaimable().allowances(rights);
         for (int n = 0; n < state.nodeCount(); n++) {
             if (filter.accepts(state, n) && WaitReasons.couldEverHold(state.node(n), demand)) {
-                NodeCandidates c = candidates.on(n, demand, rights, mostFree);
+                NodeCandidates c = candidates.on(n, demand, rights, mostFree, allowances);
                 if (c != null) {
                     nodes.add(c);
                 }

@@ -106,7 +106,7 @@ sealed interface ReclaimStep {
 
         @Override
         public Optional<ReclaimRights> rights(ReclaimRules rules, JobSpec job, long milli, Workspace ws) {
-            return rules.guaranteeWithinOneJob(job, milli, ws.placed());
+            return rules.guaranteeWithinOneJob(job, milli, ws.largestPreemptibleJobs());
         }
 
         @Override
@@ -166,7 +166,7 @@ sealed interface ReclaimStep {
 
         @Override
         public Optional<ReclaimRights> rights(ReclaimRules rules, JobSpec job, long milli, Workspace ws) {
-            return rules.fairShareWithinOneJob(job, milli, ws.placed());
+            return rules.fairShareWithinOneJob(job, milli, ws.largestPreemptibleJobs());
         }
 
         @Override

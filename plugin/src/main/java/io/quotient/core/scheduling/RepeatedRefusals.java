@@ -30,7 +30,8 @@ final class RepeatedRefusals {
             reasons.clear();
             changesSeen = changes;
         }
-        return reasons.get(Kind.of(job));
+        // after every change nothing is remembered: no kind to build for the lookup
+        return reasons.isEmpty() ? null : reasons.get(Kind.of(job));
     }
 
     /** A job of this kind was refused for {@code reason}, leaving the workspace as it was ({@code changes}). */

@@ -1,6 +1,7 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.Demands;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.ModelGroup;
@@ -39,10 +40,15 @@ final class RoundShares {
             GroupShares groups = GroupShares.of(ledger, waiting, ws.state().nodes(), past);
             return new RoundShares(ws, past, groups.summed(), groups);
         }
+        // summed in one mutable cell per team, not a boxed total per job: the queue runs to thousands of jobs
+        Map<String, long[]> sums = new HashMap<>();
+        ws.placed().forEach(j -> sums.computeIfAbsent(j.spec().team(), t -> new long[1])[0] += j.gpuMilli());
+        List<NodeSpec> nodes = ws.state().nodes();
+        for (JobSpec j : waiting) {
+            sums.computeIfAbsent(j.team(), t -> new long[1])[0] += Demands.leastMilli(j, nodes);
+        }
         Map<String, Long> demand = new HashMap<>();
-        ws.placed().forEach(j -> demand.merge(j.spec().team(), j.gpuMilli(), Long::sum));
-        waiting.forEach(
-                j -> demand.merge(j.team(), Demands.leastMilli(j, ws.state().nodes()), Long::sum));
+        sums.forEach((team, sum) -> demand.put(team, sum[0]));
         return new RoundShares(
                 ws, past, FairShare.of(ledger.teams(), demand, ws.state().totalGpuMilli(), past), null);
     }

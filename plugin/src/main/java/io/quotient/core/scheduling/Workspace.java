@@ -39,6 +39,8 @@ final class Workspace {
     private final Map<JobId, List<Allocation>> allocations = new HashMap<>();
     /** Per node index, the jobs on it in the order they came (consolidation looks at one node at a time). */
     private final List<Map<JobId, PlacedJob>> byNode = new ArrayList<>();
+    /** The preemptible jobs of {@link #byNode} summarised per node, for reclaim searches to rule nodes out. */
+    private final ReclaimableOnNodes reclaimable;
 
     private final QuotaLedger ledger;
     /** Jobs booked or freed so far: what is derived from the ledger (the teams' positions) holds until it changes. */
@@ -47,8 +49,14 @@ final class Workspace {
     /** The ledger as the decision under way sees it (one model group's view while a job tries that group). */
     private QuotaLedger view;
 
+    /** Per team, its largest preemptible job's GPU milli, as of {@link #largestAt} bookings (null: not yet read). */
+    private Map<String, Long> largest;
+
+    private long largestAt = -1;
+
     private Workspace(List<NodeSpec> nodes, Map<String, Team> teams, Map<String, String> nodeModels) {
         state = new ClusterState(nodes);
+        reclaimable = new ReclaimableOnNodes(nodes.size());
         for (int i = 0; i < nodes.size(); i++) {
             nodeIndex.putIfAbsent(nodes.get(i).name(), i);
             byNode.add(new LinkedHashMap<>());
@@ -110,6 +118,24 @@ final class Workspace {
         return placed.values();
     }
 
+    /**
+     * Per team, the GPU milli of its largest preemptible placed job (absent: none), read afresh only after a booking:
+     * the within-one-job rules ask it at every search, and a pass refuses most jobs without booking anything.
+     */
+    Map<String, Long> largestPreemptibleJobs() {
+        if (largest == null || largestAt != bookings) {
+            Map<String, Long> byTeam = new HashMap<>();
+            for (PlacedJob p : placed.values()) {
+                if (p.spec().preemptible()) {
+                    byTeam.merge(p.spec().team(), p.gpuMilli(), Math::max);
+                }
+            }
+            largest = Collections.unmodifiableMap(byTeam);
+            largestAt = bookings;
+        }
+        return largest;
+    }
+
     Optional<PlacedJob> placed(JobId job) {
         return Optional.ofNullable(placed.get(job));
     }
@@ -138,7 +164,11 @@ final class Workspace {
         for (PlacedJob.Replica replica : job.replicas()) {
             int node = nodeIndex(replica.node());
             if (node >= 0) {
-                byNode.get(node).put(job.id(), job);
+                PlacedJob before = byNode.get(node).put(job.id(), job);
+                if (before != null) {
+                    reclaimable.remove(node, before);
+                }
+                reclaimable.add(node, job);
             }
         }
     }
@@ -156,6 +186,11 @@ final class Workspace {
         return Collections.unmodifiableCollection(byNode.get(node).values());
     }
 
+    /** The preemptible jobs on each node, summarised ({@link ReclaimableOnNodes}), as the bookings left them. */
+    ReclaimableOnNodes reclaimable() {
+        return reclaimable;
+    }
+
     /** Frees what the job holds; returns it so the step can be undone with {@link #add}. */
     PlacedJob remove(JobId id) {
         PlacedJob job = placed.remove(id);
@@ -170,8 +205,9 @@ final class Workspace {
         bookings++;
         for (PlacedJob.Replica replica : job.replicas()) {
             int node = nodeIndex(replica.node());
-            if (node >= 0) {
-                byNode.get(node).remove(id);
+            PlacedJob was = node >= 0 ? byNode.get(node).remove(id) : null;
+            if (was != null) {
+                reclaimable.remove(node, was);
             }
         }
         return job;
