@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.Department;
+import io.quotient.core.model.Gang;
 import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
@@ -28,7 +29,10 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.constraints.IntRange;
 import org.junit.jupiter.api.Test;
 
-/** The scheduler's invariants on random clusters, quotas and streams of deploys, finishes, re-queues and moves. */
+/**
+ * The scheduler's invariants on random clusters, quotas and streams of deploys (single jobs and two-replica gangs),
+ * finishes, re-queues and moves; every plan is applied action by action ({@link ClusterRun}).
+ */
 class SchedulerProperties {
 
     private static final List<String> TEAMS = List.of("team-a", "team-b", "team-c");
@@ -114,7 +118,11 @@ class SchedulerProperties {
                             Set.of(),
                             step.priority(),
                             step.preemptible(),
-                            step.minRuntime() ? Duration.ofMinutes(30) : Duration.ZERO);
+                            step.minRuntime() ? Duration.ofMinutes(30) : Duration.ZERO,
+                            // a third of the whole-GPU deploys are gangs of two replicas, one a node
+                            step.kind() == 2 && step.gpu() instanceof GpuRequest.WholeGpus
+                                    ? new Gang(2, 2)
+                                    : Gang.SINGLE);
                     alive.put(job.id(), job);
                     plan = run.deploy(job);
                 }
