@@ -5,6 +5,8 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Room-making searches of one planning round that found nothing. Until capacity is freed (something evicted or
@@ -15,7 +17,6 @@ final class FailedSearches {
 
     private final Map<String, List<ResourceDemand>> failed = new HashMap<>();
 
-    /** Whether a search under these rights already failed for a demand no larger than this one. */
     /** The key of a search's rights: what names the rule and the claimant's traits the rights depend on. */
     static String key(Object... parts) {
         StringBuilder key = new StringBuilder();
@@ -25,6 +26,24 @@ final class FailedSearches {
         return key.toString();
     }
 
+    /**
+     * Runs the search unless one under these rights already failed for a demand no larger; remembers its failure, and
+     * forgets every failure when it finds room (the round's state then changes).
+     */
+    <T> Optional<T> unlessFailed(String rights, ResourceDemand demand, Supplier<Optional<T>> search) {
+        if (covers(rights, demand)) {
+            return Optional.empty();
+        }
+        Optional<T> found = search.get();
+        if (found.isEmpty()) {
+            add(rights, demand);
+        } else {
+            clear();
+        }
+        return found;
+    }
+
+    /** Whether a search under these rights already failed for a demand no larger than this one. */
     boolean covers(String rights, ResourceDemand demand) {
         List<ResourceDemand> known = failed.get(rights);
         return known != null && known.stream().anyMatch(d -> noLarger(d, demand));

@@ -176,12 +176,11 @@ final class PlanningRound {
         String blocked = quotaBlock(job, team, least);
         boolean departmentFull = blocked != null && onlyDepartmentAtMax(job, team, least);
         if (blocked != null && !departmentFull) {
-            long overMax = Math.max(ledger.total(team.name()) + least - team.maxMilli(), 0);
             // at its maximum a job may still take the place of its team's lower-priority jobs (a gang for all its
-            // replicas at once)
+            // replicas at once), freeing first what it would bring the team beyond the maximum
             Optional<ReclaimRights> own =
                     ledger.exceedsMax(team.name(), least) && !ledger.exceedsDepartmentMax(team.name(), least)
-                            ? rules.priority(job, overMax)
+                            ? rules.priority(job, ledger.beyondMaxima(team.name(), least))
                             : Optional.empty();
             boolean placed = job.gang().spansNodes()
                     ? own.flatMap(r -> reclaimForGang(job, gangDemand(job, demand), filter, r))
@@ -311,17 +310,15 @@ final class PlanningRound {
             JobSpec job, GangDemand gang, PlacementPolicy.NodeFilter filter, ReclaimRights rights) {
         String key = FailedSearches.key(
                 "gang", rights.rule().name(), job.team(), job.priority(), job.preemptible(), gang.replicas());
-        if (failedSearches.covers(key, gang.perReplica())) {
-            return Optional.empty();
-        }
         // a room the booking would refuse (a maximum still exceeded) is none: the next rule may give one
         Team team = team(job.team());
-        var room = gangReclaim.makeRoom(gang, filter, rights, replicas -> exactBlock(job, team, replicas) == null);
+        var room = failedSearches.unlessFailed(
+                key,
+                gang.perReplica(),
+                () -> gangReclaim.makeRoom(gang, filter, rights, replicas -> exactBlock(job, team, replicas) == null));
         if (room.isEmpty()) {
-            failedSearches.add(key, gang.perReplica());
             return Optional.empty();
         }
-        failedSearches.clear();
         book.recordRoom(job, room.get().moves(), room.get().victims(), rights.rule(), rules);
         return Optional.of(room.get().replicas());
     }
@@ -360,9 +357,6 @@ final class PlanningRound {
         ReclaimRights r = rights.get();
         String key = FailedSearches.key(
                 r.rule().name(), job.team(), job.priority(), job.preemptible(), Demands.sharesGpu(job));
-        if (failedSearches.covers(key, demand)) {
-            return false;
-        }
         PlacementPolicy.NodeFilter withinRule = (s, n) -> filter.accepts(s, n)
                 && !ws.ledger().exceedsMax(job.team(), demand.totalMilliOn(s.node(n)) - r.ownMustFree())
                 && !ws.ledger()
@@ -372,12 +366,11 @@ final class PlanningRound {
                                         - Math.max(
                                                 r.ownMustFree(), r.departments().ownDepartmentOverMax()))
                 && r.rule().keepsLimit(ws.ledger(), rules, job, r, demand.totalMilliOn(s.node(n)));
-        var room = preemption.makeRoom(ws, demand, withinRule, policy, r);
+        var room =
+                failedSearches.unlessFailed(key, demand, () -> preemption.makeRoom(ws, demand, withinRule, policy, r));
         if (room.isEmpty()) {
-            failedSearches.add(key, demand);
             return false;
         }
-        failedSearches.clear();
         book.recordRoom(job, room.get().moves(), room.get().victims(), r.rule(), rules);
         return book.place(job, room.get().allocation());
     }
