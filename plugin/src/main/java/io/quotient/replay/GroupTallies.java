@@ -17,6 +17,13 @@ import java.util.Optional;
  * waiting jobs there are those pinned within the group (an unpinned waiting job may go to any group, so it makes no
  * group's demand: the same bound as the core's property, min(group guarantee, pinned demand)). The target is the
  * team's: what it holds there plus what its waiting jobs there can add within the bound.
+ *
+ * <p>It also gives the whole team's target ({@link #of}): a split guarantee is a guarantee per group, so the team's
+ * gap is the sum of its groups' gaps (what it runs beyond a group's guarantee or outside every group is borrowed and
+ * fills no other group's gap), and a waiting job of a split team can bring the team
+ * toward its guarantee only within a group whose models it may run on (unpinned: any group; pinned: the groups that
+ * hold one of its models), and only up to that group's gap. Without the bound an unpinned 8-GPU job would count as
+ * fitting a 12-GPU gap of the team made of two 6-GPU gaps no one group holds.
  */
 final class GroupTallies {
 
@@ -24,6 +31,10 @@ final class GroupTallies {
     private final Map<String, Team> teams;
     /** Per split team, its groups in declared order with their tallies. */
     private final Map<String, Map<ModelGuarantee, TeamTally>> tallies = new LinkedHashMap<>();
+    /** Per split team and group, the team's waiting jobs that may run on the group's models (unpinned or pinned there). */
+    private final Map<String, Map<ModelGuarantee, WholeJobTarget>> eligible = new HashMap<>();
+
+    private final Map<String, GuaranteeGroups> views = new HashMap<>();
 
     GroupTallies(Map<String, Team> teams, List<NodeSpec> nodes) {
         this.teams = teams;
@@ -31,20 +42,67 @@ final class GroupTallies {
         teams.forEach((name, t) -> {
             if (t.splitsGuarantee()) {
                 Map<ModelGuarantee, TeamTally> groups = new LinkedHashMap<>();
-                t.modelGuarantees().groups().forEach(g -> groups.put(g, new TeamTally(g.guaranteedMilli())));
+                Map<ModelGuarantee, WholeJobTarget> targets = new LinkedHashMap<>();
+                t.modelGuarantees().groups().forEach(g -> {
+                    groups.put(g, new TeamTally(g.guaranteedMilli()));
+                    targets.put(g, new WholeJobTarget());
+                });
                 tallies.put(name, groups);
+                eligible.put(name, targets);
+                views.put(name, view(name));
             }
         });
     }
 
     void arrived(JobRun run) {
         pinnedGroup(run).ifPresent(g -> tally(run, g).waits(run.demandMilli()));
+        eligibleTargets(run).forEach(t -> t.add(run.demandMilli()));
+    }
+
+    /** The team's split guarantee as the team's own target needs it; {@link GuaranteeGroups#NONE} if not split. */
+    GuaranteeGroups of(String team) {
+        return views.getOrDefault(team, GuaranteeGroups.NONE);
+    }
+
+    private GuaranteeGroups view(String team) {
+        Map<ModelGuarantee, WholeJobTarget> targets = eligible.get(team);
+        Map<ModelGuarantee, TeamTally> groups = tallies.get(team);
+        return new GuaranteeGroups() {
+            @Override
+            public long gap(long wholeGap) {
+                long sum = 0;
+                for (Map.Entry<ModelGuarantee, TeamTally> e : groups.entrySet()) {
+                    sum += Math.max(
+                            0, e.getKey().guaranteedMilli() - e.getValue().heldMilli());
+                }
+                return sum;
+            }
+
+            /**
+             * Each group's gap (its guarantee less what the team holds there) filled by the team's waiting jobs that
+             * may run there, summed over the groups: an upper bound where one unpinned job would fill two groups'
+             * gaps, which the subset sum over the team's whole gap bounds as well.
+             */
+            @Override
+            public long reachable() {
+                long sum = 0;
+                for (Map.Entry<ModelGuarantee, WholeJobTarget> e : targets.entrySet()) {
+                    ModelGuarantee g = e.getKey();
+                    sum += e.getValue()
+                            .within(g.guaranteedMilli() - groups.get(g).heldMilli());
+                }
+                return sum;
+            }
+        };
     }
 
     void started(JobRun run, boolean afterMove) {
         Optional<ModelGuarantee> pinned = pinnedGroup(run);
         if (!afterMove && pinned.isPresent()) {
             tally(run, pinned.get()).stopsWaiting(run.demandMilli());
+        }
+        if (!afterMove) {
+            eligibleTargets(run).forEach(t -> t.remove(run.demandMilli()));
         }
         groupOf(run, run.placement())
                 .ifPresent(g -> tally(run, g).holds(run.placement().gpuMilli()));
@@ -56,6 +114,7 @@ final class GroupTallies {
             return; // it starts again at once; started() counts it where it lands
         }
         pinnedGroup(run).ifPresent(g -> tally(run, g).waits(run.demandMilli()));
+        eligibleTargets(run).forEach(t -> t.add(run.demandMilli()));
     }
 
     void finished(JobRun run, PlacedJob from) {
@@ -84,6 +143,21 @@ final class GroupTallies {
 
     private TeamTally tally(JobRun run, ModelGuarantee g) {
         return tallies.get(run.job().team()).get(g);
+    }
+
+    /** The eligible-job targets of the groups the job may run on, for a job of a split team; none otherwise. */
+    private List<WholeJobTarget> eligibleTargets(JobRun run) {
+        Map<ModelGuarantee, WholeJobTarget> targets = eligible.get(run.job().team());
+        if (targets == null) {
+            return List.of();
+        }
+        List<WholeJobTarget> list = new ArrayList<>();
+        targets.forEach((g, t) -> {
+            if (run.job().models().isEmpty() || run.job().models().stream().anyMatch(g.group()::contains)) {
+                list.add(t);
+            }
+        });
+        return list;
     }
 
     /** The group of the team that holds every model the job is pinned to, if the team is split and there is one. */

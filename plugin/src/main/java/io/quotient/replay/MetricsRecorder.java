@@ -52,7 +52,7 @@ public final class MetricsRecorder implements ReplayListener {
         for (int i = 0; i < names.size(); i++) {
             String name = names.get(i);
             TeamTally t = tallies.get(name);
-            t.integrate(fromMs, dt, free, () -> takeable.byOthersThan(name));
+            t.integrate(fromMs, dt, free, () -> takeable.byOthersThan(name), groups.of(name));
             held[i] = t.heldMilli();
         }
         fairness.integrate(fromMs, toMs, held, shares(state));

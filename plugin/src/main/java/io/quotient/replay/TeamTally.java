@@ -10,7 +10,8 @@ import java.util.function.LongSupplier;
  * The time integrals of one team (or, with no guarantee, of the whole cluster) over a replay: what it holds and
  * waits for, kept up to date from the replay's events and integrated over each interval of constant state. The team
  * is below its guarantee while it holds less than its target: what it holds (its running jobs fixed) plus the most its
- * waiting jobs can add in whole jobs within min(guarantee, demand) ({@link WholeJobTarget}).
+ * waiting jobs can add in whole jobs within min(guarantee, demand) ({@link WholeJobTarget}), and, for a team whose
+ * guarantee is split by GPU model, within the gaps of the groups they may run on.
  */
 final class TeamTally {
 
@@ -68,6 +69,14 @@ final class TeamTally {
      * the team is below its target).
      */
     void integrate(long fromMs, long dt, long freeMilli, LongSupplier takeable) {
+        integrate(fromMs, dt, freeMilli, takeable, GuaranteeGroups.NONE);
+    }
+
+    /**
+     * As {@link #integrate(long, long, long, LongSupplier)}, for a team whose guarantee may be split by GPU model: its
+     * gap is its groups' gaps, and its waiting jobs can add only within the gaps of groups they may run in.
+     */
+    void integrate(long fromMs, long dt, long freeMilli, LongSupplier takeable, GuaranteeGroups groups) {
         if (waitingJobs > 0) {
             waitingMs += dt;
             allocatedWhileWaitingMilliMs += (double) heldMilli * dt;
@@ -83,7 +92,10 @@ final class TeamTally {
         }
         long bound = Math.min(guaranteeMilli, demandMilli());
         // the target is what the team holds plus what its waiting jobs can add within the bound
-        long deficit = target.within(bound - heldMilli);
+        long deficit = target.within(groups.gap(bound - heldMilli));
+        if (deficit > 0) {
+            deficit = Math.min(deficit, groups.reachable());
+        }
         if (deficit > 0) {
             deficitMilliMs += (double) deficit * dt;
             blockedDeficitMilliMs += (double) Math.max(0, deficit - takeable.getAsLong()) * dt;

@@ -207,6 +207,110 @@ class MixedModelReplayTest {
                 .isZero();
     }
 
+    /**
+     * A team guaranteed 4 H100s and 4 A100s holds 2 of each; the borrower has the rest and keeps it. An unpinned job
+     * waiting for 4 GPUs fits the team's gap of 4 in total, but neither group's gap of 2: no group's guarantee is
+     * short of anything it asks, so the team is at its target. One for 2 GPUs fits either group's gap: short.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {4, 2})
+    void aSplitTeamIsShortOnlyOfWhatFitsTheGapOfAGroupItMayRunIn(int gpus) {
+        List<NodeSpec> nodes = ClusterSize.uniform(2, 4, NodeModels.parse(H100 + ":0.5," + A100 + ":0.5"));
+        Map<String, Team> teams = new LinkedHashMap<>();
+        teams.put(
+                "split",
+                Team.of("split", 8)
+                        .withModelGuarantees(new ModelGuarantees(List.of(
+                                new ModelGuarantee(ModelGroup.of(H100), 4000, Team.UNLIMITED),
+                                new ModelGuarantee(ModelGroup.of(A100), 4000, Team.UNLIMITED)))));
+        teams.put("borrower", Team.of("borrower", 0));
+        List<ReplayJob> jobs = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            jobs.add(job("h-" + i, "split", T0, 10 * HOUR).withModels(Set.of(H100)));
+            jobs.add(job("a-" + i, "split", T0, 10 * HOUR).withModels(Set.of(A100)));
+        }
+        for (int i = 0; i < 4; i++) {
+            jobs.add(job("borrow-" + i, "borrower", T0 + 1, 10 * HOUR));
+        }
+        jobs.add(ReplayJob.wholeGpus("wide", "split", T0 + HOUR, HOUR, gpus));
+        Metrics split = Replay.run(Baselines.named("borrow"), nodes, teams, jobs)
+                .teams()
+                .get("split");
+        if (gpus == 4) {
+            // (seconds at the start, while the team's own first jobs wait for the pass that places them)
+            assertThat(split.timeToGuaranteeSeconds().p99())
+                    .as("4 GPUs fit no group's gap of 2")
+                    .isLessThan(60.0);
+            assertThat(split.guaranteeDeficitGpuHours()).isLessThan(0.1);
+        } else {
+            assertThat(split.guaranteeDeficitGpuHours())
+                    .as("2 GPUs for the 9 hours the borrower keeps the GPUs")
+                    .isCloseTo(18.0, org.assertj.core.data.Offset.offset(0.1));
+            assertThat(split.timeToGuaranteeSeconds().p99()).isEqualTo(9 * 3600.0);
+        }
+    }
+
+    /**
+     * A team guaranteed 2 H100s and 2 A100s runs 2 H100s and 2 V100s (a model outside its groups: borrowed) and waits
+     * for an A100: it holds 4, its whole guarantee, but 2 of them outside its guarantee, and its A100 group is short.
+     */
+    @Test
+    void whatASplitTeamRunsOutsideItsGroupsDoesNotMeetItsGuarantee() {
+        String v100 = "V100-32GB";
+        List<NodeSpec> nodes =
+                ClusterSize.uniform(3, 2, NodeModels.parse(H100 + ":0.34," + A100 + ":0.33," + v100 + ":0.33"));
+        Map<String, Team> teams = new LinkedHashMap<>();
+        teams.put(
+                "split",
+                Team.of("split", 4)
+                        .withModelGuarantees(new ModelGuarantees(List.of(
+                                new ModelGuarantee(ModelGroup.of(H100), 2000, Team.UNLIMITED),
+                                new ModelGuarantee(ModelGroup.of(A100), 2000, Team.UNLIMITED)))));
+        teams.put("borrower", Team.of("borrower", 0));
+        List<ReplayJob> jobs = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            jobs.add(job("h-" + i, "split", T0, 10 * HOUR).withModels(Set.of(H100)));
+            jobs.add(job("v-" + i, "split", T0, 10 * HOUR).withModels(Set.of(v100)));
+            jobs.add(job("borrow-" + i, "borrower", T0 + 1, 10 * HOUR).withModels(Set.of(A100)));
+        }
+        jobs.add(job("late", "split", T0 + HOUR, HOUR).withModels(Set.of(A100)));
+        Metrics split = Replay.run(Baselines.named("borrow"), nodes, teams, jobs)
+                .teams()
+                .get("split");
+        assertThat(split.guaranteeDeficitGpuHours())
+                .as("1 A100 for the 9 hours the borrower keeps them")
+                .isCloseTo(9.0, org.assertj.core.data.Offset.offset(0.1));
+    }
+
+    /**
+     * A team guaranteed 2 H100s and 2 A100s borrows 2 more H100s and waits for an A100: it holds its whole 4, but its
+     * A100 guarantee is short; what it borrows on H100s fills no A100 gap.
+     */
+    @Test
+    void aSplitTeamBorrowingInOneGroupIsShortInAnother() {
+        List<NodeSpec> nodes = ClusterSize.uniform(4, 2, NodeModels.parse(H100 + ":0.5," + A100 + ":0.5"));
+        Map<String, Team> teams = new LinkedHashMap<>();
+        teams.put(
+                "split",
+                Team.of("split", 4)
+                        .withModelGuarantees(new ModelGuarantees(List.of(
+                                new ModelGuarantee(ModelGroup.of(H100), 2000, Team.UNLIMITED),
+                                new ModelGuarantee(ModelGroup.of(A100), 2000, Team.UNLIMITED)))));
+        teams.put("borrower", Team.of("borrower", 0));
+        List<ReplayJob> jobs = new ArrayList<>();
+        for (int i = 0; i < 4; i++) {
+            jobs.add(job("h-" + i, "split", T0, 10 * HOUR).withModels(Set.of(H100)));
+            jobs.add(job("borrow-" + i, "borrower", T0 + 1, 10 * HOUR).withModels(Set.of(A100)));
+        }
+        jobs.add(job("late", "split", T0 + HOUR, HOUR).withModels(Set.of(A100)));
+        Metrics split = Replay.run(Baselines.named("borrow"), nodes, teams, jobs)
+                .teams()
+                .get("split");
+        assertThat(split.guaranteeDeficitGpuHours())
+                .as("1 A100 for the 9 hours the borrower keeps them")
+                .isCloseTo(9.0, org.assertj.core.data.Offset.offset(0.1));
+    }
+
     private static Map<String, GroupGuarantee> byGroup(ReplayResult r) {
         return r.modelGroups().stream().collect(Collectors.toMap(GroupGuarantee::group, Function.identity()));
     }
