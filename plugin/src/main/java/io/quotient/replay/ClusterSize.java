@@ -19,6 +19,12 @@ public final class ClusterSize {
     static final long MEMORY_MIB_PER_GPU = 128 * 1024;
     static final long GPU_MEMORY_MIB = 32 * 1024;
 
+    /** The most nodes a generated cluster has: several times the largest published GPU clusters' traces. */
+    public static final int MAX_NODES = 100_000;
+
+    /** The most GPUs a generated node has: more than any machine sold. */
+    public static final int MAX_GPUS_PER_NODE = 64;
+
     private ClusterSize() {}
 
     public static List<NodeSpec> uniform(int nodes, int gpusPerNode) {
@@ -33,6 +39,10 @@ public final class ClusterSize {
         if (nodes < 1 || gpusPerNode < 1) {
             throw new IllegalArgumentException("a cluster needs at least one node with at least one GPU, was " + nodes
                     + " nodes of " + gpusPerNode + " GPUs");
+        }
+        if (nodes > MAX_NODES || gpusPerNode > MAX_GPUS_PER_NODE) {
+            throw new IllegalArgumentException("a generated cluster has at most " + MAX_NODES + " nodes of at most "
+                    + MAX_GPUS_PER_NODE + " GPUs, was " + nodes + " nodes of " + gpusPerNode + " GPUs");
         }
         List<NodeSpec> list = new ArrayList<>(nodes);
         long cpu = Math.max(1, gpusPerNode) * CPU_MILLI_PER_GPU;
@@ -75,7 +85,13 @@ public final class ClusterSize {
             throw new IllegalArgumentException("--load must be above 0 (e.g. 1.0), was " + load);
         }
         double offered = meanOfferedGpus(jobs, uniform(1, gpusPerNode));
-        int nodes = (int) Math.max(1, Math.round(offered / load / gpusPerNode));
-        return uniform(nodes, gpusPerNode, models);
+        double nodes = Math.max(1, Math.round(offered / load / gpusPerNode));
+        if (nodes > MAX_NODES) {
+            throw new IllegalArgumentException(String.format(
+                    "--load %s asks for %.0f nodes of %d GPUs (the trace offers %.1f GPUs on average), more than %d;"
+                            + " raise --load",
+                    load, nodes, gpusPerNode, offered, MAX_NODES));
+        }
+        return uniform((int) nodes, gpusPerNode, models);
     }
 }

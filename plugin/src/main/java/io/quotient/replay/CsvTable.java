@@ -3,7 +3,6 @@ package io.quotient.replay;
 import io.quotient.sim.TraceFormatException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -14,23 +13,25 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * A CSV file with a header, columns found by name; every error names the file, line and column. Cells hold no
- * commas (the trace formats read here have none), so no quoting is needed.
+ * A CSV file with a header, columns found by name; every error names the file, line and column. Records are split as
+ * RFC 4180 writes them ({@link CsvRecords}: quoted cells, CRLF, a byte-order mark); a row with more non-empty cells
+ * than the header has columns is refused, since it is most often a comma inside a cell that is not quoted, which
+ * would shift every cell after it.
  */
 final class CsvTable {
 
     private final Path file;
-    private final List<String> lines;
+    private final List<CsvRecords.Record> records;
     private final String[] header;
     private final Map<String, Integer> positions = new HashMap<>();
 
-    private CsvTable(Path file, List<String> lines) {
+    private CsvTable(Path file, List<CsvRecords.Record> records) {
         this.file = file;
-        this.lines = lines;
-        if (lines.isEmpty() || lines.get(0).isBlank()) {
+        this.records = records;
+        if (records.isEmpty() || records.get(0).isBlank()) {
             throw new TraceFormatException(file, "the file is empty; it needs a header line");
         }
-        this.header = lines.get(0).strip().split(",", -1);
+        this.header = records.get(0).cells().toArray(String[]::new);
         for (int i = 0; i < header.length; i++) {
             if (positions.putIfAbsent(header[i].trim(), i) != null) {
                 throw new TraceFormatException(file, 1, i + 1, "column " + header[i].trim() + " is named twice");
@@ -40,10 +41,13 @@ final class CsvTable {
 
     static CsvTable read(Path file) {
         try {
-            return new CsvTable(file, Files.readAllLines(file, StandardCharsets.UTF_8));
+            return new CsvTable(file, CsvRecords.parse(file, Files.readAllBytes(file)));
         } catch (NoSuchFileException e) {
             throw new TraceFormatException(file, "no such file; check the path");
         } catch (IOException e) {
+            if (Files.isDirectory(file)) {
+                throw new TraceFormatException(file, "is a directory; give the trace's CSV file");
+            }
             throw new UncheckedIOException("cannot read " + file + ": " + e, e);
         }
     }
@@ -68,11 +72,23 @@ final class CsvTable {
 
     /** Calls {@code handler} for every non-blank data line. */
     void forEachRow(Consumer<Row> handler) {
-        for (int i = 1; i < lines.size(); i++) {
-            String text = lines.get(i).strip();
-            if (!text.isEmpty()) {
-                handler.accept(new Row(i + 1, text.split(",", -1)));
+        for (int i = 1; i < records.size(); i++) {
+            CsvRecords.Record record = records.get(i);
+            if (record.isBlank()) {
+                continue;
             }
+            List<String> cells = record.cells();
+            for (int c = header.length; c < cells.size(); c++) {
+                if (!cells.get(c).isBlank()) {
+                    throw new TraceFormatException(
+                            file,
+                            record.line(),
+                            c + 1,
+                            "the row has " + cells.size() + " cells and the header " + header.length
+                                    + " columns; quote a cell that holds a comma");
+                }
+            }
+            handler.accept(new Row(record.line(), cells.toArray(String[]::new)));
         }
     }
 

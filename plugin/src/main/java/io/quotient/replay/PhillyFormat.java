@@ -1,6 +1,7 @@
 package io.quotient.replay;
 
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
@@ -39,7 +40,13 @@ final class PhillyFormat {
         return jobs;
     }
 
-    /** A {@code YYYY-mm-dd HH:MM:SS} timestamp (UTC), or a number of seconds, in epoch milliseconds. */
+    /** Seconds either side of the origin a time may be: about 3,000 years, so that every time fits in milliseconds. */
+    private static final double MAX_SECONDS = 1e11;
+
+    /**
+     * A {@code YYYY-mm-dd HH:MM:SS} timestamp (UTC), an ISO-8601 one ({@code 2017-10-01T08:00:00Z}, with an offset, or
+     * without a zone: UTC), or a number of seconds, in epoch milliseconds.
+     */
     static long timestamp(CsvTable.Row row, String column) {
         String text = row.required(column);
         try {
@@ -47,11 +54,30 @@ final class PhillyFormat {
                     .toInstant(ZoneOffset.UTC)
                     .toEpochMilli();
         } catch (DateTimeParseException e) {
-            try {
-                return Math.round(Double.parseDouble(text) * 1000);
-            } catch (NumberFormatException notNumber) {
-                throw row.error(column, "expected a time as YYYY-mm-dd HH:MM:SS or seconds, was '" + text + "'");
-            }
+            // not the Philly form: an ISO-8601 time or a number of seconds
         }
+        try {
+            return OffsetDateTime.parse(text).toInstant().toEpochMilli();
+        } catch (DateTimeParseException e) {
+            // no offset, or not ISO
+        }
+        try {
+            return LocalDateTime.parse(text).toInstant(ZoneOffset.UTC).toEpochMilli();
+        } catch (DateTimeParseException e) {
+            // a number, if anything
+        }
+        double seconds;
+        try {
+            seconds = Double.parseDouble(text);
+        } catch (NumberFormatException notNumber) {
+            throw row.error(
+                    column,
+                    "expected a time as YYYY-mm-dd HH:MM:SS, ISO-8601 (2017-10-01T08:00:00Z) or seconds, was '" + text
+                            + "'");
+        }
+        if (!(Math.abs(seconds) <= MAX_SECONDS)) {
+            throw row.error(column, column + " must be seconds between -1.0E11 and 1.0E11, was " + text);
+        }
+        return Math.round(seconds * 1000);
     }
 }
