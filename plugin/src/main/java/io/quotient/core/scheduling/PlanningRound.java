@@ -328,9 +328,9 @@ final class PlanningRound {
         return groups.wouldBeInQuota(job);
     }
 
-    /** The round's fair shares and the teams' positions, as the borrowing order reads them ({@link QueueOrder#borrowing}). */
-    RoundShares shares() {
-        return shares;
+    /** The job's team's fair-share position now, as the borrowing order reads it ({@link QueueOrder#borrowing}). */
+    SharePosition sharePosition(JobSpec job) {
+        return shares.position(job);
     }
 
     Team team(String name) {

@@ -1,5 +1,6 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PendingJob;
 import io.quotient.core.model.SchedulingSnapshot;
@@ -118,12 +119,12 @@ public final class QuotaScheduler implements Scheduler {
                 borrowers.computeIfAbsent(job.team(), t -> new ArrayDeque<>()).add(p);
             }
         }
-        // a position changes only when a job is booked or freed: the teams' next jobs stay ordered (each position
-        // read once per job, or once per team where it is the team's alone) until the workspace's bookings change,
-        // and only then are they ordered afresh
-        Map<Object, SharePosition> positions = new HashMap<>();
-        Function<PendingJob, SharePosition> position = p -> positions.computeIfAbsent(
-                round.shares().samePositionKey(p.spec()), key -> round.shares().position(p.spec()));
+        // a position changes only when a job is booked or freed: the teams' next jobs stay ordered (each job's
+        // position, its team's in the group it would land in, read once) until the workspace's bookings change, and
+        // only then are they ordered afresh
+        Map<JobId, SharePosition> positions = new HashMap<>();
+        Function<PendingJob, SharePosition> position =
+                p -> positions.computeIfAbsent(p.spec().id(), id -> round.sharePosition(p.spec()));
         TreeSet<QueueOrder.Borrower> heads = new TreeSet<>(QueueOrder.BORROWING);
         long ordered = -1;
         while (!borrowers.isEmpty()) {

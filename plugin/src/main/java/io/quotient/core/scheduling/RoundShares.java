@@ -85,15 +85,6 @@ final class RoundShares {
                 ledger.team(job.team()).overQuotaWeight());
     }
 
-    /**
-     * A key equal for two jobs whose {@link #position} is the same on the same bookings: without model groups the
-     * position is the team's alone, so the team's name (a borrowing pass then reads it once per team, not once per
-     * waiting job); with model groups it depends on the group the job would land in, so the job's id.
-     */
-    Object samePositionKey(JobSpec job) {
-        return groups == null ? job.team() : job.id();
-    }
-
     /** The model groups a borrowing job tries, in order ({@link GroupShares#landingOrder}). */
     List<ModelGroup> landingOrder(JobSpec job) {
         long least = Demands.leastMilli(job, ws.state().nodes());
