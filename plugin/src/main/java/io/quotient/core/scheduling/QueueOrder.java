@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 
-/** The order waiting jobs are tried in: team priority, then job priority, then first come first served. */
+/** The orders waiting jobs are tried in: within a team, and across teams within their guarantees and beyond them. */
 final class QueueOrder {
 
     private QueueOrder() {}
@@ -46,7 +46,48 @@ final class QueueOrder {
      * A team's next waiting job as the borrowing order compares it, with the team's priority and fair-share position
      * read once, when it is taken (the order compares the same teams' next jobs again and again).
      */
-    record Borrower(int teamPriority, SharePosition position, PendingJob job) {}
+    record Borrower(int teamPriority, SharePosition position, PendingJob job) implements Turn {}
+
+    /** A team's next job as an order across teams compares it ({@link TeamTurns}). */
+    interface Turn {
+        PendingJob job();
+    }
+
+    /**
+     * A team's next job as {@link #CLAIMING} compares it: the team's priority, how much of its guarantee it holds
+     * ({@code held / guaranteed}, infinite without a guarantee) and the job's size, read once when it is taken.
+     */
+    record Claimant(int teamPriority, double guaranteeUse, long milli, PendingJob job) implements Turn {}
+
+    /**
+     * The next job of a team as {@link #CLAIMING} compares it.
+     *
+     * @param heldMilli       what the job's team holds now, in milli
+     * @param guaranteedMilli the team's guarantee, in milli
+     * @param milli           the least the job takes, in milli
+     */
+    static Claimant claimant(
+            PendingJob job, Map<String, Team> teams, long heldMilli, long guaranteedMilli, long milli) {
+        double use = guaranteedMilli > 0 ? (double) heldMilli / guaranteedMilli : Double.POSITIVE_INFINITY;
+        return new Claimant(teamPriority(teams, job.spec().team()), use, milli, job);
+    }
+
+    /**
+     * The order in which jobs within their team's guarantee are decided, comparing the next job of each team: team
+     * priority, then the share of its guarantee the team holds (the team furthest below its guarantee first), then job
+     * priority, then the smaller job, then arrival; team name and job name only make the order total. Where the
+     * guarantees fit the cluster every such job runs (taking borrowed capacity back) and the order only says who
+     * takes idle GPUs first; where they exceed it, it decides who runs. This is KAI-Scheduler's queue order in its
+     * allocate action (queues by allocated over deserved share; equal shares: the queue whose job is smaller), with
+     * Quotient's team and job priorities around it.
+     */
+    static final Comparator<Claimant> CLAIMING = Comparator.comparing(Claimant::teamPriority, Comparator.reverseOrder())
+            .thenComparingDouble(Claimant::guaranteeUse)
+            .thenComparing(c -> c.job().spec().priority(), Comparator.reverseOrder())
+            .thenComparingLong(Claimant::milli)
+            .thenComparing(c -> c.job().queuedAt())
+            .thenComparing(c -> c.job().spec().team())
+            .thenComparing(c -> c.job().spec().id(), JobNames::compare);
 
     /**
      * The next job of a team as {@link #BORROWING} compares it.

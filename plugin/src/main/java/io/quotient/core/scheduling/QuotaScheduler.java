@@ -1,6 +1,6 @@
 package io.quotient.core.scheduling;
 
-import io.quotient.core.model.JobId;
+import io.quotient.core.model.Demands;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PendingJob;
 import io.quotient.core.model.SchedulingSnapshot;
@@ -11,13 +11,10 @@ import io.quotient.core.placement.TargetWorkload;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.TreeSet;
-import java.util.function.Function;
 
 /**
  * Quotient's scheduler: quotas first (a team's guarantee is its own, borrowed capacity is taken back when the owner
@@ -97,10 +94,11 @@ public final class QuotaScheduler implements Scheduler {
     }
 
     /**
-     * In queue order, every job that runs within its team's guarantee is decided first (taking borrowed capacity
-     * back where needed); then idle capacity is lent: the next job is always the first, in
-     * {@link QueueOrder#borrowing}, of the teams' next jobs (weighted max-min across teams, job priority and
-     * arrival between teams equally placed).
+     * Every job that runs within its team's guarantee is decided first (taking borrowed capacity back where needed),
+     * the teams taking turns in {@link QueueOrder#CLAIMING} (the team holding the least of its guarantee first); then
+     * idle capacity is lent: the next job is always the first, in {@link QueueOrder#BORROWING}, of the teams' next
+     * jobs (weighted max-min across teams, job priority and arrival between teams equally placed). Within a team its
+     * jobs are tried in queue order ({@link QueueOrder#sorted}).
      */
     @Override
     public Plan schedulePending(SchedulingSnapshot snapshot) {
@@ -110,42 +108,43 @@ public final class QuotaScheduler implements Scheduler {
                 policy(snapshot, null),
                 queue.stream().map(PendingJob::spec).toList(),
                 reclaim);
+        Workspace ws = round.workspace();
         Map<String, Deque<PendingJob>> borrowers = new LinkedHashMap<>();
-        for (PendingJob p : queue) {
-            JobSpec job = p.spec();
-            if (round.wouldBeInQuota(job) || !job.preemptible()) {
-                round.decide(job);
-            } else {
-                borrowers.computeIfAbsent(job.team(), t -> new ArrayDeque<>()).add(p);
-            }
-        }
-        // a position changes only when a job is booked or freed: the teams' next jobs stay ordered (each job's
-        // position, its team's in the group it would land in, read once) until the workspace's bookings change, and
-        // only then are they ordered afresh
-        Map<JobId, SharePosition> positions = new HashMap<>();
-        Function<PendingJob, SharePosition> position =
-                p -> positions.computeIfAbsent(p.spec().id(), id -> round.sharePosition(p.spec()));
-        TreeSet<QueueOrder.Borrower> heads = new TreeSet<>(QueueOrder.BORROWING);
-        long ordered = -1;
-        while (!borrowers.isEmpty()) {
-            if (round.workspace().bookings() != ordered) {
-                positions.clear();
-                heads.clear();
-                borrowers
-                        .values()
-                        .forEach(jobs -> heads.add(QueueOrder.borrower(jobs.peek(), snapshot.teams(), position)));
-                ordered = round.workspace().bookings();
-            }
-            String team = heads.pollFirst().job().spec().team();
-            Deque<PendingJob> jobs = borrowers.get(team);
-            round.decide(jobs.poll().spec());
-            if (jobs.isEmpty()) {
-                borrowers.remove(team);
-            } else if (round.workspace().bookings() == ordered) {
-                heads.add(QueueOrder.borrower(jobs.peek(), snapshot.teams(), position));
-            }
-        }
+        new TeamTurns<>(
+                        p -> QueueOrder.claimant(
+                                p,
+                                snapshot.teams(),
+                                ws.ledger().total(p.spec().team()),
+                                round.team(p.spec().team()).guaranteedMilli(),
+                                Demands.leastMilli(p.spec(), ws.state().nodes())),
+                        QueueOrder.CLAIMING,
+                        ws::bookings)
+                .take(byTeam(queue), p -> {
+                    JobSpec job = p.spec();
+                    if (round.wouldBeInQuota(job) || !job.preemptible()) {
+                        round.decide(job);
+                    } else {
+                        borrowers
+                                .computeIfAbsent(job.team(), t -> new ArrayDeque<>())
+                                .add(p);
+                    }
+                });
+        // each job's position is its team's in the group it would land in, read when it becomes its team's next job
+        new TeamTurns<>(
+                        p -> QueueOrder.borrower(p, snapshot.teams(), q -> round.sharePosition(q.spec())),
+                        QueueOrder.BORROWING,
+                        ws::bookings)
+                .take(borrowers, p -> round.decide(p.spec()));
         return round.plan();
+    }
+
+    /** The queue split per team, each team's jobs in queue order. */
+    private static Map<String, Deque<PendingJob>> byTeam(List<PendingJob> queue) {
+        Map<String, Deque<PendingJob>> teams = new LinkedHashMap<>();
+        for (PendingJob p : queue) {
+            teams.computeIfAbsent(p.spec().team(), t -> new ArrayDeque<>()).add(p);
+        }
+        return teams;
     }
 
     @Override

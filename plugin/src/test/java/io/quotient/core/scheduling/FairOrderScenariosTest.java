@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
  * borrow idle GPUs (fair-share position, then job priority, then arrival, as Kueue's fair sharing orders admissions);
  * (b) which borrowed jobs a guarantee reclaim takes (a lower-priority team's first, then the team furthest above its
  * fair share, as KAI-Scheduler reclaims); (c) the hysteresis of fair-share reclaim (no victim above its share by less
- * than it, and no plan that only passes the largest shortfall from one team to another). Each case failed before
+ * than it, and no plan that only passes the largest shortfall from one team to another); (d) the order in which jobs
+ * within their team's guarantee are decided when the guarantees exceed the cluster (the team holding the least of its
+ * guarantee first, as KAI-Scheduler orders queues). Each case failed before
  * the rule it names was mended.
  */
 class FairOrderScenariosTest {
@@ -189,5 +191,37 @@ class FairOrderScenariosTest {
         s.deploy(job("c", "c1", 3, 0));
         assertThat(s.running()).as(() -> state(s)).contains("c/c1");
         assertThat(evictions(s)).extracting(e -> e.job().toString()).containsExactly("h/h1");
+    }
+
+    @Test
+    void whenGuaranteesExceedTheClusterTheGpusLeftAreSharedByGuaranteeNotByArrival() {
+        // one 4-GPU node is left of two (the other was lost): a and b are guaranteed 4 each, every job is within its
+        // team's guarantee. a's three jobs were queued before b's. Before: first come first served, a 3, b 1; now the
+        // team holding the least of its guarantee is served first (equal shares: arrival), a 2, b 2.
+        Scenario s = Scenario.nodes(4).team("a", 4, 1).team("b", 4, 1);
+        for (int i = 1; i <= 3; i++) {
+            queued(s, job("a", "a" + i, 1, 0));
+        }
+        for (int i = 1; i <= 3; i++) {
+            queued(s, job("b", "b" + i, 1, 0));
+        }
+        s.run.requeue();
+        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("a/a1", "a/a2", "b/b1", "b/b2");
+        assertThat(s.pending()).containsExactlyInAnyOrder("a/a3", "b/b3");
+    }
+
+    @Test
+    void withinGuaranteesTheTeamFurtherBelowItsGuaranteeGoesBeforeAHigherPriorityJob() {
+        // one idle GPU of two; a and b are guaranteed 2 each; a runs one job and queues one, both of priority 10 (so
+        // that a does not preempt its own job), b queues one of priority 0. Before: job priority decided (a reaches its
+        // guarantee and b, at 0 of 2, cannot take
+        // it back); now b, holding none of its guarantee, is served first.
+        Scenario s = Scenario.nodes(2).team("a", 2, 1).team("b", 2, 1);
+        s.running("a", "a1", "node-0", 10, 0);
+        queued(s, job("a", "a2", 1, 10));
+        queued(s, job("b", "b1", 1, 0));
+        s.run.requeue();
+        assertThat(s.running()).as(() -> state(s)).containsExactlyInAnyOrder("a/a1", "b/b1");
+        assertThat(s.pending()).containsExactly("a/a2");
     }
 }

@@ -21,9 +21,9 @@ import org.junit.jupiter.api.Test;
  * every pending job at once and serves queues in fair-share order; here the pending jobs all wait in the queue
  * (submitted one second apart, in KAI's listing order) and one periodic round ({@link ClusterRun#requeue}) decides
  * them together. The assertions are KAI's end state: which jobs are bound (running) and which stay pending, and the
- * node where KAI's expected node is the only one that fits. Two cases, marked {@code OPEN DIVERGENCE}, assert what
- * Quotient does today where guarantees exceed the cluster: jobs within their team's guarantee are decided first come
- * first served, where KAI orders queues by share.
+ * node where KAI's expected node is the only one that fits. Where guarantees exceed the cluster the teams' jobs
+ * within their guarantee compete, and are decided in KAI's queue order: the team holding the least share of its
+ * guarantee first, the smaller job when shares are equal ({@code QueueOrder.CLAIMING}).
  *
  * <p>Not translated: the MIG cases ("Fraction job on MIG node", "Do not allocate regular GPU task on dynamic MIG
  * node": Quotient has no MIG strategy), best-effort jobs that ask no GPU ("1 build job running on 2 GPU, assign
@@ -136,34 +136,31 @@ class KaiAllocateScenariosTest {
         // KAI "queue0 has deserved of 3, queue 1 has deserved of 2, they will both have a share of 1 if allocated
         // their task, yet for fair convergence - queue1 should allocate the task": one 4-GPU node; queue0 runs 2 and
         // wants 1; queue1 wants 2. KAI: queue1's job runs, queue0's waits.
-        // OPEN DIVERGENCE: the guarantees (5) exceed the cluster (4) and both jobs are within their team's
-        // guarantee; Quotient decides jobs within a guarantee first come first served (QuotaScheduler.schedulePending),
-        // so queue0's job, submitted first, takes a GPU and queue1 (at 0 of 2) cannot reclaim from queue0 (at its
-        // guarantee). KAI orders queues by share (allocated / deserved: 0 before 2/3).
+        // The guarantees (5) exceed the cluster (4) and both jobs are within their team's guarantee: queue1 holds 0 of
+        // its 2, queue0 2 of its 3, so queue1 is decided first although queue0's job was submitted first.
         Scenario s = Scenario.nodes(4).team(queue("queue0", 3, 1)).team(queue("queue1", 2, 1));
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0, 1);
         allocate(s, whole("queue0", "pending_job0", 1, TRAIN), whole("queue1", "pending_job1", 2, TRAIN));
         assertThat(s.running())
                 .as(() -> state(s))
-                .containsExactlyInAnyOrder("queue0/running_job0", "queue0/pending_job0");
-        assertThat(s.pending()).containsExactly("queue1/pending_job1");
+                .containsExactlyInAnyOrder("queue0/running_job0", "queue1/pending_job1");
+        assertThat(s.pending()).containsExactly("queue0/pending_job0");
     }
 
     @Test
     void equalSharesServeTheSmallerJob() {
         // KAI "Both queues has the same share, give the one with smaller job - allocate jobs queue1": one 5-GPU node;
         // queue0 (deserved 4) runs 2 and wants 2; queue1 (deserved 2) runs 1 and wants 1. KAI: queue1's job runs.
-        // OPEN DIVERGENCE: as in fairConvergenceServesTheQueueFurtherFromItsDeserved, guarantees (6) exceed the
-        // cluster (5) and both jobs are within their guarantee; Quotient serves the first submitted (queue0's),
-        // KAI the queue whose job is smaller when shares tie.
+        // Guarantees (6) exceed the cluster (5) and both jobs are within their guarantee; both teams hold half of it,
+        // so the smaller job (queue1's) is decided first although queue0's was submitted first.
         Scenario s = Scenario.nodes(5).team(queue("queue0", 4, 1)).team(queue("queue1", 2, 1));
         running(s, "queue0", "running_job0", "node-0", TRAIN, 0, 1);
         running(s, "queue1", "running_job1", "node-0", TRAIN, 2);
         allocate(s, whole("queue0", "pending_job0", 2, TRAIN), whole("queue1", "pending_job1", 1, TRAIN));
         assertThat(s.running())
                 .as(() -> state(s))
-                .containsExactlyInAnyOrder("queue0/running_job0", "queue1/running_job1", "queue0/pending_job0");
-        assertThat(s.pending()).containsExactly("queue1/pending_job1");
+                .containsExactlyInAnyOrder("queue0/running_job0", "queue1/running_job1", "queue1/pending_job1");
+        assertThat(s.pending()).containsExactly("queue0/pending_job0");
     }
 
     @Test
