@@ -29,14 +29,21 @@ final class EvictionReasons {
             return "Preempted by " + claimant.id() + " (priority " + claimant.priority() + ") of the same team; this"
                     + " job has priority " + victim.spec().priority() + " and is re-queued";
         }
-        if (rule instanceof ReclaimStep.FairShare || rule instanceof ReclaimStep.FairShareWithinOneJob) {
+        if (team.equals(claimant.team()) && rule instanceof ReclaimStep.FairShareWithOwnLowerPriority) {
+            return "Preempted by " + claimant.id() + " (priority " + claimant.priority() + ") of the same team, which"
+                    + " needs " + team + "'s fair share of " + WaitReasons.gpus(rules.fairShare(team)) + " GPUs ("
+                    + held + "); this job has priority " + victim.spec().priority() + " and is re-queued";
+        }
+        if (rule instanceof ReclaimStep.FairShare
+                || rule instanceof ReclaimStep.FairShareWithinOneJob
+                || rule instanceof ReclaimStep.FairShareWithOwnLowerPriority) {
             // in a model group's fair-share view the figures are the group's: say so
             String in = ledger.group().map(g -> " in " + g.name()).orElse("");
             return "Preempted by " + claimant.team() + " reclaiming its fair share of "
                     + WaitReasons.gpus(rules.fairShare(claimant.team())) + " GPUs" + in + " for " + claimant.id() + "; "
                     + held
                     + " and a fair share of " + WaitReasons.gpus(rules.fairShare(team))
-                    + (rule instanceof ReclaimStep.FairShare
+                    + (!(rule instanceof ReclaimStep.FairShareWithinOneJob)
                             ? ""
                             : ", and no smaller set of its jobs frees a node for it")
                     + "; this job is re-queued";

@@ -19,6 +19,7 @@ import java.util.List;
  *   <li>{@link ReclaimStep.Priority}: the team's own lower-priority jobs, where the team allows it;
  *   <li>{@link ReclaimStep.GuaranteeWithOwnLowerPriority}: the guarantee, freeing the team's own lower-priority jobs
  *       and taking the rest from others in one plan, when no rule alone found one;
+ *   <li>{@link ReclaimStep.FairShareWithOwnLowerPriority}: the same for the fair share;
  *   <li>{@link ReclaimStep.Consolidation}: moves only, when free capacity would hold the job but is scattered.
  * </ol>
  *
@@ -39,6 +40,7 @@ final class ReclaimLadder {
             ReclaimStep.FAIR_SHARE_WITHIN_ONE_JOB,
             ReclaimStep.PRIORITY,
             ReclaimStep.GUARANTEE_WITH_OWN_LOWER_PRIORITY,
+            ReclaimStep.FAIR_SHARE_WITH_OWN_LOWER_PRIORITY,
             ReclaimStep.CONSOLIDATION);
 
     private ReclaimLadder() {}

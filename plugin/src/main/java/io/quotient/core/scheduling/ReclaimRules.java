@@ -113,15 +113,26 @@ final class ReclaimRules {
                 || ledger.total(team) >= t.guaranteedMilli()) {
             return Optional.empty();
         }
-        return Optional.of(new ReclaimRights(
+        return Optional.of(withOwnLowerPriority(
                 ReclaimStep.GUARANTEE_WITH_OWN_LOWER_PRIORITY,
                 aboveGuarantee(),
                 departments(team, milli, false),
-                team,
+                job,
+                mustFree));
+    }
+
+    /** Rights that free the claimant's own lower-priority preemptible jobs ({@code mustFree} of them) and others'. */
+    private ReclaimRights withOwnLowerPriority(
+            ReclaimStep step, Map<String, Long> others, DepartmentLimits departments, JobSpec job, long mustFree) {
+        return new ReclaimRights(
+                step,
+                others,
+                departments,
+                job.team(),
                 j -> j.spec().preemptible() && j.spec().priority() < job.priority(),
                 mustFree,
                 true,
-                settings.maxMovesPerDecision() > 0));
+                settings.maxMovesPerDecision() > 0);
     }
 
     /**
@@ -194,19 +205,44 @@ final class ReclaimRules {
                 || held + milli > share) {
             return Optional.empty();
         }
-        Map<String, Long> teams = new HashMap<>();
-        ledger.teams().values().stream()
-                .filter(t -> t.fairShareReclaim() && clearlyAbove(t))
-                .forEach(t -> teams.put(t.name(), above(t.name(), fairShareLevel(t))));
         return Optional.of(new ReclaimRights(
                 ReclaimStep.FAIR_SHARE,
-                teams,
+                clearlyAboveFairShare(),
                 departments(team, milli, true),
                 team,
                 j -> false,
                 0,
                 true,
                 settings.maxMovesPerDecision() > 0));
+    }
+
+    /**
+     * The fair-share right with the team's own lower-priority jobs, when no rule alone found a plan: a preemptible job
+     * of a team clearly below its fair share, with {@link WithinTeamPreemption#LOWER_PRIORITY}, that would fit the
+     * share once enough of the team's own lower-priority jobs are gone, frees those and takes the rest from teams
+     * clearly above their fair-share level, down to it, in one plan (Kueue's fair sharing preempts a ClusterQueue's own
+     * lower-priority workloads and a workload of the ClusterQueue furthest above its share together). The team still
+     * gains what the plain fair-share right asks of a claimant: its shortfall is at least the hysteresis.
+     */
+    Optional<ReclaimRights> fairShareWithOwnLowerPriority(JobSpec job, long milli) {
+        String team = job.team();
+        Team t = ledger.team(team);
+        long share = fairShare(team);
+        long held = ledger.total(team);
+        long mustFree = held + milli - share;
+        if (!job.preemptible()
+                || !t.fairShareReclaim()
+                || t.preemptWithinTeam() != WithinTeamPreemption.LOWER_PRIORITY
+                || share - held < settings.fairShareMinGainMilli()
+                || mustFree <= 0) {
+            return Optional.empty();
+        }
+        return Optional.of(withOwnLowerPriority(
+                ReclaimStep.FAIR_SHARE_WITH_OWN_LOWER_PRIORITY,
+                clearlyAboveFairShare(),
+                departments(team, milli, true),
+                job,
+                mustFree));
     }
 
     /**
@@ -286,6 +322,15 @@ final class ReclaimRules {
     private Map<String, Long> aboveGuarantee() {
         Map<String, Long> teams = new HashMap<>();
         ledger.teams().values().forEach(t -> teams.put(t.name(), above(t.name(), t.guaranteedMilli())));
+        return teams;
+    }
+
+    /** Per team clearly above its fair-share level, what it may lose down to that level. */
+    private Map<String, Long> clearlyAboveFairShare() {
+        Map<String, Long> teams = new HashMap<>();
+        ledger.teams().values().stream()
+                .filter(t -> t.fairShareReclaim() && clearlyAbove(t))
+                .forEach(t -> teams.put(t.name(), above(t.name(), fairShareLevel(t))));
         return teams;
     }
 

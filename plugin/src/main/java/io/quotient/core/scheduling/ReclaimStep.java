@@ -20,6 +20,7 @@ sealed interface ReclaimStep {
     FairShareWithinOneJob FAIR_SHARE_WITHIN_ONE_JOB = new FairShareWithinOneJob();
     Priority PRIORITY = new Priority();
     GuaranteeWithOwnLowerPriority GUARANTEE_WITH_OWN_LOWER_PRIORITY = new GuaranteeWithOwnLowerPriority();
+    FairShareWithOwnLowerPriority FAIR_SHARE_WITH_OWN_LOWER_PRIORITY = new FairShareWithOwnLowerPriority();
     Consolidation CONSOLIDATION = new Consolidation();
 
     /** The rule's stable name, as reasons and logs say it ("guarantee", "fair share", ...). */
@@ -212,6 +213,27 @@ sealed interface ReclaimStep {
         @Override
         public boolean keepsLimit(QuotaLedger ledger, ReclaimRules rules, JobSpec job, ReclaimRights r, long milli) {
             return ledger.fitsGuarantee(job.team(), milli - r.ownMustFree());
+        }
+    }
+
+    /**
+     * A team clearly below its fair share frees its own lower-priority jobs and takes the rest from teams clearly above
+     * their fair shares, in one plan ({@link ReclaimRules#fairShareWithOwnLowerPriority}).
+     */
+    record FairShareWithOwnLowerPriority() implements ReclaimStep {
+        @Override
+        public String name() {
+            return "fair share, with the team's lower-priority jobs";
+        }
+
+        @Override
+        public Optional<ReclaimRights> rights(ReclaimRules rules, JobSpec job, long milli, Workspace ws) {
+            return rules.fairShareWithOwnLowerPriority(job, milli);
+        }
+
+        @Override
+        public boolean keepsLimit(QuotaLedger ledger, ReclaimRules rules, JobSpec job, ReclaimRights r, long milli) {
+            return withinFairShare(ledger, rules, job, milli - r.ownMustFree());
         }
     }
 

@@ -130,20 +130,17 @@ class KueueFairSharingScenariosTest {
     void canPreemptACombinationOfTheSameClusterQueueAndTheHighestUser() {
         // Kueue "can preempt a combination of same CQ and highest user": a runs a_low (-1), a2, a3; b runs 6
         // units; a_incoming (2). Kueue: a_low (in ClusterQueue) and b1 (fair sharing) are preempted: a ends at 4,
-        // b at 5.
-        //
-        // OPEN DIVERGENCE (asserted as Quotient behaves today, so that a change shows; docs/user-guide.md, "Team
-        // quotas"): Quotient keeps a_incoming pending and evicts nothing: a stays at 3 (its fair share is 4.5)
-        // while b holds 6 (fair share 4.5). The fair-share right needs the job to fit the share beside everything
-        // the team holds now (3 + 2 > 4.5); the priority right frees only a_low (1 of 2); no rule frees the team's
-        // own lower-priority jobs to bring the job within its share and takes the rest from a team above its share.
+        // b at 5. Quotient: fair shares 4.5 and 4.5; no rule alone has a plan (the job beside a's 3 exceeds its share,
+        // a_low alone frees 1 of 2), so the fair share with the team's lower-priority jobs frees a_low (a, with the
+        // job,
+        // then within its share) and takes the other GPU from b, clearly above its share.
         Scenario s = all();
         admitted(s, "a", "a_low", 1, -1);
         admitted(s, "a", "a2", 1, 0);
         admitted(s, "a", "a3", 1, 0);
         units(s, "b", "b", 6);
         s.deploy(wl("a", "a_incoming", 2, 0));
-        waits(s, "a/a_incoming");
+        preempts(s, "a/a_incoming", "a/a_low", "b/b1");
     }
 
     @Test

@@ -24,9 +24,9 @@ import java.util.stream.IntStream;
  * the set of workloads Kueue preempts for it; each test here asserts that set as Quotient's evictions, and that the
  * incoming job runs when Kueue preempts for it (or waits when Kueue preempts nothing). Tests marked
  * {@code DIFFERENCE} assert Quotient's outcome, which departs from Kueue's by a documented rule. When first translated
- * (2026-11-27) ten cases diverged; eight were mended (the department guarantee right; the guarantee with the team's
- * lower-priority jobs), and two, marked {@code OPEN DIVERGENCE}, assert what Quotient does today so that a change
- * shows (docs/user-guide.md, "Team quotas").
+ * (2026-11-27) ten cases diverged; nine were mended (the department guarantee right; the guarantee and the fair
+ * share with the team's lower-priority jobs), and one, marked {@code OPEN DIVERGENCE}, asserts what Quotient does today
+ * so that a change shows (docs/user-guide.md, "Team quotas").
  *
  * <p>Mapping: Kueue's one resource (CPU in its tests) is GPUs; a ClusterQueue is a team (nominal quota =
  * guaranteedGpus; nominal + borrowingLimit = maxGpus, unlimited without a borrowing limit; fair weight =

@@ -61,6 +61,7 @@ class ReclaimLadderTest {
                         "fair share, within one job",
                         "priority",
                         "guarantee, with the team's lower-priority jobs",
+                        "fair share, with the team's lower-priority jobs",
                         "consolidation");
     }
 
@@ -176,6 +177,44 @@ class ReclaimLadderTest {
                                 + " re-queued",
                         "Preempted by team-a reclaiming its guarantee for team-a/high; this job ran on borrowed GPUs"
                                 + " (team-b held 2 GPUs with a guarantee of 0) and is re-queued");
+    }
+
+    /** team-a runs one job of the priority on GPU 0 and team-b three; team-a then asks 2 GPUs at priority 10. */
+    private static Scenario ownJobBesideThreeBorrowed(String own, int priority) {
+        Scenario s = Scenario.nodes(4)
+                .team(lowerPriority("team-a", 0))
+                .team("team-b", 0, 1)
+                .running("team-a", own, "node-0", priority, 0);
+        for (int i = 1; i < 4; i++) {
+            s.running("team-b", "b" + i, "node-0", 0, i);
+        }
+        return s.deploy(job("team-a", "high", 2, 10));
+    }
+
+    @Test
+    void fairShareWithOwnLowerPriorityFreesOwnJobsAndOnesAboveTheirShareInOnePlan() {
+        // shares 2 and 2 (demands 3 and 3): team-a holds 1 at priority 0 and asks 2 at priority 10; its own job alone
+        // frees too little (priority), and beside it the job is beyond the share (fair share)
+        Scenario s = ownJobBesideThreeBorrowed("low", 0);
+        assertThat(s.running())
+                .contains("team-a/high")
+                .doesNotContain("team-a/low")
+                .hasSize(3);
+        assertThat(evictionReasons(s))
+                .containsExactlyInAnyOrder(
+                        "Preempted by team-a/high (priority 10) of the same team, which needs team-a's fair share of 2"
+                                + " GPUs (team-a held 1 GPUs with a guarantee of 0); this job has priority 0 and is"
+                                + " re-queued",
+                        "Preempted by team-a reclaiming its fair share of 2 GPUs for team-a/high; team-b held 3 GPUs"
+                                + " with a guarantee of 0 and a fair share of 2; this job is re-queued");
+    }
+
+    @Test
+    void fairShareWithOwnLowerPriorityTakesNothingWhenTheTeamWouldStillExceedItsShare() {
+        // as above, but team-a's own job has the claimant's priority: nothing of its own may go, so nothing goes
+        Scenario s = ownJobBesideThreeBorrowed("peer", 10);
+        assertThat(s.pending()).containsExactly("team-a/high");
+        assertThat(evictionReasons(s)).isEmpty();
     }
 
     @Test
