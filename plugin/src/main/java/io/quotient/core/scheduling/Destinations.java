@@ -12,7 +12,8 @@ import java.util.Optional;
 /**
  * Where a moved job goes: the node (other than the one being freed) left with the least free GPU capacity after
  * taking it, and there the GPUs with the least free share that hold it, so that moves fill busy nodes and GPUs and
- * keep empty ones empty. Deterministic and cheap, as a reclaim may try many moves.
+ * keep empty ones empty; or, for a fraction, another shared GPU of its own node. Deterministic and cheap, as a
+ * reclaim may try many moves.
  */
 final class Destinations {
 
@@ -53,6 +54,34 @@ final class Destinations {
                 .sorted()
                 .toArray();
         return Optional.of(new Allocation(node, chosen, share, demand.cpuMilli(), demand.memoryMib()));
+    }
+
+    /**
+     * For a fraction moved off one GPU of {@code node} (its allocation already released there): the node's other partly
+     * used GPU left with the least free share after taking it, so that the move frees the GPU it held without opening
+     * another, as the periodic rebalance packs fractions ({@link SharedGpuConsolidation}). Empty for a whole-GPU job.
+     */
+    static Optional<Allocation> sharedGpuOnNode(ClusterState state, int node, ResourceDemand moving, Allocation held) {
+        if (!held.isFractional()
+                || held.gpuIndices().length != 1
+                || state.freeCpu(node) < moving.cpuMilli()
+                || state.freeMemory(node) < moving.memoryMib()) {
+            return Optional.empty();
+        }
+        int share = held.milliPerGpu();
+        int best = -1;
+        for (int g = 0; g < state.gpuCount(node); g++) {
+            int free = state.gpuFree(node, g);
+            if (g != held.gpuIndices()[0]
+                    && free < ResourceDemand.WHOLE
+                    && free >= share
+                    && (best < 0 || free < state.gpuFree(node, best))) {
+                best = g;
+            }
+        }
+        return best < 0
+                ? Optional.empty()
+                : Optional.of(new Allocation(node, new int[] {best}, share, moving.cpuMilli(), moving.memoryMib()));
     }
 
     /**

@@ -238,34 +238,47 @@ final class ReclaimSearch {
         }
 
         private void tryMove(int index, ReclaimCost cost, PlacedJob job, Allocation held) {
-            if ((moved.isEmpty() && noDestination.contains(job.id())) || lookupsLeft <= 0) {
+            boolean otherNodes = !(moved.isEmpty() && noDestination.contains(job.id())) && lookupsLeft > 0;
+            // a fraction may also make room on its own node, joining another fraction there on a shared GPU
+            boolean ownNode = held.isFractional() && held.gpuIndices().length == 1;
+            if (!otherNodes && !ownNode) {
                 return;
             }
-            lookupsLeft--;
             ClusterState state = ws.state();
             state.release(held);
             ResourceDemand moving = Demands.of(job.spec());
             PlacementPolicy.NodeFilter targets = moveTargets.apply(job);
             PlacementPolicy.NodeFilter quota = ws.countsNoMore(job);
-            Optional<Allocation> to = Destinations.bestFit(
-                    state,
-                    moving,
-                    node.node(),
-                    (s, n) -> (!kept[n] || Destinations.leavesRoom(s, n, moving, reserve))
-                            && targets.accepts(s, n)
-                            && quota.accepts(s, n),
-                    moving.needsGpu() ? destinations : null);
-            if (to.isEmpty() && moved.isEmpty()) {
-                noDestination.add(job.id());
+            if (otherNodes) {
+                lookupsLeft--;
+                Optional<Allocation> to = Destinations.bestFit(
+                        state,
+                        moving,
+                        node.node(),
+                        (s, n) -> (!kept[n] || Destinations.leavesRoom(s, n, moving, reserve))
+                                && targets.accepts(s, n)
+                                && quota.accepts(s, n),
+                        moving.needsGpu() ? destinations : null);
+                if (to.isEmpty() && moved.isEmpty()) {
+                    noDestination.add(job.id());
+                }
+                to.ifPresent(destination -> searchWithMove(index, cost, job, destination));
             }
-            if (to.isPresent()) {
-                state.allocate(to.get());
-                moved.add(new Move(job, to.get()));
-                search(index + 1, cost.move());
-                moved.remove(moved.size() - 1);
-                state.release(to.get());
+            if (ownNode && targets.accepts(state, node.node()) && quota.accepts(state, node.node())) {
+                Destinations.sharedGpuOnNode(state, node.node(), moving, held)
+                        .ifPresent(within -> searchWithMove(index, cost, job, within));
             }
             state.allocate(held);
+        }
+
+        /** Searches on with the job moved to {@code to} (its allocation here already released), then undoes it. */
+        private void searchWithMove(int index, ReclaimCost cost, PlacedJob job, Allocation to) {
+            ClusterState state = ws.state();
+            state.allocate(to);
+            moved.add(new Move(job, to));
+            search(index + 1, cost.move());
+            moved.remove(moved.size() - 1);
+            state.release(to);
         }
 
         private boolean beaten(ReclaimCost cost) {

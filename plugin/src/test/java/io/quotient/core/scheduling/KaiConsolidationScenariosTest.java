@@ -21,9 +21,7 @@ import org.junit.jupiter.api.Test;
  * {@code TestConsolidation}), translated one for one ({@link KaiScenarios} says how). KAI's consolidation moves
  * running jobs (KAI "Pipelined" on another node) so that a pending job fits, and never evicts for good; here the
  * pending jobs wait together and one periodic round decides them, and each test asserts KAI's end state: which jobs
- * run where, which wait, and that nothing is evicted (a move is a {@link PlanAction.Move}). One case, marked
- * {@code OPEN DIVERGENCE}, reaches KAI's end state one periodic rebalance later: a round moves jobs only between
- * nodes, and fractions are packed onto shared GPUs by the rebalance.
+ * run where, which wait, and that nothing is evicted (a move is a {@link PlanAction.Move}).
  *
  * <p>Not translated: jobs of several tasks that may share a node ("2 jobs of 2 & 1 GPUs running, two pending jobs,
  * only second can be consolidated", "... one job can partially be allocated": as in {@link KaiScenarios}); the cases
@@ -181,16 +179,11 @@ class KaiConsolidationScenariosTest {
         // KAI "2 jobs of 0.5 task running on different GPUs, 1 job of 1 gpus is pending - Consolidate and run the
         // pending job": one 2-GPU node with a 0.5 fraction on each GPU; pending 1 whole GPU. KAI: one fraction joins
         // the other on GPU 0, the whole job takes GPU 1.
-        // OPEN DIVERGENCE: a round's reclaim search moves jobs only to other nodes (ReclaimSearch.tryMove), so the
-        // round leaves the job waiting; Quotient packs fractions onto shared GPUs in its periodic rebalance
-        // (SharedGpuConsolidation), after which the next round places it: the same end state, one rebalance later.
+        // Quotient: the round's reclaim search moves a fraction onto another shared GPU of its own node.
         Scenario s = Scenario.nodes(2).team(queue("queue0", 2, 1));
         runningFraction(s, "queue0", "running_job0", "node-0", 500, 0);
         runningFraction(s, "queue0", "running_job1", "node-0", 500, 1);
         decide(s, whole("queue0", "pending_job0", 1, TRAIN));
-        assertThat(s.pending()).as(() -> state(s)).containsExactly("queue0/pending_job0");
-        s.run.rebalance(1.0);
-        s.run.requeue();
         assertThat(evictions(s)).as(() -> state(s)).isEmpty();
         assertThat(s.pending()).as(() -> state(s)).isEmpty();
         assertThat(s.run.placement("queue0", "running_job0").gpuIndices())
