@@ -11,9 +11,16 @@ import static io.quotient.core.scheduling.KaiScenarios.state;
 import static io.quotient.core.scheduling.KaiScenarios.whole;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.quotient.core.model.Gang;
+import io.quotient.core.model.GpuRequest;
+import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PendingJob;
+import io.quotient.core.model.PlacedJob;
 import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,8 +35,11 @@ import org.junit.jupiter.api.Test;
  * that hold only because KAI's test runs the consolidation action alone, where a Quotient round also places and
  * reclaims ("verify build job allocation isn't handled by consolidation": the build job fits free GPUs; "2 queues
  * with different share, ... don't consolidate": queue0 is below its fair share, which KAI's reclaim action, not run
- * there, would serve); and the cases after "2 jobs of 0.5 task running on different GPUs, 1 job of 1 gpus is pending"
- * in the file.
+ * there, would serve); "MPI jobs consolidation" (a job of a CPU launcher and GPU workers: Quotient's gang replicas
+ * are alike); "Required topology with multiple levels ..." (no topology constraints in Quotient); and the two "failed
+ * search backoff" cases, which test KAI's per-action backoff of a pending job (Quotient remembers failed searches
+ * within one round only, {@code FailedSearches}; the "reclaim only" case is otherwise
+ * {@link #onlyFirstPendingJobCanBeConsolidated}'s).
  */
 class KaiConsolidationScenariosTest {
 
@@ -188,5 +198,64 @@ class KaiConsolidationScenariosTest {
         assertThat(s.pending()).as(() -> state(s)).isEmpty();
         assertThat(s.run.placement("queue0", "running_job0").gpuIndices())
                 .isEqualTo(s.run.placement("queue0", "running_job1").gpuIndices());
+    }
+
+    @Test
+    void jumpOverFullNodes() {
+        // KAI "jump over full nodes pods": four 4-GPU nodes; queue0 (deserved 2) runs 4 on node0, 2 on node1, 2 on
+        // node2 and 4 on node3; pending 3. KAI: running_job2 moves to node1 beside running_job1, the 3 runs on
+        // node2. The two half-used nodes are alike, so either 2-GPU job may move; the full nodes are not touched.
+        Scenario s = Scenario.nodes(4, 4, 4, 4).team(queue("queue0", 2, 1));
+        running(s, "queue0", "running_job0", "node-0", TRAIN, 0, 1, 2, 3);
+        running(s, "queue0", "running_job1", "node-1", TRAIN, 0, 1);
+        running(s, "queue0", "running_job2", "node-2", TRAIN, 0, 1);
+        running(s, "queue0", "running_job3", "node-3", TRAIN, 0, 1, 2, 3);
+        decide(s, whole("queue0", "pending_job0", 3, TRAIN));
+        assertThat(evictions(s)).as(() -> state(s)).isEmpty();
+        assertThat(s.pending()).isEmpty();
+        assertThat(KaiScenarios.moves(s)).hasSize(1);
+        String shared = nodeOf(s, "queue0", "running_job1");
+        assertThat(nodeOf(s, "queue0", "running_job2")).isEqualTo(shared);
+        assertThat(nodeOf(s, "queue0", "pending_job0")).isIn("node-1", "node-2").isNotEqualTo(shared);
+        assertThat(nodeOf(s, "queue0", "running_job0")).isEqualTo("node-0");
+        assertThat(nodeOf(s, "queue0", "running_job3")).isEqualTo("node-3");
+    }
+
+    @Test
+    void aGangWhoseReplicasCannotShareANodeIsMadeRoomForByMoves() {
+        // KAI "1 jobs of 2 tasks that cannot sit together on the same node": four 4-GPU nodes with two 1-GPU jobs
+        // each (running_job0..7 on node0..3, then node0..3 again); pending a job of two 3-GPU tasks. KAI: two 1-GPU
+        // jobs move onto another node (running_job6 and running_job7 to node0), and the tasks run on the two nodes
+        // they left with one job each. Here the gang's replicas are on different nodes (Quotient's gang of whole-GPU
+        // replicas); which two nodes are freed is Quotient's choice, so the test asserts the shape: two moves, no
+        // eviction, each replica on a node with exactly one other 1-GPU job.
+        Scenario s = Scenario.nodes(4, 4, 4, 4).team(queue("queue0", 2, 1));
+        for (int i = 0; i < 8; i++) {
+            running(s, "queue0", "running_job" + i, "node-" + (i % 4), TRAIN, i / 4);
+        }
+        JobSpec gang = new JobSpec(
+                new JobId("queue0", "pending_job0"),
+                new GpuRequest.WholeGpus(3),
+                1000,
+                1024,
+                Set.of(),
+                TRAIN,
+                true,
+                Duration.ZERO,
+                Gang.of(2));
+        decide(s, gang);
+        assertThat(evictions(s)).as(() -> state(s)).isEmpty();
+        assertThat(s.pending()).as(() -> state(s)).isEmpty();
+        assertThat(KaiScenarios.moves(s)).hasSize(2);
+        List<String> replicaNodes = s.run.placement("queue0", "pending_job0").replicas().stream()
+                .map(PlacedJob.Replica::node)
+                .toList();
+        assertThat(replicaNodes).doesNotHaveDuplicates().hasSize(2);
+        for (String node : replicaNodes) {
+            long others = IntStream.range(0, 8)
+                    .filter(i -> nodeOf(s, "queue0", "running_job" + i).equals(node))
+                    .count();
+            assertThat(others).as(() -> state(s)).isEqualTo(1);
+        }
     }
 }
