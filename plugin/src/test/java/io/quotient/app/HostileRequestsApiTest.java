@@ -155,6 +155,27 @@ class HostileRequestsApiTest {
                         "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100\\u0000\"]}",
                         "gpuModels",
                         "control characters"),
+                // a model pin no node can ever carry: a model is a nvidia.com/gpu.product label value
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100 SXM\"]}",
+                        "gpuModels",
+                        "'A100 SXM' (8 characters) is not a GPU model name"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"" + "m".repeat(64) + "\"]}",
+                        "gpuModels",
+                        "(64 characters) is not a GPU model name"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"../A100\"]}",
+                        "gpuModels",
+                        "is not a GPU model name"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100\u202e\"]}",
+                        "gpuModels",
+                        "is not a GPU model name"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"fraction\":0.5},\"gpuModels\":[" + models(65) + "]}",
+                        "gpuModels",
+                        "names 65 models; at most 64"),
                 // a guarantee voided by a minimum runtime (2)
                 Arguments.of(
                         "{\"name\":\"a\",\"gpu\":{\"count\":1},\"minRuntimeSeconds\":315360000}",
@@ -188,6 +209,21 @@ class HostileRequestsApiTest {
         mvc.perform(get("/api/v1/teams/hostile/jobs"))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$", hasSize(0)));
+    }
+
+    /** A reason quoting a whole value is cut: a 100,000-character kind or image is not echoed back. */
+    @Test
+    void aReasonNeverEchoesAWholePayload() throws Exception {
+        for (String field : List.of("kind", "image")) {
+            String body = "{\"name\":\"a\",\"" + field + "\":\"" + "y".repeat(100_000) + "\"}";
+            MvcResult result = deploy("hostile", body)
+                    .andExpect(status().isBadRequest())
+                    .andExpect(jsonPath("$.field").value(field))
+                    .andReturn();
+            String reason = JsonPath.read(result.getResponse().getContentAsString(), "$.reason");
+            assertThat(reason).as(field).hasSizeLessThan(1100).contains("characters left out");
+        }
+        mvc.perform(get("/api/v1/teams/hostile/jobs")).andExpect(jsonPath("$", hasSize(0)));
     }
 
     @Test
@@ -284,6 +320,16 @@ class HostileRequestsApiTest {
         return mvc.perform(post("/api/v1/teams/" + team + "/jobs")
                 .contentType(MediaType.APPLICATION_JSON)
                 .content(body));
+    }
+
+    /** {@code count} distinct valid model names, as JSON strings separated by commas. */
+    private static String models(int count) {
+        return String.join(
+                ",",
+                Stream.iterate(0, i -> i + 1)
+                        .limit(count)
+                        .map(i -> "\"GPU-" + i + "\"")
+                        .toList());
     }
 
     private static Path teamsFile() {

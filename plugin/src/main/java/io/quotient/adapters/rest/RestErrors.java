@@ -30,6 +30,8 @@ public class RestErrors {
 
     private static final Logger LOG = LoggerFactory.getLogger(RestErrors.class);
     private static final String RETRY_AFTER_SECONDS = "5";
+    /** The longest reason an answer carries; the rules' own reasons are far shorter. */
+    static final int MAX_REASON = 1024;
 
     @ExceptionHandler(RequestException.class)
     ResponseEntity<ErrorBody> invalid(RequestException e) {
@@ -41,8 +43,22 @@ public class RestErrors {
                 new ErrorBody(
                         "invalid request",
                         e.field(),
-                        reason,
+                        bounded(reason),
                         "correct " + e.field() + " and send the request again; nothing was created"));
+    }
+
+    /**
+     * A reason that quotes a whole value (an image, a kind, a model of 100,000 characters) cut in its middle: its start
+     * says which value was wrong and its end what to do, and an answer never echoes a whole payload.
+     */
+    static String bounded(String reason) {
+        if (reason.length() <= MAX_REASON) {
+            return reason;
+        }
+        int tail = MAX_REASON / 4;
+        int head = MAX_REASON - tail;
+        return reason.substring(0, head) + "...(" + (reason.length() - head - tail) + " characters left out)..."
+                + reason.substring(reason.length() - tail);
     }
 
     @ExceptionHandler(TeamNotFoundException.class)
