@@ -104,6 +104,9 @@ class HostileRequestsApiTest {
                 Arguments.of("[]", null, "must be a JSON object"),
                 Arguments.of("{\"name\":\"a\",", null, "ends in the middle"),
                 Arguments.of("", null, "missing"),
+                // a raw NUL byte ended the body for the reader: the second object was dropped in silence
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1}}\u0000{\"name\":\"b\"}", null, "NUL byte"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1}}\u0000", null, "NUL byte (at byte 30)"),
                 // nulls (6)
                 Arguments.of("{\"name\":\"a\",\"command\":[\"sleep\",\"1\",null]}", "command[2]", "not null"),
                 Arguments.of("{\"name\":\"a\",\"args\":[null]}", "args[0]", "not null"),
@@ -222,6 +225,24 @@ class HostileRequestsApiTest {
                     .andReturn();
             String reason = JsonPath.read(result.getResponse().getContentAsString(), "$.reason");
             assertThat(reason).as(field).hasSizeLessThan(1100).contains("characters left out");
+        }
+        mvc.perform(get("/api/v1/teams/hostile/jobs")).andExpect(jsonPath("$", hasSize(0)));
+    }
+
+    /** Only application/json is a job: not another +json type, and a Content-Type that is no media type is named. */
+    @Test
+    void aContentTypeOtherThanJsonIsA415AndCreatesNothing() throws Exception {
+        for (String type : List.of("application/merge-patch+json", "application/json-patch+json", ";;;/")) {
+            MvcResult result = mvc.perform(post("/api/v1/teams/hostile/jobs")
+                            .header("Content-Type", type)
+                            .content("{\"name\":\"a\",\"gpu\":{\"count\":1}}"))
+                    .andExpect(status().isUnsupportedMediaType())
+                    .andExpect(jsonPath("$.error").value("unsupported media type"))
+                    .andReturn();
+            assertThat(result.getResponse().getContentAsString())
+                    .as(type)
+                    .doesNotContain(INTERNALS)
+                    .doesNotContain("mimeType");
         }
         mvc.perform(get("/api/v1/teams/hostile/jobs")).andExpect(jsonPath("$", hasSize(0)));
     }

@@ -117,6 +117,15 @@ public class RestErrors {
             if (t instanceof BodyTooLargeException tooLarge) {
                 return answer(HttpStatus.PAYLOAD_TOO_LARGE, BodySizeFilter.tooLarge(tooLarge.limit()));
             }
+            if (t instanceof BodyNulException nul) {
+                return answer(
+                        HttpStatus.BAD_REQUEST,
+                        new ErrorBody(
+                                "invalid request",
+                                null,
+                                "the body has a NUL byte (at byte " + nul.offset() + "), which JSON text never has",
+                                "send one JSON object in UTF-8; inside a string write \\u0000; nothing was created"));
+            }
         }
         return answer(HttpStatus.BAD_REQUEST, JsonErrors.describe(e.getCause()));
     }
@@ -166,9 +175,14 @@ public class RestErrors {
 
     @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
     ResponseEntity<ErrorBody> mediaType(HttpMediaTypeNotSupportedException e) {
+        // Spring's own message for a Content-Type that is no media type quotes its parser ("'mimeType' must not be
+        // empty"); the answer names the header as sent instead
+        String reason = e.getContentType() == null
+                ? "the Content-Type header is not a media type"
+                : "Content-Type '" + e.getContentType() + "' is not supported";
         return answer(
                 HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-                new ErrorBody("unsupported media type", null, e.getMessage(), "send Content-Type: application/json"));
+                new ErrorBody("unsupported media type", null, reason, "send Content-Type: application/json"));
     }
 
     /** A path the API does not serve: the same JSON answer as a path the servlet container refuses itself. */
