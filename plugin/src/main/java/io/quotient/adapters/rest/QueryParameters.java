@@ -5,6 +5,7 @@ import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.springframework.context.annotation.Configuration;
@@ -40,6 +41,9 @@ public class QueryParameters implements WebMvcConfigurer, HandlerInterceptor {
             return true;
         }
         Set<String> taken = taken(method);
+        if (taken == null) {
+            return true;
+        }
         for (String pair : query.split("&")) {
             String name = name(pair);
             if (!name.isEmpty() && !taken.contains(name)) {
@@ -52,13 +56,19 @@ public class QueryParameters implements WebMvcConfigurer, HandlerInterceptor {
         return true;
     }
 
-    /** The names of the handler's {@code @RequestParam}s, as a request spells them. */
+    /**
+     * The names of the handler's {@code @RequestParam}s, as a request spells them; null when it takes every parameter
+     * (a {@code @RequestParam Map}), so that such a handler is not refused what it reads.
+     */
     private static Set<String> taken(HandlerMethod method) {
         Set<String> names = new TreeSet<>();
         for (MethodParameter parameter : method.getMethodParameters()) {
             RequestParam param = parameter.getParameterAnnotation(RequestParam.class);
             if (param == null) {
                 continue;
+            }
+            if (Map.class.isAssignableFrom(parameter.getParameterType())) {
+                return null;
             }
             if (!param.name().isEmpty()) {
                 names.add(param.name());
