@@ -1,5 +1,6 @@
 package io.quotient.deploy;
 
+import io.quotient.core.request.LabelValue;
 import io.quotient.core.request.RequestException;
 import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.TemplateTraits;
@@ -14,7 +15,6 @@ import java.util.regex.Pattern;
  */
 public final class SubmissionChecks {
 
-    private static final Pattern LABEL_VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?");
     private static final Pattern ENV_NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
     /** A Kubernetes object name (DNS-1123 subdomain), as a ClusterTrainingRuntime's. */
     private static final Pattern OBJECT_NAME =
@@ -132,7 +132,7 @@ public final class SubmissionChecks {
         if (value == null) {
             throw new RequestException(field, "must have a value (a string, may be empty), not null");
         }
-        if (!LABEL_VALUE.matcher(value).matches()) {
+        if (!LabelValue.valid(value)) {
             throw new RequestException(
                     field,
                     "value '" + value + "' is not a valid Kubernetes label value (at most"

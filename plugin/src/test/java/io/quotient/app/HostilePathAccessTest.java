@@ -92,9 +92,7 @@ class HostilePathAccessTest {
     @Test
     void everyProbedSpellingOfAnotherTeamIsRefusedAndChangesNothing() throws IOException {
         RawHttp http = new RawHttp(port);
-        assertThat(http.send("POST", "/api/v1/teams/team-a/jobs", AS_A, job("kept"))
-                        .status())
-                .isEqualTo(201);
+        deployAsTeamA(http, "kept");
         for (String team : PROBED) {
             for (String method : List.of("GET", "POST", "DELETE")) {
                 String path = "/api/v1/teams/" + team + "/jobs" + (method.equals("DELETE") ? "/kept" : "");
@@ -117,6 +115,41 @@ class HostilePathAccessTest {
                 .isEqualTo(403);
         assertThat(http.send("GET", "/api/v1/teams/team-b/jobs", AS_B, null).status())
                 .isEqualTo(200);
+    }
+
+    /**
+     * The methods and query strings the probes above leave out: HEAD reads as GET does and is refused as GET is;
+     * OPTIONS answers the allowed methods and nothing of the team's; an unknown query parameter is refused only
+     * after authorization, so another team's caller learns nothing from it (403, not 400) and changes nothing.
+     */
+    @Test
+    void otherMethodsAndQueryStringsAreAuthorisedFirst() throws IOException {
+        RawHttp http = new RawHttp(port);
+        deployAsTeamA(http, "held");
+        for (String path : List.of("/api/v1/teams/team-a/jobs", "/api/v1/teams/team-a/jobs/held")) {
+            assertThat(http.send("HEAD", path, AS_B, null).status())
+                    .as("HEAD " + path)
+                    .isEqualTo(403);
+            RawHttp.Response options = http.send("OPTIONS", path, AS_B, null);
+            assertThat(options.body()).as("OPTIONS " + path).doesNotContain("held");
+            assertThat(http.send("GET", path + "?x=1", AS_B, null).status())
+                    .as("GET " + path + "?x=1")
+                    .isEqualTo(403);
+            assertThat(http.send("DELETE", path + "?x=1", AS_B, null).status()).isIn(403, 405);
+        }
+        RawHttp.Response ownQuery = http.send("DELETE", "/api/v1/teams/team-a/jobs/held?force=1", AS_A, null);
+        assertThat(ownQuery.status()).isEqualTo(400);
+        assertThat(ownQuery.body()).contains("\"field\":\"force\"");
+        assertThat(names(http.send("GET", "/api/v1/teams/team-a/jobs", AS_A, null)
+                        .body()))
+                .contains("held");
+        // the other tests see team-a as they left it
+        assertThat(http.send("DELETE", "/api/v1/teams/team-a/jobs/held", AS_A, null)
+                        .status())
+                .isEqualTo(200);
+        assertThat(names(http.send("GET", "/api/v1/teams/team-a/jobs", AS_A, null)
+                        .body()))
+                .doesNotContain("held");
     }
 
     @Test
@@ -178,6 +211,13 @@ class HostilePathAccessTest {
             case 3 -> out + "/";
             default -> out.toString();
         };
+    }
+
+    private static void deployAsTeamA(RawHttp http, String name) throws IOException {
+        assertThat(http.send("POST", "/api/v1/teams/team-a/jobs", AS_A, job(name))
+                        .status())
+                .as("team-a deploys " + name)
+                .isEqualTo(201);
     }
 
     private static String job(String name) {

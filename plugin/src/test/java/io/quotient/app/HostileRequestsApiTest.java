@@ -104,6 +104,9 @@ class HostileRequestsApiTest {
                 Arguments.of("[]", null, "must be a JSON object"),
                 Arguments.of("{\"name\":\"a\",", null, "ends in the middle"),
                 Arguments.of("", null, "missing"),
+                // a raw NUL byte ended the body for the reader: the second object was dropped in silence
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1}}\u0000{\"name\":\"b\"}", null, "NUL byte"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1}}\u0000", null, "NUL byte (at byte 30)"),
                 // nulls (6)
                 Arguments.of("{\"name\":\"a\",\"command\":[\"sleep\",\"1\",null]}", "command[2]", "not null"),
                 Arguments.of("{\"name\":\"a\",\"args\":[null]}", "args[0]", "not null"),
@@ -155,6 +158,27 @@ class HostileRequestsApiTest {
                         "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100\\u0000\"]}",
                         "gpuModels",
                         "control characters"),
+                // a model pin no node can ever carry: a model is a nvidia.com/gpu.product label value
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100 SXM\"]}",
+                        "gpuModels",
+                        "'A100 SXM' (8 characters) is not a GPU model name"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"" + "m".repeat(64) + "\"]}",
+                        "gpuModels",
+                        "(64 characters) is not a GPU model name"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"../A100\"]}",
+                        "gpuModels",
+                        "is not a GPU model name"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100\u202e\"]}",
+                        "gpuModels",
+                        "is not a GPU model name"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"fraction\":0.5},\"gpuModels\":[" + models(65) + "]}",
+                        "gpuModels",
+                        "names 65 models; at most 64"),
                 // a guarantee voided by a minimum runtime (2)
                 Arguments.of(
                         "{\"name\":\"a\",\"gpu\":{\"count\":1},\"minRuntimeSeconds\":315360000}",
@@ -188,6 +212,39 @@ class HostileRequestsApiTest {
         mvc.perform(get("/api/v1/teams/hostile/jobs"))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$", hasSize(0)));
+    }
+
+    /** A reason quoting a whole value is cut: a 100,000-character kind or image is not echoed back. */
+    @Test
+    void aReasonNeverEchoesAWholePayload() throws Exception {
+        for (String field : List.of("kind", "image")) {
+            String body = "{\"name\":\"a\",\"" + field + "\":\"" + "y".repeat(100_000) + "\"}";
+            MvcResult result = deploy("hostile", body)
+                    .andExpect(status().isBadRequest())
+                    .andExpect(jsonPath("$.field").value(field))
+                    .andReturn();
+            String reason = JsonPath.read(result.getResponse().getContentAsString(), "$.reason");
+            assertThat(reason).as(field).hasSizeLessThan(1100).contains("characters left out");
+        }
+        mvc.perform(get("/api/v1/teams/hostile/jobs")).andExpect(jsonPath("$", hasSize(0)));
+    }
+
+    /** Only application/json is a job: not another +json type, and a Content-Type that is no media type is named. */
+    @Test
+    void aContentTypeOtherThanJsonIsA415AndCreatesNothing() throws Exception {
+        for (String type : List.of("application/merge-patch+json", "application/json-patch+json", ";;;/")) {
+            MvcResult result = mvc.perform(post("/api/v1/teams/hostile/jobs")
+                            .header("Content-Type", type)
+                            .content("{\"name\":\"a\",\"gpu\":{\"count\":1}}"))
+                    .andExpect(status().isUnsupportedMediaType())
+                    .andExpect(jsonPath("$.error").value("unsupported media type"))
+                    .andReturn();
+            assertThat(result.getResponse().getContentAsString())
+                    .as(type)
+                    .doesNotContain(INTERNALS)
+                    .doesNotContain("mimeType");
+        }
+        mvc.perform(get("/api/v1/teams/hostile/jobs")).andExpect(jsonPath("$", hasSize(0)));
     }
 
     @Test
@@ -284,6 +341,16 @@ class HostileRequestsApiTest {
         return mvc.perform(post("/api/v1/teams/" + team + "/jobs")
                 .contentType(MediaType.APPLICATION_JSON)
                 .content(body));
+    }
+
+    /** {@code count} distinct valid model names, as JSON strings separated by commas. */
+    private static String models(int count) {
+        return String.join(
+                ",",
+                Stream.iterate(0, i -> i + 1)
+                        .limit(count)
+                        .map(i -> "\"GPU-" + i + "\"")
+                        .toList());
     }
 
     private static Path teamsFile() {

@@ -5,6 +5,7 @@ import io.quotient.core.model.ModelGroup;
 import io.quotient.core.model.ModelGuarantee;
 import io.quotient.core.model.ModelGuarantees;
 import io.quotient.core.model.Team;
+import io.quotient.core.request.LabelValue;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -42,8 +43,8 @@ final class ModelGuaranteesParser {
                 throw yaml.error(entries.get(i), field + " needs 'models', a list of GPU models");
             }
             ModelGroup group = new ModelGroup(models(yaml, f.get("models"), field + ".models"));
-            long gpus = f.containsKey("gpus") ? milli(yaml, f.get("gpus"), field + ".gpus") : 0;
-            long max = f.containsKey("maxGpus") ? milli(yaml, f.get("maxGpus"), field + ".maxGpus") : Team.UNLIMITED;
+            long gpus = f.containsKey("gpus") ? yaml.gpuMilli(f.get("gpus"), field + ".gpus") : 0;
+            long max = f.containsKey("maxGpus") ? yaml.gpuMilli(f.get("maxGpus"), field + ".maxGpus") : Team.UNLIMITED;
             try {
                 groups.add(new ModelGuarantee(group, gpus, max));
             } catch (IllegalArgumentException e) {
@@ -95,14 +96,20 @@ final class ModelGuaranteesParser {
         }
         Set<String> models = new LinkedHashSet<>();
         for (Node m : sequence.getValue()) {
-            if (!models.add(yaml.string(m, field))) {
+            String model = yaml.string(m, field);
+            // a group's models are nodes' nvidia.com/gpu.product labels, as a job's gpuModels are: a name no label
+            // can hold would guarantee GPUs no node ever has
+            if (!LabelValue.valid(model)) {
+                throw yaml.error(
+                        m,
+                        field + " names '" + model + "', which is not a GPU model name (a node's nvidia.com/gpu.product"
+                                + " label value: at most " + LabelValue.MAX_LENGTH + " letters, digits, '-', '_' and"
+                                + " '.', starting and ending with a letter or digit)");
+            }
+            if (!models.add(model)) {
                 throw yaml.error(m, field + " names '" + yaml.string(m, field) + "' twice");
             }
         }
         return models;
-    }
-
-    private static long milli(YamlConfigReader yaml, Node node, String field) {
-        return Math.round(yaml.number(node, field, 0) * 1000);
     }
 }

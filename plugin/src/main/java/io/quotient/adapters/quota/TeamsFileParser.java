@@ -135,9 +135,9 @@ public final class TeamsFileParser {
                 ? ModelGuaranteesParser.parse(yaml, f.get("guarantees"))
                 : ModelGuarantees.NONE;
         long guaranteed = f.containsKey("guaranteedGpus")
-                ? milli(yaml, f.get("guaranteedGpus"), "guaranteedGpus")
+                ? yaml.gpuMilli(f.get("guaranteedGpus"), "guaranteedGpus")
                 : groups.guaranteedMilli();
-        long max = f.containsKey("maxGpus") ? milli(yaml, f.get("maxGpus"), "maxGpus") : Team.UNLIMITED;
+        long max = f.containsKey("maxGpus") ? yaml.gpuMilli(f.get("maxGpus"), "maxGpus") : Team.UNLIMITED;
         double weight =
                 f.containsKey("overQuotaWeight") ? yaml.number(f.get("overQuotaWeight"), "overQuotaWeight", 0) : 1.0;
         return new Limits(guaranteed, max, weight, groups);
@@ -204,9 +204,5 @@ public final class TeamsFileParser {
             throw yaml.error(node, field + " must be true or false, was '" + value + "'");
         }
         return Boolean.parseBoolean(value);
-    }
-
-    private static long milli(YamlConfigReader yaml, Node node, String field) {
-        return Math.round(yaml.number(node, field, 0) * 1000);
     }
 }

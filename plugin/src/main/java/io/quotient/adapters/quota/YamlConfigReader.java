@@ -24,6 +24,9 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  */
 public final class YamlConfigReader {
 
+    /** The most GPUs one amount of the file may name: more than any cluster has. */
+    public static final long MAX_GPUS = 1_000_000;
+
     private final String source;
 
     public YamlConfigReader(String source) {
@@ -96,6 +99,26 @@ public final class YamlConfigReader {
             throw error(node, field + " must be a finite number >= " + min + ", was " + scalar(node, field));
         }
         return value;
+    }
+
+    /**
+     * GPUs as the file writes them (fractions allowed), in milli-GPU. Bounded so that the sums over teams, departments
+     * and groups stay far from overflow ({@code 1e300} was Long.MAX_VALUE milli-GPU, two of them a negative
+     * guarantee), and a positive amount that rounds to no milli-GPU is refused rather than silently made 0.
+     */
+    public long gpuMilli(Node node, String field) {
+        double gpus = number(node, field, 0);
+        if (gpus > MAX_GPUS) {
+            throw error(
+                    node,
+                    field + " must be at most " + MAX_GPUS + " GPUs (more than any cluster has), was "
+                            + scalar(node, field));
+        }
+        long milli = Math.round(gpus * 1000);
+        if (gpus > 0 && milli == 0) {
+            throw error(node, field + " is below the smallest share, 0.001 GPU, was " + scalar(node, field));
+        }
+        return milli;
     }
 
     public long integer(Node node, String field, long min) {

@@ -18,7 +18,9 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * Refuses request bodies longer than the limit with 413 and a JSON {@link ErrorBody}, before they are kept in memory:
  * a declared {@code Content-Length} above the limit is answered at once, and a body without one (chunked) is counted
- * as it is read and ends with {@link BodyTooLargeException} at the first byte past the limit.
+ * as it is read and ends with {@link BodyTooLargeException} at the first byte past the limit. A UTF-8 body (no
+ * charset, or UTF-8) ends with {@link BodyNulException} at its first NUL byte, which the JSON reader would take for
+ * the end of the body; other charsets (UTF-16) have NUL bytes in every character and are left to the reader.
  */
 public final class BodySizeFilter extends OncePerRequestFilter {
 
@@ -72,7 +74,9 @@ public final class BodySizeFilter extends OncePerRequestFilter {
         @Override
         public ServletInputStream getInputStream() throws IOException {
             if (stream == null) {
-                stream = new Counting(super.getInputStream(), maxBytes);
+                String charset = getCharacterEncoding();
+                boolean utf8 = charset == null || charset.equalsIgnoreCase("UTF-8") || charset.equalsIgnoreCase("UTF8");
+                stream = new Counting(super.getInputStream(), maxBytes, utf8);
             }
             return stream;
         }
@@ -88,16 +92,21 @@ public final class BodySizeFilter extends OncePerRequestFilter {
 
         private final ServletInputStream in;
         private final long maxBytes;
+        private final boolean refuseNul;
         private long read;
 
-        Counting(ServletInputStream in, long maxBytes) {
+        Counting(ServletInputStream in, long maxBytes, boolean refuseNul) {
             this.in = in;
             this.maxBytes = maxBytes;
+            this.refuseNul = refuseNul;
         }
 
         @Override
         public int read() throws IOException {
             int b = in.read();
+            if (b == 0 && refuseNul) {
+                throw new BodyNulException(read);
+            }
             if (b >= 0) {
                 count(1);
             }
@@ -107,6 +116,11 @@ public final class BodySizeFilter extends OncePerRequestFilter {
         @Override
         public int read(byte[] buffer, int offset, int length) throws IOException {
             int n = in.read(buffer, offset, length);
+            for (int i = 0; refuseNul && i < n; i++) {
+                if (buffer[offset + i] == 0) {
+                    throw new BodyNulException(read + i);
+                }
+            }
             if (n > 0) {
                 count(n);
             }

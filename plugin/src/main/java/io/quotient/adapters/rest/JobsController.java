@@ -65,7 +65,8 @@ public class JobsController {
                                         mediaType = MediaType.APPLICATION_JSON_VALUE,
                                         schema = @Schema(implementation = ErrorBody.class)))
             })
-    @PostMapping
+    // application/json only: Spring would read any +json type (application/merge-patch+json) as a whole new job
+    @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
     public ResponseEntity<JobView> deploy(
             @PathVariable String team, @RequestBody JobRequestBody body, UriComponentsBuilder uri) {
         JobRecord record = deployments.deploy(body.toSubmission(team));

@@ -16,6 +16,7 @@ import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -35,6 +36,8 @@ public class UsageController {
     static final int MAX_DAYS = 366;
 
     static final String CSV = "text/csv";
+
+    private static final Pattern DAY = Pattern.compile("[0-9]{4}-[0-9]{2}-[0-9]{2}");
 
     private final UsageRecorder usage;
     private final TeamsSource teams;
@@ -116,9 +119,17 @@ public class UsageController {
         return new Query(start, end, grouping, cut);
     }
 
+    /**
+     * A day exactly as {@code YYYY-MM-DD}: a year of four digits, nothing around it. ISO's signed years
+     * ({@code +999999999-12-31}, {@code -999999999-01-01}) lie at the ends of the calendar, where the range's arithmetic
+     * fails; and a NUL or line break that trimming would drop is not a day either.
+     */
     private static LocalDate day(String field, String value) {
         try {
-            return LocalDate.parse(value.trim());
+            if (!DAY.matcher(value).matches()) {
+                throw new DateTimeParseException("not YYYY-MM-DD", value, 0);
+            }
+            return LocalDate.parse(value);
         } catch (DateTimeParseException e) {
             throw new RequestException(
                     field, "'" + UsageGrouping.excerpt(value) + "' is not a day; write it as YYYY-MM-DD (UTC)");

@@ -30,6 +30,8 @@ public final class JobSpecValidator {
     public static final int MAX_GPUS_PER_REPLICA = 1024;
     /** The most MiB of one GPU a request may name (1 TiB): more than any GPU has, and bytes of it fit a long. */
     public static final long MAX_GPU_MEMORY_MIB = 1L << 20;
+    /** The most GPU models one job may accept: more than any cluster has, and a reason naming them stays short. */
+    public static final int MAX_MODELS = 64;
     /** The cluster's maximum minimum runtime unless configured ({@code quotient.scheduling.max-min-runtime}). */
     public static final Duration DEFAULT_MAX_MIN_RUNTIME = Duration.ofHours(1);
 
@@ -292,9 +294,33 @@ public final class JobSpecValidator {
                         "must not contain control characters (a model is a node label"
                                 + " value such as NVIDIA-A100-SXM4-80GB)");
             }
-            models.add(model.trim());
+            String name = model.trim();
+            // a node's model is its nvidia.com/gpu.product label: a name no label can hold is on no node, now or
+            // after the cluster grows, so the job could never run (unlike a valid model no node has yet: 202)
+            if (!LabelValue.valid(name)) {
+                throw new RequestException(
+                        "gpuModels",
+                        "'" + excerpt(name) + "' (" + name.length() + " characters) is not a GPU model name: a model"
+                                + " is a node's nvidia.com/gpu.product label value, at most " + LabelValue.MAX_LENGTH
+                                + " letters, digits, '-', '_' and '.', starting and ending with a letter or digit"
+                                + " (such as NVIDIA-A100-SXM4-80GB)");
+            }
+            models.add(name);
+        }
+        if (models.size() > MAX_MODELS) {
+            throw new RequestException(
+                    "gpuModels",
+                    "names " + models.size() + " models; at most " + MAX_MODELS + " may be named (each is a GPU"
+                            + " model of the cluster's nodes)");
         }
         return models;
+    }
+
+    /** A value quoted back in a reason, cut: an answer names what was wrong, it does not echo a whole payload. */
+    private static String excerpt(String value) {
+        return value.length() > LabelValue.MAX_LENGTH + 1
+                ? value.substring(0, LabelValue.MAX_LENGTH + 1) + "..."
+                : value;
     }
 
     private static long nonNegative(String field, Long value) {

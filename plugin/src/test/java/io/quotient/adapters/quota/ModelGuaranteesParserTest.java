@@ -142,4 +142,43 @@ class ModelGuaranteesParserTest {
                         maxGpus: 2
                 """).reason()).contains("guarantees[0]: maxGpus (2.0) is below gpus (4.0)");
     }
+
+    /**
+     * Hostile amounts and names: 1e300 GPUs was Long.MAX_VALUE milli-GPU (two groups of it summed to a negative
+     * guarantee, refused as "must not be negative"; one team of it was accepted), 0.0001 silently became 0, and a
+     * model no node label can hold ('A100 80GB', 300 characters) guaranteed GPUs no node ever has.
+     */
+    @Test
+    void amountsBeyondAnyClusterAndModelsNoNodeCanCarryAreRefusedNamingTheField() {
+        assertThat(refused("""
+                teams:
+                  - name: team-a
+                    guarantees:
+                      - models: [H100-80GB]
+                        gpus: 1e300
+                      - models: [A100-SXM4-80GB]
+                        gpus: 1e300
+                """).reason()).contains("guarantees[0].gpus must be at most 1000000 GPUs");
+        assertThat(refused("teams:\n  - {name: team-a, guaranteedGpus: 1e300}\n")
+                        .reason())
+                .contains("guaranteedGpus must be at most 1000000 GPUs");
+        assertThat(refused("teams:\n  - {name: team-a, guaranteedGpus: 1, maxGpus: 9223372036854775807}\n")
+                        .reason())
+                .contains("maxGpus must be at most 1000000 GPUs");
+        assertThat(refused("teams:\n  - {name: team-a, guaranteedGpus: 0.0001}\n")
+                        .reason())
+                .contains("guaranteedGpus is below the smallest share, 0.001 GPU, was 0.0001");
+        for (String model : new String[] {"\"A100 80GB\"", "\"" + "x".repeat(300) + "\"", "\"../H100\""}) {
+            assertThat(refused("teams:\n  - name: team-a\n    guarantees:\n      - models: [" + model
+                                    + "]\n        gpus: 1\n")
+                            .reason())
+                    .as(model)
+                    .contains("guarantees[0].models names")
+                    .contains("is not a GPU model name");
+        }
+        assertThat(TeamsFileParser.parse("teams:\n  - {name: team-a, guaranteedGpus: 1000000}\n", "f")
+                        .get("team-a")
+                        .guaranteedMilli())
+                .isEqualTo(1_000_000_000L);
+    }
 }
