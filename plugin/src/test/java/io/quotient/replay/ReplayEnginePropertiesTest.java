@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Example;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -41,6 +42,15 @@ class ReplayEnginePropertiesTest {
             assertThat(run.finished())
                     .as(run.toString())
                     .isEqualTo(admitted(run, seen.get(run.spec().team()), in));
+        }
+    }
+
+    @Example
+    void aFractionMovedWithinItsNodeNeverCountsOnWhatTheSameSearchEvicts() {
+        // found by the property: a fraction moved onto a GPU of its own node that an eviction of the same plan freed,
+        // and the plan, which moves before it evicts, double-booked the GPU
+        for (ReplayPolicy policy : List.of(new QuotientDefault(), new KaiLike())) {
+            noJobIsLostOrRunTwiceAndCapacityIsNeverExceeded(-5948184L, policy);
         }
     }
 

@@ -60,8 +60,12 @@ final class Destinations {
      * For a fraction moved off one GPU of {@code node} (its allocation already released there): the node's other partly
      * used GPU left with the least free share after taking it, so that the move frees the GPU it held without opening
      * another, as the periodic rebalance packs fractions ({@link SharedGpuConsolidation}). Empty for a whole-GPU job.
+     *
+     * @param freedByEvictions per GPU of the node, the milli that evictions of the same search freed there: a plan
+     *                         applies its moves before its evictions, so a move may not count on them
      */
-    static Optional<Allocation> sharedGpuOnNode(ClusterState state, int node, ResourceDemand moving, Allocation held) {
+    static Optional<Allocation> sharedGpuOnNode(
+            ClusterState state, int node, ResourceDemand moving, Allocation held, int[] freedByEvictions) {
         if (!held.isFractional()
                 || held.gpuIndices().length != 1
                 || state.freeCpu(node) < moving.cpuMilli()
@@ -70,13 +74,12 @@ final class Destinations {
         }
         int share = held.milliPerGpu();
         int best = -1;
+        int bestFree = Integer.MAX_VALUE;
         for (int g = 0; g < state.gpuCount(node); g++) {
-            int free = state.gpuFree(node, g);
-            if (g != held.gpuIndices()[0]
-                    && free < ResourceDemand.WHOLE
-                    && free >= share
-                    && (best < 0 || free < state.gpuFree(node, best))) {
+            int free = state.gpuFree(node, g) - freedByEvictions[g];
+            if (g != held.gpuIndices()[0] && free < ResourceDemand.WHOLE && free >= share && free < bestFree) {
                 best = g;
+                bestFree = free;
             }
         }
         return best < 0

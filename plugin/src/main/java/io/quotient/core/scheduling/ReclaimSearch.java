@@ -265,10 +265,23 @@ final class ReclaimSearch {
                 to.ifPresent(destination -> searchWithMove(index, cost, job, destination));
             }
             if (ownNode && targets.accepts(state, node.node()) && quota.accepts(state, node.node())) {
-                Destinations.sharedGpuOnNode(state, node.node(), moving, held)
+                Destinations.sharedGpuOnNode(state, node.node(), moving, held, freedByEvictions())
                         .ifPresent(within -> searchWithMove(index, cost, job, within));
             }
             state.allocate(held);
+        }
+
+        /** Per GPU of the node searched, the milli this search's evictions so far freed there. */
+        private int[] freedByEvictions() {
+            int[] freed = new int[ws.state().gpuCount(node.node())];
+            for (PlacedJob victim : evicted) {
+                ws.allocationOn(victim.id(), node.node()).ifPresent(a -> {
+                    for (int g : a.gpuIndices()) {
+                        freed[g] += a.milliPerGpu();
+                    }
+                });
+            }
+            return freed;
         }
 
         /** Searches on with the job moved to {@code to} (its allocation here already released), then undoes it. */

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Test;
 class DestinationsTest {
 
     private static final ResourceDemand HALF = ResourceDemand.gpus(1000, 1024, 1, 500, Set.of());
+    private static final int[] NONE_FREED = new int[4];
 
     /** One 4-GPU node; GPU g used by {@code used[g]} milli. */
     private static ClusterState node(int... used) {
@@ -34,7 +35,7 @@ class DestinationsTest {
     void aFractionJoinsTheTightestOtherSharedGpuThatHoldsIt() {
         // the moving half was on GPU 0 (released); GPU 1 has 700 free, GPU 2 500 free, GPU 3 is empty
         ClusterState state = node(0, 300, 500, 0);
-        assertThat(Destinations.sharedGpuOnNode(state, 0, HALF, half(0)))
+        assertThat(Destinations.sharedGpuOnNode(state, 0, HALF, half(0), NONE_FREED))
                 .hasValueSatisfying(a -> assertThat(a.gpuIndices()).containsExactly(2));
     }
 
@@ -42,14 +43,28 @@ class DestinationsTest {
     void neverTheGpuItLeftNorAnEmptyOneNorOneWithTooLittleFree() {
         // GPU 0 (left) still holds another fraction; GPU 1 has 400 free; GPUs 2 and 3 are empty
         ClusterState state = node(500, 600, 0, 0);
-        assertThat(Destinations.sharedGpuOnNode(state, 0, HALF, half(0))).isEmpty();
+        assertThat(Destinations.sharedGpuOnNode(state, 0, HALF, half(0), NONE_FREED))
+                .isEmpty();
     }
 
     @Test
     void aWholeGpuJobHasNoSharedGpuToJoin() {
         ClusterState state = node(0, 300, 0, 0);
         ResourceDemand whole = ResourceDemand.gpus(1000, 1024, 1, 1000, Set.of());
-        assertThat(Destinations.sharedGpuOnNode(state, 0, whole, new Allocation(0, new int[] {0}, 1000, 1000, 1024)))
+        assertThat(Destinations.sharedGpuOnNode(
+                        state, 0, whole, new Allocation(0, new int[] {0}, 1000, 1000, 1024), NONE_FREED))
                 .isEmpty();
+    }
+
+    @Test
+    void neverOntoWhatAnEvictionOfTheSameSearchFreed() {
+        // GPU 1 has 500 free only because the search evicted a 500 there: a plan moves before it evicts
+        ClusterState state = node(0, 500, 0, 0);
+        assertThat(Destinations.sharedGpuOnNode(state, 0, HALF, half(0), new int[] {0, 500, 0, 0}))
+                .isEmpty();
+        assertThat(Destinations.sharedGpuOnNode(state, 0, HALF, half(0), new int[] {0, 250, 0, 0}))
+                .isEmpty();
+        assertThat(Destinations.sharedGpuOnNode(state, 0, HALF, half(0), NONE_FREED))
+                .hasValueSatisfying(a -> assertThat(a.gpuIndices()).containsExactly(1));
     }
 }
