@@ -1,5 +1,6 @@
 package io.quotient.replay;
 
+import io.quotient.core.request.LabelValue;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -24,7 +25,6 @@ public record NodeModels(List<Share> shares) {
     public static final NodeModels SINGLE = new NodeModels(List.of(new Share(ClusterSize.MODEL, 1)));
 
     /** What a GPU model may be named: a Kubernetes label value ({@code nvidia.com/gpu.product}). */
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9._-]{0,61}[A-Za-z0-9])?");
 
     /** A trailing memory size in a model's name, {@code H100-80GB}: the memory of one of its GPUs. */
     private static final Pattern MEMORY = Pattern.compile(".*?(\\d{1,4})GB$");
@@ -55,7 +55,7 @@ public record NodeModels(List<Share> shares) {
                         "'" + p + "' is not MODEL:FRACTION (e.g. H100-80GB:0.25,A100-SXM4-80GB:0.75)");
             }
             String model = p.substring(0, colon).trim();
-            if (!NAME.matcher(model).matches()) {
+            if (model.isEmpty() || !LabelValue.valid(model)) {
                 throw new IllegalArgumentException("'" + model + "' is not a GPU model name (letters, digits, '.',"
                         + " '-', '_', at most 63 characters, as the nvidia.com/gpu.product label)");
             }

@@ -62,4 +62,14 @@ class NodeModelsTest {
         assertThatThrownBy(() -> NodeModels.parse("H100-80GB:half")).hasMessageContaining("'half'");
         assertThatThrownBy(() -> NodeModels.parse(":1")).hasMessageContaining("not a GPU model name");
     }
+
+    @Test
+    void aModelNoNodeLabelCanCarryIsRefusedByName() {
+        for (String bad : List.of("A100 SXM", "../x", "-H100", "H100-", "x".repeat(64), "")) {
+            assertThatThrownBy(() -> NodeModels.parse(bad + ":1"))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("'" + bad + "' is not a GPU model name");
+        }
+        assertThat(NodeModels.parse("x".repeat(63) + ":1").assign(1)).containsExactly("x".repeat(63));
+    }
 }
