@@ -56,8 +56,8 @@ public record NodeModels(List<Share> shares) {
             }
             String model = p.substring(0, colon).trim();
             if (model.isEmpty() || !LabelValue.valid(model)) {
-                throw new IllegalArgumentException("'" + model + "' is not a GPU model name (letters, digits, '.',"
-                        + " '-', '_', at most 63 characters, as the nvidia.com/gpu.product label)");
+                throw new IllegalArgumentException(
+                        "'" + model + "' is not a GPU model name (" + LabelValue.GPU_MODEL_RULE + ")");
             }
             if (!seen.add(model)) {
                 throw new IllegalArgumentException("model " + model + " is named twice; give each model once");

@@ -3,6 +3,7 @@ package io.quotient.adapters.memory;
 import io.quotient.adapters.quota.ConfigFileException;
 import io.quotient.adapters.quota.YamlConfigReader;
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.request.LabelValue;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -65,6 +66,12 @@ public final class EmbeddedClusterFileParser {
         int count = f.containsKey("count") ? (int) yaml.integer(f.get("count"), "count", 1) : 1;
         int gpus = (int) yaml.integer(f.get("gpus"), "gpus", 0);
         String model = yaml.string(f.get("gpuModel"), "gpuModel");
+        // the model stands for the node's nvidia.com/gpu.product label, which jobs' gpuModels and guarantees name
+        if (model.isEmpty() || !LabelValue.valid(model)) {
+            throw yaml.error(
+                    f.get("gpuModel"),
+                    "gpuModel '" + model + "' is not a GPU model name (" + LabelValue.GPU_MODEL_RULE + ")");
+        }
         long gpuMemory = yaml.integer(f.get("gpuMemoryMib"), "gpuMemoryMib", 1);
         long cpu = f.containsKey("cpuMilli") ? yaml.integer(f.get("cpuMilli"), "cpuMilli", 0) : 128_000;
         long memory = f.containsKey("memoryMib") ? yaml.integer(f.get("memoryMib"), "memoryMib", 0) : 1_048_576;

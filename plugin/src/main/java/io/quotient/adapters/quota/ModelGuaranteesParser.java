@@ -102,9 +102,8 @@ final class ModelGuaranteesParser {
             if (!LabelValue.valid(model)) {
                 throw yaml.error(
                         m,
-                        field + " names '" + model + "', which is not a GPU model name (a node's nvidia.com/gpu.product"
-                                + " label value: at most " + LabelValue.MAX_LENGTH + " letters, digits, '-', '_' and"
-                                + " '.', starting and ending with a letter or digit)");
+                        field + " names '" + model + "', which is not a GPU model name (" + LabelValue.GPU_MODEL_RULE
+                                + ")");
             }
             if (!models.add(model)) {
                 throw yaml.error(m, field + " names '" + yaml.string(m, field) + "' twice");

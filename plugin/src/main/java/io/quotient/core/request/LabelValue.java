@@ -12,6 +12,10 @@ public final class LabelValue {
     /** The longest label value Kubernetes stores. */
     public static final int MAX_LENGTH = 63;
 
+    /** The rule in words, for the errors that refuse a GPU model name by it. */
+    public static final String GPU_MODEL_RULE = "a node's nvidia.com/gpu.product label value: at most " + MAX_LENGTH
+            + " letters, digits, '-', '_' and '.', starting and ending with a letter or digit";
+
     private static final Pattern VALUE = Pattern.compile("(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?");
 
     private LabelValue() {}

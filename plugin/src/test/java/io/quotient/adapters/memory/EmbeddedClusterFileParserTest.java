@@ -42,6 +42,10 @@ class EmbeddedClusterFileParserTest {
                 .hasMessageContaining("gpus must be a whole number");
         assertThatThrownBy(() -> EmbeddedClusterFileParser.parse("nodes: []\n", "c"))
                 .hasMessageContaining("at least one node");
+        assertThatThrownBy(() -> EmbeddedClusterFileParser.parse(
+                        "nodes:\n  - {name: b, gpus: 1, gpuModel: 'A100 80GB', gpuMemoryMib: 1}\n", "c"))
+                .hasMessageContaining("c:2")
+                .hasMessageContaining("gpuModel 'A100 80GB' is not a GPU model name");
     }
 
     @Test
