@@ -24,8 +24,6 @@ public record NodeModels(List<Share> shares) {
     /** The single model of a cluster whose nodes the trace does not tell apart. */
     public static final NodeModels SINGLE = new NodeModels(List.of(new Share(ClusterSize.MODEL, 1)));
 
-    /** What a GPU model may be named: a Kubernetes label value ({@code nvidia.com/gpu.product}). */
-
     /** A trailing memory size in a model's name, {@code H100-80GB}: the memory of one of its GPUs. */
     private static final Pattern MEMORY = Pattern.compile(".*?(\\d{1,4})GB$");
 

@@ -67,7 +67,7 @@ public final class EmbeddedClusterFileParser {
         int gpus = (int) yaml.integer(f.get("gpus"), "gpus", 0);
         String model = yaml.string(f.get("gpuModel"), "gpuModel");
         // the model stands for the node's nvidia.com/gpu.product label, which jobs' gpuModels and guarantees name
-        if (model.isEmpty() || !LabelValue.valid(model)) {
+        if (!LabelValue.valid(model)) {
             throw yaml.error(
                     f.get("gpuModel"),
                     "gpuModel '" + model + "' is not a GPU model name (" + LabelValue.GPU_MODEL_RULE + ")");

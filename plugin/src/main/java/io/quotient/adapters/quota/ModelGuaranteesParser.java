@@ -106,7 +106,7 @@ final class ModelGuaranteesParser {
                                 + ")");
             }
             if (!models.add(model)) {
-                throw yaml.error(m, field + " names '" + yaml.string(m, field) + "' twice");
+                throw yaml.error(m, field + " names '" + model + "' twice");
             }
         }
         return models;

@@ -301,9 +301,7 @@ public final class JobSpecValidator {
                 throw new RequestException(
                         "gpuModels",
                         "'" + excerpt(name) + "' (" + name.length() + " characters) is not a GPU model name: a model"
-                                + " is a node's nvidia.com/gpu.product label value, at most " + LabelValue.MAX_LENGTH
-                                + " letters, digits, '-', '_' and '.', starting and ending with a letter or digit"
-                                + " (such as NVIDIA-A100-SXM4-80GB)");
+                                + " is " + LabelValue.GPU_MODEL_RULE + " (such as NVIDIA-A100-SXM4-80GB)");
             }
             models.add(name);
         }

@@ -66,10 +66,8 @@ final class Destinations {
      */
     static Optional<Allocation> sharedGpuOnNode(
             ClusterState state, int node, ResourceDemand moving, Allocation held, int[] freedByEvictions) {
-        if (!held.isFractional()
-                || held.gpuIndices().length != 1
-                || state.freeCpu(node) < moving.cpuMilli()
-                || state.freeMemory(node) < moving.memoryMib()) {
+        // the released allocation's CPU and memory are what the move takes back on the same node: no check needed
+        if (!mayJoinSharedGpu(held)) {
             return Optional.empty();
         }
         int share = held.milliPerGpu();
@@ -85,6 +83,11 @@ final class Destinations {
         return best < 0
                 ? Optional.empty()
                 : Optional.of(new Allocation(node, new int[] {best}, share, moving.cpuMilli(), moving.memoryMib()));
+    }
+
+    /** Whether a job holding {@code held} may move onto another shared GPU of its node: a fraction of one GPU. */
+    static boolean mayJoinSharedGpu(Allocation held) {
+        return held.isFractional() && held.gpuIndices().length == 1;
     }
 
     /**

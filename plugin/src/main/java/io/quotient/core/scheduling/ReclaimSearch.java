@@ -240,7 +240,7 @@ final class ReclaimSearch {
         private void tryMove(int index, ReclaimCost cost, PlacedJob job, Allocation held) {
             boolean otherNodes = !(moved.isEmpty() && noDestination.contains(job.id())) && lookupsLeft > 0;
             // a fraction may also make room on its own node, joining another fraction there on a shared GPU
-            boolean ownNode = held.isFractional() && held.gpuIndices().length == 1;
+            boolean ownNode = Destinations.mayJoinSharedGpu(held);
             if (!otherNodes && !ownNode) {
                 return;
             }

@@ -11,15 +11,11 @@ import static io.quotient.core.scheduling.KaiScenarios.state;
 import static io.quotient.core.scheduling.KaiScenarios.whole;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.quotient.core.model.Gang;
-import io.quotient.core.model.GpuRequest;
-import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PendingJob;
 import io.quotient.core.model.PlacedJob;
 import java.time.Duration;
 import java.util.List;
-import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -233,17 +229,7 @@ class KaiConsolidationScenariosTest {
         for (int i = 0; i < 8; i++) {
             running(s, "queue0", "running_job" + i, "node-" + (i % 4), TRAIN, i / 4);
         }
-        JobSpec gang = new JobSpec(
-                new JobId("queue0", "pending_job0"),
-                new GpuRequest.WholeGpus(3),
-                1000,
-                1024,
-                Set.of(),
-                TRAIN,
-                true,
-                Duration.ZERO,
-                Gang.of(2));
-        decide(s, gang);
+        decide(s, KaiScenarios.gang("queue0", "pending_job0", 2, 3, TRAIN));
         assertThat(evictions(s)).as(() -> state(s)).isEmpty();
         assertThat(s.pending()).as(() -> state(s)).isEmpty();
         assertThat(KaiScenarios.moves(s)).hasSize(2);

@@ -78,9 +78,14 @@ final class KaiScenarios {
 
     /** A KAI job of {@code replicas} one-GPU tasks that must be on different nodes, all or nothing. */
     static JobSpec gang(String team, String name, int replicas, int priority) {
+        return gang(team, name, replicas, 1, priority);
+    }
+
+    /** A KAI job of {@code replicas} tasks of {@code gpus} whole GPUs each, on different nodes, all or nothing. */
+    static JobSpec gang(String team, String name, int replicas, int gpus, int priority) {
         return new JobSpec(
                 new JobId(team, name),
-                new GpuRequest.WholeGpus(1),
+                new GpuRequest.WholeGpus(gpus),
                 1000,
                 1024,
                 Set.of(),
