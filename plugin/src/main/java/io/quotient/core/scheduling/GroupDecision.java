@@ -48,6 +48,12 @@ final class GroupDecision {
     private final GroupShift shifts;
     /** Jobs the plan placed or moved (live): a shift's moves join them while its job is decided. */
     private final Set<JobId> placedThisRound;
+    /** The job {@link #wouldBeInQuota} last answered for, in which view, at which booking count, and the answer. */
+    private JobSpec lastAsked;
+
+    private QuotaLedger askedIn;
+    private long askedAt;
+    private boolean lastAnswer;
 
     /**
      * @param clusterModels the GPU models of the cluster's nodes (where an unpinned job may go)
@@ -204,9 +210,26 @@ final class GroupDecision {
         return job.withAllowedModels(models);
     }
 
-    /** Whether the job would run within its team's guarantee (for a split team: in a group it may use) if placed now. */
+    /**
+     * Whether the job would run within its team's guarantee (for a split team: in a group it may use) if placed now.
+     * The answer for the last job asked holds for a job decided alike ({@link RepeatedRefusals#decidedAlike}) in the
+     * same view until the next booking: a pass asks it of every queued job, most of them in runs of like jobs.
+     */
     boolean wouldBeInQuota(JobSpec job) {
         QuotaLedger ledger = ws.ledger();
+        if (lastAsked == null
+                || askedIn != ledger
+                || askedAt != ws.bookings()
+                || !RepeatedRefusals.decidedAlike(lastAsked, job)) {
+            lastAnswer = inQuota(job, ledger);
+            lastAsked = job;
+            askedIn = ledger;
+            askedAt = ws.bookings();
+        }
+        return lastAnswer;
+    }
+
+    private boolean inQuota(JobSpec job, QuotaLedger ledger) {
         long least = Demands.leastMilli(job, ws.state().nodes());
         if (ledger.team(job.team()).splitsGuarantee()) {
             return GroupTargets.of(job, ledger, clusterModels, least).targets().stream()

@@ -5,6 +5,7 @@ import java.util.List;
 
 /**
  * A node's candidates for a reclaim search (cheapest first), a lower bound on the cost of any eviction-only choice
- * there, and how much GPU capacity could be had there at most ({@link ReclaimCandidates}).
+ * there, how much GPU capacity could be had there at most, and what evictions and moves could free there at most
+ * against what the demand needs ({@link ReclaimCandidates}).
  */
-record NodeCandidates(int node, List<PlacedJob> jobs, ReclaimCost bound, long potential) {}
+record NodeCandidates(int node, List<PlacedJob> jobs, ReclaimCost bound, long potential, NodeReach reach) {}

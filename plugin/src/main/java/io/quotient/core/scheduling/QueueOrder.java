@@ -46,18 +46,38 @@ final class QueueOrder {
      * A team's next waiting job as the borrowing order compares it, with the team's priority and fair-share position
      * read once, when it is taken (the order compares the same teams' next jobs again and again).
      */
-    record Borrower(int teamPriority, SharePosition position, PendingJob job) implements Turn {}
+    record Borrower(int teamPriority, SharePosition position, PendingJob job) implements Turn<Borrower> {
+        @Override
+        public Borrower withJob(PendingJob next) {
+            return new Borrower(teamPriority, position, next);
+        }
+    }
 
-    /** A team's next job as an order across teams compares it ({@link TeamTurns}). */
-    interface Turn {
+    /**
+     * A team's next job as an order across teams compares it ({@link TeamTurns}).
+     *
+     * @param <T> the turn's own type
+     */
+    interface Turn<T extends Turn<T>> {
         PendingJob job();
+
+        /**
+         * The turn of the team's next job when it is decided alike ({@link RepeatedRefusals#decidedAlike}) and nothing
+         * was booked since: the same keys but the job's own.
+         */
+        T withJob(PendingJob next);
     }
 
     /**
      * A team's next job as {@link #CLAIMING} compares it: the team's priority, how much of its guarantee it holds
      * ({@code held / guaranteed}, infinite without a guarantee) and the job's size, read once when it is taken.
      */
-    record Claimant(int teamPriority, double guaranteeUse, long milli, PendingJob job) implements Turn {}
+    record Claimant(int teamPriority, double guaranteeUse, long milli, PendingJob job) implements Turn<Claimant> {
+        @Override
+        public Claimant withJob(PendingJob next) {
+            return new Claimant(teamPriority, guaranteeUse, milli, next);
+        }
+    }
 
     /**
      * The next job of a team as {@link #CLAIMING} compares it.

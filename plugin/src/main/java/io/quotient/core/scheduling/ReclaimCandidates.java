@@ -1,14 +1,19 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.PlacedJob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -49,29 +54,29 @@ final class ReclaimCandidates {
      */
     NodeCandidates on(int node, ResourceDemand demand, ReclaimRights rights, long mostFree, long[] allowances) {
         ClusterState state = ws.state();
-        if (state.fits(node, demand)
-                && rights.ownMustFree() == 0
-                && rights.departments().ownDepartmentOverMax() == 0) {
-            return new NodeCandidates(node, List.of(), ReclaimCost.NONE, Long.MAX_VALUE);
+        if (fitsAsItIs(node, demand, rights)) {
+            return new NodeCandidates(node, List.of(), ReclaimCost.NONE, Long.MAX_VALUE, NodeReach.FITS);
         }
-        boolean mayMove = rights.moves() && movesAllowed;
-        if (!ws.reclaimable().mayHoldCandidate(node, allowances, mayMove, mostFree)) {
+        if (!mayHoldCandidate(node, rights, mostFree, allowances)) {
             // no job there that the rights let go or that could move: the loop below would find none
             return null;
         }
+        boolean mayMove = rights.moves() && movesAllowed;
         List<PlacedJob> jobs = new ArrayList<>();
         int lowestPriority = Integer.MAX_VALUE;
         int lowestTeamPriority = Integer.MAX_VALUE;
         long leastBelowShare = Long.MAX_VALUE;
         long shortestRun = Long.MAX_VALUE;
+        Reach reach = new Reach(rights);
         for (PlacedJob j : ws.jobsOnNow(node)) {
             boolean evict = rights.mayEvict(j) && !ws.ledger().keptInGroup(j, rights.claimantTeam());
             boolean movable = mayMove && !j.spec().gang().spansNodes() && j.gpuMilli() <= mostFree;
             // the cheap tests first: on a full cluster most jobs are neither evictable under the rights nor movable
-            if ((evict || movable)
-                    && movableOrEvictable(j)
-                    && ws.allocationOn(j.id(), node).isPresent()) {
+            Optional<Allocation> here =
+                    (evict || movable) && movableOrEvictable(j) ? ws.allocationOn(j.id(), node) : Optional.empty();
+            if (here.isPresent()) {
                 jobs.add(j);
+                reach.add(j, here.get(), evict, movable);
                 if (evict) {
                     lowestPriority = Math.min(lowestPriority, j.spec().priority());
                     lowestTeamPriority = Math.min(lowestTeamPriority, standing.teamPriority(j, rights.claimantTeam()));
@@ -97,9 +102,72 @@ final class ReclaimCandidates {
                 ? new ReclaimCost(Integer.MAX_VALUE, Long.MAX_VALUE, Integer.MAX_VALUE, 0, 0, 0, 0)
                 : new ReclaimCost(
                         lowestTeamPriority, leastBelowShare, lowestPriority, mustFree * shortestRun, mustFree, 0, 1);
-        long potential = state.gpuFreeOnNode(node)
-                + jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
-        return new NodeCandidates(node, jobs, bound, potential);
+        long free = state.gpuFreeOnNode(node);
+        long potential = free + jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
+        // what the demand needs here, against which the search weighs what evictions and moves could free
+        long needed = demand.needsGpu() ? demand.totalMilliOn(state.node(node)) : 0;
+        return new NodeCandidates(node, jobs, bound, potential, reach.of(needed, free));
+    }
+
+    /**
+     * False only when {@link #on} would return null before reading the node's jobs: the demand does not fit there as
+     * it is (or the rights ask more than a fit), and the node holds no job the rights could take or move
+     * ({@link ReclaimableOnNodes#mayHoldCandidate}). A cheap test, for a search to pass over most nodes of a full
+     * cluster before it asks anything else of them.
+     */
+    boolean mayOffer(int node, ResourceDemand demand, ReclaimRights rights, long mostFree, long[] allowances) {
+        return fitsAsItIs(node, demand, rights) || mayHoldCandidate(node, rights, mostFree, allowances);
+    }
+
+    private boolean fitsAsItIs(int node, ResourceDemand demand, ReclaimRights rights) {
+        return ws.state().fits(node, demand)
+                && rights.ownMustFree() == 0
+                && rights.departments().ownDepartmentOverMax() == 0;
+    }
+
+    private boolean mayHoldCandidate(int node, ReclaimRights rights, long mostFree, long[] allowances) {
+        return ws.reclaimable().mayHoldCandidate(node, allowances, rights.moves() && movesAllowed, mostFree);
+    }
+
+    /** Sums a node's candidates into its {@link NodeReach}. */
+    private static final class Reach {
+        private final ReclaimRights rights;
+        private final Map<String, Long> others = new HashMap<>(4);
+        private long own;
+        private long movable;
+        private long movableByMemory;
+        private long victimsElsewhere;
+
+        Reach(ReclaimRights rights) {
+            this.rights = rights;
+        }
+
+        void add(PlacedJob job, Allocation here, boolean evictable, boolean mayMove) {
+            long milli = here.totalGpuMilli();
+            if (mayMove && job.spec().gpu() instanceof GpuRequest.Memory) {
+                movableByMemory += milli;
+            } else if (mayMove) {
+                movable += milli;
+            }
+            if (!evictable) {
+                return;
+            }
+            victimsElsewhere += job.gpuMilli() - milli;
+            String team = job.spec().team();
+            if (team.equals(rights.claimantTeam())) {
+                own += milli;
+            } else {
+                others.merge(team, milli, Long::sum);
+            }
+        }
+
+        NodeReach of(long needed, long free) {
+            long evictable = own;
+            for (Map.Entry<String, Long> e : others.entrySet()) {
+                evictable += Math.min(e.getValue(), rights.teamAllowance().getOrDefault(e.getKey(), 0L));
+            }
+            return new NodeReach(needed, free, evictable, movable, movableByMemory, victimsElsewhere);
+        }
     }
 
     /**

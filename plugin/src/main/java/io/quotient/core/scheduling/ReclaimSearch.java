@@ -11,6 +11,7 @@ import io.quotient.core.model.PlacedJob;
 import io.quotient.core.placement.PlacementPolicy;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -33,8 +34,11 @@ import java.util.function.Function;
  *
  * <p>Per node an exact branch-and-bound over the node's candidates ({@link ReclaimCandidates}: move, evict or keep
  * each) with a step budget; nodes are visited by a lower bound on what must be evicted there and skipped once the
- * bound cannot beat the best found. Everything is tried on the workspace's cluster state and undone: the search
- * changes nothing.
+ * bound cannot beat the best found. Nothing that could not fit is searched ({@link NodeReach}): a node whose
+ * evictions cannot free the demand's GPUs, a branch whose remaining candidates cannot make the demand fit, the search
+ * with moves when no node could be made to fit with them; each such cut leaves the choice as it was (a search with
+ * moves keeps its branches, since the destination lookups it spends there would otherwise go to later nodes).
+ * Everything is tried on the workspace's cluster state and undone: the search changes nothing.
  */
 final class ReclaimSearch {
 
@@ -100,33 +104,42 @@ final class ReclaimSearch {
             PlacementPolicy.NodeFilter keep,
             ResourceDemand reserve) {
         ClusterState state = ws.state();
-        lookupsLeft = DESTINATION_LOOKUPS;
-        kept = new boolean[state.nodeCount()];
-        for (int n = 0; n < kept.length; n++) {
-            kept[n] = keep.accepts(state, n);
-        }
-        this.reserve = reserve;
         long mostFree = 0;
-        List<Integer> withFreeGpus = new ArrayList<>();
+        long totalFree = 0;
+        int[] withFreeGpus = new int[state.nodeCount()];
+        int withFree = 0;
         for (int n = 0; n < state.nodeCount(); n++) {
             long free = state.gpuFreeOnNode(n);
             mostFree = Math.max(mostFree, free);
+            totalFree += free;
             if (free > 0) {
-                withFreeGpus.add(n);
+                withFreeGpus[withFree++] = n;
             }
         }
-        // a search frees capacity only on the node it searches, never a destination: these are all the GPU ones
-        destinations = withFreeGpus.stream().mapToInt(Integer::intValue).toArray();
         List<NodeCandidates> nodes = new ArrayList<>();
         long[] allowances = ws.reclaimable().allowances(rights);
         for (int n = 0; n < state.nodeCount(); n++) {
-            if (filter.accepts(state, n) && WaitReasons.couldEverHold(state.node(n), demand)) {
+            // the cheap test first: on a full cluster it rules out most nodes, and the filter reads the ledger
+            if (candidates.mayOffer(n, demand, rights, mostFree, allowances)
+                    && filter.accepts(state, n)
+                    && WaitReasons.couldEverHold(state.node(n), demand)) {
                 NodeCandidates c = candidates.on(n, demand, rights, mostFree, allowances);
                 if (c != null) {
                     nodes.add(c);
                 }
             }
         }
+        if (nodes.isEmpty()) {
+            return Optional.empty();
+        }
+        // a search frees capacity only on the node it searches, never a destination: these are all the GPU ones
+        destinations = Arrays.copyOf(withFreeGpus, withFree);
+        lookupsLeft = DESTINATION_LOOKUPS;
+        kept = new boolean[state.nodeCount()];
+        for (int n = 0; n < kept.length; n++) {
+            kept[n] = keep.accepts(state, n);
+        }
+        this.reserve = reserve;
         Choice best = null;
         if (rights.evictions()) {
             nodes.sort(Comparator.comparing(NodeCandidates::bound));
@@ -135,6 +148,9 @@ final class ReclaimSearch {
                         || (best != null && c.bound().compareTo(best.cost()) >= 0)) {
                     break;
                 }
+                if (!c.reach().byEvictions()) {
+                    continue; // no eviction there frees enough: the search would find nothing
+                }
                 best = better(best, new NodeSearch(c, demand, rights, false, best).run());
             }
         }
@@ -142,11 +158,26 @@ final class ReclaimSearch {
             nodes.sort(Comparator.comparingLong(NodeCandidates::potential)
                     .reversed()
                     .thenComparingInt(NodeCandidates::node));
-            for (NodeCandidates c : nodes.subList(0, Math.min(NODES_WITH_MOVES, nodes.size()))) {
-                best = better(best, new NodeSearch(c, demand, rights, true, best).run());
+            List<NodeCandidates> withMoves = nodes.subList(0, Math.min(NODES_WITH_MOVES, nodes.size()));
+            // a node that moves cannot make fit finds nothing; the phase is passed over only when every node is such,
+            // since a node searched spends destination lookups that the nodes after it then lack
+            if (anyWithinReachOfMoves(withMoves, totalFree)) {
+                for (NodeCandidates c : withMoves) {
+                    best = better(best, new NodeSearch(c, demand, rights, true, best).run());
+                }
             }
         }
         return Optional.ofNullable(best);
+    }
+
+    /** Whether evictions and moves could make the demand fit on any of the nodes ({@link NodeReach#withMoves}). */
+    private static boolean anyWithinReachOfMoves(List<NodeCandidates> nodes, long totalFree) {
+        for (NodeCandidates c : nodes) {
+            if (c.reach().withMoves(totalFree - c.reach().free())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Choice better(Choice a, Choice b) {
@@ -184,6 +215,16 @@ final class ReclaimSearch {
         private int steps;
         private Choice best;
         private final Choice bound;
+        /**
+         * Per candidate index, the GPU milli, CPU milli and memory the candidates from there on hold on the node (in a
+         * search without moves): the most that taking them all could free there.
+         */
+        private final long[] gpuLeft;
+
+        private final long[] cpuLeft;
+        private final long[] memoryLeft;
+        /** The GPU milli the demand takes on the node in all. */
+        private final long gpuNeeded;
 
         NodeSearch(NodeCandidates node, ResourceDemand demand, ReclaimRights rights, boolean withMoves, Choice bound) {
             this.node = node;
@@ -193,6 +234,19 @@ final class ReclaimSearch {
             this.bound = bound;
             Department d = ws.ledger().team(rights.claimantTeam()).department();
             this.claimantDepartment = d == null ? null : d.name();
+            // only a search without moves cuts branches (outOfReach)
+            int count = withMoves ? 0 : node.jobs().size();
+            gpuLeft = new long[count + 1];
+            cpuLeft = new long[count + 1];
+            memoryLeft = new long[count + 1];
+            for (int i = count - 1; i >= 0; i--) {
+                Allocation held =
+                        ws.allocationOn(node.jobs().get(i).id(), node.node()).orElseThrow();
+                gpuLeft[i] = gpuLeft[i + 1] + held.totalGpuMilli();
+                cpuLeft[i] = cpuLeft[i + 1] + held.cpuMilli();
+                memoryLeft[i] = memoryLeft[i + 1] + held.memoryMib();
+            }
+            gpuNeeded = demand.needsGpu() ? demand.totalMilliOn(ws.state().node(node.node())) : 0;
         }
 
         Choice run() {
@@ -211,7 +265,7 @@ final class ReclaimSearch {
                 best = new Choice(node.node(), List.copyOf(evicted), List.copyOf(moved), cost);
                 return; // anything more costs more
             }
-            if (index == node.jobs().size()) {
+            if (index == node.jobs().size() || (!withMoves && outOfReach(index))) {
                 return;
             }
             PlacedJob job = node.jobs().get(index);
@@ -235,6 +289,20 @@ final class ReclaimSearch {
                 take(job, held, -1);
             }
             search(index + 1, cost);
+        }
+
+        /**
+         * Whether the demand stays beyond the node's capacity even if every candidate from {@code index} on left it:
+         * then no choice below this one fits, and the branch is cut. Only where nothing moves: a search with moves
+         * spends a budget of destination lookups in branches that find nothing, and cutting them would leave more of
+         * it for later nodes, so the same snapshot would get another plan than before.
+         */
+        private boolean outOfReach(int index) {
+            ClusterState state = ws.state();
+            int n = node.node();
+            return state.gpuFreeOnNode(n) + gpuLeft[index] < gpuNeeded
+                    || state.freeCpu(n) + cpuLeft[index] < demand.cpuMilli()
+                    || state.freeMemory(n) + memoryLeft[index] < demand.memoryMib();
         }
 
         private void tryMove(int index, ReclaimCost cost, PlacedJob job, Allocation held) {

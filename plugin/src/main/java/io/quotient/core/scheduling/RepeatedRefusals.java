@@ -23,23 +23,65 @@ final class RepeatedRefusals {
 
     private final Map<Kind, String> reasons = new HashMap<>();
     private long changesSeen = -1;
+    /**
+     * The job last refused or found refused, and why: a queue's like jobs mostly come one after another, and comparing
+     * their fields is cheaper than building and hashing a kind.
+     */
+    private JobSpec lastJob;
+
+    private String lastReason;
+
+    /**
+     * Whether the two jobs are decided alike on the same workspace: the same team, GPU request, CPU, memory, allowed
+     * models, priority, preemptibility and gang, all a decision reads of a job (also its place in the orders across
+     * teams, beside its arrival and name).
+     */
+    static boolean decidedAlike(JobSpec a, JobSpec b) {
+        return a.team().equals(b.team())
+                && a.gpu().equals(b.gpu())
+                && a.cpuMilli() == b.cpuMilli()
+                && a.memoryMib() == b.memoryMib()
+                && a.priority() == b.priority()
+                && a.preemptible() == b.preemptible()
+                && a.gang().equals(b.gang())
+                && a.allowedModels().equals(b.allowedModels());
+    }
 
     /** Why a job of this kind was refused on the workspace as it is ({@code changes}), or null if none was. */
     String reason(JobSpec job, long changes) {
-        if (changes != changesSeen) {
-            reasons.clear();
-            changesSeen = changes;
-        }
+        forgetUnless(changes);
         // after every change nothing is remembered: no kind to build for the lookup
-        return reasons.isEmpty() ? null : reasons.get(Kind.of(job));
+        if (reasons.isEmpty()) {
+            return null;
+        }
+        if (lastJob != null && decidedAlike(lastJob, job)) {
+            return lastReason;
+        }
+        String known = reasons.get(Kind.of(job));
+        if (known != null) {
+            remember(job, known);
+        }
+        return known;
     }
 
     /** A job of this kind was refused for {@code reason}, leaving the workspace as it was ({@code changes}). */
     void refused(JobSpec job, String reason, long changes) {
+        forgetUnless(changes);
+        reasons.put(Kind.of(job), reason);
+        remember(job, reason);
+    }
+
+    private void forgetUnless(long changes) {
         if (changes != changesSeen) {
             reasons.clear();
+            lastJob = null;
+            lastReason = null;
             changesSeen = changes;
         }
-        reasons.put(Kind.of(job), reason);
+    }
+
+    private void remember(JobSpec job, String reason) {
+        lastJob = job;
+        lastReason = reason;
     }
 }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.model.DepartmentLimits;
 import io.quotient.core.model.Gang;
 import io.quotient.core.model.GpuRequest;
@@ -43,19 +44,7 @@ class ReclaimableOnNodesProperties {
             @ForAll @IntRange(min = 0, max = 40) int jobCount,
             @ForAll @IntRange(min = 1, max = 60) int steps) {
         Random random = new Random(seed);
-        List<NodeSpec> nodes = new ArrayList<>();
-        for (int n = 0; n < nodeCount; n++) {
-            nodes.add(new NodeSpec("node-" + n, 128_000, 1_048_576, 8, ClusterRun.MODEL, ClusterRun.GPU_MIB));
-        }
-        List<PlacedJob> placed = new ArrayList<>();
-        for (int i = 0; i < jobCount; i++) {
-            placed.add(job(random, i, nodeCount));
-        }
-        Map<String, Team> teams = new HashMap<>();
-        for (String t : TEAMS.subList(0, 3)) {
-            teams.put(t, new Team(t, 8_000, Team.UNLIMITED, 1, 0));
-        }
-        Workspace ws = Workspace.of(new SchedulingSnapshot(nodes, Set.of(), placed, List.of(), teams, NOW));
+        Workspace ws = workspace(random, nodeCount, jobCount);
         List<PlacedJob> freed = new ArrayList<>();
         List<List<Allocation>> freedHeld = new ArrayList<>();
         for (int s = 0; s < steps; s++) {
@@ -100,6 +89,81 @@ class ReclaimableOnNodesProperties {
                 .filter(p -> p.spec().preemptible())
                 .forEach(p -> largest.merge(p.spec().team(), p.gpuMilli(), Math::max));
         assertThat(ws.largestPreemptibleJobs()).isEqualTo(largest);
+    }
+
+    /**
+     * A node the candidates say evictions cannot free enough on ({@link NodeReach#byEvictions}) has indeed no
+     * set of candidates the rights let go, each other team within its allowance, after whose eviction the demand
+     * fits there: the search passes over such nodes without looking.
+     */
+    @Property(tries = 300)
+    void aNodeOutOfReachOfEvictionsHasNoEvictionsThatMakeRoom(
+            @ForAll long seed,
+            @ForAll @IntRange(min = 1, max = 4) int nodeCount,
+            @ForAll @IntRange(min = 0, max = 30) int jobCount,
+            @ForAll @IntRange(min = 1, max = 8) int gpus) {
+        Random random = new Random(seed);
+        Workspace ws = workspace(random, nodeCount, jobCount);
+        ReclaimRights rights = rights(random);
+        VictimStanding standing = new VictimStanding(ws::ledger, t -> 0L, 1000);
+        ReclaimCandidates candidates = new ReclaimCandidates(ws, NOW, true, Set.of(), standing);
+        ResourceDemand demand = ResourceDemand.gpus(1000, 1024, gpus, ResourceDemand.WHOLE, Set.of());
+        long[] allowances = ws.reclaimable().allowances(rights);
+        for (int n = 0; n < nodeCount; n++) {
+            NodeCandidates c = candidates.on(n, demand, rights, 8_000, allowances);
+            if (c != null && !c.reach().byEvictions()) {
+                assertThat(anyEvictionsMakeRoom(ws, n, c.jobs(), demand, rights))
+                        .as("node %d under %s", n, rights)
+                        .isFalse();
+            }
+        }
+    }
+
+    /** Tries every subset of the candidates the rights let go within the allowances; changes nothing. */
+    private static boolean anyEvictionsMakeRoom(
+            Workspace ws, int node, List<PlacedJob> jobs, ResourceDemand demand, ReclaimRights rights) {
+        List<PlacedJob> evictable = jobs.stream()
+                .filter(j -> rights.mayEvict(j) && !ws.ledger().keptInGroup(j, rights.claimantTeam()))
+                .toList();
+        for (int mask = 0; mask < 1 << evictable.size(); mask++) {
+            Map<String, Long> taken = new HashMap<>();
+            List<Allocation> released = new ArrayList<>();
+            for (int i = 0; i < evictable.size(); i++) {
+                if ((mask & 1 << i) != 0) {
+                    PlacedJob j = evictable.get(i);
+                    if (!j.spec().team().equals(rights.claimantTeam())) {
+                        taken.merge(j.spec().team(), j.gpuMilli(), Long::sum);
+                    }
+                    released.add(ws.allocationOn(j.id(), node).orElseThrow());
+                }
+            }
+            boolean withinAllowances = taken.entrySet().stream()
+                    .allMatch(e -> e.getValue() <= rights.teamAllowance().getOrDefault(e.getKey(), 0L));
+            released.forEach(ws.state()::release);
+            boolean fits = ws.state().fits(node, demand);
+            released.forEach(ws.state()::allocate);
+            if (withinAllowances && fits) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** A workspace of 8-GPU nodes holding random jobs of the first three teams (guaranteed 8 GPUs each) and another. */
+    private static Workspace workspace(Random random, int nodeCount, int jobCount) {
+        List<NodeSpec> nodes = new ArrayList<>();
+        for (int n = 0; n < nodeCount; n++) {
+            nodes.add(new NodeSpec("node-" + n, 128_000, 1_048_576, 8, ClusterRun.MODEL, ClusterRun.GPU_MIB));
+        }
+        List<PlacedJob> placed = new ArrayList<>();
+        for (int i = 0; i < jobCount; i++) {
+            placed.add(job(random, i, nodeCount));
+        }
+        Map<String, Team> teams = new HashMap<>();
+        for (String t : TEAMS.subList(0, 3)) {
+            teams.put(t, new Team(t, 8_000, Team.UNLIMITED, 1, 0));
+        }
+        return Workspace.of(new SchedulingSnapshot(nodes, Set.of(), placed, List.of(), teams, NOW));
     }
 
     /** Rights that may take some teams' jobs up to an allowance, and the claimant's own any preemptible job. */
