@@ -101,13 +101,7 @@ final class QueueOrder {
      * allocate action (queues by allocated over deserved share; equal shares: the queue whose job is smaller), with
      * Quotient's team and job priorities around it.
      */
-    static final Comparator<Claimant> CLAIMING = Comparator.comparing(Claimant::teamPriority, Comparator.reverseOrder())
-            .thenComparingDouble(Claimant::guaranteeUse)
-            .thenComparing(c -> c.job().spec().priority(), Comparator.reverseOrder())
-            .thenComparingLong(Claimant::milli)
-            .thenComparing(c -> c.job().queuedAt())
-            .thenComparing(c -> c.job().spec().team())
-            .thenComparing(c -> c.job().spec().id(), JobNames::compare);
+    static final Comparator<Claimant> CLAIMING = QueueOrder::claimingOrder;
 
     /**
      * The next job of a team as {@link #BORROWING} compares it.
@@ -126,13 +120,43 @@ final class QueueOrder {
      * position (the team furthest below its over-quota entitlement first, {@link SharePosition}), then job priority,
      * then arrival, as Kueue's fair sharing orders admissions; team name and job name only make the order total.
      */
-    static final Comparator<Borrower> BORROWING = Comparator.comparing(
-                    Borrower::teamPriority, Comparator.reverseOrder())
-            .thenComparing(Borrower::position)
-            .thenComparing(b -> b.job().spec().priority(), Comparator.reverseOrder())
-            .thenComparing(b -> b.job().queuedAt())
-            .thenComparing(b -> b.job().spec().team())
-            .thenComparing(b -> b.job().spec().id(), JobNames::compare);
+    static final Comparator<Borrower> BORROWING = QueueOrder::borrowingOrder;
+
+    // the orders written out, not chained: a pass compares teams' next jobs at every job it takes, and a chain of
+    // seven comparators calls through all seven each time
+
+    private static int claimingOrder(Claimant a, Claimant b) {
+        int c = Integer.compare(b.teamPriority(), a.teamPriority());
+        if (c == 0) {
+            c = Double.compare(a.guaranteeUse(), b.guaranteeUse());
+        }
+        if (c == 0) {
+            c = Integer.compare(b.job().spec().priority(), a.job().spec().priority());
+        }
+        if (c == 0) {
+            c = Long.compare(a.milli(), b.milli());
+        }
+        return c != 0 ? c : byArrivalTeamAndName(a.job(), b.job());
+    }
+
+    private static int borrowingOrder(Borrower a, Borrower b) {
+        int c = Integer.compare(b.teamPriority(), a.teamPriority());
+        if (c == 0) {
+            c = a.position().compareTo(b.position());
+        }
+        if (c == 0) {
+            c = Integer.compare(b.job().spec().priority(), a.job().spec().priority());
+        }
+        return c != 0 ? c : byArrivalTeamAndName(a.job(), b.job());
+    }
+
+    private static int byArrivalTeamAndName(PendingJob a, PendingJob b) {
+        int c = a.queuedAt().compareTo(b.queuedAt());
+        if (c == 0) {
+            c = a.spec().team().compareTo(b.spec().team());
+        }
+        return c != 0 ? c : JobNames.compare(a.spec().id(), b.spec().id());
+    }
 
     private static int teamPriority(Map<String, Team> teams, String team) {
         Team t = teams.get(team);

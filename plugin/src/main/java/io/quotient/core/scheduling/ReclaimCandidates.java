@@ -9,7 +9,6 @@ import io.quotient.core.model.PlacedJob;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -92,10 +91,7 @@ final class ReclaimCandidates {
         if (!NodeRoom.fitsWithout(ws, node, jobs, demand)) {
             return null;
         }
-        jobs.sort(Comparator.comparingInt((PlacedJob j) -> j.spec().priority())
-                .thenComparingLong(this::work)
-                .thenComparing(PlacedJob::startedAt, Comparator.reverseOrder())
-                .thenComparing(PlacedJob::id, JobNames::compare));
+        jobs.sort(this::cheapestFirst);
         long mustFree = NodeRoom.mustFree(state, node, demand);
         // a choice evicts at least one candidate: no component can be below the least any single candidate brings
         ReclaimCost bound = lowestPriority == Integer.MAX_VALUE
@@ -107,6 +103,21 @@ final class ReclaimCandidates {
         // what the demand needs here, against which the search weighs what evictions and moves could free
         long needed = demand.needsGpu() ? demand.totalMilliOn(state.node(node)) : 0;
         return new NodeCandidates(node, jobs, bound, potential, reach.of(needed, free));
+    }
+
+    /**
+     * The order a node's candidates are tried in: lowest priority, least work lost, most recently started, then by
+     * name. Written out, not chained: every search sorts every node's candidates.
+     */
+    private int cheapestFirst(PlacedJob a, PlacedJob b) {
+        int c = Integer.compare(a.spec().priority(), b.spec().priority());
+        if (c == 0) {
+            c = Long.compare(work(a), work(b));
+        }
+        if (c == 0) {
+            c = b.startedAt().compareTo(a.startedAt());
+        }
+        return c != 0 ? c : JobNames.compare(a.id(), b.id());
     }
 
     /**
