@@ -48,12 +48,8 @@ final class GroupDecision {
     private final GroupShift shifts;
     /** Jobs the plan placed or moved (live): a shift's moves join them while its job is decided. */
     private final Set<JobId> placedThisRound;
-    /** The job {@link #wouldBeInQuota} last answered for, in which view, at which booking count, and the answer. */
-    private JobSpec lastAsked;
-
-    private QuotaLedger askedIn;
-    private long askedAt;
-    private boolean lastAnswer;
+    /** What {@link #wouldBeInQuota} last answered, in which view and at which booking count. */
+    private final LastAlike<Boolean> lastInQuota = new LastAlike<>();
 
     /**
      * @param clusterModels the GPU models of the cluster's nodes (where an unpinned job may go)
@@ -217,16 +213,13 @@ final class GroupDecision {
      */
     boolean wouldBeInQuota(JobSpec job) {
         QuotaLedger ledger = ws.ledger();
-        if (lastAsked == null
-                || askedIn != ledger
-                || askedAt != ws.bookings()
-                || !RepeatedRefusals.decidedAlike(lastAsked, job)) {
-            lastAnswer = inQuota(job, ledger);
-            lastAsked = job;
-            askedIn = ledger;
-            askedAt = ws.bookings();
+        Boolean known = lastInQuota.get(job, ledger, ws.bookings());
+        if (known != null) {
+            return known;
         }
-        return lastAnswer;
+        boolean answer = inQuota(job, ledger);
+        lastInQuota.put(job, ledger, ws.bookings(), answer);
+        return answer;
     }
 
     private boolean inQuota(JobSpec job, QuotaLedger ledger) {

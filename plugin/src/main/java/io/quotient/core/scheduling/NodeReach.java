@@ -1,5 +1,7 @@
 package io.quotient.core.scheduling;
 
+import java.util.List;
+
 /**
  * How much GPU a reclaim search could free at most on one node, and against what the demand needs there: the cheap
  * bounds by which the search passes over a node (or a whole phase) that cannot be made to fit, with the same outcome
@@ -32,5 +34,15 @@ record NodeReach(long needed, long free, long evictable, long movable, long mova
      */
     boolean withMoves(long freeElsewhere) {
         return free + evictable + movableByMemory + Math.min(movable, freeElsewhere + victimsElsewhere) >= needed;
+    }
+
+    /** Whether evictions and moves could make the demand fit on any of the nodes ({@link #withMoves}). */
+    static boolean anyWithMoves(List<NodeCandidates> nodes, long totalFree) {
+        for (NodeCandidates c : nodes) {
+            if (c.reach().withMoves(totalFree - c.reach().free())) {
+                return true;
+            }
+        }
+        return false;
     }
 }

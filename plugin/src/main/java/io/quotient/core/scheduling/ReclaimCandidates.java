@@ -6,6 +6,7 @@ import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.PlacedJob;
+import io.quotient.core.placement.PlacementPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -46,21 +47,37 @@ final class ReclaimCandidates {
     }
 
     /**
-     * The node's candidates; null when even taking every candidate would not make room.
+     * The node's candidates; null when the filter refuses the node, the demand could never fit it, or even taking
+     * every candidate would not make room.
      *
      * @param mostFree   the most GPU milli free on any node: a job larger than that has nowhere to move
      * @param allowances what the rights may take of each team ({@link ReclaimableOnNodes#allowances})
+     * @param filter     the nodes the search may use, asked only of a node that may offer something: it reads the
+     *                   ledger, and on a full cluster most nodes offer nothing
      */
-    NodeCandidates on(int node, ResourceDemand demand, ReclaimRights rights, long mostFree, long[] allowances) {
+    NodeCandidates on(
+            int node,
+            ResourceDemand demand,
+            ReclaimRights rights,
+            long mostFree,
+            long[] allowances,
+            PlacementPolicy.NodeFilter filter) {
         ClusterState state = ws.state();
-        if (fitsAsItIs(node, demand, rights)) {
-            return new NodeCandidates(node, List.of(), ReclaimCost.NONE, Long.MAX_VALUE, NodeReach.FITS);
-        }
-        if (!mayHoldCandidate(node, rights, mostFree, allowances)) {
+        boolean fits = state.fits(node, demand)
+                && rights.ownMustFree() == 0
+                && rights.departments().ownDepartmentOverMax() == 0;
+        boolean mayMove = rights.moves() && movesAllowed;
+        // the cheap test first: on a full cluster it rules out most nodes, and the filter reads the ledger
+        if (!fits && !ws.reclaimable().mayHoldCandidate(node, allowances, mayMove, mostFree)) {
             // no job there that the rights let go or that could move: the loop below would find none
             return null;
         }
-        boolean mayMove = rights.moves() && movesAllowed;
+        if (!filter.accepts(state, node) || !WaitReasons.couldEverHold(state.node(node), demand)) {
+            return null;
+        }
+        if (fits) {
+            return new NodeCandidates(node, List.of(), ReclaimCost.NONE, Long.MAX_VALUE, NodeReach.FITS);
+        }
         List<PlacedJob> jobs = new ArrayList<>();
         int lowestPriority = Integer.MAX_VALUE;
         int lowestTeamPriority = Integer.MAX_VALUE;
@@ -118,26 +135,6 @@ final class ReclaimCandidates {
             c = b.startedAt().compareTo(a.startedAt());
         }
         return c != 0 ? c : JobNames.compare(a.id(), b.id());
-    }
-
-    /**
-     * False only when {@link #on} would return null before reading the node's jobs: the demand does not fit there as
-     * it is (or the rights ask more than a fit), and the node holds no job the rights could take or move
-     * ({@link ReclaimableOnNodes#mayHoldCandidate}). A cheap test, for a search to pass over most nodes of a full
-     * cluster before it asks anything else of them.
-     */
-    boolean mayOffer(int node, ResourceDemand demand, ReclaimRights rights, long mostFree, long[] allowances) {
-        return fitsAsItIs(node, demand, rights) || mayHoldCandidate(node, rights, mostFree, allowances);
-    }
-
-    private boolean fitsAsItIs(int node, ResourceDemand demand, ReclaimRights rights) {
-        return ws.state().fits(node, demand)
-                && rights.ownMustFree() == 0
-                && rights.departments().ownDepartmentOverMax() == 0;
-    }
-
-    private boolean mayHoldCandidate(int node, ReclaimRights rights, long mostFree, long[] allowances) {
-        return ws.reclaimable().mayHoldCandidate(node, allowances, rights.moves() && movesAllowed, mostFree);
     }
 
     /** Sums a node's candidates into its {@link NodeReach}. */

@@ -119,14 +119,9 @@ final class ReclaimSearch {
         List<NodeCandidates> nodes = new ArrayList<>();
         long[] allowances = ws.reclaimable().allowances(rights);
         for (int n = 0; n < state.nodeCount(); n++) {
-            // the cheap test first: on a full cluster it rules out most nodes, and the filter reads the ledger
-            if (candidates.mayOffer(n, demand, rights, mostFree, allowances)
-                    && filter.accepts(state, n)
-                    && WaitReasons.couldEverHold(state.node(n), demand)) {
-                NodeCandidates c = candidates.on(n, demand, rights, mostFree, allowances);
-                if (c != null) {
-                    nodes.add(c);
-                }
+            NodeCandidates c = candidates.on(n, demand, rights, mostFree, allowances, filter);
+            if (c != null) {
+                nodes.add(c);
             }
         }
         if (nodes.isEmpty()) {
@@ -161,23 +156,13 @@ final class ReclaimSearch {
             List<NodeCandidates> withMoves = nodes.subList(0, Math.min(NODES_WITH_MOVES, nodes.size()));
             // a node that moves cannot make fit finds nothing; the phase is passed over only when every node is such,
             // since a node searched spends destination lookups that the nodes after it then lack
-            if (anyWithinReachOfMoves(withMoves, totalFree)) {
+            if (NodeReach.anyWithMoves(withMoves, totalFree)) {
                 for (NodeCandidates c : withMoves) {
                     best = better(best, new NodeSearch(c, demand, rights, true, best).run());
                 }
             }
         }
         return Optional.ofNullable(best);
-    }
-
-    /** Whether evictions and moves could make the demand fit on any of the nodes ({@link NodeReach#withMoves}). */
-    private static boolean anyWithinReachOfMoves(List<NodeCandidates> nodes, long totalFree) {
-        for (NodeCandidates c : nodes) {
-            if (c.reach().withMoves(totalFree - c.reach().free())) {
-                return true;
-            }
-        }
-        return false;
     }
 
     private static Choice better(Choice a, Choice b) {
@@ -215,16 +200,8 @@ final class ReclaimSearch {
         private int steps;
         private Choice best;
         private final Choice bound;
-        /**
-         * Per candidate index, the GPU milli, CPU milli and memory the candidates from there on hold on the node (in a
-         * search without moves): the most that taking them all could free there.
-         */
-        private final long[] gpuLeft;
-
-        private final long[] cpuLeft;
-        private final long[] memoryLeft;
-        /** The GPU milli the demand takes on the node in all. */
-        private final long gpuNeeded;
+        /** What the remaining candidates could free, in a search without moves (null with moves: no cut there). */
+        private final CandidatesLeft left;
 
         NodeSearch(NodeCandidates node, ResourceDemand demand, ReclaimRights rights, boolean withMoves, Choice bound) {
             this.node = node;
@@ -234,19 +211,7 @@ final class ReclaimSearch {
             this.bound = bound;
             Department d = ws.ledger().team(rights.claimantTeam()).department();
             this.claimantDepartment = d == null ? null : d.name();
-            // only a search without moves cuts branches (outOfReach)
-            int count = withMoves ? 0 : node.jobs().size();
-            gpuLeft = new long[count + 1];
-            cpuLeft = new long[count + 1];
-            memoryLeft = new long[count + 1];
-            for (int i = count - 1; i >= 0; i--) {
-                Allocation held =
-                        ws.allocationOn(node.jobs().get(i).id(), node.node()).orElseThrow();
-                gpuLeft[i] = gpuLeft[i + 1] + held.totalGpuMilli();
-                cpuLeft[i] = cpuLeft[i + 1] + held.cpuMilli();
-                memoryLeft[i] = memoryLeft[i + 1] + held.memoryMib();
-            }
-            gpuNeeded = demand.needsGpu() ? demand.totalMilliOn(ws.state().node(node.node())) : 0;
+            this.left = withMoves ? null : new CandidatesLeft(ws, node, demand);
         }
 
         Choice run() {
@@ -265,7 +230,10 @@ final class ReclaimSearch {
                 best = new Choice(node.node(), List.copyOf(evicted), List.copyOf(moved), cost);
                 return; // anything more costs more
             }
-            if (index == node.jobs().size() || (!withMoves && outOfReach(index))) {
+            // the cut only where nothing moves: a search with moves spends a budget of destination lookups in
+            // branches that find nothing, and cutting them would leave more of it for later nodes, so the same
+            // snapshot would get another plan than before
+            if (index == node.jobs().size() || (left != null && left.outOfReach(ws.state(), index))) {
                 return;
             }
             PlacedJob job = node.jobs().get(index);
@@ -289,20 +257,6 @@ final class ReclaimSearch {
                 take(job, held, -1);
             }
             search(index + 1, cost);
-        }
-
-        /**
-         * Whether the demand stays beyond the node's capacity even if every candidate from {@code index} on left it:
-         * then no choice below this one fits, and the branch is cut. Only where nothing moves: a search with moves
-         * spends a budget of destination lookups in branches that find nothing, and cutting them would leave more of
-         * it for later nodes, so the same snapshot would get another plan than before.
-         */
-        private boolean outOfReach(int index) {
-            ClusterState state = ws.state();
-            int n = node.node();
-            return state.gpuFreeOnNode(n) + gpuLeft[index] < gpuNeeded
-                    || state.freeCpu(n) + cpuLeft[index] < demand.cpuMilli()
-                    || state.freeMemory(n) + memoryLeft[index] < demand.memoryMib();
         }
 
         private void tryMove(int index, ReclaimCost cost, PlacedJob job, Allocation held) {

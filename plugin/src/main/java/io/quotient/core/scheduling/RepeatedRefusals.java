@@ -23,13 +23,8 @@ final class RepeatedRefusals {
 
     private final Map<Kind, String> reasons = new HashMap<>();
     private long changesSeen = -1;
-    /**
-     * The job last refused or found refused, and why: a queue's like jobs mostly come one after another, and comparing
-     * their fields is cheaper than building and hashing a kind.
-     */
-    private JobSpec lastJob;
-
-    private String lastReason;
+    /** The reason for the job last refused or found refused, kept for the like jobs that mostly follow it. */
+    private final LastAlike<String> last = new LastAlike<>();
 
     /**
      * Whether the two jobs are decided alike on the same workspace: the same team, GPU request, CPU, memory, allowed
@@ -54,12 +49,13 @@ final class RepeatedRefusals {
         if (reasons.isEmpty()) {
             return null;
         }
-        if (lastJob != null && decidedAlike(lastJob, job)) {
-            return lastReason;
+        String alike = last.get(job, this, changes);
+        if (alike != null) {
+            return alike;
         }
         String known = reasons.get(Kind.of(job));
         if (known != null) {
-            remember(job, known);
+            last.put(job, this, changes, known);
         }
         return known;
     }
@@ -68,20 +64,13 @@ final class RepeatedRefusals {
     void refused(JobSpec job, String reason, long changes) {
         forgetUnless(changes);
         reasons.put(Kind.of(job), reason);
-        remember(job, reason);
+        last.put(job, this, changes, reason);
     }
 
     private void forgetUnless(long changes) {
         if (changes != changesSeen) {
             reasons.clear();
-            lastJob = null;
-            lastReason = null;
             changesSeen = changes;
         }
-    }
-
-    private void remember(JobSpec job, String reason) {
-        lastJob = job;
-        lastReason = reason;
     }
 }

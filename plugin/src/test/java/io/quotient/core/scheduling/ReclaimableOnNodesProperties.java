@@ -14,6 +14,7 @@ import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
 import io.quotient.core.model.SchedulingSnapshot;
 import io.quotient.core.model.Team;
+import io.quotient.core.placement.PlacementPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -110,7 +111,7 @@ class ReclaimableOnNodesProperties {
         ResourceDemand demand = ResourceDemand.gpus(1000, 1024, gpus, ResourceDemand.WHOLE, Set.of());
         long[] allowances = ws.reclaimable().allowances(rights);
         for (int n = 0; n < nodeCount; n++) {
-            NodeCandidates c = candidates.on(n, demand, rights, 8_000, allowances);
+            NodeCandidates c = candidates.on(n, demand, rights, 8_000, allowances, PlacementPolicy.NodeFilter.ANY);
             if (c != null && !c.reach().byEvictions()) {
                 assertThat(anyEvictionsMakeRoom(ws, n, c.jobs(), demand, rights))
                         .as("node %d under %s", n, rights)
