@@ -14,6 +14,8 @@ import java.util.Objects;
  * @param milliPerGpu guaranteed share of each of those GPUs (1000 for whole GPUs; for MiB requests
  *                    converted with that node's GPU memory)
  * @param startedAt   when it was placed; with {@link JobSpec#minRuntime()} decides preemptibility
+ * @param gpuMilli    the GPU milli the whole job holds (every replica: quotas count a gang as one); derived from the
+ *                    GPUs held, kept because reclaim searches ask it of every job on every node they look at
  */
 public record PlacedJob(
         JobSpec spec,
@@ -22,7 +24,8 @@ public record PlacedJob(
         int milliPerGpu,
         QuotaState quotaState,
         Instant startedAt,
-        List<Replica> otherReplicas) {
+        List<Replica> otherReplicas,
+        long gpuMilli) {
 
     /** Where one further replica of a gang runs. */
     public record Replica(String node, List<Integer> gpuIndices) {
@@ -42,6 +45,25 @@ public record PlacedJob(
         this(spec, node, gpuIndices, milliPerGpu, quotaState, startedAt, List.of());
     }
 
+    public PlacedJob(
+            JobSpec spec,
+            String node,
+            List<Integer> gpuIndices,
+            int milliPerGpu,
+            QuotaState quotaState,
+            Instant startedAt,
+            List<Replica> otherReplicas) {
+        this(
+                spec,
+                node,
+                gpuIndices,
+                milliPerGpu,
+                quotaState,
+                startedAt,
+                otherReplicas,
+                heldMilli(gpuIndices, milliPerGpu, otherReplicas));
+    }
+
     public PlacedJob {
         Objects.requireNonNull(spec, "spec");
         Objects.requireNonNull(node, "node");
@@ -49,6 +71,18 @@ public record PlacedJob(
         Objects.requireNonNull(quotaState, "quotaState");
         Objects.requireNonNull(startedAt, "startedAt");
         otherReplicas = otherReplicas == null ? List.of() : List.copyOf(otherReplicas);
+        if (gpuMilli != heldMilli(gpuIndices, milliPerGpu, otherReplicas)) {
+            throw new IllegalArgumentException("gpuMilli " + gpuMilli + " of job " + spec.id()
+                    + " is not what its GPUs hold; leave it to the constructor without it");
+        }
+    }
+
+    private static long heldMilli(List<Integer> gpuIndices, int milliPerGpu, List<Replica> otherReplicas) {
+        long devices = gpuIndices.size();
+        for (Replica r : otherReplicas == null ? List.<Replica>of() : otherReplicas) {
+            devices += r.gpuIndices().size();
+        }
+        return devices * milliPerGpu;
     }
 
     public JobId id() {
@@ -80,16 +114,7 @@ public record PlacedJob(
         return all;
     }
 
-    /** The GPU milli the whole job holds (every replica: quotas count a gang as one). */
-    public long gpuMilli() {
-        long devices = gpuIndices.size();
-        for (Replica r : otherReplicas) {
-            devices += r.gpuIndices().size();
-        }
-        return devices * milliPerGpu;
-    }
-
     public PlacedJob withQuotaState(QuotaState state) {
-        return new PlacedJob(spec, node, gpuIndices, milliPerGpu, state, startedAt, otherReplicas);
+        return new PlacedJob(spec, node, gpuIndices, milliPerGpu, state, startedAt, otherReplicas, gpuMilli);
     }
 }

@@ -3,6 +3,7 @@ package io.quotient.core.scheduling;
 import io.quotient.core.model.Department;
 import io.quotient.core.model.ModelGroup;
 import io.quotient.core.model.Team;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
@@ -26,7 +27,7 @@ final class LedgerBooks {
     private record ModelKey(Owner kind, String owner, String model) {}
 
     private final Map<String, String> nodeModels;
-    private final Map<Owner, Map<String, Long>> totals = new HashMap<>();
+    private final Map<Owner, Map<String, Long>> totals = new EnumMap<>(Owner.class);
     private final Map<ModelKey, Long> byModel = new HashMap<>();
     private final Set<String> splitTeams = new HashSet<>();
     private final Set<String> splitDepartments = new HashSet<>();

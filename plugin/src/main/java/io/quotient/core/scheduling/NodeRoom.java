@@ -4,6 +4,7 @@ import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.model.PlacedJob;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -14,13 +15,21 @@ final class NodeRoom {
 
     /** Whether the demand would fit the node if all the jobs left it (computed aside: the state is not touched). */
     static boolean fitsWithout(Workspace ws, int node, List<PlacedJob> jobs, ResourceDemand demand) {
-        ClusterState state = ws.state();
+        List<Workspace.Held> held = new ArrayList<>(jobs.size());
+        for (PlacedJob j : jobs) {
+            held.add(new Workspace.Held(j, ws.allocationOn(j.id(), node).orElseThrow()));
+        }
+        return fitsWithout(ws.state(), node, held, demand);
+    }
+
+    /** {@link #fitsWithout(Workspace, int, List, ResourceDemand)} with what each job holds on the node at hand. */
+    static boolean fitsWithout(ClusterState state, int node, List<Workspace.Held> jobs, ResourceDemand demand) {
         long cpu = state.freeCpu(node);
         long memory = state.freeMemory(node);
         int[] free = new int[state.gpuCount(node)];
         state.copyGpuFree(node, free);
-        for (PlacedJob j : jobs) {
-            Allocation a = ws.allocationOn(j.id(), node).orElseThrow();
+        for (Workspace.Held j : jobs) {
+            Allocation a = j.here();
             cpu += a.cpuMilli();
             memory += a.memoryMib();
             for (int g : a.gpuIndices()) {

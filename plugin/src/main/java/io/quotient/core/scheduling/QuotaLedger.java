@@ -8,6 +8,7 @@ import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
 import io.quotient.core.model.Team;
 import io.quotient.core.scheduling.LedgerBooks.Owner;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,6 +34,12 @@ import java.util.Optional;
 final class QuotaLedger {
 
     private final Map<String, Team> teams;
+    /**
+     * The same teams in a map of this ledger's own, for looking one up by name: every decision does that many times,
+     * and a lookup through the snapshot's read-only wrapper cost a call the compiler cannot inline.
+     */
+    private final Map<String, Team> byName;
+
     private final LedgerBooks books;
     /** The group this view shows, null for the whole cluster. */
     private final ModelGroup group;
@@ -49,11 +56,18 @@ final class QuotaLedger {
 
     /** @param nodeModels per node name, its GPU model: which group a job counts against */
     QuotaLedger(Map<String, Team> teams, Map<String, String> nodeModels) {
-        this(teams, new LedgerBooks(teams, nodeModels), null, null, false);
+        this(teams, new HashMap<>(teams), new LedgerBooks(teams, nodeModels), null, null, false);
     }
 
-    private QuotaLedger(Map<String, Team> teams, LedgerBooks books, ModelGroup group, String borrower, boolean shared) {
+    private QuotaLedger(
+            Map<String, Team> teams,
+            Map<String, Team> byName,
+            LedgerBooks books,
+            ModelGroup group,
+            String borrower,
+            boolean shared) {
         this.teams = teams;
+        this.byName = byName;
         this.books = books;
         this.group = group;
         this.borrower = borrower;
@@ -68,12 +82,12 @@ final class QuotaLedger {
 
     /** The same books as the model group sees them (see the class comment); changes go to the shared books. */
     QuotaLedger inGroup(ModelGroup g) {
-        return new QuotaLedger(teams, books, g, null, false);
+        return new QuotaLedger(teams, byName, books, g, null, false);
     }
 
     /** The same books with {@code team} guaranteed nothing. */
     QuotaLedger borrowing(String team) {
-        return new QuotaLedger(teams, books, null, team, false);
+        return new QuotaLedger(teams, byName, books, null, team, false);
     }
 
     /**
@@ -81,7 +95,7 @@ final class QuotaLedger {
      * nothing: the view in which a job borrows in the group.
      */
     QuotaLedger sharedIn(ModelGroup g, String borrower) {
-        return new QuotaLedger(teams, books, g, borrower, true);
+        return new QuotaLedger(teams, byName, books, g, borrower, true);
     }
 
     /**
@@ -165,7 +179,7 @@ final class QuotaLedger {
 
     /** The team as configured, whatever this view shows. */
     private Team configured(String name) {
-        Team team = teams.get(name);
+        Team team = byName.get(name);
         return team != null ? team : new Team(name, 0, Team.UNLIMITED, 0, Integer.MIN_VALUE);
     }
 

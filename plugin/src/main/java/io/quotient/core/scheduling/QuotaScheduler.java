@@ -4,6 +4,7 @@ import io.quotient.core.model.Demands;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PendingJob;
 import io.quotient.core.model.SchedulingSnapshot;
+import io.quotient.core.model.Team;
 import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.PlacementPolicy;
@@ -11,6 +12,7 @@ import io.quotient.core.placement.TargetWorkload;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -102,7 +104,9 @@ public final class QuotaScheduler implements Scheduler {
      */
     @Override
     public Plan schedulePending(SchedulingSnapshot snapshot) {
-        List<PendingJob> queue = QueueOrder.sorted(snapshot.pending(), snapshot.teams());
+        // looked up for every waiting job, more than once: a map of the pass's own, not the snapshot's wrapper
+        Map<String, Team> teams = new HashMap<>(snapshot.teams());
+        List<PendingJob> queue = QueueOrder.sorted(snapshot.pending(), teams);
         PlanningRound round = new PlanningRound(
                 snapshot,
                 policy(snapshot, null),
@@ -113,7 +117,7 @@ public final class QuotaScheduler implements Scheduler {
         new TeamTurns<>(
                         p -> QueueOrder.claimant(
                                 p,
-                                snapshot.teams(),
+                                teams,
                                 ws.ledger().total(p.spec().team()),
                                 round.team(p.spec().team()).guaranteedMilli(),
                                 Demands.leastMilli(p.spec(), ws.state().nodes())),
@@ -131,7 +135,7 @@ public final class QuotaScheduler implements Scheduler {
                 });
         // each job's position is its team's in the group it would land in, read when it becomes its team's next job
         new TeamTurns<>(
-                        p -> QueueOrder.borrower(p, snapshot.teams(), q -> round.sharePosition(q.spec())),
+                        p -> QueueOrder.borrower(p, teams, q -> round.sharePosition(q.spec())),
                         QueueOrder.BORROWING,
                         ws::bookings)
                 .take(borrowers, p -> round.decide(p.spec()));

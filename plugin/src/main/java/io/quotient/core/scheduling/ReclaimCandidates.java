@@ -13,7 +13,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -76,23 +75,22 @@ final class ReclaimCandidates {
             return null;
         }
         if (fits) {
-            return new NodeCandidates(node, List.of(), ReclaimCost.NONE, Long.MAX_VALUE, NodeReach.FITS);
+            return new NodeCandidates(node, List.of(), List.of(), ReclaimCost.NONE, Long.MAX_VALUE, NodeReach.FITS);
         }
-        List<PlacedJob> jobs = new ArrayList<>();
+        List<Workspace.Held> found = new ArrayList<>();
         int lowestPriority = Integer.MAX_VALUE;
         int lowestTeamPriority = Integer.MAX_VALUE;
         long leastBelowShare = Long.MAX_VALUE;
         long shortestRun = Long.MAX_VALUE;
         Reach reach = new Reach(rights);
-        for (PlacedJob j : ws.jobsOnNow(node)) {
+        for (Workspace.Held held : ws.heldOnNow(node)) {
+            PlacedJob j = held.job();
             boolean evict = rights.mayEvict(j) && !ws.ledger().keptInGroup(j, rights.claimantTeam());
             boolean movable = mayMove && !j.spec().gang().spansNodes() && j.gpuMilli() <= mostFree;
             // the cheap tests first: on a full cluster most jobs are neither evictable under the rights nor movable
-            Optional<Allocation> here =
-                    (evict || movable) && movableOrEvictable(j) ? ws.allocationOn(j.id(), node) : Optional.empty();
-            if (here.isPresent()) {
-                jobs.add(j);
-                reach.add(j, here.get(), evict, movable);
+            if ((evict || movable) && held.here() != null && movableOrEvictable(j)) {
+                found.add(held);
+                reach.add(j, held.here(), evict, movable);
                 if (evict) {
                     lowestPriority = Math.min(lowestPriority, j.spec().priority());
                     lowestTeamPriority = Math.min(lowestTeamPriority, standing.teamPriority(j, rights.claimantTeam()));
@@ -102,13 +100,19 @@ final class ReclaimCandidates {
                 }
             }
         }
-        if (jobs.isEmpty()) {
+        if (found.isEmpty()) {
             return null;
         }
-        if (!NodeRoom.fitsWithout(ws, node, jobs, demand)) {
+        if (!NodeRoom.fitsWithout(state, node, found, demand)) {
             return null;
         }
-        jobs.sort(this::cheapestFirst);
+        found.sort((a, b) -> cheapestFirst(a.job(), b.job()));
+        List<PlacedJob> jobs = new ArrayList<>(found.size());
+        List<Allocation> held = new ArrayList<>(found.size());
+        for (Workspace.Held h : found) {
+            jobs.add(h.job());
+            held.add(h.here());
+        }
         long mustFree = NodeRoom.mustFree(state, node, demand);
         // a choice evicts at least one candidate: no component can be below the least any single candidate brings
         ReclaimCost bound = lowestPriority == Integer.MAX_VALUE
@@ -119,7 +123,7 @@ final class ReclaimCandidates {
         long potential = free + jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
         // what the demand needs here, against which the search weighs what evictions and moves could free
         long needed = demand.needsGpu() ? demand.totalMilliOn(state.node(node)) : 0;
-        return new NodeCandidates(node, jobs, bound, potential, reach.of(needed, free));
+        return new NodeCandidates(node, jobs, held, bound, potential, reach.of(needed, free));
     }
 
     /**

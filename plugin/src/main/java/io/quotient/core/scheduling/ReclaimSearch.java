@@ -237,7 +237,7 @@ final class ReclaimSearch {
                 return;
             }
             PlacedJob job = node.jobs().get(index);
-            Allocation held = ws.allocationOn(job.id(), node.node()).orElseThrow();
+            Allocation held = node.held().get(index);
             if (withMoves && moved.size() < maxMoves && !job.spec().gang().spansNodes()) {
                 tryMove(index, cost, job, held);
             }

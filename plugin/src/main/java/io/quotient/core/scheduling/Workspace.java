@@ -38,7 +38,7 @@ final class Workspace {
     /** Per job, what it holds on each of its nodes (one entry per replica, the master first). */
     private final Map<JobId, List<Allocation>> allocations = new HashMap<>();
     /** Per node index, the jobs on it in the order they came (consolidation looks at one node at a time). */
-    private final List<Map<JobId, PlacedJob>> byNode = new ArrayList<>();
+    private final List<Map<JobId, Held>> byNode = new ArrayList<>();
     /** The preemptible jobs of {@link #byNode} summarised per node, for reclaim searches to rule nodes out. */
     private final ReclaimableOnNodes reclaimable;
 
@@ -74,7 +74,6 @@ final class Workspace {
         Map<String, String> models = nodeModels(snapshot.nodes());
         Workspace w = new Workspace(snapshot.nodes(), snapshot.teams(), models);
         for (PlacedJob job : QuotaLedger.withCurrentQuotaStates(snapshot.placed(), snapshot.teams(), models)) {
-            w.track(job);
             List<Allocation> held = new ArrayList<>();
             for (PlacedJob.Replica replica : job.replicas()) {
                 w.observedAllocation(job, replica).ifPresent(a -> {
@@ -85,6 +84,7 @@ final class Workspace {
             if (!held.isEmpty()) {
                 w.allocations.put(job.id(), held);
             }
+            w.track(job, held);
         }
         return w;
     }
@@ -153,36 +153,55 @@ final class Workspace {
     /** Takes the capacity of every replica of a new placement at once (a gang is booked whole or not at all). */
     void add(PlacedJob job, List<Allocation> replicas) {
         replicas.forEach(state::allocate);
-        allocations.put(job.id(), List.copyOf(replicas));
-        track(job);
+        List<Allocation> held = List.copyOf(replicas);
+        allocations.put(job.id(), held);
+        track(job, held);
     }
 
-    private void track(PlacedJob job) {
+    /**
+     * A job on a node with what it holds there (null where the observation gave it nothing there): a reclaim search
+     * reads both for every job of every node it looks at, and finding the allocation by the job's name each time was
+     * a good part of its cost.
+     */
+    record Held(PlacedJob job, Allocation here) {}
+
+    private void track(PlacedJob job, List<Allocation> held) {
         placed.put(job.id(), job);
         ledger.add(job);
         bookings++;
         for (PlacedJob.Replica replica : job.replicas()) {
             int node = nodeIndex(replica.node());
             if (node >= 0) {
-                PlacedJob before = byNode.get(node).put(job.id(), job);
+                Held before = byNode.get(node).put(job.id(), new Held(job, firstOn(held, node)));
                 if (before != null) {
-                    reclaimable.remove(node, before);
+                    reclaimable.remove(node, before.job());
                 }
                 reclaimable.add(node, job);
             }
         }
     }
 
+    private static Allocation firstOn(List<Allocation> held, int node) {
+        for (Allocation a : held) {
+            if (a.nodeIndex() == node) {
+                return a;
+            }
+        }
+        return null;
+    }
+
     /** The jobs on the node, in the order they were observed or placed. */
     List<PlacedJob> jobsOn(int node) {
-        return Collections.unmodifiableList(new ArrayList<>(byNode.get(node).values()));
+        List<PlacedJob> jobs = new ArrayList<>(byNode.get(node).size());
+        byNode.get(node).values().forEach(h -> jobs.add(h.job()));
+        return Collections.unmodifiableList(jobs);
     }
 
     /**
-     * The jobs on the node as a live view, without a copy: for a reader that changes nothing in the workspace while
-     * it reads (a reclaim search reads every node for every job it decides).
+     * The jobs on the node with what each holds there, as a live view, without a copy: for a reader that changes
+     * nothing in the workspace while it reads (a reclaim search reads every node for every job it decides).
      */
-    Collection<PlacedJob> jobsOnNow(int node) {
+    Collection<Held> heldOnNow(int node) {
         return Collections.unmodifiableCollection(byNode.get(node).values());
     }
 
@@ -205,9 +224,9 @@ final class Workspace {
         bookings++;
         for (PlacedJob.Replica replica : job.replicas()) {
             int node = nodeIndex(replica.node());
-            PlacedJob was = node >= 0 ? byNode.get(node).remove(id) : null;
+            Held was = node >= 0 ? byNode.get(node).remove(id) : null;
             if (was != null) {
-                reclaimable.remove(node, was);
+                reclaimable.remove(node, was.job());
             }
         }
         return job;
@@ -268,12 +287,7 @@ final class Workspace {
 
     /** What the job holds on that node (for a gang, its replica there). */
     Optional<Allocation> allocationOn(JobId id, int node) {
-        for (Allocation a : allocations.getOrDefault(id, List.of())) {
-            if (a.nodeIndex() == node) {
-                return Optional.of(a);
-            }
-        }
-        return Optional.empty();
+        return Optional.ofNullable(firstOn(allocations.getOrDefault(id, List.of()), node));
     }
 
     /** What the job holds on every node. */

@@ -66,8 +66,13 @@ class ReclaimableOnNodesProperties {
         int nodeCount = ws.state().nodeCount();
         ReclaimableOnNodes afresh = new ReclaimableOnNodes(nodeCount);
         for (int n = 0; n < nodeCount; n++) {
-            for (PlacedJob j : ws.jobsOnNow(n)) {
-                afresh.add(n, j);
+            for (Workspace.Held held : ws.heldOnNow(n)) {
+                afresh.add(n, held.job());
+                assertThat(held.here())
+                        .as(
+                                "what %s holds on node %d, as kept beside it",
+                                held.job().id(), n)
+                        .isEqualTo(ws.allocationOn(held.job().id(), n).orElse(null));
             }
         }
         ReclaimRights rights = rights(random);
@@ -77,7 +82,7 @@ class ReclaimableOnNodesProperties {
         for (int n = 0; n < nodeCount; n++) {
             assertThat(ws.reclaimable().summary(n)).as("node %d", n).isEqualTo(afresh.summary(n));
             boolean anyCandidate = false;
-            for (PlacedJob j : ws.jobsOnNow(n)) {
+            for (PlacedJob j : ws.jobsOn(n)) {
                 boolean movable = mayMove && !j.spec().gang().spansNodes() && j.gpuMilli() <= mostFree;
                 anyCandidate |= j.spec().preemptible() && (rights.mayEvict(j) || movable);
             }
