@@ -100,9 +100,36 @@ class HostileQueryApiTest {
         mvc.perform(get("/api/v1/teams/query/jobs")).andExpect(status().isOk()).andExpect(jsonPath("$", hasSize(0)));
     }
 
+    static Stream<Arguments> lookalikeChoices() {
+        return Stream.of(
+                Arguments.of("groupBy", "team\u0000"),
+                Arguments.of("groupBy", " job"),
+                Arguments.of("groupBy", "departme\u006Et\n"),
+                Arguments.of("bucket", "day\t"),
+                Arguments.of("bucket", "\u0068our\u200B"),
+                Arguments.of("groupBy", "job\u0130"));
+    }
+
+    /** A grouping or bucket with a control character, a space or a letter of another alphabet was read as the name. */
+    @ParameterizedTest
+    @MethodSource("lookalikeChoices")
+    void aChoiceThatOnlyLooksLikeANameIsRefusedNamingItsParameter(String field, String value) throws Exception {
+        mvc.perform(get("/api/v1/usage").param(field, value))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.error").value("invalid request"))
+                .andExpect(jsonPath("$.field").value(field))
+                .andExpect(jsonPath("$.reason").value(containsString("use one of")));
+    }
+
     /** The parameters a path does take still work, spelt as documented (the dashboard's page sends these). */
     @ParameterizedTest
-    @ValueSource(strings = {"groupBy=job&bucket=day&from=2026-12-01&to=2026-12-02", "groupBy=team", ""})
+    @ValueSource(
+            strings = {
+                "groupBy=job&bucket=day&from=2026-12-01&to=2026-12-02",
+                "groupBy=team",
+                "groupBy=Job&bucket=DAY",
+                ""
+            })
     void theDocumentedParametersAreStillTaken(String query) throws Exception {
         for (String uri : List.of("/api/v1/usage?" + query, "/api/v1/dashboard?events=3")) {
             mvc.perform(get(uri)).andExpect(status().isOk());

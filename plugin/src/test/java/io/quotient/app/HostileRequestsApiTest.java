@@ -21,6 +21,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.autoconfigure.web.servlet.AutoConfigureMockMvc;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -212,6 +213,19 @@ class HostileRequestsApiTest {
         mvc.perform(get("/api/v1/teams/hostile/jobs"))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$", hasSize(0)));
+    }
+
+    /** A kind with a control character, a space or a letter of another alphabet was read as the kind it resembles. */
+    @ParameterizedTest
+    @ValueSource(strings = {"notebook\u0000", " train", "inference\n", "tra\u0131n", "notebook\u200B"})
+    void aKindThatOnlyLooksLikeOneIsRefusedAndCreatesNothing(String kind) throws Exception {
+        String body = "{\"name\":\"a\",\"gpu\":{\"count\":1},\"kind\":\""
+                + kind.replace("\n", "\\n").replace("\u0000", "\\u0000") + "\"}";
+        deploy("hostile", body)
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("kind"))
+                .andExpect(jsonPath("$.reason").value(containsString("train, notebook or inference")));
+        mvc.perform(get("/api/v1/teams/hostile/jobs")).andExpect(jsonPath("$", hasSize(0)));
     }
 
     /** A reason quoting a whole value is cut: a 100,000-character kind or image is not echoed back. */

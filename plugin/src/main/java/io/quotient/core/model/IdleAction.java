@@ -1,7 +1,5 @@
 package io.quotient.core.model;
 
-import java.util.Locale;
-
 /**
  * What releasing an idle job's GPUs does to a job Quotient deploys (REST, GpuJob): {@code preempt} evicts it and puts
  * it back in the queue, {@code stop} evicts it for good (it ends Failed, saying why). A Kubeflow Notebook is always
@@ -23,9 +21,8 @@ public enum IdleAction {
 
     /** @throws IllegalArgumentException naming the accepted actions */
     public static IdleAction fromWireName(String text) {
-        String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
         for (IdleAction action : values()) {
-            if (action.wireName.equals(t)) {
+            if (WireName.matches(action.wireName, text)) {
                 return action;
             }
         }

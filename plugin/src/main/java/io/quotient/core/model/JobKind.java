@@ -1,7 +1,6 @@
 package io.quotient.core.model;
 
 import java.util.Arrays;
-import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
@@ -27,9 +26,8 @@ public enum JobKind {
 
     /** @throws IllegalArgumentException naming the accepted kinds */
     public static JobKind fromWireName(String text) {
-        String t = text == null ? "" : text.trim().toLowerCase(Locale.ROOT);
         for (JobKind kind : values()) {
-            if (kind.wireName.equals(t)) {
+            if (WireName.matches(kind.wireName, text)) {
                 return kind;
             }
         }

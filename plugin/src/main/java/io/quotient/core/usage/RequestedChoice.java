@@ -1,11 +1,15 @@
 package io.quotient.core.usage;
 
+import io.quotient.core.model.WireName;
 import io.quotient.core.request.RequestException;
 import java.util.Arrays;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** One of an enum's constants named in a showback request, in any case; refused naming the field otherwise. */
+/**
+ * One of an enum's constants named in a showback request, in any case ({@link WireName}); refused naming the field
+ * otherwise.
+ */
 final class RequestedChoice {
 
     private RequestedChoice() {}
@@ -17,7 +21,7 @@ final class RequestedChoice {
      */
     static <E extends Enum<E>> E parse(E[] choices, String field, String what, String value, String after) {
         for (E choice : choices) {
-            if (choice.name().equalsIgnoreCase(value == null ? "" : value.trim())) {
+            if (WireName.matches(choice.name(), value)) {
                 return choice;
             }
         }
