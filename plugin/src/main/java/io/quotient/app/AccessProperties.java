@@ -20,6 +20,10 @@ public record AccessProperties(
         @NotNull @DefaultValue("auto") Mode mode,
         @NotNull @DefaultValue("10s") Duration cacheTtl) {
 
+    public AccessProperties {
+        SettingChecks.notNegative("quotient.access.cache-ttl", cacheTtl);
+    }
+
     public enum Mode {
         AUTO,
         OPEN,

@@ -47,6 +47,12 @@ public record AdmissionProperties(
                             + "): set both to serve a mounted"
                             + " certificate, or neither to have the service issue its own");
         }
+        if (port != null && (port < 1 || port > 65535)) {
+            throw new IllegalArgumentException(
+                    "quotient.admission.port must be a TCP port from 1 to 65535, got " + port);
+        }
+        SettingChecks.positive("quotient.admission.ca-bundle-check", caBundleCheck);
+        SettingChecks.positive("quotient.admission.renew-before", renewBefore);
         webhookConfigurations = List.copyOf(webhookConfigurations);
         extraSubjectNames = List.copyOf(extraSubjectNames);
     }

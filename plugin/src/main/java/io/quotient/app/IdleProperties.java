@@ -15,8 +15,6 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 public record IdleProperties(@DefaultValue("30s") Duration interval) {
 
     public IdleProperties {
-        if (interval == null || interval.isNegative() || interval.isZero()) {
-            throw new IllegalArgumentException("quotient.idle.interval must be a positive duration, got " + interval);
-        }
+        SettingChecks.positive("quotient.idle.interval", interval);
     }
 }

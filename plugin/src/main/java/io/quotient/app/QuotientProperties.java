@@ -8,6 +8,7 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import java.nio.file.Path;
 import java.time.Duration;
+import org.quartz.CronExpression;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -39,6 +40,10 @@ public record QuotientProperties(
         @Valid @NotNull @DefaultValue Schedules schedules,
         @Valid @NotNull @DefaultValue Api api) {
 
+    public QuotientProperties {
+        SettingChecks.positive("quotient.teams-poll-interval", teamsPollInterval);
+    }
+
     /** @param mode auto (default), embedded or kubernetes */
     public record Cluster(@NotNull @DefaultValue("auto") ClusterMode mode) {}
 
@@ -67,7 +72,15 @@ public record QuotientProperties(
 
             @NotNull @DefaultValue("60s") Duration podArrivalGrace,
             @NotNull @DefaultValue("1h") Duration maxMinRuntime,
-            @Valid @NotNull @DefaultValue FairShare fairShare) {}
+            @Valid @NotNull @DefaultValue FairShare fairShare) {
+
+        public Scheduling {
+            SettingChecks.notNegative("quotient.scheduling.stop-grace", stopGrace);
+            SettingChecks.within("quotient.scheduling.fair-share-min-gain-gpus", fairShareMinGainGpus, 0, 1_000_000);
+            SettingChecks.positive("quotient.scheduling.pod-arrival-grace", podArrivalGrace);
+            SettingChecks.notNegative("quotient.scheduling.max-min-runtime", maxMinRuntime);
+        }
+    }
 
     /**
      * @param usageHalfLife how long until a borrowed GPU counts half as much; 0 (the default): no memory
@@ -78,7 +91,14 @@ public record QuotientProperties(
     public record FairShare(
             @NotNull @DefaultValue("0s") Duration usageHalfLife,
             @NotNull @DefaultValue("7d") Duration window,
-            @NotNull @DefaultValue("10s") Duration saveInterval) {}
+            @NotNull @DefaultValue("10s") Duration saveInterval) {
+
+        public FairShare {
+            SettingChecks.notNegative("quotient.scheduling.fair-share.usage-half-life", usageHalfLife);
+            SettingChecks.positive("quotient.scheduling.fair-share.window", window);
+            SettingChecks.positive("quotient.scheduling.fair-share.save-interval", saveInterval);
+        }
+    }
 
     /**
      * @param requeueInterval          re-queue of waiting jobs (and reconciliation with the cluster)
@@ -98,7 +118,20 @@ public record QuotientProperties(
 
             @NotNull @DefaultValue("15s") Duration metricsInterval,
 
-            @Min(1) @DefaultValue("50") int requeueMaxRelabels) {}
+            @Min(1) @DefaultValue("50") int requeueMaxRelabels) {
+
+        public Schedules {
+            SettingChecks.positive("quotient.schedules.requeue-interval", requeueInterval);
+            SettingChecks.positive("quotient.schedules.reclaim-interval", reclaimInterval);
+            SettingChecks.positive("quotient.schedules.metrics-interval", metricsInterval);
+            SettingChecks.within("quotient.schedules.defragment-max-moved-share", defragmentMaxMovedShare, 0, 1);
+            if (defragmentCron != null && !CronExpression.isValidExpression(defragmentCron)) {
+                throw new IllegalArgumentException("quotient.schedules.defragment-cron '" + defragmentCron
+                        + "' is not a Quartz cron expression (seconds minutes hours day-of-month month day-of-week,"
+                        + " e.g. '0 0 3 * * ?')");
+            }
+        }
+    }
 
     /**
      * @param maxBodyBytes the longest request body read (413 beyond it); a job request is a few kilobytes

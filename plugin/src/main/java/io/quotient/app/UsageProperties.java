@@ -18,19 +18,13 @@ public record UsageProperties(
         @DefaultValue("60s") Duration persistInterval) {
 
     public UsageProperties {
-        positive("interval", interval);
-        positive("max-gap", maxGap);
-        positive("persist-interval", persistInterval);
+        SettingChecks.positive("quotient.usage.interval", interval);
+        SettingChecks.positive("quotient.usage.max-gap", maxGap);
+        SettingChecks.positive("quotient.usage.persist-interval", persistInterval);
         if (maxGap.compareTo(persistInterval.plus(interval)) < 0) {
             throw new IllegalArgumentException("quotient.usage.max-gap (" + maxGap + ") must be at least "
                     + "persist-interval + interval (" + persistInterval.plus(interval) + "), or a restart would lose "
                     + "the allocation counted since the last stored record");
-        }
-    }
-
-    private static void positive(String name, Duration value) {
-        if (value == null || value.isNegative() || value.isZero()) {
-            throw new IllegalArgumentException("quotient.usage." + name + " must be a positive duration, got " + value);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.quotient.app.kubernetes;
 
+import io.quotient.app.SettingChecks;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -35,4 +36,13 @@ public record KubernetesProperties(
         @NotNull @DefaultValue("1s") Duration retryPeriod,
         String identity,
         @NotNull @DefaultValue("60s") Duration cacheSyncTimeout,
-        @Min(1) @Max(64) @DefaultValue("16") int claimWriters) {}
+        @Min(1) @Max(64) @DefaultValue("16") int claimWriters) {
+
+    public KubernetesProperties {
+        SettingChecks.positive("quotient.kubernetes.report-freshness", reportFreshness);
+        SettingChecks.positive("quotient.kubernetes.lease-duration", leaseDuration);
+        SettingChecks.positive("quotient.kubernetes.renew-deadline", renewDeadline);
+        SettingChecks.positive("quotient.kubernetes.retry-period", retryPeriod);
+        SettingChecks.positive("quotient.kubernetes.cache-sync-timeout", cacheSyncTimeout);
+    }
+}
