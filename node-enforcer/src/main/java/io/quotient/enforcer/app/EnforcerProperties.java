@@ -51,6 +51,15 @@ public record EnforcerProperties(
         positive("grace-period", gracePeriod);
         positive("kubernetes.reservation-sync-interval", kubernetes.reservationSyncInterval());
         positive("kubernetes.report-max-age", kubernetes.reportMaxAge());
+        if (kubernetes.reportMinInterval().isNegative()) {
+            throw new IllegalArgumentException(
+                    "quotient.enforcer.kubernetes.report-min-interval must be 0 or more, got "
+                            + kubernetes.reportMinInterval());
+        }
+        if (!(reclaimHeadroomFraction >= 0 && reclaimHeadroomFraction <= 1)) {
+            throw new IllegalArgumentException("quotient.enforcer.reclaim-headroom-fraction must be a share of a GPU's "
+                    + "memory from 0 to 1, got " + reclaimHeadroomFraction);
+        }
         if (nvmlLibraries.isEmpty()) {
             throw new IllegalArgumentException("quotient.enforcer.nvml-libraries is empty: name at least one library, "
                     + "e.g. libnvidia-ml.so.1");

@@ -48,4 +48,21 @@ class EnforcerPropertiesTest {
                         .dryRun()))
                 .containsExactly(true);
     }
+
+    /** Each of these started the enforcer: a NaN or negative headroom never reclaimed a loan, 2 reclaimed every one. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(
+            delimiter = '|',
+            value = {
+                "reclaim-headroom-fraction|NaN|reclaim-headroom-fraction must be a share of a GPU's memory from 0 to 1",
+                "reclaim-headroom-fraction|-0.1|reclaim-headroom-fraction must be a share",
+                "reclaim-headroom-fraction|2|reclaim-headroom-fraction must be a share",
+                "kubernetes.report-min-interval|-1s|kubernetes.report-min-interval must be 0 or more",
+            })
+    void aSettingOutOfItsRangeStopsTheStartNamingIt(String property, String value, String expected) {
+        assertThatThrownBy(
+                        () -> bind(Map.of("quotient.enforcer.node-name", "n", "quotient.enforcer." + property, value)))
+                .rootCause()
+                .hasMessageContaining("quotient.enforcer." + expected);
+    }
 }
