@@ -121,6 +121,16 @@ class HostileQueryApiTest {
                 .andExpect(jsonPath("$.reason").value(containsString("use one of")));
     }
 
+    /** A count of events outside 0..500 was clamped in silence: -1 answered none, 100000 answered 500 as if all. */
+    @ParameterizedTest
+    @ValueSource(strings = {"-1", "501", "100000"})
+    void aCountOfEventsOutsideItsRangeIsRefused(String events) throws Exception {
+        mvc.perform(get("/api/v1/dashboard").param("events", events))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("events"))
+                .andExpect(jsonPath("$.reason").value(containsString("must be from 0 to 500")));
+    }
+
     /** The parameters a path does take still work, spelt as documented (the dashboard's page sends these). */
     @ParameterizedTest
     @ValueSource(
@@ -131,7 +141,11 @@ class HostileQueryApiTest {
                 ""
             })
     void theDocumentedParametersAreStillTaken(String query) throws Exception {
-        for (String uri : List.of("/api/v1/usage?" + query, "/api/v1/dashboard?events=3")) {
+        for (String uri : List.of(
+                "/api/v1/usage?" + query,
+                "/api/v1/dashboard?events=3",
+                "/api/v1/dashboard?events=0",
+                "/api/v1/dashboard?events=500")) {
             mvc.perform(get(uri)).andExpect(status().isOk());
         }
     }

@@ -3,6 +3,7 @@ package io.quotient.adapters.rest;
 import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.QuotaState;
+import io.quotient.core.request.RequestException;
 import io.quotient.deploy.Reports;
 import io.quotient.deploy.port.EventHistory;
 import io.quotient.deploy.port.JobRecord;
@@ -46,6 +47,10 @@ public class DashboardController {
     @Operation(summary = "The dashboard's view: teams, the GPU map, pending jobs with reasons, recent events")
     @GetMapping("/dashboard")
     public DashboardView dashboard(@RequestParam(defaultValue = "100") int events) {
+        if (events < 0 || events > MAX_EVENTS) {
+            // said, not clamped: a caller asking for 100,000 events would otherwise read 500 as all there are
+            throw new RequestException("events", "must be from 0 to " + MAX_EVENTS + " (the latest events shown)");
+        }
         ClusterView cluster = ClusterView.of(reports.cluster());
         long gpuMemoryMib =
                 cluster.nodes().isEmpty() ? 0 : cluster.nodes().get(0).gpuMemoryMib();
@@ -74,14 +79,13 @@ public class DashboardController {
         }
         pending.sort(Comparator.comparing(
                 DashboardView.PendingView::createdAt, Comparator.nullsLast(Comparator.naturalOrder())));
-        int limit = Math.max(0, Math.min(events, MAX_EVENTS));
         return new DashboardView(
                 clock.instant(),
                 reports.teams().stream().map(TeamView::of).toList(),
                 cluster,
                 placed,
                 pending,
-                this.events.recent(limit).stream()
+                this.events.recent(events).stream()
                         .map(DashboardView.EventView::of)
                         .toList());
     }
