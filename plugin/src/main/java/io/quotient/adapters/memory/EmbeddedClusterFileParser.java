@@ -27,6 +27,12 @@ import org.yaml.snakeyaml.nodes.Node;
  */
 public final class EmbeddedClusterFileParser {
 
+    /** More nodes than any cluster the embedded service stands in for; a larger count only exhausts the heap. */
+    static final int MAX_NODES = 100_000;
+
+    /** As many GPUs as a job may ask of one node through the API. */
+    static final int MAX_GPUS_PER_NODE = 1024;
+
     private static final Set<String> FIELDS =
             Set.of("name", "count", "gpus", "gpuModel", "gpuMemoryMib", "cpuMilli", "memoryMib");
 
@@ -63,8 +69,8 @@ public final class EmbeddedClusterFileParser {
             }
         }
         String name = yaml.string(f.get("name"), "name");
-        int count = f.containsKey("count") ? (int) yaml.integer(f.get("count"), "count", 1) : 1;
-        int gpus = (int) yaml.integer(f.get("gpus"), "gpus", 0);
+        int count = f.containsKey("count") ? yaml.integer(f.get("count"), "count", 1, MAX_NODES) : 1;
+        int gpus = yaml.integer(f.get("gpus"), "gpus", 0, MAX_GPUS_PER_NODE);
         String model = yaml.string(f.get("gpuModel"), "gpuModel");
         // the model stands for the node's nvidia.com/gpu.product label, which jobs' gpuModels and guarantees name
         if (!LabelValue.valid(model)) {

@@ -164,8 +164,9 @@ public final class TeamsFileParser {
         }
         String name = dnsLabel(yaml, f.get("name"), "team");
         Limits l = limits(yaml, f);
-        int priority =
-                f.containsKey("priority") ? (int) yaml.integer(f.get("priority"), "priority", Integer.MIN_VALUE) : 0;
+        int priority = f.containsKey("priority")
+                ? yaml.integer(f.get("priority"), "priority", Integer.MIN_VALUE, Integer.MAX_VALUE)
+                : 0;
         WithinTeamPreemption within = WithinTeamPreemption.LOWER_PRIORITY;
         if (f.containsKey("preemptWithinTeam")) {
             try {

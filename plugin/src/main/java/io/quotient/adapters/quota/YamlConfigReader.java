@@ -129,6 +129,18 @@ public final class YamlConfigReader {
         return value;
     }
 
+    /**
+     * A whole number from {@code min} to {@code max}, for a field kept as an {@code int}: a larger value is refused
+     * naming the range, never cut to its low 32 bits (a priority of 99999999999 was read as 1215752191).
+     */
+    public int integer(Node node, String field, int min, int max) {
+        long value = integer(node, field, min);
+        if (value > max) {
+            throw error(node, field + " must be from " + min + " to " + max + ", was " + value);
+        }
+        return (int) value;
+    }
+
     private <T> T parsed(Node node, String field, Function<String, T> parser, String kind) {
         String text = scalar(node, field);
         try {

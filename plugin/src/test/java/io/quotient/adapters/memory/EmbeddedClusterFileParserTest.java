@@ -48,6 +48,18 @@ class EmbeddedClusterFileParserTest {
                 .hasMessageContaining("gpuModel 'A100 80GB' is not a GPU model name");
     }
 
+    /** A count or GPU number beyond an int was cut to its low 32 bits (4294967297 nodes read as 1). */
+    @Test
+    void aCountBeyondItsRangeIsRefusedNotWrapped() {
+        assertThatThrownBy(() -> EmbeddedClusterFileParser.parse(
+                        "nodes:\n  - {name: n, count: 4294967297, gpus: 8, gpuModel: A100, gpuMemoryMib: 81920}\n",
+                        "c"))
+                .hasMessageContaining("count must be from 1 to 100000, was 4294967297");
+        assertThatThrownBy(() -> EmbeddedClusterFileParser.parse(
+                        "nodes:\n  - {name: n, gpus: 4294967304, gpuModel: A100, gpuMemoryMib: 81920}\n", "c"))
+                .hasMessageContaining("gpus must be from 0 to 1024, was 4294967304");
+    }
+
     @Test
     void theBuiltInClusterIsFourNodesOfTenGpus() throws Exception {
         try (var in = getClass().getClassLoader().getResourceAsStream("quotient/embedded/cluster.yaml")) {

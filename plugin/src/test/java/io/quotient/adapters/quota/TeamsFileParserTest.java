@@ -75,6 +75,19 @@ class TeamsFileParserTest {
                 .hasMessageContaining(">= 0");
     }
 
+    /** A priority beyond an int was cut to its low 32 bits: 99999999999 was read as 1215752191. */
+    @Test
+    void aPriorityBeyondItsRangeIsRefusedNotWrapped() {
+        assertThatThrownBy(() -> TeamsFileParser.parse(
+                        "teams:\n  - name: a\n    guaranteedGpus: 1\n    priority: 99999999999\n", "f"))
+                .hasMessageContaining("f:4")
+                .hasMessageContaining("priority must be from -2147483648 to 2147483647, was 99999999999");
+        assertThat(TeamsFileParser.parse("teams:\n  - {name: a, guaranteedGpus: 1, priority: 2147483647}\n", "f")
+                        .get("a")
+                        .priority())
+                .isEqualTo(Integer.MAX_VALUE);
+    }
+
     @Test
     void reportsBrokenYamlWithItsLine() {
         assertThatThrownBy(() -> TeamsFileParser.parse("teams:\n  - name: a\n   guaranteedGpus: [1\n", "f"))
