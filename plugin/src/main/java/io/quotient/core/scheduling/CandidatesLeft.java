@@ -26,7 +26,7 @@ final class CandidatesLeft {
         cpu = new long[count + 1];
         memory = new long[count + 1];
         for (int i = count - 1; i >= 0; i--) {
-            Allocation held = candidates.held().get(i);
+            Allocation held = candidates.jobs().get(i).here();
             gpu[i] = gpu[i + 1] + held.totalGpuMilli();
             cpu[i] = cpu[i + 1] + held.cpuMilli();
             memory[i] = memory[i + 1] + held.memoryMib();

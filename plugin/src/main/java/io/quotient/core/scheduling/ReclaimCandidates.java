@@ -75,7 +75,7 @@ final class ReclaimCandidates {
             return null;
         }
         if (fits) {
-            return new NodeCandidates(node, List.of(), List.of(), ReclaimCost.NONE, Long.MAX_VALUE, NodeReach.FITS);
+            return new NodeCandidates(node, List.of(), ReclaimCost.NONE, Long.MAX_VALUE, NodeReach.FITS);
         }
         List<Workspace.Held> found = new ArrayList<>();
         int lowestPriority = Integer.MAX_VALUE;
@@ -107,12 +107,6 @@ final class ReclaimCandidates {
             return null;
         }
         found.sort((a, b) -> cheapestFirst(a.job(), b.job()));
-        List<PlacedJob> jobs = new ArrayList<>(found.size());
-        List<Allocation> held = new ArrayList<>(found.size());
-        for (Workspace.Held h : found) {
-            jobs.add(h.job());
-            held.add(h.here());
-        }
         long mustFree = NodeRoom.mustFree(state, node, demand);
         // a choice evicts at least one candidate: no component can be below the least any single candidate brings
         ReclaimCost bound = lowestPriority == Integer.MAX_VALUE
@@ -120,10 +114,13 @@ final class ReclaimCandidates {
                 : new ReclaimCost(
                         lowestTeamPriority, leastBelowShare, lowestPriority, mustFree * shortestRun, mustFree, 0, 1);
         long free = state.gpuFreeOnNode(node);
-        long potential = free + jobs.stream().mapToLong(PlacedJob::gpuMilli).sum();
+        long potential = free;
+        for (Workspace.Held h : found) {
+            potential += h.job().gpuMilli();
+        }
         // what the demand needs here, against which the search weighs what evictions and moves could free
         long needed = demand.needsGpu() ? demand.totalMilliOn(state.node(node)) : 0;
-        return new NodeCandidates(node, jobs, held, bound, potential, reach.of(needed, free));
+        return new NodeCandidates(node, found, bound, potential, reach.of(needed, free));
     }
 
     /**

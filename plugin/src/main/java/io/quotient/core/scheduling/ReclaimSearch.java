@@ -236,8 +236,8 @@ final class ReclaimSearch {
             if (index == node.jobs().size() || (left != null && left.outOfReach(ws.state(), index))) {
                 return;
             }
-            PlacedJob job = node.jobs().get(index);
-            Allocation held = node.held().get(index);
+            PlacedJob job = node.jobs().get(index).job();
+            Allocation held = node.jobs().get(index).here();
             if (withMoves && moved.size() < maxMoves && !job.spec().gang().spansNodes()) {
                 tryMove(index, cost, job, held);
             }

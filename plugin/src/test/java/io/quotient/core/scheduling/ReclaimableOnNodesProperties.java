@@ -118,7 +118,12 @@ class ReclaimableOnNodesProperties {
         for (int n = 0; n < nodeCount; n++) {
             NodeCandidates c = candidates.on(n, demand, rights, 8_000, allowances, PlacementPolicy.NodeFilter.ANY);
             if (c != null && !c.reach().byEvictions()) {
-                assertThat(anyEvictionsMakeRoom(ws, n, c.jobs(), demand, rights))
+                assertThat(anyEvictionsMakeRoom(
+                                ws,
+                                n,
+                                c.jobs().stream().map(Workspace.Held::job).toList(),
+                                demand,
+                                rights))
                         .as("node %d under %s", n, rights)
                         .isFalse();
             }
