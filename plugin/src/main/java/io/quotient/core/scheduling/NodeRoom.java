@@ -17,7 +17,10 @@ final class NodeRoom {
     static boolean fitsWithout(Workspace ws, int node, List<PlacedJob> jobs, ResourceDemand demand) {
         List<Workspace.Held> held = new ArrayList<>(jobs.size());
         for (PlacedJob j : jobs) {
-            held.add(new Workspace.Held(j, ws.allocationOn(j.id(), node).orElseThrow()));
+            held.add(new Workspace.Held(
+                    j,
+                    ws.allocationOn(j.id(), node).orElseThrow(),
+                    ws.reclaimable().teamIndex(j.spec().team())));
         }
         return fitsWithout(ws.state(), node, held, demand);
     }

@@ -57,13 +57,17 @@ final class PlanningRound {
     private final CapacityReasons capacityReasons;
     private final RepeatedRefusals refusals = new RepeatedRefusals();
 
-    /** @param waiting jobs that want capacity besides those placed (for the teams' fair shares) */
+    /**
+     * @param waiting jobs that want capacity besides those placed (for the teams' fair shares)
+     * @param covers  the teams' quota covers kept between rounds ({@link QuotaCovers})
+     */
     PlanningRound(
             SchedulingSnapshot snapshot,
             PlacementPolicy policy,
             Collection<JobSpec> waiting,
-            ReclaimSettings settings) {
-        this.ws = Workspace.of(snapshot);
+            ReclaimSettings settings,
+            QuotaCovers covers) {
+        this.ws = Workspace.of(snapshot, covers);
         this.policy = policy;
         this.fractionReady = new boolean[ws.state().nodeCount()];
         for (int n = 0; n < fractionReady.length; n++) {

@@ -50,6 +50,11 @@ final class QuotaLedger {
 
     private Map<String, Team> viewedTeams;
 
+    /** The name {@link #configured} last found a configured team by, and that team (one object: read whole). */
+    private Found last;
+
+    private record Found(String name, Team team) {}
+
     QuotaLedger(Map<String, Team> teams) {
         this(teams, Map.of());
     }
@@ -74,10 +79,13 @@ final class QuotaLedger {
         this.shared = shared;
     }
 
-    /** The jobs with their quota state as it is now ({@link QuotaStates}), in their original order. */
+    /**
+     * The jobs with their quota state as it is now ({@link QuotaStates}), in their original order, the covers of
+     * teams whose jobs are unchanged reused from {@code covers}.
+     */
     static List<PlacedJob> withCurrentQuotaStates(
-            List<PlacedJob> placed, Map<String, Team> teams, Map<String, String> nodeModels) {
-        return QuotaStates.current(placed, teams, nodeModels);
+            List<PlacedJob> placed, Map<String, Team> teams, Map<String, String> nodeModels, QuotaCovers covers) {
+        return QuotaStates.current(placed, teams, nodeModels, covers);
     }
 
     /** The same books as the model group sees them (see the class comment); changes go to the shared books. */
@@ -179,8 +187,18 @@ final class QuotaLedger {
 
     /** The team as configured, whatever this view shows. */
     private Team configured(String name) {
+        // a round asks for one team many times in a row (a team's run of jobs, a search over its candidates), mostly
+        // with the very string the last call had: the same answer without hashing it again
+        Found found = last;
+        if (found != null && found.name() == name) {
+            return found.team();
+        }
         Team team = byName.get(name);
-        return team != null ? team : new Team(name, 0, Team.UNLIMITED, 0, Integer.MIN_VALUE);
+        if (team == null) {
+            return new Team(name, 0, Team.UNLIMITED, 0, Integer.MIN_VALUE);
+        }
+        last = new Found(name, team);
+        return team;
     }
 
     private Team viewed(Team t) {

@@ -37,6 +37,8 @@ public final class QuotaScheduler implements Scheduler {
     private final ClusterFittedWorkload workload;
     private final ReclaimSettings reclaim;
     private final ObservedJobs observed;
+    /** The teams' quota covers, reused by the next decision where a team's jobs are unchanged. */
+    private final QuotaCovers covers = new QuotaCovers();
 
     /**
      * @param workload the expected task shapes, fitted to each snapshot's nodes before use
@@ -90,7 +92,7 @@ public final class QuotaScheduler implements Scheduler {
             waiting.add(p.spec());
         }
         waiting.add(job);
-        PlanningRound round = new PlanningRound(snapshot, policy(snapshot, job), waiting, reclaim);
+        PlanningRound round = new PlanningRound(snapshot, policy(snapshot, job), waiting, reclaim, covers);
         round.decide(job);
         return round.plan();
     }
@@ -111,7 +113,8 @@ public final class QuotaScheduler implements Scheduler {
                 snapshot,
                 policy(snapshot, null),
                 queue.stream().map(PendingJob::spec).toList(),
-                reclaim);
+                reclaim,
+                covers);
         Workspace ws = round.workspace();
         Map<String, Deque<PendingJob>> borrowers = new LinkedHashMap<>();
         new TeamTurns<>(

@@ -56,6 +56,15 @@ public final class QuotaStates {
      */
     public static List<PlacedJob> current(
             List<PlacedJob> placed, Map<String, Team> teams, Map<String, String> nodeModels) {
+        return current(placed, teams, nodeModels, QuotaCovers.NONE);
+    }
+
+    /**
+     * The jobs with their quota state as it is now, in their original order, the teams' covers reused from
+     * {@code covers} where their jobs are as they were.
+     */
+    static List<PlacedJob> current(
+            List<PlacedJob> placed, Map<String, Team> teams, Map<String, String> nodeModels, QuotaCovers covers) {
         Map<String, List<PlacedJob>> byTeam = new LinkedHashMap<>();
         placed.forEach(j ->
                 byTeam.computeIfAbsent(j.spec().team(), t -> new ArrayList<>()).add(j));
@@ -65,7 +74,8 @@ public final class QuotaStates {
             if (t != null && t.splitsGuarantee()) {
                 inQuota.addAll(inQuotaByGroup(jobs, t.modelGuarantees(), nodeModels));
             } else {
-                inQuota.addAll(inQuota(jobs, t != null ? t.guaranteedMilli() : 0));
+                long guaranteed = t != null ? t.guaranteedMilli() : 0;
+                inQuota.addAll(covers.inQuota(team, jobs, guaranteed, () -> inQuota(jobs, guaranteed)));
             }
         });
         return placed.stream()

@@ -85,7 +85,7 @@ final class ReclaimCandidates {
         Reach reach = new Reach(rights);
         for (Workspace.Held held : ws.heldOnNow(node)) {
             PlacedJob j = held.job();
-            boolean evict = rights.mayEvict(j) && !ws.ledger().keptInGroup(j, rights.claimantTeam());
+            boolean evict = mayEvict(held, rights, allowances) && !ws.ledger().keptInGroup(j, rights.claimantTeam());
             boolean movable = mayMove && !j.spec().gang().spansNodes() && j.gpuMilli() <= mostFree;
             // the cheap tests first: on a full cluster most jobs are neither evictable under the rights nor movable
             if ((evict || movable) && held.here() != null && movableOrEvictable(j)) {
@@ -121,6 +121,18 @@ final class ReclaimCandidates {
         // what the demand needs here, against which the search weighs what evictions and moves could free
         long needed = demand.needsGpu() ? demand.totalMilliOn(state.node(node)) : 0;
         return new NodeCandidates(node, found, bound, potential, reach.of(needed, free));
+    }
+
+    /**
+     * {@link ReclaimRights#mayEvict}, another team's allowance read from the search's array by the team's index
+     * ({@link ReclaimableOnNodes#allowances}: -1 when nothing may be evicted) instead of from the rights' map.
+     */
+    private static boolean mayEvict(Workspace.Held held, ReclaimRights rights, long[] allowances) {
+        PlacedJob j = held.job();
+        if (held.team() >= allowances.length || j.spec().team().equals(rights.claimantTeam())) {
+            return rights.mayEvict(j);
+        }
+        return allowances[held.team()] >= j.gpuMilli();
     }
 
     /**

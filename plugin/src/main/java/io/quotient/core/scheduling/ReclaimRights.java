@@ -2,6 +2,7 @@ package io.quotient.core.scheduling;
 
 import io.quotient.core.model.DepartmentLimits;
 import io.quotient.core.model.PlacedJob;
+import java.util.Collections;
 import java.util.Map;
 import java.util.function.Predicate;
 
@@ -28,6 +29,11 @@ record ReclaimRights(
         long ownMustFree,
         boolean evictions,
         boolean moves) {
+
+    ReclaimRights {
+        // Map.of()'s empty map still hashes and probes on every lookup, and searches ask it for every job they see
+        teamAllowance = teamAllowance.isEmpty() ? Collections.emptyMap() : teamAllowance;
+    }
 
     /** The same rights granted by another rule (which then names them in reasons and failed-search memos). */
     ReclaimRights under(ReclaimStep other) {

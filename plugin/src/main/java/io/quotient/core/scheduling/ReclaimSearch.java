@@ -260,7 +260,8 @@ final class ReclaimSearch {
         }
 
         private void tryMove(int index, ReclaimCost cost, PlacedJob job, Allocation held) {
-            boolean otherNodes = !(moved.isEmpty() && noDestination.contains(job.id())) && lookupsLeft > 0;
+            // the budget first: once spent, most branches would only look the job up in vain
+            boolean otherNodes = lookupsLeft > 0 && !(moved.isEmpty() && noDestination.contains(job.id()));
             // a fraction may also make room on its own node, joining another fraction there on a shared GPU
             boolean ownNode = Destinations.mayJoinSharedGpu(held);
             if (!otherNodes && !ownNode) {

@@ -39,7 +39,7 @@ final class ReclaimableOnNodes {
             return;
         }
         long milli = job.gpuMilli();
-        int team = index(job.spec().team());
+        int team = teamIndex(job.spec().team());
         if (byTeam[node].length <= team) {
             byTeam[node] = Arrays.copyOf(byTeam[node], teams.size());
         }
@@ -113,7 +113,8 @@ final class ReclaimableOnNodes {
         return new NodeSummary(held, single[node].sorted());
     }
 
-    private int index(String team) {
+    /** The team's index in this summary (and in {@link #allowances}' answer), given it at its first job. */
+    int teamIndex(String team) {
         Integer known = teamIndex.get(team);
         if (known != null) {
             return known;

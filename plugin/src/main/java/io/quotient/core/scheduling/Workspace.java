@@ -71,9 +71,14 @@ final class Workspace {
     }
 
     static Workspace of(SchedulingSnapshot snapshot) {
+        return of(snapshot, QuotaCovers.NONE);
+    }
+
+    /** The snapshot's workspace, the teams' quota covers reused from {@code covers} where their jobs are unchanged. */
+    static Workspace of(SchedulingSnapshot snapshot, QuotaCovers covers) {
         Map<String, String> models = nodeModels(snapshot.nodes());
         Workspace w = new Workspace(snapshot.nodes(), snapshot.teams(), models);
-        for (PlacedJob job : QuotaLedger.withCurrentQuotaStates(snapshot.placed(), snapshot.teams(), models)) {
+        for (PlacedJob job : QuotaLedger.withCurrentQuotaStates(snapshot.placed(), snapshot.teams(), models, covers)) {
             List<Allocation> held = new ArrayList<>();
             for (PlacedJob.Replica replica : job.replicas()) {
                 w.observedAllocation(job, replica).ifPresent(a -> {
@@ -161,9 +166,10 @@ final class Workspace {
     /**
      * A job on a node with what it holds there (null where the observation gave it nothing there): a reclaim search
      * reads both for every job of every node it looks at, and finding the allocation by the job's name each time was
-     * a good part of its cost.
+     * a good part of its cost. {@code team} is the job's team by {@link ReclaimableOnNodes#teamIndex}: a search reads
+     * what it may take of the team from an array by it, not from a map by the team's name.
      */
-    record Held(PlacedJob job, Allocation here) {}
+    record Held(PlacedJob job, Allocation here, int team) {}
 
     private void track(PlacedJob job, List<Allocation> held) {
         placed.put(job.id(), job);
@@ -172,7 +178,13 @@ final class Workspace {
         for (PlacedJob.Replica replica : job.replicas()) {
             int node = nodeIndex(replica.node());
             if (node >= 0) {
-                Held before = byNode.get(node).put(job.id(), new Held(job, firstOn(held, node)));
+                Held before = byNode.get(node)
+                        .put(
+                                job.id(),
+                                new Held(
+                                        job,
+                                        firstOn(held, node),
+                                        reclaimable.teamIndex(job.spec().team())));
                 if (before != null) {
                     reclaimable.remove(node, before.job());
                 }
