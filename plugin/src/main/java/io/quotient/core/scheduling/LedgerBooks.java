@@ -27,7 +27,21 @@ final class LedgerBooks {
     private record ModelKey(Owner kind, String owner, String model) {}
 
     private final Map<String, String> nodeModels;
-    private final Map<Owner, Map<String, Long>> totals = new EnumMap<>(Owner.class);
+    /** A running sum, changed in place by every booking of its owner: a lookup may keep it and read it later. */
+    private static final class Sum {
+        private long milli;
+    }
+
+    /** An owner's name as last asked and its sum (one object, so that it is read whole). */
+    private record Found(String owner, Sum sum) {}
+
+    private final Map<Owner, Map<String, Sum>> totals = new EnumMap<>(Owner.class);
+    /**
+     * Per kind (by ordinal), the owner {@link #total} found last: a round asks one team's total many times in a row,
+     * mostly with the very string the last call had, and then reads the same sum without hashing the name again.
+     */
+    private final Found[] lastFound = new Found[Owner.values().length];
+
     private final Map<ModelKey, Long> byModel = new HashMap<>();
     private final Set<String> splitTeams = new HashSet<>();
     private final Set<String> splitDepartments = new HashSet<>();
@@ -61,13 +75,22 @@ final class LedgerBooks {
     }
 
     private void add(Owner kind, String owner, String model, long milli) {
-        totals.get(kind).merge(owner, milli, Long::sum);
+        totals.get(kind).computeIfAbsent(owner, o -> new Sum()).milli += milli;
         byModel.merge(new ModelKey(kind, owner, model), milli, Long::sum);
     }
 
     /** What the owner holds on every model. */
     long total(Owner kind, String owner) {
-        return totals.get(kind).getOrDefault(owner, 0L);
+        Found found = lastFound[kind.ordinal()];
+        if (found != null && found.owner() == owner) {
+            return found.sum().milli;
+        }
+        Sum sum = totals.get(kind).get(owner);
+        if (sum == null) {
+            return 0;
+        }
+        lastFound[kind.ordinal()] = new Found(owner, sum);
+        return sum.milli;
     }
 
     /** What the owner holds on nodes of the group's models. */
