@@ -32,15 +32,8 @@ final class LedgerBooks {
         private long milli;
     }
 
-    /** An owner's name as last asked and its sum (one object, so that it is read whole). */
-    private record Found(String owner, Sum sum) {}
-
-    private final Map<Owner, Map<String, Sum>> totals = new EnumMap<>(Owner.class);
-    /**
-     * Per kind (by ordinal), the owner {@link #total} found last: a round asks one team's total many times in a row,
-     * mostly with the very string the last call had, and then reads the same sum without hashing the name again.
-     */
-    private final Found[] lastFound = new Found[Owner.values().length];
+    /** Per kind, each owner's running sum (a lookup of the same owner as the last finds its sum at once). */
+    private final Map<Owner, NamedLookup<Sum>> totals = new EnumMap<>(Owner.class);
 
     private final Map<ModelKey, Long> byModel = new HashMap<>();
     private final Set<String> splitTeams = new HashSet<>();
@@ -50,7 +43,7 @@ final class LedgerBooks {
     LedgerBooks(Map<String, Team> teams, Map<String, String> nodeModels) {
         this.nodeModels = Map.copyOf(nodeModels);
         for (Owner kind : Owner.values()) {
-            totals.put(kind, new HashMap<>());
+            totals.put(kind, new NamedLookup<>());
         }
         teams.forEach((name, t) -> {
             if (t.splitsGuarantee()) {
@@ -75,22 +68,14 @@ final class LedgerBooks {
     }
 
     private void add(Owner kind, String owner, String model, long milli) {
-        totals.get(kind).computeIfAbsent(owner, o -> new Sum()).milli += milli;
+        totals.get(kind).getOrCreate(owner, o -> new Sum()).milli += milli;
         byModel.merge(new ModelKey(kind, owner, model), milli, Long::sum);
     }
 
     /** What the owner holds on every model. */
     long total(Owner kind, String owner) {
-        Found found = lastFound[kind.ordinal()];
-        if (found != null && found.owner() == owner) {
-            return found.sum().milli;
-        }
         Sum sum = totals.get(kind).get(owner);
-        if (sum == null) {
-            return 0;
-        }
-        lastFound[kind.ordinal()] = new Found(owner, sum);
-        return sum.milli;
+        return sum == null ? 0 : sum.milli;
     }
 
     /** What the owner holds on nodes of the group's models. */

@@ -10,19 +10,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 /**
- * The jobs each team has inside its guarantee ({@link QuotaStates#inQuota}), kept from one decision to the next and
- * reused while the team's placed jobs and guarantee are what they were: a scheduler decides every few seconds, and
- * between two decisions most teams neither start nor lose a job, yet a team above its guarantee has its smallest
- * cover searched afresh each time. The cover depends on nothing but the jobs, in their order, and the guarantee, so a
- * reused one is the one that would be computed. One per scheduler; decisions on several threads may share it (each
- * entry is replaced whole).
+ * The smallest cover of each team's guarantee by its preemptible jobs ({@link QuotaStates#inQuota}), kept from one
+ * decision to the next and reused while the jobs and the milli to cover are what they were: a scheduler decides every
+ * few seconds, and between two decisions most teams neither start nor lose a job, yet a team above its guarantee has
+ * its cover searched afresh each time. The cover depends on nothing but the jobs, in their order, and the milli to
+ * cover, so a reused one is the one that would be computed. One per scheduler; decisions on several threads may share
+ * it (each entry is replaced whole).
  */
 final class QuotaCovers {
 
     /** Computes every cover afresh and keeps none (for one-off reports and tests). */
     static final QuotaCovers NONE = new QuotaCovers(0);
 
-    private record Cover(long guaranteed, List<PlacedJob> jobs, Set<JobId> inQuota) {}
+    private record Cover(long target, List<PlacedJob> jobs, Set<JobId> inQuota) {}
 
     private final Map<String, Cover> byTeam = new ConcurrentHashMap<>();
     private final int maxTeams;
@@ -38,17 +38,18 @@ final class QuotaCovers {
     }
 
     /**
-     * The team's jobs in quota: the kept cover when the jobs (equal, in the same order) and the guarantee are the
-     * same as when it was computed, else {@code compute}'s answer, kept for next time. The set must not be changed.
+     * The team's cover of {@code target} milli by {@code jobs}: the kept one when the jobs (equal, in the same order)
+     * and the target are the same as when it was computed, else {@code compute}'s answer, kept for next time. The set
+     * must not be changed, nor the jobs by {@code compute}.
      */
-    Set<JobId> inQuota(String team, List<PlacedJob> jobs, long guaranteed, Supplier<Set<JobId>> compute) {
-        Cover kept = byTeam.get(team);
-        if (kept != null && kept.guaranteed() == guaranteed && sameJobs(kept.jobs(), jobs)) {
+    Set<JobId> inQuota(String team, List<PlacedJob> jobs, long target, Supplier<Set<JobId>> compute) {
+        Cover kept = team == null ? null : byTeam.get(team);
+        if (kept != null && kept.target() == target && sameJobs(kept.jobs(), jobs)) {
             return kept.inQuota();
         }
         Set<JobId> computed = compute.get();
-        if (maxTeams > 0 && (kept != null || byTeam.size() < maxTeams)) {
-            byTeam.put(team, new Cover(guaranteed, List.copyOf(jobs), computed));
+        if (team != null && maxTeams > 0 && (kept != null || byTeam.size() < maxTeams)) {
+            byTeam.put(team, new Cover(target, List.copyOf(jobs), computed));
         }
         return computed;
     }

@@ -8,7 +8,6 @@ import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
 import io.quotient.core.model.Team;
 import io.quotient.core.scheduling.LedgerBooks.Owner;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -38,7 +37,7 @@ final class QuotaLedger {
      * The same teams in a map of this ledger's own, for looking one up by name: every decision does that many times,
      * and a lookup through the snapshot's read-only wrapper cost a call the compiler cannot inline.
      */
-    private final Map<String, Team> byName;
+    private final NamedLookup<Team> byName;
 
     private final LedgerBooks books;
     /** The group this view shows, null for the whole cluster. */
@@ -50,23 +49,18 @@ final class QuotaLedger {
 
     private Map<String, Team> viewedTeams;
 
-    /** The name {@link #configured} last found a configured team by, and that team (one object: read whole). */
-    private Found last;
-
-    private record Found(String name, Team team) {}
-
     QuotaLedger(Map<String, Team> teams) {
         this(teams, Map.of());
     }
 
     /** @param nodeModels per node name, its GPU model: which group a job counts against */
     QuotaLedger(Map<String, Team> teams, Map<String, String> nodeModels) {
-        this(teams, new HashMap<>(teams), new LedgerBooks(teams, nodeModels), null, null, false);
+        this(teams, new NamedLookup<>(teams), new LedgerBooks(teams, nodeModels), null, null, false);
     }
 
     private QuotaLedger(
             Map<String, Team> teams,
-            Map<String, Team> byName,
+            NamedLookup<Team> byName,
             LedgerBooks books,
             ModelGroup group,
             String borrower,
@@ -187,18 +181,8 @@ final class QuotaLedger {
 
     /** The team as configured, whatever this view shows. */
     private Team configured(String name) {
-        // a round asks for one team many times in a row (a team's run of jobs, a search over its candidates), mostly
-        // with the very string the last call had: the same answer without hashing it again
-        Found found = last;
-        if (found != null && found.name() == name) {
-            return found.team();
-        }
         Team team = byName.get(name);
-        if (team == null) {
-            return new Team(name, 0, Team.UNLIMITED, 0, Integer.MIN_VALUE);
-        }
-        last = new Found(name, team);
-        return team;
+        return team != null ? team : new Team(name, 0, Team.UNLIMITED, 0, Integer.MIN_VALUE);
     }
 
     private Team viewed(Team t) {

@@ -74,8 +74,7 @@ public final class QuotaStates {
             if (t != null && t.splitsGuarantee()) {
                 inQuota.addAll(inQuotaByGroup(jobs, t.modelGuarantees(), nodeModels));
             } else {
-                long guaranteed = t != null ? t.guaranteedMilli() : 0;
-                inQuota.addAll(covers.inQuota(team, jobs, guaranteed, () -> inQuota(jobs, guaranteed)));
+                inQuota.addAll(inQuota(jobs, t != null ? t.guaranteedMilli() : 0, team, covers));
             }
         });
         return placed.stream()
@@ -128,6 +127,11 @@ public final class QuotaStates {
 
     /** One team's jobs inside its guarantee. */
     static Set<JobId> inQuota(List<PlacedJob> jobs, long guaranteed) {
+        return inQuota(jobs, guaranteed, null, QuotaCovers.NONE);
+    }
+
+    /** {@link #inQuota(List, long)}, the team's smallest cover, when one is searched, reused from {@code covers}. */
+    private static Set<JobId> inQuota(List<PlacedJob> jobs, long guaranteed, String team, QuotaCovers covers) {
         Set<JobId> in = new HashSet<>();
         long rest = guaranteed;
         List<PlacedJob> preemptible = new ArrayList<>();
@@ -151,8 +155,12 @@ public final class QuotaStates {
             return in;
         }
         // sorted only when a cover is chosen: a team within its guarantee (most of them) has every job in quota
-        preemptible.sort(PREFERRED);
-        in.addAll(smallestCover(preemptible, rest));
+        long target = rest;
+        in.addAll(covers.inQuota(team, preemptible, target, () -> {
+            List<PlacedJob> preferred = new ArrayList<>(preemptible);
+            preferred.sort(PREFERRED);
+            return smallestCover(preferred, target);
+        }));
         return in;
     }
 
