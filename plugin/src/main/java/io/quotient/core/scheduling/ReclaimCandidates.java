@@ -29,20 +29,16 @@ final class ReclaimCandidates {
     private final Instant now;
     private final boolean movesAllowed;
     private final Set<JobId> placedThisRound;
-    private final VictimStanding standing;
 
     /**
      * @param movesAllowed    whether the configuration allows moves at all (else only evictable jobs are candidates)
      * @param placedThisRound jobs the same plan places (read live): never evicted or moved by it
-     * @param standing        where each victim's team stands (which teams lose first)
      */
-    ReclaimCandidates(
-            Workspace ws, Instant now, boolean movesAllowed, Set<JobId> placedThisRound, VictimStanding standing) {
+    ReclaimCandidates(Workspace ws, Instant now, boolean movesAllowed, Set<JobId> placedThisRound) {
         this.ws = ws;
         this.now = now;
         this.movesAllowed = movesAllowed;
         this.placedThisRound = placedThisRound;
-        this.standing = standing;
     }
 
     /**
@@ -50,7 +46,7 @@ final class ReclaimCandidates {
      * every candidate would not make room.
      *
      * @param mostFree   the most GPU milli free on any node: a job larger than that has nowhere to move
-     * @param allowances what the rights may take of each team ({@link ReclaimableOnNodes#allowances})
+     * @param teams      what the rights may take of each team and where each stands, by team index
      * @param filter     the nodes the search may use, asked only of a node that may offer something: it reads the
      *                   ledger, and on a full cluster most nodes offer nothing
      */
@@ -59,7 +55,7 @@ final class ReclaimCandidates {
             ResourceDemand demand,
             ReclaimRights rights,
             long mostFree,
-            long[] allowances,
+            SearchTeams teams,
             PlacementPolicy.NodeFilter filter) {
         ClusterState state = ws.state();
         boolean fits = state.fits(node, demand)
@@ -67,7 +63,7 @@ final class ReclaimCandidates {
                 && rights.departments().ownDepartmentOverMax() == 0;
         boolean mayMove = rights.moves() && movesAllowed;
         // the cheap test first: on a full cluster it rules out most nodes, and the filter reads the ledger
-        if (!fits && !ws.reclaimable().mayHoldCandidate(node, allowances, mayMove, mostFree)) {
+        if (!fits && !ws.reclaimable().mayHoldCandidate(node, teams.allowances(), mayMove, mostFree)) {
             // no job there that the rights let go or that could move: the loop below would find none
             return null;
         }
@@ -85,7 +81,7 @@ final class ReclaimCandidates {
         Reach reach = new Reach(rights);
         for (Workspace.Held held : ws.heldOnNow(node)) {
             PlacedJob j = held.job();
-            boolean evict = mayEvict(held, rights, allowances) && !ws.ledger().keptInGroup(j, rights.claimantTeam());
+            boolean evict = teams.mayEvict(held) && !ws.ledger().keptInGroup(j, rights.claimantTeam());
             boolean movable = mayMove && !j.spec().gang().spansNodes() && j.gpuMilli() <= mostFree;
             // the cheap tests first: on a full cluster most jobs are neither evictable under the rights nor movable
             if ((evict || movable) && held.here() != null && movableOrEvictable(j)) {
@@ -93,9 +89,8 @@ final class ReclaimCandidates {
                 reach.add(j, held.here(), evict, movable);
                 if (evict) {
                     lowestPriority = Math.min(lowestPriority, j.spec().priority());
-                    lowestTeamPriority = Math.min(lowestTeamPriority, standing.teamPriority(j, rights.claimantTeam()));
-                    leastBelowShare =
-                            Math.min(leastBelowShare, standing.endsBelowShare(j, rights.claimantTeam(), j.gpuMilli()));
+                    lowestTeamPriority = Math.min(lowestTeamPriority, teams.teamPriority(held));
+                    leastBelowShare = Math.min(leastBelowShare, teams.endsBelowShare(held, j.gpuMilli()));
                     shortestRun = Math.min(shortestRun, work(j) / Math.max(1, j.gpuMilli()));
                 }
             }
@@ -121,18 +116,6 @@ final class ReclaimCandidates {
         // what the demand needs here, against which the search weighs what evictions and moves could free
         long needed = demand.needsGpu() ? demand.totalMilliOn(state.node(node)) : 0;
         return new NodeCandidates(node, found, bound, potential, reach.of(needed, free));
-    }
-
-    /**
-     * {@link ReclaimRights#mayEvict}, another team's allowance read from the search's array by the team's index
-     * ({@link ReclaimableOnNodes#allowances}: -1 when nothing may be evicted) instead of from the rights' map.
-     */
-    private static boolean mayEvict(Workspace.Held held, ReclaimRights rights, long[] allowances) {
-        PlacedJob j = held.job();
-        if (held.team() >= allowances.length || j.spec().team().equals(rights.claimantTeam())) {
-            return rights.mayEvict(j);
-        }
-        return allowances[held.team()] >= j.gpuMilli();
     }
 
     /**

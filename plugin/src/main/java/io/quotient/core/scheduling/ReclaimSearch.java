@@ -84,7 +84,7 @@ final class ReclaimSearch {
         this.maxMoves = maxMoves;
         this.moveTargets = moveTargets;
         this.standing = standing;
-        this.candidates = new ReclaimCandidates(ws, now, maxMoves > 0, placedThisRound, standing);
+        this.candidates = new ReclaimCandidates(ws, now, maxMoves > 0, placedThisRound);
     }
 
     /** The best choice over the nodes the filter accepts, or empty when no node can be made to fit. */
@@ -117,9 +117,9 @@ final class ReclaimSearch {
             }
         }
         List<NodeCandidates> nodes = new ArrayList<>();
-        long[] allowances = ws.reclaimable().allowances(rights);
+        SearchTeams teams = new SearchTeams(ws, rights, standing);
         for (int n = 0; n < state.nodeCount(); n++) {
-            NodeCandidates c = candidates.on(n, demand, rights, mostFree, allowances, filter);
+            NodeCandidates c = candidates.on(n, demand, rights, mostFree, teams, filter);
             if (c != null) {
                 nodes.add(c);
             }
@@ -146,7 +146,7 @@ final class ReclaimSearch {
                 if (!c.reach().byEvictions()) {
                     continue; // no eviction there frees enough: the search would find nothing
                 }
-                best = better(best, new NodeSearch(c, demand, rights, false, best).run());
+                best = better(best, new NodeSearch(c, demand, rights, teams, false, best).run());
             }
         }
         if (rights.moves() && maxMoves > 0 && (best == null || best.cost().evictions() > 0)) {
@@ -158,7 +158,7 @@ final class ReclaimSearch {
             // since a node searched spends destination lookups that the nodes after it then lack
             if (NodeReach.anyWithMoves(withMoves, totalFree)) {
                 for (NodeCandidates c : withMoves) {
-                    best = better(best, new NodeSearch(c, demand, rights, true, best).run());
+                    best = better(best, new NodeSearch(c, demand, rights, teams, true, best).run());
                 }
             }
         }
@@ -187,8 +187,10 @@ final class ReclaimSearch {
         private final NodeCandidates node;
         private final ResourceDemand demand;
         private final ReclaimRights rights;
+        private final SearchTeams teams;
         private final boolean withMoves;
-        private final Map<String, Long> teamTaken = new HashMap<>();
+        /** Per team index, the GPU milli this branch took of the team (its own team's excepted). */
+        private final long[] teamTaken;
         /** Jobs found no destination while nothing had moved: other nodes are unchanged then, so none is found again. */
         private final Set<JobId> noDestination = new HashSet<>();
 
@@ -203,10 +205,18 @@ final class ReclaimSearch {
         /** What the remaining candidates could free, in a search without moves (null with moves: no cut there). */
         private final CandidatesLeft left;
 
-        NodeSearch(NodeCandidates node, ResourceDemand demand, ReclaimRights rights, boolean withMoves, Choice bound) {
+        NodeSearch(
+                NodeCandidates node,
+                ResourceDemand demand,
+                ReclaimRights rights,
+                SearchTeams teams,
+                boolean withMoves,
+                Choice bound) {
             this.node = node;
             this.demand = demand;
             this.rights = rights;
+            this.teams = teams;
+            this.teamTaken = new long[teams.count()];
             this.withMoves = withMoves;
             this.bound = bound;
             Department d = ws.ledger().team(rights.claimantTeam()).department();
@@ -236,25 +246,24 @@ final class ReclaimSearch {
             if (index == node.jobs().size() || (left != null && left.outOfReach(ws.state(), index))) {
                 return;
             }
-            PlacedJob job = node.jobs().get(index).job();
-            Allocation held = node.jobs().get(index).here();
+            Workspace.Held candidate = node.jobs().get(index);
+            PlacedJob job = candidate.job();
+            Allocation held = candidate.here();
             if (withMoves && moved.size() < maxMoves && !job.spec().gang().spansNodes()) {
                 tryMove(index, cost, job, held);
             }
-            if (mayTake(job)) {
-                take(job, held, 1);
-                String claimant = rights.claimantTeam();
-                long belowShare = standing.endsBelowShare(
-                        job, claimant, teamTaken.getOrDefault(job.spec().team(), 0L));
+            if (mayTake(candidate)) {
+                take(candidate, 1);
+                long belowShare = teams.endsBelowShare(candidate, teamTaken[candidate.team()]);
                 search(
                         index + 1,
                         cost.evict(
-                                standing.teamPriority(job, claimant),
+                                teams.teamPriority(candidate),
                                 belowShare,
                                 job.spec().priority(),
                                 work(job),
                                 job.gpuMilli()));
-                take(job, held, -1);
+                take(candidate, -1);
             }
             search(index + 1, cost);
         }
@@ -322,24 +331,24 @@ final class ReclaimSearch {
                     || (bound != null && cost.compareTo(bound.cost()) >= 0);
         }
 
-        private boolean mayTake(PlacedJob job) {
-            if (!rights.mayEvict(job) || ws.ledger().keptInGroup(job, rights.claimantTeam())) {
+        private boolean mayTake(Workspace.Held candidate) {
+            PlacedJob job = candidate.job();
+            if (!teams.mayEvict(candidate) || ws.ledger().keptInGroup(job, rights.claimantTeam())) {
                 return false;
             }
-            String team = job.spec().team();
-            if (team.equals(rights.claimantTeam())) {
+            int team = candidate.team();
+            if (teams.isClaimant(team)) {
                 return true;
             }
-            if (teamTaken.getOrDefault(team, 0L) + job.gpuMilli()
-                    > rights.teamAllowance().getOrDefault(team, 0L)) {
+            if (teamTaken[team] + job.gpuMilli() > teams.allowance(team)) {
                 return false;
             }
-            Department d = ws.ledger().team(team).department();
-            if (d == null || d.name().equals(claimantDepartment)) {
+            String d = teams.department(team);
+            if (d == null || d.equals(claimantDepartment)) {
                 return true;
             }
-            return departmentTaken.getOrDefault(d.name(), 0L) + job.gpuMilli()
-                    <= rights.departments().allowance().getOrDefault(d.name(), 0L);
+            return departmentTaken.getOrDefault(d, 0L) + job.gpuMilli()
+                    <= rights.departments().allowance().getOrDefault(d, 0L);
         }
 
         /**
@@ -363,8 +372,10 @@ final class ReclaimSearch {
         }
 
         /** Evicts ({@code sign} 1) or puts back ({@code sign} -1) the job, keeping the running totals. */
-        private void take(PlacedJob job, Allocation held, int sign) {
-            String team = job.spec().team();
+        private void take(Workspace.Held candidate, int sign) {
+            PlacedJob job = candidate.job();
+            Allocation held = candidate.here();
+            int team = candidate.team();
             long milli = sign * job.gpuMilli();
             if (sign > 0) {
                 ws.state().release(held);
@@ -373,14 +384,14 @@ final class ReclaimSearch {
                 ws.state().allocate(held);
                 evicted.remove(evicted.size() - 1);
             }
-            if (team.equals(rights.claimantTeam())) {
+            if (teams.isClaimant(team)) {
                 ownFreed += milli;
                 return;
             }
-            teamTaken.merge(team, milli, Long::sum);
-            Department d = ws.ledger().team(team).department();
+            teamTaken[team] += milli;
+            String d = teams.department(team);
             if (d != null) {
-                departmentTaken.merge(d.name(), milli, Long::sum);
+                departmentTaken.merge(d, milli, Long::sum);
             }
         }
     }

@@ -124,6 +124,11 @@ final class ReclaimableOnNodes {
         return teams.size() - 1;
     }
 
+    /** The team given the index by {@link #teamIndex}. */
+    String teamName(int index) {
+        return teams.get(index);
+    }
+
     /** A small multiset of GPU milli (a node holds a handful of jobs) that knows its least value. */
     private static final class MilliBag {
         private long[] values = new long[4];

@@ -24,9 +24,7 @@ record VictimStanding(Supplier<QuotaLedger> books, ToLongFunction<String> fairSh
     /** The victim team's priority; none (the least value) for the claimant's own jobs. */
     int teamPriority(PlacedJob victim, String claimant) {
         String team = victim.spec().team();
-        return team.equals(claimant)
-                ? Integer.MIN_VALUE
-                : books.get().team(team).priority();
+        return team.equals(claimant) ? Integer.MIN_VALUE : priority(team);
     }
 
     /**
@@ -38,7 +36,21 @@ record VictimStanding(Supplier<QuotaLedger> books, ToLongFunction<String> fairSh
         if (team.equals(claimant)) {
             return Long.MIN_VALUE;
         }
-        long below = fairShare.applyAsLong(team) - (books.get().total(team) - takenMilli);
-        return Math.max(0, below) / stepMilli;
+        return stepsBelowShare(shareLeft(team), takenMilli);
+    }
+
+    /** Another team's priority. */
+    int priority(String team) {
+        return books.get().team(team).priority();
+    }
+
+    /** What another team holds below its fair share now, in milli (negative when above it). */
+    long shareLeft(String team) {
+        return fairShare.applyAsLong(team) - books.get().total(team);
+    }
+
+    /** {@link #endsBelowShare} of a team {@code shareLeft} below its share once {@code takenMilli} of it is gone. */
+    long stepsBelowShare(long shareLeft, long takenMilli) {
+        return Math.max(0, shareLeft + takenMilli) / stepMilli;
     }
 }

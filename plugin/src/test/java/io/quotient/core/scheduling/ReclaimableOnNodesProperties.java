@@ -112,11 +112,11 @@ class ReclaimableOnNodesProperties {
         Workspace ws = workspace(random, nodeCount, jobCount);
         ReclaimRights rights = rights(random);
         VictimStanding standing = new VictimStanding(ws::ledger, t -> 0L, 1000);
-        ReclaimCandidates candidates = new ReclaimCandidates(ws, NOW, true, Set.of(), standing);
+        ReclaimCandidates candidates = new ReclaimCandidates(ws, NOW, true, Set.of());
         ResourceDemand demand = ResourceDemand.gpus(1000, 1024, gpus, ResourceDemand.WHOLE, Set.of());
-        long[] allowances = ws.reclaimable().allowances(rights);
+        SearchTeams teams = new SearchTeams(ws, rights, standing);
         for (int n = 0; n < nodeCount; n++) {
-            NodeCandidates c = candidates.on(n, demand, rights, 8_000, allowances, PlacementPolicy.NodeFilter.ANY);
+            NodeCandidates c = candidates.on(n, demand, rights, 8_000, teams, PlacementPolicy.NodeFilter.ANY);
             if (c != null && !c.reach().byEvictions()) {
                 assertThat(anyEvictionsMakeRoom(
                                 ws,

@@ -1,0 +1,101 @@
+package io.quotient.core.scheduling;
+
+import io.quotient.core.model.Department;
+
+/**
+ * What one reclaim search reads of each victim team, by the team's index in the workspace's per-node summary
+ * ({@link Workspace.Held#team}, {@link ReclaimableOnNodes#teamIndex}): what the rights may take of it, its priority
+ * and how far it stands from its fair share ({@link VictimStanding}), its department. A search's branch-and-bound
+ * asks these at every branch, and asking the ledger and the rights by the team's name each time was a good part of
+ * its cost; each is read once per team and search instead. The answers are those of the name lookups: neither the
+ * ledger nor the rights change while a search runs (it changes the cluster state only, and undoes that).
+ */
+final class SearchTeams {
+
+    private final Workspace ws;
+    private final ReclaimRights rights;
+    private final VictimStanding standing;
+    /** Per team index, what the rights may take of the team ({@link ReclaimableOnNodes#allowances}). */
+    private final long[] allowances;
+
+    private final boolean[] read;
+    private final boolean[] claimant;
+    private final int[] priority;
+    private final long[] shareLeft;
+    private final String[] department;
+
+    SearchTeams(Workspace ws, ReclaimRights rights, VictimStanding standing) {
+        this.ws = ws;
+        this.rights = rights;
+        this.standing = standing;
+        this.allowances = ws.reclaimable().allowances(rights);
+        int teams = allowances.length;
+        this.read = new boolean[teams];
+        this.claimant = new boolean[teams];
+        this.priority = new int[teams];
+        this.shareLeft = new long[teams];
+        this.department = new String[teams];
+    }
+
+    /** Per team index, what the rights may take of the team (the array the per-node summary is tested with). */
+    long[] allowances() {
+        return allowances;
+    }
+
+    /** How many teams the indices run over. */
+    int count() {
+        return allowances.length;
+    }
+
+    /** {@link ReclaimRights#mayEvict}, another team's allowance read by its index. */
+    boolean mayEvict(Workspace.Held held) {
+        if (isClaimant(held.team())) {
+            return rights.mayEvict(held.job());
+        }
+        return allowances[held.team()] >= held.job().gpuMilli();
+    }
+
+    /** Whether the team is the claimant's own. */
+    boolean isClaimant(int team) {
+        readTeam(team);
+        return claimant[team];
+    }
+
+    /** What the rights may take of another team, in GPU milli. */
+    long allowance(int team) {
+        return allowances[team];
+    }
+
+    /** {@link VictimStanding#teamPriority} of the held job. */
+    int teamPriority(Workspace.Held held) {
+        readTeam(held.team());
+        return claimant[held.team()] ? Integer.MIN_VALUE : priority[held.team()];
+    }
+
+    /** {@link VictimStanding#endsBelowShare} of the held job once {@code takenMilli} of its team is gone. */
+    long endsBelowShare(Workspace.Held held, long takenMilli) {
+        readTeam(held.team());
+        return claimant[held.team()] ? Long.MIN_VALUE : standing.stepsBelowShare(shareLeft[held.team()], takenMilli);
+    }
+
+    /** The name of the team's department; null when it has none. */
+    String department(int team) {
+        readTeam(team);
+        return department[team];
+    }
+
+    private void readTeam(int team) {
+        if (read[team]) {
+            return;
+        }
+        String name = ws.reclaimable().teamName(team);
+        claimant[team] = name.equals(rights.claimantTeam());
+        if (!claimant[team]) {
+            priority[team] = standing.priority(name);
+            shareLeft[team] = standing.shareLeft(name);
+        }
+        Department d = ws.ledger().team(name).department();
+        department[team] = d == null ? null : d.name();
+        read[team] = true;
+    }
+}
