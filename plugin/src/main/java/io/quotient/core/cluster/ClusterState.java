@@ -111,6 +111,16 @@ public final class ClusterState {
         return kinds.of(node);
     }
 
+    /** How many GPU allocations of the kind ({@link AllocationKinds#kindOf}) the node holds. */
+    public int allocationsOfKind(int node, int kind) {
+        return kinds.count(node, kind);
+    }
+
+    /** How many kinds of GPU allocation the node holds at least one of. */
+    public int allocationKindCount(int node) {
+        return kinds.kinds(node);
+    }
+
     /** Sum of free GPU milli on the node. */
     public long gpuFreeOnNode(int node) {
         long sum = 0;

@@ -3,7 +3,6 @@ package io.quotient.core.placement;
 import io.quotient.core.cluster.AllocationKinds;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.ResourceDemand;
-import java.util.Map;
 
 /**
  * GPU clustering as in the FGD paper's simulator: keep jobs of one kind (a GPU fraction, k whole GPUs)
@@ -27,12 +26,12 @@ final class ClusteringPolicy extends ScoringPolicy {
             return 0;
         }
         int kind = AllocationKinds.kindOf(demand.gpuCount(), demand.milliOn(state.node(node)));
-        Map<Integer, Integer> kinds = state.allocationKinds(node);
+        int kindsHeld = state.allocationKindCount(node);
         long fill = BAND * (MAX_GPU - state.gpuFreeOnNode(node)) / MAX_GPU;
-        if (kinds.getOrDefault(kind, 0) > 0) {
-            return fill + (kinds.size() == 1 ? 3 * BAND : 2 * BAND);
+        if (state.allocationsOfKind(node, kind) > 0) {
+            return fill + (kindsHeld == 1 ? 3 * BAND : 2 * BAND);
         }
-        return fill + (kinds.isEmpty() ? BAND : 0);
+        return fill + (kindsHeld == 0 ? BAND : 0);
     }
 
     @Override

@@ -3,8 +3,11 @@ package io.quotient.core.cluster;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** What {@link ClusterState} records beyond free capacity: allocation kinds, GPU copies, versions. */
@@ -21,10 +24,65 @@ class ClusterStateKindsTest {
         state.allocate(two);
         state.allocate(new Allocation(0, new int[0], 0, 8_000, 1_000));
         assertThat(state.allocationKinds(0)).isEqualTo(Map.of(-1, 2, 2, 1));
+        assertThat(state.allocationsOfKind(0, -1)).isEqualTo(2);
+        assertThat(state.allocationsOfKind(0, 2)).isEqualTo(1);
+        assertThat(state.allocationsOfKind(0, 1)).isZero();
+        assertThat(state.allocationsOfKind(0, 0)).isZero();
+        assertThat(state.allocationKindCount(0)).isEqualTo(2);
         state.release(half);
         state.release(two);
         assertThat(state.allocationKinds(0)).isEqualTo(Map.of(-1, 1));
         assertThatThrownBy(() -> state.allocationKinds(0).clear()).isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void countsOfARandomStreamOfAllocationsAndReleasesAreThoseOfAMap() {
+        ClusterState wide = new ClusterState(List.of(new NodeSpec("w", 640_000, 2_560_000, 16, "H100", 81_920)));
+        Random random = new Random(7);
+        List<Allocation> held = new ArrayList<>();
+        Map<Integer, Integer> expected = new HashMap<>();
+        for (int step = 0; step < 2_000; step++) {
+            if (!held.isEmpty() && random.nextInt(3) == 0) {
+                Allocation a = held.remove(random.nextInt(held.size()));
+                wide.release(a);
+                expected.computeIfPresent(kind(a), (k, c) -> c > 1 ? c - 1 : null);
+            } else {
+                Allocation a = someAllocation(random, wide);
+                if (a == null) {
+                    continue;
+                }
+                wide.allocate(a);
+                held.add(a);
+                if (kind(a) != 0) {
+                    expected.merge(kind(a), 1, Integer::sum);
+                }
+            }
+            assertThat(wide.allocationKinds(0)).isEqualTo(expected);
+            assertThat(wide.allocationKindCount(0)).isEqualTo(expected.size());
+            for (int k = -16; k <= 16; k++) {
+                assertThat(wide.allocationsOfKind(0, k)).isEqualTo(expected.getOrDefault(k, 0));
+            }
+        }
+    }
+
+    private static int kind(Allocation a) {
+        return AllocationKinds.kindOf(a.gpuIndices().length, a.milliPerGpu());
+    }
+
+    /** Whole GPUs or a fraction on free GPUs of the node, or CPU only; null when nothing of the kind drawn fits. */
+    private static Allocation someAllocation(Random random, ClusterState s) {
+        int count = random.nextInt(5);
+        int milli = random.nextBoolean() ? 1000 : 100 * (1 + random.nextInt(9));
+        List<Integer> gpus = new ArrayList<>();
+        for (int g = 0; g < 16 && gpus.size() < count; g++) {
+            if (s.gpuFree(0, g) >= milli) {
+                gpus.add(g);
+            }
+        }
+        if (gpus.size() < count) {
+            return null;
+        }
+        return new Allocation(0, gpus.stream().mapToInt(Integer::intValue).toArray(), count == 0 ? 0 : milli, 10, 10);
     }
 
     @Test
