@@ -124,6 +124,11 @@ final class ReclaimableOnNodes {
         return teams.size() - 1;
     }
 
+    /** The team's index, without giving it one: -1 when it never had a job here. */
+    int indexOf(String team) {
+        return teamIndex.getOrDefault(team, -1);
+    }
+
     /** The team given the index by {@link #teamIndex}. */
     String teamName(int index) {
         return teams.get(index);

@@ -18,8 +18,10 @@ final class SearchTeams {
     /** Per team index, what the rights may take of the team ({@link ReclaimableOnNodes#allowances}). */
     private final long[] allowances;
 
+    /** The claimant team's index; -1 when it holds no job the summary knows of. */
+    private final int claimant;
+
     private final boolean[] read;
-    private final boolean[] claimant;
     private final int[] priority;
     private final long[] shareLeft;
     private final String[] department;
@@ -30,8 +32,8 @@ final class SearchTeams {
         this.standing = standing;
         this.allowances = ws.reclaimable().allowances(rights);
         int teams = allowances.length;
+        this.claimant = ws.reclaimable().indexOf(rights.claimantTeam());
         this.read = new boolean[teams];
-        this.claimant = new boolean[teams];
         this.priority = new int[teams];
         this.shareLeft = new long[teams];
         this.department = new String[teams];
@@ -57,8 +59,7 @@ final class SearchTeams {
 
     /** Whether the team is the claimant's own. */
     boolean isClaimant(int team) {
-        readTeam(team);
-        return claimant[team];
+        return team == claimant;
     }
 
     /** What the rights may take of another team, in GPU milli. */
@@ -66,16 +67,25 @@ final class SearchTeams {
         return allowances[team];
     }
 
-    /** {@link VictimStanding#teamPriority} of the held job. */
+    /** The held job's team's priority; none (the least value) for the claimant's own jobs. */
     int teamPriority(Workspace.Held held) {
+        if (isClaimant(held.team())) {
+            return Integer.MIN_VALUE;
+        }
         readTeam(held.team());
-        return claimant[held.team()] ? Integer.MIN_VALUE : priority[held.team()];
+        return priority[held.team()];
     }
 
-    /** {@link VictimStanding#endsBelowShare} of the held job once {@code takenMilli} of its team is gone. */
+    /**
+     * How far below its fair share the held job's team ends once {@code takenMilli} of it is gone
+     * ({@link VictimStanding#stepsBelowShare}); none (the least value) for the claimant's own jobs.
+     */
     long endsBelowShare(Workspace.Held held, long takenMilli) {
+        if (isClaimant(held.team())) {
+            return Long.MIN_VALUE;
+        }
         readTeam(held.team());
-        return claimant[held.team()] ? Long.MIN_VALUE : standing.stepsBelowShare(shareLeft[held.team()], takenMilli);
+        return standing.stepsBelowShare(shareLeft[held.team()], takenMilli);
     }
 
     /** The name of the team's department; null when it has none. */
@@ -89,8 +99,7 @@ final class SearchTeams {
             return;
         }
         String name = ws.reclaimable().teamName(team);
-        claimant[team] = name.equals(rights.claimantTeam());
-        if (!claimant[team]) {
+        if (team != claimant) {
             priority[team] = standing.priority(name);
             shareLeft[team] = standing.shareLeft(name);
         }

@@ -1,6 +1,5 @@
 package io.quotient.core.scheduling;
 
-import io.quotient.core.model.PlacedJob;
 import java.util.function.Supplier;
 import java.util.function.ToLongFunction;
 
@@ -21,24 +20,6 @@ record VictimStanding(Supplier<QuotaLedger> books, ToLongFunction<String> fairSh
         stepMilli = Math.max(1, stepMilli);
     }
 
-    /** The victim team's priority; none (the least value) for the claimant's own jobs. */
-    int teamPriority(PlacedJob victim, String claimant) {
-        String team = victim.spec().team();
-        return team.equals(claimant) ? Integer.MIN_VALUE : priority(team);
-    }
-
-    /**
-     * How far below its fair share the victim's team ends once {@code takenMilli} of it is gone, in whole steps (0:
-     * less than one step below it, or above it); none (the least value) for the claimant's own jobs.
-     */
-    long endsBelowShare(PlacedJob victim, String claimant, long takenMilli) {
-        String team = victim.spec().team();
-        if (team.equals(claimant)) {
-            return Long.MIN_VALUE;
-        }
-        return stepsBelowShare(shareLeft(team), takenMilli);
-    }
-
     /** Another team's priority. */
     int priority(String team) {
         return books.get().team(team).priority();
@@ -49,7 +30,10 @@ record VictimStanding(Supplier<QuotaLedger> books, ToLongFunction<String> fairSh
         return fairShare.applyAsLong(team) - books.get().total(team);
     }
 
-    /** {@link #endsBelowShare} of a team {@code shareLeft} below its share once {@code takenMilli} of it is gone. */
+    /**
+     * How far below its fair share a team {@code shareLeft} below it ends once {@code takenMilli} of it is gone, in
+     * whole steps (0: less than one step below it, or above it).
+     */
     long stepsBelowShare(long shareLeft, long takenMilli) {
         return Math.max(0, shareLeft + takenMilli) / stepMilli;
     }
