@@ -9,7 +9,7 @@ import java.util.Comparator;
  *
  * @param teamPriority the highest priority of another team that loses a job
  * @param belowShare   the deepest that such a team ends below its fair share, in steps of the hysteresis
- *                     ({@link VictimStanding#endsBelowShare})
+ *                     ({@link SearchTeams#endsBelowShare})
  */
 record ReclaimCost(int teamPriority, long belowShare, int maxPriority, long work, long milli, int moves, int evictions)
         implements Comparable<ReclaimCost> {

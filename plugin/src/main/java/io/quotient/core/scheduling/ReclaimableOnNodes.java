@@ -115,8 +115,8 @@ final class ReclaimableOnNodes {
 
     /** The team's index in this summary (and in {@link #allowances}' answer), given it at its first job. */
     int teamIndex(String team) {
-        Integer known = teamIndex.get(team);
-        if (known != null) {
+        int known = indexOf(team);
+        if (known >= 0) {
             return known;
         }
         teamIndex.put(team, teams.size());

@@ -18,7 +18,10 @@ final class SearchTeams {
     /** Per team index, what the rights may take of the team ({@link ReclaimableOnNodes#allowances}). */
     private final long[] allowances;
 
-    /** The claimant team's index; -1 when it holds no job the summary knows of. */
+    /**
+     * The claimant team's index; -1 when it holds no job the summary knows of. Read once: a search only moves jobs
+     * already placed, so no team gains an index while it runs (the arrays here are sized by the indices at its start).
+     */
     private final int claimant;
 
     private final boolean[] read;
