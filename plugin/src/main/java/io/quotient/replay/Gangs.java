@@ -27,6 +27,6 @@ public final class Gangs {
         }
         int replicas = (w.count() + perNode - 1) / perNode;
         int each = (w.count() + replicas - 1) / replicas;
-        return job.withShape(new GpuRequest.WholeGpus(each), replicas);
+        return job.withShape(GpuRequest.WholeGpus.of(each), replicas);
     }
 }

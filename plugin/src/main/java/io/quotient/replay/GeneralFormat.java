@@ -92,6 +92,6 @@ final class GeneralFormat {
             return new GpuRequest.Memory(request, limit, (int) row.number("gpus", 1, 1, 64));
         }
         int gpus = (int) row.number("gpus", 0, 0, 1024);
-        return gpus == 0 ? new GpuRequest.None() : new GpuRequest.WholeGpus(gpus);
+        return gpus == 0 ? new GpuRequest.None() : GpuRequest.WholeGpus.of(gpus);
     }
 }

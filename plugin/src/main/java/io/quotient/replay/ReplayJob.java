@@ -60,7 +60,7 @@ public record ReplayJob(
 
     /** A training job of whole GPUs on one node (the Philly trace's jobs before gangs are formed). */
     public static ReplayJob wholeGpus(String name, String team, long submitMs, long durationMs, int gpus) {
-        GpuRequest request = gpus == 0 ? new GpuRequest.None() : new GpuRequest.WholeGpus(gpus);
+        GpuRequest request = gpus == 0 ? new GpuRequest.None() : GpuRequest.WholeGpus.of(gpus);
         return new ReplayJob(
                 name,
                 team,

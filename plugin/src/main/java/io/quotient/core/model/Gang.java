@@ -18,7 +18,8 @@ public record Gang(int replicas, int minReplicas) {
     }
 
     public static Gang of(int replicas) {
-        return new Gang(replicas, replicas);
+        // the one instance for single jobs: most jobs are, and comparing them then ends at the reference
+        return replicas == 1 ? SINGLE : new Gang(replicas, replicas);
     }
 
     /** More than one replica: placed across nodes, never moved, evicted only whole. */

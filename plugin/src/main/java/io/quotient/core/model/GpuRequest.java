@@ -18,6 +18,20 @@ public sealed interface GpuRequest {
 
     /** {@code count} whole GPUs (the {@code nvidia.com/gpu} resource). */
     record WholeGpus(int count) implements GpuRequest {
+        /** One request per common count, so that like jobs can share it and comparisons end at the reference. */
+        private static final WholeGpus[] COMMON = new WholeGpus[17];
+
+        static {
+            for (int c = 0; c < COMMON.length; c++) {
+                COMMON[c] = new WholeGpus(c);
+            }
+        }
+
+        /** The request for {@code count} whole GPUs, the same instance for every count up to 16. */
+        public static WholeGpus of(int count) {
+            return count >= 0 && count < COMMON.length ? COMMON[count] : new WholeGpus(count);
+        }
+
         public int devices() {
             return count;
         }

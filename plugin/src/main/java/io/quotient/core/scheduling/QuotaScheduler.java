@@ -9,11 +9,9 @@ import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.PlacementPolicy;
 import io.quotient.core.placement.TargetWorkload;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -116,7 +114,7 @@ public final class QuotaScheduler implements Scheduler {
                 reclaim,
                 covers);
         Workspace ws = round.workspace();
-        Map<String, Deque<PendingJob>> borrowers = new LinkedHashMap<>();
+        TeamQueues borrowers = new TeamQueues();
         new TeamTurns<>(
                         p -> QueueOrder.claimant(
                                 p,
@@ -131,9 +129,7 @@ public final class QuotaScheduler implements Scheduler {
                     if (round.wouldBeInQuota(job) || !job.preemptible()) {
                         round.decide(job);
                     } else {
-                        borrowers
-                                .computeIfAbsent(job.team(), t -> new ArrayDeque<>())
-                                .add(p);
+                        borrowers.add(p);
                     }
                 });
         // each job's position is its team's in the group it would land in, read when it becomes its team's next job
@@ -141,17 +137,15 @@ public final class QuotaScheduler implements Scheduler {
                         p -> QueueOrder.borrower(p, teams, q -> round.sharePosition(q.spec())),
                         QueueOrder.BORROWING,
                         ws::bookings)
-                .take(borrowers, p -> round.decide(p.spec()));
+                .take(borrowers.takeAll(), p -> round.decide(p.spec()));
         return round.plan();
     }
 
     /** The queue split per team, each team's jobs in queue order. */
     private static Map<String, Deque<PendingJob>> byTeam(List<PendingJob> queue) {
-        Map<String, Deque<PendingJob>> teams = new LinkedHashMap<>();
-        for (PendingJob p : queue) {
-            teams.computeIfAbsent(p.spec().team(), t -> new ArrayDeque<>()).add(p);
-        }
-        return teams;
+        TeamQueues teams = new TeamQueues();
+        queue.forEach(teams::add);
+        return teams.takeAll();
     }
 
     @Override

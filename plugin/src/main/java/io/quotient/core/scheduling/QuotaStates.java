@@ -10,6 +10,7 @@ import io.quotient.core.model.QuotaState;
 import io.quotient.core.model.Team;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -66,23 +67,49 @@ public final class QuotaStates {
     static List<PlacedJob> current(
             List<PlacedJob> placed, Map<String, Team> teams, Map<String, String> nodeModels, QuotaCovers covers) {
         Map<String, List<PlacedJob>> byTeam = new LinkedHashMap<>();
-        placed.forEach(j ->
-                byTeam.computeIfAbsent(j.spec().team(), t -> new ArrayList<>()).add(j));
-        Set<JobId> inQuota = new HashSet<>();
+        String lastTeam = null;
+        List<PlacedJob> last = null;
+        for (PlacedJob j : placed) {
+            // by reference: the placed jobs come mostly in runs of one team's, naming it with one string
+            if (j.spec().team() != lastTeam) {
+                lastTeam = j.spec().team();
+                last = byTeam.computeIfAbsent(lastTeam, t -> new ArrayList<>());
+            }
+            last.add(j);
+        }
+        Map<String, TeamCover> cover = new HashMap<>();
         byTeam.forEach((team, jobs) -> {
             Team t = teams.get(team);
-            if (t != null && t.splitsGuarantee()) {
-                inQuota.addAll(inQuotaByGroup(jobs, t.modelGuarantees(), nodeModels));
-            } else {
-                inQuota.addAll(inQuota(jobs, t != null ? t.guaranteedMilli() : 0, team, covers));
-            }
+            cover.put(
+                    team,
+                    t != null && t.splitsGuarantee()
+                            ? new TeamCover(inQuotaByGroup(jobs, t.modelGuarantees(), nodeModels), false, false)
+                            : inQuota(jobs, t != null ? t.guaranteedMilli() : 0, team, covers));
         });
-        return placed.stream()
-                .map(j -> {
-                    QuotaState state = inQuota.contains(j.id()) ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA;
-                    return j.quotaState() == state ? j : j.withQuotaState(state);
-                })
-                .toList();
+        List<PlacedJob> now = new ArrayList<>(placed.size());
+        lastTeam = null;
+        TeamCover teamCover = null;
+        for (PlacedJob j : placed) {
+            if (j.spec().team() != lastTeam) {
+                lastTeam = j.spec().team();
+                teamCover = cover.get(lastTeam);
+            }
+            QuotaState state = teamCover.contains(j) ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA;
+            now.add(j.quotaState() == state ? j : j.withQuotaState(state));
+        }
+        return Collections.unmodifiableList(now);
+    }
+
+    /**
+     * Which of one team's jobs are in quota: those listed, and besides them every non-preemptible job or every
+     * preemptible one where the flags say so. Every decision recomputes the states of every placed job, and most
+     * teams hold all their jobs in quota or all their preemptible ones out: a set of every job in quota, filled and
+     * asked for each, was much of the cost.
+     */
+    private record TeamCover(Set<JobId> listed, boolean nonPreemptibleIn, boolean preemptibleIn) {
+        boolean contains(PlacedJob j) {
+            return (j.spec().preemptible() ? preemptibleIn : nonPreemptibleIn) || listed.contains(j.id());
+        }
     }
 
     /**
@@ -127,41 +154,50 @@ public final class QuotaStates {
 
     /** One team's jobs inside its guarantee. */
     static Set<JobId> inQuota(List<PlacedJob> jobs, long guaranteed) {
-        return inQuota(jobs, guaranteed, null, QuotaCovers.NONE);
+        TeamCover cover = inQuota(jobs, guaranteed, null, QuotaCovers.NONE);
+        Set<JobId> in = new HashSet<>();
+        for (PlacedJob j : jobs) {
+            if (cover.contains(j)) {
+                in.add(j.id());
+            }
+        }
+        return in;
     }
 
-    /** {@link #inQuota(List, long)}, the team's smallest cover, when one is searched, reused from {@code covers}. */
-    private static Set<JobId> inQuota(List<PlacedJob> jobs, long guaranteed, String team, QuotaCovers covers) {
-        Set<JobId> in = new HashSet<>();
+    /**
+     * {@link #inQuota(List, long)} as a {@link TeamCover}, the team's smallest cover, when one is searched, reused
+     * from {@code covers}.
+     */
+    private static TeamCover inQuota(List<PlacedJob> jobs, long guaranteed, String team, QuotaCovers covers) {
         long rest = guaranteed;
         List<PlacedJob> preemptible = new ArrayList<>();
         for (PlacedJob j : jobs) {
             if (j.spec().preemptible()) {
                 preemptible.add(j);
             } else {
-                in.add(j.id());
                 rest -= j.gpuMilli();
             }
         }
         if (rest <= 0) {
-            return in;
+            return new TeamCover(Set.of(), true, false);
         }
         long sum = 0;
         for (PlacedJob j : preemptible) {
             sum += j.gpuMilli();
         }
         if (sum <= rest) {
-            preemptible.forEach(j -> in.add(j.id()));
-            return in;
+            return new TeamCover(Set.of(), true, true);
         }
         // sorted only when a cover is chosen: a team within its guarantee (most of them) has every job in quota
         long target = rest;
-        in.addAll(covers.inQuota(team, preemptible, target, () -> {
-            List<PlacedJob> preferred = new ArrayList<>(preemptible);
-            preferred.sort(PREFERRED);
-            return smallestCover(preferred, target);
-        }));
-        return in;
+        return new TeamCover(
+                covers.inQuota(team, preemptible, target, () -> {
+                    List<PlacedJob> preferred = new ArrayList<>(preemptible);
+                    preferred.sort(PREFERRED);
+                    return smallestCover(preferred, target);
+                }),
+                true,
+                false);
     }
 
     private static Set<JobId> smallestCover(List<PlacedJob> jobs, long target) {

@@ -7,7 +7,6 @@ import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.placement.PlacementPolicy;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -186,8 +185,21 @@ final class ReclaimCandidates {
      * KAI evict the most recently started first).
      */
     long work(PlacedJob job) {
-        long millis =
-                Math.max(MIN_WORK_MILLIS, Duration.between(job.startedAt(), now).toMillis());
-        return Math.max(1, job.gpuMilli()) * millis;
+        return Math.max(1, job.gpuMilli()) * Math.max(MIN_WORK_MILLIS, millisRun(job.startedAt()));
+    }
+
+    /**
+     * {@code Duration.between(startedAt, now).toMillis()} wherever it is not negative (any negative value is clamped
+     * the same), from the seconds and nanoseconds: a search orders every node's candidates by their work, and the
+     * duration built for each comparison was a measurable part of it.
+     */
+    private long millisRun(Instant startedAt) {
+        long seconds = now.getEpochSecond() - startedAt.getEpochSecond();
+        int nanos = now.getNano() - startedAt.getNano();
+        if (nanos < 0) {
+            seconds--;
+            nanos += 1_000_000_000;
+        }
+        return seconds < 0 ? -1 : Math.addExact(Math.multiplyExact(seconds, 1000), nanos / 1_000_000);
     }
 }

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 
 /**
  * Who may take capacity from whom, stated on what teams and departments hold (never on labels fixed at arrival):
@@ -166,9 +167,9 @@ final class ReclaimRules {
      * The guarantee right when the strict one found no plan: a team above its guarantee may lose down to less than
      * its largest preemptible job below the guarantee, and no further below it than the claimant team is now.
      *
-     * @param largestJob per team, the GPU milli of its largest preemptible placed job ({@link Workspace#largestPreemptibleJobs})
+     * @param largestJob per team, the GPU milli of its largest preemptible placed job (0: none; {@link Workspace#largestPreemptibleMilli}, read only when the rule applies)
      */
-    Optional<ReclaimRights> guaranteeWithinOneJob(JobSpec job, long milli, Map<String, Long> largestJob) {
+    Optional<ReclaimRights> guaranteeWithinOneJob(JobSpec job, long milli, ToLongFunction<String> largestJob) {
         String team = job.team();
         long shortfall = ledger.team(team).guaranteedMilli() - ledger.total(team);
         if (shortfall <= 0 || (job.preemptible() && !ledger.fitsGuarantee(team, milli))) {
@@ -180,7 +181,7 @@ final class ReclaimRules {
             if (!t.name().equals(team) && ledger.total(t.name()) > guaranteed) {
                 teams.put(
                         t.name(),
-                        above(t.name(), withinOneJob(guaranteed, largestJob.getOrDefault(t.name(), 0L), shortfall)));
+                        above(t.name(), withinOneJob(guaranteed, largestJob.applyAsLong(t.name()), shortfall)));
             }
         }
         return Optional.of(new ReclaimRights(
@@ -250,9 +251,9 @@ final class ReclaimRules {
      * less than its largest preemptible job below that level, no further below it than the claimant is below its own
      * share, and no further below its guarantee than the claimant is below its own guarantee.
      *
-     * @param largestJob per team, the GPU milli of its largest preemptible placed job ({@link Workspace#largestPreemptibleJobs})
+     * @param largestJob per team, the GPU milli of its largest preemptible placed job (0: none; {@link Workspace#largestPreemptibleMilli}, read only when the rule applies)
      */
-    Optional<ReclaimRights> fairShareWithinOneJob(JobSpec job, long milli, Map<String, Long> largestJob) {
+    Optional<ReclaimRights> fairShareWithinOneJob(JobSpec job, long milli, ToLongFunction<String> largestJob) {
         if (fairShare(job, milli).isEmpty()) {
             return Optional.empty();
         }
@@ -267,7 +268,7 @@ final class ReclaimRules {
             long level = fairShareLevel(t);
             if (t.fairShareReclaim() && !t.name().equals(team) && clearlyAbove(t)) {
                 long floor = Math.max(
-                        withinOneJob(level, largestJob.getOrDefault(t.name(), 0L), shrunkShortfall),
+                        withinOneJob(level, largestJob.applyAsLong(t.name()), shrunkShortfall),
                         t.guaranteedMilli() - guaranteeShortfall);
                 teams.put(t.name(), above(t.name(), floor));
             }

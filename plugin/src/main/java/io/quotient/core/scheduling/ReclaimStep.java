@@ -107,7 +107,7 @@ sealed interface ReclaimStep {
 
         @Override
         public Optional<ReclaimRights> rights(ReclaimRules rules, JobSpec job, long milli, Workspace ws) {
-            return rules.guaranteeWithinOneJob(job, milli, ws.largestPreemptibleJobs());
+            return rules.guaranteeWithinOneJob(job, milli, ws::largestPreemptibleMilli);
         }
 
         @Override
@@ -167,7 +167,7 @@ sealed interface ReclaimStep {
 
         @Override
         public Optional<ReclaimRights> rights(ReclaimRules rules, JobSpec job, long milli, Workspace ws) {
-            return rules.fairShareWithinOneJob(job, milli, ws.largestPreemptibleJobs());
+            return rules.fairShareWithinOneJob(job, milli, ws::largestPreemptibleMilli);
         }
 
         @Override

@@ -32,14 +32,16 @@ final class RepeatedRefusals {
      * teams, beside its arrival and name).
      */
     static boolean decidedAlike(JobSpec a, JobSpec b) {
+        // a pass compares every queued job with the one before it: like jobs often share their request, gang and
+        // models, and a comparison ending at the reference reads nothing more of either job
         return a.team().equals(b.team())
-                && a.gpu().equals(b.gpu())
+                && (a.gpu() == b.gpu() || a.gpu().equals(b.gpu()))
                 && a.cpuMilli() == b.cpuMilli()
                 && a.memoryMib() == b.memoryMib()
                 && a.priority() == b.priority()
                 && a.preemptible() == b.preemptible()
-                && a.gang().equals(b.gang())
-                && a.allowedModels().equals(b.allowedModels());
+                && (a.gang() == b.gang() || a.gang().equals(b.gang()))
+                && (a.allowedModels() == b.allowedModels() || a.allowedModels().equals(b.allowedModels()));
     }
 
     /** Why a job of this kind was refused on the workspace as it is ({@code changes}), or null if none was. */

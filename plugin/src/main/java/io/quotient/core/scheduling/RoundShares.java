@@ -44,8 +44,15 @@ final class RoundShares {
         Map<String, long[]> sums = new HashMap<>();
         ws.placed().forEach(j -> sums.computeIfAbsent(j.spec().team(), t -> new long[1])[0] += j.gpuMilli());
         List<NodeSpec> nodes = ws.state().nodes();
+        // a queue in arrival order is mostly runs of one team's jobs: the last team's cell is kept at hand
+        String lastTeam = null;
+        long[] last = null;
         for (JobSpec j : waiting) {
-            sums.computeIfAbsent(j.team(), t -> new long[1])[0] += Demands.leastMilli(j, nodes);
+            if (j.team() != lastTeam) {
+                lastTeam = j.team();
+                last = sums.computeIfAbsent(lastTeam, t -> new long[1]);
+            }
+            last[0] += Demands.leastMilli(j, nodes);
         }
         Map<String, Long> demand = new HashMap<>();
         sums.forEach((team, sum) -> demand.put(team, sum[0]));

@@ -141,6 +141,15 @@ final class Workspace {
         return largest;
     }
 
+    /**
+     * The GPU milli of the team's largest preemptible placed job, 0 when it has none: the within-one-job rules read it
+     * only for the teams they may take from, once they apply, so most searches never build the table.
+     */
+    long largestPreemptibleMilli(String team) {
+        Long milli = largestPreemptibleJobs().get(team);
+        return milli == null ? 0 : milli;
+    }
+
     Optional<PlacedJob> placed(JobId job) {
         return Optional.ofNullable(placed.get(job));
     }
