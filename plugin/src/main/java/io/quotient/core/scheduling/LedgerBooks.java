@@ -43,7 +43,7 @@ final class LedgerBooks {
     LedgerBooks(Map<String, Team> teams, Map<String, String> nodeModels) {
         this.nodeModels = Map.copyOf(nodeModels);
         for (Owner kind : Owner.values()) {
-            totals.put(kind, new NamedLookup<>());
+            totals.put(kind, NamedLookup.empty());
         }
         teams.forEach((name, t) -> {
             if (t.splitsGuarantee()) {

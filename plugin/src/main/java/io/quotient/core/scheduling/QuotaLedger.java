@@ -55,7 +55,7 @@ final class QuotaLedger {
 
     /** @param nodeModels per node name, its GPU model: which group a job counts against */
     QuotaLedger(Map<String, Team> teams, Map<String, String> nodeModels) {
-        this(teams, new NamedLookup<>(teams), new LedgerBooks(teams, nodeModels), null, null, false);
+        this(teams, NamedLookup.copyOf(teams), new LedgerBooks(teams, nodeModels), null, null, false);
     }
 
     private QuotaLedger(

@@ -9,6 +9,7 @@ import io.quotient.core.placement.ClusterFittedWorkload;
 import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.PlacementPolicy;
 import io.quotient.core.placement.TargetWorkload;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
@@ -114,7 +115,7 @@ public final class QuotaScheduler implements Scheduler {
                 reclaim,
                 covers);
         Workspace ws = round.workspace();
-        TeamQueues borrowers = new TeamQueues();
+        NamedLookup<Deque<PendingJob>> borrowers = NamedLookup.inOrder();
         new TeamTurns<>(
                         p -> QueueOrder.claimant(
                                 p,
@@ -129,7 +130,9 @@ public final class QuotaScheduler implements Scheduler {
                     if (round.wouldBeInQuota(job) || !job.preemptible()) {
                         round.decide(job);
                     } else {
-                        borrowers.add(p);
+                        borrowers
+                                .getOrCreate(job.team(), t -> new ArrayDeque<>())
+                                .add(p);
                     }
                 });
         // each job's position is its team's in the group it would land in, read when it becomes its team's next job
@@ -137,15 +140,16 @@ public final class QuotaScheduler implements Scheduler {
                         p -> QueueOrder.borrower(p, teams, q -> round.sharePosition(q.spec())),
                         QueueOrder.BORROWING,
                         ws::bookings)
-                .take(borrowers.takeAll(), p -> round.decide(p.spec()));
+                .take(borrowers.handOver(), p -> round.decide(p.spec()));
         return round.plan();
     }
 
     /** The queue split per team, each team's jobs in queue order. */
     private static Map<String, Deque<PendingJob>> byTeam(List<PendingJob> queue) {
-        TeamQueues teams = new TeamQueues();
-        queue.forEach(teams::add);
-        return teams.takeAll();
+        NamedLookup<Deque<PendingJob>> teams = NamedLookup.inOrder();
+        queue.forEach(
+                p -> teams.getOrCreate(p.spec().team(), t -> new ArrayDeque<>()).add(p));
+        return teams.handOver();
     }
 
     @Override

@@ -66,35 +66,20 @@ public final class QuotaStates {
      */
     static List<PlacedJob> current(
             List<PlacedJob> placed, Map<String, Team> teams, Map<String, String> nodeModels, QuotaCovers covers) {
-        Map<String, List<PlacedJob>> byTeam = new LinkedHashMap<>();
-        String lastTeam = null;
-        List<PlacedJob> last = null;
-        for (PlacedJob j : placed) {
-            // by reference: the placed jobs come mostly in runs of one team's, naming it with one string
-            if (j.spec().team() != lastTeam) {
-                lastTeam = j.spec().team();
-                last = byTeam.computeIfAbsent(lastTeam, t -> new ArrayList<>());
-            }
-            last.add(j);
-        }
-        Map<String, TeamCover> cover = new HashMap<>();
-        byTeam.forEach((team, jobs) -> {
-            Team t = teams.get(team);
-            cover.put(
-                    team,
-                    t != null && t.splitsGuarantee()
+        NamedLookup<List<PlacedJob>> byTeam = NamedLookup.inOrder();
+        placed.forEach(
+                j -> byTeam.getOrCreate(j.spec().team(), t -> new ArrayList<>()).add(j));
+        NamedLookup<TeamCover> cover = NamedLookup.empty();
+        byTeam.handOver()
+                .forEach((team, jobs) -> cover.getOrCreate(team, name -> {
+                    Team t = teams.get(name);
+                    return t != null && t.splitsGuarantee()
                             ? new TeamCover(inQuotaByGroup(jobs, t.modelGuarantees(), nodeModels), false, false)
-                            : inQuota(jobs, t != null ? t.guaranteedMilli() : 0, team, covers));
-        });
+                            : inQuota(jobs, t != null ? t.guaranteedMilli() : 0, name, covers);
+                }));
         List<PlacedJob> now = new ArrayList<>(placed.size());
-        lastTeam = null;
-        TeamCover teamCover = null;
         for (PlacedJob j : placed) {
-            if (j.spec().team() != lastTeam) {
-                lastTeam = j.spec().team();
-                teamCover = cover.get(lastTeam);
-            }
-            QuotaState state = teamCover.contains(j) ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA;
+            QuotaState state = cover.get(j.spec().team()).contains(j) ? QuotaState.IN_QUOTA : QuotaState.OVER_QUOTA;
             now.add(j.quotaState() == state ? j : j.withQuotaState(state));
         }
         return Collections.unmodifiableList(now);

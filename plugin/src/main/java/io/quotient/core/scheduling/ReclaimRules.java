@@ -167,7 +167,8 @@ final class ReclaimRules {
      * The guarantee right when the strict one found no plan: a team above its guarantee may lose down to less than
      * its largest preemptible job below the guarantee, and no further below it than the claimant team is now.
      *
-     * @param largestJob per team, the GPU milli of its largest preemptible placed job (0: none; {@link Workspace#largestPreemptibleMilli}, read only when the rule applies)
+     * @param largestJob per team, the GPU milli of its largest preemptible placed job, 0 for none
+     *                   ({@link Workspace#largestPreemptibleMilli}; asked only for the teams the rule may take from)
      */
     Optional<ReclaimRights> guaranteeWithinOneJob(JobSpec job, long milli, ToLongFunction<String> largestJob) {
         String team = job.team();
@@ -251,7 +252,8 @@ final class ReclaimRules {
      * less than its largest preemptible job below that level, no further below it than the claimant is below its own
      * share, and no further below its guarantee than the claimant is below its own guarantee.
      *
-     * @param largestJob per team, the GPU milli of its largest preemptible placed job (0: none; {@link Workspace#largestPreemptibleMilli}, read only when the rule applies)
+     * @param largestJob per team, the GPU milli of its largest preemptible placed job, 0 for none
+     *                   ({@link Workspace#largestPreemptibleMilli}; asked only for the teams the rule may take from)
      */
     Optional<ReclaimRights> fairShareWithinOneJob(JobSpec job, long milli, ToLongFunction<String> largestJob) {
         if (fairShare(job, milli).isEmpty()) {

@@ -41,21 +41,14 @@ final class RoundShares {
             return new RoundShares(ws, past, groups.summed(), groups);
         }
         // summed in one mutable cell per team, not a boxed total per job: the queue runs to thousands of jobs
-        Map<String, long[]> sums = new HashMap<>();
-        ws.placed().forEach(j -> sums.computeIfAbsent(j.spec().team(), t -> new long[1])[0] += j.gpuMilli());
+        NamedLookup<long[]> sums = NamedLookup.empty();
+        ws.placed().forEach(j -> sums.getOrCreate(j.spec().team(), t -> new long[1])[0] += j.gpuMilli());
         List<NodeSpec> nodes = ws.state().nodes();
-        // a queue in arrival order is mostly runs of one team's jobs: the last team's cell is kept at hand
-        String lastTeam = null;
-        long[] last = null;
         for (JobSpec j : waiting) {
-            if (j.team() != lastTeam) {
-                lastTeam = j.team();
-                last = sums.computeIfAbsent(lastTeam, t -> new long[1]);
-            }
-            last[0] += Demands.leastMilli(j, nodes);
+            sums.getOrCreate(j.team(), t -> new long[1])[0] += Demands.leastMilli(j, nodes);
         }
         Map<String, Long> demand = new HashMap<>();
-        sums.forEach((team, sum) -> demand.put(team, sum[0]));
+        sums.handOver().forEach((team, sum) -> demand.put(team, sum[0]));
         return new RoundShares(
                 ws, past, FairShare.of(ledger.teams(), demand, ws.state().totalGpuMilli(), past), null);
     }
