@@ -51,6 +51,13 @@ abstract class GradientPolicy extends ScoringPolicy {
         this.tightestAmongEqual = tightestAmongEqual;
     }
 
+    /**
+     * FGD's score of a decrease, 0..100. Quotient depends on its coarseness and on a level starting at a zero
+     * decrease: {@link WasteForecast}'s W(g) is the weighted mean of W(g − d), so the average filler of a gap falls
+     * by zero and a level boundary there separates the better-than-average fillers from the worse; within a level the
+     * tightest gap wins. Finer levels, or the boundary moved by ten milli, send PAI 2020's fraction-only families
+     * into a mode above FGD (docs/research/packing.md, "Choosing the constants").
+     */
     static long quantised(double decrease) {
         return (long) (MAX_SCORE / (1 + Math.exp(-decrease / ResourceDemand.WHOLE)));
     }

@@ -41,6 +41,9 @@ class ReferencePoliciesTest {
         assertThat(FgdPolicy.quantised(0)).isEqualTo(50);
         assertThat(FgdPolicy.quantised(1000)).isEqualTo(73);
         assertThat(FgdPolicy.quantised(-1000)).isEqualTo(26);
+        // a level starts at a zero decrease: Quotient's forecast gives a gap's average filler a zero decrease, and a
+        // slightly worse filler must score below it (docs/research/packing.md, "Choosing the constants")
+        assertThat(FgdPolicy.quantised(-1)).isEqualTo(49);
     }
 
     @Test
