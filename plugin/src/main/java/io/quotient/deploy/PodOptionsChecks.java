@@ -80,10 +80,13 @@ final class PodOptionsChecks {
             if (path == null
                     || !path.startsWith("/")
                     || path.contains(":")
-                    || path.chars().anyMatch(Character::isISOControl)) {
+                    || path.chars().anyMatch(Character::isISOControl)
+                    || List.of(path.split("/")).contains("..")) {
+                // '..' climbs out of where the path seems to point: /data/../../etc mounts over /etc
                 throw new RequestException(
                         field + ".mountPath",
-                        "'" + printable(path) + "' must be an absolute path" + " without ':' or control characters");
+                        "'" + printable(path) + "' must be an absolute path without ':', '..' segments or control"
+                                + " characters");
             }
             if (!paths.add(path)) {
                 throw new RequestException(field + ".mountPath", "'" + path + "' is the mount path of two volumes");

@@ -69,7 +69,7 @@ class HostileRequestsApiTest {
     }
 
     static Stream<Arguments> hostileBodies() {
-        String longKey = "k".repeat(10_000);
+        String longKey = "k".repeat(200);
         String bigValue = "v".repeat(60_000);
         return Stream.of(
                 // a lax reader (5)
@@ -193,6 +193,25 @@ class HostileRequestsApiTest {
                         "{\"name\":\"a\",\"gpu\":{\"count\":1},\"minRuntimeSeconds\":601}",
                         "minRuntimeSeconds",
                         "at most 600 seconds are allowed for team hostile"),
+                // values read other than written: a share finer than the thousandths it is kept in, a mount path
+                // climbing out of itself, memory no Kubernetes quantity holds
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"fraction\":0.0015}}", "gpu.fraction", "finer than a thousandth"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"fraction\":0.5,\"fractionLimit\":0.7505}}",
+                        "gpu.fractionLimit",
+                        "at most three decimals"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"volumes\":[{\"name\":\"v\",\"configMap\":\"c\","
+                                + "\"mountPath\":\"/x/../../etc\"}]}",
+                        "volumes[0].mountPath",
+                        "'..' segments"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"volumes\":[{\"name\":\"v\",\"configMap\":\"c\",\"mountPath\":\"/a/..\"}]}",
+                        "volumes[0].mountPath",
+                        "'..' segments"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"memoryMib\":9223372036854775807}", "memoryMib", "at most 8796093022207"),
                 // more than the team may ever hold (8)
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":5}}", "gpu.count", "maxGpus"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1000000}}", "gpu.count", "at most 1024"));
@@ -241,6 +260,54 @@ class HostileRequestsApiTest {
             assertThat(reason).as(field).hasSizeLessThan(1100).contains("characters left out");
         }
         mvc.perform(get("/api/v1/teams/hostile/jobs")).andExpect(jsonPath("$", hasSize(0)));
+    }
+
+    /** A field name of 40,000 characters is named by its start and end, not echoed whole in field and hint. */
+    @Test
+    void aLongFieldNameIsCutInTheAnswer() throws Exception {
+        for (String map : List.of("labels", "annotations")) {
+            String key = "a".repeat(40_000);
+            MvcResult result = deploy("hostile", "{\"name\":\"a\",\"" + map + "\":{\"" + key + "\":\"1\"}}")
+                    .andExpect(status().isBadRequest())
+                    .andReturn();
+            String answer = result.getResponse().getContentAsString();
+            assertThat(answer).as(map).hasSizeLessThan(3_000);
+            assertThat(JsonPath.<String>read(answer, "$.field"))
+                    .as(map)
+                    .startsWith(map + ".aaa")
+                    .contains("characters left out")
+                    .hasSizeLessThan(300);
+        }
+        MvcResult tooLong = deploy("hostile", "{\"name\":\"a\",\"labels\":{\"" + "b".repeat(100_000) + "\":\"1\"}}")
+                .andExpect(status().isBadRequest())
+                .andReturn();
+        assertThat(JsonPath.<String>read(tooLong.getResponse().getContentAsString(), "$.reason"))
+                .contains("a field name of more than 50,000 characters")
+                .doesNotContain("strings of at most");
+        mvc.perform(get("/api/v1/teams/hostile/jobs")).andExpect(jsonPath("$", hasSize(0)));
+    }
+
+    /**
+     * A query number is read as written or refused: the binding trimmed spaces, read '+5' and other scripts' digits
+     * as 5, took the first of two values and the default for an empty one.
+     */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                "events=%EF%BC%95",
+                "events=%D9%A5",
+                "events=%205",
+                "events=5%0A",
+                "events=%2B5",
+                "events=0x5",
+                "events=5&events=6",
+                "events=",
+                "events"
+            })
+    void aQueryNumberNotWrittenInDigitsOnceIsRefused(String query) throws Exception {
+        mvc.perform(get("/api/v1/dashboard?" + query))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("events"));
     }
 
     /** Only application/json is a job: not another +json type, and a Content-Type that is no media type is named. */

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.adapters.rest.SecurityHeadersFilter;
 import io.quotient.adapters.rest.StatusErrors;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -112,6 +115,108 @@ class HttpContractTest {
                     .contains("frame-ancestors 'none'");
             assertThat(answer.header("X-Content-Type-Options")).as(path).isEqualTo("nosniff");
             assertThat(answer.header("X-Frame-Options")).as(path).isEqualTo("DENY");
+        }
+    }
+
+    @Test
+    void theErrorPageAskedForDirectlyIsNotFound() throws IOException {
+        RawHttp http = new RawHttp(port);
+        for (String method : List.of("GET", "POST", "DELETE")) {
+            RawHttp.Response answer = http.send(method, "/error", Map.of(), method.equals("POST") ? JOB : null);
+            assertThat(answer.status()).as(method).isEqualTo(404);
+            assertThat(answer.body()).as(method).contains("\"error\":\"not found\"");
+        }
+    }
+
+    /**
+     * Requests Tomcat refuses for their headers or protocol, before any filter: JSON naming no field (the path is not
+     * what is wrong), not called a failure of the service, with the browser security headers all the same.
+     */
+    @Test
+    void requestsTheContainerRefusesForTheirHeadersOrProtocolAreAnsweredAsSuch() throws IOException {
+        RawHttp http = new RawHttp(port);
+        Map<String, Integer> requests = Map.of(
+                "GET /api/v1/teams HTTP/1.1\r\nHost: localhost\r\nHost: other\r\nConnection: close\r\n\r\n",
+                400,
+                "GET /api/v1/teams HTTP/1.1\r\nHost: localhost\r\nno colon here\r\nConnection: close\r\n\r\n",
+                400,
+                "GET /api/v1/teams HTTP/9.9\r\nHost: localhost\r\nConnection: close\r\n\r\n",
+                505,
+                "POST /api/v1/teams/neg/jobs HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: gzip, chunked\r\n"
+                        + "Content-Type: application/json\r\nConnection: close\r\n\r\n0\r\n\r\n",
+                501);
+        requests.forEach((request, status) -> {
+            String what = request.substring(0, request.indexOf('\r'));
+            RawHttp.Response answer = send(http, request);
+            assertThat(answer.status()).as(what).isEqualTo(status);
+            assertThat(answer.header("Content-Type")).as(what).startsWith("application/json");
+            assertThat(answer.body()).as(what).doesNotContain("internal error", "\"field\":\"path\"", "retry");
+            assertThat(answer.header("Content-Security-Policy"))
+                    .as(what)
+                    .isEqualTo(SecurityHeadersFilter.CONTENT_SECURITY_POLICY);
+            assertThat(answer.header("X-Content-Type-Options")).as(what).isEqualTo("nosniff");
+        });
+    }
+
+    /**
+     * Bytes UTF-8 does not allow were decoded leniently by the JSON reader: {@code C0 AF} became a '/' in a name,
+     * {@code C0 80} a NUL in an annotation, past every check of the decoded text. Now each is a 400 at its byte, and a
+     * body declared in another charset or with a content coding a 415; nothing is created.
+     */
+    @Test
+    void aBodyThatIsNotUtf8JsonTextIsRefusedAtItsByteAndCreatesNothing() throws IOException {
+        RawHttp http = new RawHttp(port);
+        Map<String, byte[]> bodies = Map.of(
+                "overlong '/'", bytes("{\"name\":\"o", 0xC0, 0xAF, "\",\"gpu\":{\"count\":1}}"),
+                "overlong NUL", bytes("{\"name\":\"o\",\"annotations\":{\"a\":\"", 0xC0, 0x80, "\"}}"),
+                "surrogate", bytes("{\"name\":\"o\",\"command\":[\"", 0xED, 0xA0, 0x80, "\"]}"),
+                "beyond U+10FFFF", bytes("{\"name\":\"o\",\"image\":\"", 0xF4, 0x90, 0x80, 0x80, "\"}"),
+                "cut character", bytes("{\"name\":\"o", 0xE2, 0x82));
+        bodies.forEach((what, body) -> {
+            RawHttp.Response answer = send(http, post(body.length, "application/json", null), body);
+            assertThat(answer.status()).as(what).isEqualTo(400);
+            assertThat(answer.body()).as(what).contains("not UTF-8", "(at byte ");
+        });
+        byte[] job = JOB.getBytes(StandardCharsets.UTF_8);
+        RawHttp.Response utf16 = send(http, post(job.length, "application/json; charset=utf-16", null), job);
+        assertThat(utf16.status()).isEqualTo(415);
+        assertThat(utf16.body()).contains("\"field\":\"Content-Type\"", "UTF-8");
+        RawHttp.Response gzip = send(http, post(job.length, "application/json", "gzip"), job);
+        assertThat(gzip.status()).isEqualTo(415);
+        assertThat(gzip.body()).contains("\"field\":\"Content-Encoding\"");
+        assertThat(http.send("GET", "/api/v1/teams/neg/jobs/o", Map.of(), null).status())
+                .as("no job was created")
+                .isEqualTo(404);
+    }
+
+    private static String post(int length, String contentType, String encoding) {
+        return "POST /api/v1/teams/neg/jobs HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type: "
+                + contentType + "\r\n" + (encoding == null ? "" : "Content-Encoding: " + encoding + "\r\n")
+                + "Content-Length: " + length + "\r\n\r\n";
+    }
+
+    /** Text parts in UTF-8 and the raw bytes between them, in order. */
+    private static byte[] bytes(Object... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (Object part : parts) {
+            if (part instanceof String text) {
+                out.writeBytes(text.getBytes(StandardCharsets.UTF_8));
+            } else {
+                out.write((Integer) part);
+            }
+        }
+        return out.toByteArray();
+    }
+
+    private static RawHttp.Response send(RawHttp http, String head) {
+        return send(http, head, new byte[0]);
+    }
+
+    private static RawHttp.Response send(RawHttp http, String head, byte[] body) {
+        try {
+            return http.sendRaw(head, body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -43,11 +43,19 @@ final class RawHttp {
                     .append("\r\n");
         }
         request.append("\r\n");
+        return sendRaw(request.toString(), content);
+    }
+
+    /**
+     * The request line and headers exactly as given (each line ending in CRLF, then an empty line), then the body's
+     * bytes as they are: for requests no well-behaved client would send.
+     */
+    Response sendRaw(String head, byte[] body) throws IOException {
         try (Socket socket = new Socket("127.0.0.1", port)) {
             socket.setSoTimeout(10_000);
             OutputStream out = socket.getOutputStream();
-            out.write(request.toString().getBytes(StandardCharsets.ISO_8859_1));
-            out.write(content);
+            out.write(head.getBytes(StandardCharsets.ISO_8859_1));
+            out.write(body);
             out.flush();
             return parse(readAll(socket.getInputStream()));
         }

@@ -11,16 +11,19 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
 import org.springframework.web.filter.OncePerRequestFilter;
 
 /**
- * Refuses request bodies longer than the limit with 413 and a JSON {@link ErrorBody}, before they are kept in memory:
- * a declared {@code Content-Length} above the limit is answered at once, and a body without one (chunked) is counted
- * as it is read and ends with {@link BodyTooLargeException} at the first byte past the limit. A UTF-8 body (no
- * charset, or UTF-8) ends with {@link BodyNulException} at its first NUL byte, which the JSON reader would take for
- * the end of the body; other charsets (UTF-16) have NUL bytes in every character and are left to the reader.
+ * Lets only bodies of JSON text in UTF-8 and within the size limit reach the JSON reader, checking their bytes as they
+ * are read, before anything keeps them in memory. A declared {@code Content-Length} above the limit is answered 413
+ * at once, and a body without one (chunked) ends with {@link BodyTooLargeException} at the first byte past the limit.
+ * A body declared in another charset or with a content coding is answered 415: JSON is exchanged in UTF-8 (RFC 8259,
+ * section 8.1), and a reader that honoured some charsets and ignored others read a UTF-16 body as NUL bytes. A NUL byte
+ * or a byte sequence UTF-8 does not allow ends the body with {@link MalformedBodyException}.
  */
 public final class BodySizeFilter extends OncePerRequestFilter {
 
@@ -47,7 +50,60 @@ public final class BodySizeFilter extends OncePerRequestFilter {
             json.writeValue(response.getOutputStream(), tooLarge(maxBytes));
             return;
         }
+        String refused = unreadableDeclaration(request);
+        if (refused != null) {
+            response.setStatus(HttpStatus.UNSUPPORTED_MEDIA_TYPE.value());
+            response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+            response.setHeader("Connection", "close");
+            json.writeValue(
+                    response.getOutputStream(),
+                    new ErrorBody(
+                            "unsupported media type",
+                            refused.startsWith("Content-Type") ? "Content-Type" : "Content-Encoding",
+                            refused,
+                            "send the JSON body in UTF-8 as it is: Content-Type: application/json, no"
+                                    + " Content-Encoding; nothing was changed"));
+            return;
+        }
         chain.doFilter(new Limited(request, maxBytes), response);
+    }
+
+    /**
+     * Why a request's body cannot be read as UTF-8 JSON text from its headers alone, or null: a charset other than
+     * UTF-8, or a content coding other than identity. Requests without a body are not refused for their headers.
+     */
+    private static String unreadableDeclaration(HttpServletRequest request) {
+        boolean hasBody = request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
+        if (!hasBody) {
+            return null;
+        }
+        String charset = declaredCharset(request.getContentType());
+        if (charset != null && !charset.equalsIgnoreCase("UTF-8") && !charset.equalsIgnoreCase("UTF8")) {
+            return "Content-Type declares a charset other than UTF-8; the API reads JSON in UTF-8 only";
+        }
+        String coding = request.getHeader("Content-Encoding");
+        if (coding != null && !coding.isBlank() && !coding.trim().equalsIgnoreCase("identity")) {
+            return "Content-Encoding declares a coding (compression); the API reads bodies as sent, uncoded";
+        }
+        return null;
+    }
+
+    /**
+     * The charset the Content-Type header names, or null: read from the header itself, since the request's character
+     * encoding is forced to UTF-8 by Spring's encoding filter before this one runs. A header that is no media type is
+     * left to the route's own check (415 naming it).
+     */
+    private static String declaredCharset(String contentType) {
+        if (contentType == null) {
+            return null;
+        }
+        try {
+            String charset = MediaType.parseMediaType(contentType).getParameter("charset");
+            // a quoted value ("utf-8") names the same charset
+            return charset == null ? null : charset.replace("\"", "").trim();
+        } catch (InvalidMediaTypeException e) {
+            return null;
+        }
     }
 
     /** The answer to a body longer than {@code limit} bytes. */
@@ -74,57 +130,74 @@ public final class BodySizeFilter extends OncePerRequestFilter {
         @Override
         public ServletInputStream getInputStream() throws IOException {
             if (stream == null) {
-                String charset = getCharacterEncoding();
-                boolean utf8 = charset == null || charset.equalsIgnoreCase("UTF-8") || charset.equalsIgnoreCase("UTF8");
-                stream = new Counting(super.getInputStream(), maxBytes, utf8);
+                stream = new Counting(super.getInputStream(), maxBytes);
             }
             return stream;
         }
 
         @Override
         public BufferedReader getReader() throws IOException {
-            String encoding = getCharacterEncoding() == null ? "UTF-8" : getCharacterEncoding();
-            return new BufferedReader(new InputStreamReader(getInputStream(), encoding));
+            return new BufferedReader(new InputStreamReader(getInputStream(), StandardCharsets.UTF_8));
         }
     }
+
+    private static final String NOT_UTF8 =
+            ": JSON text is UTF-8, without overlong forms, surrogates or stray or missing continuation bytes";
 
     private static final class Counting extends ServletInputStream {
 
         private final ServletInputStream in;
         private final long maxBytes;
-        private final boolean refuseNul;
+        private final Utf8Checker utf8 = new Utf8Checker();
+        private final byte[] one = new byte[1];
         private long read;
 
-        Counting(ServletInputStream in, long maxBytes, boolean refuseNul) {
+        Counting(ServletInputStream in, long maxBytes) {
             this.in = in;
             this.maxBytes = maxBytes;
-            this.refuseNul = refuseNul;
         }
 
         @Override
         public int read() throws IOException {
             int b = in.read();
-            if (b == 0 && refuseNul) {
-                throw new BodyNulException(read);
+            if (b < 0) {
+                checkEnd();
+                return b;
             }
-            if (b >= 0) {
-                count(1);
-            }
+            one[0] = (byte) b;
+            checkBytes(one, 0, 1);
             return b;
         }
 
         @Override
         public int read(byte[] buffer, int offset, int length) throws IOException {
             int n = in.read(buffer, offset, length);
-            for (int i = 0; refuseNul && i < n; i++) {
-                if (buffer[offset + i] == 0) {
-                    throw new BodyNulException(read + i);
-                }
-            }
-            if (n > 0) {
-                count(n);
+            if (n < 0) {
+                checkEnd();
+            } else {
+                checkBytes(buffer, offset, n);
             }
             return n;
+        }
+
+        private void checkBytes(byte[] buffer, int offset, int n) throws IOException {
+            for (int i = 0; i < n; i++) {
+                if (buffer[offset + i] == 0) {
+                    throw new MalformedBodyException(read + i, "a NUL byte", ", which JSON text never has");
+                }
+            }
+            long broken = utf8.check(buffer, offset, n);
+            if (broken >= 0) {
+                throw new MalformedBodyException(broken, "bytes that are not UTF-8", NOT_UTF8);
+            }
+            count(n);
+        }
+
+        private void checkEnd() throws MalformedBodyException {
+            if (utf8.endsInsideACharacter()) {
+                throw new MalformedBodyException(
+                        utf8.position(), "bytes that are not UTF-8", ": it ends inside a character");
+            }
         }
 
         private void count(int n) throws BodyTooLargeException {

@@ -26,7 +26,8 @@ public class JsonErrorController implements ErrorController {
     @RequestMapping("${server.error.path:${error.path:/error}}")
     public void error(HttpServletRequest request, HttpServletResponse response) throws IOException {
         Object code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
-        int status = code instanceof Integer value ? value : HttpStatus.INTERNAL_SERVER_ERROR.value();
+        // no status: the error page was asked for directly (GET /error), not forwarded to; it is no resource
+        int status = code instanceof Integer value ? value : HttpStatus.NOT_FOUND.value();
         HttpStatus resolved = HttpStatus.resolve(status);
         refusal.write(
                 response, resolved == null ? HttpStatus.INTERNAL_SERVER_ERROR : resolved, StatusErrors.of(status));

@@ -28,6 +28,7 @@ public final class JsonErrorReportValve extends ErrorReportValve {
             return;
         }
         try {
+            SecurityHeadersFilter.addTo(response);
             response.setContentType("application/json");
             response.setCharacterEncoding("UTF-8");
             Writer writer = response.getReporter();

@@ -86,12 +86,8 @@ final class JsonErrors {
         if (p instanceof InputCoercionException c) {
             return invalid(orBody(path), "must be " + expectedInRange(c.getTargetType()), SCHEMA_HINT);
         }
-        if (p instanceof StreamConstraintsException) {
-            return invalid(
-                    orBody(path),
-                    "is larger than the service reads (numbers of at most 1000 digits, strings"
-                            + " of at most 20,000,000 characters, at most 1000 levels of nesting)",
-                    SCHEMA_HINT);
+        if (p instanceof StreamConstraintsException c) {
+            return invalid(orBody(path), "is larger than the service reads (" + limitHit(c) + ")", SCHEMA_HINT);
         }
         Matcher duplicate = DUPLICATE.matcher(String.valueOf(p.getOriginalMessage()));
         if (duplicate.matches()) {
@@ -105,6 +101,25 @@ final class JsonErrors {
         }
         return invalid(
                 null, "the body is not valid JSON" + where(p.getLocation()), "send a JSON object; " + SCHEMA_HINT);
+    }
+
+    /** Which of the reader's limits the body went past, in the API's words (the reader's message names its setting). */
+    private static String limitHit(StreamConstraintsException c) {
+        String message = String.valueOf(c.getMessage());
+        if (message.startsWith("Name length")) {
+            return "a field name of more than 50,000 characters";
+        }
+        if (message.startsWith("Number value length")) {
+            return "a number of more than 1000 digits";
+        }
+        if (message.startsWith("String value length")) {
+            return "a string of more than 20,000,000 characters";
+        }
+        if (message.startsWith("Document nesting depth")) {
+            return "more than 1000 levels of nesting";
+        }
+        return "numbers of at most 1000 digits, field names of at most 50,000 characters, strings of at most"
+                + " 20,000,000, at most 1000 levels of nesting";
     }
 
     /** The JSON path of a mapping error as the user wrote it: {@code gpu.fraction}, {@code command[2]}. */

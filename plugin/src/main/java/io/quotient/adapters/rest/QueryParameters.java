@@ -1,13 +1,16 @@
 package io.quotient.adapters.rest;
 
 import io.quotient.core.request.RequestException;
+import io.quotient.deploy.LogValues;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
+import java.util.TreeMap;
+import java.util.regex.Pattern;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.DefaultParameterNameDiscoverer;
 import org.springframework.core.MethodParameter;
@@ -21,13 +24,20 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 /**
  * Refuses a query parameter the route does not take (400 naming it), as unknown body fields are refused: a
  * misspelt {@code ?groupby=job} or {@code ?frm=2026-01-01} would otherwise be dropped in silence and answered with
- * the defaults, a figure the caller did not ask for. Only the query string counts (a form body is the Content-Type's
- * matter, answered 415), and the check runs after authorization, so it tells no unauthorised caller anything.
+ * the defaults, a figure the caller did not ask for. For the same reason a parameter given twice ({@code
+ * ?events=5&events=6}: which one counts?) or given empty ({@code ?events=}, which the binding reads as left out) is
+ * refused, and a number must be written in ASCII digits, with at most a leading '-' (the binding trims spaces and
+ * line breaks and reads '+5', '0x5' and other scripts' digits such as '５' as 5). Only the query string counts (a form
+ * body is the Content-Type's matter, answered 415), and the check runs after authorization, so it tells no
+ * unauthorised caller anything.
  */
 @Configuration(proxyBeanMethods = false)
 public class QueryParameters implements WebMvcConfigurer, HandlerInterceptor {
 
     private static final ParameterNameDiscoverer NAMES = new DefaultParameterNameDiscoverer();
+    private static final Set<Class<?>> WHOLE_NUMBERS =
+            Set.of(int.class, Integer.class, long.class, Long.class, short.class, Short.class);
+    private static final Pattern ASCII_WHOLE_NUMBER = Pattern.compile("-?[0-9]{1,19}");
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
@@ -40,17 +50,34 @@ public class QueryParameters implements WebMvcConfigurer, HandlerInterceptor {
         if (query == null || query.isEmpty() || !(handler instanceof HandlerMethod method)) {
             return true;
         }
-        Set<String> taken = taken(method);
+        Map<String, Class<?>> taken = taken(method);
         if (taken == null) {
             return true;
         }
+        Set<String> given = new HashSet<>();
         for (String pair : query.split("&")) {
-            String name = name(pair);
-            if (!name.isEmpty() && !taken.contains(name)) {
+            String name = decoded(pair.indexOf('=') < 0 ? pair : pair.substring(0, pair.indexOf('=')));
+            if (name.isEmpty()) {
+                continue;
+            }
+            if (!taken.containsKey(name)) {
                 throw new RequestException(
                         name,
                         "is not a query parameter of this path; it takes "
-                                + (taken.isEmpty() ? "none" : String.join(", ", taken)));
+                                + (taken.isEmpty() ? "none" : String.join(", ", taken.keySet())));
+            }
+            if (!given.add(name)) {
+                throw new RequestException(name, "is given twice; give each query parameter once");
+            }
+            String value = pair.indexOf('=') < 0 ? "" : decoded(pair.substring(pair.indexOf('=') + 1));
+            if (value.isEmpty()) {
+                throw new RequestException(name, "is given without a value; give a value or leave the parameter out");
+            }
+            if (WHOLE_NUMBERS.contains(taken.get(name))
+                    && !ASCII_WHOLE_NUMBER.matcher(value).matches()) {
+                throw new RequestException(
+                        name,
+                        "must be a whole number written in the digits 0-9 (was '" + LogValues.escape(value) + "')");
             }
         }
         return true;
@@ -60,8 +87,8 @@ public class QueryParameters implements WebMvcConfigurer, HandlerInterceptor {
      * The names of the handler's {@code @RequestParam}s, as a request spells them; null when it takes every parameter
      * (a {@code @RequestParam Map}), so that such a handler is not refused what it reads.
      */
-    private static Set<String> taken(HandlerMethod method) {
-        Set<String> names = new TreeSet<>();
+    private static Map<String, Class<?>> taken(HandlerMethod method) {
+        Map<String, Class<?>> names = new TreeMap<>();
         for (MethodParameter parameter : method.getMethodParameters()) {
             RequestParam param = parameter.getParameterAnnotation(RequestParam.class);
             if (param == null) {
@@ -71,20 +98,18 @@ public class QueryParameters implements WebMvcConfigurer, HandlerInterceptor {
                 return null;
             }
             if (!param.name().isEmpty()) {
-                names.add(param.name());
+                names.put(param.name(), parameter.getParameterType());
             } else {
                 MethodParameter named = new MethodParameter(parameter);
                 named.initParameterNameDiscovery(NAMES);
-                names.add(String.valueOf(named.getParameterName()));
+                names.put(String.valueOf(named.getParameterName()), parameter.getParameterType());
             }
         }
         return names;
     }
 
-    /** The decoded name of one {@code name=value} pair; the raw name where it is not valid percent-encoding. */
-    private static String name(String pair) {
-        int equals = pair.indexOf('=');
-        String raw = equals < 0 ? pair : pair.substring(0, equals);
+    /** A name or value of the query string decoded; as written where it is not valid percent-encoding. */
+    private static String decoded(String raw) {
         try {
             return URLDecoder.decode(raw, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {

@@ -31,8 +31,6 @@ public class RestErrors {
     private static final Logger LOG = LoggerFactory.getLogger(RestErrors.class);
     private static final String RETRY_AFTER_SECONDS = "5";
     /** The longest reason an answer carries; the rules' own reasons are far shorter. */
-    static final int MAX_REASON = 1024;
-
     @ExceptionHandler(RequestException.class)
     ResponseEntity<ErrorBody> invalid(RequestException e) {
         String reason = e.getMessage().startsWith(e.field() + ": ")
@@ -43,22 +41,8 @@ public class RestErrors {
                 new ErrorBody(
                         "invalid request",
                         e.field(),
-                        bounded(reason),
-                        "correct " + e.field() + " and send the request again; nothing was created"));
-    }
-
-    /**
-     * A reason that quotes a whole value (an image, a kind, a model of 100,000 characters) cut in its middle: its start
-     * says which value was wrong and its end what to do, and an answer never echoes a whole payload.
-     */
-    static String bounded(String reason) {
-        if (reason.length() <= MAX_REASON) {
-            return reason;
-        }
-        int tail = MAX_REASON / 4;
-        int head = MAX_REASON - tail;
-        return reason.substring(0, head) + "...(" + (reason.length() - head - tail) + " characters left out)..."
-                + reason.substring(reason.length() - tail);
+                        reason,
+                        "correct " + e.field() + " and send the request again; nothing was changed"));
     }
 
     @ExceptionHandler(TeamNotFoundException.class)
@@ -117,14 +101,15 @@ public class RestErrors {
             if (t instanceof BodyTooLargeException tooLarge) {
                 return answer(HttpStatus.PAYLOAD_TOO_LARGE, BodySizeFilter.tooLarge(tooLarge.limit()));
             }
-            if (t instanceof BodyNulException nul) {
+            if (t instanceof MalformedBodyException malformed) {
                 return answer(
                         HttpStatus.BAD_REQUEST,
                         new ErrorBody(
                                 "invalid request",
                                 null,
-                                "the body has a NUL byte (at byte " + nul.offset() + "), which JSON text never has",
-                                "send one JSON object in UTF-8; inside a string write \\u0000; nothing was created"));
+                                malformed.reason(),
+                                "send one JSON object in UTF-8; inside a string write \\u0000 for a NUL; nothing was"
+                                        + " created"));
             }
         }
         return answer(HttpStatus.BAD_REQUEST, JsonErrors.describe(e.getCause()));

@@ -21,10 +21,15 @@ public final class SecurityHeadersFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        addTo(response);
+        chain.doFilter(request, response);
+    }
+
+    /** Sets the headers on an answer; also for the container's own answers, which no filter sees. */
+    public static void addTo(HttpServletResponse response) {
         response.setHeader("Content-Security-Policy", CONTENT_SECURITY_POLICY);
         response.setHeader("X-Content-Type-Options", "nosniff");
         response.setHeader("X-Frame-Options", "DENY");
         response.setHeader("Referrer-Policy", "no-referrer");
-        chain.doFilter(request, response);
     }
 }

@@ -13,11 +13,12 @@ public final class StatusErrors {
             case 400 ->
                 new ErrorBody(
                         "invalid request",
-                        "path",
-                        "the request was refused before it reached the"
-                                + " service: its path or request line is malformed (an encoded '/', '\\' or NUL, or a character"
-                                + " HTTP forbids)",
-                        "spell the path without encoding: /api/v1/teams/{team}/jobs/{name};" + " nothing was changed");
+                        null,
+                        "the request was refused before it reached the service: its request line, path or headers"
+                                + " are malformed (an encoded '/', '\\' or NUL in the path, a character HTTP forbids, a"
+                                + " header too large, given twice where HTTP allows one, or without a ':')",
+                        "spell the path without encoding (/api/v1/teams/{team}/jobs/{name}) and send well-formed"
+                                + " HTTP/1.1 headers; nothing was changed");
             case 404 ->
                 new ErrorBody(
                         "not found",
@@ -36,6 +37,19 @@ public final class StatusErrors {
                         null,
                         "the request is larger than the service accepts",
                         "send a smaller request; nothing was changed");
+            case 501 ->
+                new ErrorBody(
+                        "not implemented",
+                        null,
+                        "the request uses an HTTP feature the service does not implement (a transfer coding other"
+                                + " than chunked)",
+                        "send the body as it is or chunked; nothing was changed");
+            case 505 ->
+                new ErrorBody(
+                        "HTTP version not supported",
+                        null,
+                        "the request line names an HTTP version the service does not speak",
+                        "send HTTP/1.1 (or HTTP/1.0); nothing was changed");
             default ->
                 status < 500
                         ? new ErrorBody(

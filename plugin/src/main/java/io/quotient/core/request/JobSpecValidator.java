@@ -30,6 +30,10 @@ public final class JobSpecValidator {
     public static final int MAX_GPUS_PER_REPLICA = 1024;
     /** The most MiB of one GPU a request may name (1 TiB): more than any GPU has, and bytes of it fit a long. */
     public static final long MAX_GPU_MEMORY_MIB = 1L << 20;
+    /** The most MiB of memory a job may ask for: its bytes must fit the 64-bit number of a Kubernetes quantity. */
+    public static final long MAX_MEMORY_MIB = (1L << 43) - 1;
+    /** How far a share times 1000 may be from a whole number and still be read as written (binary rounding). */
+    private static final double GRID_TOLERANCE = 1e-6;
     /** The most GPU models one job may accept: more than any cluster has, and a reason naming them stays short. */
     public static final int MAX_MODELS = 64;
     /** The cluster's maximum minimum runtime unless configured ({@code quotient.scheduling.max-min-runtime}). */
@@ -102,6 +106,13 @@ public final class JobSpecValidator {
         Set<String> models = models(input.placement().models(), gpu);
         long cpu = nonNegative("cpuMilli", input.resources().cpuMilli());
         long memory = nonNegative("memoryMib", input.resources().memoryMib());
+        if (memory > MAX_MEMORY_MIB) {
+            // Kubernetes keeps a memory quantity in bytes as a 64-bit number: more MiB than that cannot be asked for
+            throw new RequestException(
+                    "memoryMib",
+                    "must be at most " + MAX_MEMORY_MIB + " MiB (8 EiB, the most a Kubernetes quantity holds in"
+                            + " bytes) (was " + memory + ")");
+        }
         RuntimeOptions runtime = input.runtime();
         int priority = priority(runtime.priority());
         boolean preemptible = runtime.preemptible() == null || runtime.preemptible();
@@ -272,6 +283,14 @@ public final class JobSpecValidator {
         }
         if (!mayBeWhole && milli >= 1000) {
             throw new RequestException(field, "(" + value + ") rounds to a whole GPU; ask for gpu.count 1 instead");
+        }
+        if (Math.abs(value * 1000 - milli) > GRID_TOLERANCE) {
+            // shares are kept in thousandths of a GPU: a finer value would be rounded in silence, and the job given
+            // another share than it asked for
+            throw new RequestException(
+                    field,
+                    "(" + value + ") is finer than a thousandth of a GPU, the unit shares are kept in; write at most"
+                            + " three decimals (such as " + milli / 1000.0 + ")");
         }
         return (int) milli;
     }

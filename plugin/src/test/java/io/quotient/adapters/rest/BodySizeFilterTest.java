@@ -66,6 +66,45 @@ class BodySizeFilterTest {
         assertThat(read.get()).hasSize(100);
     }
 
+    @Test
+    void aBodyInAnotherCharsetOrWithAContentCodingIsAnswered415WithoutCallingTheService() throws Exception {
+        MockHttpServletRequest utf16 = post("{}");
+        utf16.setContentType("application/json; charset=UTF-16");
+        utf16.setCharacterEncoding("UTF-16");
+        MockHttpServletRequest gzip = post("{}");
+        gzip.addHeader("Content-Encoding", "gzip");
+        for (MockHttpServletRequest request : new MockHttpServletRequest[] {utf16, gzip}) {
+            MockHttpServletResponse response = new MockHttpServletResponse();
+            filter.doFilter(request, response, (req, res) -> {
+                throw new AssertionError("the service must not be called");
+            });
+            assertThat(response.getStatus()).isEqualTo(415);
+            assertThat(response.getContentAsString()).contains("\"error\":\"unsupported media type\"");
+        }
+    }
+
+    @Test
+    void aRequestWithoutABodyIsNotRefusedForItsCharset() throws Exception {
+        MockHttpServletRequest request = new MockHttpServletRequest("GET", "/api/v1/teams");
+        request.setCharacterEncoding("UTF-16");
+        AtomicReference<Boolean> called = new AtomicReference<>(false);
+        filter.doFilter(request, new MockHttpServletResponse(), (req, res) -> called.set(true));
+        assertThat(called.get()).isTrue();
+    }
+
+    @Test
+    void anOverlongFormEndsTheBodyAtItsByte() {
+        MockHttpServletRequest request = post("");
+        request.setContent(new byte[] {'{', '"', 'a', (byte) 0xC0, (byte) 0xAF});
+        assertThatThrownBy(() -> filter.doFilter(
+                        request,
+                        new MockHttpServletResponse(),
+                        (req, res) -> req.getInputStream().readAllBytes()))
+                .isInstanceOf(MalformedBodyException.class)
+                .hasMessageContaining("not UTF-8")
+                .hasMessageContaining("at byte 3");
+    }
+
     private static MockHttpServletRequest post(String body) {
         MockHttpServletRequest request = new MockHttpServletRequest("POST", "/api/v1/teams/a/jobs");
         request.setContent(body.getBytes(StandardCharsets.UTF_8));

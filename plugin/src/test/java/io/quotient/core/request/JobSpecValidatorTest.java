@@ -230,6 +230,13 @@ class JobSpecValidatorTest {
                 Arguments.of(In.of().fraction(Double.NaN, null), "gpu.fraction", "greater than 0"),
                 Arguments.of(In.of().fraction(0.0001, null), "gpu.fraction", "smallest share"),
                 Arguments.of(In.of().fraction(0.9999, null), "gpu.fraction", "rounds to a whole GPU"),
+                Arguments.of(In.of().fraction(0.0015, null), "gpu.fraction", "finer than a thousandth"),
+                Arguments.of(In.of().fraction(0.1234, null), "gpu.fraction", "(such as 0.123)"),
+                Arguments.of(In.of().fraction(0.5, 0.5005), "gpu.fractionLimit", "at most three decimals"),
+                Arguments.of(
+                        In.of().resources(null, JobSpecValidator.MAX_MEMORY_MIB + 1),
+                        "memoryMib",
+                        "at most 8796093022207 MiB"),
                 Arguments.of(In.of().fraction(0.5, 0.4), "gpu.fractionLimit", "must not be below gpu.fraction"),
                 Arguments.of(In.of().fraction(0.5, 1.5), "gpu.fractionLimit", "at most 1"),
                 Arguments.of(In.of().fraction(null, 0.5), "gpu.fractionLimit", "needs gpu.fraction"),
@@ -333,6 +340,26 @@ class JobSpecValidatorTest {
     void aFractionWithLimitOnSeveralDevicesIsHeldInMilli() {
         JobSpec spec = validator.validate(In.of().fraction(0.25, 0.8).devices(4).input(), TEAMS);
         assertThat(spec.gpu()).isEqualTo(new GpuRequest.Fraction(250, 800, 4));
+    }
+
+    /** Thousandths written in decimal are not exact in binary (0.3 · 1000 is 300.00000000000006): read as written. */
+    @Test
+    void aFractionOfThousandthsIsHeldExactlyAsWritten() {
+        for (int milli : new int[] {1, 3, 7, 29, 125, 300, 333, 577, 999}) {
+            assertThat(validator
+                            .validate(In.of().fraction(milli / 1000.0, null).input(), TEAMS)
+                            .gpu())
+                    .as("%d milli", milli)
+                    .isEqualTo(new GpuRequest.Fraction(milli, milli, 1));
+        }
+        assertThat(validator
+                        .validate(
+                                In.of()
+                                        .resources(null, JobSpecValidator.MAX_MEMORY_MIB)
+                                        .input(),
+                                TEAMS)
+                        .memoryMib())
+                .isEqualTo(JobSpecValidator.MAX_MEMORY_MIB);
     }
 
     @Test
