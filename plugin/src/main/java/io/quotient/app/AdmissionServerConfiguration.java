@@ -1,9 +1,12 @@
 package io.quotient.app;
 
+import io.quotient.adapters.rest.AdmissionPortFilter;
+import io.quotient.adapters.rest.JsonRefusal;
 import io.quotient.adapters.tls.CertificateIssuer;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.OptionalInt;
 import org.apache.catalina.connector.Connector;
 import org.apache.coyote.http11.AbstractHttp11Protocol;
 import org.apache.tomcat.util.net.SSLHostConfig;
@@ -15,8 +18,10 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.web.embedded.tomcat.TomcatServletWebServerFactory;
 import org.springframework.boot.web.server.WebServerFactoryCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 
 /**
  * The HTTPS port the API server calls the admission webhooks on ({@code quotient.admission.*}): a second connector
@@ -67,6 +72,17 @@ public class AdmissionServerConfiguration {
                     tls.certificateFile(),
                     tls.issued().isPresent() ? "issued by the service" : "mounted");
         });
+    }
+
+    /**
+     * The webhooks are served on the admission port alone: exempt from the access check because the API server calls
+     * them without a token, they must not be reachable that way on the API port. Right after the path check.
+     */
+    @Bean
+    FilterRegistrationBean<AdmissionPortFilter> admissionPortFilter(
+            AdmissionProperties properties, JsonRefusal refusal) {
+        OptionalInt port = properties.port() == null ? OptionalInt.empty() : OptionalInt.of(properties.port());
+        return FilterRegistrations.onEveryPath(new AdmissionPortFilter(port, refusal), Ordered.HIGHEST_PRECEDENCE + 2);
     }
 
     /** The embedded demo has no Secret to share a certificate through: one made at start, for this host. */

@@ -5,6 +5,7 @@ import io.quotient.adapters.rest.CanonicalPathFilter;
 import io.quotient.adapters.rest.JsonErrorReportValve;
 import io.quotient.adapters.rest.JsonRefusal;
 import io.quotient.adapters.rest.SecurityHeadersFilter;
+import io.quotient.adapters.rest.TraceRefusalFilter;
 import org.apache.catalina.Valve;
 import org.apache.catalina.core.StandardHost;
 import org.apache.catalina.valves.ErrorReportValve;
@@ -31,21 +32,27 @@ public class HttpHardeningConfiguration {
     /** First of all filters: a path spelt any other way than canonically is refused before anything reads it. */
     @Bean
     FilterRegistrationBean<CanonicalPathFilter> canonicalPathFilter(JsonRefusal refusal) {
-        FilterRegistrationBean<CanonicalPathFilter> registration =
-                new FilterRegistrationBean<>(new CanonicalPathFilter(refusal));
-        registration.addUrlPatterns("/*");
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 1);
-        return registration;
+        return FilterRegistrations.onEveryPath(new CanonicalPathFilter(refusal), Ordered.HIGHEST_PRECEDENCE + 1);
     }
 
     /** Before the path check, so that its refusals carry the headers too. */
     @Bean
     FilterRegistrationBean<SecurityHeadersFilter> securityHeadersFilter() {
-        FilterRegistrationBean<SecurityHeadersFilter> registration =
-                new FilterRegistrationBean<>(new SecurityHeadersFilter());
-        registration.addUrlPatterns("/*");
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
-        return registration;
+        return FilterRegistrations.onEveryPath(new SecurityHeadersFilter(), Ordered.HIGHEST_PRECEDENCE);
+    }
+
+    /**
+     * TRACE reaches the filters (Tomcat refused it itself, with no body or security headers) and is answered there,
+     * before any servlet could echo it ({@link TraceRefusalFilter}); after the security headers, before the path check.
+     */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> traceReachesTheFilters() {
+        return factory -> factory.addConnectorCustomizers(connector -> connector.setAllowTrace(true));
+    }
+
+    @Bean
+    FilterRegistrationBean<TraceRefusalFilter> traceRefusalFilter(JsonRefusal refusal) {
+        return FilterRegistrations.onEveryPath(new TraceRefusalFilter(refusal), Ordered.HIGHEST_PRECEDENCE + 1);
     }
 
     /**

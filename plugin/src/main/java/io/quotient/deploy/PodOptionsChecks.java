@@ -28,6 +28,11 @@ final class PodOptionsChecks {
                     + "(?:@[A-Za-z][A-Za-z0-9]*(?:[-_+.][A-Za-z][A-Za-z0-9]*)*:[0-9a-fA-F]{32,})?");
 
     private static final int MAX_IMAGE_LENGTH = 4096;
+    /** The digests container runtimes verify (the algorithms registered in github.com/opencontainers/go-digest). */
+    private static final Pattern DIGEST =
+            Pattern.compile("sha256:[0-9a-f]{64}|sha384:[0-9a-f]{96}|sha512:[0-9a-f]{128}");
+    /** The longest name (registry and repository) an image reference may have (distribution/reference). */
+    private static final int MAX_IMAGE_NAME_LENGTH = 255;
 
     private PodOptionsChecks() {}
 
@@ -43,6 +48,25 @@ final class PodOptionsChecks {
                     "image",
                     "'" + printable(image) + "' is not a valid image reference"
                             + " ([registry[:port]/]name[:tag][@digest], lower-case name, no spaces or line breaks)");
+        }
+        int at = image.indexOf('@');
+        if (at >= 0 && !DIGEST.matcher(image.substring(at + 1)).matches()) {
+            // the grammar takes any algorithm and any length; the runtime pulls only digests it can verify
+            throw new RequestException(
+                    "image",
+                    "'" + printable(image) + "' has a digest no runtime can verify: write it as sha256: and 64"
+                            + " lower-case hex digits (or sha384: 96, sha512: 128)");
+        }
+        String name = at >= 0 ? image.substring(0, at) : image;
+        int tag = name.lastIndexOf(':');
+        if (tag > name.lastIndexOf('/')) {
+            name = name.substring(0, tag);
+        }
+        if (name.length() > MAX_IMAGE_NAME_LENGTH) {
+            throw new RequestException(
+                    "image",
+                    "has a name of " + name.length() + " characters (registry and repository); at most "
+                            + MAX_IMAGE_NAME_LENGTH + " are allowed in an image reference");
         }
     }
 
@@ -102,6 +126,14 @@ final class PodOptionsChecks {
             if (value == null) {
                 throw new RequestException(
                         "annotations." + key, "must have a value (a string, may be empty), not" + " null");
+            }
+            if (value.indexOf('\u0000') >= 0) {
+                // line breaks are common in annotation values (JSON, scripts); a NUL is not text, and C-string
+                // readers of the pod (runtimes, log shippers) end the value there
+                throw new RequestException(
+                        "annotations." + key,
+                        "contains a NUL character, which is not text; the readers of a pod's annotations end the"
+                                + " value there");
             }
         });
         MetadataKeys.checkAnnotationsSize(annotations);

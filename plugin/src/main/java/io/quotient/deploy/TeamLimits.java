@@ -8,7 +8,8 @@ import io.quotient.core.request.RequestException;
 
 /**
  * The team's own limits on a new job: no more GPUs than the team may ever hold ({@code maxGpus}; such a job would wait
- * for ever whatever the cluster, since only the teams file can change the limit), and no longer minimum runtime than
+ * for ever whatever the cluster, since only the teams file can change the limit), a non-preemptible job no more than
+ * the team's guarantee (the only GPUs it may run on, for the same reason), and no longer minimum runtime than
  * the team's {@code maxMinRuntimeSeconds}. Checked on new deploys only: a stored job of a team whose limits were
  * lowered since is kept, not failed (its minimum runtime stays within the cluster's maximum, which every read checks).
  */
@@ -29,32 +30,43 @@ final class TeamLimits {
                             + JobSpecValidator.MIN_RUNTIME_WHY
                             + team.maxMinRuntime().toSeconds());
         }
-        if (team.hasMax()) {
-            checkWithinMax(spec, team);
-        }
-    }
-
-    private static void checkWithinMax(JobSpec spec, Team team) {
-        long milli;
-        String field;
-        if (spec.gpu() instanceof GpuRequest.WholeGpus w) {
-            // a gang counts whole: every replica it starts with
-            milli = (long) w.count() * 1000 * spec.gang().minReplicas();
-            field = spec.gang().spansNodes() ? "replicas" : "gpu.count";
-        } else if (spec.gpu() instanceof GpuRequest.Fraction f) {
-            milli = (long) f.milli() * f.devices();
-            field = "gpuDevices";
-        } else {
+        Requested requested = requested(spec);
+        if (requested == null) {
             // a MiB request is counted in GPUs only on a node (its GPU memory): the scheduler's quota check applies
             return;
         }
-        if (milli > team.maxMilli()) {
+        if (team.hasMax() && requested.milli() > team.maxMilli()) {
             throw new RequestException(
-                    field,
-                    "the job asks for " + milli / 1000.0 + " GPUs, but team " + team.name()
+                    requested.field(),
+                    "the job asks for " + requested.milli() / 1000.0 + " GPUs, but team " + team.name()
                             + " may hold at most " + team.maxMilli() / 1000.0
                             + " (maxGpus): it could never run; ask for at"
                             + " most that, or ask the administrator to raise the team's maxGpus");
         }
+        if (!spec.preemptible() && requested.milli() > team.guaranteedMilli()) {
+            // the scheduler runs non-preemptible jobs only within the team's guarantee: this one would wait for ever
+            throw new RequestException(
+                    "preemptible",
+                    "is false, and the job asks for " + requested.milli() / 1000.0 + " GPUs, but team "
+                            + team.name() + " is guaranteed " + team.guaranteedMilli() / 1000.0
+                            + ": non-preemptible jobs run only within the guarantee, so it could never run; deploy it"
+                            + " with preemptible: true to borrow idle GPUs, or ask for at most the guarantee");
+        }
+    }
+
+    /** What a job asks for in GPU milli, and the field that sets it; null for a MiB request. */
+    private record Requested(long milli, String field) {}
+
+    private static Requested requested(JobSpec spec) {
+        if (spec.gpu() instanceof GpuRequest.WholeGpus w) {
+            // a gang counts whole: every replica it starts with
+            return new Requested(
+                    (long) w.count() * 1000 * spec.gang().minReplicas(),
+                    spec.gang().spansNodes() ? "replicas" : "gpu.count");
+        }
+        if (spec.gpu() instanceof GpuRequest.Fraction f) {
+            return new Requested((long) f.milli() * f.devices(), "gpuDevices");
+        }
+        return null;
     }
 }

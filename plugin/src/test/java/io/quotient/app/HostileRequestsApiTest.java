@@ -90,6 +90,13 @@ class HostileRequestsApiTest {
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":true}}", "gpu.count", "must be a whole number"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":[1]}}", "gpu.count", "must be a whole number"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":{\"fraction\":\"0.5\"}}", "gpu.fraction", "must be a number"),
+                // the reader took these strings for numbers before its coercion rules were asked
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"fraction\":\"NaN\"}}", "gpu.fraction", "must be a number"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"fraction\":0.5,\"fractionLimit\":\"Infinity\"}}",
+                        "gpu.fractionLimit",
+                        "must be a number"),
+                Arguments.of("{\"name\":\"a\",\"annotations\":{\"x\":\"a\\u0000b\"}}", "annotations.x", "NUL"),
                 Arguments.of("{\"name\":\"a\",\"preemptible\":\"true\"}", "preemptible", "must be true or false"),
                 Arguments.of("{\"name\":\"a\",\"preemptible\":1}", "preemptible", "must be true or false"),
                 Arguments.of("{\"name\":1}", "name", "must be a string"),
@@ -350,14 +357,17 @@ class HostileRequestsApiTest {
         }
     }
 
-    /** The strict reader is the REST API's: the admission webhooks read the API server's review as text. */
+    /** Without an admission port the webhooks are served nowhere: not on the API port, where no token is asked. */
     @Test
-    void theAdmissionEndpointsAreNotReadByTheStrictReader() throws Exception {
-        mvc.perform(post("/admission/gpujobs")
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("{\"kind\":\"AdmissionReview\",\"kind\":\"AdmissionReview\"} {}"))
-                .andExpect(status().isNotFound())
-                .andExpect(jsonPath("$.error").value("no admission on the embedded cluster"));
+    void theAdmissionEndpointsAreNotServedWithoutAnAdmissionPort() throws Exception {
+        for (String path :
+                List.of("/admission/gpujobs", "/admission/workloads/mutate", "/admission/workloads/validate")) {
+            mvc.perform(post(path)
+                            .contentType(MediaType.APPLICATION_JSON)
+                            .content("{\"kind\":\"AdmissionReview\",\"kind\":\"AdmissionReview\"} {}"))
+                    .andExpect(status().isNotFound())
+                    .andExpect(jsonPath("$.error").value("not found"));
+        }
     }
 
     @Test

@@ -40,7 +40,7 @@ class HttpContractTest {
     @Test
     void aClientThatAcceptsNoJsonGets406AndNothingIsPlaced() throws IOException {
         RawHttp http = new RawHttp(port);
-        for (String accept : List.of("application/xml", "text/html")) {
+        for (String accept : List.of("application/xml", "text/html", "application/json;q=0", "*/*;q=0")) {
             RawHttp.Response valid = http.send("POST", "/api/v1/teams/neg/jobs", Map.of("Accept", accept), JOB);
             assertThat(valid.status()).as(accept).isEqualTo(406);
             assertThat(valid.header("Content-Type")).startsWith("application/json");
@@ -116,6 +116,30 @@ class HttpContractTest {
             assertThat(answer.header("X-Content-Type-Options")).as(path).isEqualTo("nosniff");
             assertThat(answer.header("X-Frame-Options")).as(path).isEqualTo("DENY");
         }
+    }
+
+    /** TRACE is refused as any method a path does not serve, and the request is never echoed back. */
+    @Test
+    void traceIsRefusedInJsonAndEchoesNothing() throws IOException {
+        RawHttp http = new RawHttp(port);
+        for (String path : List.of("/api/v1/teams", "/api/v1/teams/neg/jobs", "/", "/dashboard.js")) {
+            RawHttp.Response answer = http.send("TRACE", path, Map.of("X-Secret", "cookie-value"), null);
+            assertThat(answer.status()).as(path).isEqualTo(405);
+            assertThat(answer.header("Content-Type")).as(path).startsWith("application/json");
+            assertThat(answer.body()).as(path).contains("method not allowed").doesNotContain("cookie-value");
+            assertThat(answer.header("Content-Security-Policy"))
+                    .as(path)
+                    .isEqualTo(SecurityHeadersFilter.CONTENT_SECURITY_POLICY);
+        }
+    }
+
+    /** A 405 names the methods the path serves in Allow as well as in its hint. */
+    @Test
+    void aMethodThePathDoesNotServeIsAnsweredWithTheAllowedOnes() throws IOException {
+        RawHttp.Response answer = new RawHttp(port).send("PUT", "/api/v1/teams", Map.of(), "{}");
+        assertThat(answer.status()).isEqualTo(405);
+        assertThat(answer.header("Allow")).isEqualTo("GET");
+        assertThat(answer.body()).contains("\"hint\":\"use GET\"");
     }
 
     @Test

@@ -19,6 +19,7 @@ import javax.net.ssl.TrustManagerFactory;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
@@ -36,6 +37,9 @@ class IssuedAdmissionCertificateTest {
 
     @Autowired
     private AdmissionTls tls;
+
+    @LocalServerPort
+    private int apiPort;
 
     @DynamicPropertySource
     static void admissionPort(DynamicPropertyRegistry registry) {
@@ -59,6 +63,35 @@ class IssuedAdmissionCertificateTest {
         assertThat(tls.issued().get().certificate().getSubjectAlternativeNames())
                 .extracting(name -> (Object) name.get(1))
                 .contains("quotient", "localhost", "127.0.0.1", "quotient.example");
+    }
+
+    /**
+     * The webhooks answer on the admission port only (here the embedded cluster's answer: no admission there); on the
+     * API port, where the API server's missing token would be no exemption, they are paths no handler serves.
+     */
+    @Test
+    void theWebhooksAreServedOnTheAdmissionPortAlone() throws Exception {
+        HttpClient trusting = HttpClient.newBuilder()
+                .sslContext(trusting(tls.issued().get().authorities()))
+                .build();
+        for (String path : List.of("/admission/gpujobs", "/admission/workloads/mutate")) {
+            HttpResponse<String> admission = trusting.send(
+                    review("https://localhost:" + ADMISSION_PORT + path), HttpResponse.BodyHandlers.ofString());
+            assertThat(admission.body()).as(path).contains("no admission on the embedded cluster");
+            HttpResponse<String> api = HttpClient.newHttpClient()
+                    .send(review("http://localhost:" + apiPort + path), HttpResponse.BodyHandlers.ofString());
+            assertThat(api.statusCode()).as(path).isEqualTo(404);
+            assertThat(api.body()).as(path).contains("\"error\":\"not found\"").doesNotContain("admission");
+        }
+    }
+
+    private static HttpRequest review(String uri) {
+        return HttpRequest.newBuilder(URI.create(uri))
+                .header("Content-Type", "application/json")
+                .POST(
+                        HttpRequest.BodyPublishers.ofString(
+                                "{\"apiVersion\":\"admission.k8s.io/v1\",\"kind\":\"AdmissionReview\",\"request\":{\"uid\":\"u\"}}"))
+                .build();
     }
 
     @Test

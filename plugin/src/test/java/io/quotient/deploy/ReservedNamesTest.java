@@ -58,10 +58,35 @@ class ReservedNamesTest {
 
     @ParameterizedTest
     @ValueSource(
-            strings = {"busybox 1.36", "busybox:1.36\nrm -rf /", "Busybox", "busybox:", "reg.io:x/img", "img@sha256:xyz"
+            strings = {
+                "busybox 1.36",
+                "busybox:1.36\nrm -rf /",
+                "Busybox",
+                "busybox:",
+                "reg.io:x/img",
+                "img@sha256:xyz",
+                // digests the grammar allows but no runtime verifies: upper-case, short, long, unknown algorithms
+                "img@sha256:0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF0123456789ABCDEF",
+                "img@sha256:0123456789abcdef0123456789abcdef",
+                "img@sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef0",
+                "img@sha512:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+                "img@md5:0123456789abcdef0123456789abcdef"
             })
     void invalidImageReferencesAreRefused(String image) {
         assertThat(field(submission(image, Metadata.NONE, Map.of(), PodOptions.NONE)))
+                .isEqualTo("image");
+    }
+
+    /** A name (registry and repository) of at most 255 characters, whatever its tag. */
+    @Test
+    void anImageNameOfMoreThan255CharactersIsRefused() {
+        String longest = "r/" + "a".repeat(253);
+        assertThatCode(() -> SubmissionChecks.check(
+                        submission(longest + ":v1", Metadata.NONE, Map.of(), PodOptions.NONE), TEMPLATES))
+                .doesNotThrowAnyException();
+        assertThat(field(submission(longest + "a:v1", Metadata.NONE, Map.of(), PodOptions.NONE)))
+                .isEqualTo("image");
+        assertThat(field(submission("localhost:5000/" + "a".repeat(241), Metadata.NONE, Map.of(), PodOptions.NONE)))
                 .isEqualTo("image");
     }
 

@@ -14,7 +14,7 @@ import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 
-/** A team's own limits on a new job (issue 31): its lower maximum minimum runtime, and its maxGpus. */
+/** A team's own limits on a new job (issue 31): its lower maximum minimum runtime, its maxGpus, its guarantee. */
 class TeamLimitsTest {
 
     private static final Team CAPPED = new Team(
@@ -43,16 +43,34 @@ class TeamLimitsTest {
                 .doesNotThrowAnyException();
     }
 
+    /** Non-preemptible jobs run only within the guarantee: one asking for more could never run. */
+    @Test
+    void aNonPreemptibleJobBeyondTheTeamsGuaranteeIsRefused() {
+        assertThatCode(() -> TeamLimits.check(job(new GpuRequest.WholeGpus(2), 1, false), CAPPED))
+                .doesNotThrowAnyException();
+        assertThatThrownBy(() -> TeamLimits.check(job(new GpuRequest.WholeGpus(1), 3, false), CAPPED))
+                .isInstanceOf(RequestException.class)
+                .hasMessageStartingWith(
+                        "preemptible: is false, and the job asks for 3.0 GPUs, but team team-a is" + " guaranteed 2.0");
+        assertThatThrownBy(() -> TeamLimits.check(job(new GpuRequest.Fraction(500, 500, 5), 1, false), CAPPED))
+                .hasMessageStartingWith("preemptible: is false, and the job asks for 2.5 GPUs");
+        // preemptible, the same job may borrow up to maxGpus; a MiB request is left to the scheduler
+        assertThatCode(() -> TeamLimits.check(job(new GpuRequest.WholeGpus(1), 3, true), CAPPED))
+                .doesNotThrowAnyException();
+        assertThatCode(() -> TeamLimits.check(job(new GpuRequest.Memory(80_000, 80_000, 8), 1, false), CAPPED))
+                .doesNotThrowAnyException();
+    }
+
     private static JobSpec job(int gpus, int replicas, Duration minRuntime) {
+        return job(new GpuRequest.WholeGpus(gpus), replicas, true, minRuntime);
+    }
+
+    private static JobSpec job(GpuRequest gpu, int replicas, boolean preemptible) {
+        return job(gpu, replicas, preemptible, Duration.ZERO);
+    }
+
+    private static JobSpec job(GpuRequest gpu, int replicas, boolean preemptible, Duration minRuntime) {
         return new JobSpec(
-                new JobId("team-a", "j"),
-                new GpuRequest.WholeGpus(gpus),
-                0,
-                0,
-                Set.of(),
-                0,
-                true,
-                minRuntime,
-                Gang.of(replicas));
+                new JobId("team-a", "j"), gpu, 0, 0, Set.of(), 0, preemptible, minRuntime, Gang.of(replicas));
     }
 }

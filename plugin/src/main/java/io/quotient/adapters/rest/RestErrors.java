@@ -149,13 +149,20 @@ public class RestErrors {
                         .map(Object::toString)
                         .sorted()
                         .collect(Collectors.joining(", "));
-        return answer(
+        ResponseEntity<ErrorBody> refused = answer(
                 HttpStatus.METHOD_NOT_ALLOWED,
                 new ErrorBody(
                         "method not allowed",
                         null,
                         e.getMethod() + " is not served on this path",
                         allowed.isEmpty() ? "see /v3/api-docs" : "use " + allowed));
+        // a 405 names the methods the path serves in Allow (RFC 9110, section 15.5.6), as the hint does
+        return allowed.isEmpty()
+                ? refused
+                : ResponseEntity.status(refused.getStatusCode())
+                        .headers(refused.getHeaders())
+                        .header("Allow", allowed)
+                        .body(refused.getBody());
     }
 
     @ExceptionHandler(HttpMediaTypeNotSupportedException.class)

@@ -41,9 +41,10 @@ public final class StatusErrors {
                 new ErrorBody(
                         "not implemented",
                         null,
-                        "the request uses an HTTP feature the service does not implement (a transfer coding other"
-                                + " than chunked)",
-                        "send the body as it is or chunked; nothing was changed");
+                        "the request uses an HTTP method or feature the service does not implement (CONNECT, or a"
+                                + " transfer coding other than chunked)",
+                        "use the methods GET /v3/api-docs lists, with the body sent as it is or chunked; nothing was"
+                                + " changed");
             case 505 ->
                 new ErrorBody(
                         "HTTP version not supported",

@@ -3,6 +3,7 @@ package io.quotient.adapters.rest;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.MapperFeature;
+import com.fasterxml.jackson.databind.Module;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
@@ -21,6 +22,12 @@ import org.springframework.context.annotation.Configuration;
  */
 @Configuration(proxyBeanMethods = false)
 public class StrictJson {
+
+    /** Numbers only from JSON numbers, not the strings "NaN" and "Infinity" (a module bean: Boot installs it). */
+    @Bean
+    Module strictNumbers() {
+        return StrictNumbers.module();
+    }
 
     @Bean
     Jackson2ObjectMapperBuilderCustomizer strictRequestBodies() {

@@ -8,6 +8,7 @@ import java.math.RoundingMode;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * Reads the GPU request of a workload created with kubectl, the Kubeflow UI or an SDK (not through Quotient's API)
@@ -28,6 +29,10 @@ public final class ForeignGpuRequests {
     public static final String MEMORY = "gpu-memory";
     public static final String MEMORY_LIMIT = "gpu-memory-limit";
     public static final String DEVICES = "gpu-fraction-num-devices";
+
+    private static final Pattern WHOLE = Pattern.compile("[0-9]{1,6}");
+    private static final Pattern WHOLE_UP_TO_12 = Pattern.compile("[0-9]{1,12}");
+    private static final Pattern DECIMAL = Pattern.compile("[0-9]{1,16}(\\.[0-9]{1,16})?|\\.[0-9]{1,16}");
 
     private ForeignGpuRequests() {}
 
@@ -160,12 +165,16 @@ public final class ForeignGpuRequests {
         }
     }
 
-    /** Whole GPUs of all containers; extended resources are integers, so "0.5" or "1Gi" is refused here. */
+    /**
+     * Whole GPUs of all containers; extended resources are integers, so "0.5" or "1Gi" is refused here. Values are read
+     * as written: no space or control character around them (the admission review carries them as the workload's
+     * author wrote them) and ASCII digits only.
+     */
     private static int wholeGpus(Map<String, String> limits) {
         long total = 0;
         for (Map.Entry<String, String> limit : limits.entrySet()) {
-            String value = limit.getValue() == null ? "" : limit.getValue().trim();
-            if (!value.matches("\\d{1,6}")) {
+            String value = limit.getValue() == null ? "" : limit.getValue();
+            if (!WHOLE.matcher(value).matches()) {
                 throw new RequestException(
                         limit.getKey(),
                         "'" + limit.getValue() + "' is not a whole number of GPUs;"
@@ -174,13 +183,30 @@ public final class ForeignGpuRequests {
                                 + " annotation)");
             }
             total += Long.parseLong(value);
+            if (total > JobSpecValidator.MAX_GPUS_PER_REPLICA) {
+                throw new RequestException(
+                        limit.getKey(),
+                        "the containers ask for " + total + " GPUs; at most " + JobSpecValidator.MAX_GPUS_PER_REPLICA
+                                + " GPUs per replica (one node) can be asked for");
+            }
         }
         return (int) total;
     }
 
     private static int devices(PodGpuAsk ask) {
         String value = ask.annotations().get(DEVICES);
-        return value == null ? 1 : (int) positive(ask.annotationsField(), DEVICES, value, "GPUs");
+        if (value == null) {
+            return 1;
+        }
+        long devices = positive(ask.annotationsField(), DEVICES, value, "GPUs");
+        if (devices > JobSpecValidator.MAX_GPUS_PER_REPLICA) {
+            // read as a long and checked before it is narrowed: 4294967297 was taken for 1 device
+            throw new RequestException(
+                    field(ask.annotationsField(), DEVICES),
+                    "is " + value + "; at most " + JobSpecValidator.MAX_GPUS_PER_REPLICA
+                            + " GPUs per replica (one node) can be asked for");
+        }
+        return (int) devices;
     }
 
     /** A share in milli-GPU: a request strictly inside (0, 1), a limit up to 1, at least 0.001. */
@@ -199,22 +225,33 @@ public final class ForeignGpuRequests {
                             + ", at least 0.001 (was \"" + text + "\")"
                             + (mayBeWhole ? "" : "; ask for whole GPUs with the nvidia.com/gpu limit"));
         }
+        if (value.stripTrailingZeros().scale() > 3) {
+            // shares are kept in thousandths: a finer share would be rounded in silence (as the REST API refuses it)
+            throw new RequestException(
+                    field(prefix, annotation),
+                    "(\"" + text + "\") is finer than a thousandth of a GPU, the unit shares are kept in; write at"
+                            + " most three decimals");
+        }
         return (int) milli;
     }
 
+    /**
+     * A decimal written in ASCII digits with at most one point, nothing around it: BigDecimal alone also reads "+0.5",
+     * "5e-1" and other scripts' digits ("٠.٥"), and trimming read " 0.5", "0.5\n" and "0.5" with a NUL after it.
+     */
     private static BigDecimal decimal(String prefix, String annotation, String text) {
-        try {
-            return new BigDecimal(text == null ? "" : text.trim());
-        } catch (NumberFormatException e) {
+        if (text == null || !DECIMAL.matcher(text).matches()) {
             throw new RequestException(
                     field(prefix, annotation),
-                    "\"" + text + "\" is not a number; write it as" + " Run:ai does, e.g. \"0.5\"");
+                    "\"" + text + "\" is not a number written in the digits 0-9 with at most one '.';"
+                            + " write it as Run:ai does, e.g. \"0.5\"");
         }
+        return new BigDecimal(text);
     }
 
     private static long positive(String prefix, String annotation, String text, String unit) {
-        String value = text == null ? "" : text.trim();
-        if (!value.matches("\\d{1,12}") || Long.parseLong(value) < 1) {
+        String value = text == null ? "" : text;
+        if (!WHOLE_UP_TO_12.matcher(value).matches() || Long.parseLong(value) < 1) {
             throw new RequestException(
                     field(prefix, annotation),
                     "must be a whole number of " + unit + ", at least 1" + " (was \"" + text + "\")");

@@ -313,7 +313,8 @@ public final class JobSpecValidator {
                         "must not contain control characters (a model is a node label"
                                 + " value such as NVIDIA-A100-SXM4-80GB)");
             }
-            String name = model.trim();
+            // read as written: a space around a model is no part of any label value, not something to trim away
+            String name = model;
             // a node's model is its nvidia.com/gpu.product label: a name no label can hold is on no node, now or
             // after the cluster grows, so the job could never run (unlike a valid model no node has yet: 202)
             if (!LabelValue.valid(name)) {

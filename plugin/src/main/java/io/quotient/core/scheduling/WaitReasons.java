@@ -68,8 +68,9 @@ public final class WaitReasons {
                 + "): " + capacity;
     }
 
-    static String nonPreemptibleBeyondGuarantee(Team team, long inQuota, long needs) {
-        return team.name() + "'s in-quota jobs hold " + gpus(inQuota) + " of its " + gpus(team.guaranteedMilli())
+    static String nonPreemptibleBeyondGuarantee(Team team, long nonPreemptible, long needs) {
+        return team.name() + "'s non-preemptible jobs hold " + gpus(nonPreemptible) + " of its "
+                + gpus(team.guaranteedMilli())
                 + " guaranteed GPUs and this job needs " + gpus(needs) + "; non-preemptible jobs run only within the"
                 + " guarantee (wait for the team's jobs to finish, or deploy it with preemptible: true to borrow idle GPUs)";
     }

@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class ForeignGpuRequestsTest {
 
@@ -34,7 +35,7 @@ class ForeignGpuRequestsTest {
     void wholeGpusAreTheSumOfTheContainersLimits() {
         Map<String, String> limits = new LinkedHashMap<>();
         limits.put(LIMIT_0, "8");
-        limits.put(LIMIT_1, " 1");
+        limits.put(LIMIT_1, "1");
         assertThat(parse(Map.of(), limits)).contains(new GpuRequest.WholeGpus(9));
     }
 
@@ -100,6 +101,58 @@ class ForeignGpuRequestsTest {
         assertThatThrownBy(() -> parse(Map.of(annotation, value), Map.of()))
                 .isInstanceOf(RequestException.class)
                 .satisfies(e -> assertThat(((RequestException) e).field()).isEqualTo(ANNOTATIONS + "[" + field + "]"));
+    }
+
+    /** Values are read as written: what trimming, Unicode digits, signs, exponents or a cast once let through. */
+    @ParameterizedTest
+    @ValueSource(
+            strings = {
+                " 0.5",
+                "0.5\n",
+                "0.5\u0000",
+                "+0.5",
+                "5e-1",
+                "\u0660.\u0665",
+                "\uFF10.\uFF15",
+                "0.0015",
+                "0.12345",
+                "0.5.",
+                "1e309",
+                "NaN",
+                "-0",
+                "0x1",
+                "Infinity",
+                ""
+            })
+    void aShareNotWrittenAsPlainThousandthsIsRefused(String value) {
+        assertThatThrownBy(() -> parse(Map.of("gpu-fraction", value), Map.of()))
+                .isInstanceOf(RequestException.class)
+                .satisfies(e -> assertThat(((RequestException) e).field()).isEqualTo(ANNOTATIONS + "[gpu-fraction]"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"4294967297", "2147483648", "1025", " 2", "2 ", "\u0662"})
+    void aDeviceCountBeyondANodeOrNotInDigitsIsRefused(String value) {
+        assertThatThrownBy(() -> parse(Map.of("gpu-fraction", "0.5", "gpu-fraction-num-devices", value), Map.of()))
+                .isInstanceOf(RequestException.class)
+                .satisfies(e -> assertThat(((RequestException) e).field())
+                        .isEqualTo(ANNOTATIONS + "[gpu-fraction-num-devices]"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {" 2 ", "2\n", "\u0662", "+2", "999999"})
+    void aGpuLimitWithSpacesOtherDigitsOrBeyondANodeIsRefused(String value) {
+        assertThatThrownBy(() -> parse(Map.of(), Map.of(LIMIT_0, value)))
+                .isInstanceOf(RequestException.class)
+                .satisfies(e -> assertThat(((RequestException) e).field()).isEqualTo(LIMIT_0));
+    }
+
+    @Test
+    void plainSharesAreReadExactly() {
+        assertThat(parse(Map.of("gpu-fraction", "0.25", "gpu-fraction-limit", ".500"), Map.of()))
+                .contains(new GpuRequest.Fraction(250, 500, 1));
+        assertThat(parse(Map.of("gpu-fraction", "0.001", "gpu-fraction-num-devices", "1024"), Map.of()))
+                .contains(new GpuRequest.Fraction(1, 1, 1024));
     }
 
     @Test

@@ -257,6 +257,10 @@ class JobSpecValidatorTest {
                         "at most 3600 seconds are allowed on this cluster"),
                 Arguments.of(In.of().scheduling(null, null, Long.MAX_VALUE), "minRuntimeSeconds", "at most 3600"),
                 Arguments.of(In.of().count(1).models(Set.of("A100\u0000")), "gpuModels", "control characters"),
+                Arguments.of(
+                        In.of().count(1).models(Set.of("A100-SXM4-80GB ")), "gpuModels", "is not a GPU model name"),
+                Arguments.of(
+                        In.of().count(1).models(Set.of(" A100-SXM4-80GB")), "gpuModels", "is not a GPU model name"),
                 Arguments.of(In.of().memory(4000L, 2000L), "gpu.memoryLimitMib", "must not be below gpu.memoryMib"),
                 Arguments.of(In.of().memory(null, 2000L), "gpu.memoryLimitMib", "needs gpu.memoryMib"),
                 Arguments.of(In.of().devices(2), "gpuDevices", "applies only to gpu.fraction or gpu.memoryMib"),
@@ -390,10 +394,11 @@ class JobSpecValidatorTest {
         assertThat(spec.minRuntime()).isEqualTo(Duration.ofMinutes(10));
     }
 
+    /** Models are read as written: a space around one is refused (badRequests), not trimmed into another name. */
     @Test
-    void allowedModelsAreTrimmed() {
+    void allowedModelsAreKeptAsWritten() {
         JobSpec spec = validator.validate(
-                In.of().count(1).models(Set.of(" H100 ", "A100")).input(), TEAMS);
+                In.of().count(1).models(Set.of("H100", "A100")).input(), TEAMS);
         assertThat(spec.allowedModels()).containsExactlyInAnyOrder("H100", "A100");
     }
 

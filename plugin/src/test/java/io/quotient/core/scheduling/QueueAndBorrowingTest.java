@@ -124,7 +124,7 @@ class QueueAndBorrowingTest {
         assertThat(run.placement("team-a", "notebook").quotaState()).isEqualTo(QuotaState.IN_QUOTA);
         assertThat(run.isPlaced("team-a", "notebook-2")).isFalse();
         assertThat(run.reason("team-a", "notebook-2"))
-                .isEqualTo("team-a's in-quota jobs hold 3 of its 4 guaranteed"
+                .isEqualTo("team-a's non-preemptible jobs hold 3 of its 4 guaranteed"
                         + " GPUs and this job needs 3; non-preemptible jobs run only within the guarantee (wait for the team's"
                         + " jobs to finish, or deploy it with preemptible: true to borrow idle GPUs)");
     }
