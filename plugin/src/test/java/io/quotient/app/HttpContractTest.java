@@ -244,6 +244,17 @@ class HttpContractTest {
         }
     }
 
+    /** The description names its server relatively: a caller's Host header does not become a server of the API. */
+    @Test
+    void theOpenApiDescriptionDoesNotReflectTheHostHeader() throws IOException {
+        String head = "GET /v3/api-docs HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n";
+        RawHttp.Response answer = send(new RawHttp(port), head);
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.body())
+                .doesNotContain("evil.example")
+                .contains("\"title\":\"Quotient API\"", "\"url\":\"/\"");
+    }
+
     @Test
     void theOpenApiDescriptionTypesErrorAnswersAsErrorBodies() throws IOException {
         String api =
