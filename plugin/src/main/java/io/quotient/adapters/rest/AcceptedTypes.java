@@ -22,7 +22,7 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 public class AcceptedTypes implements WebMvcConfigurer, ContentNegotiationStrategy {
 
     /** A type no mapping produces: what a request that accepts nothing is said to accept. */
-    static final MediaType NOTHING = new MediaType("application", "x-nothing-acceptable");
+    private static final MediaType NOTHING = new MediaType("application", "x-nothing-acceptable");
 
     private final HeaderContentNegotiationStrategy header = new HeaderContentNegotiationStrategy();
 

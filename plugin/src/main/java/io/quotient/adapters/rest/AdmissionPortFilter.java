@@ -39,6 +39,6 @@ public final class AdmissionPortFilter extends OncePerRequestFilter {
             chain.doFilter(request, response);
             return;
         }
-        refusal.write(response, HttpStatus.NOT_FOUND, StatusErrors.of(HttpStatus.NOT_FOUND.value()));
+        refusal.writeStatus(response, HttpStatus.NOT_FOUND);
     }
 }

@@ -43,49 +43,56 @@ public final class BodySizeFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (request.getContentLengthLong() > maxBytes) {
-            response.setStatus(HttpStatus.PAYLOAD_TOO_LARGE.value());
-            response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-            // the body is not read: close the connection rather than drain what the client still sends
-            response.setHeader("Connection", "close");
-            json.writeValue(response.getOutputStream(), tooLarge(maxBytes));
+            refuse(response, HttpStatus.PAYLOAD_TOO_LARGE, tooLarge(maxBytes));
             return;
         }
-        String refused = unreadableDeclaration(request);
-        if (refused != null) {
-            response.setStatus(HttpStatus.UNSUPPORTED_MEDIA_TYPE.value());
-            response.setContentType(MediaType.APPLICATION_JSON_VALUE);
-            response.setHeader("Connection", "close");
-            json.writeValue(
-                    response.getOutputStream(),
-                    new ErrorBody(
-                            "unsupported media type",
-                            refused.startsWith("Content-Type") ? "Content-Type" : "Content-Encoding",
-                            refused,
-                            "send the JSON body in UTF-8 as it is: Content-Type: application/json, no"
-                                    + " Content-Encoding; nothing was changed"));
+        ErrorBody unreadable = unreadableDeclaration(request);
+        if (unreadable != null) {
+            refuse(response, HttpStatus.UNSUPPORTED_MEDIA_TYPE, unreadable);
             return;
         }
         chain.doFilter(new Limited(request, maxBytes), response);
     }
 
+    private void refuse(HttpServletResponse response, HttpStatus status, ErrorBody body) throws IOException {
+        response.setStatus(status.value());
+        response.setContentType(MediaType.APPLICATION_JSON_VALUE);
+        // the body is not read: close the connection rather than drain what the client still sends
+        response.setHeader("Connection", "close");
+        json.writeValue(response.getOutputStream(), body);
+    }
+
     /**
-     * Why a request's body cannot be read as UTF-8 JSON text from its headers alone, or null: a charset other than
+     * The answer to a body that cannot be read as UTF-8 JSON text by its headers alone, or null: a charset other than
      * UTF-8, or a content coding other than identity. Requests without a body are not refused for their headers.
      */
-    private static String unreadableDeclaration(HttpServletRequest request) {
+    private static ErrorBody unreadableDeclaration(HttpServletRequest request) {
         boolean hasBody = request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
         if (!hasBody) {
             return null;
         }
         String charset = declaredCharset(request.getContentType());
         if (charset != null && !charset.equalsIgnoreCase("UTF-8") && !charset.equalsIgnoreCase("UTF8")) {
-            return "Content-Type declares a charset other than UTF-8; the API reads JSON in UTF-8 only";
+            return unsupported(
+                    "Content-Type",
+                    "Content-Type declares a charset other than UTF-8; the API reads JSON in UTF-8 only");
         }
         String coding = request.getHeader("Content-Encoding");
         if (coding != null && !coding.isBlank() && !coding.trim().equalsIgnoreCase("identity")) {
-            return "Content-Encoding declares a coding (compression); the API reads bodies as sent, uncoded";
+            return unsupported(
+                    "Content-Encoding",
+                    "Content-Encoding declares a coding (compression); the API reads bodies as sent, uncoded");
         }
         return null;
+    }
+
+    private static ErrorBody unsupported(String header, String reason) {
+        return new ErrorBody(
+                "unsupported media type",
+                header,
+                reason,
+                "send the JSON body in UTF-8 as it is: Content-Type: application/json, no Content-Encoding; nothing"
+                        + " was changed");
     }
 
     /**

@@ -19,6 +19,11 @@ public final class JsonRefusal {
         this.json = json;
     }
 
+    /** The answer for a bare status, when nothing but the status is known ({@link StatusErrors}). */
+    public void writeStatus(HttpServletResponse response, HttpStatus status) throws IOException {
+        write(response, status, StatusErrors.of(status.value()));
+    }
+
     public void write(HttpServletResponse response, HttpStatus status, ErrorBody body) throws IOException {
         response.resetBuffer();
         response.setStatus(status.value());

@@ -56,7 +56,8 @@ public class QueryParameters implements WebMvcConfigurer, HandlerInterceptor {
         }
         Set<String> given = new HashSet<>();
         for (String pair : query.split("&")) {
-            String name = decoded(pair.indexOf('=') < 0 ? pair : pair.substring(0, pair.indexOf('=')));
+            int equals = pair.indexOf('=');
+            String name = decoded(equals < 0 ? pair : pair.substring(0, equals));
             if (name.isEmpty()) {
                 continue;
             }
@@ -69,7 +70,7 @@ public class QueryParameters implements WebMvcConfigurer, HandlerInterceptor {
             if (!given.add(name)) {
                 throw new RequestException(name, "is given twice; give each query parameter once");
             }
-            String value = pair.indexOf('=') < 0 ? "" : decoded(pair.substring(pair.indexOf('=') + 1));
+            String value = equals < 0 ? "" : decoded(pair.substring(equals + 1));
             if (value.isEmpty()) {
                 throw new RequestException(name, "is given without a value; give a value or leave the parameter out");
             }

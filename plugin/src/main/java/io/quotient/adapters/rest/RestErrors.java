@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -30,7 +31,7 @@ public class RestErrors {
 
     private static final Logger LOG = LoggerFactory.getLogger(RestErrors.class);
     private static final String RETRY_AFTER_SECONDS = "5";
-    /** The longest reason an answer carries; the rules' own reasons are far shorter. */
+
     @ExceptionHandler(RequestException.class)
     ResponseEntity<ErrorBody> invalid(RequestException e) {
         String reason = e.getMessage().startsWith(e.field() + ": ")
@@ -149,20 +150,19 @@ public class RestErrors {
                         .map(Object::toString)
                         .sorted()
                         .collect(Collectors.joining(", "));
-        ResponseEntity<ErrorBody> refused = answer(
+        HttpHeaders headers = new HttpHeaders();
+        if (!allowed.isEmpty()) {
+            // a 405 names the methods the path serves in Allow (RFC 9110, section 15.5.6), as the hint does
+            headers.set(HttpHeaders.ALLOW, allowed);
+        }
+        return answer(
                 HttpStatus.METHOD_NOT_ALLOWED,
+                headers,
                 new ErrorBody(
                         "method not allowed",
                         null,
                         e.getMethod() + " is not served on this path",
                         allowed.isEmpty() ? "see /v3/api-docs" : "use " + allowed));
-        // a 405 names the methods the path serves in Allow (RFC 9110, section 15.5.6), as the hint does
-        return allowed.isEmpty()
-                ? refused
-                : ResponseEntity.status(refused.getStatusCode())
-                        .headers(refused.getHeaders())
-                        .header("Allow", allowed)
-                        .body(refused.getBody());
     }
 
     @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
@@ -210,6 +210,10 @@ public class RestErrors {
     }
 
     private static ResponseEntity<ErrorBody> answer(HttpStatus status, ErrorBody body) {
+        return answer(status, HttpHeaders.EMPTY, body);
+    }
+
+    private static ResponseEntity<ErrorBody> answer(HttpStatus status, HttpHeaders headers, ErrorBody body) {
         // field and reason quote what the user sent (a template name, a label value): one escaped line each
         LOG.info(
                 "answering {}: {} ({}): {}",
@@ -220,6 +224,7 @@ public class RestErrors {
         // JSON whatever the request accepts: a refusal of a CSV request (GET /api/v1/usage with Accept: text/csv)
         // is still the API's error shape, not a failed negotiation
         return ResponseEntity.status(status)
+                .headers(headers)
                 .contentType(MediaType.APPLICATION_JSON)
                 .body(body);
     }

@@ -26,8 +26,7 @@ public final class TraceRefusalFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if ("TRACE".equals(request.getMethod())) {
-            refusal.write(
-                    response, HttpStatus.METHOD_NOT_ALLOWED, StatusErrors.of(HttpStatus.METHOD_NOT_ALLOWED.value()));
+            refusal.writeStatus(response, HttpStatus.METHOD_NOT_ALLOWED);
             return;
         }
         chain.doFilter(request, response);

@@ -186,8 +186,7 @@ public final class ForeignGpuRequests {
             if (total > JobSpecValidator.MAX_GPUS_PER_REPLICA) {
                 throw new RequestException(
                         limit.getKey(),
-                        "the containers ask for " + total + " GPUs; at most " + JobSpecValidator.MAX_GPUS_PER_REPLICA
-                                + " GPUs per replica (one node) can be asked for");
+                        "the containers ask for " + total + " GPUs; " + JobSpecValidator.PER_REPLICA_LIMIT);
             }
         }
         return (int) total;
@@ -202,9 +201,7 @@ public final class ForeignGpuRequests {
         if (devices > JobSpecValidator.MAX_GPUS_PER_REPLICA) {
             // read as a long and checked before it is narrowed: 4294967297 was taken for 1 device
             throw new RequestException(
-                    field(ask.annotationsField(), DEVICES),
-                    "is " + value + "; at most " + JobSpecValidator.MAX_GPUS_PER_REPLICA
-                            + " GPUs per replica (one node) can be asked for");
+                    field(ask.annotationsField(), DEVICES), "is " + value + "; " + JobSpecValidator.PER_REPLICA_LIMIT);
         }
         return (int) devices;
     }
@@ -228,9 +225,7 @@ public final class ForeignGpuRequests {
         if (value.stripTrailingZeros().scale() > 3) {
             // shares are kept in thousandths: a finer share would be rounded in silence (as the REST API refuses it)
             throw new RequestException(
-                    field(prefix, annotation),
-                    "(\"" + text + "\") is finer than a thousandth of a GPU, the unit shares are kept in; write at"
-                            + " most three decimals");
+                    field(prefix, annotation), "(\"" + text + "\") " + JobSpecValidator.FINER_THAN_A_THOUSANDTH);
         }
         return (int) milli;
     }

@@ -32,6 +32,12 @@ public final class JobSpecValidator {
     public static final long MAX_GPU_MEMORY_MIB = 1L << 20;
     /** The most MiB of memory a job may ask for: its bytes must fit the 64-bit number of a Kubernetes quantity. */
     public static final long MAX_MEMORY_MIB = (1L << 43) - 1;
+    /** Ends the reason for a GPU count beyond one node: "at most 1024 GPUs per replica (one node) can be asked for". */
+    static final String PER_REPLICA_LIMIT =
+            "at most " + MAX_GPUS_PER_REPLICA + " GPUs per replica (one node) can be asked for";
+    /** Why a share finer than a thousandth is refused rather than rounded (REST fields and webhook annotations). */
+    static final String FINER_THAN_A_THOUSANDTH =
+            "is finer than a thousandth of a GPU, the unit shares are kept in; write at most three decimals";
     /** How far a share times 1000 may be from a whole number and still be read as written (binary rounding). */
     private static final double GRID_TOLERANCE = 1e-6;
     /** The most GPU models one job may accept: more than any cluster has, and a reason naming them stays short. */
@@ -217,10 +223,7 @@ public final class JobSpecValidator {
                         "must be at least 1 (was " + in.count() + "); leave gpu out for a job without GPUs");
             }
             if (in.count() > MAX_GPUS_PER_REPLICA) {
-                throw new RequestException(
-                        "gpu.count",
-                        "is " + in.count() + "; at most " + MAX_GPUS_PER_REPLICA
-                                + " GPUs per replica (one node) can be asked for");
+                throw new RequestException("gpu.count", "is " + in.count() + "; " + PER_REPLICA_LIMIT);
             }
             return new GpuRequest.WholeGpus(in.count());
         }
@@ -288,9 +291,7 @@ public final class JobSpecValidator {
             // shares are kept in thousandths of a GPU: a finer value would be rounded in silence, and the job given
             // another share than it asked for
             throw new RequestException(
-                    field,
-                    "(" + value + ") is finer than a thousandth of a GPU, the unit shares are kept in; write at most"
-                            + " three decimals (such as " + milli / 1000.0 + ")");
+                    field, "(" + value + ") " + FINER_THAN_A_THOUSANDTH + " (such as " + milli / 1000.0 + ")");
         }
         return (int) milli;
     }

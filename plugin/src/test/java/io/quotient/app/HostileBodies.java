@@ -1,0 +1,179 @@
+package io.quotient.app;
+
+import java.util.stream.Stream;
+import org.junit.jupiter.params.provider.Arguments;
+
+/**
+ * The request bodies of issue 31 and of the later hostile probes, each with the field its refusal must name and a part
+ * of the reason: {@link HostileRequestsApiTest} sends every one to the whole service.
+ */
+final class HostileBodies {
+
+    private HostileBodies() {}
+
+    static Stream<Arguments> all() {
+        String longKey = "k".repeat(200);
+        String bigValue = "v".repeat(60_000);
+        return Stream.of(
+                // a lax reader (5)
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1,\"count\":8}}", "gpu.count", "given twice"),
+                Arguments.of("{\"name\":\"a\",\"name\":\"b\",\"gpu\":{\"count\":1}}", "name", "given twice"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1}} {\"name\":\"b\"}", null, "goes on after"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1}} x", null, "not valid JSON"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1.5}}", "gpu.count", "must be a whole number"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1.0}}", "gpu.count", "must be a whole number"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":\"\"}}", "gpu.count", "must be a whole number"),
+                Arguments.of("{\"name\":\"a\",\"labels\":{\"k\":\"1\",\"k\":\"2\"}}", "labels.k", "given twice"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"volumes\":[{\"name\":\"v\",\"secret\":\"s\",\"mountPath\":\"/v\","
+                                + "\"readOnly\":\"yes\"}]}",
+                        "volumes[0].readOnly",
+                        "must be true or false"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":\"1\"}}", "gpu.count", "must be a whole number"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":true}}", "gpu.count", "must be a whole number"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":[1]}}", "gpu.count", "must be a whole number"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"fraction\":\"0.5\"}}", "gpu.fraction", "must be a number"),
+                // the reader took these strings for numbers before its coercion rules were asked
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"fraction\":\"NaN\"}}", "gpu.fraction", "must be a number"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"fraction\":0.5,\"fractionLimit\":\"Infinity\"}}",
+                        "gpu.fractionLimit",
+                        "must be a number"),
+                Arguments.of("{\"name\":\"a\",\"annotations\":{\"x\":\"a\\u0000b\"}}", "annotations.x", "NUL"),
+                Arguments.of("{\"name\":\"a\",\"preemptible\":\"true\"}", "preemptible", "must be true or false"),
+                Arguments.of("{\"name\":\"a\",\"preemptible\":1}", "preemptible", "must be true or false"),
+                Arguments.of("{\"name\":1}", "name", "must be a string"),
+                Arguments.of("{\"name\":\"a\",\"command\":[1]}", "command[0]", "must be a string"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":99999999999}}",
+                        "gpu.count",
+                        "from -2147483648 to 2147483647"),
+                Arguments.of("{\"name\":\"a\",\"cpuMilli\":" + "9".repeat(30) + "}", "cpuMilli", "whole number"),
+                // the reader's limits stop it before it knows the field
+                Arguments.of("{\"name\":\"a\",\"cpuMilli\":" + "9".repeat(1500) + "}", null, "larger than"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":[]}", "gpu", "must be an object"),
+                Arguments.of("[]", null, "must be a JSON object"),
+                Arguments.of("{\"name\":\"a\",", null, "ends in the middle"),
+                Arguments.of("", null, "missing"),
+                // a raw NUL byte ended the body for the reader: the second object was dropped in silence
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1}}\u0000{\"name\":\"b\"}", null, "NUL byte"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1}}\u0000", null, "NUL byte (at byte 30)"),
+                // nulls (6)
+                Arguments.of("{\"name\":\"a\",\"command\":[\"sleep\",\"1\",null]}", "command[2]", "not null"),
+                Arguments.of("{\"name\":\"a\",\"args\":[null]}", "args[0]", "not null"),
+                Arguments.of("{\"name\":\"a\",\"env\":{\"A\":null}}", "env.A", "not null"),
+                Arguments.of("{\"name\":\"a\",\"labels\":{\"foo\":null}}", "labels.foo", "not null"),
+                Arguments.of("{\"name\":\"a\",\"annotations\":{\"x\":null}}", "annotations.x", "not null"),
+                Arguments.of("{\"name\":\"a\",\"imagePullSecrets\":[null]}", "imagePullSecrets[0]", "not null"),
+                Arguments.of("{\"name\":\"a\",\"volumes\":[null]}", "volumes[0]", "must not be null"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"memoryMib\":9223372036854775807}}",
+                        "gpu.memoryMib",
+                        "from 1 to 1048576"),
+                // what Kubernetes or the runtime refuses (7)
+                Arguments.of("{\"name\":\"a\",\"annotations\":{\"\":\"v\"}}", "annotations", "empty key"),
+                Arguments.of("{\"name\":\"a\",\"annotations\":{\"a b\":\"v\"}}", "annotations.a b", "not a valid key"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"annotations\":{\"" + longKey + "\":\"v\"}}",
+                        "annotations." + longKey,
+                        "at most 63"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"annotations\":{\"Example.COM/x\":\"v\"}}",
+                        "annotations.Example.COM/x",
+                        "prefix"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"annotations\":{\"QUOTIENT.IO/team\":\"b\"}}",
+                        "annotations.QUOTIENT.IO/team",
+                        "set by Quotient"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"labels\":{\"Quotient.io/job\":\"b\"}}",
+                        "labels.Quotient.io/job",
+                        "set by Quotient"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"annotations\":{\"a\":\"" + bigValue + "\",\"b\":\"" + bigValue
+                                + "\",\"c\":\"" + bigValue + "\",\"d\":\"" + bigValue + "\",\"e\":\"" + bigValue
+                                + "\"}}",
+                        "annotations",
+                        "256 KiB"),
+                Arguments.of("{\"name\":\"a\",\"command\":[\"sh\\u0000\"]}", "command[0]", "NUL"),
+                Arguments.of("{\"name\":\"a\",\"args\":[\"-c\",\"x\\u0000y\"]}", "args[1]", "NUL"),
+                Arguments.of("{\"name\":\"a\",\"env\":{\"A\":\"\\u0000\"}}", "env.A", "NUL"),
+                Arguments.of("{\"name\":\"a\",\"command\":[\"\"]}", "command[0]", "executable"),
+                Arguments.of("{\"name\":\"a\",\"template\":\"\"}", "template", "must not be empty"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{}}", "gpu", "asks for no GPU"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"memoryMib\":1000,\"memoryLimitMib\":9223372036854775807}}",
+                        "gpu.memoryLimitMib",
+                        "from 1 to 1048576"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100\\u0000\"]}",
+                        "gpuModels",
+                        "control characters"),
+                // a model pin no node can ever carry: a model is a nvidia.com/gpu.product label value
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100 SXM\"]}",
+                        "gpuModels",
+                        "'A100 SXM' (8 characters) is not a GPU model name"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"" + "m".repeat(64) + "\"]}",
+                        "gpuModels",
+                        "(64 characters) is not a GPU model name"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"../A100\"]}",
+                        "gpuModels",
+                        "is not a GPU model name"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100\u202e\"]}",
+                        "gpuModels",
+                        "is not a GPU model name"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"fraction\":0.5},\"gpuModels\":[" + models(65) + "]}",
+                        "gpuModels",
+                        "names 65 models; at most 64"),
+                // a guarantee voided by a minimum runtime (2)
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"minRuntimeSeconds\":315360000}",
+                        "minRuntimeSeconds",
+                        "at most 3600 seconds are allowed on this cluster"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"minRuntimeSeconds\":9223372036854775807}",
+                        "minRuntimeSeconds",
+                        "at most 3600"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"minRuntimeSeconds\":601}",
+                        "minRuntimeSeconds",
+                        "at most 600 seconds are allowed for team hostile"),
+                // values read other than written: a share finer than the thousandths it is kept in, a mount path
+                // climbing out of itself, memory no Kubernetes quantity holds
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"fraction\":0.0015}}", "gpu.fraction", "finer than a thousandth"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"fraction\":0.5,\"fractionLimit\":0.7505}}",
+                        "gpu.fractionLimit",
+                        "at most three decimals"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"volumes\":[{\"name\":\"v\",\"configMap\":\"c\","
+                                + "\"mountPath\":\"/x/../../etc\"}]}",
+                        "volumes[0].mountPath",
+                        "'..' segments"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"volumes\":[{\"name\":\"v\",\"configMap\":\"c\",\"mountPath\":\"/a/..\"}]}",
+                        "volumes[0].mountPath",
+                        "'..' segments"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"memoryMib\":9223372036854775807}", "memoryMib", "at most 8796093022207"),
+                // more than the team may ever hold (8)
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":5}}", "gpu.count", "maxGpus"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"count\":1000000}}", "gpu.count", "at most 1024"));
+    }
+
+    /** {@code count} distinct valid model names, as JSON strings separated by commas. */
+    private static String models(int count) {
+        return String.join(
+                ",",
+                Stream.iterate(0, i -> i + 1)
+                        .limit(count)
+                        .map(i -> "\"GPU-" + i + "\"")
+                        .toList());
+    }
+}
