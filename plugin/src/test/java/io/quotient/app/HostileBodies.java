@@ -107,25 +107,39 @@ final class HostileBodies {
                         "from 1 to 1048576"),
                 Arguments.of(
                         "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100\\u0000\"]}",
-                        "gpuModels",
+                        "gpuModels[0]",
                         "control characters"),
                 // a model pin no node can ever carry: a model is a nvidia.com/gpu.product label value
                 Arguments.of(
                         "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100 SXM\"]}",
-                        "gpuModels",
+                        "gpuModels[0]",
                         "'A100 SXM' (8 characters) is not a GPU model name"),
                 Arguments.of(
                         "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"" + "m".repeat(64) + "\"]}",
-                        "gpuModels",
+                        "gpuModels[0]",
                         "(64 characters) is not a GPU model name"),
                 Arguments.of(
                         "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"../A100\"]}",
-                        "gpuModels",
+                        "gpuModels[0]",
                         "is not a GPU model name"),
                 Arguments.of(
                         "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100\u202e\"]}",
-                        "gpuModels",
+                        "gpuModels[0]",
                         "is not a GPU model name"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100\",null]}",
+                        "gpuModels[1]",
+                        "must be a string (a GPU model name), not null"),
+                // a \ud800 escape is half a UTF-16 pair: no Unicode text, though the body's bytes are valid UTF-8
+                Arguments.of("{\"name\":\"a\",\"annotations\":{\"a\":\"\\ud800\"}}", "annotations.a", "lone surrogate"),
+                Arguments.of("{\"name\":\"a\",\"env\":{\"A\":\"x\\udc00y\"}}", "env.A", "at character 1"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"command\":[\"sh\",\"\\ude00\\ud83d\"]}", "command[1]", "lone surrogate"),
+                // the schema says uniqueItems: a model named twice is refused, not merged
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100\",\"H100\",\"A100\"]}",
+                        "gpuModels[2]",
+                        "names 'A100' again (as gpuModels[0])"),
                 Arguments.of(
                         "{\"name\":\"a\",\"gpu\":{\"fraction\":0.5},\"gpuModels\":[" + models(65) + "]}",
                         "gpuModels",
@@ -151,6 +165,28 @@ final class HostileBodies {
                         "{\"name\":\"a\",\"gpu\":{\"fraction\":0.5,\"fractionLimit\":0.7505}}",
                         "gpu.fractionLimit",
                         "at most three decimals"),
+                // judged on the decimal as written: as doubles these were 0.5, 0.5, 1 and 1.0 (within any tolerance)
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"fraction\":0.500000001}}",
+                        "gpu.fraction",
+                        "(0.500000001) is finer than a thousandth"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"fraction\":0.5000000000000000000001}}",
+                        "gpu.fraction",
+                        "finer than a thousandth"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"fraction\":0.5,\"fractionLimit\":1.0000000000000001}}",
+                        "gpu.fractionLimit",
+                        "at most 1 (was 1.0000000000000001)"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"fraction\":0.999999999999999999}}",
+                        "gpu.fraction",
+                        "(0.999999999999999999) is finer than a thousandth"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"fraction\":1e-999999999}}",
+                        "gpu.fraction",
+                        "(1E-999999999) is finer than a thousandth"),
+                Arguments.of("{\"name\":\"a\",\"gpu\":{\"fraction\":5e999999999}}", "gpu.fraction", "less than 1"),
                 Arguments.of(
                         "{\"name\":\"a\",\"volumes\":[{\"name\":\"v\",\"configMap\":\"c\","
                                 + "\"mountPath\":\"/x/../../etc\"}]}",

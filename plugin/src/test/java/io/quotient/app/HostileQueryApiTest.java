@@ -131,6 +131,32 @@ class HostileQueryApiTest {
                 .andExpect(jsonPath("$.reason").value(containsString("must be from 0 to 500")));
     }
 
+    /**
+     * A query the container cannot decode or name was answered with the defaults: Tomcat drops a parameter with
+     * invalid percent-encoding, so {@code ?groupBy=%zzjob} was grouped by team; {@code ?=5} names nothing; twenty
+     * digits are no number any parameter takes, not a number in other digits.
+     */
+    @ParameterizedTest
+    @CsvSource({
+        "/api/v1/usage, groupBy=%zzjob, groupBy, 'is not valid percent-encoding'",
+        "/api/v1/usage, bucket=%zz, bucket, 'is not valid percent-encoding'",
+        "/api/v1/usage, from=2026-12-0%1, from, 'is not valid percent-encoding'",
+        "/api/v1/usage, gr%zzoupBy=job, query, 'is not valid percent-encoding'",
+        "/api/v1/usage, =5, query, 'without a name'",
+        "/api/v1/dashboard, events=00000000000000000005, events, 'more digits than any value it takes'"
+    })
+    void aQueryTheContainerWouldDropOrMisreadIsRefusedNamingIt(String path, String query, String field, String reason)
+            throws Exception {
+        mvc.perform(get(path).with(request -> {
+                    request.setQueryString(query);
+                    return request;
+                }))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.error").value("invalid request"))
+                .andExpect(jsonPath("$.field").value(field))
+                .andExpect(jsonPath("$.reason").value(containsString(reason)));
+    }
+
     /** The parameters a path does take still work, spelt as documented (the dashboard's page sends these). */
     @ParameterizedTest
     @ValueSource(

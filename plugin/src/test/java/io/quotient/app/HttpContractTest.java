@@ -34,7 +34,8 @@ class HttpContractTest {
 
     @DynamicPropertySource
     static void teams(DynamicPropertyRegistry registry) throws IOException {
-        TestTeamsFile.register(registry, "teams:\n  - name: neg\n    guaranteedGpus: 4\n");
+        TestTeamsFile.register(
+                registry, "teams:\n  - name: neg\n    guaranteedGpus: 4\n  - name: located\n    guaranteedGpus: 4\n");
     }
 
     @Test
@@ -208,6 +209,17 @@ class HttpContractTest {
         RawHttp.Response gzip = send(http, post(job.length, "application/json", "gzip"), job);
         assertThat(gzip.status()).isEqualTo(415);
         assertThat(gzip.body()).contains("\"field\":\"Content-Encoding\"");
+        // a header given on two lines: the reader saw only the first
+        RawHttp.Response secondCoding =
+                send(http, post(job.length, "application/json", "identity\r\nContent-Encoding: gzip"), job);
+        assertThat(secondCoding.status()).isEqualTo(415);
+        assertThat(secondCoding.body()).contains("\"field\":\"Content-Encoding\"");
+        RawHttp.Response secondType = send(
+                http,
+                post(job.length, "application/json\r\nContent-Type: application/json; charset=utf-16", null),
+                job);
+        assertThat(secondType.status()).isEqualTo(400);
+        assertThat(secondType.body()).contains("\"field\":\"Content-Type\"", "more than once");
         assertThat(http.send("GET", "/api/v1/teams/neg/jobs/o", Map.of(), null).status())
                 .as("no job was created")
                 .isEqualTo(404);
@@ -242,6 +254,30 @@ class HttpContractTest {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+    }
+
+    /**
+     * A new job's Location is relative: built from the Host header it echoed any host to the caller, and a Host no URI
+     * can hold ({@code 1.2.3.4.5}) failed with a 500 after the job had been recorded. The actuator has no links page
+     * to echo the host into either.
+     */
+    @Test
+    void aNewJobsLocationIsRelativeWhateverHostTheCallerSends() {
+        RawHttp http = new RawHttp(port);
+        for (String host : List.of("evil.example.com", "1.2.3.4.5")) {
+            String name = host.startsWith("evil") ? "named-host" : "numbered-host";
+            byte[] job = ("{\"name\":\"" + name + "\",\"gpu\":{\"count\":1}}").getBytes(StandardCharsets.UTF_8);
+            String head = "POST /api/v1/teams/located/jobs HTTP/1.1\r\nHost: " + host
+                    + "\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: " + job.length
+                    + "\r\n\r\n";
+            RawHttp.Response answer = send(http, head, job);
+            assertThat(answer.status()).as(host).isEqualTo(201);
+            assertThat(answer.header("Location")).as(host).isEqualTo("/api/v1/teams/located/jobs/" + name);
+        }
+        RawHttp.Response links =
+                send(http, "GET /actuator HTTP/1.1\r\nHost: evil.example.com\r\nConnection: close\r\n\r\n");
+        assertThat(links.status()).isEqualTo(404);
+        assertThat(links.body()).doesNotContain("evil.example.com");
     }
 
     /** The description names its server relatively: a caller's Host header does not become a server of the API. */

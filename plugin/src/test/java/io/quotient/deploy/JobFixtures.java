@@ -36,7 +36,7 @@ public final class JobFixtures {
     /** A preemptible request for a fraction of one GPU. */
     public static JobSubmission fraction(String team, String name, double fraction) {
         return submission(JobRequestInput.of(team, name)
-                .with(new GpuAsk(null, fraction, null, null, null, null))
+                .with(GpuAsk.fraction(fraction, null))
                 .with(new RuntimeOptions(null, true, null)));
     }
 

@@ -17,6 +17,7 @@ import io.quotient.deploy.port.GpuBinding;
 import io.quotient.deploy.port.JobPhase;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.WorkloadRef;
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -56,8 +57,9 @@ class PodAdmissionsTest {
     }
 
     private static JobRequestInput pod(String name, Integer gpus, Double fraction) {
+        BigDecimal share = fraction == null ? null : GpuAsk.decimal(fraction);
         return JobRequestInput.of("team-a", name)
-                .with(new GpuAsk(gpus, fraction, fraction, null, null, fraction == null ? null : 1))
+                .with(new GpuAsk(gpus, share, share, null, null, fraction == null ? null : 1))
                 .with(new RuntimeOptions(null, false, null));
     }
 

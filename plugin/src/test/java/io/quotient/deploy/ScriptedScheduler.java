@@ -39,8 +39,8 @@ final class ScriptedScheduler implements Scheduler {
                 ? new GpuRequest.WholeGpus(input.gpu().count())
                 : input.gpu().fraction() != null
                         ? new GpuRequest.Fraction(
-                                (int) Math.round(input.gpu().fraction() * 1000),
-                                (int) Math.round(input.gpu().fraction() * 1000),
+                                input.gpu().fraction().movePointRight(3).intValueExact(),
+                                input.gpu().fraction().movePointRight(3).intValueExact(),
                                 1)
                         : new GpuRequest.None();
         return new JobSpec(

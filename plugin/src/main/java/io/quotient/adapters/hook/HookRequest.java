@@ -68,7 +68,7 @@ public final class HookRequest {
 
     /** {@code gpu.fraction} and {@code gpu.fractionLimit}: a guaranteed share of a GPU and its burst limit. */
     public HookRequest fraction(double request, double limit) {
-        this.gpu = gpu.withFraction(request, limit);
+        this.gpu = gpu.withFraction(GpuAsk.decimal(request), GpuAsk.decimal(limit));
         return this;
     }
 

@@ -12,6 +12,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Collections;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.InvalidMediaTypeException;
 import org.springframework.http.MediaType;
@@ -21,7 +24,8 @@ import org.springframework.web.filter.OncePerRequestFilter;
  * Lets only bodies of JSON text in UTF-8 and within the size limit reach the JSON reader, checking their bytes as they
  * are read, before anything keeps them in memory. A declared {@code Content-Length} above the limit is answered 413
  * at once, and a body without one (chunked) ends with {@link BodyTooLargeException} at the first byte past the limit.
- * A body declared in another charset or with a content coding is answered 415: JSON is exchanged in UTF-8 (RFC 8259,
+ * A body declared in another charset or with a content coding (on any of its header lines) is answered 415, one with
+ * two Content-Type lines 400: JSON is exchanged in UTF-8 (RFC 8259,
  * section 8.1), and a reader that honoured some charsets and ignored others read a UTF-16 body as NUL bytes. A NUL byte
  * or a byte sequence UTF-8 does not allow ends the body with {@link MalformedBodyException}.
  */
@@ -46,6 +50,21 @@ public final class BodySizeFilter extends OncePerRequestFilter {
             refuse(response, HttpStatus.PAYLOAD_TOO_LARGE, tooLarge(maxBytes));
             return;
         }
+        if (hasBody(request)
+                && Collections.list(request.getHeaders(HttpHeaders.CONTENT_TYPE))
+                                .size()
+                        > 1) {
+            // a reader takes the first and a proxy may take the last: one body, one media type
+            refuse(
+                    response,
+                    HttpStatus.BAD_REQUEST,
+                    new ErrorBody(
+                            "invalid request",
+                            "Content-Type",
+                            "Content-Type is given more than once; a body has one media type",
+                            "send one Content-Type: application/json header; nothing was changed"));
+            return;
+        }
         ErrorBody unreadable = unreadableDeclaration(request);
         if (unreadable != null) {
             refuse(response, HttpStatus.UNSUPPORTED_MEDIA_TYPE, unreadable);
@@ -67,8 +86,7 @@ public final class BodySizeFilter extends OncePerRequestFilter {
      * UTF-8, or a content coding other than identity. Requests without a body are not refused for their headers.
      */
     private static ErrorBody unreadableDeclaration(HttpServletRequest request) {
-        boolean hasBody = request.getContentLengthLong() > 0 || request.getHeader("Transfer-Encoding") != null;
-        if (!hasBody) {
+        if (!hasBody(request)) {
             return null;
         }
         String charset = declaredCharset(request.getContentType());
@@ -77,13 +95,21 @@ public final class BodySizeFilter extends OncePerRequestFilter {
                     "Content-Type",
                     "Content-Type declares a charset other than UTF-8; the API reads JSON in UTF-8 only");
         }
-        String coding = request.getHeader("Content-Encoding");
-        if (coding != null && !coding.isBlank() && !coding.trim().equalsIgnoreCase("identity")) {
+        // every line and every listed coding counts: "identity" then "gzip" on a second line is a gzip body
+        boolean coded = Collections.list(request.getHeaders(HttpHeaders.CONTENT_ENCODING)).stream()
+                .flatMap(line -> Arrays.stream(line.split(",", -1)))
+                .map(String::trim)
+                .anyMatch(coding -> !coding.isEmpty() && !coding.equalsIgnoreCase("identity"));
+        if (coded) {
             return unsupported(
                     "Content-Encoding",
                     "Content-Encoding declares a coding (compression); the API reads bodies as sent, uncoded");
         }
         return null;
+    }
+
+    private static boolean hasBody(HttpServletRequest request) {
+        return request.getContentLengthLong() > 0 || request.getHeader(HttpHeaders.TRANSFER_ENCODING) != null;
     }
 
     private static ErrorBody unsupported(String header, String reason) {

@@ -11,10 +11,11 @@ import io.quotient.deploy.port.JobSubmission;
 import io.quotient.deploy.port.Metadata;
 import io.quotient.deploy.port.PodOptions;
 import io.quotient.deploy.port.VolumeRequest;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Schema;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The body of {@code POST /api/v1/teams/{team}/jobs}. Everything is checked by the service, which names the
@@ -44,8 +45,10 @@ public record JobRequestBody(
         @Schema(description = "the same fraction or MiB on this many GPUs of one node")
         Integer gpuDevices,
 
-        @Schema(description = "allowed GPU models; any when empty")
-        Set<String> gpuModels,
+        @ArraySchema(
+                uniqueItems = true,
+                arraySchema = @Schema(description = "allowed GPU models, each once; any when empty"))
+        List<String> gpuModels,
 
         Long cpuMilli,
         Long memoryMib,
@@ -92,7 +95,8 @@ public record JobRequestBody(
         String kind) {
 
     /** The GPU part of a request; exactly one style (count, fraction or memory). */
-    public record GpuBody(Integer count, Double fraction, Double fractionLimit, Long memoryMib, Long memoryLimitMib) {
+    public record GpuBody(
+            Integer count, BigDecimal fraction, BigDecimal fractionLimit, Long memoryMib, Long memoryLimitMib) {
 
         static final GpuBody NONE = new GpuBody(null, null, null, null, null);
 

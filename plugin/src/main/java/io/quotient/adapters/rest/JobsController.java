@@ -67,13 +67,15 @@ public class JobsController {
             })
     // application/json only: Spring would read any +json type (application/merge-patch+json) as a whole new job
     @PostMapping(consumes = MediaType.APPLICATION_JSON_VALUE)
-    public ResponseEntity<JobView> deploy(
-            @PathVariable String team, @RequestBody JobRequestBody body, UriComponentsBuilder uri) {
+    public ResponseEntity<JobView> deploy(@PathVariable String team, @RequestBody JobRequestBody body) {
         JobRecord record = deployments.deploy(body.toSubmission(team));
         HttpStatus status = record.phase().holdsCapacity() ? HttpStatus.CREATED : HttpStatus.ACCEPTED;
+        // relative (RFC 9110 allows it): built from the request's Host, a Host no URI can hold (1.2.3.4.5) failed
+        // after the job was recorded, and any other was echoed to the caller as where the job lives
         return ResponseEntity.status(status)
-                .location(uri.path("/api/v1/teams/{team}/jobs/{name}")
+                .location(UriComponentsBuilder.fromPath("/api/v1/teams/{team}/jobs/{name}")
                         .buildAndExpand(team, record.id().name())
+                        .encode()
                         .toUri())
                 .body(JobView.of(record));
     }

@@ -45,6 +45,9 @@ final class JsonErrors {
                                     .sorted()
                                     .collect(Collectors.joining(", ")));
         }
+        if (cause instanceof StrictStrings.UnpairedSurrogateException u) {
+            return invalid(orBody(path(u)), u.reason(), SCHEMA_HINT);
+        }
         if (cause instanceof JsonMappingException m
                 && m.getCause() instanceof JsonProcessingException inner
                 && !(inner instanceof JsonMappingException)) {

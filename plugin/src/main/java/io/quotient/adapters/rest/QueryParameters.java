@@ -25,7 +25,8 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * Refuses a query parameter the route does not take (400 naming it), as unknown body fields are refused: a
  * misspelt {@code ?groupby=job} or {@code ?frm=2026-01-01} would otherwise be dropped in silence and answered with
  * the defaults, a figure the caller did not ask for. For the same reason a parameter given twice ({@code
- * ?events=5&events=6}: which one counts?) or given empty ({@code ?events=}, which the binding reads as left out) is
+ * ?events=5&events=6}: which one counts?), given empty ({@code ?events=}, which the binding reads as left out),
+ * without a name ({@code ?=5}) or with invalid percent-encoding ({@code ?groupBy=%zzjob}, which the container drops) is
  * refused, and a number must be written in ASCII digits, with at most a leading '-' (the binding trims spaces and
  * line breaks and reads '+5', '0x5' and other scripts' digits such as '５' as 5). Only the query string counts (a form
  * body is the Content-Type's matter, answered 415), and the check runs after authorization, so it tells no
@@ -38,6 +39,7 @@ public class QueryParameters implements WebMvcConfigurer, HandlerInterceptor {
     private static final Set<Class<?>> WHOLE_NUMBERS =
             Set.of(int.class, Integer.class, long.class, Long.class, short.class, Short.class);
     private static final Pattern ASCII_WHOLE_NUMBER = Pattern.compile("-?[0-9]{1,19}");
+    private static final Pattern ASCII_DIGITS = Pattern.compile("-?[0-9]+");
 
     @Override
     public void addInterceptors(InterceptorRegistry registry) {
@@ -57,9 +59,12 @@ public class QueryParameters implements WebMvcConfigurer, HandlerInterceptor {
         Set<String> given = new HashSet<>();
         for (String pair : query.split("&")) {
             int equals = pair.indexOf('=');
-            String name = decoded(equals < 0 ? pair : pair.substring(0, equals));
+            String name = decoded("query", equals < 0 ? pair : pair.substring(0, equals));
             if (name.isEmpty()) {
-                continue;
+                if (equals < 0) {
+                    continue; // "a&&b" or a trailing '&' separates nothing
+                }
+                throw new RequestException("query", "has a parameter without a name ('=' first); name every parameter");
             }
             if (!taken.containsKey(name)) {
                 throw new RequestException(
@@ -70,15 +75,12 @@ public class QueryParameters implements WebMvcConfigurer, HandlerInterceptor {
             if (!given.add(name)) {
                 throw new RequestException(name, "is given twice; give each query parameter once");
             }
-            String value = equals < 0 ? "" : decoded(pair.substring(equals + 1));
+            String value = equals < 0 ? "" : decoded(name, pair.substring(equals + 1));
             if (value.isEmpty()) {
                 throw new RequestException(name, "is given without a value; give a value or leave the parameter out");
             }
-            if (WHOLE_NUMBERS.contains(taken.get(name))
-                    && !ASCII_WHOLE_NUMBER.matcher(value).matches()) {
-                throw new RequestException(
-                        name,
-                        "must be a whole number written in the digits 0-9 (was '" + LogValues.escape(value) + "')");
+            if (WHOLE_NUMBERS.contains(taken.get(name))) {
+                checkWholeNumber(name, value);
             }
         }
         return true;
@@ -109,12 +111,31 @@ public class QueryParameters implements WebMvcConfigurer, HandlerInterceptor {
         return names;
     }
 
-    /** A name or value of the query string decoded; as written where it is not valid percent-encoding. */
-    private static String decoded(String raw) {
+    private static void checkWholeNumber(String name, String value) {
+        if (ASCII_WHOLE_NUMBER.matcher(value).matches()) {
+            return;
+        }
+        String quoted = LogValues.escape(value.length() > 40 ? value.substring(0, 40) + "..." : value);
+        throw new RequestException(
+                name,
+                ASCII_DIGITS.matcher(value).matches()
+                        ? "has more digits than any value it takes (was '" + quoted + "')"
+                        : "must be a whole number written in the digits 0-9 (was '" + quoted + "')");
+    }
+
+    /**
+     * A name or value of the query string decoded. Invalid percent-encoding ({@code %zz}) is refused naming the
+     * parameter ({@code query} for a name): the container drops such a parameter, so the route would answer its
+     * default as if it had not been given.
+     */
+    private static String decoded(String field, String raw) {
         try {
             return URLDecoder.decode(raw, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
-            return raw;
+            throw new RequestException(
+                    field,
+                    "is not valid percent-encoding: '%' must be followed by two hexadecimal digits (write '%25' for"
+                            + " a '%' itself)");
         }
     }
 }

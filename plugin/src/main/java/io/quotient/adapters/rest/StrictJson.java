@@ -29,6 +29,12 @@ public class StrictJson {
         return StrictNumbers.module();
     }
 
+    /** Strings only as Unicode text: no lone surrogate from a {@code \ud800} escape. */
+    @Bean
+    Module strictStrings() {
+        return StrictStrings.module();
+    }
+
     @Bean
     Jackson2ObjectMapperBuilderCustomizer strictRequestBodies() {
         return builder -> builder.featuresToEnable(

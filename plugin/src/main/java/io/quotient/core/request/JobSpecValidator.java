@@ -6,8 +6,11 @@ import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobKind;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.Team;
+import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -38,8 +41,6 @@ public final class JobSpecValidator {
     /** Why a share finer than a thousandth is refused rather than rounded (REST fields and webhook annotations). */
     static final String FINER_THAN_A_THOUSANDTH =
             "is finer than a thousandth of a GPU, the unit shares are kept in; write at most three decimals";
-    /** How far a share times 1000 may be from a whole number and still be read as written (binary rounding). */
-    private static final double GRID_TOLERANCE = 1e-6;
     /** The most GPU models one job may accept: more than any cluster has, and a reason naming them stays short. */
     public static final int MAX_MODELS = 64;
     /** The cluster's maximum minimum runtime unless configured ({@code quotient.scheduling.max-min-runtime}). */
@@ -272,67 +273,82 @@ public final class JobSpecValidator {
         return devices;
     }
 
-    /** A share in milli-GPU; the request must be strictly inside (0, 1), a limit may reach 1. */
-    private static int fractionMilli(String field, double value, boolean mayBeWhole) {
-        if (Double.isNaN(value) || Double.isInfinite(value) || value <= 0 || value > 1 || (!mayBeWhole && value >= 1)) {
+    /**
+     * A share in milli-GPU, judged on the decimal as written: the request must be strictly inside (0, 1), a limit may
+     * reach 1, and neither may be finer than a thousandth (shares are kept in thousandths; a finer value would be
+     * rounded in silence and the job given another share than it asked for).
+     */
+    private static int fractionMilli(String field, BigDecimal value, boolean mayBeWhole) {
+        int toOne = value.compareTo(BigDecimal.ONE);
+        if (value.signum() <= 0 || toOne > 0 || (!mayBeWhole && toOne == 0)) {
             throw new RequestException(
                     field,
                     "must be greater than 0 and " + (mayBeWhole ? "at most 1" : "less than 1") + " (was " + value + ")"
                             + (mayBeWhole ? "" : "; ask for whole GPUs with gpu.count"));
         }
-        long milli = Math.round(value * 1000);
-        if (milli < 1) {
-            throw new RequestException(field, "(" + value + ") is below the smallest share, 0.001 of a GPU");
-        }
-        if (!mayBeWhole && milli >= 1000) {
-            throw new RequestException(field, "(" + value + ") rounds to a whole GPU; ask for gpu.count 1 instead");
-        }
-        if (Math.abs(value * 1000 - milli) > GRID_TOLERANCE) {
-            // shares are kept in thousandths of a GPU: a finer value would be rounded in silence, and the job given
-            // another share than it asked for
+        BigDecimal milli = value.movePointRight(3);
+        if (milli.stripTrailingZeros().scale() > 0) {
+            // the nearest thousandth from the double: rounding the decimal itself to scale 0 costs a power of ten as
+            // long as its exponent, and 1e-999999999 is a short JSON number
+            double nearest = Math.max(0.001, Math.round(value.doubleValue() * 1000) / 1000.0);
             throw new RequestException(
-                    field, "(" + value + ") " + FINER_THAN_A_THOUSANDTH + " (such as " + milli / 1000.0 + ")");
+                    field,
+                    "(" + value + ") " + FINER_THAN_A_THOUSANDTH + " (such as "
+                            + (mayBeWhole ? nearest : Math.min(nearest, 0.999)) + ")");
         }
-        return (int) milli;
+        // integral and within (0, 1000]
+        return milli.intValueExact();
     }
 
-    private static Set<String> models(Set<String> requested, GpuRequest gpu) {
+    /**
+     * The allowed models, each checked where it is written ({@code gpuModels[i]}): a null, an empty name, one named
+     * twice or a name no node label can hold is refused, not dropped, trimmed or merged.
+     */
+    private static Set<String> models(List<String> requested, GpuRequest gpu) {
         if (requested == null || requested.isEmpty()) {
             return Set.of();
         }
         if (gpu instanceof GpuRequest.None) {
             throw new RequestException("gpuModels", "applies only to jobs that request GPUs");
         }
-        Set<String> models = new LinkedHashSet<>();
-        for (String model : requested) {
-            if (model == null || model.isBlank()) {
-                throw new RequestException("gpuModels", "must not contain empty model names");
+        if (requested.size() > MAX_MODELS) {
+            throw new RequestException(
+                    "gpuModels",
+                    "names " + requested.size() + " models; at most " + MAX_MODELS + " may be named (each is a GPU"
+                            + " model of the cluster's nodes)");
+        }
+        Map<String, Integer> models = new LinkedHashMap<>();
+        for (int i = 0; i < requested.size(); i++) {
+            String field = "gpuModels[" + i + "]";
+            String model = requested.get(i);
+            if (model == null) {
+                throw new RequestException(field, "must be a string (a GPU model name), not null");
+            }
+            if (model.isEmpty()) {
+                throw new RequestException(field, "is empty; name a GPU model such as NVIDIA-A100-SXM4-80GB");
             }
             if (model.chars().anyMatch(Character::isISOControl)) {
                 throw new RequestException(
-                        "gpuModels",
+                        field,
                         "must not contain control characters (a model is a node label"
                                 + " value such as NVIDIA-A100-SXM4-80GB)");
             }
-            // read as written: a space around a model is no part of any label value, not something to trim away
-            String name = model;
+            // read as written: a space around a model is no part of any label value, not something to trim away;
             // a node's model is its nvidia.com/gpu.product label: a name no label can hold is on no node, now or
             // after the cluster grows, so the job could never run (unlike a valid model no node has yet: 202)
-            if (!LabelValue.valid(name)) {
+            if (!LabelValue.valid(model)) {
                 throw new RequestException(
-                        "gpuModels",
-                        "'" + excerpt(name) + "' (" + name.length() + " characters) is not a GPU model name: a model"
+                        field,
+                        "'" + excerpt(model) + "' (" + model.length() + " characters) is not a GPU model name: a model"
                                 + " is " + LabelValue.GPU_MODEL_RULE + " (such as NVIDIA-A100-SXM4-80GB)");
             }
-            models.add(name);
+            Integer earlier = models.putIfAbsent(model, i);
+            if (earlier != null) {
+                throw new RequestException(
+                        field, "names '" + model + "' again (as gpuModels[" + earlier + "]); name each model once");
+            }
         }
-        if (models.size() > MAX_MODELS) {
-            throw new RequestException(
-                    "gpuModels",
-                    "names " + models.size() + " models; at most " + MAX_MODELS + " may be named (each is a GPU"
-                            + " model of the cluster's nodes)");
-        }
-        return models;
+        return new LinkedHashSet<>(models.keySet());
     }
 
     /** A value quoted back in a reason, cut: an answer names what was wrong, it does not echo a whole payload. */

@@ -36,7 +36,7 @@ final class RenderFixtures {
             String template, String image, List<String> command, Map<String, String> labels, Map<String, String> env) {
         JobRequestInput input = JobRequestInput.of("team-a", "train-1")
                 .with(new GpuAsk(null, null, null, null, null, null))
-                .with(new Placement(Set.of()));
+                .with(new Placement(List.of()));
         return new JobSubmission(
                 input, template, image, command, List.of("--epochs", "3"), Metadata.labels(labels), env);
     }

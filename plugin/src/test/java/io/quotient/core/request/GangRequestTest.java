@@ -42,7 +42,7 @@ class GangRequestTest {
                         RequestException.class, e -> assertThat(e.field()).isEqualTo("replicas"))
                 .hasMessageContaining("ask for gpu.count");
         JobRequestInput fractions = JobRequestInput.of("team-a", "train")
-                .with(new GpuAsk(null, 0.5, 0.5, null, null, null))
+                .with(GpuAsk.fraction(0.5, 0.5))
                 .with(new GangAsk(2, null));
         assertThatThrownBy(() -> validator.validate(fractions, TEAMS))
                 .isInstanceOfSatisfying(

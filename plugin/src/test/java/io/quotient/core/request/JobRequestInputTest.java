@@ -2,7 +2,8 @@ package io.quotient.core.request;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.util.Set;
+import java.math.BigDecimal;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The request's one shape: groups are never null, and each {@code with} replaces one group only. */
@@ -24,21 +25,21 @@ class JobRequestInputTest {
         JobRequestInput input = JobRequestInput.of("team-a", "train")
                 .with(GpuAsk.fraction(0.25, 0.5).onDevices(2))
                 .with(new Resources(2000L, 4096L))
-                .with(new Placement(Set.of("H100")))
+                .with(new Placement(List.of("H100")))
                 .with(new RuntimeOptions(5, null, 60L))
                 .with(new GangAsk(4, 2))
                 .withPreemptible(false);
-        assertThat(input.gpu()).isEqualTo(new GpuAsk(null, 0.25, 0.5, null, null, 2));
+        assertThat(input.gpu()).isEqualTo(GpuAsk.fraction(0.25, 0.5).onDevices(2));
         assertThat(input.resources()).isEqualTo(new Resources(2000L, 4096L));
-        assertThat(input.placement()).isEqualTo(new Placement(Set.of("H100")));
+        assertThat(input.placement()).isEqualTo(new Placement(List.of("H100")));
         assertThat(input.runtime()).isEqualTo(new RuntimeOptions(5, false, 60L));
         assertThat(input.gang()).isEqualTo(new GangAsk(4, 2));
     }
 
     @Test
     void settingOneGpuStyleKeepsAnotherSoTheValidatorRefusesTheMix() {
-        GpuAsk mixed = GpuAsk.whole(2).withFraction(0.5, null);
+        GpuAsk mixed = GpuAsk.whole(2).withFraction(new BigDecimal("0.5"), null);
         assertThat(mixed.count()).isEqualTo(2);
-        assertThat(mixed.fraction()).isEqualTo(0.5);
+        assertThat(mixed.fraction()).isEqualTo(new BigDecimal("0.5"));
     }
 }

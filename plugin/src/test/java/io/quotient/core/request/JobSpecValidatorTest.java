@@ -9,9 +9,8 @@ import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.Team;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -36,9 +35,11 @@ class JobSpecValidatorTest {
                 Arguments.of(ValidatorInput.of().fraction(0.0, null), "gpu.fraction", "greater than 0 and less than 1"),
                 Arguments.of(ValidatorInput.of().fraction(1.0, null), "gpu.fraction", "less than 1"),
                 Arguments.of(ValidatorInput.of().fraction(-0.5, null), "gpu.fraction", "greater than 0"),
-                Arguments.of(ValidatorInput.of().fraction(Double.NaN, null), "gpu.fraction", "greater than 0"),
-                Arguments.of(ValidatorInput.of().fraction(0.0001, null), "gpu.fraction", "smallest share"),
-                Arguments.of(ValidatorInput.of().fraction(0.9999, null), "gpu.fraction", "rounds to a whole GPU"),
+                // below the smallest share and next to a whole GPU: finer than the thousandths shares are kept in
+                Arguments.of(
+                        ValidatorInput.of().fraction(0.0001, null), "gpu.fraction", "three decimals (such as 0.001)"),
+                Arguments.of(
+                        ValidatorInput.of().fraction(0.9999, null), "gpu.fraction", "three decimals (such as 0.999)"),
                 Arguments.of(ValidatorInput.of().fraction(0.0015, null), "gpu.fraction", "finer than a thousandth"),
                 Arguments.of(ValidatorInput.of().fraction(0.1234, null), "gpu.fraction", "(such as 0.123)"),
                 Arguments.of(ValidatorInput.of().fraction(0.5, 0.5005), "gpu.fractionLimit", "at most three decimals"),
@@ -75,14 +76,16 @@ class JobSpecValidatorTest {
                         "minRuntimeSeconds",
                         "at most 3600"),
                 Arguments.of(
-                        ValidatorInput.of().count(1).models(Set.of("A100\u0000")), "gpuModels", "control characters"),
+                        ValidatorInput.of().count(1).models(List.of("A100\u0000")),
+                        "gpuModels[0]",
+                        "control characters"),
                 Arguments.of(
-                        ValidatorInput.of().count(1).models(Set.of("A100-SXM4-80GB ")),
-                        "gpuModels",
+                        ValidatorInput.of().count(1).models(List.of("A100-SXM4-80GB ")),
+                        "gpuModels[0]",
                         "is not a GPU model name"),
                 Arguments.of(
-                        ValidatorInput.of().count(1).models(Set.of(" A100-SXM4-80GB")),
-                        "gpuModels",
+                        ValidatorInput.of().count(1).models(List.of(" A100-SXM4-80GB")),
+                        "gpuModels[0]",
                         "is not a GPU model name"),
                 Arguments.of(
                         ValidatorInput.of().memory(4000L, 2000L),
@@ -100,11 +103,20 @@ class JobSpecValidatorTest {
                 Arguments.of(ValidatorInput.of().scheduling(-1001, null, null), "priority", "between -1000 and 1000"),
                 Arguments.of(
                         ValidatorInput.of().scheduling(null, null, -5L), "minRuntimeSeconds", "must not be negative"),
-                Arguments.of(ValidatorInput.of().models(Set.of("A100")), "gpuModels", "only to jobs that request GPUs"),
                 Arguments.of(
-                        ValidatorInput.of().count(1).models(new HashSet<>(Arrays.asList("A100", " "))),
-                        "gpuModels",
-                        "empty model names"));
+                        ValidatorInput.of().models(List.of("A100")), "gpuModels", "only to jobs that request GPUs"),
+                Arguments.of(
+                        ValidatorInput.of().count(1).models(Arrays.asList("A100", " ")),
+                        "gpuModels[1]",
+                        "is not a GPU model name"),
+                Arguments.of(
+                        ValidatorInput.of().count(1).models(Arrays.asList("A100", "")), "gpuModels[1]", "is empty"),
+                Arguments.of(
+                        ValidatorInput.of().count(1).models(Arrays.asList("A100", null)), "gpuModels[1]", "not null"),
+                Arguments.of(
+                        ValidatorInput.of().count(1).models(List.of("A100", "H100", "A100")),
+                        "gpuModels[2]",
+                        "names 'A100' again (as gpuModels[0])"));
     }
 
     /** Issue 31: the cluster bounds minRuntimeSeconds, one hour unless configured, for new and stored jobs alike. */
@@ -248,7 +260,7 @@ class JobSpecValidatorTest {
     @Test
     void allowedModelsAreKeptAsWritten() {
         JobSpec spec = validator.validate(
-                ValidatorInput.of().count(1).models(Set.of("H100", "A100")).input(), TEAMS);
+                ValidatorInput.of().count(1).models(List.of("H100", "A100")).input(), TEAMS);
         assertThat(spec.allowedModels()).containsExactlyInAnyOrder("H100", "A100");
     }
 

@@ -1,6 +1,7 @@
 package io.quotient.core.request;
 
-import java.util.Set;
+import java.math.BigDecimal;
+import java.util.List;
 
 /**
  * A request for {@link JobSpecValidatorTest}: every field null except team and name, set per test. Each test starts
@@ -21,7 +22,7 @@ final class ValidatorInput {
     private Integer priority;
     private Boolean preemptible;
     private Long minRuntime;
-    private Set<String> models;
+    private List<String> models;
 
     private ValidatorInput() {}
 
@@ -74,14 +75,19 @@ final class ValidatorInput {
         return this;
     }
 
-    ValidatorInput models(Set<String> m) {
+    ValidatorInput models(List<String> m) {
         models = m;
         return this;
     }
 
+    /** A share as a test writes it: a double's shortest decimal form, or as written when given as text. */
+    private static BigDecimal decimal(Double value) {
+        return value == null ? null : GpuAsk.decimal(value);
+    }
+
     JobRequestInput input() {
         return JobRequestInput.of(team, name)
-                .with(new GpuAsk(count, fraction, fractionLimit, mib, mibLimit, devices))
+                .with(new GpuAsk(count, decimal(fraction), decimal(fractionLimit), mib, mibLimit, devices))
                 .with(new Resources(cpu, memory))
                 .with(new Placement(models))
                 .with(new RuntimeOptions(priority, preemptible, minRuntime));

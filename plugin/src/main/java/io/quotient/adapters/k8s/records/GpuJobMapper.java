@@ -31,8 +31,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
@@ -68,8 +66,8 @@ public final class GpuJobMapper {
                 .annotations(Map.of(CREATED_AT_ANNOTATION, record.createdAt().toString()));
         GpuAsk ask = r.gpu();
         GpuJobSpec.Gpu gpu = GpuJobSpec.Gpu.of(ask);
-        Set<String> allowed = r.placement().models();
-        List<String> models = allowed == null ? null : new ArrayList<>(new TreeSet<>(allowed));
+        List<String> allowed = r.placement().models();
+        List<String> models = allowed == null ? null : List.copyOf(allowed);
         GpuJobSpec spec = new GpuJobSpec(
                 r.team(),
                 r.name(),
@@ -119,11 +117,10 @@ public final class GpuJobMapper {
         GpuJobSpec s = resource.getSpec();
         V1ObjectMeta metadata = resource.getMetadata();
         GpuJobSpec.Gpu gpu = s.gpu() == null ? GpuJobSpec.Gpu.NONE : s.gpu();
-        Set<String> models = s.gpuModels() == null ? null : Set.copyOf(s.gpuModels());
         JobRequestInput request = JobRequestInput.of(team(s, metadata, scope), jobName(s, metadata, scope))
                 .with(gpu.ask(s.gpuDevices()))
                 .with(new Resources(s.cpuMilli(), s.memoryMib()))
-                .with(new Placement(models))
+                .with(new Placement(s.gpuModels()))
                 .with(new RuntimeOptions(s.priority(), s.preemptible(), s.minRuntimeSeconds(), s.kind()))
                 .with(new GangAsk(s.replicas(), s.minReplicas()));
         JobSubmission submission = new JobSubmission(

@@ -48,12 +48,23 @@ public record GpuJobSpec(
 
         /** The stored form of a request's GPU ask (its devices are a field of the spec itself). */
         static Gpu of(GpuAsk ask) {
-            return new Gpu(ask.count(), ask.fraction(), ask.fractionLimit(), ask.memoryMib(), ask.memoryLimitMib());
+            return new Gpu(
+                    ask.count(),
+                    ask.fraction() == null ? null : ask.fraction().doubleValue(),
+                    ask.fractionLimit() == null ? null : ask.fractionLimit().doubleValue(),
+                    ask.memoryMib(),
+                    ask.memoryLimitMib());
         }
 
         /** The request's GPU ask: this, on {@code devices} GPUs of one node. */
         GpuAsk ask(Integer devices) {
-            return new GpuAsk(count, fraction, fractionLimit, memoryMib, memoryLimitMib, devices);
+            return new GpuAsk(
+                    count,
+                    fraction == null ? null : GpuAsk.decimal(fraction),
+                    fractionLimit == null ? null : GpuAsk.decimal(fractionLimit),
+                    memoryMib,
+                    memoryLimitMib,
+                    devices);
         }
     }
 }

@@ -33,9 +33,9 @@ import io.quotient.deploy.port.VolumeRequest;
 import io.quotient.deploy.port.WorkloadRef;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class GpuJobMapperTest {
@@ -46,8 +46,8 @@ class GpuJobMapperTest {
     static JobSpec specOf(JobRequestInput in) {
         GpuRequest gpu = in.gpu().fraction() != null
                 ? new GpuRequest.Fraction(
-                        (int) Math.round(in.gpu().fraction() * 1000),
-                        (int) Math.round(in.gpu().fractionLimit() * 1000),
+                        in.gpu().fraction().movePointRight(3).intValueExact(),
+                        in.gpu().fractionLimit().movePointRight(3).intValueExact(),
                         in.gpu().devices() == null ? 1 : in.gpu().devices())
                 : new GpuRequest.WholeGpus(
                         in.gpu().count() == null ? 0 : in.gpu().count());
@@ -56,7 +56,9 @@ class GpuJobMapperTest {
                 gpu,
                 in.resources().cpuMilli() == null ? 0 : in.resources().cpuMilli(),
                 in.resources().memoryMib() == null ? 0 : in.resources().memoryMib(),
-                in.placement().models(),
+                in.placement().models() == null
+                        ? null
+                        : new LinkedHashSet<>(in.placement().models()),
                 0,
                 true,
                 Duration.ZERO);
@@ -72,9 +74,9 @@ class GpuJobMapperTest {
 
     static JobRecord record(JobStatus status, String namespace) {
         JobRequestInput input = JobRequestInput.of("team-a", "nb-1")
-                .with(new GpuAsk(null, 0.3, 0.5, null, null, 1))
+                .with(GpuAsk.fraction(0.3, 0.5).onDevices(1))
                 .with(new Resources(2000L, 4096L))
-                .with(new Placement(Set.of("H100", "A100")))
+                .with(new Placement(List.of("H100", "A100")))
                 .with(new RuntimeOptions(5, false, 60L));
         PodOptions pod = new PodOptions(
                 namespace,
@@ -272,7 +274,7 @@ class GpuJobMapperTest {
                         "\"apiVersion\":\"quotient.io/v1alpha1\"",
                         "\"kind\":\"GpuJob\"",
                         "\"gpu\":{\"fraction\":0.3,\"fractionLimit\":0.5}",
-                        "\"gpuModels\":[\"A100\",\"H100\"]",
+                        "\"gpuModels\":[\"H100\",\"A100\"]",
                         "\"minRuntimeSeconds\":60",
                         "\"phase\":\"Pending\"",
                         "\"reason\":\"waiting\"",
