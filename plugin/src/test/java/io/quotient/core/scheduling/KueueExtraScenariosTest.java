@@ -189,11 +189,11 @@ class KueueExtraScenariosTest {
         // 5), 15 GPUs. cq-c runs c0 (10; Kueue cannot preempt it here: protected); pending wl-a (cq-a, 5) and wl-b
         // (cq-b, 5). Kueue: wl-a is admitted (Cohort-A does not borrow, Cohort-B would), wl-b stays pending.
         //
-        // OPEN DIVERGENCE (asserted as Quotient behaves today, so that a change shows): the re-queue decides the jobs
-        // within their *team's* guarantee first (QuotaScheduler.schedulePending, GroupDecision.wouldBeInQuota:
-        // ledger.fitsGuarantee of the team only), in QueueOrder.CLAIMING by the team's held / guaranteed. wl-b is
-        // within cq-b's 5 and goes first, though its department B then holds 15 of its 5; wl-a, covered only by its
-        // department's guarantee (A holds 0 of 10), is a borrower and finds no GPU left.
+        // Quotient agrees since a job within its team's guarantee is decided first only while its department, with
+        // it, stays within the department's guarantee (GroupDecision.inQuota), and the borrowing order places a team
+        // first by its department's position (SharePosition.within): wl-b (department B, with it, 15 of 5) and wl-a
+        // are both borrowers, and A, borrowing nothing, comes before B, borrowing 5. Before, wl-b was decided first
+        // (within cq-b's 5) and took the idle GPUs; wl-a found none.
         Department a = dept("Cohort-A", 10, 1);
         Department b = dept("Cohort-B", 5, 1);
         Scenario s = Scenario.nodes(15)
@@ -202,8 +202,8 @@ class KueueExtraScenariosTest {
                 .team(plain("cq-c", 0).withDepartment(b));
         protectedAdmitted(s, "cq-c", "c0", 10);
         VolcanoScenarios.waiting(s, wl("cq-a", "wl-a", 5, 0), wl("cq-b", "wl-b", 5, 0));
-        assertThat(s.running()).as(() -> KaiScenarios.state(s)).contains("cq-b/wl-b", "cq-c/c0");
-        assertThat(s.pending()).as(() -> KaiScenarios.state(s)).containsExactly("cq-a/wl-a");
+        assertThat(s.running()).as(() -> KaiScenarios.state(s)).contains("cq-a/wl-a", "cq-c/c0");
+        assertThat(s.pending()).as(() -> KaiScenarios.state(s)).containsExactly("cq-b/wl-b");
     }
 
     @Test
@@ -213,9 +213,9 @@ class KueueExtraScenariosTest {
         // cq-a2 runs a2-admitted (6), cq-c c-admitted (20, protected); pending wl-a1 (cq-a1, 7) and wl-b (cq-b, 4).
         // Kueue: wl-a1 is admitted (Cohort-A 13 of 18, not borrowing; Cohort-B would be at 24 of 18), wl-b waits.
         //
-        // OPEN DIVERGENCE (as hierarchicalNominalFirstPrefersNonBorrowingSubtree): wl-b, within cq-b's guarantee, is
-        // decided first and takes 4 of the 10 idle GPUs though department B then holds 24 of its 18; wl-a1 (7, beyond
-        // cq-a1's 5, within department A's 18) borrows and finds 6.
+        // Quotient agrees since the two fixes named in hierarchicalNominalFirstPrefersNonBorrowingSubtree: wl-b is
+        // decided in the borrowing order (department B, with it, 24 of 18), where department A (6 of 18) comes
+        // first. Before, wl-b took 4 of the 10 idle GPUs first and wl-a1 found 6.
         Department a = dept("Cohort-A", 18, 1);
         Department b = dept("Cohort-B", 18, 1);
         Scenario s = Scenario.nodes(36)
@@ -226,8 +226,8 @@ class KueueExtraScenariosTest {
         admitted(s, "cq-a2", "a2-admitted", 6, 0);
         protectedAdmitted(s, "cq-c", "c-admitted", 20);
         VolcanoScenarios.waiting(s, wl("cq-a1", "wl-a1", 7, 0), wl("cq-b", "wl-b", 4, 0));
-        assertThat(s.running()).as(() -> KaiScenarios.state(s)).contains("cq-b/wl-b");
-        assertThat(s.pending()).as(() -> KaiScenarios.state(s)).containsExactly("cq-a1/wl-a1");
+        assertThat(s.running()).as(() -> KaiScenarios.state(s)).contains("cq-a1/wl-a1");
+        assertThat(s.pending()).as(() -> KaiScenarios.state(s)).containsExactly("cq-b/wl-b");
         assertThat(evicted(s)).isEmpty();
     }
 
