@@ -228,7 +228,10 @@ final class GroupDecision {
             return GroupTargets.of(job, ledger, clusterModels, least).targets().stream()
                     .anyMatch(t -> hasRoom(ledger.inGroup(t.group()), job, t));
         }
-        return ledger.fitsGuarantee(job.team(), least);
+        // a team's guarantee is decided first only while its department, with the job, stays within its own: a team
+        // whose department already holds more takes its guarantee back inside the department, in the borrowing order
+        return ledger.fitsGuarantee(job.team(), least)
+                && (ledger.team(job.team()).department() == null || ledger.fitsDepartmentGuarantee(job.team(), least));
     }
 
     /** The reason the last failed decision recorded; taken back from the plan when {@code drop}. */

@@ -296,15 +296,23 @@ final class PlanningRound {
      */
     private Optional<List<Allocation>> reclaimForGang(
             JobSpec job, Team team, GangDemand gang, PlacementPolicy.NodeFilter filter) {
-        long whole = Demands.leastMilli(job, ws.state().nodes()) / gang.minReplicas() * gang.replicas();
-        if (quotaBlock(job, team, whole) != null && !onlyDepartmentAtMax(job, team, whole)) {
-            return Optional.empty();
-        }
-        for (ReclaimStep step : ReclaimLadder.STEPS) {
-            Optional<List<Allocation>> replicas =
-                    step.rights(rules, job, whole, ws).flatMap(granted -> reclaimForGang(job, gang, filter, granted));
-            if (replicas.isPresent()) {
-                return replicas;
+        long perReplica = Demands.leastMilli(job, ws.state().nodes()) / gang.minReplicas();
+        // the whole gang first; an elastic gang then for fewer replicas, down to its minimum, as a rule grants them
+        // (it grows later, ElasticGrowth): a team within its guarantee for the minimum is not left below it
+        for (int count = gang.replicas(); count >= gang.minReplicas(); count--) {
+            long milli = perReplica * count;
+            if (quotaBlock(job, team, milli) != null && !onlyDepartmentAtMax(job, team, milli)) {
+                continue;
+            }
+            GangDemand sized = count == gang.replicas()
+                    ? gang
+                    : new GangDemand(gang.perReplica(), count, gang.minReplicas(), gang.mixedModels());
+            for (ReclaimStep step : ReclaimLadder.STEPS) {
+                Optional<List<Allocation>> replicas = step.rights(rules, job, milli, ws)
+                        .flatMap(granted -> reclaimForGang(job, sized, filter, granted));
+                if (replicas.isPresent()) {
+                    return replicas;
+                }
             }
         }
         return Optional.empty();

@@ -3,8 +3,10 @@ package io.quotient.core.scheduling;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.Demands;
+import io.quotient.core.model.Department;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.ModelGroup;
+import io.quotient.core.model.Team;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -80,9 +82,19 @@ final class RoundShares {
                 return groups.position(ledger, job.team(), order.get(0));
             }
         }
-        return SharePosition.of(
-                ledger.borrowed(job.team()) + past.getOrDefault(job.team(), 0.0),
-                ledger.team(job.team()).overQuotaWeight());
+        Team team = ledger.team(job.team());
+        SharePosition own = SharePosition.of(
+                ledger.borrowed(job.team()) + past.getOrDefault(job.team(), 0.0), team.overQuotaWeight());
+        Department d = team.department();
+        if (d == null) {
+            return own;
+        }
+        double departmentPast = ledger.teams().values().stream()
+                .filter(t -> t.department() != null && t.department().name().equals(d.name()))
+                .mapToDouble(t -> past.getOrDefault(t.name(), 0.0))
+                .sum();
+        long departmentBorrowed = Math.max(0, ledger.departmentTotal(d.name()) - d.guaranteedMilli());
+        return own.within(SharePosition.of(departmentBorrowed + departmentPast, d.overQuotaWeight()));
     }
 
     /** The model groups a borrowing job tries, in order ({@link GroupShares#landingOrder}). */

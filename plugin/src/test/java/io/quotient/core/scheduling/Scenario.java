@@ -37,6 +37,11 @@ final class Scenario {
         return new Scenario(nodes);
     }
 
+    /** The given nodes (of any GPU models). */
+    static Scenario on(List<NodeSpec> nodes) {
+        return new Scenario(nodes);
+    }
+
     Scenario team(Team team) {
         run.team(team);
         return this;
