@@ -27,12 +27,19 @@ final class RoundShares {
     private final Map<String, Long> whole;
     /** Per model group, the fair shares there; null without model groups. */
     private final GroupShares groups;
+    /** Per department, its teams' decayed past borrowing summed (fixed for the round, like {@link #past}). */
+    private final Map<String, Double> departmentPast = new HashMap<>();
 
     private RoundShares(Workspace ws, Map<String, Double> past, Map<String, Long> whole, GroupShares groups) {
         this.ws = ws;
         this.past = past;
         this.whole = whole;
         this.groups = groups;
+        for (Team t : ws.ledger().teams().values()) {
+            if (t.department() != null) {
+                departmentPast.merge(t.department().name(), past.getOrDefault(t.name(), 0.0), Double::sum);
+            }
+        }
     }
 
     /** @param waiting jobs that want capacity besides those placed */
@@ -89,12 +96,9 @@ final class RoundShares {
         if (d == null) {
             return own;
         }
-        double departmentPast = ledger.teams().values().stream()
-                .filter(t -> t.department() != null && t.department().name().equals(d.name()))
-                .mapToDouble(t -> past.getOrDefault(t.name(), 0.0))
-                .sum();
         long departmentBorrowed = Math.max(0, ledger.departmentTotal(d.name()) - d.guaranteedMilli());
-        return own.within(SharePosition.of(departmentBorrowed + departmentPast, d.overQuotaWeight()));
+        return own.within(
+                SharePosition.of(departmentBorrowed + departmentPast.getOrDefault(d.name(), 0.0), d.overQuotaWeight()));
     }
 
     /** The model groups a borrowing job tries, in order ({@link GroupShares#landingOrder}). */
