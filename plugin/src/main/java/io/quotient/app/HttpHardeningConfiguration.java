@@ -1,7 +1,9 @@
 package io.quotient.app;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quotient.adapters.rest.BodilessErrorFilter;
 import io.quotient.adapters.rest.CanonicalPathFilter;
+import io.quotient.adapters.rest.CorsPreflightFilter;
 import io.quotient.adapters.rest.JsonErrorReportValve;
 import io.quotient.adapters.rest.JsonRefusal;
 import io.quotient.adapters.rest.SecurityHeadersFilter;
@@ -47,7 +49,28 @@ public class HttpHardeningConfiguration {
      */
     @Bean
     WebServerFactoryCustomizer<TomcatServletWebServerFactory> traceReachesTheFilters() {
-        return factory -> factory.addConnectorCustomizers(connector -> connector.setAllowTrace(true));
+        return factory -> factory.addConnectorCustomizers(connector -> {
+            connector.setAllowTrace(true);
+            // "100 Continue" only once a body is read: sent at once, it invited a client to send a body the size
+            // check then refused unread (413 on its Content-Length)
+            connector.setProperty("continueResponseTiming", "onRead");
+        });
+    }
+
+    /** The actuator's bodiless client errors answered with the JSON body ({@link BodilessErrorFilter}). */
+    @Bean
+    FilterRegistrationBean<BodilessErrorFilter> actuatorErrorBodies() {
+        FilterRegistrationBean<BodilessErrorFilter> registration =
+                new FilterRegistrationBean<>(new BodilessErrorFilter());
+        registration.addUrlPatterns("/actuator/*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 3);
+        return registration;
+    }
+
+    /** A browser's CORS preflight is refused in JSON ({@link CorsPreflightFilter}); with TRACE, before the path check. */
+    @Bean
+    FilterRegistrationBean<CorsPreflightFilter> corsPreflightFilter(JsonRefusal refusal) {
+        return FilterRegistrations.onEveryPath(new CorsPreflightFilter(refusal), Ordered.HIGHEST_PRECEDENCE + 1);
     }
 
     @Bean

@@ -101,8 +101,11 @@ final class PodOptionsChecks {
             }
             source(field, volume);
             String path = volume.mountPath();
-            if (path == null
-                    || !path.startsWith("/")
+            if (path == null) {
+                throw new RequestException(
+                        field + ".mountPath", "is required: the absolute path the volume is mounted at, such as /data");
+            }
+            if (!path.startsWith("/")
                     || path.contains(":")
                     || path.chars().anyMatch(Character::isISOControl)
                     || List.of(path.split("/")).contains("..")) {
@@ -112,10 +115,31 @@ final class PodOptionsChecks {
                         "'" + printable(path) + "' must be an absolute path without ':', '..' segments or control"
                                 + " characters");
             }
-            if (!paths.add(path)) {
-                throw new RequestException(field + ".mountPath", "'" + path + "' is the mount path of two volumes");
+            // compared as the runtime resolves them: /data, /data/ and //data/. are one place, mounted twice
+            String place = mountPlace(path);
+            if (place.equals("/")) {
+                throw new RequestException(
+                        field + ".mountPath",
+                        "'" + printable(path) + "' is the container's root, which no volume may be mounted over; name a"
+                                + " directory such as /data");
+            }
+            if (!paths.add(place)) {
+                throw new RequestException(
+                        field + ".mountPath",
+                        "'" + printable(path) + "' is the mount path of two volumes (" + place + ")");
             }
         }
+    }
+
+    /** An absolute path without '..' as the runtime resolves it: empty and '.' segments and a trailing '/' dropped. */
+    static String mountPlace(String path) {
+        StringBuilder place = new StringBuilder();
+        for (String segment : path.split("/")) {
+            if (!segment.isEmpty() && !segment.equals(".")) {
+                place.append('/').append(segment);
+            }
+        }
+        return place.isEmpty() ? "/" : place.toString();
     }
 
     /** The pods' annotations (the submission's metadata): no key of Quotient's or of the GPU request, each with a value. */

@@ -50,6 +50,12 @@ public final class SubmissionChecks {
         PodOptionsChecks.check(submission.pod());
         PodOptionsChecks.checkAnnotations(submission.metadata().annotations());
         String runtime = submission.runtime();
+        if (runtime != null && runtime.isBlank()) {
+            // as a blank template or image: an empty name was read as no runtime and the default taken in silence
+            throw new RequestException(
+                    "runtime",
+                    "must not be empty; name a ClusterTrainingRuntime, or leave runtime out for the template's");
+        }
         if (runtime != null
                 && (runtime.length() > 253 || !OBJECT_NAME.matcher(runtime).matches())) {
             throw new RequestException(

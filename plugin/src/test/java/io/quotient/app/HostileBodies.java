@@ -135,6 +135,13 @@ final class HostileBodies {
                 Arguments.of("{\"name\":\"a\",\"env\":{\"A\":\"x\\udc00y\"}}", "env.A", "at character 1"),
                 Arguments.of(
                         "{\"name\":\"a\",\"command\":[\"sh\",\"\\ude00\\ud83d\"]}", "command[1]", "lone surrogate"),
+                // an empty runtime was read as none and the template's taken in silence, as a blank template is not
+                Arguments.of(
+                        "{\"name\":\"a\",\"template\":\"trainjob\",\"runtime\":\"\"}", "runtime", "must not be empty"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"template\":\"trainjob\",\"runtime\":\" \\t\\n\"}",
+                        "runtime",
+                        "must not be empty"),
                 // the schema says uniqueItems: a model named twice is refused, not merged
                 Arguments.of(
                         "{\"name\":\"a\",\"gpu\":{\"count\":1},\"gpuModels\":[\"A100\",\"H100\",\"A100\"]}",
@@ -196,6 +203,20 @@ final class HostileBodies {
                         "{\"name\":\"a\",\"volumes\":[{\"name\":\"v\",\"configMap\":\"c\",\"mountPath\":\"/a/..\"}]}",
                         "volumes[0].mountPath",
                         "'..' segments"),
+                // one place written two ways is mounted twice, the root hides the image, no path is no mount
+                Arguments.of(
+                        "{\"name\":\"a\",\"volumes\":[{\"name\":\"v\",\"configMap\":\"c\",\"mountPath\":\"/data\"},"
+                                + "{\"name\":\"w\",\"configMap\":\"d\",\"mountPath\":\"//data/.\"}]}",
+                        "volumes[1].mountPath",
+                        "'//data/.' is the mount path of two volumes (/data)"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"volumes\":[{\"name\":\"v\",\"configMap\":\"c\",\"mountPath\":\"/./\"}]}",
+                        "volumes[0].mountPath",
+                        "the container's root"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"volumes\":[{\"name\":\"v\",\"configMap\":\"c\"}]}",
+                        "volumes[0].mountPath",
+                        "is required"),
                 Arguments.of(
                         "{\"name\":\"a\",\"memoryMib\":9223372036854775807}", "memoryMib", "at most 8796093022207"),
                 // more than the team may ever hold (8)

@@ -55,6 +55,12 @@ class HttpContractTest {
         }
         assertThat(http.send("GET", "/api/v1/teams/neg/jobs", Map.of(), null).body())
                 .isEqualTo("[]");
+        assertThat(http.send("GET", "/api/v1/teams", Map.of("Accept", "text/html"), null)
+                        .body())
+                .contains("answers in application/json only");
+        RawHttp.Response usage = http.send("GET", "/api/v1/usage", Map.of("Accept", "application/xml"), null);
+        assertThat(usage.status()).isEqualTo(406);
+        assertThat(usage.body()).as("the types the route answers in").contains("application/json or text/csv only");
         RawHttp.Response placed =
                 http.send("POST", "/api/v1/teams/neg/jobs", Map.of("Accept", "application/json"), JOB);
         assertThat(placed.status()).as("the first real deploy is not a 409").isEqualTo(201);
@@ -139,7 +145,7 @@ class HttpContractTest {
     void aMethodThePathDoesNotServeIsAnsweredWithTheAllowedOnes() throws IOException {
         RawHttp.Response answer = new RawHttp(port).send("PUT", "/api/v1/teams", Map.of(), "{}");
         assertThat(answer.status()).isEqualTo(405);
-        assertThat(answer.header("Allow")).isEqualTo("GET");
+        assertThat(answer.header("Allow")).isEqualTo("GET, HEAD, OPTIONS");
         assertThat(answer.body()).contains("\"hint\":\"use GET\"");
     }
 
@@ -278,6 +284,47 @@ class HttpContractTest {
                 send(http, "GET /actuator HTTP/1.1\r\nHost: evil.example.com\r\nConnection: close\r\n\r\n");
         assertThat(links.status()).isEqualTo(404);
         assertThat(links.body()).doesNotContain("evil.example.com");
+    }
+
+    /**
+     * Answers that were no JSON: a CORS preflight (Spring's plain-text "Invalid CORS request") and the actuator's
+     * bodiless 404s; a plain OPTIONS still lists the methods, a known actuator endpoint still answers.
+     */
+    @Test
+    void aCorsPreflightAndTheActuatorsClientErrorsAnswerInJson() throws IOException {
+        RawHttp http = new RawHttp(port);
+        RawHttp.Response preflight = http.send(
+                "OPTIONS",
+                "/api/v1/teams/neg/jobs",
+                Map.of("Origin", "https://evil.example", "Access-Control-Request-Method", "DELETE"),
+                null);
+        assertThat(preflight.status()).isEqualTo(403);
+        assertThat(preflight.header("Content-Type")).startsWith("application/json");
+        assertThat(preflight.header("Access-Control-Allow-Origin")).isNull();
+        assertThat(preflight.body()).contains("\"field\":\"Origin\"", "no CORS policy");
+        RawHttp.Response options = http.send("OPTIONS", "/api/v1/teams", Map.of(), null);
+        assertThat(options.status()).isEqualTo(200);
+        assertThat(options.header("Allow")).contains("GET");
+        for (String path : List.of("/actuator/health/no-such-group", "/actuator/metrics/no.such.metric")) {
+            RawHttp.Response answer = http.send("GET", path, Map.of(), null);
+            assertThat(answer.status()).as(path).isEqualTo(404);
+            assertThat(answer.header("Content-Type")).as(path).startsWith("application/json");
+            assertThat(answer.body()).as(path).contains("\"error\":\"not found\"");
+        }
+        assertThat(http.send("GET", "/actuator/health", Map.of(), null).body()).contains("\"status\":\"UP\"");
+    }
+
+    /** The API's answers are stored by no cache; "100 Continue" is not sent for a body the size check refuses. */
+    @Test
+    void apiAnswersAreNotCachedAndAnOversizeBodyIsNotInvited() throws IOException {
+        RawHttp http = new RawHttp(port);
+        assertThat(http.send("GET", "/api/v1/teams", Map.of(), null).header("Cache-Control"))
+                .isEqualTo("no-store");
+        RawHttp.Response oversize = send(
+                http,
+                "POST /api/v1/teams/neg/jobs HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\nContent-Type:"
+                        + " application/json\r\nExpect: 100-continue\r\nContent-Length: 99999999999\r\n\r\n");
+        assertThat(oversize.status()).as("the first status line, not 100").isEqualTo(413);
     }
 
     /** The description names its server relatively: a caller's Host header does not become a server of the API. */

@@ -2,9 +2,12 @@ package io.quotient.adapters.rest;
 
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.Comparator;
+import java.util.List;
 import org.springframework.core.Ordered;
 import org.springframework.core.annotation.Order;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
 import org.springframework.web.HttpMediaTypeNotAcceptableException;
 import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
@@ -25,14 +28,21 @@ public class NegotiationErrors {
     }
 
     @ExceptionHandler(HttpMediaTypeNotAcceptableException.class)
-    void notAcceptable(HttpServletResponse response) throws IOException {
+    void notAcceptable(HttpMediaTypeNotAcceptableException e, HttpServletResponse response) throws IOException {
+        // the types the route produces (the usage report answers text/csv too), JSON first, without parameters
+        List<String> types = e.getSupportedMediaTypes().stream()
+                .map(t -> t.getType() + "/" + t.getSubtype())
+                .distinct()
+                .sorted(Comparator.comparing((String t) -> !t.equals(MediaType.APPLICATION_JSON_VALUE)))
+                .toList();
+        List<String> named = types.isEmpty() ? List.of(MediaType.APPLICATION_JSON_VALUE) : types;
         refusal.write(
                 response,
                 HttpStatus.NOT_ACCEPTABLE,
                 new ErrorBody(
                         "not acceptable",
                         "Accept",
-                        "this resource answers in application/json only",
-                        "send Accept: application/json (or leave" + " Accept out); nothing was recorded"));
+                        "this resource answers in " + String.join(" or ", named) + " only",
+                        "send Accept: " + named.get(0) + " (or leave Accept out); nothing was recorded"));
     }
 }

@@ -7,6 +7,8 @@ import io.quotient.deploy.TeamNotFoundException;
 import io.quotient.deploy.port.ClusterUnreachableException;
 import io.quotient.deploy.port.JobAlreadyExistsException;
 import io.quotient.deploy.port.StaleRecordException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
@@ -152,8 +154,14 @@ public class RestErrors {
                         .collect(Collectors.joining(", "));
         HttpHeaders headers = new HttpHeaders();
         if (!allowed.isEmpty()) {
-            // a 405 names the methods the path serves in Allow (RFC 9110, section 15.5.6), as the hint does
-            headers.set(HttpHeaders.ALLOW, allowed);
+            // a 405 names the methods the path serves in Allow (RFC 9110, section 15.5.6), as OPTIONS on the path
+            // does: with HEAD wherever GET is served, and OPTIONS itself; the hint names those a client means
+            List<String> all = new ArrayList<>(List.of(allowed.split(", ")));
+            if (all.contains("GET")) {
+                all.add("HEAD");
+            }
+            all.add("OPTIONS");
+            headers.set(HttpHeaders.ALLOW, String.join(", ", all));
         }
         return answer(
                 HttpStatus.METHOD_NOT_ALLOWED,

@@ -10,7 +10,7 @@ import org.springframework.web.filter.OncePerRequestFilter;
 /**
  * Browser hardening on every answer: the dashboard loads only its own script, styles and API (its bars and GPU
  * map are sized by inline style attributes, the one inline content allowed), may not be framed, and no answer is
- * sniffed into another type.
+ * sniffed into another type. The API's answers are not stored by any cache.
  */
 public final class SecurityHeadersFilter extends OncePerRequestFilter {
 
@@ -22,6 +22,10 @@ public final class SecurityHeadersFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         addTo(response);
+        if (request.getRequestURI().startsWith("/api/")) {
+            // a team's jobs and figures, read with a bearer token: no shared or browser cache keeps them
+            response.setHeader("Cache-Control", "no-store");
+        }
         chain.doFilter(request, response);
     }
 

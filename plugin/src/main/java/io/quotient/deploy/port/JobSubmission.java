@@ -47,7 +47,6 @@ public record JobSubmission(
         metadata = metadata == null ? Metadata.NONE : metadata;
         env = Copies.map(env);
         pod = pod == null ? PodOptions.NONE : pod;
-        runtime = runtime == null || runtime.isBlank() ? null : runtime;
     }
 
     /** A submission whose template renders its workload and takes the template's runtime. */
