@@ -45,8 +45,10 @@ class SurplusPodsIT {
 
         try (QuotientService service = QuotientService.inProcess(plane, namespace.name(), teams)) {
             QuotientApi api = service.api();
+            // placed at once (201), or recorded first and placed a moment later (202) when the first plan also acts on
+            // jobs left on the shared control plane by earlier tests (DecisionService.deployNew); either way it runs
             assertThat(api.deploy("team-a", Requests.wholeGpus("one", 1)).status())
-                    .isEqualTo(201);
+                    .isIn(201, 202);
             V1Pod first = cluster.awaitRunningPod("team-a", "one");
 
             V1Pod second = new CoreV1Api(plane.apiClient())
