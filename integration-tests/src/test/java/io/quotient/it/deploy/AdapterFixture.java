@@ -72,11 +72,12 @@ final class AdapterFixture implements AutoCloseable {
     static JobSpec specOf(JobRequestInput in) {
         GpuRequest gpu = in.gpu().fraction() != null
                 ? new GpuRequest.Fraction(
-                        (int) Math.round(in.gpu().fraction() * 1000),
-                        (int) Math.round((in.gpu().fractionLimit() == null
+                        in.gpu().fraction().movePointRight(3).intValueExact(),
+                        (in.gpu().fractionLimit() == null
                                         ? in.gpu().fraction()
                                         : in.gpu().fractionLimit())
-                                * 1000),
+                                .movePointRight(3)
+                                .intValueExact(),
                         1)
                 : in.gpu().count() == null
                         ? new GpuRequest.None()
