@@ -137,6 +137,18 @@ final class CsvTable {
             }
         }
 
+        /**
+         * A count (GPUs, replicas, MiB, a priority): a number with no fraction, as {@link #number} bounds it. A
+         * fraction is refused, not truncated: 1.5 GPUs read as 1 (and 0.5 as a CPU-only job) changed the trace.
+         */
+        long whole(String column, long fallback, long min, long max) {
+            double x = number(column, fallback, min, max);
+            if (x != Math.rint(x)) {
+                throw error(column, column + " must be a whole number, was '" + text(column) + "'");
+            }
+            return (long) x;
+        }
+
         TraceFormatException error(String column, String problem) {
             Integer at = positions.get(column);
             return new TraceFormatException(file, line, at == null ? 1 : at + 1, problem);

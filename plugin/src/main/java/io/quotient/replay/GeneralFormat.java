@@ -64,11 +64,11 @@ final class GeneralFormat {
                 durationMs,
                 gpu(row),
                 Math.round(row.number("cpu", 0, 0, 1e6) * 1000),
-                (long) row.number("memory_mib", 0, 0, 1e12),
+                row.whole("memory_mib", 0, 0, 1_000_000_000_000L),
                 TraceReader.models(row.text("model")),
-                (int) row.number("replicas", 1, 1, 10_000),
+                (int) row.whole("replicas", 1, 1, 10_000),
                 kind,
-                (int) row.number("priority", 0, -1e6, 1e6),
+                (int) row.whole("priority", 0, -1_000_000, 1_000_000),
                 preemptible,
                 checkpointMs,
                 minRuntime,
@@ -84,14 +84,14 @@ final class GeneralFormat {
         if (fraction) {
             int milli = (int) Math.round(row.number("gpu_fraction", 1, 0.001, 1) * 1000);
             int limit = (int) Math.round(row.number("gpu_limit_fraction", milli / 1000.0, milli / 1000.0, 1) * 1000);
-            return new GpuRequest.Fraction(milli, limit, (int) row.number("gpus", 1, 1, 64));
+            return new GpuRequest.Fraction(milli, limit, (int) row.whole("gpus", 1, 1, 64));
         }
         if (mib) {
-            long request = (long) row.number("gpu_mib", 1, 1, 1e7);
-            long limit = (long) row.number("gpu_limit_mib", request, request, 1e7);
-            return new GpuRequest.Memory(request, limit, (int) row.number("gpus", 1, 1, 64));
+            long request = row.whole("gpu_mib", 1, 1, 10_000_000);
+            long limit = row.whole("gpu_limit_mib", request, request, 10_000_000);
+            return new GpuRequest.Memory(request, limit, (int) row.whole("gpus", 1, 1, 64));
         }
-        int gpus = (int) row.number("gpus", 0, 0, 1024);
+        int gpus = (int) row.whole("gpus", 0, 0, 1024);
         return gpus == 0 ? new GpuRequest.None() : GpuRequest.WholeGpus.of(gpus);
     }
 }

@@ -120,6 +120,46 @@ class CsvInputTest {
                 .hasMessageContaining("submit must be seconds between");
     }
 
+    /**
+     * Read other than written, or counted wrong: a day the calendar lacks was moved to the day before (and counted in
+     * a slice ending after it), a fraction of a GPU or replica was cut off (0.5 GPUs a CPU-only job), and a time
+     * before the origin was read as a job that never started.
+     */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "timestamp,duration,num_gpus,gpu_time,cluster|2017-09-31 10:00:00,60,1,60,vc|:2:1:|'2017-09-31 10:00:00'"
+                        + " is no time of the calendar",
+                "timestamp,duration,num_gpus,gpu_time,cluster|2017-02-29 10:00:00,60,1,60,vc|:2:1:|no time of the calendar",
+                "timestamp,duration,num_gpus,gpu_time,cluster|2017-10-01 10:00:00,60,1.5,90,vc|:2:3:|num_gpus must be a"
+                        + " whole number, was '1.5'",
+                "submit,duration,team,gpus|0,60,a,0.5|:2:4:|gpus must be a whole number",
+                "submit,duration,team,replicas|0,60,a,1.5|:2:4:|replicas must be a whole number",
+                "submit,duration,team|-1000,60,a|:2:1:|is before 1970-01-01T00:00:00Z",
+                "submit,duration,team|1969-12-31T23:59:59Z,60,a|:2:1:|is before 1970-01-01T00:00:00Z"
+            })
+    void aTimeOrCountReadOtherThanWrittenIsRefusedWithItsLineAndColumn(
+            String header, String row, String where, String what) throws IOException {
+        Path file = write("odd.csv", header + "\n" + row + "\n");
+        assertThatThrownBy(() -> JobsFile.read(file))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining("odd.csv" + where)
+                .hasMessageContaining(what);
+    }
+
+    /** The figures keep a record per hour: submissions 3,000 years apart ran the replay out of memory. */
+    @Test
+    void jobsSpanningMoreThanTenYearsAreRefusedNamingTheFile() throws IOException {
+        Path file = write("far-apart.csv", "submit,duration,team\n0,10,a\n100000000000,10,a\n");
+        List<ReplayJob> jobs = JobsFile.read(file);
+        assertThatThrownBy(() -> JobsFile.requireReplayableSpan(file, jobs))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining("far-apart.csv")
+                .hasMessageContaining("more than the 3653 a replay covers; replay a slice of it");
+        JobsFile.requireReplayableSpan(file, jobs.subList(0, 1));
+    }
+
     @Test
     void aGeneratedClusterTooLargeToHoldIsRefusedBeforeItIsBuilt() {
         assertThatThrownBy(() -> ClusterSize.uniform(100_000_000, 8))

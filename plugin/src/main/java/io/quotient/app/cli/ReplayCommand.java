@@ -121,6 +121,7 @@ public final class ReplayCommand implements CliCommand {
             if (sliced.isEmpty()) {
                 throw new IllegalArgumentException("no job of " + options.jobs() + " was submitted in the slice given");
             }
+            JobsFile.requireReplayableSpan(options.jobs(), sliced);
             List<NodeSpec> nodes = nodes(options, sliced);
             Map<String, Team> teams = teams(options.teams(), sliced);
             // pins are drawn for the trace's jobs; synthetic notebooks, added after, pin nothing

@@ -124,15 +124,13 @@ final class FairShare {
         List<Claim> claims =
                 unordered.stream().sorted(Comparator.comparing(Claim::name)).toList();
         Map<String, Long> share = new HashMap<>();
-        long left = capacity;
-        for (Claim c : claims) {
-            long s = Math.max(0, Math.min(Math.min(c.guaranteed(), c.ceiling()), left));
-            share.put(c.name(), s);
-            left -= s;
-        }
         TreeMap<Integer, List<Claim>> tiers = new TreeMap<>(Comparator.reverseOrder());
         claims.forEach(
                 c -> tiers.computeIfAbsent(c.priority(), p -> new ArrayList<>()).add(c));
+        long left = capacity;
+        for (List<Claim> tier : tiers.values()) {
+            left = guarantees(tier, share, left);
+        }
         for (List<Claim> tier : tiers.values()) {
             if (left <= 0) {
                 break;
@@ -143,6 +141,65 @@ final class FairShare {
                     : fill(tier, share, left);
         }
         return share;
+    }
+
+    /**
+     * The tier's guarantees, as far as demanded; returns what is left. When they exceed what is left (guarantees
+     * overcommitted, or a node lost) they are met in proportion to the guarantees, each capped at its demand, as the
+     * re-queue shares the GPUs left toward the guarantees' proportions: handed out in name order, the first teams got
+     * all of theirs and the last none, and a team's name decided who was owed GPUs.
+     */
+    private static long guarantees(List<Claim> tier, Map<String, Long> share, long left) {
+        long wanted = 0;
+        for (Claim c : tier) {
+            long w = owed(c);
+            share.put(c.name(), 0L);
+            wanted += w;
+        }
+        if (wanted <= left) {
+            tier.forEach(c -> share.put(c.name(), owed(c)));
+            return left - wanted;
+        }
+        if (left <= 0) {
+            return left;
+        }
+        // the level, in milli per guaranteed milli, at which min(owed, level × guarantee) takes what is left
+        double low = 0;
+        double high = 1;
+        for (int i = 0; i < 100; i++) {
+            double mid = (low + high) / 2;
+            double poured = tier.stream()
+                    .mapToDouble(c -> Math.min(owed(c), mid * c.guaranteed()))
+                    .sum();
+            if (poured < left) {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        double level = low;
+        long handed = 0;
+        for (Claim c : tier) {
+            long given = Math.min(owed(c), (long) Math.floor(level * c.guaranteed()));
+            share.put(c.name(), given);
+            handed += given;
+        }
+        // the milli the rounding leaves, one by one to the claims lowest in their guarantee (name order among equals)
+        Comparator<Claim> lowest = Comparator.comparingDouble(c -> (double) share.get(c.name()) / c.guaranteed());
+        while (handed < left) {
+            Claim next = tier.stream()
+                    .filter(c -> share.get(c.name()) < owed(c))
+                    .min(lowest)
+                    .orElseThrow();
+            share.merge(next.name(), 1L, Long::sum);
+            handed++;
+        }
+        return 0;
+    }
+
+    /** What of its guarantee a claim is owed: as far as it has demand for it. */
+    private static long owed(Claim c) {
+        return Math.max(0, Math.min(c.guaranteed(), c.ceiling()));
     }
 
     /** Water-filling within one priority tier; returns what is left for lower tiers. */

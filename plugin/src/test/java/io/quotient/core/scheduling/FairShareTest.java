@@ -48,6 +48,33 @@ class FairShareTest {
         assertThat(share).containsEntry("high", 30_000L).containsEntry("low", 10_000L);
     }
 
+    /**
+     * Guarantees beyond the cluster (overcommitted, or a node lost) are met in their proportions, each as far as
+     * demanded, higher-priority teams' first: handed out in name order, team "a" got all 8 GPUs and "b" none, and
+     * renaming a team changed who was owed GPUs.
+     */
+    @Test
+    void guaranteesBeyondTheClusterAreMetInProportionWhateverTheTeamsAreCalled() {
+        for (String first : new String[] {"a", "z"}) {
+            Map<String, Long> share =
+                    FairShare.of(teams(Team.of(first, 8), Team.of("b", 8)), Map.of(first, 8_000L, "b", 8_000L), 8_000);
+            assertThat(share).as(first).containsEntry(first, 4_000L).containsEntry("b", 4_000L);
+        }
+        Map<String, Long> demandBound = FairShare.of(
+                teams(Team.of("a", 8), Team.of("b", 8), Team.of("c", 4)),
+                Map.of("a", 1_000L, "b", 8_000L, "c", 8_000L),
+                10_000);
+        assertThat(demandBound)
+                .containsEntry("a", 1_000L)
+                .containsEntry("b", 6_000L)
+                .containsEntry("c", 3_000L);
+        Map<String, Long> byPriority = FairShare.of(
+                teams(new Team("low", 6_000, Team.UNLIMITED, 1, 0), new Team("high", 6_000, Team.UNLIMITED, 1, 1)),
+                Map.of("low", 6_000L, "high", 6_000L),
+                8_000);
+        assertThat(byPriority).containsEntry("high", 6_000L).containsEntry("low", 2_000L);
+    }
+
     @Test
     void aTeamWithoutDemandGetsNothing() {
         Map<String, Long> share =
