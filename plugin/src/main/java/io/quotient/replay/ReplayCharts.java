@@ -39,6 +39,28 @@ public final class ReplayCharts {
 
     private ReplayCharts() {}
 
+    /**
+     * Fails unless the charts can be written to {@code dir} (created if need be): checked before a replay, which may
+     * run for minutes, rather than after it.
+     *
+     * @throws UncheckedIOException naming the folder
+     */
+    public static void requireWritable(Path dir) {
+        try {
+            Files.createDirectories(dir);
+        } catch (IOException e) {
+            throw new UncheckedIOException(
+                    "cannot write the charts to " + dir + ": cannot create the folder ("
+                            + e.getClass().getSimpleName() + "); give --charts a folder you may write",
+                    e);
+        }
+        if (!Files.isDirectory(dir) || !Files.isWritable(dir)) {
+            throw new UncheckedIOException(
+                    "cannot write the charts to " + dir + ": not a folder this user may write; give --charts one",
+                    new IOException(dir.toString()));
+        }
+    }
+
     /** Writes {@code gpus-per-team-POLICY.png} for each result and {@code queue-delay.png}; returns the files. */
     public static List<Path> write(Path dir, List<ReplayResult> results) {
         System.setProperty("java.awt.headless", "true");

@@ -5,6 +5,7 @@ import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.sim.CsvColumns.Column;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.CharacterCodingException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -103,27 +104,61 @@ public final class TraceReader {
 
     private static void forEachRow(Path file, List<Column> known, Consumer<Row> handler) {
         List<String> lines;
+        if (Files.isDirectory(file)) {
+            throw new TraceFormatException(file, "is a directory; give the CSV file itself");
+        }
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
             throw new TraceFormatException(file, "no such file; check the path (or the openb variant name)");
+        } catch (CharacterCodingException e) {
+            throw new TraceFormatException(file, "is not UTF-8 text; save the file as UTF-8 (CSV)");
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read trace file " + file + ": " + e, e);
+            throw new UncheckedIOException(
+                    "cannot read " + file + " (" + e.getClass().getSimpleName() + "); check that it is a readable file",
+                    e);
         }
         CsvColumns columns = CsvColumns.positional(known);
+        boolean first = true;
         for (int i = 0; i < lines.size(); i++) {
-            String text = lines.get(i).strip();
+            // a spreadsheet's byte order mark and quotes around a cell are no part of its text
+            String text = (i == 0 ? lines.get(i).replaceFirst("^\uFEFF", "") : lines.get(i)).strip();
             if (text.isEmpty()) {
                 continue;
             }
-            if (i == 0 && text.startsWith(known.get(0).name() + ",")) {
-                columns = CsvColumns.fromHeader(file, text.split(",", -1), known);
+            String[] cells = unquoted(text.split(",", -1));
+            if (first && isHeader(cells, known)) {
+                columns = CsvColumns.fromHeader(file, cells, known);
+                first = false;
                 continue;
             }
-            Row row = new Row(file, i + 1, text.split(",", -1), columns);
+            first = false;
+            Row row = new Row(file, i + 1, cells, columns);
             row.requireCells();
             handler.accept(row);
         }
+    }
+
+    /** A first row naming any known column is the header, in whatever order its columns come. */
+    private static boolean isHeader(String[] cells, List<Column> known) {
+        for (String cell : cells) {
+            for (Column c : known) {
+                if (c.name().equals(cell.trim())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static String[] unquoted(String[] cells) {
+        for (int i = 0; i < cells.length; i++) {
+            String c = cells[i].trim();
+            if (c.length() >= 2 && c.startsWith("\"") && c.endsWith("\"")) {
+                cells[i] = c.substring(1, c.length() - 1).replace("\"\"", "\"");
+            }
+        }
+        return cells;
     }
 
     /** One CSV row with its position, for messages that point at the bad cell. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quotient.core.cluster.NodeSpec;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -193,5 +194,32 @@ class TraceReaderTest {
                 .hasMessageContaining("no such file");
         Path empty = file("empty.csv", "name,cpu_milli,memory_mib,num_gpu,gpu_milli\n");
         assertThatThrownBy(() -> TraceReader.readPods(empty)).hasMessageContaining("no pods");
+    }
+
+    /**
+     * As spreadsheets write them: a byte order mark, quoted cells, a header whose first column is not the name; the
+     * header was read as a row of data ("cpu_milli must be a whole number, was 'cpu_milli'").
+     */
+    @Test
+    void aSpreadsheetsNodeListIsReadByItsHeader() throws IOException {
+        Path nodes =
+                file("excel.csv", "\uFEFF\"sn\",\"cpu_milli\",\"gpu\",\"model\"\r\n\"n1\",\"64000\",\"2\",\"T4\"\r\n");
+        assertThat(TraceReader.readNodes(nodes)).containsExactly(new NodeSpec("n1", 64000, Long.MAX_VALUE, 2, "T4", 0));
+        Path reordered = file("reordered-nodes.csv", "gpu,model,sn,cpu_milli\n2,T4,n1,64000\n");
+        assertThat(TraceReader.readNodes(reordered))
+                .containsExactly(new NodeSpec("n1", 64000, Long.MAX_VALUE, 2, "T4", 0));
+    }
+
+    @Test
+    void aDirectoryOrBytesThatAreNotUtf8AreNamedAsSuch() throws IOException {
+        assertThatThrownBy(() -> TraceReader.readNodes(dir))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining("is a directory");
+        Path latin1 = dir.resolve("latin1.csv");
+        Files.write(latin1, "sn,cpu_milli,gpu,model\nn\u00e9,64000,2,T4\n".getBytes(StandardCharsets.ISO_8859_1));
+        assertThatThrownBy(() -> TraceReader.readNodes(latin1))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining("is not UTF-8 text")
+                .hasMessageNotContaining("java.");
     }
 }

@@ -16,6 +16,7 @@ import io.quotient.replay.ReplayJson;
 import io.quotient.replay.ReplayPolicy;
 import io.quotient.replay.ReplayResult;
 import io.quotient.replay.ReplayText;
+import io.quotient.replay.ReplayWarnings;
 import io.quotient.replay.TraceSlice;
 import io.quotient.sim.TraceFormatException;
 import io.quotient.sim.TraceReader;
@@ -128,6 +129,10 @@ public final class ReplayCommand implements CliCommand {
             List<ReplayJob> pinned =
                     options.pins() == null ? sliced : options.pins().pin(sliced, nodes);
             List<ReplayJob> jobs = Gangs.formed(withNotebooks(pinned, teams, options), nodes);
+            if (options.charts() != null) {
+                ReplayCharts.requireWritable(options.charts()); // before the run, not after it
+            }
+            ReplayWarnings.of(jobs, nodes, teams).forEach(w -> err.println("replay: warning: " + w));
             List<ReplayResult> results = new ArrayList<>();
             for (ReplayPolicy policy : options.policies()) {
                 ReplayResult result = Replay.run(policy, nodes, teams, jobs);

@@ -231,6 +231,29 @@ class ReplayCommandTest {
         assertThat(out.toString()).isEmpty();
     }
 
+    /**
+     * Said before the run: a job larger than the cluster never runs and guarantees beyond it cannot all be met; a
+     * charts folder that cannot be written fails before the replay, not after it has run.
+     */
+    @Test
+    void whatMakesTheFiguresMeanLessIsSaidBeforeTheRun() throws IOException {
+        Path jobs = dir.resolve("large.csv");
+        Files.writeString(jobs, "submit,duration,team,gpus\n0,60,a,1\n10,60,b,24\n");
+        Path teams = dir.resolve("over.yaml");
+        Files.writeString(teams, "teams:\n  - name: a\n    guaranteedGpus: 8\n  - name: b\n    guaranteedGpus: 12\n");
+        assertThat(run("--jobs", jobs.toString(), "--teams", teams.toString(), "--nodes", "2"))
+                .isEqualTo(0);
+        assertThat(err.toString())
+                .contains("warning: 1 job(s) ask for more GPUs than the cluster's 16 (the largest 24, job")
+                .contains("warning: the guarantees total 20 GPUs on a cluster of 16: they are met in proportion");
+        err.reset();
+        Path file = dir.resolve("a-file");
+        Files.writeString(file, "not a folder");
+        assertThat(run("--jobs", trace().toString(), "--nodes", "2", "--charts", file.toString()))
+                .isEqualTo(1);
+        assertThat(err.toString()).contains("cannot write the charts to").doesNotContain("policy");
+    }
+
     @Test
     void theMixedModelVariantPinsJobsAndReportsEachModel() throws IOException {
         int code = run(
