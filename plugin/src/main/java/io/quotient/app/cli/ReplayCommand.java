@@ -59,7 +59,8 @@ public final class ReplayCommand implements CliCommand {
               --load X             as many nodes of --gpus-per-node GPUs as make the trace's mean offered
                                    GPUs X times the capacity (1.0: capacity = mean demand)
               --policy NAME|all    one of {policies}, or all (default quotient)
-              --from T, --to T     only jobs submitted in [from, to), UTC (2017-10-01 or 2017-10-01T08:00)
+              --from T, --to T     only jobs submitted in [from, to): 2017-10-01, 2017-10-01T08:00 (UTC)
+                                   or with a zone (2017-10-01T08:00Z, 2017-10-01T10:00+02:00)
               --days D             only the first D days of the trace (from --from, if given)
               --json               print JSON (one object, or a list with --policy all) instead of the table
               --charts DIR         also write PNG charts there: each team's GPUs over time against its

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.List;
@@ -270,9 +271,17 @@ record ReplayOptions(
         }
     }
 
-    /** {@code YYYY-mm-dd} or {@code YYYY-mm-ddTHH:MM[:SS]}, UTC, as the traces' timestamps are read. */
+    /**
+     * {@code YYYY-mm-dd} or {@code YYYY-mm-ddTHH:MM[:SS]} (or with a space for the T), UTC, as the traces' timestamps
+     * are read; or with a zone, {@code Z} or an offset ({@code 2017-10-01T10:00+02:00}), as the submit column takes it.
+     */
     private static long time(String option, String value) {
         String text = value.trim();
+        try {
+            return OffsetDateTime.parse(text.replace(' ', 'T')).toInstant().toEpochMilli();
+        } catch (DateTimeParseException e) {
+            // no zone: UTC, below
+        }
         try {
             if (text.length() == 10) {
                 return LocalDate.parse(text)
@@ -284,8 +293,8 @@ record ReplayOptions(
                     .toInstant(ZoneOffset.UTC)
                     .toEpochMilli();
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException(option + " must be a date (2017-10-01) or a time (2017-10-01T08:00),"
-                    + " UTC, was '" + value + "'");
+            throw new IllegalArgumentException(option + " must be a date (2017-10-01) or a time (2017-10-01T08:00,"
+                    + " UTC, or with a zone: 2017-10-01T08:00Z, 2017-10-01T10:00+02:00), was '" + value + "'");
         }
     }
 }
