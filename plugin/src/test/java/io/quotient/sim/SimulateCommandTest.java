@@ -126,6 +126,23 @@ class SimulateCommandTest {
         assertThat(command.run(new String[] {"--pods", "x.csv", "--frobnicate"}))
                 .isEqualTo(2);
         assertThat(err()).contains("unknown option '--frobnicate'");
+        // figures read at arrived 100 % that the arrivals never reach, and an option whose second value won in silence
+        assertThat(command.run(new String[] {"--pods", "x.csv", "--inflation", "0.5"}))
+                .isEqualTo(2);
+        assertThat(err()).contains("--inflation must be a ratio from 1 to 100");
+        assertThat(command.run(new String[] {"--pods", "x.csv", "--policy", "fgd", "--policy", "quotient"}))
+                .isEqualTo(2);
+        assertThat(err()).contains("option --policy is given twice");
+    }
+
+    @Test
+    void aPodListWithoutGpuPodsIsRefusedRatherThanReportedEmpty() throws Exception {
+        Path cpuOnly = Files.writeString(
+                dir.resolve("cpu-only.csv"), "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np1,4000,8192,0,0\n");
+        assertThat(command.run(new String[] {"--nodes", nodes().toString(), "--pods", cpuOnly.toString()}))
+                .isEqualTo(1);
+        assertThat(err()).contains("has no pod that asks for a GPU");
+        assertThat(out()).isEmpty();
     }
 
     @Test

@@ -1,6 +1,7 @@
 package io.quotient.app.cli;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
@@ -26,13 +27,18 @@ final class CliOptions {
     /**
      * The options in order.
      *
-     * @throws IllegalArgumentException for an unknown option, or a valued one without its value
+     * @throws IllegalArgumentException for an unknown option, a valued one without its value, or one given twice (the
+     *                                  last one won in silence: which one did the caller mean?)
      */
     static List<Option> parse(String[] args, Set<String> valued, Set<String> flags) {
         List<Option> options = new ArrayList<>();
+        Set<String> given = new HashSet<>();
         for (int i = 0; i < args.length; i++) {
             String arg = args[i];
             String name = arg.contains("=") ? arg.substring(0, arg.indexOf('=')) : arg;
+            if ((flags.contains(name) || valued.contains(name)) && !given.add(name)) {
+                throw new IllegalArgumentException("option " + name + " is given twice; give each option once");
+            }
             if (flags.contains(name)) {
                 options.add(new Option(name, null));
             } else if (!valued.contains(name)) {

@@ -111,6 +111,8 @@ record ReplayOptions(
         NodeModels nodeModels = null;
         double pinShare = -1;
         Long pinSeed = null;
+        boolean windowGiven = false;
+        boolean seedGiven = false;
         for (CliOptions.Option option : CliOptions.parse(args, VALUED, Set.of("--json"))) {
             String value = option.value();
             switch (option.name()) {
@@ -133,9 +135,15 @@ record ReplayOptions(
                 case "--to" -> to = time("--to", value);
                 case "--days" -> days = positiveNumber("--days", value);
                 case "--usage-half-life" -> halfLife = duration("--usage-half-life", value);
-                case "--usage-window" -> window = duration("--usage-window", value);
+                case "--usage-window" -> {
+                    window = duration("--usage-window", value);
+                    windowGiven = true;
+                }
                 case "--add-notebooks" -> notebooks = positiveNumber("--add-notebooks", value);
-                case "--seed" -> seed = seed("--seed", value);
+                case "--seed" -> {
+                    seed = seed("--seed", value);
+                    seedGiven = true;
+                }
                 case "--node-models" -> nodeModels = nodeModels(value);
                 case "--pin-models" -> pinShare = share("--pin-models", value);
                 case "--pin-seed" -> pinSeed = seed("--pin-seed", value);
@@ -155,6 +163,18 @@ record ReplayOptions(
         if (nodeModels != null && nodesFile != null) {
             throw new IllegalArgumentException("--node-models is for generated nodes (--nodes N or --load X); the node"
                     + " list of --nodes FILE names each node's model itself");
+        }
+        // an option that only qualifies another one, given alone, would be ignored in silence
+        if (windowGiven && halfLife.isZero()) {
+            throw new IllegalArgumentException(
+                    "--usage-window bounds the usage that --usage-half-life remembers; give --usage-half-life too");
+        }
+        if (seedGiven && notebooks <= 0) {
+            throw new IllegalArgumentException("--seed seeds --add-notebooks; give --add-notebooks RATE too");
+        }
+        if (pinShare >= 0 && nodeModels == null && nodesFile == null) {
+            throw new IllegalArgumentException("--pin-models pins jobs to the cluster's GPU models; give them with"
+                    + " --node-models (generated nodes) or --nodes FILE");
         }
         if (pinSeed != null && pinShare < 0) {
             throw new IllegalArgumentException("--pin-seed seeds --pin-models; give --pin-models FRACTION too");

@@ -44,7 +44,7 @@ public final class SimulateCommand implements CliCommand {
                                    or the repository's data/openb (from its root or from plugin/)
               --policy NAME        one of {policies} (default quotient)
               --seeds SPEC         42..51 (default), a list 42,43 or one seed
-              --inflation RATIO    target GPU demand / capacity (default 1.3)
+              --inflation RATIO    target GPU demand / capacity, 1 to 100 (default 1.3)
               --ties fixed|random  among equally scored nodes: the first in a node order drawn once from
                                    the seed (default; the FGD simulator's, which its published figures
                                    use) or one drawn at random at every decision
@@ -103,6 +103,11 @@ public final class SimulateCommand implements CliCommand {
             Path podsFile = DataFolder.podsFile(options.pods());
             List<NodeSpec> nodes = TraceReader.readNodes(nodesFile);
             List<TracePod> pods = TraceReader.readPods(podsFile);
+            if (pods.stream().noneMatch(p -> p.gpuMilli() > 0)) {
+                // the arrivals are counted in GPU demand: without any, nothing arrives and every figure is empty
+                throw new IllegalArgumentException(podsFile + " has no pod that asks for a GPU; the simulator counts"
+                        + " arrivals in GPU demand, so give a pod list with GPU pods");
+            }
             Simulator simulator = new Simulator(nodes, pods, options.inflation());
             Simulator.Progress progress = options.json() ? Simulator.Progress.NONE : new SeedProgress(err);
             Placement placement = options.service() != null
@@ -255,8 +260,11 @@ public final class SimulateCommand implements CliCommand {
         private static double inflation(String value) {
             try {
                 double ratio = Double.parseDouble(value);
-                if (!(ratio > 0) || ratio > 100) {
-                    throw new IllegalArgumentException("--inflation must be a ratio above 0 (e.g. 1.3), was " + value);
+                if (!(ratio >= 1) || ratio > 100) {
+                    // below 1 the arrivals never reach the capacity, where every figure is read
+                    throw new IllegalArgumentException("--inflation must be a ratio from 1 to 100 (e.g. 1.3): the"
+                            + " figures are read when the arrived GPU demand reaches 100 % of the capacity; was "
+                            + value);
                 }
                 return ratio;
             } catch (NumberFormatException e) {

@@ -32,4 +32,21 @@ class ReplayOptionsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("--to must be a date (2017-10-01) or a time");
     }
+
+    /** An option that only qualifies another, given alone, was ignored in silence; a repeated one's last value won. */
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--usage-window 3d|--usage-window bounds the usage that --usage-half-life remembers",
+                "--seed 7|--seed seeds --add-notebooks",
+                "--pin-models 0.5|--pin-models pins jobs to the cluster's GPU models",
+                "--load 1 --load 2|option --load is given twice"
+            })
+    void anOptionThatWouldBeIgnoredIsRefused(String extra, String message) {
+        String[] args = ("--jobs j.csv " + (extra.startsWith("--load") ? "" : "--nodes 1 ") + extra).split(" ");
+        assertThatThrownBy(() -> ReplayOptions.parse(args))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(message);
+    }
 }
