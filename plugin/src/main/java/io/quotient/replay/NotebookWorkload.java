@@ -29,6 +29,9 @@ import java.util.TreeSet;
  */
 public final class NotebookWorkload {
 
+    /** The most notebooks a team opens a working day on average: beyond, e^-mean is below what a double holds. */
+    public static final int MAX_RATE = 500;
+
     /** Working hours, UTC: notebooks open from 09:00 to 17:00; one left open is closed at 09:00. */
     static final int FROM_HOUR = 9;
 
@@ -154,9 +157,9 @@ public final class NotebookWorkload {
         return next;
     }
 
-    /** Knuth's method: fine for the small means of notebooks per team and day. */
+    /** Knuth's method: fine for the small means of notebooks per team and day, up to {@link #MAX_RATE}. */
     private static int poisson(Random random, double mean) {
-        double limit = Math.exp(-Math.min(mean, 500));
+        double limit = Math.exp(-Math.min(mean, MAX_RATE));
         double p = 1;
         int k = 0;
         do {

@@ -4,6 +4,7 @@ import io.quotient.core.scheduling.FairShareSettings;
 import io.quotient.replay.Baselines;
 import io.quotient.replay.ModelPins;
 import io.quotient.replay.NodeModels;
+import io.quotient.replay.NotebookWorkload;
 import io.quotient.replay.ReplayPolicy;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -139,7 +140,14 @@ record ReplayOptions(
                     window = duration("--usage-window", value);
                     windowGiven = true;
                 }
-                case "--add-notebooks" -> notebooks = positiveNumber("--add-notebooks", value);
+                case "--add-notebooks" -> {
+                    notebooks = positiveNumber("--add-notebooks", value);
+                    if (notebooks > NotebookWorkload.MAX_RATE) {
+                        // the draw is capped there: a larger rate gave the same notebooks in silence
+                        throw new IllegalArgumentException("--add-notebooks must be at most "
+                                + NotebookWorkload.MAX_RATE + " notebooks a working day per team, was " + value);
+                    }
+                }
                 case "--seed" -> {
                     seed = seed("--seed", value);
                     seedGiven = true;

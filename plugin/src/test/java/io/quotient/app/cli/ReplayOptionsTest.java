@@ -40,6 +40,7 @@ class ReplayOptionsTest {
             value = {
                 "--usage-window 3d|--usage-window bounds the usage that --usage-half-life remembers",
                 "--seed 7|--seed seeds --add-notebooks",
+                "--add-notebooks 1000|--add-notebooks must be at most 500 notebooks a working day per team",
                 "--pin-models 0.5|--pin-models pins jobs to the cluster's GPU models",
                 "--load 1 --load 2|option --load is given twice"
             })
