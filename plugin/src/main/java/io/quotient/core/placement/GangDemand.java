@@ -28,6 +28,11 @@ public record GangDemand(ResourceDemand perReplica, int replicas, int minReplica
         return new GangDemand(perReplica, replicas, replicas, false);
     }
 
+    /** The same gang asking for {@code count} replicas (an elastic gang tried smaller, down to its minimum). */
+    public GangDemand withReplicas(int count) {
+        return count == replicas ? this : new GangDemand(perReplica, count, minReplicas, mixedModels);
+    }
+
     public boolean elastic() {
         return minReplicas < replicas;
     }

@@ -252,24 +252,19 @@ final class PlanningRound {
         Gang gang = job.gang();
         GangDemand demand = gangDemand(job, perReplica);
         GangOutcome outcome = departmentFull != null ? null : new GangPlacer(policy).place(ws.state(), demand, filter);
-        List<Allocation> replicas;
-        if (!(outcome instanceof GangOutcome.Placed placedReplicas)) {
-            Optional<List<Allocation>> reclaimed = reclaimForGang(job, team, demand, filter);
-            if (reclaimed.isEmpty()) {
-                return book.keepPending(
-                        job,
-                        departmentFull != null
-                                ? departmentFull
-                                : "gang of " + gang.replicas() + " replicas: "
-                                        + ((GangOutcome.Waiting) outcome)
-                                                .shortfall()
-                                                .describe());
-            }
-            replicas = reclaimed.get();
-        } else {
-            replicas = placedReplicas.replicas();
+        if (outcome instanceof GangOutcome.Placed placed) {
+            return bookGang(job, team, placed.replicas());
         }
-        return bookGang(job, team, replicas);
+        Optional<List<Allocation>> reclaimed = reclaimForGang(job, team, demand, filter);
+        if (reclaimed.isPresent()) {
+            return bookGang(job, team, reclaimed.get());
+        }
+        return book.keepPending(
+                job,
+                departmentFull != null
+                        ? departmentFull
+                        : "gang of " + gang.replicas() + " replicas: "
+                                + ((GangOutcome.Waiting) outcome).shortfall().describe());
     }
 
     /** Books the gang's replicas whole, unless quota at their exact size holds it back. */
@@ -304,9 +299,7 @@ final class PlanningRound {
             if (quotaBlock(job, team, milli) != null && !onlyDepartmentAtMax(job, team, milli)) {
                 continue;
             }
-            GangDemand sized = count == gang.replicas()
-                    ? gang
-                    : new GangDemand(gang.perReplica(), count, gang.minReplicas(), gang.mixedModels());
+            GangDemand sized = gang.withReplicas(count);
             for (ReclaimStep step : ReclaimLadder.STEPS) {
                 Optional<List<Allocation>> replicas = step.rights(rules, job, milli, ws)
                         .flatMap(granted -> reclaimForGang(job, sized, filter, granted));

@@ -35,7 +35,7 @@ final class RoundShares {
         this.past = past;
         this.whole = whole;
         this.groups = groups;
-        for (Team t : ws.ledger().teams().values()) {
+        for (Team t : past.isEmpty() ? List.<Team>of() : ws.ledger().teams().values()) {
             if (t.department() != null) {
                 departmentPast.merge(t.department().name(), past.getOrDefault(t.name(), 0.0), Double::sum);
             }

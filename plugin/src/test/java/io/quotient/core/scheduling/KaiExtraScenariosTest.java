@@ -11,11 +11,9 @@ import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PlacedJob;
-import io.quotient.core.model.QuotaState;
 import io.quotient.core.model.Team;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -235,20 +233,7 @@ class KaiExtraScenariosTest {
 
     /** An elastic gang of one-GPU replicas, at least one, running on GPU 0 of each of the given nodes. */
     private static void runningElastic(Scenario s, String team, String name, String... nodes) {
-        List<PlacedJob.Replica> others = new java.util.ArrayList<>();
-        for (int i = 1; i < nodes.length; i++) {
-            others.add(new PlacedJob.Replica(nodes[i], List.of(0)));
-        }
-        KaiScenarios.put(
-                s,
-                new PlacedJob(
-                        elastic(team, name, nodes.length),
-                        nodes[0],
-                        List.of(0),
-                        1000,
-                        QuotaState.OVER_QUOTA,
-                        s.run.now.minus(Duration.ofHours(1)),
-                        others));
+        KaiScenarios.runningGang(s, elastic(team, name, nodes.length), nodes);
     }
 
     private static JobSpec elastic(String team, String name, int replicas) {

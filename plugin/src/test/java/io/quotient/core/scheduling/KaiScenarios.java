@@ -122,6 +122,11 @@ final class KaiScenarios {
 
     /** A rigid gang running with one replica on GPU 0 of each of the given nodes. */
     static void runningGang(Scenario s, String team, String name, int priority, String... nodes) {
+        runningGang(s, gang(team, name, nodes.length, priority), nodes);
+    }
+
+    /** The gang {@code spec} running with one replica on GPU 0 of each of the given nodes, for an hour. */
+    static void runningGang(Scenario s, JobSpec spec, String... nodes) {
         List<PlacedJob.Replica> others = new ArrayList<>();
         for (int i = 1; i < nodes.length; i++) {
             others.add(new PlacedJob.Replica(nodes[i], List.of(0)));
@@ -129,7 +134,7 @@ final class KaiScenarios {
         put(
                 s,
                 new PlacedJob(
-                        gang(team, name, nodes.length, priority),
+                        spec,
                         nodes[0],
                         List.of(0),
                         1000,
