@@ -5,8 +5,10 @@ import io.quotient.core.model.JobKind;
 import io.quotient.sim.TraceReader;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * The replay's own job format (docs/replay.md), columns by name, only {@code submit}, {@code duration} and
@@ -26,7 +28,19 @@ final class GeneralFormat {
     static List<ReplayJob> read(CsvTable table) {
         table.require(REQUIRED, "the replay's job format");
         List<ReplayJob> jobs = new ArrayList<>();
-        table.forEachRow(row -> jobs.add(job(row)));
+        Map<String, Integer> lineOfName = new HashMap<>();
+        table.forEachRow(row -> {
+            ReplayJob job = job(row);
+            Integer earlier = lineOfName.putIfAbsent(job.name(), row.line());
+            if (earlier != null) {
+                // found here, with both lines, rather than when the replay reaches the second submission
+                throw row.error(
+                        "name",
+                        "job name " + job.name() + " is already the name of the job on line " + earlier
+                                + "; give each job its own name (an empty name is job-LINE, the line less one)");
+            }
+            jobs.add(job);
+        });
         return jobs;
     }
 

@@ -27,7 +27,11 @@ public record NodeModels(List<Share> shares) {
     /** A trailing memory size in a model's name, {@code H100-80GB}: the memory of one of its GPUs. */
     private static final Pattern MEMORY = Pattern.compile(".*?(\\d{1,4})GB$");
 
-    private static final double SUM_TOLERANCE = 1e-6;
+    /**
+     * How far the written shares may sum from 1: thirds written to three or four places ({@code 0.333} × 3 = 0.999)
+     * are shares of 1 as meant; a sum further off is a mistake in a share, not a rounding.
+     */
+    private static final double SUM_TOLERANCE = 0.0015;
 
     public NodeModels {
         shares = List.copyOf(shares);
@@ -37,7 +41,9 @@ public record NodeModels(List<Share> shares) {
     }
 
     /**
-     * Parses {@code MODEL:FRACTION[,MODEL:FRACTION...]}; the fractions must be above 0 and sum to 1.
+     * Parses {@code MODEL:FRACTION[,MODEL:FRACTION...]}; the fractions must be above 0 and sum to 1 as written to
+     * three places (within 0.0015); they are scaled to sum to exactly 1, so {@code a:0.333,b:0.333,c:0.333} gives
+     * three equal thirds.
      *
      * @throws IllegalArgumentException naming the part that is wrong and what it should be
      */
@@ -68,7 +74,10 @@ public record NodeModels(List<Share> shares) {
             throw new IllegalArgumentException("the fractions sum to " + sum + ", not 1; make them the shares of the"
                     + " nodes (e.g. 0.25,0.5,0.25)");
         }
-        return new NodeModels(shares);
+        double total = sum;
+        return new NodeModels(shares.stream()
+                .map(s -> new Share(s.model(), s.fraction() / total))
+                .toList());
     }
 
     private static double fraction(String model, String text) {

@@ -86,6 +86,27 @@ class JobsFileTest {
     }
 
     @Test
+    void aJobNameGivenTwiceIsReportedWithBothLines() throws IOException {
+        Path named = write("dup.csv", """
+                name,submit,duration,team
+                a-1,0,10,a
+                b-1,5,10,b
+                a-1,900000,10,a
+                """);
+        assertThatThrownBy(() -> JobsFile.read(named))
+                .isInstanceOf(TraceFormatException.class)
+                .hasMessageContaining("dup.csv:4:1:")
+                .hasMessageContaining("job name a-1 is already the name of the job on line 2");
+        // an unnamed job is job-LINE: a job named so by hand collides with it, found by line as well
+        Path generated = write("gen.csv", """
+                name,submit,duration,team
+                ,0,10,a
+                job-1,5,10,b
+                """);
+        assertThatThrownBy(() -> JobsFile.read(generated)).hasMessageContaining("gen.csv:3:1:");
+    }
+
+    @Test
     void anIdleProfileIsReadAndAJobWithoutOneIsBusyAllTheTime() throws IOException {
         Path file = write("idle.csv", """
                 name,submit,duration,team,gpus,kind,idle_profile

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.quotient.core.cluster.NodeSpec;
 import java.util.Collections;
 import java.util.List;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 /** The generated nodes' models: whole nodes in the stated proportions, always the same for the same spec. */
@@ -49,6 +50,17 @@ class NodeModelsTest {
         assertThat(nodes).extracting(NodeSpec::gpuMemoryMib).containsExactly(81920L, 81920L, 81920L, 32768L);
         assertThat(ClusterSize.uniform(2, 8)).extracting(NodeSpec::gpuModel).containsOnly(ClusterSize.MODEL);
         assertThat(ClusterSize.uniform(4, 8, FLEET)).isEqualTo(nodes);
+    }
+
+    @Test
+    void sharesWrittenToThreePlacesAreScaledToSumToOne() {
+        NodeModels thirds = NodeModels.parse("a:0.333,b:0.333,c:0.333");
+        assertThat(thirds.shares())
+                .extracting(NodeModels.Share::fraction)
+                .allSatisfy(f -> assertThat(f).isCloseTo(1.0 / 3, Offset.offset(1e-12)));
+        assertThat(thirds.assign(9)).containsExactly("a", "a", "a", "b", "b", "b", "c", "c", "c");
+        assertThat(NodeModels.parse("a:0.3333,b:0.3333,c:0.3333").assign(3)).containsExactly("a", "b", "c");
+        assertThatThrownBy(() -> NodeModels.parse("a:0.33,b:0.33,c:0.33")).hasMessageContaining("sum to 0.99");
     }
 
     @Test

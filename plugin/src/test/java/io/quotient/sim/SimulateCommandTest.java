@@ -136,6 +136,26 @@ class SimulateCommandTest {
     }
 
     @Test
+    void podsNoNodeHoldsEvenEmptyAreWarnedOfBeforeTheRun() throws Exception {
+        Path withGiants = Files.writeString(
+                dir.resolve("giants.csv"),
+                Files.readString(pods()) + "giant-1,4000,8192,64,1000\ngiant-2,4000,8192,64,1000\n");
+        int code = command.run(new String[] {"--nodes", nodes().toString(), "--pods", withGiants.toString(), "--json"});
+        assertThat(code).as(err()).isZero();
+        assertThat(err())
+                .contains("warning: 2 of the 32 pods (the first 'giant-1') fit no node of")
+                .contains("fail under every policy");
+        assertThat(new ObjectMapper().readTree(out()).get("runs")).isNotEmpty(); // warned, and still run
+    }
+
+    @Test
+    void podsEveryNodeCouldHoldGetNoWarning() throws Exception {
+        assertThat(command.run(new String[] {"--nodes", nodes().toString(), "--pods", pods().toString(), "--json"}))
+                .isZero();
+        assertThat(err()).doesNotContain("warning");
+    }
+
+    @Test
     void aPodListWithoutGpuPodsIsRefusedRatherThanReportedEmpty() throws Exception {
         Path cpuOnly = Files.writeString(
                 dir.resolve("cpu-only.csv"), "name,cpu_milli,memory_mib,num_gpu,gpu_milli\np1,4000,8192,0,0\n");

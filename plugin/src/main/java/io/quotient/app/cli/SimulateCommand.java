@@ -4,6 +4,7 @@ import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.placement.PlacementPolicies;
 import io.quotient.core.placement.TargetWorkload;
 import io.quotient.core.placement.TieBreak;
+import io.quotient.deploy.LogValues;
 import io.quotient.sim.Placement;
 import io.quotient.sim.PodLists;
 import io.quotient.sim.ReportFormats;
@@ -13,6 +14,7 @@ import io.quotient.sim.Simulator;
 import io.quotient.sim.TraceFormatException;
 import io.quotient.sim.TracePod;
 import io.quotient.sim.TraceReader;
+import io.quotient.sim.UnplaceablePods;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -108,6 +110,7 @@ public final class SimulateCommand implements CliCommand {
                 throw new IllegalArgumentException(podsFile + " has no pod that asks for a GPU; the simulator counts"
                         + " arrivals in GPU demand, so give a pod list with GPU pods");
             }
+            warnOfUnplaceablePods(nodesFile, nodes, pods);
             Simulator simulator = new Simulator(nodes, pods, options.inflation());
             Simulator.Progress progress = options.json() ? Simulator.Progress.NONE : new SeedProgress(err);
             Placement placement = options.service() != null
@@ -119,6 +122,16 @@ public final class SimulateCommand implements CliCommand {
         } catch (TraceFormatException | IllegalArgumentException | UncheckedIOException e) {
             err.println("simulate: " + e.getMessage());
             return 1;
+        }
+    }
+
+    private void warnOfUnplaceablePods(Path nodesFile, List<NodeSpec> nodes, List<TracePod> pods) {
+        List<TracePod> unplaceable = UnplaceablePods.of(nodes, pods);
+        if (!unplaceable.isEmpty()) {
+            err.println("simulate: warning: " + unplaceable.size() + " of the " + pods.size() + " pods (the first "
+                    + "'" + LogValues.escape(unplaceable.get(0).name()) + "'" + ") fit no node of " + nodesFile
+                    + " even when it is empty (more GPUs, CPU or memory than any node of an allowed model has); they"
+                    + " fail under every policy and count alike in every figure");
         }
     }
 
