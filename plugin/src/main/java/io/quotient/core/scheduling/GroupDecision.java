@@ -4,6 +4,7 @@ import io.quotient.core.model.Demands;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.ModelGroup;
+import io.quotient.core.model.ModelGuarantee;
 import io.quotient.core.model.Team;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,11 +77,14 @@ final class GroupDecision {
         QuotaLedger whole = ws.ledger();
         long least = Demands.leastMilli(job, ws.state().nodes());
         GroupTargets where = GroupTargets.of(job, whole, clusterModels, least);
+        boolean withinMax = !whole.exceedsMax(job.team(), least) && !whole.exceedsDepartmentMax(job.team(), least);
         if (where.capped() != null) {
+            if (withinMax && displacesOwnAtGroupMax(job, least)) {
+                return true;
+            }
             actions.add(new PlanAction.KeepPending(job.id(), where.capped()));
             return false;
         }
-        boolean withinMax = !whole.exceedsMax(job.team(), least) && !whole.exceedsDepartmentMax(job.team(), least);
         List<String> notes = new ArrayList<>();
         List<GroupTargets.Target> withRoom = new ArrayList<>();
         for (GroupTargets.Target t : withinMax ? where.targets() : List.<GroupTargets.Target>of()) {
@@ -197,6 +201,37 @@ final class GroupDecision {
         }
         QuotaLedger borrowing = whole.team(job.team()).splitsGuarantee() ? whole.borrowing(job.team()) : whole;
         return round.decideIn(job, borrowing, Map.of(), t.job(), true);
+    }
+
+    /**
+     * A split team's job at a group maximum of its own takes the place of the team's lower-priority jobs in that group,
+     * as at its overall maximum (a higher-priority job waited behind its own team's lower-priority ones there, which
+     * Kueue's withinClusterQueue LowerPriority preempts at a flavor's borrowing limit): in the group's view the group
+     * maximum is the team's maximum ({@link QuotaLedger#inGroup}), so the round frees first, among the team's own
+     * jobs on the group's nodes, what the job would bring the team beyond it. Groups in the team's declared order; not
+     * where the department's maximum for the group holds the job back. Records nothing when it fails.
+     */
+    private boolean displacesOwnAtGroupMax(JobSpec job, long least) {
+        QuotaLedger whole = ws.ledger();
+        if (!whole.team(job.team()).splitsGuarantee()) {
+            return false;
+        }
+        for (ModelGuarantee g : whole.team(job.team()).modelGuarantees().groups()) {
+            JobSpec inGroup = restricted(job, g.group());
+            QuotaLedger view = whole.inGroup(g.group());
+            if (!g.hasMax()
+                    || inGroup.allowedModels().isEmpty()
+                    || !view.exceedsMax(job.team(), least)
+                    || view.exceedsDepartmentMax(job.team(), least)) {
+                continue;
+            }
+            int mark = actions.size();
+            if (round.decideIn(job, view, Map.of(), inGroup, false)) {
+                return true;
+            }
+            actions.subList(mark, actions.size()).clear();
+        }
+        return false;
     }
 
     /** The job restricted to the group's models it may use. */

@@ -75,29 +75,34 @@ final class KueueScenarios {
     /** An admitted workload, placed on the first node with enough free GPUs, running for an hour. */
     static void admitted(Scenario s, String team, String name, int gpus, int priority) {
         for (NodeSpec n : s.run.nodes) {
-            Set<Integer> used = new HashSet<>();
-            s.run.placed
-                    .values()
-                    .forEach(p -> p.replicas().stream()
-                            .filter(r -> r.node().equals(n.name()))
-                            .forEach(r -> used.addAll(r.gpuIndices())));
-            List<Integer> free = IntStream.range(0, n.gpuCount())
-                    .filter(g -> !used.contains(g))
-                    .boxed()
-                    .toList();
+            List<Integer> free = freeGpus(s, n);
             if (free.size() >= gpus) {
-                PlacedJob job = new PlacedJob(
-                        wl(team, name, gpus, priority),
-                        n.name(),
-                        free.subList(0, gpus),
-                        1000,
-                        QuotaState.OVER_QUOTA,
-                        s.run.now.minus(Duration.ofHours(1)));
-                s.run.placed.put(job.id(), job);
+                putAdmitted(s, wl(team, name, gpus, priority), n, free.subList(0, gpus));
                 return;
             }
         }
         throw new IllegalStateException("no node has " + gpus + " free GPUs for " + team + "/" + name);
+    }
+
+    /** The GPUs of the node no running job uses. */
+    static List<Integer> freeGpus(Scenario s, NodeSpec n) {
+        Set<Integer> used = new HashSet<>();
+        s.run.placed
+                .values()
+                .forEach(p -> p.replicas().stream()
+                        .filter(r -> r.node().equals(n.name()))
+                        .forEach(r -> used.addAll(r.gpuIndices())));
+        return IntStream.range(0, n.gpuCount())
+                .filter(g -> !used.contains(g))
+                .boxed()
+                .toList();
+    }
+
+    /** The job running on those GPUs of the node since an hour ago. */
+    static void putAdmitted(Scenario s, JobSpec spec, NodeSpec n, List<Integer> gpus) {
+        PlacedJob job =
+                new PlacedJob(spec, n.name(), gpus, 1000, QuotaState.OVER_QUOTA, s.run.now.minus(Duration.ofHours(1)));
+        s.run.placed.put(job.id(), job);
     }
 
     /** {@code count} one-GPU workloads of priority 0 named prefix1, prefix2, ... */

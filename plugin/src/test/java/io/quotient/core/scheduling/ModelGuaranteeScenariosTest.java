@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.Department;
-import io.quotient.core.model.GpuRequest;
-import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.ModelGroup;
 import io.quotient.core.model.ModelGuarantee;
@@ -13,10 +11,8 @@ import io.quotient.core.model.ModelGuarantees;
 import io.quotient.core.model.QuotaState;
 import io.quotient.core.model.Team;
 import io.quotient.core.model.WithinTeamPreemption;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,7 +41,12 @@ class ModelGuaranteeScenariosTest {
 
     /** A team whose whole guarantee is split by the groups given (each: a model, its GPUs). */
     static Team split(String name, ModelGuarantee... groups) {
-        ModelGuarantees g = new ModelGuarantees(List.of(groups));
+        return grouped(name, true, List.of(groups));
+    }
+
+    /** A team guaranteed the sum of its groups' guarantees, each group with its maximum. */
+    static Team grouped(String name, boolean fairShareReclaim, List<ModelGuarantee> groups) {
+        ModelGuarantees g = new ModelGuarantees(groups);
         return new Team(
                 name,
                 g.guaranteedMilli(),
@@ -53,7 +54,7 @@ class ModelGuaranteeScenariosTest {
                 1.0,
                 0,
                 WithinTeamPreemption.LOWER_PRIORITY,
-                true,
+                fairShareReclaim,
                 null,
                 null,
                 g);
@@ -64,15 +65,7 @@ class ModelGuaranteeScenariosTest {
     }
 
     static JobSpec pinned(String team, String name, int gpus, String... models) {
-        return new JobSpec(
-                new JobId(team, name),
-                new GpuRequest.WholeGpus(gpus),
-                1000,
-                1024,
-                Set.of(models),
-                0,
-                true,
-                Duration.ZERO);
+        return KueueFlavorScenarios.pinned(team, name, gpus, 0, models);
     }
 
     private void running(String team, String name, String node, int gpu) {
@@ -150,6 +143,21 @@ class ModelGuaranteeScenariosTest {
         run.deploy(pinned("t", "h2", 1, H100));
         assertThat(run.isPlaced("t", "h1")).isTrue();
         assertThat(run.reason("t", "h2")).isEqualTo("team t at its maximum for H100-80GB (1 of 1 GPUs)");
+    }
+
+    @Test
+    void aJobAtItsGroupMaximumTakesThePlaceOfItsTeamsLowerPriorityJob() {
+        // t (1 H100 guaranteed, at most 2) runs two priority-0 H100 jobs; its priority-1 H100 job takes the place of
+        // one of them, as at the overall maximum; a priority-0 one waits at the maximum and evicts nothing
+        run.team(grouped("t", true, List.of(new ModelGuarantee(ModelGroup.of(H100), 1000, 2000))));
+        running("t", "low1", "h-0", 0);
+        running("t", "low2", "h-0", 1);
+        run.deploy(pinned("t", "same", 1, H100));
+        assertThat(run.reason("t", "same")).isEqualTo("team t at its maximum for H100-80GB (2 of 2 GPUs)");
+        assertThat(evicted()).isEmpty();
+        run.deploy(KueueFlavorScenarios.pinned("t", "urgent", 1, 1, H100));
+        assertThat(run.isPlaced("t", "urgent")).isTrue();
+        assertThat(evicted()).hasSize(1).allMatch(j -> j.startsWith("t/low"));
     }
 
     @Test
