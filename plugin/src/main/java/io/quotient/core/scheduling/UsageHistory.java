@@ -1,6 +1,7 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.Department;
 import io.quotient.core.model.ModelGroup;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.Team;
@@ -95,17 +96,29 @@ public final class UsageHistory {
 
     /**
      * What each team borrows now: the GPU milli its placed jobs hold beyond its guarantee (teams within it absent),
-     * what {@link #record} takes. One definition for the service and the replay.
+     * and each department what its teams hold beyond the department's guarantee (under
+     * {@link FairShare#departmentKey}), what {@link #record} takes. One definition for the service and the replay.
      */
     public static Map<String, Long> borrowedMilli(Map<String, Team> teams, List<PlacedJob> placed) {
         Map<String, Long> held = new HashMap<>();
         placed.forEach(p -> held.merge(p.spec().team(), p.gpuMilli(), Long::sum));
         Map<String, Long> borrowed = new HashMap<>();
+        Map<Department, Long> departments = new HashMap<>();
         held.forEach((team, milli) -> {
             Team t = teams.get(team);
             long beyond = milli - (t == null ? 0 : t.guaranteedMilli());
             if (beyond > 0) {
                 borrowed.put(team, beyond);
+            }
+            if (t != null && t.department() != null) {
+                departments.merge(t.department(), milli, Long::sum);
+            }
+        });
+        // a department borrows what its teams hold beyond the department's guarantee, kept under its own key: its
+        // teams' borrowing summed counts a sibling's idle guarantee as borrowed from the cluster (FairShare)
+        departments.forEach((d, milli) -> {
+            if (milli > d.guaranteedMilli()) {
+                borrowed.put(FairShare.departmentKey(d.name()), milli - d.guaranteedMilli());
             }
         });
         return borrowed;
