@@ -9,6 +9,7 @@ import io.quotient.core.model.UsageRecord;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -140,11 +141,20 @@ public final class UsageHistory {
         placed.forEach(ledger::add);
         Set<String> holders = new TreeSet<>();
         placed.forEach(p -> holders.add(p.spec().team()));
+        Set<Department> departments = new HashSet<>();
+        teams.values().stream().map(Team::department).filter(d -> d != null).forEach(departments::add);
         for (ModelGroup g : GroupShares.clusterGroups(teams, nodes)) {
             for (String team : holders) {
                 long beyond = ledger.heldIn(team, g) - ledger.guaranteeIn(team, g);
                 if (beyond > 0) {
                     borrowed.put(GroupShares.pastKey(team, g), beyond);
+                }
+            }
+            // a department's borrowing in the group, beyond its guarantee there, as for the cluster above
+            for (Department d : departments) {
+                long beyond = ledger.departmentHeldIn(d.name(), g) - ledger.departmentGuaranteeIn(d, g);
+                if (beyond > 0) {
+                    borrowed.put(GroupShares.pastKey(FairShare.departmentKey(d.name()), g), beyond);
                 }
             }
         }

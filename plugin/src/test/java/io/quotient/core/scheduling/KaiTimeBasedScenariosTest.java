@@ -4,8 +4,12 @@ import static io.quotient.core.scheduling.KaiScenarios.state;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.Department;
 import io.quotient.core.model.JobSpec;
+import io.quotient.core.model.ModelGroup;
+import io.quotient.core.model.ModelGuarantee;
+import io.quotient.core.model.ModelGuarantees;
 import io.quotient.core.model.PendingJob;
 import io.quotient.core.model.Team;
 import io.quotient.time.MutableClock;
@@ -26,6 +30,8 @@ import org.junit.jupiter.api.Test;
  * cluster and scaled by {@code kValue} (docs/fairness.md, "Peers"); the tests that depend on it say so.
  */
 class KaiTimeBasedScenariosTest {
+
+    private static final String H100 = "H100-80GB";
 
     /** A run whose usage history records what each team borrows at every step, as the service does. */
     private static final class DecayRun {
@@ -193,5 +199,33 @@ class KaiTimeBasedScenariosTest {
         // of the 8 idle GPUs d1 gets 2 and d2 6 (4 + 2 = 6 - 0), and within d1's 10 y takes the 2 beyond the
         // guarantees (x's past 8 > y's 0): x 4, y 6, z 14.
         assertThat(departmentShares(12)).isEqualTo(Map.of("x", 4000L, "y", 6000L, "z", 14000L));
+    }
+
+    @Test
+    void departmentBorrowingIsRecordedPerModelGroupToo() {
+        // The same with the quotas naming model groups (y's quota caps its H100s): x holds 8 H100s, 4 beyond its
+        // guarantee and none beyond d1's 8, then 12; the history holds the department's borrowing, in the cluster
+        // and in the group, only in the second case.
+        Department d1 = new Department("d1", 8000, Team.UNLIMITED, 1);
+        Team y = new Team("y", 4000, Team.UNLIMITED, 1, 0)
+                .withDepartment(d1)
+                .withModelGuarantees(new ModelGuarantees(List.of(new ModelGuarantee(ModelGroup.of(H100), 0, 8000))));
+        for (int held : new int[] {8, 12}) {
+            Scenario s = Scenario.on(List.of(new NodeSpec("h-0", 128_000, 1_048_576, 16, H100, 81_920)))
+                    .team(new Team("x", 4000, Team.UNLIMITED, 1, 0).withDepartment(d1))
+                    .team(y);
+            for (int g = 0; g < held; g++) {
+                s.running("x", "x" + g, "h-0", 0, g);
+            }
+            Map<String, Long> borrowed =
+                    UsageHistory.borrowedMilli(s.run.teams, List.copyOf(s.run.placed.values()), s.run.nodes);
+            String department = FairShare.departmentKey("d1");
+            String inGroup = GroupShares.pastKey(department, ModelGroup.of(H100));
+            if (held == 8) {
+                assertThat(borrowed).containsEntry("x", 4000L).doesNotContainKeys(department, inGroup);
+            } else {
+                assertThat(borrowed).containsEntry(department, 4000L).containsEntry(inGroup, 4000L);
+            }
+        }
     }
 }
