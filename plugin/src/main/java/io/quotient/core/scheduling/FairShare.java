@@ -21,7 +21,7 @@ import java.util.TreeMap;
  * department leaves idle before what other departments leave idle.
  *
  * <p>With usage decay on ({@link FairShareSettings}) each team also brings its decayed past borrowing (a
- * department the sum of its teams'): within a tier idle capacity then equalises (past borrowing + share beyond the
+ * department its own past borrowing beyond the department's guarantee): within a tier idle capacity then equalises (past borrowing + share beyond the
  * guarantee) / weight instead of share beyond the guarantee / weight, so a team that borrowed more lately gets less
  * of today's idle capacity. Guarantees are handed out first, as without decay.
  */
@@ -94,23 +94,27 @@ final class FairShare {
         Department d = members.get(0).department();
         long ceiling = 0;
         int priority = Integer.MIN_VALUE;
-        double used = 0;
         for (Team t : members) {
             ceiling += Math.min(demand.getOrDefault(t.name(), 0L), t.maxMilli());
             priority = Math.max(priority, t.priority());
-            used += past.getOrDefault(t.name(), 0.0);
         }
+        // the department's own past borrowing beyond its guarantee, not its teams' summed: a team that borrowed a
+        // sibling's idle guarantee borrowed nothing of the cluster, and it cost the whole department its part of
+        // the cluster's idle GPUs later (use within a guarantee costs nothing later, at either level)
         return new Claim(
                 departmentKey(d.name()),
                 d.guaranteedMilli(),
                 Math.min(ceiling, d.maxMilli()),
                 d.overQuotaWeight(),
                 priority,
-                used);
+                past.getOrDefault(departmentKey(d.name()), 0.0));
     }
 
-    /** Department and team names share one map during the top-level division; this keeps them apart. */
-    private static String departmentKey(String department) {
+    /**
+     * Department and team names share one map during the top-level division, and in the usage history
+     * ({@link UsageHistory#borrowedMilli(Map, List)}); this keeps them apart (a team name holds no '/').
+     */
+    static String departmentKey(String department) {
         return "department/" + department;
     }
 

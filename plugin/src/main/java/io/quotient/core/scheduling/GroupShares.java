@@ -123,6 +123,13 @@ final class GroupShares {
                 if (used != null) {
                     pastIn.put(t.name(), used);
                 }
+                if (t.department() != null) {
+                    String department = FairShare.departmentKey(t.department().name());
+                    Double departmentUsed = past.get(pastKey(department, g));
+                    if (departmentUsed != null) {
+                        pastIn.put(department, departmentUsed);
+                    }
+                }
             }
             shares.put(g, FairShare.of(viewed, demand.get(g), capacity.get(g), pastIn));
         }

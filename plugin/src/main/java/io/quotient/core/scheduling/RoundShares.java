@@ -21,25 +21,21 @@ import java.util.Map;
 final class RoundShares {
 
     private final Workspace ws;
-    /** Per team, its decayed past borrowing in milli (empty without usage decay); per group too, by {@link GroupShares#pastKey}. */
+    /**
+     * Per team, its decayed past borrowing in milli (empty without usage decay); per group too, by
+     * {@link GroupShares#pastKey}, and per department by {@link FairShare#departmentKey}.
+     */
     private final Map<String, Double> past;
     /** Per team, its fair share of the cluster: with model groups, the sum of its groups'. */
     private final Map<String, Long> whole;
     /** Per model group, the fair shares there; null without model groups. */
     private final GroupShares groups;
-    /** Per department, its teams' decayed past borrowing summed (fixed for the round, like {@link #past}). */
-    private final Map<String, Double> departmentPast = new HashMap<>();
 
     private RoundShares(Workspace ws, Map<String, Double> past, Map<String, Long> whole, GroupShares groups) {
         this.ws = ws;
         this.past = past;
         this.whole = whole;
         this.groups = groups;
-        for (Team t : past.isEmpty() ? List.<Team>of() : ws.ledger().teams().values()) {
-            if (t.department() != null) {
-                departmentPast.merge(t.department().name(), past.getOrDefault(t.name(), 0.0), Double::sum);
-            }
-        }
     }
 
     /** @param waiting jobs that want capacity besides those placed */
@@ -97,8 +93,8 @@ final class RoundShares {
             return own;
         }
         long departmentBorrowed = Math.max(0, ledger.departmentTotal(d.name()) - d.guaranteedMilli());
-        return own.within(
-                SharePosition.of(departmentBorrowed + departmentPast.getOrDefault(d.name(), 0.0), d.overQuotaWeight()));
+        return own.within(SharePosition.of(
+                departmentBorrowed + past.getOrDefault(FairShare.departmentKey(d.name()), 0.0), d.overQuotaWeight()));
     }
 
     /** The model groups a borrowing job tries, in order ({@link GroupShares#landingOrder}). */

@@ -1,6 +1,7 @@
 package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.Department;
 import io.quotient.core.model.ModelGroup;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.Team;
@@ -8,6 +9,7 @@ import io.quotient.core.model.UsageRecord;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -95,17 +97,29 @@ public final class UsageHistory {
 
     /**
      * What each team borrows now: the GPU milli its placed jobs hold beyond its guarantee (teams within it absent),
-     * what {@link #record} takes. One definition for the service and the replay.
+     * and each department what its teams hold beyond the department's guarantee (under
+     * {@link FairShare#departmentKey}), what {@link #record} takes. One definition for the service and the replay.
      */
     public static Map<String, Long> borrowedMilli(Map<String, Team> teams, List<PlacedJob> placed) {
         Map<String, Long> held = new HashMap<>();
         placed.forEach(p -> held.merge(p.spec().team(), p.gpuMilli(), Long::sum));
         Map<String, Long> borrowed = new HashMap<>();
+        Map<Department, Long> departments = new HashMap<>();
         held.forEach((team, milli) -> {
             Team t = teams.get(team);
             long beyond = milli - (t == null ? 0 : t.guaranteedMilli());
             if (beyond > 0) {
                 borrowed.put(team, beyond);
+            }
+            if (t != null && t.department() != null) {
+                departments.merge(t.department(), milli, Long::sum);
+            }
+        });
+        // a department borrows what its teams hold beyond the department's guarantee, kept under its own key: its
+        // teams' borrowing summed counts a sibling's idle guarantee as borrowed from the cluster (FairShare)
+        departments.forEach((d, milli) -> {
+            if (milli > d.guaranteedMilli()) {
+                borrowed.put(FairShare.departmentKey(d.name()), milli - d.guaranteedMilli());
             }
         });
         return borrowed;
@@ -127,11 +141,20 @@ public final class UsageHistory {
         placed.forEach(ledger::add);
         Set<String> holders = new TreeSet<>();
         placed.forEach(p -> holders.add(p.spec().team()));
+        Set<Department> departments = new HashSet<>();
+        teams.values().stream().map(Team::department).filter(d -> d != null).forEach(departments::add);
         for (ModelGroup g : GroupShares.clusterGroups(teams, nodes)) {
             for (String team : holders) {
                 long beyond = ledger.heldIn(team, g) - ledger.guaranteeIn(team, g);
                 if (beyond > 0) {
                     borrowed.put(GroupShares.pastKey(team, g), beyond);
+                }
+            }
+            // a department's borrowing in the group, beyond its guarantee there, as for the cluster above
+            for (Department d : departments) {
+                long beyond = ledger.departmentHeldIn(d.name(), g) - ledger.departmentGuaranteeIn(d, g);
+                if (beyond > 0) {
+                    borrowed.put(GroupShares.pastKey(FairShare.departmentKey(d.name()), g), beyond);
                 }
             }
         }
