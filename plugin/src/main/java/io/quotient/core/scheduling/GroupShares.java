@@ -207,13 +207,23 @@ final class GroupShares {
 
     /**
      * The team's fair-share position in the group, as the borrowing order reads it: what it borrows there (its holding
-     * beyond its guarantee in the group) plus its decayed past borrowing there, per unit of weight.
+     * beyond its guarantee in the group) plus its decayed past borrowing there, per unit of weight; for a team in a
+     * department, within its department's position in the group (the department's borrowing beyond its guarantee
+     * there), as the cluster's position is ({@link SharePosition#within}): a team of a department borrowing much of
+     * the group waits behind one of a department borrowing little, whatever the teams' own positions.
      */
     SharePosition position(QuotaLedger ledger, String team, ModelGroup g) {
+        Team t = ledger.team(team);
         long borrowed = Math.max(0, ledger.heldIn(team, g) - ledger.guaranteeIn(team, g));
-        return SharePosition.of(
-                borrowed + past.getOrDefault(pastKey(team, g), 0.0),
-                ledger.team(team).overQuotaWeight());
+        SharePosition own = SharePosition.of(borrowed + past.getOrDefault(pastKey(team, g), 0.0), t.overQuotaWeight());
+        Department d = t.department();
+        if (d == null) {
+            return own;
+        }
+        long departmentBorrowed =
+                Math.max(0, ledger.departmentHeldIn(d.name(), g) - ledger.departmentGuaranteeIn(d, g));
+        String key = pastKey(FairShare.departmentKey(d.name()), g);
+        return own.within(SharePosition.of(departmentBorrowed + past.getOrDefault(key, 0.0), d.overQuotaWeight()));
     }
 
     /**

@@ -16,6 +16,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.Department;
+import io.quotient.core.model.ModelGuarantees;
+import io.quotient.core.model.Team;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -132,10 +134,24 @@ class KueueScheduleForFairSharingScenariosTest {
         // department borrows per unit of its weight, SharePosition.within), then by its own: B borrows 30, C 100, so
         // B's d1 goes first (d 10 before e 20). Before, the order read each team's position only and f1 (f borrows
         // nothing) went first, then e1 and g1, and d1 waited.
-        Department b = dept("B", 0, 1);
-        Department c = dept("C", 0, 1);
-        Scenario s = Scenario.nodes(200)
-                .team(plain("d", 0).withDepartment(b))
+        tournament(Scenario.nodes(200), dept("B", 0, 1), dept("C", 0, 1));
+    }
+
+    @Test
+    void theTournamentIsWonTheSameWayInAModelGroupsView() {
+        // the same case where the departments declare a group for the cluster's one model (H100, guaranteed
+        // nothing, no maximum), so the borrowing order reads positions per group (GroupShares.position): the
+        // department's position in the group comes first there too. Before, the group's order read the teams' own
+        // positions only, and f1 went first, then e1 and g1, while d1 waited
+        ModelGuarantees h100 = new ModelGuarantees(List.of(group(H100, 0, Team.UNLIMITED)));
+        tournament(
+                Scenario.on(List.of(new NodeSpec("h-0", 400_000, 4_194_304, 200, H100, 81_920))),
+                new Department("B", 0, Team.UNLIMITED, 1, h100),
+                new Department("C", 0, Team.UNLIMITED, 1, h100));
+    }
+
+    private static void tournament(Scenario cluster, Department b, Department c) {
+        Scenario s = cluster.team(plain("d", 0).withDepartment(b))
                 .team(plain("e", 0).withDepartment(b))
                 .team(plain("f", 0).withDepartment(c))
                 .team(plain("g", 0).withDepartment(c));
