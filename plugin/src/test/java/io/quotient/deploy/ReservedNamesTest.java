@@ -56,6 +56,28 @@ class ReservedNamesTest {
                 .isEqualTo("annotations." + key);
     }
 
+    /** The renderer sets it on every workload (the informers select on it): a value given was overwritten in silence. */
+    @ParameterizedTest
+    @ValueSource(strings = {"app.kubernetes.io/managed-by", "APP.Kubernetes.IO/managed-by"})
+    void theManagedByLabelIsRefusedNamingIt(String key) {
+        JobSubmission labelled = submission("img", Metadata.labels(Map.of(key, "me")), Map.of(), PodOptions.NONE);
+        assertThat(field(labelled)).isEqualTo("labels." + key);
+    }
+
+    @Test
+    void managedByIsTheUsersOwnAsAnAnnotationOrUnderAnotherNameOrPrefix() {
+        for (String key : List.of("app.kubernetes.io/Managed-By", "managed-by", "example.com/managed-by")) {
+            assertThatCode(() -> SubmissionChecks.check(
+                            submission("img", Metadata.labels(Map.of(key, "me")), Map.of(), PodOptions.NONE),
+                            TEMPLATES))
+                    .as(key)
+                    .doesNotThrowAnyException();
+        }
+        Metadata annotated = new Metadata(Map.of(), Map.of("app.kubernetes.io/managed-by", "me"));
+        assertThatCode(() -> SubmissionChecks.check(submission("img", annotated, Map.of(), PodOptions.NONE), TEMPLATES))
+                .doesNotThrowAnyException();
+    }
+
     @ParameterizedTest
     @ValueSource(
             strings = {
