@@ -2,6 +2,7 @@ package io.quotient.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quotient.core.request.RequestException;
 import io.quotient.deploy.port.JobSubmission;
@@ -157,6 +158,15 @@ class ReservedNamesTest {
         assertThat(field(options(new PodOptions(
                         null, null, List.of(data, new VolumeRequest("data", null, "s", null, "/s", null)), List.of()))))
                 .isEqualTo("volumes[1].name");
+    }
+
+    /** Was: "'null' is not a valid volume name", quoting a name the request never gave. */
+    @Test
+    void aVolumeWithoutANameIsToldItIsRequired() {
+        JobSubmission unnamed = options(new PodOptions(
+                null, null, List.of(new VolumeRequest(null, "datasets", null, null, "/data", null)), List.of()));
+        assertThatThrownBy(() -> SubmissionChecks.check(unnamed, TEMPLATES))
+                .hasMessageStartingWith("volumes[0].name: is required");
     }
 
     private static JobSubmission options(PodOptions pod) {
