@@ -38,26 +38,51 @@ class HostileNegotiationTest {
     @Test
     void anAcceptCharsetOtherThanUtf8Is406AndRecordsNothing() throws IOException {
         RawHttp http = new RawHttp(port);
-        for (String accept : List.of(
-                "application/json; charset=utf-16",
-                "application/json; charset=ISO-8859-1",
-                "*/*; charset=utf-16",
-                "application/json; charset=utf-16, */*; charset=utf-32")) {
-            RawHttp.Response answer = http.send("POST", "/api/v1/teams/cs/jobs", Map.of("Accept", accept), JOB);
-            assertThat(answer.status()).as(accept).isEqualTo(406);
-            assertThat(answer.header("Content-Type")).startsWith("application/json");
-            assertThat(answer.body())
-                    .as(accept)
-                    .contains("\"field\":\"Accept\"", "written in UTF-8 (Accept names another charset)");
-        }
-        assertThat(http.send("GET", "/api/v1/teams/cs/jobs", Map.of(), null).body())
-                .isEqualTo("[]");
+        deployRefused(
+                List.of(
+                        "application/json; charset=utf-16",
+                        "application/json; charset=ISO-8859-1",
+                        "*/*; charset=utf-16",
+                        "application/json; charset=utf-16, */*; charset=utf-32"),
+                406,
+                "written in UTF-8 (Accept names another charset)");
         RawHttp.Response utf8 =
                 http.send("GET", "/api/v1/teams", Map.of("Accept", "application/json; charset=UTF-8"), null);
         assertThat(utf8.status()).isEqualTo(200);
         RawHttp.Response fallback = http.send(
                 "GET", "/api/v1/teams", Map.of("Accept", "application/json; charset=utf-16, */*;q=0.1"), null);
         assertThat(fallback.status()).as("a wider range accepted beside it").isEqualTo(200);
+    }
+
+    /** Was: 406 listing the route's types, as if a well-formed Accept had asked for another. */
+    @Test
+    void anAcceptThatIsNoListOfMediaRangesIs400NamingIt() throws IOException {
+        deployRefused(
+                List.of("*/*;q=1.5", "application/json;q=NaN", "application/json;charset=", "garbage"),
+                400,
+                "not a list of media ranges");
+    }
+
+    /** Each Accept refused with the status and the text in a JSON body naming Accept, and no job recorded. */
+    private void deployRefused(List<String> accepts, int status, String text) throws IOException {
+        RawHttp http = new RawHttp(port);
+        for (String accept : accepts) {
+            RawHttp.Response answer = http.send("POST", "/api/v1/teams/cs/jobs", Map.of("Accept", accept), JOB);
+            assertThat(answer.status()).as(accept).isEqualTo(status);
+            assertThat(answer.header("Content-Type")).as(accept).startsWith("application/json");
+            assertThat(answer.body()).as(accept).contains("\"field\":\"Accept\"", text);
+        }
+        assertThat(http.send("GET", "/api/v1/teams/cs/jobs", Map.of(), null).body())
+                .isEqualTo("[]");
+    }
+
+    /** Was: 417 with the generic "refused" body. */
+    @Test
+    void anExpectationOtherThan100ContinueIs417NamingExpect() throws IOException {
+        RawHttp.Response answer =
+                new RawHttp(port).send("POST", "/api/v1/teams/cs/jobs", Map.of("Expect", "fancy"), JOB);
+        assertThat(answer.status()).isEqualTo(417);
+        assertThat(answer.body()).contains("\"field\":\"Expect\"", "100-continue");
     }
 
     /** Was: 200 with the CSV in UTF-8, labelled text/csv;charset=UTF-8, for a client that asked for UTF-16. */

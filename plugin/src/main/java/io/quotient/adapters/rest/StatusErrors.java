@@ -60,6 +60,13 @@ public final class StatusErrors {
                         null,
                         "the request is larger than the service accepts",
                         "send a smaller request; nothing was changed");
+            case 417 ->
+                new ErrorBody(
+                        "expectation failed",
+                        "Expect",
+                        "the Expect header asks for something other than 100-continue, the only expectation the"
+                                + " service meets",
+                        "leave Expect out, or send Expect: 100-continue; nothing was changed");
             case 501 ->
                 new ErrorBody(
                         "not implemented",
