@@ -57,13 +57,18 @@ public class HttpHardeningConfiguration {
         });
     }
 
-    /** The actuator's bodiless client errors answered with the JSON body ({@link BodilessErrorFilter}). */
+    /**
+     * The bodiless client errors of the actuator and the pages answered with the JSON body ({@link
+     * BodilessErrorFilter}; the API's own paths are left to their handlers).
+     */
     @Bean
-    FilterRegistrationBean<BodilessErrorFilter> actuatorErrorBodies() {
+    FilterRegistrationBean<BodilessErrorFilter> bodilessErrorBodies() {
         FilterRegistrationBean<BodilessErrorFilter> registration =
                 new FilterRegistrationBean<>(new BodilessErrorFilter());
-        registration.addUrlPatterns("/actuator/*");
-        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 3);
+        registration.addUrlPatterns("/*");
+        // after the access filter (+10) and the body size check (+20), whose refusals set their status and then
+        // write their own body and WWW-Authenticate: wrapped, the 401 of /actuator/metrics became a bare error
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 30);
         return registration;
     }
 

@@ -164,11 +164,12 @@ public class ServiceConfiguration {
             JobRecordStore store,
             TeamsSource teams,
             WorkloadGateway gateway,
+            ClusterObserver cluster,
             RequestValidator validator,
             DecisionService decisions,
             DeploymentMetrics metrics,
             Clock clock) {
-        return new DeploymentService(store, teams, gateway, validator, decisions, metrics, clock);
+        return new DeploymentService(store, teams, gateway, cluster, validator, decisions, metrics, clock);
     }
 
     @Bean

@@ -3,6 +3,7 @@ package io.quotient.deploy;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.Team;
+import io.quotient.deploy.port.ClusterObserver;
 import io.quotient.deploy.port.DeploymentMetrics;
 import io.quotient.deploy.port.JobRecord;
 import io.quotient.deploy.port.JobRecordStore;
@@ -36,6 +37,7 @@ public final class DeploymentService {
     private final JobRecordStore store;
     private final TeamsSource teams;
     private final WorkloadGateway gateway;
+    private final ClusterObserver cluster;
     private final RequestValidator validator;
     private final DecisionService decisions;
     private final DeploymentMetrics metrics;
@@ -45,6 +47,7 @@ public final class DeploymentService {
             JobRecordStore store,
             TeamsSource teams,
             WorkloadGateway gateway,
+            ClusterObserver cluster,
             RequestValidator validator,
             DecisionService decisions,
             DeploymentMetrics metrics,
@@ -52,6 +55,7 @@ public final class DeploymentService {
         this.store = store;
         this.teams = teams;
         this.gateway = gateway;
+        this.cluster = cluster;
         this.validator = validator;
         this.decisions = decisions;
         this.metrics = metrics;
@@ -71,7 +75,7 @@ public final class DeploymentService {
         SubmissionChecks.check(asWritten, gateway.templates());
         JobSubmission submission = withTemplateDefaults(inTeamNamespace(asWritten));
         JobSpec spec = validator.validate(submission.request(), configured);
-        TeamLimits.check(spec, configured.get(spec.team()));
+        TeamLimits.check(spec, configured.get(spec.team()), cluster.nodes());
         JobRecord decided = decisions.deployNew(
                 new JobRecord(submission, spec, JobStatus.pending(PendingReasons.AWAITING_DECISION), start, null));
         LOG.info(

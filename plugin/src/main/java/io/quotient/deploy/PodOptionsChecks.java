@@ -90,7 +90,12 @@ final class PodOptionsChecks {
             if (volume == null) {
                 throw new RequestException(field, "must not be null");
             }
-            if (volume.name() == null || !DNS_LABEL.matcher(volume.name()).matches()) {
+            if (volume.name() == null) {
+                // said as missing: it was quoted as the volume name 'null', which is a valid DNS label
+                throw new RequestException(
+                        field + ".name", "is required: the volume's name in the pod, a DNS label such as data");
+            }
+            if (!DNS_LABEL.matcher(volume.name()).matches()) {
                 throw new RequestException(
                         field + ".name",
                         "'" + printable(volume.name()) + "' is not a valid volume"

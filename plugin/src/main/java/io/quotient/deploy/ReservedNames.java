@@ -19,6 +19,12 @@ final class ReservedNames {
     private static final String QUOTIENT_PREFIX = "quotient.io/";
     /** gpu-fraction, gpu-fraction-limit, gpu-memory, nvidia.com/container.x.gpu-memory.request, ... */
     private static final List<String> GPU_ANNOTATION_WORDS = List.of("gpu-fraction", "gpu-memory");
+    /**
+     * The label that marks a workload as Quotient's (its informers select on it): the renderer sets it, so a value
+     * given was overwritten in silence; refused like Quotient's own labels instead. Its prefix is a DNS name (read in
+     * any case), its name is not (app.kubernetes.io/Managed-By is another label, kept as given).
+     */
+    private static final String MANAGED_BY_LABEL = "app.kubernetes.io/managed-by";
 
     private ReservedNames() {}
 
@@ -42,6 +48,15 @@ final class ReservedNames {
         String prefix = slash < 0 ? "" : lower.substring(0, slash + 1);
         if (prefix.equals(QUOTIENT_PREFIX) || prefix.endsWith("." + QUOTIENT_PREFIX)) {
             throw new RequestException(field, kind + " under " + QUOTIENT_PREFIX + " are set by Quotient");
+        }
+        int keySlash = key.indexOf('/');
+        if (kind.equals("labels")
+                && (key.substring(0, keySlash + 1).toLowerCase(Locale.ROOT) + key.substring(keySlash + 1))
+                        .equals(MANAGED_BY_LABEL)) {
+            throw new RequestException(
+                    field,
+                    "is set by Quotient to 'quotient' on every workload it creates (its informers select on"
+                            + " it); leave it out, or put the value in a label of your own");
         }
         String name = key.substring(key.indexOf('/') + 1).toLowerCase(Locale.ROOT);
         if (GPU_ANNOTATION_WORDS.stream().anyMatch(name::contains)) {

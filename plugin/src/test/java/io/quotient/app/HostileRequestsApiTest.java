@@ -93,6 +93,12 @@ class HostileRequestsApiTest {
                 .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.field").value("kind"))
                 .andExpect(jsonPath("$.reason").value(containsString("train, notebook or inference")));
+        // was: "the Content-Type header is not a media type", for a request that sent none
+        mvc.perform(post("/api/v1/teams/hostile/jobs"))
+                .andExpect(status().isUnsupportedMediaType())
+                .andExpect(jsonPath("$.field").value("Content-Type"))
+                .andExpect(jsonPath("$.reason")
+                        .value("the request has no Content-Type; a job is sent as application/json"));
         mvc.perform(get("/api/v1/teams/hostile/jobs")).andExpect(jsonPath("$", hasSize(0)));
     }
 
@@ -168,6 +174,7 @@ class HostileRequestsApiTest {
                             .content("{\"name\":\"a\",\"gpu\":{\"count\":1}}"))
                     .andExpect(status().isUnsupportedMediaType())
                     .andExpect(jsonPath("$.error").value("unsupported media type"))
+                    .andExpect(jsonPath("$.field").value("Content-Type"))
                     .andReturn();
             assertThat(result.getResponse().getContentAsString())
                     .as(type)

@@ -2,6 +2,7 @@ package io.quotient.deploy;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.quotient.core.request.RequestException;
 import io.quotient.deploy.port.JobSubmission;
@@ -54,6 +55,28 @@ class ReservedNamesTest {
         Metadata annotated = new Metadata(Map.of(), Map.of(key, "1"));
         assertThat(field(submission("img", annotated, Map.of(), PodOptions.NONE)))
                 .isEqualTo("annotations." + key);
+    }
+
+    /** The renderer sets it on every workload (the informers select on it): a value given was overwritten in silence. */
+    @ParameterizedTest
+    @ValueSource(strings = {"app.kubernetes.io/managed-by", "APP.Kubernetes.IO/managed-by"})
+    void theManagedByLabelIsRefusedNamingIt(String key) {
+        JobSubmission labelled = submission("img", Metadata.labels(Map.of(key, "me")), Map.of(), PodOptions.NONE);
+        assertThat(field(labelled)).isEqualTo("labels." + key);
+    }
+
+    @Test
+    void managedByIsTheUsersOwnAsAnAnnotationOrUnderAnotherNameOrPrefix() {
+        for (String key : List.of("app.kubernetes.io/Managed-By", "managed-by", "example.com/managed-by")) {
+            assertThatCode(() -> SubmissionChecks.check(
+                            submission("img", Metadata.labels(Map.of(key, "me")), Map.of(), PodOptions.NONE),
+                            TEMPLATES))
+                    .as(key)
+                    .doesNotThrowAnyException();
+        }
+        Metadata annotated = new Metadata(Map.of(), Map.of("app.kubernetes.io/managed-by", "me"));
+        assertThatCode(() -> SubmissionChecks.check(submission("img", annotated, Map.of(), PodOptions.NONE), TEMPLATES))
+                .doesNotThrowAnyException();
     }
 
     @ParameterizedTest
@@ -135,6 +158,15 @@ class ReservedNamesTest {
         assertThat(field(options(new PodOptions(
                         null, null, List.of(data, new VolumeRequest("data", null, "s", null, "/s", null)), List.of()))))
                 .isEqualTo("volumes[1].name");
+    }
+
+    /** Was: "'null' is not a valid volume name", quoting a name the request never gave. */
+    @Test
+    void aVolumeWithoutANameIsToldItIsRequired() {
+        JobSubmission unnamed = options(new PodOptions(
+                null, null, List.of(new VolumeRequest(null, "datasets", null, null, "/data", null)), List.of()));
+        assertThatThrownBy(() -> SubmissionChecks.check(unnamed, TEMPLATES))
+                .hasMessageStartingWith("volumes[0].name: is required");
     }
 
     private static JobSubmission options(PodOptions pod) {

@@ -112,7 +112,8 @@ public final class ServiceHarness {
                 new DecisionLock(),
                 leadership,
                 new QuotaLabels(records, teamsSource, transitions, 50));
-        deployments = new DeploymentService(records, teamsSource, gateway, validator, decisions, metrics, clock);
+        deployments =
+                new DeploymentService(records, teamsSource, gateway, cluster, validator, decisions, metrics, clock);
         pods = new PodAdmissions(deployments, records, cluster);
         reports = new Reports(records, cluster, teamsSource, new ClusterFittedWorkload(TargetWorkload.typical()));
     }

@@ -1,5 +1,7 @@
 package io.quotient.adapters.rest;
 
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.http.MediaType;
@@ -17,6 +19,11 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
  * has {@code q=0} accepts nothing, and the route is refused with 406 before any handler runs ({@link
  * NegotiationErrors}). A range refused beside a wider one accepted ({@code application/json;q=0, *}{@code /*}) is
  * left to the wider one.
+ *
+ * <p>A range that names a charset other than UTF-8 ({@code application/json; charset=utf-16}, {@code text/csv;
+ * charset=iso-8859-1}) is refused the same way: every answer is written in UTF-8 (RFC 8259 for JSON; the usage report
+ * too), and the name matched while the writer could not honour the charset, so the job was created and the answer
+ * was a 500, or the CSV came in UTF-8 labelled as what was asked.
  */
 @Configuration(proxyBeanMethods = false)
 public class AcceptedTypes implements WebMvcConfigurer, ContentNegotiationStrategy {
@@ -37,8 +44,15 @@ public class AcceptedTypes implements WebMvcConfigurer, ContentNegotiationStrate
         if (asked == MEDIA_TYPE_ALL_LIST) {
             return asked;
         }
-        List<MediaType> accepted =
-                asked.stream().filter(type -> type.getQualityValue() > 0).toList();
+        List<MediaType> accepted = asked.stream()
+                .filter(type -> type.getQualityValue() > 0 && !namesOtherCharset(type))
+                .toList();
         return accepted.isEmpty() ? List.of(NOTHING) : accepted;
+    }
+
+    /** Whether the range asks for a charset the service does not write (anything but UTF-8, whichever alias names it). */
+    static boolean namesOtherCharset(MediaType type) {
+        Charset charset = type.getCharset();
+        return charset != null && !charset.equals(StandardCharsets.UTF_8);
     }
 }

@@ -8,6 +8,7 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.util.Collections;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -56,6 +57,18 @@ public final class AccessFilter extends OncePerRequestFilter {
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        if (Collections.list(request.getHeaders("Authorization")).size() > 1) {
+            // the service reads the first line, a proxy in front of it may read the last: two callers in one request
+            refusal.write(
+                    response,
+                    HttpStatus.BAD_REQUEST,
+                    new ErrorBody(
+                            "invalid request",
+                            "Authorization",
+                            "Authorization is given more than once; a request carries one credential",
+                            "send one 'Authorization: Bearer <token>' line; nothing was changed"));
+            return;
+        }
         String header = request.getHeader("Authorization");
         if (header == null
                 || !header.regionMatches(true, 0, BEARER, 0, BEARER.length())

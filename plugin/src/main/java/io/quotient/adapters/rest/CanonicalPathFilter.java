@@ -35,7 +35,7 @@ public final class CanonicalPathFilter extends OncePerRequestFilter {
                             "invalid path",
                             "path",
                             problem.get(),
-                            "spell the path without encoding, matrix parameters or dot segments:"
+                            "spell the path without encoding, matrix parameters, dot segments or a trailing '/':"
                                     + " /api/v1/teams/{team}/jobs/{name}; nothing was changed"));
             return;
         }

@@ -5,7 +5,7 @@ import java.util.Optional;
 /**
  * Which request paths the service serves at all: the canonical spelling only. Every name in the API (team, job,
  * template, page) is made of unreserved characters, so a path needs no percent-encoding, no matrix parameters
- * ({@code ;x=1}), no dot segments and no empty segments. Any other spelling is refused before anything is decided
+ * ({@code ;x=1}), no dot segments, no empty segments and no trailing '/'. Any other spelling is refused before anything is decided
  * on it: the servlet container, Spring MVC and the authorization would otherwise each decode or strip it their own
  * way, and a name that one of them reads as {@code team-a} could pass another's check as something else.
  */
@@ -49,6 +49,11 @@ public final class CanonicalPaths {
             }
             if (segment.isEmpty() && i < segments.length - 1) {
                 return Optional.of("the path contains an empty segment ('//')");
+            }
+            // no path but the root ends in '/': the static pages and the actuator served /index.html/ and
+            // /actuator/health/ as their path without it, while the API answered 404, so one spelling was two
+            if (segment.isEmpty() && segments.length > 1) {
+                return Optional.of("the path ends in '/', which only the root '/' does; leave the trailing '/' out");
             }
         }
         return Optional.empty();

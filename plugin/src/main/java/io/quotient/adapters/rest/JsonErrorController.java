@@ -29,7 +29,9 @@ public class JsonErrorController implements ErrorController {
         // no status: the error page was asked for directly (GET /error), not forwarded to; it is no resource
         int status = code instanceof Integer value ? value : HttpStatus.NOT_FOUND.value();
         HttpStatus resolved = HttpStatus.resolve(status);
-        refusal.write(
-                response, resolved == null ? HttpStatus.INTERNAL_SERVER_ERROR : resolved, StatusErrors.of(status));
+        ErrorBody body = request.getAttribute(BodilessErrorFilter.HANDLER_REFUSED) != null
+                ? StatusErrors.ofHandler(status)
+                : StatusErrors.of(status);
+        refusal.write(response, resolved == null ? HttpStatus.INTERNAL_SERVER_ERROR : resolved, body);
     }
 }

@@ -7,6 +7,7 @@ import io.quotient.deploy.TeamNotFoundException;
 import io.quotient.deploy.port.ClusterUnreachableException;
 import io.quotient.deploy.port.JobAlreadyExistsException;
 import io.quotient.deploy.port.StaleRecordException;
+import jakarta.servlet.http.HttpServletRequest;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -174,15 +175,18 @@ public class RestErrors {
     }
 
     @ExceptionHandler(HttpMediaTypeNotSupportedException.class)
-    ResponseEntity<ErrorBody> mediaType(HttpMediaTypeNotSupportedException e) {
+    ResponseEntity<ErrorBody> mediaType(HttpMediaTypeNotSupportedException e, HttpServletRequest request) {
         // Spring's own message for a Content-Type that is no media type quotes its parser ("'mimeType' must not be
-        // empty"); the answer names the header as sent instead
-        String reason = e.getContentType() == null
-                ? "the Content-Type header is not a media type"
-                : "Content-Type '" + e.getContentType() + "' is not supported";
+        // empty"); the answer names the header as sent instead, and a header left out as missing (it was called
+        // "not a media type", which a client that sent none cannot find)
+        String reason = request.getHeader(HttpHeaders.CONTENT_TYPE) == null
+                ? "the request has no Content-Type; a job is sent as application/json"
+                : e.getContentType() == null
+                        ? "the Content-Type header is not a media type"
+                        : "Content-Type '" + e.getContentType() + "' is not supported";
         return answer(
                 HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-                new ErrorBody("unsupported media type", null, reason, "send Content-Type: application/json"));
+                new ErrorBody("unsupported media type", "Content-Type", reason, "send Content-Type: application/json"));
     }
 
     /** A path the API does not serve: the same JSON answer as a path the servlet container refuses itself. */

@@ -8,6 +8,22 @@ public final class StatusErrors {
 
     private StatusErrors() {}
 
+    /**
+     * The answer for a bare status a handler set (an actuator endpoint, a page), not the container: its 400 is a query
+     * the endpoint does not take, not a malformed request line.
+     */
+    public static ErrorBody ofHandler(int status) {
+        if (status == 400) {
+            return new ErrorBody(
+                    "invalid request",
+                    "query",
+                    "the endpoint does not take this query (a metric's tag is written name:value, such as"
+                            + " tag=area:heap)",
+                    "GET /actuator/metrics/{name} lists the tags a metric has; nothing was changed");
+        }
+        return of(status);
+    }
+
     public static ErrorBody of(int status) {
         return switch (status) {
             case 400 ->
@@ -31,12 +47,26 @@ public final class StatusErrors {
                         null,
                         "this path does not take that method",
                         "GET /v3/api-docs lists each path's methods; nothing was changed");
+            case 406 ->
+                new ErrorBody(
+                        "not acceptable",
+                        "Accept",
+                        "this path answers in no type the Accept header accepts (the dashboard's pages in HTML, CSS"
+                                + " or JavaScript, the actuator in JSON, all in UTF-8)",
+                        "leave Accept out, or accept the type of the page; nothing was changed");
             case 413 ->
                 new ErrorBody(
                         "request too large",
                         null,
                         "the request is larger than the service accepts",
                         "send a smaller request; nothing was changed");
+            case 417 ->
+                new ErrorBody(
+                        "expectation failed",
+                        "Expect",
+                        "the Expect header asks for something other than 100-continue, the only expectation the"
+                                + " service meets",
+                        "leave Expect out, or send Expect: 100-continue; nothing was changed");
             case 501 ->
                 new ErrorBody(
                         "not implemented",

@@ -47,6 +47,21 @@ class AccessFilterTest {
         assertThat(request.getAttribute(AccessFilter.CALLER_ATTRIBUTE)).isEqualTo(ALICE);
     }
 
+    /** Was: the first line authenticated, though a proxy in front may have judged the request by the last. */
+    @Test
+    void twoAuthorizationLinesAre400NamingTheHeaderAndNothingRuns() throws Exception {
+        MockHttpServletRequest request = new MockHttpServletRequest("DELETE", "/api/v1/teams/team-a/jobs/j");
+        request.addHeader("Authorization", "Bearer alice-token");
+        request.addHeader("Authorization", "Bearer bob-token");
+        MockHttpServletResponse response = new MockHttpServletResponse();
+        MockFilterChain chain = new MockFilterChain();
+        filter.doFilter(request, response, chain);
+        assertThat(response.getStatus()).isEqualTo(400);
+        assertThat(response.getContentAsString()).contains("\"field\":\"Authorization\"", "more than once");
+        assertThat(chain.getRequest()).as("the route never ran").isNull();
+        assertThat(request.getAttribute(AccessFilter.CALLER_ATTRIBUTE)).isNull();
+    }
+
     @Test
     void probesAndOpenAccessNeedNoToken() throws Exception {
         assertThat(call("GET", "/actuator/health/readiness", null).getStatus()).isEqualTo(200);

@@ -13,7 +13,6 @@ class CanonicalPathsTest {
             strings = {
                 "/",
                 "/api/v1/teams/team-a/jobs",
-                "/api/v1/teams/team-a/jobs/",
                 "/api/v1/teams/a/jobs/j.1",
                 "/v3/api-docs",
                 "/swagger-ui/index.html",
@@ -43,7 +42,12 @@ class CanonicalPathsTest {
                 "/api/v1/teams/team-a/jobs/\u0000",
                 "api/v1/teams",
                 "",
-                "/api/v1/teams/team-a/jobs/.."
+                "/api/v1/teams/team-a/jobs/..",
+                // a trailing '/': the pages and the actuator answered it as the path without (/index.html/ was 200)
+                "/api/v1/teams/team-a/jobs/",
+                "/index.html/",
+                "/actuator/health/",
+                "/dashboard.css/"
             })
     void everyOtherSpellingIsRefusedWithAReason(String path) {
         assertThat(CanonicalPaths.problem(path))
