@@ -39,7 +39,20 @@ final class GroupDecision {
                 JobSpec job, QuotaLedger view, Map<String, Long> fairShares, JobSpec restricted, boolean idleOnly);
     }
 
+    /** The planning round's displacement of a team's own lower-priority jobs in one view of the ledger. */
+    @FunctionalInterface
+    interface OwnRound {
+
+        /**
+         * Places {@code restricted} (a copy of {@code job}) in the place of its team's own lower-priority jobs, with
+         * the ledger shown as {@code view} sees it, freeing first what it would bring the team or its department
+         * beyond a maximum of the view; records nothing when it fails (but a gang's refused booking's reason).
+         */
+        boolean displacesOwnIn(JobSpec job, QuotaLedger view, JobSpec restricted);
+    }
+
     private final Round round;
+    private final OwnRound own;
     private final Workspace ws;
     /** The round's plan so far: a failed try in a group takes its reason back, the final one names the groups. */
     private final List<PlanAction> actions;
@@ -59,12 +72,14 @@ final class GroupDecision {
      */
     GroupDecision(
             Round round,
+            OwnRound own,
             Workspace ws,
             RoundBook book,
             Set<String> clusterModels,
             RoundShares shares,
             GroupShift shifts) {
         this.round = round;
+        this.own = own;
         this.ws = ws;
         this.actions = book.actions();
         this.placedThisRound = book.placedThisRound();
@@ -79,7 +94,7 @@ final class GroupDecision {
         GroupTargets where = GroupTargets.of(job, whole, clusterModels, least);
         boolean withinMax = !whole.exceedsMax(job.team(), least) && !whole.exceedsDepartmentMax(job.team(), least);
         if (where.capped() != null) {
-            if (withinMax && displacesOwnAtGroupMax(job, least)) {
+            if (displacesOwnAtGroupMax(job)) {
                 return true;
             }
             actions.add(new PlanAction.KeepPending(job.id(), where.capped()));
@@ -204,34 +219,51 @@ final class GroupDecision {
     }
 
     /**
-     * A split team's job at a group maximum of its own takes the place of the team's lower-priority jobs in that group,
-     * as at its overall maximum (a higher-priority job waited behind its own team's lower-priority ones there, which
-     * Kueue's withinClusterQueue LowerPriority preempts at a flavor's borrowing limit): in the group's view the group
-     * maximum is the team's maximum ({@link QuotaLedger#inGroup}), so the round frees first, among the team's own
-     * jobs on the group's nodes, what the job would bring the team beyond it. Groups in the team's declared order; not
-     * where the department's maximum for the group holds the job back. Records nothing when it fails.
+     * A job held back by a maximum for a model group takes the place of its team's lower-priority jobs in that group,
+     * as at its team's overall maximum (Kueue's withinClusterQueue LowerPriority at a flavor's borrowing limit; KAI and
+     * Volcano within a queue): whether the maximum is the team's or its department's, and whether the team's guarantee
+     * is split or "any model". In the group's maxima view ({@link QuotaLedger#cappedIn}) every maximum that holds the
+     * job back there, the overall ones translated, is a maximum of the view, so the round frees first, among the
+     * team's own jobs on the group's nodes, what the job would bring the team or the department beyond them. Before,
+     * only a split team's own group maximum was decided so (in {@link QuotaLedger#inGroup}, where a team of "any
+     * model" and a department's group maximum do not show), and the other cases waited. Groups in the team's declared
+     * order, then its department's; records nothing when it fails.
      */
-    private boolean displacesOwnAtGroupMax(JobSpec job, long least) {
+    private boolean displacesOwnAtGroupMax(JobSpec job) {
         QuotaLedger whole = ws.ledger();
-        if (!whole.team(job.team()).splitsGuarantee()) {
-            return false;
-        }
-        for (ModelGuarantee g : whole.team(job.team()).modelGuarantees().groups()) {
-            JobSpec inGroup = restricted(job, g.group());
-            QuotaLedger view = whole.inGroup(g.group());
-            if (!g.hasMax()
-                    || inGroup.allowedModels().isEmpty()
-                    || !view.exceedsMax(job.team(), least)
-                    || view.exceedsDepartmentMax(job.team(), least)) {
+        for (ModelGroup g : cappingGroups(whole.team(job.team()))) {
+            JobSpec inGroup = restricted(job, g);
+            if (inGroup.allowedModels().isEmpty()) {
+                continue;
+            }
+            QuotaLedger view = whole.cappedIn(g);
+            if (view.beyondMaxima(
+                            job.team(), Demands.leastMilli(inGroup, ws.state().nodes()))
+                    == 0) {
                 continue;
             }
             int mark = actions.size();
-            if (round.decideIn(job, view, Map.of(), inGroup, false)) {
+            if (own.displacesOwnIn(job, view, inGroup)) {
                 return true;
             }
             actions.subList(mark, actions.size()).clear();
         }
         return false;
+    }
+
+    /** The groups the team's or its department's maxima cap: the team's in its declared order, then the department's. */
+    private static List<ModelGroup> cappingGroups(Team team) {
+        List<ModelGuarantee> all = new ArrayList<>(team.modelGuarantees().groups());
+        if (team.department() != null) {
+            all.addAll(team.department().modelGuarantees().groups());
+        }
+        List<ModelGroup> groups = new ArrayList<>();
+        for (ModelGuarantee g : all) {
+            if (g.hasMax() && groups.stream().noneMatch(g.group()::overlaps)) {
+                groups.add(g.group());
+            }
+        }
+        return groups;
     }
 
     /** The job restricted to the group's models it may use. */

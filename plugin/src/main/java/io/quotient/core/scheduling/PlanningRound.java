@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.BooleanSupplier;
 
 /**
  * One planning pass over a snapshot: jobs are decided one after another on a shared {@link Workspace}, so each
@@ -92,7 +93,7 @@ final class PlanningRound {
                 j -> policy.place(ws.state(), Demands.of(j), filterFor(j)),
                 settings.maxMovesPerDecision(),
                 now);
-        this.groups = new GroupDecision(this::decideIn, ws, book, clusterModels, shares, shifts);
+        this.groups = new GroupDecision(this::decideIn, this::displacesOwnIn, ws, book, clusterModels, shares, shifts);
         ReclaimSearch search = new ReclaimSearch(
                 ws,
                 now,
@@ -133,6 +134,28 @@ final class PlanningRound {
      */
     private boolean decideIn(
             JobSpec job, QuotaLedger view, Map<String, Long> fairShares, JobSpec restricted, boolean idleOnly) {
+        return inView(job, view, fairShares, () -> idleOnly ? placeOnIdle(restricted) : decideAfresh(restricted));
+    }
+
+    /**
+     * Places {@code restricted} (a copy of {@code job}) in the place of its team's own lower-priority jobs with the
+     * ledger shown as {@code view} sees it ({@link GroupDecision.OwnRound}), as {@link #displacesOwn} does.
+     */
+    private boolean displacesOwnIn(JobSpec job, QuotaLedger view, JobSpec restricted) {
+        return inView(
+                job,
+                view,
+                Map.of(),
+                () -> displacesOwn(
+                        restricted,
+                        team(job.team()),
+                        Demands.of(restricted),
+                        filterFor(restricted),
+                        Demands.leastMilli(restricted, ws.state().nodes())));
+    }
+
+    /** The decision given, with the ledger and the rules shown as {@code view} sees them while it runs. */
+    private boolean inView(JobSpec job, QuotaLedger view, Map<String, Long> fairShares, BooleanSupplier decision) {
         rules = view == ws.ledger() ? wholeRules : new ReclaimRules(view, fairShares, settings);
         boolean sharedView = !fairShares.isEmpty();
         if (sharedView) {
@@ -142,7 +165,7 @@ final class PlanningRound {
         ws.view(view);
         book.asking(job);
         try {
-            return idleOnly ? placeOnIdle(restricted) : decideAfresh(restricted);
+            return decision.getAsBoolean();
         } finally {
             ws.wholeView();
             rules = wholeRules;
@@ -180,17 +203,9 @@ final class PlanningRound {
         String blocked = quotaBlock(job, team, least);
         boolean departmentFull = blocked != null && onlyDepartmentAtMax(job, team, least);
         if (blocked != null && !departmentFull) {
-            // at its maximum a job may still take the place of its team's lower-priority jobs (a gang for all its
-            // replicas at once), freeing first what it would bring the team beyond the maximum
-            Optional<ReclaimRights> own =
-                    ledger.exceedsMax(team.name(), least) && !ledger.exceedsDepartmentMax(team.name(), least)
-                            ? rules.priority(job, ledger.beyondMaxima(team.name(), least))
-                            : Optional.empty();
-            boolean placed = job.gang().spansNodes()
-                    ? own.flatMap(r -> reclaimForGang(job, gangDemand(job, demand), filter, r))
-                            .map(replicas -> bookGang(job, team, replicas))
-                            .orElse(false)
-                    : tryRule(job, demand, filter, own);
+            // at its maximum (and its department's too, perhaps) a job may still take its team's lower-priority jobs'
+            // place; before, a job at both maxima waited, though freeing its own jobs brings both within
+            boolean placed = ledger.exceedsMax(team.name(), least) && displacesOwn(job, team, demand, filter, least);
             return placed || book.keepPending(job, blocked);
         }
         if (job.gang().spansNodes()) {
@@ -220,6 +235,23 @@ final class PlanningRound {
                 ledger.shared()
                         ? WaitReasons.borrowingInGroup(team, ledger.total(team.name()), least, fair, capacity)
                         : WaitReasons.beyondGuarantee(team, ledger.total(team.name()), least, fair, capacity));
+    }
+
+    /**
+     * The job takes the place of its team's lower-priority jobs (a gang for all its replicas at once), freeing first
+     * what it would bring its team or department beyond a maximum the ledger shows ({@link QuotaLedger#beyondMaxima}):
+     * how a job at a maximum is decided, its team's or department's, overall or (in {@link QuotaLedger#cappedIn}) for
+     * a model group. Only the team's own jobs are taken ({@link ReclaimRules#priority}); records nothing when no plan
+     * works, except a reason when a gang's booking at its exact size is refused.
+     */
+    private boolean displacesOwn(
+            JobSpec job, Team team, ResourceDemand demand, PlacementPolicy.NodeFilter filter, long least) {
+        Optional<ReclaimRights> own = rules.priority(job, ws.ledger().beyondMaxima(team.name(), least));
+        return job.gang().spansNodes()
+                ? own.flatMap(r -> reclaimForGang(job, gangDemand(job, demand), filter, r))
+                        .map(replicas -> bookGang(job, team, replicas))
+                        .orElse(false)
+                : tryRule(job, demand, filter, own);
     }
 
     /**

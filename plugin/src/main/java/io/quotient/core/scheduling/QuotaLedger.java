@@ -29,6 +29,8 @@ import java.util.Optional;
  * <p>{@link #sharedIn} is the view in which a group's fair share is reclaimed: <em>every</em> team (and department)
  * holds what its jobs hold on nodes of the group's models, against its guarantee in the group ({@link #guaranteeIn})
  * and its maximum translated to the group (what it may still take overall, on top of what it holds there).
+ * {@link #cappedIn} is the same view with each owner's maximum for the group too: there every maximum that may hold a
+ * job of the group back (the team's and the department's, for the group and overall) is a maximum of the view.
  */
 final class QuotaLedger {
 
@@ -46,6 +48,8 @@ final class QuotaLedger {
     private final String borrower;
     /** Whether this group's view counts every team by its holding in the group (the fair-share view). */
     private final boolean shared;
+    /** Whether this shared view also holds every owner to its maximum for the group ({@link #cappedIn}). */
+    private final boolean capped;
 
     private Map<String, Team> viewedTeams;
 
@@ -55,7 +59,7 @@ final class QuotaLedger {
 
     /** @param nodeModels per node name, its GPU model: which group a job counts against */
     QuotaLedger(Map<String, Team> teams, Map<String, String> nodeModels) {
-        this(teams, NamedLookup.copyOf(teams), new LedgerBooks(teams, nodeModels), null, null, false);
+        this(teams, NamedLookup.copyOf(teams), new LedgerBooks(teams, nodeModels), null, null, false, false);
     }
 
     private QuotaLedger(
@@ -64,13 +68,15 @@ final class QuotaLedger {
             LedgerBooks books,
             ModelGroup group,
             String borrower,
-            boolean shared) {
+            boolean shared,
+            boolean capped) {
         this.teams = teams;
         this.byName = byName;
         this.books = books;
         this.group = group;
         this.borrower = borrower;
         this.shared = shared;
+        this.capped = capped;
     }
 
     /**
@@ -84,12 +90,12 @@ final class QuotaLedger {
 
     /** The same books as the model group sees them (see the class comment); changes go to the shared books. */
     QuotaLedger inGroup(ModelGroup g) {
-        return new QuotaLedger(teams, byName, books, g, null, false);
+        return new QuotaLedger(teams, byName, books, g, null, false, false);
     }
 
     /** The same books with {@code team} guaranteed nothing. */
     QuotaLedger borrowing(String team) {
-        return new QuotaLedger(teams, byName, books, null, team, false);
+        return new QuotaLedger(teams, byName, books, null, team, false, false);
     }
 
     /**
@@ -97,7 +103,20 @@ final class QuotaLedger {
      * nothing: the view in which a job borrows in the group.
      */
     QuotaLedger sharedIn(ModelGroup g, String borrower) {
-        return new QuotaLedger(teams, byName, books, g, borrower, true);
+        return new QuotaLedger(teams, byName, books, g, borrower, true, false);
+    }
+
+    /**
+     * The same books as the group's maxima see them: every team (and department) holds what its jobs hold on nodes
+     * of the group's models, as in {@link #sharedIn} (nobody a borrower), against the lower of its maximum for the
+     * group and its overall maximum translated to the group, and a guarantee no larger. A job that may run in the
+     * group only, freeing its team's own jobs there, ends within every maximum once it is within the view's: what
+     * it frees counts against the group and the whole alike ({@link #beyondMaxima} in this view is what it must
+     * free), whether the team's guarantee is split or "any model", and whether the maximum is the team's or its
+     * department's.
+     */
+    QuotaLedger cappedIn(ModelGroup g) {
+        return new QuotaLedger(teams, byName, books, g, null, true, true);
     }
 
     /**
@@ -134,6 +153,19 @@ final class QuotaLedger {
             return 0;
         }
         return guaranteed >= total ? held : (long) Math.floor((double) held * guaranteed / total);
+    }
+
+    /**
+     * A maximum translated into a group's view: what the owner holds there plus what it may still take overall; in
+     * {@link #cappedIn} no more than the owner's maximum for the group ({@code groups}) and no floor, so that the view
+     * says how far beyond either the owner would be.
+     */
+    private long translated(long max, long whole, long inGroup, long floor, ModelGuarantees groups) {
+        if (!capped) {
+            return translated(max, whole, inGroup, floor);
+        }
+        long groupMax = groups.overlapping(group).map(ModelGuarantee::maxMilli).orElse(Team.UNLIMITED);
+        return Math.min(groupMax, translated(max, whole, inGroup, 0));
     }
 
     /** A maximum translated into a group's view: what the owner holds there plus what it may still take overall. */
@@ -188,8 +220,14 @@ final class QuotaLedger {
     private Team viewed(Team t) {
         if (shared) {
             long guaranteed = t.name().equals(borrower) ? 0 : guaranteeIn(t.name(), group);
-            long max = translated(t.maxMilli(), books.total(Owner.TEAM, t.name()), heldIn(t.name(), group), guaranteed);
-            return t.withQuota(guaranteed, max, t.department() == null ? null : sharedDepartment(t.department()));
+            long max = translated(
+                    t.maxMilli(),
+                    books.total(Owner.TEAM, t.name()),
+                    heldIn(t.name(), group),
+                    guaranteed,
+                    t.modelGuarantees());
+            return t.withQuota(
+                    Math.min(guaranteed, max), max, t.department() == null ? null : sharedDepartment(t.department()));
         }
         if (t.name().equals(borrower)) {
             return t.withQuota(0, t.maxMilli(), t.department());
@@ -216,8 +254,12 @@ final class QuotaLedger {
     private Department sharedDepartment(Department d) {
         long guaranteed = departmentGuaranteeIn(d, group);
         long max = translated(
-                d.maxMilli(), books.total(Owner.DEPARTMENT, d.name()), departmentHeldIn(d.name(), group), guaranteed);
-        return new Department(d.name(), guaranteed, max, d.overQuotaWeight(), ModelGuarantees.NONE);
+                d.maxMilli(),
+                books.total(Owner.DEPARTMENT, d.name()),
+                departmentHeldIn(d.name(), group),
+                guaranteed,
+                d.modelGuarantees());
+        return new Department(d.name(), Math.min(guaranteed, max), max, d.overQuotaWeight(), ModelGuarantees.NONE);
     }
 
     /** The owner's guarantee and maximum in the viewed group: none guaranteed and no maximum when it lacks the group. */

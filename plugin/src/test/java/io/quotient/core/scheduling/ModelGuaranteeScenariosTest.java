@@ -73,6 +73,11 @@ class ModelGuaranteeScenariosTest {
     }
 
     private List<String> evicted() {
+        return evicted(run);
+    }
+
+    /** The jobs the run's plans evicted, as team/name. */
+    static List<String> evicted(ClusterRun run) {
         return run.plans.stream()
                 .flatMap(p -> p.actionsOf(PlanAction.Evict.class).stream())
                 .map(e -> e.job().toString())
