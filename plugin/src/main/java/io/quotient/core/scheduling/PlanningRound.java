@@ -29,8 +29,7 @@ final class PlanningRound {
 
     private final Workspace ws;
     private final PlacementPolicy policy;
-    /** Per node index, whether its enforcer is ready for shared GPUs. */
-    private final boolean[] fractionReady;
+    private final FractionReadyNodes fractionReady;
 
     private final Instant now;
     /** The rules as the decision under way sees them (one model group's while a job tries that group). */
@@ -70,11 +69,7 @@ final class PlanningRound {
             QuotaCovers covers) {
         this.ws = Workspace.of(snapshot, covers);
         this.policy = policy;
-        this.fractionReady = new boolean[ws.state().nodeCount()];
-        for (int n = 0; n < fractionReady.length; n++) {
-            fractionReady[n] =
-                    snapshot.fractionReadyNodes().contains(ws.state().node(n).name());
-        }
+        this.fractionReady = FractionReadyNodes.of(snapshot, ws.state());
         this.now = snapshot.now();
         this.shares = RoundShares.of(ws, waiting, snapshot.pastBorrowedMilli());
         // with model groups fair share is reclaimed only in a group's fair-share view, never across the cluster
@@ -142,16 +137,7 @@ final class PlanningRound {
      * ledger shown as {@code view} sees it ({@link GroupDecision.OwnRound}), as {@link #displacesOwn} does.
      */
     private boolean displacesOwnIn(JobSpec job, QuotaLedger view, JobSpec restricted) {
-        return inView(
-                job,
-                view,
-                Map.of(),
-                () -> displacesOwn(
-                        restricted,
-                        team(job.team()),
-                        Demands.of(restricted),
-                        filterFor(restricted),
-                        Demands.leastMilli(restricted, ws.state().nodes())));
+        return inView(job, view, Map.of(), () -> displacesOwn(restricted));
     }
 
     /** The decision given, with the ledger and the rules shown as {@code view} sees them while it runs. */
@@ -205,7 +191,7 @@ final class PlanningRound {
         if (blocked != null && !departmentFull) {
             // at its maximum (and its department's too, perhaps) a job may still take its team's lower-priority jobs'
             // place; before, a job at both maxima waited, though freeing its own jobs brings both within
-            boolean placed = ledger.exceedsMax(team.name(), least) && displacesOwn(job, team, demand, filter, least);
+            boolean placed = ledger.exceedsMax(team.name(), least) && displacesOwn(job);
             return placed || book.keepPending(job, blocked);
         }
         if (job.gang().spansNodes()) {
@@ -244,8 +230,11 @@ final class PlanningRound {
      * a model group. Only the team's own jobs are taken ({@link ReclaimRules#priority}); records nothing when no plan
      * works, except a reason when a gang's booking at its exact size is refused.
      */
-    private boolean displacesOwn(
-            JobSpec job, Team team, ResourceDemand demand, PlacementPolicy.NodeFilter filter, long least) {
+    private boolean displacesOwn(JobSpec job) {
+        Team team = team(job.team());
+        ResourceDemand demand = Demands.of(job);
+        PlacementPolicy.NodeFilter filter = filterFor(job);
+        long least = Demands.leastMilli(job, ws.state().nodes());
         Optional<ReclaimRights> own = rules.priority(job, ws.ledger().beyondMaxima(team.name(), least));
         return job.gang().spansNodes()
                 ? own.flatMap(r -> reclaimForGang(job, gangDemand(job, demand), filter, r))
@@ -394,15 +383,7 @@ final class PlanningRound {
         ReclaimRights r = rights.get();
         String key = FailedSearches.key(
                 r.rule().name(), job.team(), job.priority(), job.preemptible(), Demands.sharesGpu(job));
-        PlacementPolicy.NodeFilter withinRule = (s, n) -> filter.accepts(s, n)
-                && !ws.ledger().exceedsMax(job.team(), demand.totalMilliOn(s.node(n)) - r.ownMustFree())
-                && !ws.ledger()
-                        .exceedsDepartmentMax(
-                                job.team(),
-                                demand.totalMilliOn(s.node(n))
-                                        - Math.max(
-                                                r.ownMustFree(), r.departments().ownDepartmentOverMax()))
-                && r.rule().keepsLimit(ws.ledger(), rules, job, r, demand.totalMilliOn(s.node(n)));
+        PlacementPolicy.NodeFilter withinRule = r.keepingLimits(ws.ledger(), rules, job, demand, filter);
         var room =
                 failedSearches.unlessFailed(key, demand, () -> preemption.makeRoom(ws, demand, withinRule, policy, r));
         if (room.isEmpty()) {
@@ -423,9 +404,6 @@ final class PlanningRound {
     }
 
     private PlacementPolicy.NodeFilter filterFor(JobSpec job) {
-        if (!Demands.sharesGpu(job)) {
-            return PlacementPolicy.NodeFilter.ANY;
-        }
-        return (s, n) -> fractionReady[n];
+        return fractionReady.filterFor(job);
     }
 }

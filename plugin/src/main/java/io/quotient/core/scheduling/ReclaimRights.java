@@ -1,7 +1,10 @@
 package io.quotient.core.scheduling;
 
+import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.model.DepartmentLimits;
+import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.PlacedJob;
+import io.quotient.core.placement.PlacementPolicy;
 import java.util.Collections;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -33,6 +36,26 @@ record ReclaimRights(
     ReclaimRights {
         // Map.of()'s empty map still hashes and probes on every lookup, and searches ask it for every job they see
         teamAllowance = teamAllowance.isEmpty() ? Collections.emptyMap() : teamAllowance;
+    }
+
+    /**
+     * The nodes of {@code filter} where the job's exact size, with what these rights make its team free of its own
+     * jobs first, keeps its team's and department's maxima and the rule's own limit.
+     */
+    PlacementPolicy.NodeFilter keepingLimits(
+            QuotaLedger ledger,
+            ReclaimRules rules,
+            JobSpec job,
+            ResourceDemand demand,
+            PlacementPolicy.NodeFilter filter) {
+        long departmentFrees = Math.max(ownMustFree, departments.ownDepartmentOverMax());
+        return (s, n) -> {
+            long milli = demand.totalMilliOn(s.node(n));
+            return filter.accepts(s, n)
+                    && !ledger.exceedsMax(job.team(), milli - ownMustFree)
+                    && !ledger.exceedsDepartmentMax(job.team(), milli - departmentFrees)
+                    && rule.keepsLimit(ledger, rules, job, this, milli);
+        };
     }
 
     /** The same rights granted by another rule (which then names them in reasons and failed-search memos). */
