@@ -63,15 +63,23 @@ public final class ClusterSize {
     /**
      * The GPUs busy on average over the span of the submissions if every job ran from its submission: each job's GPUs
      * times the part of its duration that falls within the span, over the span. Work beyond the last submission is
-     * not offered within it (counting it would make a short slice of long jobs look several times as loaded).
+     * not offered within it (counting it would make a short slice of long jobs look several times as loaded). When
+     * every job is submitted at one instant the span is empty, and the mean is its limit as the span shrinks: the GPUs
+     * of the jobs that run at all (returning 0 there made every {@code --load} one node).
      */
     public static double meanOfferedGpus(List<ReplayJob> jobs, List<NodeSpec> nodes) {
         long first = jobs.stream().mapToLong(ReplayJob::submitMs).min().orElse(0);
         long last = jobs.stream().mapToLong(ReplayJob::submitMs).max().orElse(0);
+        if (last == first) {
+            return jobs.stream()
+                    .filter(j -> j.durationMs() > 0)
+                    .mapToDouble(j -> j.gpuMilli(nodes) / 1000.0)
+                    .sum();
+        }
         double gpuMs = jobs.stream()
                 .mapToDouble(j -> j.gpuMilli(nodes) / 1000.0 * Math.min(j.durationMs(), last - j.submitMs()))
                 .sum();
-        return last > first ? gpuMs / (last - first) : 0;
+        return gpuMs / (last - first);
     }
 
     /** Nodes of {@code gpusPerNode} GPUs enough for {@code load} = mean offered GPUs / capacity (at least one). */

@@ -40,6 +40,16 @@ final class FifoNoQuota implements ReplayPolicy {
         return POOL;
     }
 
+    /**
+     * Running jobs are shown as protected: without it the core's rule for a team's own jobs (a non-preemptible job
+     * may displace its team's preemptible ones beyond the guarantee) made the pool's notebooks and inference jobs
+     * evict the training jobs before them, which the queue this stands for never does.
+     */
+    @Override
+    public boolean reclaims() {
+        return false;
+    }
+
     @Override
     public PassSchedule passes() {
         return PassSchedule.SERVICE.withoutDefragmentation();

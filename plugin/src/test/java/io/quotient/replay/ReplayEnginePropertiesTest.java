@@ -69,6 +69,19 @@ class ReplayEnginePropertiesTest {
         }
     }
 
+    /**
+     * {@code borrow} and {@code fifo} stand for schedulers that never take a running job back: nothing is evicted or
+     * moved, whatever the trace (found on the synthetic trace: fifo's one pooled team let a non-preemptible job
+     * displace the pool's preemptible ones, the core's rule for a team's own jobs beyond its guarantee).
+     */
+    @Property(tries = 60)
+    void theBaselinesWithoutPreemptionNeverStopARunningJob(@ForAll long seed) {
+        SmallTraces.Input in = SmallTraces.generate(seed);
+        for (String name : List.of("borrow", "fifo")) {
+            assertThat(log(in, Baselines.named(name))).as(name).noneMatch(e -> e.contains(" stop "));
+        }
+    }
+
     @Property(tries = 30)
     void theSameInputReplaysTheSame(@ForAll long seed, @ForAll("policies") ReplayPolicy policy) {
         SmallTraces.Input in = SmallTraces.generate(seed);

@@ -5,7 +5,7 @@ import io.quotient.core.model.JobKind;
 import java.time.Duration;
 import java.util.Set;
 
-/** Replay jobs for tests: preemptible training jobs of whole GPUs at priority 0, no CPU or memory, any model. */
+/** Replay jobs for tests: jobs of whole GPUs at priority 0, no CPU or memory, any model; training jobs preemptible. */
 public final class TrainingJobs {
 
     private TrainingJobs() {}
@@ -16,6 +16,23 @@ public final class TrainingJobs {
      */
     public static ReplayJob wholeGpus(
             String name, String team, long submitMs, long durationMs, int gpus, long checkpointMs) {
+        return of(name, team, submitMs, durationMs, gpus, checkpointMs, JobKind.TRAIN, true);
+    }
+
+    /** A notebook of whole GPUs, not preemptible (as the service's notebook template), checkpointing as the default. */
+    public static ReplayJob notebook(String name, String team, long submitMs, long durationMs, int gpus) {
+        return of(name, team, submitMs, durationMs, gpus, ReplayJob.DEFAULT_CHECKPOINT_MS, JobKind.NOTEBOOK, false);
+    }
+
+    private static ReplayJob of(
+            String name,
+            String team,
+            long submitMs,
+            long durationMs,
+            int gpus,
+            long checkpointMs,
+            JobKind kind,
+            boolean preemptible) {
         return new ReplayJob(
                 name,
                 team,
@@ -26,9 +43,9 @@ public final class TrainingJobs {
                 0,
                 Set.of(),
                 1,
-                JobKind.TRAIN,
+                kind,
                 0,
-                true,
+                preemptible,
                 checkpointMs,
                 Duration.ZERO,
                 IdleProfile.BUSY);

@@ -1,0 +1,49 @@
+package io.quotient.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quotient.core.model.Team;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The figures on slices unlike the shipped ones: one instant, one job, jobs of every kind under every baseline. */
+class OddSlicesTest {
+
+    private static final long T0 = 1_506_816_000_000L; // 2017-10-01T00:00:00Z
+    private static final long HOUR = 3_600_000;
+
+    private static ReplayJob job(String name, String team, long submitMs, long durationMs, int gpus) {
+        return TrainingJobs.wholeGpus(name, team, submitMs, durationMs, gpus, ReplayJob.DEFAULT_CHECKPOINT_MS);
+    }
+
+    @Test
+    void fifoNeverPreemptsARunningJobForANonPreemptibleOne() {
+        // one 4-GPU node: a's training job runs; b's notebook (not preemptible) arrives 10 s later. The kube-scheduler
+        // without quotas queues it: it starts when the training job ends. Before, the pooled team's non-preemptible
+        // job displaced the pool's preemptible one (1 preemption, the training job's 10 s lost)
+        List<ReplayJob> jobs =
+                List.of(job("train", "a", T0, HOUR, 4), TrainingJobs.notebook("nb", "b", T0 + 10_000, HOUR, 4));
+        Map<String, Team> teams = Map.of("a", Team.of("a", 0), "b", Team.of("b", 0));
+        ReplayResult r = Replay.run(Baselines.named("fifo"), ClusterSize.uniform(1, 4), teams, jobs);
+
+        assertThat(r.overall().preemptions()).isZero();
+        assertThat(r.overall().lostGpuHours()).isZero();
+        assertThat(r.teams().get("a").jctSeconds().p50()).isEqualTo(3600.0);
+        assertThat(r.teams().get("b").queueDelaySeconds().p50()).isBetween(3590.0, 3600.0);
+    }
+
+    @Test
+    void aSliceSubmittedAtOneInstantIsSizedByItsLoad() {
+        // every job at one instant: the span from first to last submission is empty; its limit is the GPUs busy at that
+        // instant had every job started (a 4- and a 12-GPU job: 16; the zero-length job adds nothing). Before, the
+        // trace offered 0 GPUs and every --load gave one node
+        List<ReplayJob> jobs =
+                List.of(job("a", "t", T0, HOUR, 4), job("b", "t", T0, 2 * HOUR, 12), job("none", "t", T0, 0, 8));
+        assertThat(ClusterSize.meanOfferedGpus(jobs, ClusterSize.uniform(1, 8))).isEqualTo(16.0);
+        assertThat(ClusterSize.forLoad(jobs, 0.5, 8)).hasSize(4);
+        assertThat(ClusterSize.forLoad(jobs, 2.0, 8)).hasSize(1);
+        assertThat(ClusterSize.forLoad(List.of(job("one", "t", T0, HOUR, 16)), 0.25, 8))
+                .hasSize(8);
+    }
+}
