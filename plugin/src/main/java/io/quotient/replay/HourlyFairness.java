@@ -24,8 +24,12 @@ final class HourlyFairness {
     private long hour = Long.MIN_VALUE;
     private final double[] heldMs;
     private final double[] shareMs;
-    private double indexSum;
-    private int hours;
+    /** The part of the hour under way the replay covered: the first and the last hour are seldom whole. */
+    private long coveredMs;
+    /** Σ index × covered time over the hours with an entitlement, and Σ covered time over them. */
+    private double weightedIndexSum;
+
+    private long weightMs;
     private long day = Long.MIN_VALUE;
     private final double[] dayHeldMs;
     private final double[] dayShareMs;
@@ -58,6 +62,7 @@ final class HourlyFairness {
             }
             long end = Math.min(toMs, (h + 1) * HOUR_MS);
             long dt = end - t;
+            coveredMs += dt;
             for (int i = 0; i < held.length; i++) {
                 heldMs[i] += (double) held[i] * dt;
                 shareMs[i] += (double) share[i] * dt;
@@ -109,18 +114,24 @@ final class HourlyFairness {
         }
         double index = jain(heldMs, shareMs);
         if (!Double.isNaN(index)) {
-            indexSum += index;
-            hours++;
+            // weighed by the time covered, so that a slice starting at 12:59:59 does not count its first second
+            // as a whole hour, nor a replay ending at 14:00:02 its last two seconds
+            weightedIndexSum += index * coveredMs;
+            weightMs += coveredMs;
         }
+        coveredMs = 0;
         Arrays.fill(heldMs, 0);
         Arrays.fill(shareMs, 0);
         hourStarts.add(hour * HOUR_MS);
         hour = Long.MIN_VALUE;
     }
 
-    /** The mean of the hourly indexes; NaN when no team was ever entitled to anything. */
+    /**
+     * The mean of the hourly indexes, each hour weighed by the part of it the replay covered (every hour but the first
+     * and the last is whole); NaN when no team was ever entitled to anything.
+     */
     double meanIndex() {
-        return hours == 0 ? Double.NaN : indexSum / hours;
+        return weightMs == 0 ? Double.NaN : weightedIndexSum / weightMs;
     }
 
     /** Jain's index of each day the replay spanned, in order. */

@@ -1,6 +1,7 @@
 package io.quotient.replay;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.quotient.core.model.Team;
 import java.util.List;
@@ -45,5 +46,16 @@ class OddSlicesTest {
         assertThat(ClusterSize.forLoad(jobs, 2.0, 8)).hasSize(1);
         assertThat(ClusterSize.forLoad(List.of(job("one", "t", T0, HOUR, 16)), 0.25, 8))
                 .hasSize(8);
+    }
+
+    @Test
+    void theHourlyMeanWeighsEachHourByTheTimeTheReplayCoversOfIt() {
+        // a slice starting at 00:59:59: one second with a holding 4 GPUs of its share of 2 and b none of its 2
+        // (index 0.5), then a full hour of even shares (1). Before, the second weighed as much as the hour: 0.75
+        HourlyFairness f = new HourlyFairness(List.of("a", "b"));
+        f.integrate(T0 + HOUR - 1000, T0 + HOUR, new long[] {4000, 0}, new long[] {2000, 2000});
+        f.integrate(T0 + HOUR, T0 + 2 * HOUR, new long[] {2000, 2000}, new long[] {2000, 2000});
+        f.end();
+        assertThat(f.meanIndex()).isCloseTo((0.5 * 1 + 3600) / 3601, within(1e-12));
     }
 }
