@@ -111,7 +111,11 @@ public final class MetricsRecorder implements ReplayListener {
 
     @Override
     public void stoppedIdle(JobRun run, PlacedJob from, long nowMs) {
+        // gone for good, as a finished job: its model and its guarantee's group no longer hold its GPUs (they kept
+        // them to the end of the replay before)
         hold(run, -from.gpuMilli());
+        models.holds(run.job().team(), from, -1);
+        groups.finished(run, from);
     }
 
     @Override

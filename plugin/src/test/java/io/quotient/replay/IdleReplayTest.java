@@ -34,7 +34,7 @@ class IdleReplayTest {
                 Set.of(JobKind.NOTEBOOK), Duration.ofMinutes(30), Duration.ofMinutes(20), 0.05, true, action);
     }
 
-    private static Map<String, Team> teams(IdleAction action) {
+    static Map<String, Team> teams(IdleAction action) {
         Map<String, Team> teams = new LinkedHashMap<>();
         teams.put("lab", Team.of("lab", 1).withIdle(policy(action)));
         teams.put("vision", Team.of("vision", 1));

@@ -3,6 +3,8 @@ package io.quotient.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import io.quotient.core.model.IdleAction;
+import io.quotient.core.model.JobKind;
 import io.quotient.core.model.Team;
 import java.util.List;
 import java.util.Map;
@@ -57,5 +59,26 @@ class OddSlicesTest {
         f.integrate(T0 + HOUR, T0 + 2 * HOUR, new long[] {2000, 2000}, new long[] {2000, 2000});
         f.end();
         assertThat(f.meanIndex()).isCloseTo((0.5 * 1 + 3600) / 3601, within(1e-12));
+    }
+
+    @Test
+    void aJobStoppedIdleNoLongerCountsOnItsModel() {
+        // lab's notebook is idle from 10 minutes and stopped at 40 while vision's train-1 waits (IdleReplayTest's
+        // case): lab held one GPU for 40 minutes. Before, the model's allocation kept the stopped notebook's GPU for
+        // the rest of the replay (10 GPU-hours of lab's on the model, to the end at 10 h, against 0.67 delivered)
+        Map<String, Team> teams = IdleReplayTest.teams(IdleAction.STOP);
+        List<ReplayJob> jobs = List.of(
+                IdleReplayTest.job("nb", "lab", 0, 240, JobKind.NOTEBOOK, "busy:10m|idle:4h"),
+                IdleReplayTest.job("train-0", "vision", 0, 600, JobKind.TRAIN, ""),
+                IdleReplayTest.job("train-1", "vision", 20, 60, JobKind.TRAIN, ""));
+        ReplayResult r = Replay.run(Baselines.named("quotient"), ClusterSize.uniform(1, 2), teams, jobs);
+
+        assertThat(r.overall().idle().stops()).isEqualTo(1);
+        ModelUsage gpu = r.models().get(0);
+        assertThat(gpu.gpuHoursByTeam().get("lab")).isCloseTo(40 / 60.0, within(1e-9));
+        assertThat(gpu.gpuHoursByTeam().values().stream()
+                        .mapToDouble(Double::doubleValue)
+                        .sum())
+                .isCloseTo(r.overall().deliveredGpuHours(), within(1e-9));
     }
 }
