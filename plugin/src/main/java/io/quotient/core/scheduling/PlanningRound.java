@@ -1,20 +1,15 @@
 package io.quotient.core.scheduling;
 
-import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.model.Demands;
-import io.quotient.core.model.Gang;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.SchedulingSnapshot;
 import io.quotient.core.model.Team;
-import io.quotient.core.placement.GangDemand;
-import io.quotient.core.placement.GangOutcome;
 import io.quotient.core.placement.GangPlacer;
 import io.quotient.core.placement.PlacementPolicy;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -50,7 +45,7 @@ final class PlanningRound {
     private Map<String, Long> standingShares;
 
     private final PreemptionPlanner preemption;
-    private final GangReclaim gangReclaim;
+    private final GangDecision gangs;
     private final RoundBook book;
 
     private final FailedSearches failedSearches = new FailedSearches();
@@ -100,8 +95,9 @@ final class PlanningRound {
                         t -> standingShares.getOrDefault(t, 0L),
                         settings.fairShareMinGainMilli()));
         this.preemption = new PreemptionPlanner(search, now);
-        this.gangReclaim = new GangReclaim(
+        GangReclaim gangReclaim = new GangReclaim(
                 ws, search, new GangPlacer(policy), now, settings.maxMovesPerDecision(), j -> filterFor(j.spec()));
+        this.gangs = new GangDecision(ws, policy, book, failedSearches, gangReclaim, () -> rules);
         this.capacityReasons = new CapacityReasons(ws.state());
     }
 
@@ -195,7 +191,7 @@ final class PlanningRound {
             return placed || book.keepPending(job, blocked);
         }
         if (job.gang().spansNodes()) {
-            return decideGang(job, team, demand, filter, blocked);
+            return gangs.decide(job, team, demand, filter, blocked);
         }
         if (departmentFull) {
             // the rules free inside the department what keeps it within its maximum (DepartmentLimits), e.g. a sibling
@@ -237,9 +233,7 @@ final class PlanningRound {
         long least = Demands.leastMilli(job, ws.state().nodes());
         Optional<ReclaimRights> own = rules.priority(job, ws.ledger().beyondMaxima(team.name(), least));
         return job.gang().spansNodes()
-                ? own.flatMap(r -> reclaimForGang(job, gangDemand(job, demand), filter, r))
-                        .map(replicas -> bookGang(job, team, replicas))
-                        .orElse(false)
+                ? gangs.displacesOwn(job, demand, filter, own)
                 : tryRule(job, demand, filter, own);
     }
 
@@ -255,98 +249,6 @@ final class PlanningRound {
             }
         }
         return false;
-    }
-
-    /**
-     * A gang is placed all or nothing in one decision, one replica per node on one GPU model, and booked whole; when
-     * it does not fit, it takes whole nodes back under the same rules as a single job, for the whole gang
-     * ({@link GangReclaim}, {@link #reclaimForGang}), all or nothing; otherwise it holds nothing and the reason says how
-     * many nodes it lacks. A gang that only its department's maximum holds back ({@code departmentFull}, the reason)
-     * is not placed on idle nodes: the rules must free inside the department what it would bring it beyond.
-     */
-    private boolean decideGang(
-            JobSpec job,
-            Team team,
-            ResourceDemand perReplica,
-            PlacementPolicy.NodeFilter filter,
-            String departmentFull) {
-        Gang gang = job.gang();
-        GangDemand demand = gangDemand(job, perReplica);
-        GangOutcome outcome = departmentFull != null ? null : new GangPlacer(policy).place(ws.state(), demand, filter);
-        if (outcome instanceof GangOutcome.Placed placed) {
-            return bookGang(job, team, placed.replicas());
-        }
-        Optional<List<Allocation>> reclaimed = reclaimForGang(job, team, demand, filter);
-        if (reclaimed.isPresent()) {
-            return bookGang(job, team, reclaimed.get());
-        }
-        return book.keepPending(
-                job,
-                departmentFull != null
-                        ? departmentFull
-                        : "gang of " + gang.replicas() + " replicas: "
-                                + ((GangOutcome.Waiting) outcome).shortfall().describe());
-    }
-
-    /** Books the gang's replicas whole, unless quota at their exact size holds it back. */
-    private boolean bookGang(JobSpec job, Team team, List<Allocation> replicas) {
-        String exact = exactBlock(job, team, replicas);
-        return exact != null ? book.keepPending(job, exact) : book.book(job, replicas);
-    }
-
-    private String exactBlock(JobSpec job, Team team, List<Allocation> replicas) {
-        return quotaBlock(
-                job,
-                team,
-                replicas.stream().mapToLong(Allocation::totalGpuMilli).sum());
-    }
-
-    private static GangDemand gangDemand(JobSpec job, ResourceDemand perReplica) {
-        return new GangDemand(perReplica, job.gang().replicas(), job.gang().minReplicas(), false);
-    }
-
-    /**
-     * Room for a gang under the first rule that grants it, tried in the order single jobs try them ({@link ReclaimLadder})
-     * and each for the whole gang: the evictions and moves that free its nodes are recorded and the replicas
-     * returned (to be booked); empty when no rule gives the gang a pool of nodes (then nothing was evicted or moved).
-     */
-    private Optional<List<Allocation>> reclaimForGang(
-            JobSpec job, Team team, GangDemand gang, PlacementPolicy.NodeFilter filter) {
-        long perReplica = Demands.leastMilli(job, ws.state().nodes()) / gang.minReplicas();
-        // the whole gang first; an elastic gang then for fewer replicas, down to its minimum, as a rule grants them
-        // (it grows later, ElasticGrowth): a team within its guarantee for the minimum is not left below it
-        for (int count = gang.replicas(); count >= gang.minReplicas(); count--) {
-            long milli = perReplica * count;
-            if (quotaBlock(job, team, milli) != null && !onlyDepartmentAtMax(job, team, milli)) {
-                continue;
-            }
-            GangDemand sized = gang.withReplicas(count);
-            for (ReclaimStep step : ReclaimLadder.STEPS) {
-                Optional<List<Allocation>> replicas = step.rights(rules, job, milli, ws)
-                        .flatMap(granted -> reclaimForGang(job, sized, filter, granted));
-                if (replicas.isPresent()) {
-                    return replicas;
-                }
-            }
-        }
-        return Optional.empty();
-    }
-
-    private Optional<List<Allocation>> reclaimForGang(
-            JobSpec job, GangDemand gang, PlacementPolicy.NodeFilter filter, ReclaimRights rights) {
-        String key = FailedSearches.key(
-                "gang", rights.rule().name(), job.team(), job.priority(), job.preemptible(), gang.replicas());
-        // a room the booking would refuse (a maximum still exceeded) is none: the next rule may give one
-        Team team = team(job.team());
-        var room = failedSearches.unlessFailed(
-                key,
-                gang.perReplica(),
-                () -> gangReclaim.makeRoom(gang, filter, rights, replicas -> exactBlock(job, team, replicas) == null));
-        if (room.isEmpty()) {
-            return Optional.empty();
-        }
-        book.recordRoom(job, room.get().moves(), room.get().victims(), rights.rule(), rules);
-        return Optional.of(room.get().replicas());
     }
 
     /** Whether the job would run within its team's guarantee if it were placed now. */

@@ -85,15 +85,7 @@ final class KueueExtraScenarios {
     }
 
     static JobSpec pinned(String team, String name, int gpus, String model) {
-        return new JobSpec(
-                new JobId(team, name),
-                new GpuRequest.WholeGpus(gpus),
-                1000,
-                1024,
-                Set.of(model),
-                0,
-                true,
-                Duration.ZERO);
+        return KueueFlavorScenarios.pinned(team, name, gpus, 0, model);
     }
 
     static long count(Scenario s, String team) {
