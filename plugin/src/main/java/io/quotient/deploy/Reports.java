@@ -4,6 +4,7 @@ import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
+import io.quotient.core.model.Demands;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.ModelGroup;
@@ -224,10 +225,8 @@ public final class Reports {
             if (node < 0) {
                 continue; // the node left the cluster; the replica's capacity is gone with it
             }
-            int[] gpus =
-                    replica.gpuIndices().stream().mapToInt(Integer::intValue).toArray();
-            Allocation allocation = new Allocation(
-                    node, gpus, p.milliPerGpu(), p.spec().cpuMilli(), p.spec().memoryMib());
+            Allocation allocation = Demands.allocationOf(p, replica, node);
+            int[] gpus = allocation.gpuIndices();
             for (int g : gpus) {
                 holders.computeIfAbsent(new GpuSlot(replica.node(), g), s -> new ArrayList<>())
                         .add(new GpuShare(p.id(), p.milliPerGpu()));

@@ -9,6 +9,10 @@ import java.util.Map;
  * thousands of nodes per decision. Planners work on a {@link #copy()} and apply tentative
  * allocations to it (apply, check, keep or release), so the caller's state changes only on commit.
  *
+ * <p>Each GPU's free capacity is counted exactly in {@link GpuUnits} (thousandths of a MiB), so that fractions and
+ * MiB requests add up without rounding; {@link #gpuFree} gives it in milli-GPU for scores and reports, and
+ * {@link #holds} says whether a demand fits one GPU.
+ *
  * <p>Only guaranteed shares are tracked here: capacity lent above a request is not a placement
  * constraint (it is taken back by the node enforcer when the owner needs it).
  */
@@ -17,7 +21,9 @@ public final class ClusterState {
     private final List<NodeSpec> nodes;
     private final long[] freeCpu;
     private final long[] freeMemory;
-    private final int[][] gpuFree;
+    /** Per node and GPU, the free units ({@link GpuUnits}). */
+    private final long[][] gpuFree;
+
     private final long[] version;
     private final AllocationKinds kinds;
     private long totalGpuMilli;
@@ -29,14 +35,14 @@ public final class ClusterState {
         int n = this.nodes.size();
         freeCpu = new long[n];
         freeMemory = new long[n];
-        gpuFree = new int[n][];
+        gpuFree = new long[n][];
         version = new long[n];
         for (int i = 0; i < n; i++) {
             NodeSpec spec = this.nodes.get(i);
             freeCpu[i] = spec.cpuMilli();
             freeMemory[i] = spec.memoryMib();
-            gpuFree[i] = new int[spec.gpuCount()];
-            Arrays.fill(gpuFree[i], ResourceDemand.WHOLE);
+            gpuFree[i] = new long[spec.gpuCount()];
+            Arrays.fill(gpuFree[i], GpuUnits.capacity(spec));
             totalGpuMilli += (long) spec.gpuCount() * ResourceDemand.WHOLE;
         }
         kinds = new AllocationKinds(n);
@@ -46,7 +52,7 @@ public final class ClusterState {
         nodes = other.nodes;
         freeCpu = other.freeCpu.clone();
         freeMemory = other.freeMemory.clone();
-        gpuFree = new int[other.gpuFree.length][];
+        gpuFree = new long[other.gpuFree.length][];
         for (int i = 0; i < gpuFree.length; i++) {
             gpuFree[i] = other.gpuFree[i].clone();
         }
@@ -93,13 +99,30 @@ public final class ClusterState {
         return gpuFree[node].length;
     }
 
-    /** Free guaranteed share of one GPU, 0..1000. */
+    /** Free guaranteed share of one GPU, 0..1000, rounded down (exact while the GPU holds no MiB request). */
     public int gpuFree(int node, int gpu) {
+        return GpuUnits.milli(nodes.get(node), gpuFree[node][gpu]);
+    }
+
+    /** Free capacity of one GPU, exactly, in {@link GpuUnits}. */
+    public long gpuFreeUnits(int node, int gpu) {
         return gpuFree[node][gpu];
+    }
+
+    /** Whether one GPU of the node has the demand's share free, exactly (MiB and fractions counted alike). */
+    public boolean holds(int node, int gpu, ResourceDemand demand) {
+        return gpuFree[node][gpu] >= demand.unitsOn(nodes.get(node));
     }
 
     /** Copies the free share of each GPU of the node into {@code dest} (at least {@link #gpuCount} long). */
     public void copyGpuFree(int node, int[] dest) {
+        for (int g = 0; g < gpuFree[node].length; g++) {
+            dest[g] = gpuFree(node, g);
+        }
+    }
+
+    /** Copies the free units of each GPU of the node into {@code dest} (at least {@link #gpuCount} long). */
+    public void copyGpuFreeUnits(int node, long[] dest) {
         System.arraycopy(gpuFree[node], 0, dest, 0, gpuFree[node].length);
     }
 
@@ -124,7 +147,16 @@ public final class ClusterState {
     /** Sum of free GPU milli on the node. */
     public long gpuFreeOnNode(int node) {
         long sum = 0;
-        for (int g : gpuFree[node]) {
+        for (int g = 0; g < gpuFree[node].length; g++) {
+            sum += gpuFree(node, g);
+        }
+        return sum;
+    }
+
+    /** Sum of the free units ({@link GpuUnits}) of the node's GPUs, exactly. */
+    public long gpuFreeUnitsOnNode(int node) {
+        long sum = 0;
+        for (long g : gpuFree[node]) {
             sum += g;
         }
         return sum;
@@ -164,10 +196,10 @@ public final class ClusterState {
         if (!demand.allowsModel(spec.gpuModel()) || spec.gpuCount() < demand.gpuCount()) {
             return false;
         }
-        int milli = demand.milliOn(spec);
+        long units = demand.unitsOn(spec);
         int enough = 0;
-        for (int free : gpuFree[node]) {
-            if (free >= milli && ++enough >= demand.gpuCount()) {
+        for (long free : gpuFree[node]) {
+            if (free >= units && ++enough >= demand.gpuCount()) {
                 return true;
             }
         }
@@ -180,8 +212,9 @@ public final class ClusterState {
         if (freeCpu[node] < a.cpuMilli() || freeMemory[node] < a.memoryMib()) {
             return false;
         }
+        long units = a.unitsPerGpu(nodes.get(node));
         for (int g : a.gpuIndices()) {
-            if (gpuFree[node][g] < a.milliPerGpu()) {
+            if (gpuFree[node][g] < units) {
                 return false;
             }
         }
@@ -195,16 +228,17 @@ public final class ClusterState {
             throw new IllegalStateException(
                     "allocation does not fit CPU/memory of " + nodes.get(node).name() + ": " + a);
         }
+        long units = a.unitsPerGpu(nodes.get(node));
         for (int g : a.gpuIndices()) {
-            if (gpuFree[node][g] < a.milliPerGpu()) {
+            if (gpuFree[node][g] < units) {
                 throw new IllegalStateException("GPU " + g + " of "
-                        + nodes.get(node).name() + " has only " + gpuFree[node][g] + " milli free: " + a);
+                        + nodes.get(node).name() + " has only " + gpuFree(node, g) + " milli free: " + a);
             }
         }
         freeCpu[node] -= a.cpuMilli();
         freeMemory[node] -= a.memoryMib();
         for (int g : a.gpuIndices()) {
-            gpuFree[node][g] -= a.milliPerGpu();
+            gpuFree[node][g] -= units;
         }
         kinds.add(node, a);
         version[node]++;
@@ -215,15 +249,16 @@ public final class ClusterState {
     public void release(Allocation a) {
         int node = a.nodeIndex();
         NodeSpec spec = nodes.get(node);
+        long units = a.unitsPerGpu(spec);
         for (int g : a.gpuIndices()) {
-            if (gpuFree[node][g] + a.milliPerGpu() > ResourceDemand.WHOLE) {
+            if (gpuFree[node][g] + units > GpuUnits.capacity(spec)) {
                 throw new IllegalStateException("releasing more than GPU " + g + " of " + spec.name() + " holds: " + a);
             }
         }
         freeCpu[node] = Math.min(spec.cpuMilli(), freeCpu[node] + a.cpuMilli());
         freeMemory[node] = Math.min(spec.memoryMib(), freeMemory[node] + a.memoryMib());
         for (int g : a.gpuIndices()) {
-            gpuFree[node][g] += a.milliPerGpu();
+            gpuFree[node][g] += units;
         }
         kinds.remove(node, a);
         version[node]++;

@@ -36,7 +36,10 @@ public record ResourceDemand(
         return gpuCount > 0;
     }
 
-    /** Share of one GPU this demand takes on a node of that spec; MiB round up so the guarantee always holds. */
+    /**
+     * Share of one GPU this demand is charged on a node of that spec (quotas, fair shares, scores); MiB round up so
+     * the share always covers the memory. Whether it fits a GPU is decided exactly, by {@link #unitsOn}.
+     */
     public int milliOn(NodeSpec node) {
         if (gpuMemoryMib <= 0) {
             return gpuMilli;
@@ -46,6 +49,11 @@ public record ResourceDemand(
         }
         long milli = (gpuMemoryMib * WHOLE + node.gpuMemoryMib() - 1) / node.gpuMemoryMib();
         return milli > WHOLE ? Integer.MAX_VALUE : (int) milli;
+    }
+
+    /** Units ({@link GpuUnits}) it takes from each of its GPUs on a node of that spec: MiB exactly, not rounded. */
+    public long unitsOn(NodeSpec node) {
+        return GpuUnits.taken(node, gpuMilli, gpuMemoryMib);
     }
 
     public boolean allowsModel(String model) {

@@ -1,5 +1,6 @@
 package io.quotient.core.model;
 
+import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
 import java.util.Collection;
@@ -22,6 +23,25 @@ public final class Demands {
             return new ResourceDemand(job.cpuMilli(), job.memoryMib(), m.devices(), 0, m.mib(), job.allowedModels());
         }
         return ResourceDemand.cpuOnly(job.cpuMilli(), job.memoryMib());
+    }
+
+    /** The MiB a job takes from each of its GPUs when it asks for GPU memory; 0 for fractions and whole GPUs. */
+    public static long mibPerGpu(JobSpec job) {
+        return job.gpu() instanceof GpuRequest.Memory m ? m.mib() : 0;
+    }
+
+    /**
+     * What a placed job holds on one replica's node, at {@code nodeIndex} of a cluster state: its share of each of
+     * the replica's GPUs (with its MiB, so that the state counts them exactly), its CPU and memory.
+     */
+    public static Allocation allocationOf(PlacedJob job, PlacedJob.Replica replica, int nodeIndex) {
+        return new Allocation(
+                nodeIndex,
+                replica.gpuIndices().stream().mapToInt(Integer::intValue).toArray(),
+                job.milliPerGpu(),
+                job.spec().cpuMilli(),
+                job.spec().memoryMib(),
+                mibPerGpu(job.spec()));
     }
 
     /** Fractions and MiB share a GPU with other jobs, so they need a node whose enforcer is ready. */

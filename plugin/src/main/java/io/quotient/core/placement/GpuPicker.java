@@ -1,6 +1,7 @@
 package io.quotient.core.placement;
 
 import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.ResourceDemand;
 import java.util.Arrays;
 
 /** Chooses which GPUs of a chosen node a demand takes. */
@@ -9,11 +10,12 @@ final class GpuPicker {
     private GpuPicker() {}
 
     /**
-     * The {@code count} GPUs with the least free share that still hold {@code milli} (best fit inside
-     * the node), lowest index first among equals; {@code null} when fewer than {@code count} fit.
-     * Taking the fullest GPUs keeps the emptiest ones whole for later, larger demands.
+     * The demand's GPUs: those with the least free capacity that still hold its share exactly
+     * ({@link ClusterState#holds}; best fit inside the node), lowest index first among equals; {@code null} when
+     * fewer than its count fit. Taking the fullest GPUs keeps the emptiest ones whole for later, larger demands.
      */
-    static int[] tightest(ClusterState state, int node, int milli, int count) {
+    static int[] tightest(ClusterState state, int node, ResourceDemand demand) {
+        int count = demand.gpuCount();
         int gpus = state.gpuCount(node);
         int[] chosen = new int[count];
         int found = 0;
@@ -21,8 +23,8 @@ final class GpuPicker {
         while (found < count) {
             int best = -1;
             for (int g = 0; g < gpus; g++) {
-                int free = state.gpuFree(node, g);
-                if (!taken[g] && free >= milli && (best < 0 || free < state.gpuFree(node, best))) {
+                long free = state.gpuFreeUnits(node, g);
+                if (!taken[g] && state.holds(node, g, demand) && (best < 0 || free < state.gpuFreeUnits(node, best))) {
                     best = g;
                 }
             }

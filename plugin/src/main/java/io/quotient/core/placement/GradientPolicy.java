@@ -108,14 +108,15 @@ abstract class GradientPolicy extends ScoringPolicy {
     }
 
     /**
-     * Whether an earlier GPU of the node has the same free share: the measures do not depend on which GPU holds which
+     * Whether an earlier GPU of the node has the same free capacity (exactly, in units: two GPUs of one free milli may
+     * differ in whether a MiB request fits): the measures do not depend on which GPU holds which
      * share, so that GPU scored the same, and as the first of equals it keeps the choice; the later one is not scored
      * again (a node with five empty GPUs was evaluated five times for every fraction).
      */
     private static boolean sameFreeEarlier(ClusterState state, int node, int gpu) {
-        int free = state.gpuFree(node, gpu);
+        long free = state.gpuFreeUnits(node, gpu);
         for (int g = 0; g < gpu; g++) {
-            if (state.gpuFree(node, g) == free) {
+            if (state.gpuFreeUnits(node, g) == free) {
                 return true;
             }
         }
@@ -147,8 +148,9 @@ abstract class GradientPolicy extends ScoringPolicy {
             long best = Long.MIN_VALUE;
             int bestLeft = Integer.MAX_VALUE;
             for (int g = 0; g < gpus; g++) {
-                int after = state.gpuFree(node, g) - milli;
-                if (after >= 0 && !sameFreeEarlier(state, node, g)) {
+                // a MiB share fits exactly yet may round to one milli more than the rounded-down free share
+                int after = Math.max(0, state.gpuFree(node, g) - milli);
+                if (state.holds(node, g, demand) && !sameFreeEarlier(state, node, g)) {
                     state.copyGpuFree(node, scratch);
                     scratch[g] = after;
                     double fall = current - scoring.of(model, cpuAfter, scratch, gpus);
@@ -166,8 +168,8 @@ abstract class GradientPolicy extends ScoringPolicy {
         }
         state.copyGpuFree(node, scratch);
         if (demand.needsGpu()) {
-            for (int g : GpuPicker.tightest(state, node, milli, demand.gpuCount())) {
-                scratch[g] -= milli;
+            for (int g : GpuPicker.tightest(state, node, demand)) {
+                scratch[g] = Math.max(0, scratch[g] - milli);
             }
         }
         decrease = current - scoring.of(model, cpuAfter, scratch, gpus);

@@ -31,7 +31,7 @@ final class PackingPolicy extends ScoringPolicy {
         if (fullyFree == gpus) {
             return Math.max(MAX_SCORE / 3 - fullyFree, fullyFree);
         }
-        int[] taken = GpuPicker.tightest(state, node, demand.milliOn(state.node(node)), demand.gpuCount());
+        int[] taken = GpuPicker.tightest(state, node, demand);
         int freeTaken = 0;
         long freePercent = 0;
         for (int g : taken) {

@@ -37,7 +37,7 @@ final class RandomPolicy extends ScoringPolicy {
         int[] candidates = new int[gpus];
         int fitting = 0;
         for (int g = 0; g < gpus; g++) {
-            if (state.gpuFree(node, g) >= milli) {
+            if (state.holds(node, g, demand)) {
                 candidates[fitting++] = g;
             }
         }

@@ -92,17 +92,11 @@ abstract class ScoringPolicy implements PlacementPolicy {
 
     static Allocation tightestAllocation(ClusterState state, int node, ResourceDemand demand) {
         return allocationWithGpus(
-                state,
-                node,
-                demand,
-                demand.needsGpu()
-                        ? GpuPicker.tightest(state, node, demand.milliOn(state.node(node)), demand.gpuCount())
-                        : new int[0]);
+                state, node, demand, demand.needsGpu() ? GpuPicker.tightest(state, node, demand) : new int[0]);
     }
 
     static Allocation allocationWithGpus(ClusterState state, int node, ResourceDemand demand, int[] gpus) {
-        int milli = demand.needsGpu() ? demand.milliOn(state.node(node)) : 0;
-        return new Allocation(node, gpus, milli, demand.cpuMilli(), demand.memoryMib());
+        return Allocation.of(demand, node, state.node(node), gpus);
     }
 
     private static void normalise(long[] scores, int count) {

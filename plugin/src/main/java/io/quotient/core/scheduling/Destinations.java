@@ -2,6 +2,7 @@ package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.GpuUnits;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.placement.PlacementPolicy;
 import java.util.ArrayList;
@@ -40,20 +41,20 @@ final class Destinations {
             return Optional.empty();
         }
         int node = bestNode;
-        int share = demand.needsGpu() ? demand.milliOn(state.node(node)) : 0;
         List<Integer> gpus = new ArrayList<>();
         for (int g = 0; g < state.gpuCount(node); g++) {
-            if (demand.needsGpu() && state.gpuFree(node, g) >= share) {
+            if (demand.needsGpu() && state.holds(node, g, demand)) {
                 gpus.add(g);
             }
         }
-        gpus.sort(Comparator.comparingInt((Integer g) -> state.gpuFree(node, g)).thenComparingInt(g -> g));
+        gpus.sort(Comparator.comparingLong((Integer g) -> state.gpuFreeUnits(node, g))
+                .thenComparingInt(g -> g));
         int[] chosen = gpus.stream()
                 .limit(demand.needsGpu() ? demand.gpuCount() : 0)
                 .mapToInt(Integer::intValue)
                 .sorted()
                 .toArray();
-        return Optional.of(new Allocation(node, chosen, share, demand.cpuMilli(), demand.memoryMib()));
+        return Optional.of(Allocation.of(demand, node, state.node(node), chosen));
     }
 
     /**
@@ -61,28 +62,35 @@ final class Destinations {
      * used GPU left with the least free share after taking it, so that the move frees the GPU it held without opening
      * another, as the periodic rebalance packs fractions ({@link SharedGpuConsolidation}). Empty for a whole-GPU job.
      *
-     * @param freedByEvictions per GPU of the node, the milli that evictions of the same search freed there: a plan
+     * @param freedByEvictions per GPU of the node, the units ({@link GpuUnits}) that evictions of the same search freed there: a plan
      *                         applies its moves before its evictions, so a move may not count on them
      */
     static Optional<Allocation> sharedGpuOnNode(
-            ClusterState state, int node, ResourceDemand moving, Allocation held, int[] freedByEvictions) {
+            ClusterState state, int node, ResourceDemand moving, Allocation held, long[] freedByEvictions) {
         // the released allocation's CPU and memory are what the move takes back on the same node: no check needed
         if (!mayJoinSharedGpu(held)) {
             return Optional.empty();
         }
-        int share = held.milliPerGpu();
+        long share = held.unitsPerGpu(state.node(node));
+        long whole = GpuUnits.capacity(state.node(node));
         int best = -1;
-        int bestFree = Integer.MAX_VALUE;
+        long bestFree = Long.MAX_VALUE;
         for (int g = 0; g < state.gpuCount(node); g++) {
-            int free = state.gpuFree(node, g) - freedByEvictions[g];
-            if (g != held.gpuIndices()[0] && free < ResourceDemand.WHOLE && free >= share && free < bestFree) {
+            long free = state.gpuFreeUnits(node, g) - freedByEvictions[g];
+            if (g != held.gpuIndices()[0] && free < whole && free >= share && free < bestFree) {
                 best = g;
                 bestFree = free;
             }
         }
         return best < 0
                 ? Optional.empty()
-                : Optional.of(new Allocation(node, new int[] {best}, share, moving.cpuMilli(), moving.memoryMib()));
+                : Optional.of(new Allocation(
+                        node,
+                        new int[] {best},
+                        held.milliPerGpu(),
+                        moving.cpuMilli(),
+                        moving.memoryMib(),
+                        held.gpuMemoryMib()));
     }
 
     /** Whether a job holding {@code held} may move onto another shared GPU of its node: a fraction of one GPU. */
@@ -102,10 +110,9 @@ final class Destinations {
         if (!reserve.needsGpu()) {
             return true;
         }
-        int share = reserve.milliOn(state.node(node));
         int enough = 0;
         for (int g = 0; g < state.gpuCount(node); g++) {
-            enough += state.gpuFree(node, g) >= share ? 1 : 0;
+            enough += state.holds(node, g, reserve) ? 1 : 0;
         }
         return enough - (moving.needsGpu() ? moving.gpuCount() : 0) >= reserve.gpuCount();
     }

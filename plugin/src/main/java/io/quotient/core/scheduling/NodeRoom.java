@@ -2,6 +2,8 @@ package io.quotient.core.scheduling;
 
 import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
+import io.quotient.core.cluster.GpuUnits;
+import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.cluster.ResourceDemand;
 import io.quotient.core.model.PlacedJob;
 import java.util.ArrayList;
@@ -29,14 +31,16 @@ final class NodeRoom {
     static boolean fitsWithout(ClusterState state, int node, List<Workspace.Held> jobs, ResourceDemand demand) {
         long cpu = state.freeCpu(node);
         long memory = state.freeMemory(node);
-        int[] free = new int[state.gpuCount(node)];
-        state.copyGpuFree(node, free);
+        NodeSpec spec = state.node(node);
+        long[] free = new long[state.gpuCount(node)];
+        state.copyGpuFreeUnits(node, free);
         for (Workspace.Held j : jobs) {
             Allocation a = j.here();
             cpu += a.cpuMilli();
             memory += a.memoryMib();
+            long units = a.unitsPerGpu(spec);
             for (int g : a.gpuIndices()) {
-                free[g] += a.milliPerGpu();
+                free[g] += units;
             }
         }
         if (cpu < demand.cpuMilli() || memory < demand.memoryMib()) {
@@ -45,27 +49,32 @@ final class NodeRoom {
         if (!demand.needsGpu()) {
             return true;
         }
-        int share = demand.milliOn(state.node(node));
+        long share = demand.unitsOn(spec);
         int enough = 0;
-        for (int f : free) {
+        for (long f : free) {
             enough += f >= share ? 1 : 0;
         }
         return enough >= demand.gpuCount();
     }
 
-    /** GPU milli that must be freed at least: the demand's GPUs need their share each, at best on the freest GPUs. */
+    /**
+     * GPU milli that must be freed at least: the demand's GPUs need their share each, at best on the freest GPUs.
+     * Counted exactly in units and rounded down, so a bound that never exceeds what a fitting set of victims frees
+     * (each victim's milli covers what it takes).
+     */
     static long mustFree(ClusterState state, int node, ResourceDemand demand) {
         if (!demand.needsGpu()) {
             return 0;
         }
-        int share = demand.milliOn(state.node(node));
-        int[] free = new int[state.gpuCount(node)];
-        state.copyGpuFree(node, free);
+        NodeSpec spec = state.node(node);
+        long share = demand.unitsOn(spec);
+        long[] free = new long[state.gpuCount(node)];
+        state.copyGpuFreeUnits(node, free);
         Arrays.sort(free);
         long lacking = 0;
         for (int i = 0; i < demand.gpuCount() && i < free.length; i++) {
             lacking += Math.max(0, share - free[free.length - 1 - i]);
         }
-        return lacking;
+        return lacking / GpuUnits.perMilli(spec);
     }
 }

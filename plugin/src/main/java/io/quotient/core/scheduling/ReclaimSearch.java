@@ -303,13 +303,15 @@ final class ReclaimSearch {
             state.allocate(held);
         }
 
-        /** Per GPU of the node searched, the milli this search's evictions so far freed there. */
-        private int[] freedByEvictions() {
-            int[] freed = new int[ws.state().gpuCount(node.node())];
+        /** Per GPU of the node searched, the units (GpuUnits) this search's evictions so far freed there. */
+        private long[] freedByEvictions() {
+            ClusterState state = ws.state();
+            long[] freed = new long[state.gpuCount(node.node())];
             for (PlacedJob victim : evicted) {
                 ws.allocationOn(victim.id(), node.node()).ifPresent(a -> {
+                    long units = a.unitsPerGpu(state.node(node.node()));
                     for (int g : a.gpuIndices()) {
-                        freed[g] += a.milliPerGpu();
+                        freed[g] += units;
                     }
                 });
             }

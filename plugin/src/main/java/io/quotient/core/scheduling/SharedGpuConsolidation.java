@@ -85,9 +85,11 @@ final class SharedGpuConsolidation {
             }
             for (int g = 0; g < state.gpuCount(n); g++) {
                 int free = state.gpuFree(n, g);
-                if (free < ResourceDemand.WHOLE && free >= milli && free - milli < bestLeft) {
-                    bestLeft = free - milli;
-                    best = new Allocation(n, new int[] {g}, milli, demand.cpuMilli(), demand.memoryMib());
+                int left =
+                        Math.max(0, free - milli); // a MiB share may fit exactly one milli past the rounded free share
+                if (free < ResourceDemand.WHOLE && state.holds(n, g, demand) && left < bestLeft) {
+                    bestLeft = left;
+                    best = Allocation.of(demand, n, state.node(n), new int[] {g});
                 }
             }
         }

@@ -230,10 +230,9 @@ public final class WaitReasons {
     }
 
     private static int usableGpus(ClusterState state, int node, ResourceDemand demand) {
-        int milli = demand.milliOn(state.node(node));
         int usable = 0;
         for (int g = 0; g < state.gpuCount(node); g++) {
-            usable += state.gpuFree(node, g) >= milli ? 1 : 0;
+            usable += state.holds(node, g, demand) ? 1 : 0;
         }
         return usable;
     }

@@ -350,7 +350,8 @@ final class Workspace {
                 indices(replica, node),
                 Math.min(job.milliPerGpu(), ResourceDemand.WHOLE),
                 job.spec().cpuMilli(),
-                job.spec().memoryMib());
+                job.spec().memoryMib(),
+                Demands.mibPerGpu(job.spec()));
         if (state.canAllocate(wanted)) {
             return Optional.of(wanted);
         }
@@ -358,6 +359,7 @@ final class Workspace {
         for (int g : wanted.gpuIndices()) {
             milli = Math.min(milli, state.gpuFree(node, g));
         }
+        // clipped to a share in milli: what the GPUs still have, MiB or not
         return Optional.of(new Allocation(
                 node,
                 wanted.gpuIndices(),

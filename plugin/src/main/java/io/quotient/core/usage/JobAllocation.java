@@ -1,6 +1,7 @@
 package io.quotient.core.usage;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.Demands;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.QuotaState;
@@ -18,15 +19,21 @@ public record JobAllocation(JobId job, double gpus, int devices, QuotaState quot
         Objects.requireNonNull(quotaState, "quotaState");
     }
 
-    /** The allocation of a placement; memory from each replica's node (0 for a node no longer known). */
+    /**
+     * The allocation of a placement; memory from each replica's node (0 for a node no longer known). A MiB request
+     * reserves the MiB it asked for on each GPU, not its share rounded up to thousandths of the GPU (which would
+     * exceed the request, and summed over a GPU's sharers its memory).
+     */
     public static JobAllocation of(PlacedJob placed, Map<String, NodeSpec> nodes) {
         double memory = 0;
         int devices = 0;
+        long mib = Demands.mibPerGpu(placed.spec());
         for (PlacedJob.Replica replica : placed.replicas()) {
             devices += replica.gpuIndices().size();
             NodeSpec node = nodes.get(replica.node());
             long gpuMemory = node == null ? 0 : node.gpuMemoryMib();
-            memory += replica.gpuIndices().size() * placed.milliPerGpu() / 1000.0 * gpuMemory;
+            double perGpu = mib > 0 && gpuMemory > 0 ? mib : placed.milliPerGpu() / 1000.0 * gpuMemory;
+            memory += replica.gpuIndices().size() * perGpu;
         }
         return new JobAllocation(placed.id(), placed.gpuMilli() / 1000.0, devices, placed.quotaState(), memory);
     }

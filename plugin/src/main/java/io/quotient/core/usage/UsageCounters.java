@@ -11,7 +11,7 @@ import java.util.OptionalDouble;
  * @param allocatedBorrowedGpuSeconds the same on borrowed capacity (over quota)
  * @param allocatedDeviceSeconds      GPUs touched (a fraction's GPU counts one) x seconds: the pod-GPU time that
  *                                    utilization figures should cover
- * @param reservedMemoryMibSeconds    GPU memory the allocation reserves (share x the GPU's memory) x seconds
+ * @param reservedMemoryMibSeconds    GPU memory the allocation reserves (share x the GPU's memory; a MiB request its MiB) x seconds
  * @param busyGpuSeconds              compute the job's pods used: utilization / 100 x seconds, summed over GPUs
  * @param presentSeconds              seconds the enforcers saw the job's pods on a GPU, summed over GPUs
  * @param measuredSeconds             the part of {@code presentSeconds} with a utilization figure (not MIG)

@@ -1,8 +1,8 @@
 package io.quotient.core.scheduling;
 
-import io.quotient.core.cluster.Allocation;
 import io.quotient.core.cluster.ClusterState;
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.Demands;
 import io.quotient.core.model.Gang;
 import io.quotient.core.model.GpuRequest;
 import io.quotient.core.model.JobId;
@@ -211,14 +211,7 @@ final class ClusterRun {
         for (PlacedJob j : placed.values()) {
             for (PlacedJob.Replica replica : j.replicas()) {
                 int node = state.indexOf(replica.node());
-                state.allocate(new Allocation(
-                        node,
-                        replica.gpuIndices().stream()
-                                .mapToInt(Integer::intValue)
-                                .toArray(),
-                        j.milliPerGpu(),
-                        j.spec().cpuMilli(),
-                        j.spec().memoryMib()));
+                state.allocate(Demands.allocationOf(j, replica, node));
             }
         }
     }

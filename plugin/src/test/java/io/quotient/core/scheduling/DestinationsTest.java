@@ -14,7 +14,16 @@ import org.junit.jupiter.api.Test;
 class DestinationsTest {
 
     private static final ResourceDemand HALF = ResourceDemand.gpus(1000, 1024, 1, 500, Set.of());
-    private static final int[] NONE_FREED = new int[4];
+    private static final long[] NONE_FREED = new long[4];
+
+    /** What evictions freed per GPU, given in milli, in the units the search counts (GpuUnits: 81920 per milli). */
+    private static long[] freed(int... milli) {
+        long[] units = new long[milli.length];
+        for (int g = 0; g < milli.length; g++) {
+            units[g] = milli[g] * 81920L;
+        }
+        return units;
+    }
 
     /** One 4-GPU node; GPU g used by {@code used[g]} milli. */
     private static ClusterState node(int... used) {
@@ -60,9 +69,9 @@ class DestinationsTest {
     void neverOntoWhatAnEvictionOfTheSameSearchFreed() {
         // GPU 1 has 500 free only because the search evicted a 500 there: a plan moves before it evicts
         ClusterState state = node(0, 500, 0, 0);
-        assertThat(Destinations.sharedGpuOnNode(state, 0, HALF, half(0), new int[] {0, 500, 0, 0}))
+        assertThat(Destinations.sharedGpuOnNode(state, 0, HALF, half(0), freed(0, 500, 0, 0)))
                 .isEmpty();
-        assertThat(Destinations.sharedGpuOnNode(state, 0, HALF, half(0), new int[] {0, 250, 0, 0}))
+        assertThat(Destinations.sharedGpuOnNode(state, 0, HALF, half(0), freed(0, 250, 0, 0)))
                 .isEmpty();
         assertThat(Destinations.sharedGpuOnNode(state, 0, HALF, half(0), NONE_FREED))
                 .hasValueSatisfying(a -> assertThat(a.gpuIndices()).containsExactly(1));

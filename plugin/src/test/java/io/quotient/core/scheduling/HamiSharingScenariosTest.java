@@ -141,24 +141,25 @@ class HamiSharingScenariosTest {
     }
 
     @Test
-    void threeThirdsOfAGpuOpenDivergence() {
+    void threeThirdsOfAGpu() {
         // HAMi (Fit: Usedmem + Memreq <= Totalmem): a 24 GiB card (24576 MiB, A10 / L4) takes three pods of 8192 MiB,
-        // 24576 in all. OPEN DIVERGENCE (docs/user-guide.md, GPU sharing): Quotient converts each MiB request to
-        // thousandths of the GPU rounded up (8192 of 24576 is 333.3, so 334) so that a share always covers its
-        // memory; three such shares are 1002 and the third pod waits. This asserts what Quotient does today so that
-        // the fix (an exact memory dimension per GPU beside the share) shows here.
+        // 24576 in all. Quotient counts each GPU's memory exactly (thousandths of a MiB, GpuUnits), so the three fit
+        // as in HAMi; each is still charged its share rounded up (8192 of 24576 is 333.3, so 334) for quotas.
         Scenario s = on(node("n", 1, 24576)).deploy(mib("a", 8192, 1), mib("b", 8192, 1), mib("c", 8192, 1));
-        assertThat(s.running()).containsExactly("team-a/a", "team-a/b");
-        assertThat(s.pending()).containsExactly("team-a/c");
+        assertThat(s.running()).containsExactly("team-a/a", "team-a/b", "team-a/c");
+        assertThat(s.pending()).isEmpty();
         assertThat(s.run.placement("team-a", "a").milliPerGpu()).isEqualTo(334);
+        s.deploy(mib("d", 1, 1));
+        assertThat(s.pending()).containsExactly("team-a/d");
     }
 
     @Test
-    void threeFiveGibPodsOnAT4OpenDivergence() {
-        // The same on a 16 GB T4 as it reports itself (15360 MiB): HAMi fits three pods of 5120 MiB exactly.
-        // Quotient today: 334 thousandths each, the third waits (open divergence, as above).
+    void threeFiveGibPodsOnAT4() {
+        // The same on a 16 GB T4 as it reports itself (15360 MiB): HAMi fits three pods of 5120 MiB exactly, and so
+        // does Quotient, on the one GPU.
         Scenario s = on(node("n", 1, 15360)).deploy(mib("a", 5120, 1), mib("b", 5120, 1), mib("c", 5120, 1));
-        assertThat(s.pending()).containsExactly("team-a/c");
+        assertThat(s.running()).containsExactly("team-a/a", "team-a/b", "team-a/c");
+        assertThat(s.pending()).isEmpty();
     }
 
     @Test

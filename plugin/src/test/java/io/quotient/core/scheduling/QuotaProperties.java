@@ -214,12 +214,7 @@ class QuotaProperties {
     }
 
     private static Allocation allocation(ClusterState state, PlacedJob j) {
-        return new Allocation(
-                state.indexOf(j.node()),
-                j.gpuIndices().stream().mapToInt(Integer::intValue).toArray(),
-                j.milliPerGpu(),
-                j.spec().cpuMilli(),
-                j.spec().memoryMib());
+        return Demands.allocationOf(j, j.replicas().get(0), state.indexOf(j.node()));
     }
 
     private static void play(ClusterRun run, List<Step> stream) {
