@@ -68,6 +68,16 @@ final class HostileBodies {
                         "volumes[0].readOnly",
                         "1000 digits"),
                 Arguments.of("{\"name\":\"a\",\"args\":[\"x\"," + "1".repeat(1001) + "]}", "args[1]", "1000 digits"),
+                // GPU memory beyond the embedded cluster's 80 GB GPUs: a limit no GPU reaches (it was placed), a
+                // request on a model no GPU of which holds it (it waited for ever)
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"memoryMib\":1000,\"memoryLimitMib\":100000}}",
+                        "gpu.memoryLimitMib",
+                        "the largest GPU of the cluster has 81920 MiB"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"memoryMib\":90000},\"gpuModels\":[\"A100-SXM4-80GB\"]}",
+                        "gpu.memoryMib",
+                        "the models it may run on (A100-SXM4-80GB) has 81920 MiB"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":[]}", "gpu", "must be an object"),
                 Arguments.of("[]", null, "must be a JSON object"),
                 Arguments.of("{\"name\":\"a\",", null, "ends in the middle"),
