@@ -2,10 +2,12 @@ package io.quotient.app;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quotient.adapters.rest.BodilessErrorFilter;
+import io.quotient.adapters.rest.BodilessMethodFilter;
 import io.quotient.adapters.rest.CanonicalPathFilter;
 import io.quotient.adapters.rest.CorsPreflightFilter;
 import io.quotient.adapters.rest.JsonErrorReportValve;
 import io.quotient.adapters.rest.JsonRefusal;
+import io.quotient.adapters.rest.PageQueryFilter;
 import io.quotient.adapters.rest.SecurityHeadersFilter;
 import io.quotient.adapters.rest.TraceRefusalFilter;
 import org.apache.catalina.Valve;
@@ -70,6 +72,24 @@ public class HttpHardeningConfiguration {
         // write their own body and WWW-Authenticate: wrapped, the 401 of /actuator/metrics became a bare error
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE + 30);
         return registration;
+    }
+
+    /**
+     * A body on GET, HEAD, DELETE or OPTIONS is refused ({@link BodilessMethodFilter}): after the access filter (+10),
+     * so that a caller without access is told so first, and before the body size check (+20) and any handler.
+     */
+    @Bean
+    FilterRegistrationBean<BodilessMethodFilter> bodilessMethodFilter(JsonRefusal refusal) {
+        return FilterRegistrations.onEveryPath(new BodilessMethodFilter(refusal), Ordered.HIGHEST_PRECEDENCE + 15);
+    }
+
+    /**
+     * The pages' and the actuator's query parameters checked as the API's routes are ({@link PageQueryFilter}): after
+     * the access filter (+10), which guards the actuator's metrics, and before the bodiless errors (+30).
+     */
+    @Bean
+    FilterRegistrationBean<PageQueryFilter> pageQueryFilter(JsonRefusal refusal) {
+        return FilterRegistrations.onEveryPath(new PageQueryFilter(refusal), Ordered.HIGHEST_PRECEDENCE + 25);
     }
 
     /** A browser's CORS preflight is refused in JSON ({@link CorsPreflightFilter}); with TRACE, before the path check. */

@@ -1,5 +1,6 @@
 package io.quotient.deploy;
 
+import io.quotient.core.cluster.NodeSpec;
 import io.quotient.core.model.JobId;
 import io.quotient.core.model.JobSpec;
 import io.quotient.core.model.Team;
@@ -75,7 +76,9 @@ public final class DeploymentService {
         SubmissionChecks.check(asWritten, gateway.templates());
         JobSubmission submission = withTemplateDefaults(inTeamNamespace(asWritten));
         JobSpec spec = validator.validate(submission.request(), configured);
-        TeamLimits.check(spec, configured.get(spec.team()), cluster.nodes());
+        List<NodeSpec> nodes = cluster.nodes();
+        GpuMemoryFit.check(spec, nodes);
+        TeamLimits.check(spec, configured.get(spec.team()), nodes);
         JobRecord decided = decisions.deployNew(
                 new JobRecord(submission, spec, JobStatus.pending(PendingReasons.AWAITING_DECISION), start, null));
         LOG.info(

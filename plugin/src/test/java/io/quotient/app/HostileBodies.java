@@ -49,8 +49,35 @@ final class HostileBodies {
                         "gpu.count",
                         "from -2147483648 to 2147483647"),
                 Arguments.of("{\"name\":\"a\",\"cpuMilli\":" + "9".repeat(30) + "}", "cpuMilli", "whole number"),
-                // the reader's limits stop it before it knows the field
-                Arguments.of("{\"name\":\"a\",\"cpuMilli\":" + "9".repeat(1500) + "}", null, "larger than"),
+                // a number past the reader's limit of 1000 digits, named at its leaf: it was the object around it
+                // (gpu for gpu.count, volumes[0] for volumes[0].readOnly) or, at the top, the body (null)
+                Arguments.of("{\"name\":\"a\",\"cpuMilli\":" + "9".repeat(1500) + "}", "cpuMilli", "1000 digits"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"count\":" + "1".repeat(1001) + "}}", "gpu.count", "1000 digits"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"memoryMib\":1,\"memoryLimitMib\":" + "1".repeat(1001) + "}}",
+                        "gpu.memoryLimitMib",
+                        "1000 digits"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"fraction\":0." + "1".repeat(1001) + "}}",
+                        "gpu.fraction",
+                        "1000 digits"),
+                Arguments.of("{\"name\":\"a\",\"gpuDevices\":" + "1".repeat(1001) + "}", "gpuDevices", "1000 digits"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"volumes\":[{\"name\":\"v\",\"readOnly\":" + "1".repeat(1001) + "}]}",
+                        "volumes[0].readOnly",
+                        "1000 digits"),
+                Arguments.of("{\"name\":\"a\",\"args\":[\"x\"," + "1".repeat(1001) + "]}", "args[1]", "1000 digits"),
+                // GPU memory beyond the embedded cluster's 80 GB GPUs: a limit no GPU reaches (it was placed), a
+                // request on a model no GPU of which holds it (it waited for ever)
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"memoryMib\":1000,\"memoryLimitMib\":100000}}",
+                        "gpu.memoryLimitMib",
+                        "the largest GPU of the cluster has 81920 MiB"),
+                Arguments.of(
+                        "{\"name\":\"a\",\"gpu\":{\"memoryMib\":90000},\"gpuModels\":[\"A100-SXM4-80GB\"]}",
+                        "gpu.memoryMib",
+                        "the models it may run on (A100-SXM4-80GB) has 81920 MiB"),
                 Arguments.of("{\"name\":\"a\",\"gpu\":[]}", "gpu", "must be an object"),
                 Arguments.of("[]", null, "must be a JSON object"),
                 Arguments.of("{\"name\":\"a\",", null, "ends in the middle"),

@@ -16,24 +16,20 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
 import org.springframework.context.annotation.Primary;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * The cross-tenant bypass, tried over real HTTP on the whole service with token access on: a service account of
  * team-b spells team-a every way the hostile probes did (and 600 random spellings more) and never reads, creates or
  * deletes team-a's jobs; every request that a team's handler answers was authorised for that team's namespace.
  */
-@SpringBootTest(
-        classes = {QuotientApplication.class, HostilePathAccessTest.TokenAccess.class},
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = {"quotient.cluster.mode=embedded", "spring.main.allow-bean-definition-overriding=true"})
-class HostilePathAccessTest {
+@Import(HostilePathAccessTest.TokenAccess.class)
+@TestPropertySource(properties = "spring.main.allow-bean-definition-overriding=true")
+class HostilePathAccessTest extends EmbeddedServiceTest {
 
     private static final Map<String, String> AS_A = Map.of("Authorization", "Bearer token-a");
     private static final Map<String, String> AS_B = Map.of("Authorization", "Bearer token-b");
@@ -55,16 +51,6 @@ class HostilePathAccessTest {
             "TEAM-A",
             "team-a%20",
             "team%252Da");
-
-    @LocalServerPort
-    private int port;
-
-    @DynamicPropertySource
-    static void teams(DynamicPropertyRegistry registry) throws IOException {
-        TestTeamsFile.register(
-                registry,
-                "teams:\n  - name: team-a\n    guaranteedGpus: 4\n" + "  - name: team-b\n    guaranteedGpus: 4\n");
-    }
 
     /** Tokens token-a and token-b belong to service accounts of team-a and team-b; each may act in its namespace. */
     @TestConfiguration
@@ -91,7 +77,7 @@ class HostilePathAccessTest {
 
     @Test
     void everyProbedSpellingOfAnotherTeamIsRefusedAndChangesNothing() throws IOException {
-        RawHttp http = new RawHttp(port);
+        RawHttp http = http();
         deployAsTeamA(http, "kept");
         for (String team : PROBED) {
             for (String method : List.of("GET", "POST", "DELETE")) {
@@ -124,7 +110,7 @@ class HostilePathAccessTest {
      */
     @Test
     void otherMethodsAndQueryStringsAreAuthorisedFirst() throws IOException {
-        RawHttp http = new RawHttp(port);
+        RawHttp http = http();
         deployAsTeamA(http, "held");
         for (String path : List.of("/api/v1/teams/team-a/jobs", "/api/v1/teams/team-a/jobs/held")) {
             assertThat(http.send("HEAD", path, AS_B, null).status())
@@ -154,7 +140,7 @@ class HostilePathAccessTest {
 
     @Test
     void anUnknownTeamIsAuthorisedAsATeamOfThatName() throws IOException {
-        RawHttp http = new RawHttp(port);
+        RawHttp http = http();
         ASKED.clear();
         RawHttp.Response answer = http.send("DELETE", "/api/v1/teams/team-z/jobs/x", AS_B, null);
         assertThat(answer.status()).isEqualTo(403);
@@ -168,7 +154,7 @@ class HostilePathAccessTest {
      */
     @Test
     void noRandomSpellingReachesATeamsHandlerWithoutItsAccessReview() throws IOException {
-        RawHttp http = new RawHttp(port);
+        RawHttp http = http();
         Random random = new Random(20261202L);
         for (int i = 0; i < 600; i++) {
             String team = random.nextBoolean() ? "team-a" : "team-b";

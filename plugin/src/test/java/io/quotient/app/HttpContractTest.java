@@ -11,36 +11,19 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * What the whole service answers over real HTTP, beyond the handlers: content negotiation decided before anything is
  * recorded, JSON error bodies for every refusal (Tomcat's own included) with no Java or server internals, the
  * unknown team named before the unknown job, and the browser security headers.
  */
-@SpringBootTest(
-        classes = QuotientApplication.class,
-        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-        properties = "quotient.cluster.mode=embedded")
-class HttpContractTest {
+class HttpContractTest extends EmbeddedServiceTest {
 
     private static final String JOB = "{\"name\": \"neg\", \"gpu\": {\"count\": 1}}";
 
-    @LocalServerPort
-    private int port;
-
-    @DynamicPropertySource
-    static void teams(DynamicPropertyRegistry registry) throws IOException {
-        TestTeamsFile.register(
-                registry, "teams:\n  - name: neg\n    guaranteedGpus: 4\n  - name: located\n    guaranteedGpus: 4\n");
-    }
-
     @Test
     void aClientThatAcceptsNoJsonGets406AndNothingIsPlaced() throws IOException {
-        RawHttp http = new RawHttp(port);
+        RawHttp http = http();
         for (String accept : List.of("application/xml", "text/html", "application/json;q=0", "*/*;q=0")) {
             RawHttp.Response valid = http.send("POST", "/api/v1/teams/neg/jobs", Map.of("Accept", accept), JOB);
             assertThat(valid.status()).as(accept).isEqualTo(406);
@@ -68,7 +51,7 @@ class HttpContractTest {
 
     @Test
     void refusalsOfTheContainerAndUnservedPathsAnswerInJsonWithoutInternals() throws IOException {
-        RawHttp http = new RawHttp(port);
+        RawHttp http = http();
         for (String path : List.of(
                 "/api/v1/teams/neg%2Fx/jobs",
                 "/api/v1/teams/neg%5Cx/jobs",
@@ -91,7 +74,7 @@ class HttpContractTest {
 
     @Test
     void aPathNoHandlerServesAnswersTheOneNotFoundBody() throws IOException {
-        RawHttp http = new RawHttp(port);
+        RawHttp http = http();
         RawHttp.Response answer = http.send("GET", "/api/v1/no-such-resource", Map.of(), null);
         assertThat(answer.status()).isEqualTo(404);
         assertThat(answer.body())
@@ -103,7 +86,7 @@ class HttpContractTest {
 
     @Test
     void anUnknownTeamIsNamedBeforeAnUnknownJob() throws IOException {
-        RawHttp http = new RawHttp(port);
+        RawHttp http = http();
         for (String method : List.of("GET", "DELETE")) {
             RawHttp.Response answer = http.send(method, "/api/v1/teams/team-z/jobs/x", Map.of(), null);
             assertThat(answer.status()).isEqualTo(404);
@@ -113,7 +96,7 @@ class HttpContractTest {
 
     @Test
     void everyAnswerCarriesTheBrowserSecurityHeaders() throws IOException {
-        RawHttp http = new RawHttp(port);
+        RawHttp http = http();
         for (String path : List.of("/", "/dashboard.js", "/api/v1/teams", "/api/v1/teams/neg%2Dx/jobs")) {
             RawHttp.Response answer = http.send("GET", path, Map.of(), null);
             assertThat(answer.header("Content-Security-Policy"))
@@ -128,7 +111,7 @@ class HttpContractTest {
     /** TRACE is refused as any method a path does not serve, and the request is never echoed back. */
     @Test
     void traceIsRefusedInJsonAndEchoesNothing() throws IOException {
-        RawHttp http = new RawHttp(port);
+        RawHttp http = http();
         for (String path : List.of("/api/v1/teams", "/api/v1/teams/neg/jobs", "/", "/dashboard.js")) {
             RawHttp.Response answer = http.send("TRACE", path, Map.of("X-Secret", "cookie-value"), null);
             assertThat(answer.status()).as(path).isEqualTo(405);
@@ -143,7 +126,7 @@ class HttpContractTest {
     /** A 405 names the methods the path serves in Allow as well as in its hint. */
     @Test
     void aMethodThePathDoesNotServeIsAnsweredWithTheAllowedOnes() throws IOException {
-        RawHttp.Response answer = new RawHttp(port).send("PUT", "/api/v1/teams", Map.of(), "{}");
+        RawHttp.Response answer = http().send("PUT", "/api/v1/teams", Map.of(), "{}");
         assertThat(answer.status()).isEqualTo(405);
         assertThat(answer.header("Allow")).isEqualTo("GET, HEAD, OPTIONS");
         assertThat(answer.body()).contains("\"hint\":\"use GET\"");
@@ -151,7 +134,7 @@ class HttpContractTest {
 
     @Test
     void theErrorPageAskedForDirectlyIsNotFound() throws IOException {
-        RawHttp http = new RawHttp(port);
+        RawHttp http = http();
         for (String method : List.of("GET", "POST", "DELETE")) {
             RawHttp.Response answer = http.send(method, "/error", Map.of(), method.equals("POST") ? JOB : null);
             assertThat(answer.status()).as(method).isEqualTo(404);
@@ -165,7 +148,7 @@ class HttpContractTest {
      */
     @Test
     void requestsTheContainerRefusesForTheirHeadersOrProtocolAreAnsweredAsSuch() throws IOException {
-        RawHttp http = new RawHttp(port);
+        RawHttp http = http();
         Map<String, Integer> requests = Map.of(
                 "GET /api/v1/teams HTTP/1.1\r\nHost: localhost\r\nHost: other\r\nConnection: close\r\n\r\n",
                 400,
@@ -196,7 +179,7 @@ class HttpContractTest {
      */
     @Test
     void aBodyThatIsNotUtf8JsonTextIsRefusedAtItsByteAndCreatesNothing() throws IOException {
-        RawHttp http = new RawHttp(port);
+        RawHttp http = http();
         Map<String, byte[]> bodies = Map.of(
                 "overlong '/'", bytes("{\"name\":\"o", 0xC0, 0xAF, "\",\"gpu\":{\"count\":1}}"),
                 "overlong NUL", bytes("{\"name\":\"o\",\"annotations\":{\"a\":\"", 0xC0, 0x80, "\"}}"),
@@ -269,7 +252,7 @@ class HttpContractTest {
      */
     @Test
     void aNewJobsLocationIsRelativeWhateverHostTheCallerSends() {
-        RawHttp http = new RawHttp(port);
+        RawHttp http = http();
         for (String host : List.of("evil.example.com", "1.2.3.4.5")) {
             String name = host.startsWith("evil") ? "named-host" : "numbered-host";
             byte[] job = ("{\"name\":\"" + name + "\",\"gpu\":{\"count\":1}}").getBytes(StandardCharsets.UTF_8);
@@ -292,7 +275,7 @@ class HttpContractTest {
      */
     @Test
     void aCorsPreflightAndTheActuatorsClientErrorsAnswerInJson() throws IOException {
-        RawHttp http = new RawHttp(port);
+        RawHttp http = http();
         RawHttp.Response preflight = http.send(
                 "OPTIONS",
                 "/api/v1/teams/neg/jobs",
@@ -317,7 +300,7 @@ class HttpContractTest {
     /** The API's answers are stored by no cache; "100 Continue" is not sent for a body the size check refuses. */
     @Test
     void apiAnswersAreNotCachedAndAnOversizeBodyIsNotInvited() throws IOException {
-        RawHttp http = new RawHttp(port);
+        RawHttp http = http();
         assertThat(http.send("GET", "/api/v1/teams", Map.of(), null).header("Cache-Control"))
                 .isEqualTo("no-store");
         RawHttp.Response oversize = send(
@@ -331,7 +314,7 @@ class HttpContractTest {
     @Test
     void theOpenApiDescriptionDoesNotReflectTheHostHeader() throws IOException {
         String head = "GET /v3/api-docs HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n";
-        RawHttp.Response answer = send(new RawHttp(port), head);
+        RawHttp.Response answer = send(http(), head);
         assertThat(answer.status()).isEqualTo(200);
         assertThat(answer.body())
                 .doesNotContain("evil.example")
@@ -340,8 +323,7 @@ class HttpContractTest {
 
     @Test
     void theOpenApiDescriptionTypesErrorAnswersAsErrorBodies() throws IOException {
-        String api =
-                new RawHttp(port).send("GET", "/v3/api-docs", Map.of(), null).body();
+        String api = http().send("GET", "/v3/api-docs", Map.of(), null).body();
         String deploy = api.substring(api.indexOf("\"post\""));
         String errorRef = "\"$ref\":\"#/components/schemas/ErrorBody\"";
         for (String code : List.of("\"400\"", "\"404\"", "\"409\"")) {

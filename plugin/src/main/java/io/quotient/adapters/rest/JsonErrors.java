@@ -85,6 +85,18 @@ final class JsonErrors {
     }
 
     private static ErrorBody parserFailure(JsonProcessingException p, String wrappedPath) {
+        if (p instanceof LeafPathJsonFactory.ReadLimitException r) {
+            // the parser stands on the value it could not read (a name too long: in the object that holds it; too
+            // deep: nowhere worth naming, a path of 1000 levels)
+            String message = String.valueOf(r.limit().getMessage());
+            String where = message.startsWith("Name length")
+                    ? parentPath(r)
+                    : message.startsWith("Document nesting depth") ? "" : parserPath(r);
+            return invalid(
+                    orBody(where.isEmpty() ? wrappedPath : where),
+                    "is larger than the service reads (" + limitHit(r.limit()) + ")",
+                    SCHEMA_HINT);
+        }
         String path = wrappedPath != null && !wrappedPath.isEmpty() ? wrappedPath : parserPath(p);
         if (p instanceof InputCoercionException c) {
             return invalid(orBody(path), "must be " + expectedInRange(c.getTargetType()), SCHEMA_HINT);

@@ -53,9 +53,20 @@ public class QueryParameters implements WebMvcConfigurer, HandlerInterceptor {
             return true;
         }
         Map<String, Class<?>> taken = taken(method);
-        if (taken == null) {
-            return true;
+        if (taken != null) {
+            check(query, taken, Set.of());
         }
+        return true;
+    }
+
+    /**
+     * Checks a query string against the parameters a path takes (by name, with their types: a whole number's value is
+     * checked as one); {@code repeatable} names those that may be given more than once (the actuator's {@code tag}).
+     * Shared by the API's routes and by the pages and the actuator ({@link PageQueryFilter}).
+     *
+     * @throws RequestException naming the parameter ({@code query} for a parameter without a name)
+     */
+    static void check(String query, Map<String, Class<?>> taken, Set<String> repeatable) {
         Set<String> given = new HashSet<>();
         for (String pair : query.split("&")) {
             int equals = pair.indexOf('=');
@@ -70,9 +81,9 @@ public class QueryParameters implements WebMvcConfigurer, HandlerInterceptor {
                 throw new RequestException(
                         name,
                         "is not a query parameter of this path; it takes "
-                                + (taken.isEmpty() ? "none" : String.join(", ", taken.keySet())));
+                                + (taken.isEmpty() ? "none" : String.join(", ", new TreeMap<>(taken).keySet())));
             }
-            if (!given.add(name)) {
+            if (!given.add(name) && !repeatable.contains(name)) {
                 throw new RequestException(name, "is given twice; give each query parameter once");
             }
             String value = equals < 0 ? "" : decoded(name, pair.substring(equals + 1));
@@ -83,7 +94,6 @@ public class QueryParameters implements WebMvcConfigurer, HandlerInterceptor {
                 checkWholeNumber(name, value);
             }
         }
-        return true;
     }
 
     /**

@@ -37,16 +37,19 @@ public class RestErrors {
 
     @ExceptionHandler(RequestException.class)
     ResponseEntity<ErrorBody> invalid(RequestException e) {
+        return answer(HttpStatus.BAD_REQUEST, invalidBody(e));
+    }
+
+    /** The 400 body of a request that breaks a rule: the field, the rule, and that nothing was changed. */
+    static ErrorBody invalidBody(RequestException e) {
         String reason = e.getMessage().startsWith(e.field() + ": ")
                 ? e.getMessage().substring(e.field().length() + 2)
                 : e.getMessage();
-        return answer(
-                HttpStatus.BAD_REQUEST,
-                new ErrorBody(
-                        "invalid request",
-                        e.field(),
-                        reason,
-                        "correct " + e.field() + " and send the request again; nothing was changed"));
+        return new ErrorBody(
+                "invalid request",
+                e.field(),
+                reason,
+                "correct " + e.field() + " and send the request again; nothing was changed");
     }
 
     @ExceptionHandler(TeamNotFoundException.class)

@@ -37,7 +37,9 @@ public class StrictJson {
 
     @Bean
     Jackson2ObjectMapperBuilderCustomizer strictRequestBodies() {
-        return builder -> builder.featuresToEnable(
+        // parsers that say where a reader limit was hit (LeafPathJsonFactory)
+        return builder -> builder.factory(new LeafPathJsonFactory())
+                .featuresToEnable(
                         StreamReadFeature.STRICT_DUPLICATE_DETECTION.mappedFeature(),
                         DeserializationFeature.FAIL_ON_TRAILING_TOKENS,
                         DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
