@@ -1,9 +1,11 @@
 package io.quotient.replay;
 
 import io.quotient.core.cluster.NodeSpec;
+import io.quotient.core.model.ModelGroup;
 import io.quotient.core.model.ModelGuarantee;
 import io.quotient.core.model.PlacedJob;
 import io.quotient.core.model.Team;
+import io.quotient.core.scheduling.TeamShares;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -15,7 +17,8 @@ import java.util.Optional;
  * Time to guarantee per model group, for teams whose guarantee is split by GPU model: one {@link TeamTally} per
  * (team, group) with the group's guarantee. What the team holds there is what runs on nodes of the group's models; its
  * waiting jobs there are those pinned within the group (an unpinned waiting job may go to any group, so it makes no
- * group's demand: the same bound as the core's property, min(group guarantee, pinned demand)). The target is the
+ * group's demand: the same bound as the core's property, min(group guarantee, pinned demand), the group guarantee met
+ * as far as the group's GPUs can meet it, {@link #met}). The target is the
  * team's: what it holds there plus what its waiting jobs there can add within the bound.
  *
  * <p>It also gives the whole team's target ({@link #of}): a split guarantee is a guarantee per group, so the team's
@@ -35,18 +38,28 @@ final class GroupTallies {
     private final Map<String, Map<ModelGuarantee, WholeJobTarget>> eligible = new HashMap<>();
 
     private final Map<String, GuaranteeGroups> views = new HashMap<>();
+    /**
+     * Per split team and group, the part of the group's guarantee the cluster's GPUs of the group can meet, as the
+     * scheduler's group division meets it ({@link TeamShares#groupGuaranteesMet}): the group's target is bound by it.
+     */
+    private final Map<String, Map<ModelGuarantee, Long>> met = new HashMap<>();
 
     GroupTallies(Map<String, Team> teams, List<NodeSpec> nodes) {
         this.teams = teams;
         nodes.forEach(n -> modelOfNode.put(n.name(), n.gpuModel()));
+        Map<String, Map<ModelGroup, Long>> inCluster = TeamShares.groupGuaranteesMet(teams, nodes);
         teams.forEach((name, t) -> {
             if (t.splitsGuarantee()) {
                 Map<ModelGuarantee, TeamTally> groups = new LinkedHashMap<>();
                 Map<ModelGuarantee, WholeJobTarget> targets = new LinkedHashMap<>();
+                Map<ModelGuarantee, Long> caps = new HashMap<>();
                 t.modelGuarantees().groups().forEach(g -> {
-                    groups.put(g, new TeamTally(g.guaranteedMilli()));
+                    long cap = inCluster.getOrDefault(name, Map.of()).getOrDefault(g.group(), 0L);
+                    caps.put(g, cap);
+                    groups.put(g, new TeamTally(cap));
                     targets.put(g, new WholeJobTarget());
                 });
+                met.put(name, caps);
                 tallies.put(name, groups);
                 eligible.put(name, targets);
                 views.put(name, view(name));
@@ -67,13 +80,13 @@ final class GroupTallies {
     private GuaranteeGroups view(String team) {
         Map<ModelGuarantee, WholeJobTarget> targets = eligible.get(team);
         Map<ModelGuarantee, TeamTally> groups = tallies.get(team);
+        Map<ModelGuarantee, Long> caps = met.get(team);
         return new GuaranteeGroups() {
             @Override
             public long gap(long wholeGap) {
                 long sum = 0;
                 for (Map.Entry<ModelGuarantee, TeamTally> e : groups.entrySet()) {
-                    sum += Math.max(
-                            0, e.getKey().guaranteedMilli() - e.getValue().heldMilli());
+                    sum += Math.max(0, caps.get(e.getKey()) - e.getValue().heldMilli());
                 }
                 return sum;
             }
@@ -88,8 +101,7 @@ final class GroupTallies {
                 long sum = 0;
                 for (Map.Entry<ModelGuarantee, WholeJobTarget> e : targets.entrySet()) {
                     ModelGuarantee g = e.getKey();
-                    sum += e.getValue()
-                            .within(g.guaranteedMilli() - groups.get(g).heldMilli());
+                    sum += e.getValue().within(caps.get(g) - groups.get(g).heldMilli());
                 }
                 return sum;
             }

@@ -27,6 +27,8 @@ public final class MetricsRecorder implements ReplayListener {
     private long heldMilli;
     private long sharesVersion = -1;
     private long[] shares;
+    /** Whether the quotas name model groups, so that the scheduler's fair shares are per group. */
+    private final boolean perGroup;
 
     /**
      * @param teams the configured teams; a team of the trace not among them is measured with no guarantee
@@ -40,6 +42,7 @@ public final class MetricsRecorder implements ReplayListener {
         this.fairness = new HourlyFairness(names);
         this.models = new ModelAllocation(nodes);
         this.groups = new GroupTallies(this.teams, nodes);
+        this.perGroup = TeamShares.perModelGroup(this.teams);
     }
 
     @Override
@@ -47,6 +50,7 @@ public final class MetricsRecorder implements ReplayListener {
         long dt = toMs - fromMs;
         long free = state.capacityMilli() - heldMilli;
         cluster.integrate(fromMs, dt, free, () -> 0);
+        long[] share = shares(state);
         long[] held = new long[names.size()];
         Takeable takeable = new Takeable(state, fromMs, free);
         for (int i = 0; i < names.size(); i++) {
@@ -55,17 +59,26 @@ public final class MetricsRecorder implements ReplayListener {
             t.integrate(fromMs, dt, free, () -> takeable.byOthersThan(name), groups.of(name));
             held[i] = t.heldMilli();
         }
-        fairness.integrate(fromMs, toMs, held, shares(state));
+        fairness.integrate(fromMs, toMs, held, share);
         models.integrate(dt, !state.waiting().isEmpty());
         groups.integrate(fromMs, dt, free);
     }
 
-    /** The teams' fair shares, recomputed only when the state changed. */
+    /**
+     * The teams' fair shares, recomputed only when the state changed, and with them each team's entitlement to its
+     * guarantee ({@link TeamTally#entitledTo}), both by the scheduler's own division. Where the quotas name model
+     * groups the scheduler divides each group's GPUs on their own; a team's share is then its shares summed over the
+     * groups, as the service reports it.
+     */
     private long[] shares(ReplayState state) {
         if (sharesVersion != state.version()) {
             Map<String, Long> demand = new HashMap<>();
             tallies.forEach((n, t) -> demand.put(n, t.demandMilli()));
-            Map<String, Long> share = TeamShares.fairShares(teams, demand, state.capacityMilli());
+            Map<String, Long> share = perGroup
+                    ? GroupFairShares.of(teams, state)
+                    : TeamShares.fairShares(teams, demand, state.capacityMilli());
+            TeamShares.guaranteed(teams, demand, state.capacityMilli())
+                    .forEach((n, milli) -> tallies.get(n).entitledTo(milli));
             shares = new long[names.size()];
             for (int i = 0; i < names.size(); i++) {
                 shares[i] = share.getOrDefault(names.get(i), 0L);

@@ -10,12 +10,16 @@ import java.util.function.LongSupplier;
  * The time integrals of one team (or, with no guarantee, of the whole cluster) over a replay: what it holds and
  * waits for, kept up to date from the replay's events and integrated over each interval of constant state. The team
  * is below its guarantee while it holds less than its target: what it holds (its running jobs fixed) plus the most its
- * waiting jobs can add in whole jobs within min(guarantee, demand) ({@link WholeJobTarget}), and, for a team whose
+ * waiting jobs can add in whole jobs within its entitlement, min(guarantee, demand) met as the cluster can
+ * ({@link #entitledTo}, {@link WholeJobTarget}), and, for a team whose
  * guarantee is split by GPU model, within the gaps of the groups they may run on.
  */
 final class TeamTally {
 
     private final long guaranteeMilli;
+    /** What of its guarantee the scheduler owes the team now ({@link #entitledTo}); its guarantee until told. */
+    private long entitledMilli;
+
     private long heldMilli;
     private long waitingDemandMilli;
     private int waitingJobs;
@@ -34,6 +38,16 @@ final class TeamTally {
     /** @param guaranteeMilli the team's guarantee; {@link Long#MIN_VALUE} for the cluster (no guarantee tracked) */
     TeamTally(long guaranteeMilli) {
         this.guaranteeMilli = guaranteeMilli;
+        this.entitledMilli = guaranteeMilli;
+    }
+
+    /**
+     * The part of its guarantee the scheduler owes the team at its current demand (the fair share's guarantee step:
+     * min(guarantee, demand), met in proportion where the guarantees exceed the cluster): the bound of its target, so
+     * that a guarantee no cluster of this size could meet counts no deficit.
+     */
+    void entitledTo(long milli) {
+        entitledMilli = milli;
     }
 
     /** A job of the team waits: it counts toward the team's demand and, if it fits, its target. */
@@ -90,7 +104,7 @@ final class TeamTally {
         if (guaranteeMilli == Long.MIN_VALUE) {
             return;
         }
-        long bound = Math.min(guaranteeMilli, demandMilli());
+        long bound = Math.min(entitledMilli, demandMilli());
         // the target is what the team holds plus what its waiting jobs can add within the bound
         long deficit = target.within(groups.gap(bound - heldMilli));
         if (deficit > 0) {

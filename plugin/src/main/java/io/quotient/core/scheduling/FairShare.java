@@ -48,6 +48,21 @@ final class FairShare {
      */
     static Map<String, Long> of(
             Map<String, Team> teams, Map<String, Long> demand, long capacity, Map<String, Double> past) {
+        return of(teams, demand, capacity, past, true);
+    }
+
+    /**
+     * Each team's entitlement to its guarantee: the first step of the division alone, its guarantee as far as it has
+     * demand for it and, where the guarantees exceed the cluster (or its department's guarantee), met in proportion
+     * to the guarantees. What the re-queue gives a team before any team borrows, so the most a report may hold a
+     * scheduler to for the team's guarantee.
+     */
+    static Map<String, Long> guaranteed(Map<String, Team> teams, Map<String, Long> demand, long capacity) {
+        return of(teams, demand, capacity, Map.of(), false);
+    }
+
+    private static Map<String, Long> of(
+            Map<String, Team> teams, Map<String, Long> demand, long capacity, Map<String, Double> past, boolean idle) {
         Map<String, List<Team>> byDepartment = new LinkedHashMap<>();
         List<Claim> top = new ArrayList<>();
         for (Team t : teams.values()) {
@@ -60,13 +75,15 @@ final class FairShare {
             }
         }
         byDepartment.forEach((name, members) -> top.add(departmentClaim(members, demand, past)));
-        Map<String, Long> topShares = divide(top, capacity);
+        Map<String, Long> topShares = divide(top, capacity, idle);
         Map<String, Long> share = new HashMap<>();
         teams.values().stream()
                 .filter(t -> t.department() == null)
                 .forEach(t -> share.put(t.name(), topShares.get(t.name())));
         byDepartment.forEach((name, members) -> share.putAll(divide(
-                members.stream().map(t -> teamClaim(t, demand, past)).toList(), topShares.get(departmentKey(name)))));
+                members.stream().map(t -> teamClaim(t, demand, past)).toList(),
+                topShares.get(departmentKey(name)),
+                idle)));
         return share;
     }
 
@@ -119,12 +136,12 @@ final class FairShare {
     }
 
     /**
-     * Guarantees (as far as demanded) first, then what is left by priority tier and weight. The claims are taken in
+     * Guarantees (as far as demanded) first, then ({@code idle}) what is left by priority tier and weight. The claims are taken in
      * name order, never in the order of the caller's map: the milli left by rounding go to the first claims of a
      * tier, and a map's order may differ between JVM runs (Map.copyOf's is salted per JVM), which made the same
      * input give different shares, and so different reclaims, in two runs.
      */
-    private static Map<String, Long> divide(List<Claim> unordered, long capacity) {
+    private static Map<String, Long> divide(List<Claim> unordered, long capacity, boolean idle) {
         List<Claim> claims =
                 unordered.stream().sorted(Comparator.comparing(Claim::name)).toList();
         Map<String, Long> share = new HashMap<>();
@@ -136,7 +153,7 @@ final class FairShare {
             left = guarantees(tier, share, left);
         }
         for (List<Claim> tier : tiers.values()) {
-            if (left <= 0) {
+            if (left <= 0 || !idle) {
                 break;
             }
             // without past usage exactly the instantaneous division (and its rounding) of before

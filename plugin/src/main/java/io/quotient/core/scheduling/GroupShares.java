@@ -91,10 +91,7 @@ final class GroupShares {
         Map<ModelGroup, Map<String, Long>> demand = new HashMap<>();
         Map<ModelGroup, Long> room = new HashMap<>();
         for (ModelGroup g : groups) {
-            long gpus = nodes.stream()
-                    .filter(n -> g.contains(n.gpuModel()))
-                    .mapToLong(n -> n.gpuCount() * 1000L)
-                    .sum();
+            long gpus = gpusOf(g, nodes);
             capacity.put(g, gpus);
             Map<String, Long> wants = new HashMap<>();
             long held = 0;
@@ -151,6 +148,41 @@ final class GroupShares {
             }
         }
         return best;
+    }
+
+    /**
+     * Per team whose guarantee is split by model group, its guarantee in each of the cluster's groups as the group's
+     * GPUs can meet it: the first step of the group's division ({@link FairShare#guaranteed}) with every team claiming
+     * its whole guarantee there, so a group's guarantees beyond its GPUs are met in proportion, and a declared group
+     * with no GPUs in the cluster meets none (it is no cluster group).
+     */
+    static Map<String, Map<ModelGroup, Long>> guaranteesMet(Map<String, Team> teams, List<NodeSpec> nodes) {
+        QuotaLedger ledger = new QuotaLedger(teams, QuotaStates.nodeModels(nodes));
+        Map<String, Map<ModelGroup, Long>> met = new HashMap<>();
+        for (ModelGroup g : clusterGroups(teams, nodes)) {
+            long gpus = gpusOf(g, nodes);
+            Map<String, Team> viewed = new LinkedHashMap<>();
+            Map<String, Long> claims = new HashMap<>();
+            for (Team t : teams.values()) {
+                Team in = viewedIn(ledger, t, g);
+                viewed.put(t.name(), in);
+                claims.put(t.name(), in.guaranteedMilli());
+            }
+            FairShare.guaranteed(viewed, claims, gpus).forEach((team, milli) -> {
+                if (teams.get(team).splitsGuarantee()) {
+                    met.computeIfAbsent(team, x -> new HashMap<>()).put(g, milli);
+                }
+            });
+        }
+        return met;
+    }
+
+    /** The GPU milli of the nodes of the group's models. */
+    private static long gpusOf(ModelGroup g, List<NodeSpec> nodes) {
+        return nodes.stream()
+                .filter(n -> g.contains(n.gpuModel()))
+                .mapToLong(n -> n.gpuCount() * 1000L)
+                .sum();
     }
 
     /** Whether the job may run on a model of the group (an unpinned job on any). */

@@ -88,4 +88,27 @@ public final class TeamShares {
     public static Map<String, Long> fairShares(Map<String, Team> teams, Map<String, Long> demand, long capacity) {
         return FairShare.of(teams, demand, capacity);
     }
+
+    /**
+     * Each team's entitlement to its guarantee for a demand summed per team: its guarantee as far as it has demand for
+     * it, met in proportion to the guarantees where they exceed the cluster (the first step of the fair share,
+     * docs/fairness.md: a guarantee is capped by the cluster).
+     */
+    public static Map<String, Long> guaranteed(Map<String, Team> teams, Map<String, Long> demand, long capacity) {
+        return FairShare.guaranteed(teams, demand, capacity);
+    }
+
+    /** Whether the quotas name model groups: then the scheduler divides fair shares per group ({@link #perGroup}). */
+    public static boolean perModelGroup(Map<String, Team> teams) {
+        return GroupShares.declared(teams);
+    }
+
+    /**
+     * Per team whose guarantee is split by GPU model, per cluster model group, the part of its group guarantee the
+     * group's GPUs can meet: met in proportion where a group's guarantees exceed its GPUs, nothing for a declared
+     * group without GPUs in the cluster (absent from the map).
+     */
+    public static Map<String, Map<ModelGroup, Long>> groupGuaranteesMet(Map<String, Team> teams, List<NodeSpec> nodes) {
+        return GroupShares.guaranteesMet(teams, nodes);
+    }
 }
